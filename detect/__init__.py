@@ -1,0 +1,1 @@
+"""symdetect: constraint-based symmetry detection for concurrent models (seed 002)."""

@@ -1,0 +1,19 @@
+"""Errors about the user's input: always shown as one line, exit code 2, never a traceback."""
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input, located in a file: ``path:line:col: message`` (line/col 1-based, may be 0)."""
+
+    def __init__(self, message: str, path: str = "", line: int = 0, column: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = self.path or "<input>"
+        if self.line:
+            where += f":{self.line}:{self.column or 1}"
+        return f"{where}: {self.message}"

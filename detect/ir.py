@@ -1,0 +1,352 @@
+"""The sequential-model IR every front end produces and every later stage consumes.
+
+A ``SequentialModel`` is a guarded, nondeterministic sequential program (seed 002,
+section IV-A): finite-domain global variables, an initial condition, and summands
+``sum locals . [guard] event {program}``.  Its LTS is:
+
+* a *state* is a tuple of ints, one slot per scalar global and one per array element,
+  laid out in declaration order (``state_slots``);
+* the *initial states* are all valuations with ``slot value in variable.init[k]`` for every
+  slot ``k`` (several allowed values encode PAT's ``= *`` and front ends' "any value");
+* a summand is enabled in state ``s`` under an assignment of its locals when ``guard`` is
+  true; running ``program`` from ``s`` gives the successor.
+
+Values are ints; booleans are 0/1.  ``/`` truncates toward zero and ``%`` takes the sign of
+the dividend (C, C#, Promela and DVE agree).  A run-time fault -- an array index out of
+bounds, division by zero, a value written outside a variable's domain, a failed
+``Assert`` or a ``While`` exceeding ``loop_bound`` iterations -- is an *error*: the explorer
+reports it and the CSP treats that summand instance as having no successor.
+
+Invariants (checked by ``validate``): names are unique across globals, and locals do not
+shadow globals; array indices are expressions, arrays are one-dimensional (front ends
+flatten), every domain is a non-empty sorted tuple of distinct ints, and every initial value
+lies inside its domain.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+# ---------------------------------------------------------------------------- expressions
+
+UNARY_OPS = ("-", "!")
+#: Binary operators.  ``&&``/``||`` are logical (0/1 result); ``min``/``max`` are ordinary
+#: two-argument functions; ``&``, ``|``, ``^``, ``<<``, ``>>`` are C's bitwise operators.
+BINARY_OPS = (
+    "+", "-", "*", "/", "%",
+    "==", "!=", "<", "<=", ">", ">=",
+    "&&", "||",
+    "min", "max",
+    "&", "|", "^", "<<", ">>",
+)
+
+
+@dataclass(frozen=True)
+class Const:
+    value: int
+
+
+@dataclass(frozen=True)
+class Name:
+    """A global scalar, a summand local, or a temporary assigned inside a program."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Index:
+    """Element ``array[index]`` of a one-dimensional global array."""
+
+    array: str
+    index: "Expr"
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str
+    operand: "Expr"
+
+
+@dataclass(frozen=True)
+class Binary:
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Ite:
+    """``cond ? then : else_``."""
+
+    cond: "Expr"
+    then: "Expr"
+    else_: "Expr"
+
+
+Expr = Union[Const, Name, Index, Unary, Binary, Ite]
+
+TRUE = Const(1)
+FALSE = Const(0)
+
+# ---------------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Assign:
+    """``target := value``; a ``Name`` target that is no global is a program temporary."""
+
+    target: Union[Name, Index]
+    value: Expr
+
+
+@dataclass(frozen=True)
+class If:
+    cond: Expr
+    then: tuple["Stmt", ...]
+    else_: tuple["Stmt", ...] = ()
+
+
+@dataclass(frozen=True)
+class While:
+    """Runs ``body`` while ``cond``; more than ``SequentialModel.loop_bound`` rounds is an error."""
+
+    cond: Expr
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Assert:
+    """An error when ``cond`` is false (Promela ``assert``, DVE ``assert``)."""
+
+    cond: Expr
+    text: str = ""
+
+
+Stmt = Union[Assign, If, While, Assert]
+
+# ---------------------------------------------------------------------------- model
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A global: a scalar (``size is None``) or a one-dimensional array of ``size`` elements.
+
+    ``init[k]`` is the tuple of allowed initial values of element ``k`` (a scalar has one
+    element).  ``owner`` names the process instance a variable belongs to (its program
+    counter or a local), for separately declared processes; ``None`` for shared data.
+    ``hidden`` marks PAT's ``hvar`` (kept in the state; shown differently).
+    """
+
+    name: str
+    domain: tuple[int, ...]
+    init: tuple[tuple[int, ...], ...]
+    size: int | None = None
+    owner: str | None = None
+    hidden: bool = False
+
+    @property
+    def length(self) -> int:
+        return 1 if self.size is None else self.size
+
+    def element_name(self, k: int) -> str:
+        return self.name if self.size is None else f"{self.name}[{k}]"
+
+
+@dataclass(frozen=True)
+class Local:
+    """A variable bound by ``sum``: the summand is enabled for each of its values."""
+
+    name: str
+    domain: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Event label ``name.arg0.arg1...``; args are expressions over locals and globals."""
+
+    name: str
+    args: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Summand:
+    """``sum locals . [guard] event {program}``.
+
+    ``owners`` lists the process instances taking part (empty for an indexed family, whose
+    process is the value of a local); ``origin`` says where in the source it comes from.
+    """
+
+    locals: tuple[Local, ...]
+    guard: Expr
+    event: Event
+    program: tuple[Stmt, ...]
+    origin: str = ""
+    owners: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """A property kept for the explorer: ``deadlockfree``, ``reaches`` or ``invariant``."""
+
+    kind: str
+    text: str
+    condition: Expr | None = None
+
+
+@dataclass(frozen=True)
+class SequentialModel:
+    name: str
+    variables: tuple[Variable, ...]
+    summands: tuple[Summand, ...]
+    assertions: tuple[Assertion, ...] = ()
+    parameters: tuple[tuple[str, int], ...] = ()
+    source: str = ""
+    loop_bound: int = 256
+
+    def variable(self, name: str) -> Variable:
+        for v in self.variables:
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One state component: element ``index`` of ``variable`` (``index`` 0 for scalars)."""
+
+    variable: str
+    index: int
+    domain: tuple[int, ...]
+    label: str
+
+
+def state_slots(model: SequentialModel) -> tuple[Slot, ...]:
+    """The state layout: scalars and array elements in declaration order."""
+    slots = []
+    for v in model.variables:
+        for k in range(v.length):
+            slots.append(Slot(v.name, k, v.domain, v.element_name(k)))
+    return tuple(slots)
+
+
+def slot_offsets(model: SequentialModel) -> dict[str, int]:
+    """Position of each variable's first slot in the state tuple."""
+    offsets, pos = {}, 0
+    for v in model.variables:
+        offsets[v.name] = pos
+        pos += v.length
+    return offsets
+
+
+def literal_label(slot: Slot, value: int) -> str:
+    """The literal ``var[idx]=value`` (``var=value`` for scalars)."""
+    return f"{slot.label}={value}"
+
+
+# ---------------------------------------------------------------------------- validation
+
+
+class ModelError(ValueError):
+    """A model violates an IR invariant (a front-end bug or an unsupported construct)."""
+
+
+def validate(model: SequentialModel) -> None:
+    """Raise ``ModelError`` unless ``model`` satisfies the invariants in the module docstring."""
+    names: set[str] = set()
+    arrays: set[str] = set()
+    for v in model.variables:
+        if v.name in names:
+            raise ModelError(f"variable {v.name!r} declared twice")
+        names.add(v.name)
+        if v.size is not None:
+            arrays.add(v.name)
+            if v.size <= 0:
+                raise ModelError(f"array {v.name!r} has size {v.size}")
+        _check_domain(v.name, v.domain)
+        if len(v.init) != v.length:
+            raise ModelError(f"{v.name!r}: {len(v.init)} initial sets for {v.length} elements")
+        dom = set(v.domain)
+        for k, allowed in enumerate(v.init):
+            if not allowed or not set(allowed) <= dom:
+                raise ModelError(
+                    f"initial value of {v.element_name(k)} {allowed} outside its domain "
+                    f"{_show_domain(v.domain)}"
+                )
+    for i, s in enumerate(model.summands):
+        where = s.origin or f"summand {i}"
+        local_names = set()
+        for loc in s.locals:
+            if loc.name in names:
+                raise ModelError(f"{where}: local {loc.name!r} shadows a global")
+            if loc.name in local_names:
+                raise ModelError(f"{where}: local {loc.name!r} bound twice")
+            local_names.add(loc.name)
+            _check_domain(loc.name, loc.domain)
+        for e in _summand_exprs(s):
+            _check_expr(e, arrays, where)
+
+
+def _summand_exprs(s: Summand):
+    yield s.guard
+    yield from s.event.args
+    yield from _stmt_exprs(s.program)
+
+
+def _stmt_exprs(stmts):
+    for st in stmts:
+        if isinstance(st, Assign):
+            if isinstance(st.target, Index):
+                yield st.target
+            yield st.value
+        elif isinstance(st, If):
+            yield st.cond
+            yield from _stmt_exprs(st.then)
+            yield from _stmt_exprs(st.else_)
+        elif isinstance(st, While):
+            yield st.cond
+            yield from _stmt_exprs(st.body)
+        elif isinstance(st, Assert):
+            yield st.cond
+        else:
+            raise ModelError(f"unknown statement {st!r}")
+
+
+def _check_expr(e: Expr, arrays: set[str], where: str) -> None:
+    if isinstance(e, (Const, Name)):
+        if isinstance(e, Name) and e.name in arrays:
+            raise ModelError(f"{where}: array {e.name!r} used without an index")
+        return
+    if isinstance(e, Index):
+        if e.array not in arrays:
+            raise ModelError(f"{where}: {e.array!r} indexed but is not an array")
+        _check_expr(e.index, arrays, where)
+    elif isinstance(e, Unary):
+        if e.op not in UNARY_OPS:
+            raise ModelError(f"{where}: unknown unary operator {e.op!r}")
+        _check_expr(e.operand, arrays, where)
+    elif isinstance(e, Binary):
+        if e.op not in BINARY_OPS:
+            raise ModelError(f"{where}: unknown binary operator {e.op!r}")
+        _check_expr(e.left, arrays, where)
+        _check_expr(e.right, arrays, where)
+    elif isinstance(e, Ite):
+        for sub in (e.cond, e.then, e.else_):
+            _check_expr(sub, arrays, where)
+    else:
+        raise ModelError(f"{where}: unknown expression {e!r}")
+
+
+def _check_domain(name: str, domain: tuple[int, ...]) -> None:
+    if not domain or list(domain) != sorted(set(domain)):
+        raise ModelError(f"{name!r}: domain must be a non-empty sorted tuple of distinct ints")
+
+
+def _show_domain(domain: tuple[int, ...]) -> str:
+    if list(domain) == list(range(domain[0], domain[-1] + 1)):
+        return f"{{{domain[0]}..{domain[-1]}}}"
+    return "{" + ", ".join(map(str, domain)) + "}"
+
+
+def show_domain(domain: tuple[int, ...]) -> str:
+    """``{0..3}`` for an interval, ``{0, 2, 5}`` otherwise."""
+    return _show_domain(domain)
