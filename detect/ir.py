@@ -195,6 +195,8 @@ class Assertion:
 
 @dataclass(frozen=True)
 class SequentialModel:
+    """The whole linearised model; ``parameters`` are the ``#define`` values used."""
+
     name: str
     variables: tuple[Variable, ...]
     summands: tuple[Summand, ...]
@@ -202,6 +204,9 @@ class SequentialModel:
     parameters: tuple[tuple[str, int], ...] = ()
     source: str = ""
     loop_bound: int = 256
+    #: States satisfying ``terminal`` are valid end states (PAT's terminated processes,
+    #: Spin's valid end states), not deadlocks, when they have no successor.
+    terminal: Expr | None = None
 
     def variable(self, name: str) -> Variable:
         for v in self.variables:
