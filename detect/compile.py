@@ -1,0 +1,424 @@
+"""Compile a ``SequentialModel`` to Python functions with the reference interpreter's meaning.
+
+``compile_model`` generates Python source once per model and ``exec``s it.  The result has
+
+* ``steps(state)``: every transition of ``state`` as ``detect.semantics.Step`` objects, in
+  the interpreter's order (summands in order, locals lexicographically), with the same event
+  labels, successors and fault messages as ``detect.semantics.steps`` -- used for traces,
+  fault reports and the soundness checker;
+* ``successors(state)``: the hot path of the explorer, a list with one entry per enabled
+  summand instance: the successor tuple, or ``None`` for an instance that faults.  No labels
+  are built here, which is what makes it fast;
+* ``terminal(state)`` and ``conditions[i](state)``: the model's ``terminal`` predicate and
+  each assertion's condition; a fault while evaluating one counts as *false*.
+
+Invariant: for every state ``s`` (in or out of the reachable set),
+``[st.target for st in steps(s)] == successors(s)`` and ``list(steps(s)) ==
+list(semantics.steps(model, s))``.  The tests check both on random models.
+
+Why generate source: a tree-walking interpreter spends most of its time dispatching on node
+types; generated code lets CPython run each guard and assignment as straight-line bytecode.
+Evaluation order (operands left to right, value before index in an assignment, index bounds
+before the domain check) follows ``detect.semantics`` so that even fault messages agree.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from .ir import (
+    Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt,
+    Summand, Unary, While, slot_offsets, validate,
+)
+from .semantics import Fault, Step, apply_binary, c_div, c_mod
+
+State = tuple[int, ...]
+
+_COMPARISONS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_ARITHMETIC = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
+
+
+@dataclass(frozen=True)
+class CompiledModel:
+    """The executable form of one model (see the module docstring for the invariants)."""
+
+    model: SequentialModel
+    successors: Callable[[State], list]
+    steps: Callable[[State], Iterator[Step]]
+    summand_steps: tuple[Callable[[State], Iterator[Step]], ...]
+    terminal: Callable[[State], bool]
+    conditions: tuple[Callable[[State], bool] | None, ...]
+    source: str
+
+    def initial_states(self) -> Iterator[State]:
+        """Every initial state: the product of the per-slot ``init`` sets."""
+        return itertools.product(*(allowed for v in self.model.variables for allowed in v.init))
+
+
+# ------------------------------------------------------------------------ run-time helpers
+# Only the fault paths call these, so their cost does not matter.
+
+def _unassigned(name: str) -> int:
+    raise Fault(f"{name} read before it is assigned")
+
+
+def _out_of_bounds(k: int, array: str, length: int) -> int:
+    raise Fault(f"index {k} out of bounds for {array}[{length}]")
+
+
+def _outside(value: int, element: str) -> None:
+    raise Fault(f"value {value} written to {element} is outside its domain")
+
+
+def _loop_fault(bound: int) -> None:
+    raise Fault(f"loop ran more than {bound} rounds")
+
+
+def _assert_fault(text: str) -> None:
+    raise Fault(f"assertion violated: {text}" if text else "assertion violated")
+
+
+def _shl(a: int, b: int) -> int:
+    return apply_binary("<<", a, b)
+
+
+def _shr(a: int, b: int) -> int:
+    return apply_binary(">>", a, b)
+
+
+class _Unset:
+    """Marks a program temporary that has not been assigned yet in this summand instance."""
+
+    def __repr__(self) -> str:
+        return "_UNSET"
+
+
+_RUNTIME = {
+    "_Fault": Fault, "_Step": Step, "_cdiv": c_div, "_cmod": c_mod, "_shl": _shl, "_shr": _shr,
+    "_unassigned": _unassigned, "_oob": _out_of_bounds, "_outside": _outside,
+    "_loop_fault": _loop_fault, "_assert_fault": _assert_fault, "_UNSET": _Unset(),
+    "_ONCE": (None,),
+}
+
+# ------------------------------------------------------------------------ code generation
+
+
+class _Scope:
+    """Name resolution and fresh-name supply while compiling one summand (or condition)."""
+
+    def __init__(self, model: SequentialModel, locals_: Sequence[str], copied_locals: set[str]):
+        self.model = model
+        self.offsets = slot_offsets(model)
+        self.variables = {v.name: v for v in model.variables}
+        self.locals = set(locals_)
+        self.copied_locals = copied_locals
+        self.counter = 0
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    def local_name(self, name: str) -> str:
+        # A local the program assigns is copied out of the loop variable first, so that the
+        # assignment cannot leak into the next binding of an inner loop.
+        return f"L_{name}" if name in self.copied_locals else f"B_{name}"
+
+
+def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = False) -> str:
+    """Python source for ``e`` reading the state from variable ``st``.
+
+    ``cond=True`` may return any truthy/falsy value (saves int conversions in guards);
+    otherwise the result is an ``int``.  ``defined`` holds temporaries certainly assigned.
+    """
+    if isinstance(e, Const):
+        return f"({e.value})" if e.value < 0 else str(e.value)
+    if isinstance(e, Name):
+        if e.name in sc.locals:
+            return sc.local_name(e.name)
+        var = sc.variables.get(e.name)
+        if var is not None:
+            return f"{st}[{sc.offsets[e.name]}]"
+        if e.name in defined:
+            return f"T_{e.name}"
+        return f"(T_{e.name} if T_{e.name} is not _UNSET else _unassigned({e.name!r}))"
+    if isinstance(e, Index):
+        var = sc.variables[e.array]
+        off, n = sc.offsets[e.array], var.length
+        if isinstance(e.index, Const):
+            k = e.index.value
+            if 0 <= k < n:
+                return f"{st}[{off + k}]"
+            return f"_oob({k}, {e.array!r}, {n})"
+        k = sc.fresh("_k")
+        index = _expr(e.index, sc, st, defined)
+        return f"({st}[{off} + {k}] if 0 <= ({k} := {index}) < {n} else _oob({k}, {e.array!r}, {n}))"
+    if isinstance(e, Unary):
+        if e.op == "-":
+            return f"(-{_expr(e.operand, sc, st, defined)})"
+        inner = _expr(e.operand, sc, st, defined, cond=True)
+        return f"(not {inner})" if cond else f"(0 if {inner} else 1)"
+    if isinstance(e, Binary):
+        if e.op in ("&&", "||"):
+            word = "and" if e.op == "&&" else "or"
+            left = _expr(e.left, sc, st, defined, cond=True)
+            right = _expr(e.right, sc, st, defined, cond=True)
+            test = f"({left} {word} {right})"
+            return test if cond else f"(1 if {test} else 0)"
+        left = _expr(e.left, sc, st, defined)
+        right = _expr(e.right, sc, st, defined)
+        if e.op in _COMPARISONS:
+            test = f"({left} {_COMPARISONS[e.op]} {right})"
+            return test if cond else f"(1 if {test} else 0)"
+        if e.op in _ARITHMETIC:
+            return f"({left} {_ARITHMETIC[e.op]} {right})"
+        helper = {"/": "_cdiv", "%": "_cmod", "<<": "_shl", ">>": "_shr", "min": "min",
+                  "max": "max"}[e.op]
+        return f"{helper}({left}, {right})"
+    if isinstance(e, Ite):
+        test = _expr(e.cond, sc, st, defined, cond=True)
+        then = _expr(e.then, sc, st, defined, cond)
+        else_ = _expr(e.else_, sc, st, defined, cond)
+        return f"({then} if {test} else {else_})"
+    raise ValueError(f"unknown expression {e!r}")
+
+
+def _domain_test(value: str, domain: tuple[int, ...]) -> str:
+    """Source of a test that ``value`` lies *outside* ``domain``."""
+    lo, hi = domain[0], domain[-1]
+    if list(domain) == list(range(lo, hi + 1)):
+        return f"not ({lo} <= {value} <= {hi})"
+    return f"{value} not in {set(domain)!r}"
+
+
+def _program(stmts: Sequence[Stmt], sc: _Scope, defined: frozenset[str], indent: str,
+             out: list[str]) -> frozenset[str]:
+    """Append source for ``stmts`` (state in list ``t``); returns the temporaries then defined."""
+    for stmt in stmts:
+        if isinstance(stmt, Assign):
+            value = _expr(stmt.value, sc, "t", defined)
+            target = stmt.target
+            if isinstance(target, Index):
+                var = sc.variables[target.array]
+                off, n = sc.offsets[target.array], var.length
+                out.append(f"{indent}_v = {value}")
+                out.append(f"{indent}_i = {_expr(target.index, sc, 't', defined)}")
+                # Constant indices and values are checked here, once, instead of per step.
+                if not (isinstance(target.index, Const) and 0 <= target.index.value < n):
+                    out.append(f"{indent}if not 0 <= _i < {n}: _oob(_i, {target.array!r}, {n})")
+                if not (isinstance(stmt.value, Const) and stmt.value.value in var.domain):
+                    out.append(f"{indent}if {_domain_test('_v', var.domain)}: "
+                               f"_outside(_v, {target.array!r} + '[' + str(_i) + ']')")
+                out.append(f"{indent}t[{off} + _i] = _v")
+            elif target.name in sc.variables:
+                var = sc.variables[target.name]
+                off = sc.offsets[target.name]
+                if isinstance(stmt.value, Const) and stmt.value.value in var.domain:
+                    out.append(f"{indent}t[{off}] = {value}")
+                else:
+                    out.append(f"{indent}_v = {value}")
+                    out.append(f"{indent}if {_domain_test('_v', var.domain)}: "
+                               f"_outside(_v, {var.name!r})")
+                    out.append(f"{indent}t[{off}] = _v")
+            elif target.name in sc.locals:
+                out.append(f"{indent}{sc.local_name(target.name)} = {value}")
+            else:
+                out.append(f"{indent}T_{target.name} = {value}")
+                defined = defined | {target.name}
+        elif isinstance(stmt, If):
+            out.append(f"{indent}if {_expr(stmt.cond, sc, 't', defined, cond=True)}:")
+            then_defined = _program(stmt.then, sc, defined, indent + "    ", out)
+            out.append(f"{indent}    pass")
+            out.append(f"{indent}else:")
+            else_defined = _program(stmt.else_, sc, defined, indent + "    ", out)
+            out.append(f"{indent}    pass")
+            defined = then_defined & else_defined
+        elif isinstance(stmt, While):
+            rounds = sc.fresh("_r")
+            out.append(f"{indent}{rounds} = 0")
+            out.append(f"{indent}while {_expr(stmt.cond, sc, 't', defined, cond=True)}:")
+            out.append(f"{indent}    {rounds} += 1")
+            out.append(f"{indent}    if {rounds} > {sc.model.loop_bound}: "
+                       f"_loop_fault({sc.model.loop_bound})")
+            # The body may run zero times, so what it assigns is not certainly defined after;
+            # each round starts from at least the entry set, which is what we compile with.
+            _program(stmt.body, sc, defined, indent + "    ", out)
+        elif isinstance(stmt, Assert):
+            test = _expr(stmt.cond, sc, "t", defined, cond=True)
+            out.append(f"{indent}if not {test}: _assert_fault({stmt.text!r})")
+        else:
+            raise ValueError(f"unknown statement {stmt!r}")
+    return defined
+
+
+def _assigned_names(stmts: Sequence[Stmt]) -> set[str]:
+    names: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, Assign) and isinstance(stmt.target, Name):
+            names.add(stmt.target.name)
+        elif isinstance(stmt, If):
+            names |= _assigned_names(stmt.then) | _assigned_names(stmt.else_)
+        elif isinstance(stmt, While):
+            names |= _assigned_names(stmt.body)
+    return names
+
+
+def _writes_state(stmts: Sequence[Stmt], globals_: set[str]) -> bool:
+    for stmt in stmts:
+        if isinstance(stmt, Assign):
+            if isinstance(stmt.target, Index) or stmt.target.name in globals_:
+                return True
+        elif isinstance(stmt, If):
+            if _writes_state(stmt.then, globals_) or _writes_state(stmt.else_, globals_):
+                return True
+        elif isinstance(stmt, While) and _writes_state(stmt.body, globals_):
+            return True
+    return False
+
+
+def _expr_names(e: Expr) -> set[str]:
+    if isinstance(e, Name):
+        return {e.name}
+    if isinstance(e, Index):
+        return _expr_names(e.index)
+    if isinstance(e, Unary):
+        return _expr_names(e.operand)
+    if isinstance(e, Binary):
+        return _expr_names(e.left) | _expr_names(e.right)
+    if isinstance(e, Ite):
+        return _expr_names(e.cond) | _expr_names(e.then) | _expr_names(e.else_)
+    return set()
+
+
+def _stmt_names(stmts: Sequence[Stmt]) -> set[str]:
+    names: set[str] = set()
+    for stmt in stmts:
+        if isinstance(stmt, Assign):
+            names |= _expr_names(stmt.value) | _expr_names(stmt.target)
+        elif isinstance(stmt, If):
+            names |= _expr_names(stmt.cond) | _stmt_names(stmt.then) | _stmt_names(stmt.else_)
+        elif isinstance(stmt, While):
+            names |= _expr_names(stmt.cond) | _stmt_names(stmt.body)
+        elif isinstance(stmt, Assert):
+            names |= _expr_names(stmt.cond)
+    return names
+
+
+def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
+                  indent: str) -> list[str]:
+    """Source of the loops over one summand's instances.
+
+    With ``labels`` the body yields ``Step`` objects (generator form); otherwise it appends
+    successors (``None`` for a fault) to the list ``out``.
+    """
+    globals_ = {v.name for v in model.variables}
+    local_names = [loc.name for loc in s.locals]
+    assigned = _assigned_names(s.program)
+    copied = {n for n in local_names if n in assigned}
+    sc = _Scope(model, local_names, copied)
+    temps = sorted(
+        (_stmt_names(s.program) | _expr_names(s.guard)
+         | set().union(*(_expr_names(a) for a in s.event.args)))
+        - globals_ - set(local_names)
+    )
+    lines: list[str] = []
+    ind = indent
+    for loc in s.locals:
+        lines.append(f"{ind}for B_{loc.name} in {tuple(loc.domain)!r}:")
+        ind += "    "
+    if not s.locals:
+        lines.append(f"{ind}for _ in _ONCE:")
+        ind += "    "
+    binding = "(" + "".join(f"B_{n}, " for n in local_names) + ")"
+    lines.append(f"{ind}try:")
+    body = ind + "    "
+    for name in temps:
+        lines.append(f"{body}T_{name} = _UNSET")
+    for name in sorted(copied):
+        lines.append(f"{body}L_{name} = B_{name}")
+    if not (isinstance(s.guard, Const) and s.guard.value):
+        lines.append(f"{body}if not {_expr(s.guard, sc, 's', frozenset(), cond=True)}: continue")
+    if labels:
+        label = repr(s.event.name)
+        for arg in s.event.args:
+            label += f" + '.' + str({_expr(arg, sc, 's', frozenset())})"
+        lines.append(f"{body}_label = {label}")
+    writes = _writes_state(s.program, globals_)
+    if writes:
+        lines.append(f"{body}t = list(s)")
+        _program(s.program, sc, frozenset(), body, lines)
+    elif s.program:
+        # A program that writes no global still runs: it may fault (asserts, bad reads).
+        lines.append(f"{body}t = s")
+        _program(s.program, sc, frozenset(), body, lines)
+    lines.append(f"{ind}except _Fault as _f:")
+    if labels:
+        lines.append(f"{body}yield _Step({index}, {binding}, {s.event.name!r}, None, str(_f))")
+    else:
+        lines.append(f"{body}out.append(None)")
+    lines.append(f"{body}continue")
+    successor = "tuple(t)" if writes else "s"
+    if labels:
+        lines.append(f"{ind}yield _Step({index}, {binding}, _label, {successor})")
+    else:
+        lines.append(f"{ind}out.append({successor})")
+    return lines
+
+
+def _condition_source(name: str, e: Expr, model: SequentialModel) -> list[str]:
+    """A function ``name(s) -> bool``; a fault while evaluating counts as false."""
+    sc = _Scope(model, (), set())
+    temps = sorted(_expr_names(e) - {v.name for v in model.variables})
+    lines = [f"def {name}(s):", "    try:"]
+    lines += [f"        T_{t} = _UNSET" for t in temps]
+    lines.append(f"        return bool({_expr(e, sc, 's', frozenset(), cond=True)})")
+    lines += ["    except _Fault:", "        return False"]
+    return lines
+
+
+def model_source(model: SequentialModel) -> str:
+    """The generated Python source (exposed for debugging and for the tests)."""
+    lines = ["def successors(s):", "    out = []"]
+    for i, s in enumerate(model.summands):
+        lines += _summand_body(i, s, model, labels=False, indent="    ")
+    lines.append("    return out")
+    for i, s in enumerate(model.summands):
+        lines.append("")
+        lines.append(f"def steps_{i}(s):")
+        lines += _summand_body(i, s, model, labels=True, indent="    ")
+        lines.append("    return")
+        lines.append("    yield")
+    lines.append("")
+    lines += _condition_source("terminal", model.terminal or Const(0), model)
+    for i, a in enumerate(model.assertions):
+        if a.condition is not None:
+            lines.append("")
+            lines += _condition_source(f"condition_{i}", a.condition, model)
+    return "\n".join(lines) + "\n"
+
+
+def compile_model(model: SequentialModel) -> CompiledModel:
+    """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it."""
+    validate(model)
+    source = model_source(model)
+    namespace = dict(_RUNTIME)
+    exec(compile(source, f"<compiled {model.name or 'model'}>", "exec"), namespace)
+    summand_steps = tuple(namespace[f"steps_{i}"] for i in range(len(model.summands)))
+
+    def steps(state: State) -> Iterator[Step]:
+        for one in summand_steps:
+            yield from one(state)
+
+    conditions = tuple(
+        namespace[f"condition_{i}"] if a.condition is not None else None
+        for i, a in enumerate(model.assertions)
+    )
+    return CompiledModel(
+        model=model,
+        successors=namespace["successors"],
+        steps=steps,
+        summand_steps=summand_steps,
+        terminal=namespace["terminal"],
+        conditions=conditions,
+        source=source,
+    )

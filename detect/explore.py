@@ -1,0 +1,379 @@
+"""Breadth-first explicit-state exploration of a ``SequentialModel`` (compiled, see ``compile``).
+
+Meaning: exactly ``detect.semantics`` (the tests compare state sets, transitions, faults and
+deadlocks with ``semantics.explore`` on random models).  Definitions used in the results:
+
+* a *transition* is a distinct ``(source, target)`` pair of states (labels are not counted,
+  as in ``semantics.explore``);
+* a *fault state* has at least one summand instance that faults; ``faults`` counts them;
+* a *deadlock* has no successor (faulting instances are no successors) and does not satisfy
+  ``model.terminal``; a *terminal state* has no successor and does satisfy it.
+
+With ``canonicalise`` every state (initial ones included) is replaced by its representative
+before the visited check, so all counts are of representatives.  The explorer stores, for
+each representative, only the representative it was first reached from; a counterexample is
+rebuilt afterwards by re-running steps from a real initial state and choosing, at each step,
+a successor with the next representative (``trace_between``).  That needs no permutation
+bookkeeping and gives a real trace whenever ``canonicalise`` maps states to orbit
+representatives of a sound symmetry group.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Optional
+
+from .compile import CompiledModel, State, compile_model
+from .ir import Assertion, SequentialModel
+
+Canonicalise = Callable[[State], State]
+Progress = Callable[[int, int, float], None]
+
+#: Seconds between ``progress`` calls (and between timeout checks).
+PROGRESS_INTERVAL = 0.5
+#: Expansions between clock readings; reading the clock per state would cost ~5%.
+_CLOCK_EVERY = 512
+_MAX_FAULT_REPORTS = 10
+
+
+@dataclass(frozen=True)
+class FaultReport:
+    """One faulting summand instance: in ``state``, summand ``origin`` failed with ``message``."""
+
+    state: State
+    origin: str
+    message: str
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One entry of a trace: ``event`` is the label that led to ``state`` (``None`` first)."""
+
+    event: Optional[str]
+    state: State
+
+
+@dataclass(frozen=True)
+class AssertionResult:
+    """Verdict ``"holds"``, ``"fails"``, ``"unknown"`` (exploration truncated) or ``"not checked"``.
+
+    ``trace`` is a counterexample for a failed ``deadlockfree``/``invariant`` and a witness for
+    a ``reaches`` that holds; empty otherwise.
+    """
+
+    assertion: Assertion
+    verdict: str
+    trace: tuple[TraceStep, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Exploration:
+    """What one exploration found; counts are of representatives when canonicalising."""
+
+    states: int
+    transitions: int
+    initial: int
+    deadlocks: tuple[State, ...]
+    terminal_states: tuple[State, ...]
+    faults: int
+    first_faults: tuple[FaultReport, ...]
+    truncated: bool
+    interrupted: bool
+    seconds: float
+    assertions: tuple[AssertionResult, ...]
+    #: Shortest trace to the first deadlock / first fault state found (empty if none).
+    deadlock_trace: tuple[TraceStep, ...] = ()
+    fault_trace: tuple[TraceStep, ...] = ()
+
+    @property
+    def states_per_second(self) -> float:
+        return self.states / self.seconds if self.seconds > 0 else float("inf")
+
+
+@dataclass(frozen=True)
+class ReachableGraph:
+    """The reachable state graph (unreduced).
+
+    ``states[:expanded]`` have complete successor sets ``successors[i]`` (indices into
+    ``states``); states after them were discovered but not expanded because the exploration
+    hit ``max_states``, so ``complete`` is ``expanded == len(states)``.
+    """
+
+    states: tuple[State, ...]
+    successors: tuple[frozenset[int], ...]
+    initial: frozenset[int]
+    faults: frozenset[int]
+    expanded: int
+
+    @property
+    def complete(self) -> bool:
+        return self.expanded == len(self.states)
+
+    def index(self) -> dict[State, int]:
+        return {s: i for i, s in enumerate(self.states)}
+
+
+# ------------------------------------------------------------------------ exploration
+
+
+def explore(
+    model: SequentialModel | CompiledModel,
+    *,
+    max_states: int | None = None,
+    timeout: float | None = None,
+    canonicalise: Canonicalise | None = None,
+    progress: Progress | None = None,
+) -> Exploration:
+    """Explore the reachable states breadth first (see the module docstring).
+
+    Stops early (``truncated``) after ``max_states`` states or ``timeout`` seconds; Ctrl-C
+    also stops it and returns the partial result with ``interrupted`` set.
+    """
+    compiled = model if isinstance(model, CompiledModel) else compile_model(model)
+    start = time.perf_counter()
+    canon = canonicalise
+    successors_of = compiled.successors
+    is_terminal = compiled.terminal
+    limit = max_states if max_states is not None else -1
+    deadline = start + timeout if timeout is not None else None
+
+    # parent[r] = representative r was first reached from (None for initial states).
+    parent: dict[State, Optional[State]] = {}
+    queue: list[State] = []
+    initial_real: dict[State, State] = {}  # representative -> a real initial state
+    deadlocks: list[State] = []
+    terminals: list[State] = []
+    fault_states: list[State] = []
+    pending = _PendingConditions(compiled)
+    transitions = 0
+    truncated = interrupted = False
+    expanded = 0
+    try:
+        for x in compiled.initial_states():
+            r = canon(x) if canon is not None else x
+            if r not in parent:
+                if len(parent) == limit:
+                    truncated = True
+                    break
+                parent[r] = None
+                initial_real[r] = x
+                queue.append(r)
+        next_clock = _CLOCK_EVERY
+        next_progress = start + PROGRESS_INTERVAL
+        while expanded < len(queue) and not truncated:
+            s = queue[expanded]
+            expanded += 1
+            if pending.active:
+                pending.check(s)
+            targets = set(successors_of(s))
+            if None in targets:
+                targets.discard(None)
+                fault_states.append(s)
+            if canon is not None:
+                targets = {canon(t) for t in targets}
+            transitions += len(targets)
+            if not targets:
+                (terminals if is_terminal(s) else deadlocks).append(s)
+            for t in targets:
+                if t not in parent:
+                    if len(parent) == limit:
+                        truncated = True
+                        break
+                    parent[t] = s
+                    queue.append(t)
+            if expanded == next_clock:
+                next_clock += _CLOCK_EVERY
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    truncated = True
+                    break
+                if progress is not None and now >= next_progress:
+                    next_progress = now + PROGRESS_INTERVAL
+                    progress(len(parent), transitions, now - start)
+    except KeyboardInterrupt:
+        truncated = interrupted = True
+    # States discovered but never expanded still count as reached (and are checked for the
+    # reachability/invariant conditions), but not for deadlocks or transitions.
+    for s in queue[expanded:]:
+        if pending.active:
+            pending.check(s)
+    seconds = time.perf_counter() - start
+    if progress is not None:
+        progress(len(parent), transitions, seconds)
+
+    tracer = _Tracer(compiled, parent, initial_real, canon)
+    deadlock_trace = tracer.trace(deadlocks[0]) if deadlocks else ()
+    fault_trace = tracer.fault_trace(fault_states[0]) if fault_states else ()
+    return Exploration(
+        states=len(parent),
+        transitions=transitions,
+        initial=len(initial_real),
+        deadlocks=tuple(deadlocks),
+        terminal_states=tuple(terminals),
+        faults=len(fault_states),
+        first_faults=_fault_reports(compiled, fault_states),
+        truncated=truncated,
+        interrupted=interrupted,
+        seconds=seconds,
+        assertions=_verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated),
+        deadlock_trace=deadlock_trace,
+        fault_trace=fault_trace,
+    )
+
+
+class _PendingConditions:
+    """The ``reaches``/``invariant`` conditions still undecided, and where each was decided."""
+
+    def __init__(self, compiled: CompiledModel):
+        self.decided: dict[int, State] = {}  # assertion index -> witness / violating state
+        self.todo: list[tuple[int, str, Callable[[State], bool]]] = [
+            (i, a.kind, cond)
+            for i, (a, cond) in enumerate(zip(compiled.model.assertions, compiled.conditions))
+            if cond is not None and a.kind in ("reaches", "invariant")
+        ]
+
+    @property
+    def active(self) -> bool:
+        return bool(self.todo)
+
+    def check(self, state: State) -> None:
+        for entry in list(self.todo):
+            i, kind, cond = entry
+            if cond(state) == (kind == "reaches"):
+                self.decided[i] = state
+                self.todo.remove(entry)
+
+
+def _fault_reports(compiled: CompiledModel, fault_states: list[State]) -> tuple[FaultReport, ...]:
+    reports: list[FaultReport] = []
+    summands = compiled.model.summands
+    for s in fault_states:
+        for step in compiled.steps(s):
+            if step.target is None:
+                origin = summands[step.summand].origin or f"summand {step.summand}"
+                reports.append(FaultReport(s, origin, step.fault or ""))
+                if len(reports) == _MAX_FAULT_REPORTS:
+                    return tuple(reports)
+    return tuple(reports)
+
+
+def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
+    results = []
+    for i, a in enumerate(compiled.model.assertions):
+        if a.kind == "deadlockfree":
+            if deadlocks:
+                results.append(AssertionResult(a, "fails", tracer.trace(deadlocks[0]),
+                                               "deadlock reachable"))
+            elif fault_states:
+                results.append(AssertionResult(a, "fails", tracer.fault_trace(fault_states[0]),
+                                               "run-time error reachable"))
+            elif truncated:
+                results.append(AssertionResult(a, "unknown", (), "exploration truncated"))
+            else:
+                results.append(AssertionResult(a, "holds"))
+        elif a.kind in ("reaches", "invariant") and a.condition is not None:
+            found = pending.decided.get(i)
+            if found is not None:
+                verdict = "holds" if a.kind == "reaches" else "fails"
+                results.append(AssertionResult(a, verdict, tracer.trace(found)))
+            elif truncated:
+                results.append(AssertionResult(a, "unknown", (), "exploration truncated"))
+            else:
+                results.append(AssertionResult(a, "fails" if a.kind == "reaches" else "holds"))
+        else:
+            results.append(AssertionResult(a, "not checked"))
+    return tuple(results)
+
+
+# ------------------------------------------------------------------------ traces
+
+
+class _Tracer:
+    """Rebuilds real traces from the parent pointers of a (possibly reduced) exploration."""
+
+    def __init__(self, compiled: CompiledModel, parent: Mapping[State, Optional[State]],
+                 initial_real: Mapping[State, State], canon: Canonicalise | None):
+        self.compiled = compiled
+        self.parent = parent
+        self.initial_real = initial_real
+        self.canon = canon
+
+    def representatives(self, state: State) -> list[State]:
+        path = [state]
+        while (p := self.parent.get(path[-1])) is not None:
+            path.append(p)
+        path.reverse()
+        return path
+
+    def trace(self, state: State) -> tuple[TraceStep, ...]:
+        path = self.representatives(state)
+        start = self.initial_real.get(path[0], path[0])
+        return trace_between(self.compiled, start, path[1:], self.canon)
+
+    def fault_trace(self, state: State) -> tuple[TraceStep, ...]:
+        """Trace to ``state`` followed by the first faulting step (its message as event)."""
+        trace = self.trace(state)
+        for step in self.compiled.steps(trace[-1].state):
+            if step.target is None:
+                return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state),)
+        return trace
+
+
+def trace_between(compiled: CompiledModel, start: State, representatives: Iterable[State],
+                  canonicalise: Canonicalise | None = None) -> tuple[TraceStep, ...]:
+    """A real trace from ``start`` whose i-th successor has representative ``representatives[i]``.
+
+    Without ``canonicalise`` the representatives are the states themselves.  If some step has
+    no matching successor (the canonicaliser was not a symmetry), the trace continues with the
+    representative itself and the event is marked ``"<no matching step>"``, so the caller
+    still sees where it breaks.
+    """
+    canon = canonicalise or (lambda s: s)
+    trace = [TraceStep(None, start)]
+    current = start
+    for rep in representatives:
+        for step in compiled.steps(current):
+            if step.target is not None and canon(step.target) == rep:
+                trace.append(TraceStep(step.event, step.target))
+                current = step.target
+                break
+        else:
+            trace.append(TraceStep("<no matching step>", rep))
+            current = rep
+    return tuple(trace)
+
+
+# ------------------------------------------------------------------------ whole graph
+
+
+def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000
+                    ) -> ReachableGraph:
+    """The unreduced reachable graph; stops expanding once ``max_states`` states are known."""
+    compiled = model if isinstance(model, CompiledModel) else compile_model(model)
+    index: dict[State, int] = {}
+    states: list[State] = []
+    for x in compiled.initial_states():
+        if x not in index:
+            index[x] = len(states)
+            states.append(x)
+    initial = frozenset(range(len(states)))
+    successors: list[frozenset[int]] = []
+    faults: list[int] = []
+    expanded = 0
+    while expanded < len(states) and len(states) < max_states:
+        s = states[expanded]
+        targets = set(compiled.successors(s))
+        if None in targets:
+            targets.discard(None)
+            faults.append(expanded)
+        ids = []
+        for t in targets:
+            k = index.get(t)
+            if k is None:
+                k = index[t] = len(states)
+                states.append(t)
+            ids.append(k)
+        successors.append(frozenset(ids))
+        expanded += 1
+    return ReachableGraph(tuple(states), tuple(successors), initial, frozenset(faults), expanded)
