@@ -1,0 +1,218 @@
+"""Soundness checker: is each detected generator really a symmetry of the model's LTS?
+
+A state permutation σ is a symmetry of the reachable LTS when (seed 002; pitfalls notes)
+
+1. σ maps the set of initial states onto itself;
+2. every reachable transition s → s' has an image σ(s) → σ(s') that is a transition of the
+   model (and, so that σ⁻¹ is one too, σ(s) has no more successors than s);
+3. σ maps fault states (a summand instance faults there) to fault states and non-fault
+   states to non-fault states;
+4. σ maps dead-end states satisfying ``model.terminal`` to such states and deadlocks to
+   deadlocks (else deadlock verdicts would change under reduction).
+
+Each is checked on the unreduced reachable graph (``explore.reachable_graph``).  Successors
+of an image that was not explored are computed directly with the compiled model; when the
+graph is complete, an image outside it is itself a counterexample (a symmetry maps reachable
+states to reachable states).  Event labels are not compared: a ``StatePermutation`` says
+nothing about how process ids inside labels are renamed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+from .compile import CompiledModel, State, compile_model
+from .explore import ReachableGraph, reachable_graph
+from .ir import SequentialModel, state_slots
+from .perm import StatePermutation
+
+
+@dataclass(frozen=True)
+class GeneratorVerdict:
+    """Result for one generator: ``ok``, or the first counterexample found.
+
+    ``kind`` is ``""`` when ok, else one of ``"malformed"``, ``"initial"``, ``"unreachable
+    image"``, ``"transition"``, ``"extra transition"``, ``"fault"``, ``"terminal"``.
+    ``state``/``image`` are the state and σ(state) of the counterexample; ``missing`` is the
+    transition of σ(state) that should exist but does not (or, for ``"extra transition"``,
+    the one of σ(state) that has no preimage).
+    """
+
+    generator: int
+    ok: bool
+    kind: str = ""
+    message: str = ""
+    state: Optional[State] = None
+    image: Optional[State] = None
+    missing: Optional[tuple[State, State]] = None
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """Per-generator verdicts; when ``complete`` is false they are partial (no failure seen
+    among the explored states, which were cut off at ``max_states``)."""
+
+    verdicts: tuple[GeneratorVerdict, ...]
+    states: int
+    complete: bool
+
+    @property
+    def ok(self) -> bool:
+        return all(v.ok for v in self.verdicts)
+
+    def summary(self) -> str:
+        lines = []
+        scope = f"{self.states} reachable states" + ("" if self.complete else
+                                                     " (truncated: verdicts are partial)")
+        for v in self.verdicts:
+            lines.append(f"generator {v.generator}: " + ("ok" if v.ok else f"NOT a symmetry "
+                                                          f"({v.kind}): {v.message}"))
+        lines.append(f"checked on {scope}")
+        return "\n".join(lines)
+
+
+def check_permutation_is_bijection(model: SequentialModel, sigma: StatePermutation
+                                   ) -> tuple[str, ...]:
+    """Problems that stop ``sigma`` from being a bijection of ``model``'s state space.
+
+    Empty when ``target`` permutes the slots and every ``values[k]`` maps slot ``k``'s domain
+    one-to-one onto the domain of slot ``target[k]`` (the ``StatePermutation`` invariant).
+    """
+    slots = state_slots(model)
+    n = len(slots)
+    problems = []
+    if len(sigma.target) != n or sorted(sigma.target) != list(range(n)):
+        problems.append(f"target {sigma.target} is not a permutation of the {n} slots")
+        return tuple(problems)
+    if len(sigma.values) != n:
+        return (f"{len(sigma.values)} value maps for {n} slots",)
+    for k, (slot, mapping) in enumerate(zip(slots, sigma.values)):
+        image_slot = slots[sigma.target[k]]
+        if set(mapping) != set(slot.domain):
+            problems.append(f"value map of {slot.label} is defined on {sorted(mapping)}, "
+                            f"not on its domain {list(slot.domain)}")
+        elif sorted(mapping.values()) != list(image_slot.domain):
+            problems.append(f"value map of {slot.label} does not map onto the domain "
+                            f"{list(image_slot.domain)} of {image_slot.label}")
+    return tuple(problems)
+
+
+def compile_permutation(sigma: StatePermutation) -> Callable[[State], State]:
+    """A fast ``sigma.apply`` for tuples: one generated tuple expression, no loop."""
+    source_of = [0] * len(sigma.target)
+    for k, t in enumerate(sigma.target):
+        source_of[t] = k
+    namespace = {f"m{k}": dict(m) for k, m in enumerate(sigma.values)}
+    body = ", ".join(f"m{k}[s[{k}]]" for k in source_of)
+    exec(f"def apply(s):\n    return ({body},)\n", namespace)
+    return namespace["apply"]
+
+
+def verify(model: SequentialModel, generators: Sequence[StatePermutation],
+           max_states: int = 200_000) -> VerifyReport:
+    """Check every generator against the unreduced reachable graph (see module docstring)."""
+    compiled = compile_model(model)
+    graph = reachable_graph(compiled, max_states)
+    checker = _Checker(compiled, graph)
+    verdicts = tuple(checker.check(i, sigma) for i, sigma in enumerate(generators))
+    return VerifyReport(verdicts, len(graph.states), graph.complete)
+
+
+class _Checker:
+    """The reachable graph plus lookups shared by all generators."""
+
+    def __init__(self, compiled: CompiledModel, graph: ReachableGraph):
+        self.compiled = compiled
+        self.model = compiled.model
+        self.graph = graph
+        self.index = graph.index()
+        self.slots = state_slots(self.model)
+
+    # -- successor information for any state, explored or not
+    def successors(self, state: State) -> tuple[frozenset[State], bool]:
+        """(successor states, has a faulting instance)."""
+        k = self.index.get(state)
+        if k is not None and k < self.graph.expanded:
+            states = self.graph.states
+            return frozenset(states[j] for j in self.graph.successors[k]), k in self.graph.faults
+        raw = self.compiled.successors(state)
+        return frozenset(t for t in raw if t is not None), None in raw
+
+    def show(self, state: State) -> str:
+        return "(" + ", ".join(f"{slot.label}={v}" for slot, v in zip(self.slots, state)) + ")"
+
+    def label(self, source: State, target: State) -> str:
+        for step in self.compiled.steps(source):
+            if step.target == target:
+                return step.event
+        return "?"
+
+    def check(self, g: int, sigma: StatePermutation) -> GeneratorVerdict:
+        problems = check_permutation_is_bijection(self.model, sigma)
+        if problems:
+            return GeneratorVerdict(g, False, "malformed", "; ".join(problems))
+        apply = compile_permutation(sigma)
+        return (self._initial(g, sigma, apply) or self._transitions(g, apply)
+                or GeneratorVerdict(g, True))
+
+    def _initial(self, g, sigma, apply) -> Optional[GeneratorVerdict]:
+        # The initial set is a product of per-slot sets, so σ preserves it iff each slot's
+        # allowed values map into (hence, by counting, onto) those of the slot it goes to.
+        per_slot = [allowed for v in self.model.variables for allowed in v.init]
+        for k, allowed in enumerate(per_slot):
+            wanted = set(per_slot[sigma.target[k]])
+            for value in allowed:
+                if sigma.values[k][value] not in wanted:
+                    state = tuple(a[0] for a in per_slot)
+                    state = state[:k] + (value,) + state[k + 1:]
+                    image = apply(state)
+                    return GeneratorVerdict(
+                        g, False, "initial",
+                        f"initial state {self.show(state)} is mapped to {self.show(image)}, "
+                        f"which is not initial ({self.slots[sigma.target[k]].label} may not "
+                        f"start at {sigma.values[k][value]})",
+                        state, image)
+        return None
+
+    def _transitions(self, g, apply) -> Optional[GeneratorVerdict]:
+        graph, states, show = self.graph, self.graph.states, self.show
+        terminal = self.compiled.terminal
+        for k in range(graph.expanded):
+            s = states[k]
+            image = apply(s)
+            if graph.complete and image not in self.index:
+                return GeneratorVerdict(
+                    g, False, "unreachable image",
+                    f"reachable state {show(s)} is mapped to {show(image)}, which is not "
+                    f"reachable", s, image)
+            image_successors, image_faults = self.successors(image)
+            for j in graph.successors[k]:
+                t = states[j]
+                image_t = apply(t)
+                if image_t not in image_successors:
+                    return GeneratorVerdict(
+                        g, False, "transition",
+                        f"{show(s)} --{self.label(s, t)}--> {show(t)}, but its image "
+                        f"{show(image)} has no transition to {show(image_t)}",
+                        s, image, (image, image_t))
+            if len(image_successors) != len(graph.successors[k]):
+                mapped = {apply(states[j]) for j in graph.successors[k]}
+                extra = min(image_successors - mapped)
+                return GeneratorVerdict(
+                    g, False, "extra transition",
+                    f"the image {show(image)} of {show(s)} has a transition "
+                    f"--{self.label(image, extra)}--> {show(extra)} that no transition of "
+                    f"{show(s)} maps to", s, image, (image, extra))
+            if image_faults != (k in graph.faults):
+                has = image if image_faults else s
+                return GeneratorVerdict(
+                    g, False, "fault",
+                    f"{show(s)} is mapped to {show(image)}, but only {show(has)} has a "
+                    f"faulting step", s, image)
+            if not graph.successors[k] and terminal(s) != terminal(image):
+                return GeneratorVerdict(
+                    g, False, "terminal",
+                    f"dead end {show(s)} ({'valid end' if terminal(s) else 'deadlock'}) is "
+                    f"mapped to {show(image)} ({'valid end' if terminal(image) else 'deadlock'})",
+                    s, image)
+        return None
