@@ -1,0 +1,558 @@
+"""SSA translation of a ``SequentialModel`` into a CSP of small table constraints (seed 002, IV-B).
+
+Every summand becomes a set of constraints over four kinds of variables:
+
+* ``pre``  -- one per state slot, shared by all summands (the state before a step);
+* ``post`` -- one per state slot, shared by all summands (the state after);
+* ``local`` -- the summand's ``sum`` variables;
+* ``aux``  -- SSA versions and flattened sub-expressions, private to the summand.
+
+Invariant (exactness): for every summand k, the projection onto (pre, locals, post) of the
+solutions of k's constraints, together with k's *frames* (slots it leaves unchanged:
+``post = pre``), is exactly the set of fault-free steps of k in the reference interpreter
+(``detect.semantics``).  A step that faults has no solution.  ``init`` constraints (unary,
+on ``pre``) allow exactly the initial states.
+
+How exactness survives flattening: expressions are flattened into functional constraints
+``t = op(a, b)`` whose tables are computed by enumeration.  A constraint that excludes some
+inputs (division by zero, an index out of bounds, a value outside a domain, a false
+``assert``) is *partial*; inside a branch or a short-circuited operand it is relaxed by the
+branch's condition ``g`` (``g = 0`` allows anything), so it only bites where the interpreter
+would evaluate it.  Copy propagation keeps SSA names as operands (constants or variables), so
+``x := y`` costs nothing, and the last SSA version of a slot is merged into its ``post``
+variable.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from .ir import (
+    Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Slot, Stmt,
+    Summand, Unary, While, slot_offsets, state_slots,
+)
+from .pretty import show_expr
+from .semantics import Fault, apply_binary, apply_unary
+
+PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
+
+
+@dataclass(frozen=True)
+class CspVariable:
+    name: str
+    domain: tuple[int, ...]
+    role: str
+    slot: int = -1  # state slot, for pre/post
+    summand: int = -1  # owning summand, for local/aux
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """Allowed assignments ``tuples`` over ``scope`` (distinct variable indices)."""
+
+    scope: tuple[int, ...]
+    tuples: tuple[tuple[int, ...], ...]
+    summand: int  # -1 for init constraints
+    text: str
+
+
+@dataclass(frozen=True)
+class Csp:
+    variables: tuple[CspVariable, ...]
+    constraints: tuple[Constraint, ...]
+    #: ``(summand, slot)``: the summand leaves the slot unchanged (constraint ``post = pre``).
+    frames: tuple[tuple[int, int], ...]
+    #: summands present in the CSP (those that can never take a step are left out).
+    summands: tuple[int, ...]
+    slots: tuple[Slot, ...]
+    pre: tuple[int, ...]
+    post: tuple[int, ...]
+    #: summand index -> why it was left out (guard constant false, always faults).
+    dead: tuple[tuple[int, str], ...] = ()
+
+
+class TableTooLarge(Exception):
+    """A constraint's allowed-assignment table would exceed the limit."""
+
+    def __init__(self, text: str, size: int, limit: int, origin: str):
+        super().__init__(
+            f"{origin}: constraint {text} would have {size} allowed assignments "
+            f"(limit {limit}); narrow the domains involved or raise --table-limit"
+        )
+        self.size = size
+
+
+@dataclass(frozen=True)
+class K:
+    """A constant operand."""
+
+    value: int
+
+
+Operand = "int | K"  # a CSP variable index or a constant
+
+
+class _Dead(Exception):
+    """The summand can never take a step (guard false or an unconditional fault)."""
+
+
+@dataclass
+class _Summand:
+    """Mutable per-summand translation state (internal to ``translate``)."""
+
+    index: int
+    origin: str
+    cur: dict  # slot -> operand
+    temps: dict  # temporary name -> operand
+    constraints: list = field(default_factory=list)
+    ctx_cache: dict = field(default_factory=dict)
+
+
+class _Builder:
+    def __init__(self, model: SequentialModel, table_limit: int):
+        self.model = model
+        self.limit = table_limit
+        self.slots = state_slots(model)
+        self.offsets = slot_offsets(model)
+        self.vars: list[CspVariable] = []
+        self.constraints: list[Constraint] = []
+        self.frames: list[tuple[int, int]] = []
+        self.pre = tuple(
+            self.new_var(f"{s.label}", s.domain, PRE, slot=i) for i, s in enumerate(self.slots)
+        )
+        self.post = tuple(
+            self.new_var(f"{s.label}'", s.domain, POST, slot=i) for i, s in enumerate(self.slots)
+        )
+        self.s: _Summand | None = None
+
+    # ------------------------------------------------------------------ variables, tables
+    def new_var(self, name, domain, role, slot=-1, summand=-1) -> int:
+        self.vars.append(CspVariable(name, tuple(sorted(set(domain))), role, slot, summand))
+        return len(self.vars) - 1
+
+    def aux(self, domain, hint="t") -> int:
+        s = self.s
+        return self.new_var(f"s{s.index}.{hint}{len(self.vars)}", domain, AUX, summand=s.index)
+
+    def dom(self, o) -> tuple[int, ...]:
+        return (o.value,) if isinstance(o, K) else self.vars[o].domain
+
+    def emit(self, operands: Sequence, allowed: Callable[..., bool], text: str, ctx=()) -> None:
+        """Constraint over ``operands`` allowing value tuples where ``allowed(*values)``.
+
+        Constant operands are folded; repeated variables share one column.  If the relation
+        excludes some assignment and ``ctx`` is not trivially true, it is relaxed by ``ctx``.
+        """
+        scope: list[int] = []
+        for o in operands:
+            if not isinstance(o, K) and o not in scope:
+                scope.append(o)
+        domains = [self.vars[v].domain for v in scope]
+        size = 1
+        for d in domains:
+            size *= len(d)
+        if size > self.limit:
+            raise TableTooLarge(text, size, self.limit, self.s.origin if self.s else "init")
+
+        def values_of(assignment):
+            env = dict(zip(scope, assignment))
+            return [o.value if isinstance(o, K) else env[o] for o in operands]
+
+        tuples = []
+        for assignment in itertools.product(*domains):
+            try:
+                ok = allowed(*values_of(assignment))
+            except Fault:
+                ok = False
+            if ok:
+                tuples.append(assignment)
+        if len(tuples) == size:
+            return  # allows everything: no constraint at all
+        guard = self.context_var(ctx)
+        if guard is not None and not isinstance(guard, K):
+            if guard in scope:
+                # The relation mentions the guard itself: relax row by row.
+                gi = scope.index(guard)
+                tuples = [t for t in tuples if t[gi] != 0] + [
+                    a for a in itertools.product(*domains) if a[gi] == 0
+                ]
+            else:
+                if size * (1 + len(self.vars[guard].domain)) > self.limit:
+                    raise TableTooLarge(text, size * 2, self.limit, self.s.origin)
+                relaxed = [(g,) + t for g in self.vars[guard].domain if g != 0 for t in tuples]
+                if 0 in self.vars[guard].domain:
+                    relaxed += [(0,) + a for a in itertools.product(*domains)]
+                scope = [guard] + scope
+                tuples = relaxed
+        elif isinstance(guard, K) and guard.value == 0:
+            return  # unreachable code: nothing to constrain
+        if not tuples:
+            raise _Dead(f"{text} can never hold")
+        self.s.constraints.append(
+            Constraint(tuple(scope), tuple(sorted(tuples)), self.s.index, text)
+        )
+
+    def function(self, operands, fn, text, ctx=(), hint="t"):
+        """Operand for ``fn(*operands)``: folded if constant, else an aux with its constraint."""
+        if all(isinstance(o, K) for o in operands):
+            try:
+                return K(fn(*(o.value for o in operands)))
+            except Fault as fault:
+                self.fault(ctx, str(fault))
+                return K(0)
+        size = 1
+        for o in operands:
+            size *= len(self.dom(o))
+        if size > self.limit:
+            raise TableTooLarge(text, size, self.limit, self.s.origin)
+        outputs = set()
+        total = True
+        for values in itertools.product(*(self.dom(o) for o in operands)):
+            try:
+                outputs.add(fn(*values))
+            except Fault:
+                total = False
+        if not outputs:
+            self.fault(ctx, f"{text} always faults")
+            return K(0)
+        if len(outputs) == 1 and total:
+            return K(outputs.pop())
+        t = self.aux(outputs, hint)
+
+        def rel(*vals):
+            *ins, out = vals
+            return fn(*ins) == out
+
+        self.emit(list(operands) + [t], rel, f"{self.vars[t].name} = {text}", ctx)
+        return t
+
+    def fault(self, ctx, why: str) -> None:
+        """The current path always faults: its context must be false."""
+        g = self.context_var(ctx)
+        if g is None:
+            raise _Dead(why)
+        if isinstance(g, K):
+            if g.value:
+                raise _Dead(why)
+            return
+        self.emit([g], lambda v: v == 0, f"not ({why})", ())
+
+    def context_var(self, ctx):
+        """``None`` for the trivially true context, else an operand that is nonzero iff it holds."""
+        ops = [o for o in ctx if not (isinstance(o, K) and o.value != 0)]
+        if not ops:
+            return None
+        if any(isinstance(o, K) for o in ops):
+            return K(0)
+        key = tuple(ops)
+        cache = self.s.ctx_cache
+        if key in cache:
+            return cache[key]
+        if len(ops) == 1:
+            g = ops[0]
+        else:
+            inner = self.context_var(ops[:-1])
+            g = self.function([inner, ops[-1]], lambda a, b: int(bool(a) and bool(b)), "ctx", (), "g")
+        cache[key] = g
+        return g
+
+    def checked(self, o, domain, ctx, what: str):
+        """``o`` restricted to ``domain`` (a fault outside it)."""
+        allowed = set(domain)
+        d = self.dom(o)
+        if set(d) <= allowed:
+            return o
+        if isinstance(o, K):
+            self.fault(ctx, f"{what}: value {o.value} outside {domain[0]}..{domain[-1]}")
+            return K(domain[0])
+        inside = [x for x in d if x in allowed]
+        if not inside:
+            self.fault(ctx, f"{what}: always outside its range")
+            return K(domain[0])
+        t = self.aux(inside, "c")
+        self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
+        return t
+
+    # ------------------------------------------------------------------ expressions
+    def term(self, e: Expr, ctx) -> "int | K":
+        s = self.s
+        if isinstance(e, Const):
+            return K(e.value)
+        if isinstance(e, Name):
+            if e.name in s.temps:
+                return s.temps[e.name]
+            if e.name in self.offsets:
+                return s.cur[self.offsets[e.name]]
+            raise ValueError(f"{s.origin}: {e.name} read before it is assigned")
+        if isinstance(e, Index):
+            var = self.model.variable(e.array)
+            base = self.offsets[e.array]
+            i = self.checked(self.term(e.index, ctx), tuple(range(var.length)), ctx, f"index of {e.array}")
+            if isinstance(i, K):
+                return s.cur[base + i.value]
+            elements = {k: s.cur[base + k] for k in self.dom(i)}
+            if len(set(elements.values())) == 1:
+                return next(iter(elements.values()))
+            t = self.aux(set().union(*(self.dom(o) for o in elements.values())), "r")
+            for k, o in elements.items():
+                self.emit(
+                    [i, t, o], lambda iv, tv, av, k=k: iv != k or tv == av,
+                    f"({show_expr(e.index)} = {k}) -> {self.vars[t].name} = {e.array}[{k}]",
+                )
+            return t
+        if isinstance(e, Unary):
+            a = self.term(e.operand, ctx)
+            return self.function([a], lambda x: apply_unary(e.op, x), f"{e.op}{self._show(a)}", ctx)
+        if isinstance(e, Binary):
+            a = self.term(e.left, ctx)
+            if e.op in ("&&", "||"):
+                cond = a if e.op == "&&" else self.negate(a)
+                b = self.term(e.right, ctx + (cond,))
+                if isinstance(a, K):
+                    if bool(a.value) == (e.op == "||"):
+                        return K(int(bool(a.value)))
+                    return self.function([b], lambda y: int(bool(y)), f"bool({self._show(b)})", ctx)
+            else:
+                b = self.term(e.right, ctx)
+            op = e.op
+            return self.function(
+                [a, b], lambda x, y: apply_binary(op, x, y),
+                f"{self._show(a)} {op} {self._show(b)}", ctx,
+            )
+        if isinstance(e, Ite):
+            c = self.term(e.cond, ctx)
+            if isinstance(c, K):
+                return self.term(e.then if c.value else e.else_, ctx)
+            a = self.term(e.then, ctx + (c,))
+            b = self.term(e.else_, ctx + (self.negate(c),))
+            return self.function([c, a, b], lambda x, y, z: y if x else z, "ite", ctx)
+        raise ValueError(f"unknown expression {e!r}")
+
+    def negate(self, o):
+        return self.function([o], lambda x: int(not x), f"!{self._show(o)}")
+
+    def _show(self, o) -> str:
+        return str(o.value) if isinstance(o, K) else self.vars[o].name
+
+    def require(self, e: Expr, ctx) -> None:
+        """Constrain ``e`` to be true (a guard conjunct or an assertion)."""
+        if isinstance(e, Binary) and e.op == "&&":
+            # Splitting is exact: the right conjunct is evaluated only where the left holds,
+            # and every solution has the left true.
+            self.require(e.left, ctx)
+            self.require(e.right, ctx)
+            return
+        negated = False
+        inner = e
+        if isinstance(e, Unary) and e.op == "!" and isinstance(e.operand, Binary):
+            negated, inner = True, e.operand
+        if isinstance(inner, Binary) and inner.op in ("==", "!=", "<", "<=", ">", ">="):
+            a = self.term(inner.left, ctx)
+            b = self.term(inner.right, ctx)
+            op = inner.op
+            text = f"{'!' if negated else ''}({show_expr(inner)})"
+            self.emit([a, b], lambda x, y: apply_binary(op, x, y) != negated, text, ctx)
+            return
+        o = self.term(e, ctx)
+        self.emit([o], lambda x: x != 0, show_expr(e), ctx)
+
+    # ------------------------------------------------------------------ statements
+    def run(self, stmts: Sequence[Stmt], ctx) -> None:
+        s = self.s
+        for st in stmts:
+            if isinstance(st, Assign):
+                value = self.term(st.value, ctx)
+                target = st.target
+                if isinstance(target, Name) and target.name not in self.offsets:
+                    s.temps[target.name] = value
+                    continue
+                array = target.array if isinstance(target, Index) else target.name
+                var = self.model.variable(array)
+                base = self.offsets[array]
+                value = self.checked(value, var.domain, ctx, f"value written to {array}")
+                if isinstance(target, Name):
+                    s.cur[base] = value
+                    continue
+                i = self.checked(self.term(target.index, ctx), tuple(range(var.length)), ctx, f"index of {array}")
+                if isinstance(i, K):
+                    s.cur[base + i.value] = value
+                    continue
+                for k in self.dom(i):
+                    old = s.cur[base + k]
+                    s.cur[base + k] = self.function(
+                        [i, value, old], lambda iv, v, o, k=k: v if iv == k else o,
+                        f"({show_expr(target.index)} = {k}) ? {self._show(value)} : {self._show(old)}",
+                        (), "w",
+                    )
+            elif isinstance(st, If):
+                c = self.term(st.cond, ctx)
+                if isinstance(c, K):
+                    self.run(st.then if c.value else st.else_, ctx)
+                    continue
+                self.branch(c, lambda: self.run(st.then, ctx + (c,)),
+                            lambda nc: self.run(st.else_, ctx + (nc,)))
+            elif isinstance(st, While):
+                self.loop(st, ctx, self.model.loop_bound)
+            elif isinstance(st, Assert):
+                self.require(st.cond, ctx)
+            else:
+                raise ValueError(f"unknown statement {st!r}")
+
+    def branch(self, c, run_then, run_else) -> None:
+        """Run both branches from the same SSA state and merge with φ(c, then, else)."""
+        s = self.s
+        cur0, temps0 = dict(s.cur), dict(s.temps)
+        run_then()
+        cur1, temps1 = s.cur, s.temps
+        s.cur, s.temps = dict(cur0), dict(temps0)
+        nc = self.negate(c)
+        run_else(nc)
+        cur2, temps2 = s.cur, s.temps
+        merged_cur = {}
+        for slot in cur0:
+            a, b = cur1[slot], cur2[slot]
+            merged_cur[slot] = a if a == b else self.phi(c, a, b)
+        merged_temps = {}
+        for name in set(temps1) & set(temps2):
+            a, b = temps1[name], temps2[name]
+            merged_temps[name] = a if a == b else self.phi(c, a, b)
+        s.cur, s.temps = merged_cur, merged_temps
+
+    def phi(self, c, a, b):
+        return self.function([c, a, b], lambda x, y, z: y if x else z,
+                             f"φ({self._show(c)}, {self._show(a)}, {self._show(b)})", (), "p")
+
+    def loop(self, st: While, ctx, remaining: int) -> None:
+        c = self.term(st.cond, ctx)
+        if isinstance(c, K):
+            if not c.value:
+                return
+            if remaining == 0:
+                self.fault(ctx, f"loop ran more than {self.model.loop_bound} rounds")
+                return
+            self.run(st.body, ctx)
+            self.loop(st, ctx, remaining - 1)
+            return
+        if remaining == 0:
+            self.fault(ctx + (c,), f"loop ran more than {self.model.loop_bound} rounds")
+            return
+
+        def taken():
+            inner = ctx + (c,)
+            self.run(st.body, inner)
+            self.loop(st, inner, remaining - 1)
+
+        self.branch(c, taken, lambda nc: None)
+
+    # ------------------------------------------------------------------ summands
+    def summand(self, index: int, summand: Summand) -> str | None:
+        """Translate one summand; returns why it is dead, or None."""
+        cur = {k: self.pre[k] for k in range(len(self.slots))}
+        temps = {}
+        for loc in summand.locals:
+            if len(loc.domain) == 1:
+                temps[loc.name] = K(loc.domain[0])
+        self.s = _Summand(index, summand.origin or f"summand {index}", cur, temps)
+        mark = len(self.vars)
+        for loc in summand.locals:
+            if loc.name not in temps:
+                temps[loc.name] = self.new_var(f"s{index}.{loc.name}", loc.domain, LOCAL, summand=index)
+        try:
+            self.require(summand.guard, ())
+            self.run(summand.program, ())
+        except _Dead as dead:
+            del self.vars[mark:]
+            return str(dead)
+        frames = []
+        substitute = {}
+        for k in range(len(self.slots)):
+            o = self.s.cur[k]
+            if o == self.pre[k]:
+                frames.append((index, k))
+            elif (
+                not isinstance(o, K) and self.vars[o].role == AUX and o not in substitute
+                and set(self.vars[o].domain) <= set(self.slots[k].domain)
+            ):
+                # The last SSA version of slot k *is* its post-state value: merge them.
+                substitute[o] = self.post[k]
+            else:
+                self.emit([o, self.post[k]], lambda a, b: a == b, f"{self.slots[k].label}' = {self._show(o)}")
+        for c in self.s.constraints:
+            scope = tuple(substitute.get(v, v) for v in c.scope)
+            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text))
+        self.frames.extend(frames)
+        return None
+
+    def init(self) -> None:
+        for k, slot in enumerate(self.slots):
+            var = self.model.variable(slot.variable)
+            allowed = set(var.init[slot.index])
+            if allowed != set(slot.domain):
+                self.constraints.append(Constraint(
+                    (self.pre[k],), tuple((v,) for v in sorted(allowed)), -1,
+                    f"init {slot.label} in {sorted(allowed)}",
+                ))
+
+
+def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
+    """The CSP of ``model`` (see the module docstring for the exactness invariant)."""
+    b = _Builder(model, table_limit)
+    dead = []
+    present = []
+    for i, s in enumerate(model.summands):
+        why = b.summand(i, s)
+        if why is None:
+            present.append(i)
+        else:
+            dead.append((i, why))
+    b.s = None
+    b.init()
+    used = {v for c in b.constraints for v in c.scope} | set(b.pre) | set(b.post)
+    used |= {v for v, var in enumerate(b.vars) if var.role == LOCAL and var.summand in present}
+    # Drop aux variables merged away into post variables; renumber densely.
+    keep = [v for v in range(len(b.vars)) if v in used]
+    renumber = {v: i for i, v in enumerate(keep)}
+    variables = tuple(b.vars[v] for v in keep)
+    constraints = tuple(
+        Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text)
+        for c in b.constraints
+    )
+    return Csp(
+        variables=variables,
+        constraints=constraints,
+        frames=tuple(b.frames),
+        summands=tuple(present),
+        slots=b.slots,
+        pre=tuple(renumber[v] for v in b.pre),
+        post=tuple(renumber[v] for v in b.post),
+        dead=tuple(dead),
+    )
+
+
+def solutions_of_summand(csp: Csp, summand: int):
+    """All (pre, post) state pairs allowed by one summand's constraints and frames.
+
+    Brute force over the pre-state and the summand's private variables: for tests only.
+    """
+    cons = [c for c in csp.constraints if c.summand == summand]
+    private = [
+        i for i, v in enumerate(csp.variables)
+        if v.summand == summand and v.role in (LOCAL, AUX) and any(i in c.scope for c in cons)
+    ]
+    frames = {slot for (s, slot) in csp.frames if s == summand}
+    nslots = len(csp.slots)
+    tables = [(c.scope, set(c.tuples)) for c in cons]
+    for pre in itertools.product(*(s.domain for s in csp.slots)):
+        free_post = [k for k in range(nslots) if k not in frames]
+        for post_free in itertools.product(*(csp.slots[k].domain for k in free_post)):
+            post = list(pre)
+            for k, v in zip(free_post, post_free):
+                post[k] = v
+            env = {csp.pre[k]: pre[k] for k in range(nslots)}
+            env.update({csp.post[k]: post[k] for k in range(nslots)})
+            for priv in itertools.product(*(csp.variables[i].domain for i in private)):
+                env.update(zip(private, priv))
+                if all(tuple(env[v] for v in scope) in table for scope, table in tables):
+                    yield tuple(pre), tuple(post)
+                    break

@@ -1,0 +1,68 @@
+"""Automorphism engines behind one interface: generators and order of Aut(coloured graph).
+
+``pynauty`` wraps dense nauty (n²/8 bytes; slow beyond ~10,000 nodes); ``bliss`` (through
+igraph) is sparse and handles 10^5–10^6 nodes.  ``auto`` picks by size; the threshold was
+measured with ``results/bench_engines.py`` (see ``results/engines.md``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .graph import ColouredGraph
+
+ENGINES = ("auto", "nauty", "bliss")
+#: Above this many nodes ``auto`` uses bliss (see results/engines.md for the measurement).
+AUTO_THRESHOLD = 2_000
+
+
+@dataclass(frozen=True)
+class Automorphisms:
+    """Generators (node images: ``g[v]`` is the image of node v) and the group order."""
+
+    generators: tuple[tuple[int, ...], ...]
+    order: int
+    engine: str
+    seconds: float
+
+
+def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine == "auto":
+        engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
+    start = time.perf_counter()
+    if engine == "nauty":
+        gens, order = _nauty(graph)
+    else:
+        gens, order = _bliss(graph)
+    return Automorphisms(tuple(tuple(g) for g in gens), order, engine, time.perf_counter() - start)
+
+
+def _nauty(graph: ColouredGraph):
+    import pynauty
+
+    adjacency: dict[int, list[int]] = {v: [] for v in range(graph.n)}
+    for u, v in graph.edges:
+        adjacency[u].append(v)
+    g = pynauty.Graph(
+        graph.n, directed=False, adjacency_dict=adjacency,
+        vertex_coloring=[set(c) for c in graph.colour_classes()],
+    )
+    gens, mantissa, exponent, _orbits, _norbits = pynauty.autgrp(g)
+    return gens, _order(mantissa, exponent)
+
+
+def _order(mantissa: float, exponent: int) -> int:
+    """nauty reports |Aut| as mantissa·10^exponent in floating point; round to an int."""
+    return int(round(mantissa * 10 ** exponent)) if exponent < 15 else int(mantissa * 10 ** exponent)
+
+
+def _bliss(graph: ColouredGraph):
+    import igraph
+
+    g = igraph.Graph(n=graph.n, edges=list(graph.edges), directed=False)
+    colours = list(graph.colour)
+    gens = g.automorphism_group(sh="fl", color=colours)
+    order = g.count_automorphisms(sh="fl", color=colours)
+    return gens, int(order)

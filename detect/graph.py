@@ -1,0 +1,118 @@
+"""Puget's coloured graph of a CSP (seed 002, IV-C), with the links that make it sound.
+
+Nodes: one per CSP variable, one per literal ``var = value``, one per constraint, one per
+allowed assignment (tuple) of a constraint of arity >= 2, one per summand and one per frame
+(a slot a summand leaves unchanged).  Edges: variable–literal, tuple–literal,
+tuple–constraint, constraint–summand, frame–summand, frame–pre-variable, and the *links*
+pre-variable–post-variable and pre-literal–post-literal of every slot.
+
+Soundness (see ``../shared/notes/method-pitfalls.md``): pre- and post-state nodes have
+different colours, and a link is the only edge joining the two, so every automorphism maps
+``x`` and ``x'`` alike (σ(x)' = σ(x'), with the same value map).  Constraints hang off their
+summand's node, so an automorphism maps the constraints of one summand onto those of one
+summand: it maps steps to steps.  Colours are invariants of the structure only (role, domain
+size, arity, table size), never identities, so separately declared processes of the same shape
+can be exchanged.  No parallel edges are ever emitted (bliss miscounts with them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .csp import AUX, LOCAL, POST, PRE, Csp
+
+VARIABLE, LITERAL, CONSTRAINT, TUPLE, SUMMAND, FRAME, INIT = (
+    "variable", "literal", "constraint", "tuple", "summand", "frame", "init",
+)
+
+
+@dataclass(frozen=True)
+class ColouredGraph:
+    """An undirected vertex-coloured simple graph.
+
+    ``colour[v]`` indexes ``colour_keys``, which are sorted, so the ordered partition handed
+    to an engine is canonical (pynauty issue #46).  ``edges`` are pairs ``u < v``, sorted,
+    without duplicates.
+    """
+
+    n: int
+    edges: tuple[tuple[int, int], ...]
+    colour: tuple[int, ...]
+    colour_keys: tuple[str, ...]
+    kind: tuple[str, ...]
+    label: tuple[str, ...]
+    #: ``pre_literal[k]`` maps each value of slot k to its pre-state literal node.
+    pre_literal: tuple[dict, ...]
+
+    def colour_classes(self) -> list[list[int]]:
+        classes: list[list[int]] = [[] for _ in self.colour_keys]
+        for v, c in enumerate(self.colour):
+            classes[c].append(v)
+        return classes
+
+
+def build_graph(csp: Csp) -> ColouredGraph:
+    keys: list[str] = []
+    kinds: list[str] = []
+    labels: list[str] = []
+    edges: set[tuple[int, int]] = set()
+
+    def node(kind: str, key: str, label: str) -> int:
+        keys.append(key)
+        kinds.append(kind)
+        labels.append(label)
+        return len(keys) - 1
+
+    def edge(u: int, v: int) -> None:
+        edges.add((u, v) if u < v else (v, u))
+
+    var_node = []
+    lit_node: list[dict] = []
+    for var in csp.variables:
+        v = node(VARIABLE, f"1 variable {var.role} |D|={len(var.domain)}", var.name)
+        var_node.append(v)
+        lits = {}
+        for value in var.domain:
+            lit = node(LITERAL, f"2 literal {var.role}", f"{var.name}={value}")
+            edge(v, lit)
+            lits[value] = lit
+        lit_node.append(lits)
+    for k in range(len(csp.slots)):
+        pre, post = csp.pre[k], csp.post[k]
+        edge(var_node[pre], var_node[post])
+        for value, lit in lit_node[pre].items():
+            edge(lit, lit_node[post][value])
+    summand_node = {s: node(SUMMAND, "0 summand", f"summand {s}") for s in csp.summands}
+    for c in csp.constraints:
+        arity = len(c.scope)
+        if c.summand < 0:
+            cn = node(INIT, f"3 init |T|={len(c.tuples)}", c.text)
+        else:
+            cn = node(CONSTRAINT, f"3 constraint arity={arity} |T|={len(c.tuples)}", c.text)
+            edge(cn, summand_node[c.summand])
+        if arity == 1:
+            # A unary constraint is the set of literals it allows: no tuple nodes needed.
+            for (value,) in c.tuples:
+                edge(cn, lit_node[c.scope[0]][value])
+            continue
+        tuple_key = f"4 tuple of arity={arity} |T|={len(c.tuples)}"
+        for t in c.tuples:
+            tn = node(TUPLE, tuple_key, "(" + ", ".join(
+                f"{csp.variables[v].name}={x}" for v, x in zip(c.scope, t)) + ")")
+            edge(tn, cn)
+            for v, x in zip(c.scope, t):
+                edge(tn, lit_node[v][x])
+    for s, k in csp.frames:
+        f = node(FRAME, "5 frame", f"{csp.slots[k].label}' = {csp.slots[k].label}")
+        edge(f, summand_node[s])
+        edge(f, var_node[csp.pre[k]])
+    colour_keys = tuple(sorted(set(keys)))
+    index = {key: i for i, key in enumerate(colour_keys)}
+    return ColouredGraph(
+        n=len(keys),
+        edges=tuple(sorted(edges)),
+        colour=tuple(index[key] for key in keys),
+        colour_keys=colour_keys,
+        kind=tuple(kinds),
+        label=tuple(labels),
+        pre_literal=tuple(lit_node[csp.pre[k]] for k in range(len(csp.slots))),
+    )
