@@ -1,0 +1,591 @@
+"""Parse PAT CSP# text into a frozen syntax tree (``Script``); no meaning is given here.
+
+Every node carries ``line``/``column`` (1-based) of its first token so later stages can
+raise ``InputError`` at the right place.  Process nodes compare by identity (``eq=False``):
+the linearisation uses them as keys of control locations, and two textually equal
+sub-processes at different places are different control points.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Optional, Union
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from detect.errors import InputError
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    column: int
+
+
+# ---------------------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Num:
+    value: int
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Ident:
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Subscript:
+    """``name[i][j]...``: one index per declared dimension."""
+
+    name: str
+    indices: tuple["SExpr", ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Un:
+    op: str
+    operand: "SExpr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    left: "SExpr"
+    right: "SExpr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Cond:
+    cond: "SExpr"
+    then: "SExpr"
+    else_: "SExpr"
+    pos: Pos
+
+
+SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond]
+
+# ---------------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class SAssign:
+    target: Union[Ident, Subscript]
+    value: SExpr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SLocal:
+    """``var t = e;`` inside a program: a temporary visible until the program ends."""
+
+    name: str
+    value: SExpr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SIf:
+    cond: SExpr
+    then: tuple["SStmt", ...]
+    else_: tuple["SStmt", ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SWhile:
+    cond: SExpr
+    body: tuple["SStmt", ...]
+    pos: Pos
+
+
+SStmt = Union[SAssign, SLocal, SIf, SWhile]
+
+# ---------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class PlainEvent:
+    """``name.a1.a2{program}``; ``name`` ``tau`` is the invisible event."""
+
+    name: str
+    args: tuple[SExpr, ...]
+    program: tuple[SStmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SendEvent:
+    channel: str
+    args: tuple[SExpr, ...]
+    program: tuple[SStmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class RecvEvent:
+    """``c?x.y{program}``: binds ``x``, ``y`` in the program and the continuation."""
+
+    channel: str
+    names: tuple[str, ...]
+    program: tuple[SStmt, ...]
+    pos: Pos
+
+
+SEvent = Union[PlainEvent, SendEvent, RecvEvent]
+
+# ---------------------------------------------------------------------------- processes
+
+
+@dataclass(frozen=True, eq=False)
+class PSkip:
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PStop:
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PCall:
+    name: str
+    args: tuple[SExpr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PPrefix:
+    event: SEvent
+    then: "Proc"
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PGuard:
+    cond: SExpr
+    proc: "Proc"
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PBinary:
+    """``left op right`` for ``op`` in ``[]``, ``<>``, ``|||``, ``||``, ``;``."""
+
+    op: str
+    left: "Proc"
+    right: "Proc"
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PIf:
+    cond: SExpr
+    then: "Proc"
+    else_: Optional["Proc"]
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PAtomic:
+    proc: "Proc"
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PIndexed:
+    """``op var:{lo..hi}@body`` for ``op`` in ``[]``, ``<>``, ``|||``, ``||``."""
+
+    op: str
+    var: str
+    lo: SExpr
+    hi: SExpr
+    body: "Proc"
+    pos: Pos
+
+
+Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed]
+
+# ---------------------------------------------------------------------------- top level
+
+
+@dataclass(frozen=True)
+class Define:
+    name: str
+    value: SExpr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class EnumDecl:
+    names: tuple[str, ...]
+    positions: tuple[Pos, ...]
+
+
+@dataclass(frozen=True)
+class InitItem:
+    value: SExpr
+    count: Optional[SExpr]
+
+
+@dataclass(frozen=True)
+class VarDecl:
+    """``init`` is ``None`` (zero), ``"*"`` (any value of the range), an expression or a list."""
+
+    name: str
+    hidden: bool
+    dims: tuple[SExpr, ...]
+    range: Optional[tuple[SExpr, SExpr]]
+    init: Union[None, str, SExpr, tuple[InitItem, ...]]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ChannelDecl:
+    name: str
+    capacity: SExpr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ProcDef:
+    name: str
+    params: tuple[str, ...]
+    body: Proc
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AssertDecl:
+    """``kind`` is ``deadlockfree``, ``reaches`` (with ``condition``) or ``unchecked``."""
+
+    process: str
+    args: tuple[SExpr, ...]
+    kind: str
+    condition: Optional[SExpr]
+    text: str
+    pos: Pos
+
+
+Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl]
+
+
+@dataclass(frozen=True)
+class Script:
+    items: tuple[Item, ...]
+    path: str
+
+
+# ---------------------------------------------------------------------------- parser
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    text = resources.files("frontends.csp").joinpath("grammar.lark").read_text()
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def _pos(meta_or_token) -> Pos:
+    return Pos(getattr(meta_or_token, "line", 0) or 0, getattr(meta_or_token, "column", 0) or 0)
+
+
+def _tok_pos(tok: Token) -> Pos:
+    return Pos(tok.line or 0, tok.column or 0)
+
+
+def _expr_pos(e) -> Pos:
+    return e.pos
+
+
+@v_args(meta=True)
+class _Build(Transformer):
+    """lark tree -> syntax nodes (see the grammar for the rule names)."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+
+    # expressions
+    def number(self, meta, c):
+        return Num(int(c[0]), _tok_pos(c[0]))
+
+    def true(self, meta, c):
+        return Num(1, _pos(meta))
+
+    def false(self, meta, c):
+        return Num(0, _pos(meta))
+
+    def name(self, meta, c):
+        return Ident(str(c[0]), _tok_pos(c[0]))
+
+    def index(self, meta, c):
+        return Subscript(str(c[0]), tuple(c[1:]), _tok_pos(c[0]))
+
+    def not_(self, meta, c):
+        return Un("!", c[0], _pos(meta))
+
+    def neg(self, meta, c):
+        return Un("-", c[0], _pos(meta))
+
+    def binop(self, meta, c):
+        return Bin(str(c[1]), c[0], c[2], c[0].pos)
+
+    def and_(self, meta, c):
+        return Bin("&&", c[0], c[1], c[0].pos)
+
+    def or_(self, meta, c):
+        return Bin("||", c[0], c[1], c[0].pos)
+
+    def ite(self, meta, c):
+        return Cond(c[0], c[1], c[2], c[0].pos)
+
+    # statements
+    def lvalue(self, meta, c):
+        if len(c) == 1:
+            return Ident(str(c[0]), _tok_pos(c[0]))
+        return Subscript(str(c[0]), tuple(c[1:]), _tok_pos(c[0]))
+
+    def assign(self, meta, c):
+        return SAssign(c[0], c[1], c[0].pos)
+
+    def incr(self, meta, c):
+        return SAssign(c[0], Bin("+", c[0], Num(1, c[0].pos), c[0].pos), c[0].pos)
+
+    def decr(self, meta, c):
+        return SAssign(c[0], Bin("-", c[0], Num(1, c[0].pos), c[0].pos), c[0].pos)
+
+    def add_assign(self, meta, c):
+        return SAssign(c[0], Bin("+", c[0], c[1], c[0].pos), c[0].pos)
+
+    def sub_assign(self, meta, c):
+        return SAssign(c[0], Bin("-", c[0], c[1], c[0].pos), c[0].pos)
+
+    def local_decl(self, meta, c):
+        return SLocal(str(c[0]), c[1], _tok_pos(c[0]))
+
+    def empty(self, meta, c):
+        return None
+
+    def block(self, meta, c):
+        return tuple(s for s in c if s is not None)
+
+    def sif(self, meta, c):
+        else_ = c[2] if len(c) > 2 and c[2] is not None else ()
+        if isinstance(else_, SIf):
+            else_ = (else_,)
+        return SIf(c[0], c[1], else_, _pos(meta))
+
+    def swhile(self, meta, c):
+        return SWhile(c[0], c[1], _pos(meta))
+
+    # events
+    def eargs(self, meta, c):
+        return tuple(c)
+
+    eargs_first = eargs
+
+    def plain_event(self, meta, c):
+        return PlainEvent(str(c[0]), c[1], c[2] or (), _tok_pos(c[0]))
+
+    def send_event(self, meta, c):
+        return SendEvent(str(c[0]), c[1], c[2] or (), _tok_pos(c[0]))
+
+    def recv_event(self, meta, c):
+        program = c[-1] if isinstance(c[-1], tuple) or c[-1] is None else ()
+        names = [str(t) for t in c[1:] if isinstance(t, Token)]
+        return RecvEvent(str(c[0]), tuple(names), program or (), _tok_pos(c[0]))
+
+    # processes
+    def skip(self, meta, c):
+        return PSkip(_pos(meta))
+
+    def stop(self, meta, c):
+        return PStop(_pos(meta))
+
+    def args(self, meta, c):
+        return tuple(a for a in c if a is not None)
+
+    def call(self, meta, c):
+        return PCall(str(c[0]), c[1] or (), _tok_pos(c[0]))
+
+    def guarded(self, meta, c):
+        return PGuard(c[0], c[1], _pos(meta))
+
+    def event_prefix(self, meta, c):
+        return PPrefix(c[0], c[1], c[0].pos)
+
+    def _binary(op):
+        def build(self, meta, c):
+            return PBinary(op, c[0], c[1], _pos(meta))
+
+        return build
+
+    interleave_op = _binary("|||")
+    parallel_op = _binary("||")
+    choice_op = _binary("[]")
+    internal_op = _binary("<>")
+    sequence_op = _binary(";")
+
+    def pif(self, meta, c):
+        return PIf(c[0], c[1], c[2] if len(c) > 2 else None, _pos(meta))
+
+    def atomic(self, meta, c):
+        return PAtomic(c[0], _pos(meta))
+
+    def binder(self, meta, c):
+        return (str(c[0]), c[1], c[2])
+
+    def _indexed(op):
+        def build(self, meta, c):
+            var, lo, hi = c[0]
+            return PIndexed(op, var, lo, hi, c[1], _pos(meta))
+
+        return build
+
+    indexed_interleave = _indexed("|||")
+    indexed_parallel = _indexed("||")
+    indexed_choice = _indexed("[]")
+    indexed_internal = _indexed("<>")
+
+    # top level
+    def define(self, meta, c):
+        return Define(str(c[0]), c[1], _pos(meta))
+
+    def enumdecl(self, meta, c):
+        return EnumDecl(tuple(str(t) for t in c), tuple(_tok_pos(t) for t in c))
+
+    def varkw(self, meta, c):
+        return str(c[0]) == "hvar"
+
+    def dims(self, meta, c):
+        return tuple(c)
+
+    def range(self, meta, c):
+        return (c[0], c[1])
+
+    def init_scalar(self, meta, c):
+        return c[0]
+
+    def init_any(self, meta, c):
+        return "*"
+
+    def init_item(self, meta, c):
+        return InitItem(c[0], c[1])
+
+    def init_list(self, meta, c):
+        return tuple(c)
+
+    def vardecl(self, meta, c):
+        hidden, name, dims, rng, init = c
+        return VarDecl(str(name), hidden, dims, rng, init, _tok_pos(name))
+
+    def channel(self, meta, c):
+        return ChannelDecl(str(c[0]), c[1], _tok_pos(c[0]))
+
+    def params(self, meta, c):
+        return tuple(str(t) for t in c if t is not None)
+
+    def procdef(self, meta, c):
+        name, params, body, _end = c
+        return ProcDef(str(name), params or (), body, _tok_pos(name))
+
+    def assert_deadlockfree(self, meta, c):
+        return ("deadlockfree", None)
+
+    def assert_reaches(self, meta, c):
+        return ("reaches", c[0])
+
+    def assert_other(self, meta, c):
+        return ("unchecked", None)
+
+    def assertion(self, meta, c):
+        name, args, (kind, cond) = c
+        text = self.text[meta.start_pos:meta.end_pos]
+        return AssertDecl(str(name), args or (), kind, cond, text, _pos(meta))
+
+    def start(self, meta, c):
+        return tuple(c)
+
+
+#: Plain words for the grammar's named terminals in "expected ..." messages.
+_TERMINAL_WORDS = {
+    "NAME": "an identifier",
+    "NUMBER": "a number",
+    "EQOP": "'==' or '!='",
+    "RELOP": "a comparison ('<', '<=', '>', '>=')",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '/' or '%'",
+    "DEF_END": "';' ending the process definition",
+    "OTHER_ASSERT": "an assertion ('deadlockfree', 'reaches', '|=', 'refines', ...)",
+    "$END": "end of file",
+}
+
+
+def _describe_terminals(names, parser: Lark) -> str:
+    by_name = {t.name: t for t in parser.terminals}
+    words = set()
+    for n in names:
+        if n in _TERMINAL_WORDS:
+            words.add(_TERMINAL_WORDS[n])
+            continue
+        term = by_name.get(n)
+        if term is not None and term.pattern.type == "str":
+            words.add(repr(term.pattern.value))
+        else:
+            words.add(n.lower())
+    ordered = sorted(words)
+    if len(ordered) > 12:
+        ordered = ordered[:12] + ["..."]
+    return ", ".join(ordered)
+
+
+def _show_token(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    return repr(str(tok))
+
+
+def parse_script(text: str, path: str) -> Script:
+    """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected."""
+    parser = _parser()
+    try:
+        tree = parser.parse(text)
+    except UnexpectedToken as e:
+        expected = _describe_terminals(e.expected, parser)
+        line, col = (e.line, e.column) if e.line != -1 else _end_position(text)
+        raise InputError(
+            f"unexpected {_show_token(e.token)}; expected {expected}", path, line, col
+        ) from None
+    except UnexpectedCharacters as e:
+        allowed = _describe_terminals(e.allowed or (), parser) if e.allowed else "valid CSP# text"
+        raise InputError(
+            f"unexpected character {text[e.pos_in_stream]!r}; expected {allowed}",
+            path, e.line, e.column,
+        ) from None
+    except UnexpectedEOF as e:
+        line, col = _end_position(text)
+        expected = _describe_terminals(e.expected, parser)
+        raise InputError(f"unexpected end of file; expected {expected}", path, line, col) from None
+    except UnexpectedInput as e:  # any other lark input error
+        raise InputError(f"syntax error: {e.__class__.__name__}", path,
+                         getattr(e, "line", 0), getattr(e, "column", 0)) from None
+    try:
+        items = _Build(text).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, InputError):
+            raise e.orig_exc from None
+        raise
+    return Script(tuple(items), path)
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    lines = text.split("\n")
+    return len(lines), len(lines[-1]) + 1
