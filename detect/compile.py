@@ -351,6 +351,7 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
         # A program that writes no global still runs: it may fault (asserts, bad reads).
         lines.append(f"{body}t = s")
         _program(s.program, sc, frozenset(), body, lines)
+    lines.append(f"{body}pass")  # the body may be otherwise empty
     lines.append(f"{ind}except _Fault as _f:")
     if labels:
         lines.append(f"{body}yield _Step({index}, {binding}, {s.event.name!r}, None, str(_f))")

@@ -1,0 +1,361 @@
+"""The compiled explorer against the reference interpreter, plus its own features."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from detect import explore as explore_module
+from detect import semantics
+from detect.compile import compile_model
+from detect.explore import explore, reachable_graph, trace_between
+from detect.ir import (
+    TRUE, Assert, Assertion, Assign, Binary, BINARY_OPS, Const, Event, If, Index, Ite, Local,
+    ModelError, Name, SequentialModel, Summand, Unary, Variable, While,
+)
+
+# ------------------------------------------------------------------------ hand-built models
+
+
+def lt(a, b):
+    return Binary("<", a, b)
+
+
+def eq(a, b):
+    return Binary("==", a, b)
+
+
+def plus(a, b):
+    return Binary("+", a, b)
+
+
+def counters(n: int = 2, top: int = 3, terminal: bool = False) -> SequentialModel:
+    """``n`` independent counters ``c[0..n-1]`` counting from 0 up to ``top``."""
+    inc = Summand(
+        (Local("i", tuple(range(n))),),
+        lt(Index("c", Name("i")), Const(top)),
+        Event("inc", (Name("i"),)),
+        (Assign(Index("c", Name("i")), plus(Index("c", Name("i")), Const(1))),),
+        origin="inc",
+    )
+    all_top = TRUE
+    for k in range(n):
+        all_top = Binary("&&", all_top, eq(Index("c", Const(k)), Const(top)))
+    return SequentialModel(
+        "counters",
+        (Variable("c", tuple(range(top + 1)), ((0,),) * n, size=n),),
+        (inc,),
+        assertions=(
+            Assertion("deadlockfree", "deadlockfree"),
+            Assertion("reaches", "c[0] == top", eq(Index("c", Const(0)), Const(top))),
+            Assertion("invariant", "c[0] <= c[1]", Binary("<=", Index("c", Const(0)),
+                                                           Index("c", Const(1)))),
+            Assertion("unchecked", "some LTL formula"),
+        ),
+        terminal=all_top if terminal else None,
+    )
+
+
+def is_real_trace(model, trace) -> bool:
+    """Starts in an initial state and each step is a transition with that label."""
+    if trace[0].state not in set(semantics.initial_states(model)):
+        return False
+    for before, after in zip(trace, trace[1:]):
+        if not any(st_.target == after.state and st_.event == after.event
+                   for st_ in semantics.steps(model, before.state)):
+            return False
+    return True
+
+
+def test_counters_counts_and_deadlock():
+    result = explore(counters())
+    assert (result.states, result.transitions, result.initial) == (16, 24, 1)
+    assert result.deadlocks == ((3, 3),)
+    assert result.terminal_states == ()
+    assert result.faults == 0 and result.first_faults == ()
+    assert not result.truncated and not result.interrupted
+    # BFS: the deadlock trace is a shortest path, six increments long.
+    assert len(result.deadlock_trace) == 7 and is_real_trace(counters(), result.deadlock_trace)
+
+
+def test_terminal_states_are_not_deadlocks():
+    result = explore(counters(terminal=True))
+    assert result.deadlocks == ()
+    assert result.terminal_states == ((3, 3),)
+    assert result.assertions[0].verdict == "holds"
+
+
+def test_assertion_verdicts_and_traces():
+    model = counters()
+    deadlockfree, reaches, invariant, unchecked = explore(model).assertions
+    assert deadlockfree.verdict == "fails" and is_real_trace(model, deadlockfree.trace)
+    assert deadlockfree.trace[-1].state == (3, 3)
+    assert reaches.verdict == "holds" and reaches.trace[-1].state[0] == 3
+    assert is_real_trace(model, reaches.trace)
+    assert invariant.verdict == "fails" and is_real_trace(model, invariant.trace)
+    last = invariant.trace[-1].state
+    assert last[0] > last[1] and len(invariant.trace) == 2  # shortest: one inc.0
+    assert unchecked.verdict == "not checked"
+
+
+def test_unreachable_condition_fails_reaches_and_holds_invariant():
+    base = counters()
+    model = SequentialModel(
+        base.name, base.variables, base.summands,
+        assertions=(Assertion("reaches", "c[0] == 9", eq(Index("c", Const(0)), Const(9))),
+                    Assertion("invariant", "c[1] <= 3", Binary("<=", Index("c", Const(1)),
+                                                                Const(3)))),
+    )
+    reaches, invariant = explore(model).assertions
+    assert (reaches.verdict, reaches.trace) == ("fails", ())
+    assert (invariant.verdict, invariant.trace) == ("holds", ())
+
+
+def test_faults_are_reported_with_origin_and_message():
+    # x counts up with no bound check: writing 3 into {0..2} is a fault, not a crash.
+    model = SequentialModel(
+        "overflow",
+        (Variable("x", (0, 1, 2), ((0,),)),),
+        (Summand((), TRUE, Event("up"), (Assign(Name("x"), plus(Name("x"), Const(1))),),
+                 origin="line 7"),),
+        assertions=(Assertion("deadlockfree", "deadlockfree"),),
+    )
+    result = explore(model)
+    assert (result.states, result.transitions, result.faults) == (3, 2, 1)
+    (report,) = result.first_faults
+    assert report.state == (2,) and report.origin == "line 7"
+    assert report.message == "value 3 written to x is outside its domain"
+    # A state whose only step faults has no successor: it is reported as a deadlock too.
+    assert result.deadlocks == ((2,),)
+    verdict = result.assertions[0]
+    assert verdict.verdict == "fails"
+    assert result.fault_trace[-1].event.startswith("up: value 3 written")
+
+
+def test_max_states_truncates():
+    result = explore(counters(), max_states=5)
+    assert result.truncated and not result.interrupted
+    assert result.states == 5
+    assert result.assertions[0].verdict == "unknown"
+    assert result.assertions[3].verdict == "not checked"
+
+
+def test_timeout_truncates(monkeypatch):
+    monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
+    result = explore(counters(3, 5), timeout=0.0)
+    assert result.truncated and result.states < 6 ** 3
+
+
+def test_progress_is_reported(monkeypatch):
+    monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
+    monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
+    calls = []
+    result = explore(counters(), progress=lambda s, t, sec: calls.append((s, t, sec)))
+    assert len(calls) >= 2
+    assert calls[-1][:2] == (result.states, result.transitions)
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+
+
+def test_keyboard_interrupt_returns_partial_result():
+    seen = []
+
+    def canonicalise(state):
+        seen.append(state)
+        if len(seen) == 8:
+            raise KeyboardInterrupt
+        return state
+
+    result = explore(counters(), canonicalise=canonicalise)
+    assert result.interrupted and result.truncated
+    assert 0 < result.states < 16
+
+
+def sort_counters(state):
+    return tuple(sorted(state))
+
+
+def test_canonicalise_counts_representatives_and_traces_are_real():
+    model = counters()
+    result = explore(model, canonicalise=sort_counters)
+    # Multisets of size 2 over {0..3}: 10 orbits; the orbit graph has 12 edges
+    # ({a,b} -> {a+1,b} and {a,b+1}, merged when they coincide).
+    assert result.states == 10
+    assert result.transitions == sum(
+        len({sort_counters(t) for t in ((a + 1, b), (a, b + 1)) if max(t) <= 3})
+        for a in range(4) for b in range(a, 4)
+    )
+    assert result.deadlocks == ((3, 3),)
+    assert is_real_trace(model, result.deadlock_trace)
+    # The invariant c[0] <= c[1] is not symmetric: on representatives it is never violated,
+    # which is exactly why reduction needs invariant conditions (checked elsewhere).
+    assert result.assertions[2].verdict == "holds"
+
+
+def test_trace_between_marks_a_step_that_does_not_exist():
+    model = counters()
+    trace = trace_between(compile_model(model), (0, 0), [(1, 0), (3, 3)])
+    assert trace[1].event == "inc.0" and trace[2].event == "<no matching step>"
+
+
+def test_reachable_graph_matches_oracle_and_truncates():
+    model = counters()
+    graph = reachable_graph(model)
+    states, transitions, faults = semantics.explore(model)
+    assert set(graph.states) == states and graph.complete
+    assert {(graph.states[i], graph.states[j]) for i, succ in enumerate(graph.successors)
+            for j in succ} == transitions
+    assert graph.initial == frozenset({0}) and graph.faults == frozenset()
+    small = reachable_graph(model, max_states=4)
+    assert not small.complete and small.expanded < len(small.states)
+
+
+def test_invalid_model_is_rejected():
+    bad = SequentialModel("bad", (Variable("x", (0, 1), ((2,),)),), ())
+    with pytest.raises(ModelError):
+        explore(bad)
+
+
+def test_initial_states_are_the_product_of_init_sets():
+    model = SequentialModel(
+        "any", (Variable("x", (0, 1, 2), ((0, 2),)), Variable("a", (0, 1), ((0, 1), (1,)), 2)),
+        ())
+    result = explore(model)
+    assert result.initial == result.states == 4 and len(result.deadlocks) == 4
+
+
+# ------------------------------------------------------------------------ random models
+
+# A pool of globals with contiguous and non-contiguous domains; the random models use a few.
+POOL = (
+    Variable("x", (0, 1, 2), ((0,),)),
+    Variable("y", (-1, 0, 2), ((0, 2),)),
+    Variable("a", (0, 1), ((0,), (0, 1)), size=2),
+    Variable("b", (0, 1, 2), ((1,), (0,)), size=2),
+)
+SCALAR_OPS = [op for op in BINARY_OPS]
+
+
+@st.composite
+def expressions(draw, scalars, arrays, names, depth=2):
+    """Expressions over the given globals and names; may fault in every way the IR allows."""
+    leaves = [st.builds(Const, st.integers(-2, 3))]
+    if scalars or names:
+        leaves.append(st.sampled_from([Name(n) for n in scalars + names]))
+    if depth == 0 or draw(st.integers(0, 2)) == 0:
+        return draw(st.one_of(leaves))
+    sub = expressions(scalars, arrays, names, depth - 1)
+    choices = [
+        st.builds(Unary, st.sampled_from(["-", "!"]), sub),
+        st.builds(Binary, st.sampled_from(SCALAR_OPS), sub, sub),
+        st.builds(Ite, sub, sub, sub),
+    ]
+    if arrays:
+        choices.append(st.builds(Index, st.sampled_from(arrays), sub))
+    return draw(st.one_of(choices))
+
+
+@st.composite
+def statements(draw, scalars, arrays, names, depth=1):
+    expr = expressions(scalars, arrays, names, 2)
+    targets = [st.sampled_from([Name(n) for n in scalars + names])] if scalars + names else []
+    if arrays:
+        targets.append(st.builds(Index, st.sampled_from(arrays), expressions(scalars, arrays,
+                                                                             names, 1)))
+    kinds = ["assign", "assign", "assert", "step", "step", "step", "step"]
+    kinds += ["if", "while"] if depth > 0 else []
+    kind = draw(st.sampled_from(kinds))
+    if kind == "step" and (scalars or arrays):
+        # A small update of a global, so that random models reach several states.
+        target = draw(st.sampled_from([Name(n) for n in scalars]
+                                      + [Index(a, Const(k)) for a in arrays for k in (0, 1)]))
+        delta = draw(st.sampled_from([Const(1), Const(-1), Const(2)]))
+        value = draw(st.sampled_from([Binary("+", target, delta), Binary("%", Binary(
+            "+", target, delta), Const(3)), Const(0)]))
+        return Assign(target, value)
+    if kind == "assign" and targets:
+        return Assign(draw(st.one_of(targets)), draw(expr))
+    if kind == "if":
+        body = st.lists(statements(scalars, arrays, names, depth - 1), max_size=2)
+        return If(draw(expr), tuple(draw(body)), tuple(draw(body)))
+    if kind == "while":
+        body = st.lists(statements(scalars, arrays, names, depth - 1), min_size=1, max_size=2)
+        return While(draw(expr), tuple(draw(body)))
+    return Assert(draw(expr), draw(st.sampled_from(["", "ok"])))
+
+
+@st.composite
+def random_models(draw):
+    variables = tuple(draw(st.lists(st.sampled_from(POOL), min_size=1, max_size=3,
+                                    unique_by=lambda v: v.name)))
+    scalars = [v.name for v in variables if v.size is None]
+    arrays = [v.name for v in variables if v.size is not None]
+    summands = []
+    for k in range(draw(st.integers(1, 3))):
+        local_names = draw(st.lists(st.sampled_from(["i", "j"]), max_size=2, unique=True))
+        locals_ = tuple(Local(n, draw(st.sampled_from([(0, 1), (0, 1, 2), (-1, 1)])))
+                        for n in local_names)
+        # "tmp" is a program temporary; "ghost" is never assigned (reading it faults).
+        names = local_names + ["tmp"] + (["ghost"] if draw(st.integers(0, 3)) == 0 else [])
+        guard = draw(st.one_of(st.just(TRUE), st.just(TRUE),
+                               expressions(scalars, arrays, local_names, 2)))
+        args = tuple(draw(st.lists(expressions(scalars, arrays, local_names, 1), max_size=2)))
+        program = tuple(draw(st.lists(statements(scalars, arrays, names), min_size=1,
+                                      max_size=3)))
+        summands.append(Summand(locals_, guard, Event(f"e{k}", args), program, f"s{k}"))
+    terminal = draw(st.one_of(st.none(), expressions(scalars, arrays, [], 1)))
+    return SequentialModel("random", variables, tuple(summands), loop_bound=3,
+                           terminal=terminal)
+
+
+def oracle_terminal(model, state) -> bool:
+    if model.terminal is None:
+        return False
+    from detect.ir import slot_offsets
+    env = semantics.Env(model, slot_offsets(model), list(state), {})
+    try:
+        return bool(semantics.evaluate(model.terminal, env))
+    except semantics.Fault:
+        return False
+
+
+def state_space(model):
+    return itertools.product(*(v.domain for v in model.variables for _ in range(v.length)))
+
+
+RANDOM = settings(max_examples=150, deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@RANDOM
+@given(random_models())
+def test_compiled_steps_equal_interpreter_on_every_state(model):
+    """Labels, successors and fault messages agree on all states, reachable or not."""
+    compiled = compile_model(model)
+    for state in state_space(model):
+        expected = list(semantics.steps(model, state))
+        assert list(compiled.steps(state)) == expected, compiled.source
+        assert compiled.successors(state) == [s.target for s in expected], compiled.source
+        assert compiled.terminal(state) == oracle_terminal(model, state)
+
+
+@RANDOM
+@given(random_models())
+def test_explorer_agrees_with_oracle(model):
+    states, transitions, faults = semantics.explore(model)
+    result = explore(model)
+    assert result.states == len(states)
+    assert result.transitions == len(transitions)
+    assert result.faults == len(faults)
+    dead_ends = states - {s for s, _ in transitions}
+    assert set(result.deadlocks) == {s for s in dead_ends if not oracle_terminal(model, s)}
+    assert set(result.terminal_states) == {s for s in dead_ends if oracle_terminal(model, s)}
+    assert {r.state for r in result.first_faults} <= faults
+    graph = reachable_graph(model)
+    assert set(graph.states) == states
+    assert {(graph.states[i], graph.states[j]) for i, succ in enumerate(graph.successors)
+            for j in succ} == transitions
+    assert {graph.states[i] for i in graph.faults} == faults
+    if result.deadlocks:
+        assert is_real_trace(model, result.deadlock_trace)
