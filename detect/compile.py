@@ -343,6 +343,11 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
         for arg in s.event.args:
             label += f" + '.' + str({_expr(arg, sc, 's', frozenset())})"
         lines.append(f"{body}_label = {label}")
+    else:
+        # No label is built here, but an argument that can fault still makes the step fault.
+        for arg in s.event.args:
+            if _may_fault(arg, sc):
+                lines.append(f"{body}{_expr(arg, sc, 's', frozenset())}")
     writes = _writes_state(s.program, globals_)
     if writes:
         lines.append(f"{body}t = list(s)")
@@ -364,6 +369,27 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
     else:
         lines.append(f"{ind}out.append({successor})")
     return lines
+
+
+def _may_fault(e: Expr, sc: _Scope) -> bool:
+    """Whether evaluating ``e`` can raise a fault (a cheap, conservative syntactic test)."""
+    if isinstance(e, Const):
+        return False
+    if isinstance(e, Name):
+        return e.name not in sc.locals and e.name not in sc.variables
+    if isinstance(e, Index):
+        n = sc.variables[e.array].length
+        if isinstance(e.index, Const):
+            return not 0 <= e.index.value < n
+        return True
+    if isinstance(e, Unary):
+        return _may_fault(e.operand, sc)
+    if isinstance(e, Binary):
+        return (e.op in ("/", "%", "<<", ">>") or _may_fault(e.left, sc)
+                or _may_fault(e.right, sc))
+    if isinstance(e, Ite):
+        return any(_may_fault(x, sc) for x in (e.cond, e.then, e.else_))
+    return True
 
 
 def _condition_source(name: str, e: Expr, model: SequentialModel) -> list[str]:
