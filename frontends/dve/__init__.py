@@ -33,8 +33,13 @@ def parse_text(
     *, domain_limit: int = DOMAIN_LIMIT,
 ) -> SequentialModel:
     """Parse and linearise DVE ``text``; ``defines`` override (or add) global constants."""
-    system = parse_syntax(text, path)
-    return narrow_domains(linearise(system, path, defines or {}), domain_limit)
+    try:
+        system = parse_syntax(text, path)
+        model = linearise(system, path, defines or {})
+    except RecursionError:
+        # Lark's tree transformer and our translators recurse on nesting depth.
+        raise InputError("expressions nested too deeply", path) from None
+    return narrow_domains(model, domain_limit)
 
 
 def load(

@@ -47,6 +47,8 @@ TYPE_DOMAINS: dict[str, tuple[int, int]] = {"byte": (0, 255), "int": (-32768, 32
 
 #: ``system sync`` builds one summand per tuple of transitions; refuse absurd products.
 MAX_SYNC_SUMMANDS = 100_000
+#: Largest array or channel buffer accepted (DiVinE's state vector would not hold more).
+MAX_ARRAY_SIZE = 65_536
 
 
 # ---------------------------------------------------------------------------- symbol tables
@@ -180,8 +182,10 @@ def _declare_vars(
         size = None
         if d.size is not None:
             size = _const_value(d.size, lookup, tables)
-            if size < 1:
-                raise tables.error(f"array {d.name!r} has size {size}; expected at least 1", d.size)
+            if not 1 <= size <= MAX_ARRAY_SIZE:
+                raise tables.error(
+                    f"array {d.name!r} has size {size}; expected 1..{MAX_ARRAY_SIZE}", d.size
+                )
         length = 1 if size is None else size
         if d.init is None:
             values = [0] * length
@@ -406,8 +410,11 @@ def _declare(system: SystemDecl, path: str, defines: Mapping[str, int]) -> tuple
             if item.name in tables.globals or item.name in tables.channels or item.name in tables.processes:
                 raise tables.error(f"{item.name!r} declared twice", item)
             capacity = 0 if item.size is None else _const_value(item.size, tables.globals, tables)
-            if capacity < 0:
-                raise tables.error(f"channel {item.name!r} has negative size {capacity}", item.size)
+            if not 0 <= capacity <= MAX_ARRAY_SIZE:
+                raise tables.error(
+                    f"channel {item.name!r} has size {capacity}; expected 0..{MAX_ARRAY_SIZE}",
+                    item.size,
+                )
             chan = ChannelSymbol(item.name, item.types, capacity)
             tables.channels[item.name] = chan
             if capacity > 0:

@@ -406,7 +406,8 @@ def _describe_expected(expected) -> str:
     pretty = {
         "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
         "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "NAME": "an identifier",
-        "NUMBER": "a number", "EQUAL": "'='", "COLON": "':'", "DOT": "'.'",
+        "NUMBER": "a number", "EQUAL": "'='", "COLON": "':'", "DOT": "'.'", "BANG": "'!'",
+        "RECV": "'?'", "MINUS": "'-'", "PLUS": "'+'", "TILDE": "'~'", "NOT_WORD": "not",
     }
     shown = [pretty.get(n, n.lower() if n.isupper() else n) for n in names[:8]]
     more = ", ..." if len(names) > 8 else ""
@@ -419,10 +420,15 @@ def parse_syntax(text: str, path: str = "") -> SystemDecl:
         tree = _parser().parse(text)
     except lark.exceptions.UnexpectedToken as e:
         tok = e.token
-        found = "end of file" if tok.type == "$END" else repr(str(tok))
+        line, column = getattr(e, "line", 0) or 0, getattr(e, "column", 0) or 0
+        if tok.type == "$END":
+            found = "end of file"
+            line, column = text.count("\n") + 1, len(text) - text.rfind("\n")
+        else:
+            found = repr(str(tok))
         raise InputError(
             f"syntax error: unexpected {found}; expected {_describe_expected(e.expected)}",
-            path, getattr(e, "line", 0) or 0, getattr(e, "column", 0) or 0,
+            path, line, column,
         ) from None
     except lark.exceptions.UnexpectedCharacters as e:
         char = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
