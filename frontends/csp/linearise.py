@@ -1,0 +1,1145 @@
+"""Linearisation of a CSP# system into a ``SequentialModel`` (seed 002, section IV-A).
+
+Pipeline:
+
+1. ``_flatten`` unfolds the system process into a tree of ``|||``/``||`` nodes whose leaves
+   are *components*: sequential processes.  An indexed ``|||x:{a..b}@P(..)`` whose body is
+   sequential stays ONE leaf with a ``Local`` x (a family); ``||``-indexed families are
+   instantiated concretely (their synchronisation needs concrete alphabets).
+2. For every component, process parameters are classified (``_classify``): a parameter that
+   always holds the same expression over the component's identity is *static* (substituted);
+   one that changes along a recursion is *stored* in a per-instance global.
+3. ``_Automaton`` explores the control locations of a component symbolically: a location is a
+   normalised process term (syntax node + bindings of its free names).  A component with more
+   than one location gets a program-counter element ``pc_<Group>[slot]``.
+4. ``_combine`` builds joint summands for ``||`` synchronisation (shared event with equal
+   arguments), synchronous channel hand-shakes, buffered channel operations and ``atomic``.
+
+Deliberate simplifications (documented in the report): a tau step does not resolve ``[]``
+any differently from a visible event (the first step of either branch resolves the choice);
+a process inside ``atomic`` blocks all others until it leaves the atomic block, even when it
+is itself blocked; ``Skip; Q`` continues with ``Q`` without a separate step.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass
+from typing import Mapping, Optional, Union
+
+from detect.errors import InputError
+from detect.ir import (
+    Assertion, Assign, Binary, Const, Event, Expr, If, Index, Ite, Local, Name, SequentialModel,
+    Stmt, Summand, Unary, Variable, While,
+)
+
+from .scope import Scope, conj, fold
+from .syntax import (
+    Bin, Cond, Ident, Num, PAtomic, PBinary, PCall, PGuard, PIf, PIndexed, PlainEvent, Pos,
+    PPrefix, Proc, ProcDef, PSkip, PStop, RecvEvent, SAssign, SendEvent, SExpr, SIf, SLocal,
+    Subscript, SWhile, Un,
+)
+
+TAU = "τ"
+#: Bounds on the control structure of one component: beyond them recursion is not tail
+#: recursion (the process term grows without bound).
+MAX_LOCATIONS = 20_000
+MAX_TERM_DEPTH = 40
+MAX_UNFOLD = 200
+
+# ============================================================================ substitution
+
+
+def subst(e: Expr, m: Mapping[str, Expr]) -> Expr:
+    """Replace ``Name``s (locals, temporaries) by expressions, folding constants."""
+    if isinstance(e, Const):
+        return e
+    if isinstance(e, Name):
+        return m.get(e.name, e)
+    if isinstance(e, Index):
+        return Index(e.array, subst(e.index, m))
+    if isinstance(e, Unary):
+        return fold(Unary(e.op, subst(e.operand, m)))
+    if isinstance(e, Binary):
+        return fold(Binary(e.op, subst(e.left, m), subst(e.right, m)))
+    if isinstance(e, Ite):
+        return fold(Ite(subst(e.cond, m), subst(e.then, m), subst(e.else_, m)))
+    raise TypeError(e)
+
+
+def subst_stmts(stmts: tuple[Stmt, ...], m: Mapping[str, Expr]) -> tuple[Stmt, ...]:
+    out = []
+    for st in stmts:
+        if isinstance(st, Assign):
+            target = st.target if isinstance(st.target, Name) else subst(st.target, m)
+            out.append(Assign(target, subst(st.value, m)))
+        elif isinstance(st, If):
+            out.append(If(subst(st.cond, m), subst_stmts(st.then, m), subst_stmts(st.else_, m)))
+        elif isinstance(st, While):
+            out.append(While(subst(st.cond, m), subst_stmts(st.body, m)))
+        else:
+            out.append(dataclasses.replace(st, cond=subst(st.cond, m)))
+    return tuple(out)
+
+
+def expr_names(e: Expr) -> set[str]:
+    """Scalar names and array names read by ``e``."""
+    if isinstance(e, Const):
+        return set()
+    if isinstance(e, Name):
+        return {e.name}
+    if isinstance(e, Index):
+        return {e.array} | expr_names(e.index)
+    if isinstance(e, Unary):
+        return expr_names(e.operand)
+    if isinstance(e, Binary):
+        return expr_names(e.left) | expr_names(e.right)
+    if isinstance(e, Ite):
+        return expr_names(e.cond) | expr_names(e.then) | expr_names(e.else_)
+    raise TypeError(e)
+
+
+# ============================================================================ free names
+
+
+def sexpr_names(e: SExpr) -> set[str]:
+    if isinstance(e, Num):
+        return set()
+    if isinstance(e, Ident):
+        return {e.name}
+    if isinstance(e, Subscript):
+        return {e.name}.union(*(sexpr_names(i) for i in e.indices))
+    if isinstance(e, Un):
+        return sexpr_names(e.operand)
+    if isinstance(e, Bin):
+        return sexpr_names(e.left) | sexpr_names(e.right)
+    if isinstance(e, Cond):
+        return sexpr_names(e.cond) | sexpr_names(e.then) | sexpr_names(e.else_)
+    raise TypeError(e)
+
+
+def _stmt_names(stmts) -> set[str]:
+    out: set[str] = set()
+    for st in stmts:
+        if isinstance(st, SAssign):
+            out |= sexpr_names(st.target) | sexpr_names(st.value)
+        elif isinstance(st, SLocal):
+            out |= sexpr_names(st.value)
+        elif isinstance(st, SIf):
+            out |= sexpr_names(st.cond) | _stmt_names(st.then) | _stmt_names(st.else_)
+        elif isinstance(st, SWhile):
+            out |= sexpr_names(st.cond) | _stmt_names(st.body)
+    return out
+
+
+def free_names(p: Proc, _cache: dict = {}) -> frozenset:
+    """Names a process term reads (over-approximation: globals are included too).
+
+    Syntax nodes are immutable, so the cache keyed by identity (nodes are kept alive by the
+    script) is safe; it makes location keys cheap to build.
+    """
+    key = id(p)
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is p:
+        return hit[1]
+    if isinstance(p, (PSkip, PStop)):
+        names: set = set()
+    elif isinstance(p, PCall):
+        names = set().union(*(sexpr_names(a) for a in p.args))
+    elif isinstance(p, PPrefix):
+        ev = p.event
+        if isinstance(ev, RecvEvent):
+            inner = (_stmt_names(ev.program) | free_names(p.then)) - set(ev.names)
+            names = inner
+        else:
+            names = set().union(*(sexpr_names(a) for a in ev.args)) | _stmt_names(ev.program) | free_names(p.then)
+    elif isinstance(p, PGuard):
+        names = sexpr_names(p.cond) | free_names(p.proc)
+    elif isinstance(p, PBinary):
+        names = free_names(p.left) | free_names(p.right)
+    elif isinstance(p, PIf):
+        names = sexpr_names(p.cond) | free_names(p.then) | (free_names(p.else_) if p.else_ else set())
+    elif isinstance(p, PAtomic):
+        names = set(free_names(p.proc))
+    elif isinstance(p, PIndexed):
+        names = sexpr_names(p.lo) | sexpr_names(p.hi) | (free_names(p.body) - {p.var})
+    else:
+        raise TypeError(p)
+    result = frozenset(names)
+    _cache[key] = (p, result)
+    return result
+
+
+# ============================================================================ components
+
+
+@dataclass(frozen=True)
+class Component:
+    """A sequential process running in parallel with the others.
+
+    ``entry`` is the process term it starts as, with ``env`` binding its free names (to
+    constants, or to the family local).  ``group`` names the arrays (pc, stored parameters)
+    its per-instance state lives in; ``slot`` is its index in them (``offset + x - lo`` for a
+    family).  ``owner`` is the instance's name (``None`` for a family).
+    """
+
+    group: str
+    entry: Proc
+    env: tuple[tuple[str, Expr], ...]
+    local: Optional[Local]
+    lo: int
+    offset: int
+    owner: Optional[str]
+    pos: Pos
+
+    @property
+    def count(self) -> int:
+        return len(self.local.domain) if self.local else 1
+
+    def slot(self) -> Expr:
+        if self.local is None:
+            return Const(self.offset)
+        return fold(Binary("+", fold(Binary("-", Name(self.local.name), Const(self.lo))), Const(self.offset)))
+
+
+@dataclass(frozen=True)
+class Tree:
+    """``op`` is ``|||`` or ``||``; ``children`` are ``Tree``s or component indices."""
+
+    op: str
+    children: tuple[Union["Tree", int], ...]
+
+
+class _Flattener:
+    """Unfold the system process into a ``Tree`` of components."""
+
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.components: list[dict] = []
+
+    def error(self, msg, pos):
+        return self.scope.error(msg, pos)
+
+    def is_parallel(self, p: Proc, env: Mapping[str, Expr], seen: frozenset = frozenset()) -> bool:
+        if isinstance(p, PBinary) and p.op in ("|||", "||"):
+            return True
+        if isinstance(p, PIndexed) and p.op in ("|||", "||"):
+            return True
+        if isinstance(p, PCall) and p.name in self.scope.processes and p.name not in seen:
+            return self.is_parallel(self.scope.processes[p.name].body, env, seen | {p.name})
+        return False
+
+    def bind_call(self, p: PCall, env: Mapping[str, Expr]) -> tuple[ProcDef, dict]:
+        d = self.scope.processes.get(p.name)
+        if d is None:
+            raise self.error(f"unknown process '{p.name}'", p.pos)
+        if len(p.args) != len(d.params):
+            raise self.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
+        return d, {name: self.scope.expr(a, env) for name, a in zip(d.params, p.args)}
+
+    def flatten(self, p: Proc, env: Mapping[str, Expr], locals_: tuple, depth: int = 0) -> Union[Tree, int]:
+        if depth > MAX_UNFOLD:
+            raise self.error("parallel composition is defined recursively (unbounded number of processes)", p.pos)
+        if isinstance(p, PCall) and self.is_parallel(p, env):
+            d, args = self.bind_call(p, env)
+            return self.flatten(d.body, args, locals_, depth + 1)
+        if isinstance(p, PBinary) and p.op in ("|||", "||"):
+            parts = []
+            for side in (p.left, p.right):
+                sub = self.flatten(side, env, locals_, depth + 1)
+                if isinstance(sub, Tree) and sub.op == p.op:
+                    parts.extend(sub.children)  # both operators are associative
+                else:
+                    parts.append(sub)
+            return Tree(p.op, tuple(parts))
+        if isinstance(p, PIndexed) and p.op in ("|||", "||"):
+            lo = self.scope.constant(p.lo, env, "a constant range bound")
+            hi = self.scope.constant(p.hi, env, "a constant range bound")
+            if hi < lo:
+                raise self.error(f"empty range {{{lo}..{hi}}}", p.pos)
+            body_env = dict(env)
+            if p.op == "|||" and not locals_ and self.family_ok(p.body, {**env, p.var: Name(p.var)}):
+                # One set of summands with a local for the whole family (seed 002, Figure 3).
+                local = Local(p.var, tuple(range(lo, hi + 1)))
+                body_env[p.var] = Name(p.var)
+                return self.flatten(p.body, body_env, (local,), depth + 1)
+            parts = []
+            for v in range(lo, hi + 1):
+                body_env[p.var] = Const(v)
+                parts.append(self.flatten(p.body, dict(body_env), locals_, depth + 1))
+            flat = []
+            for sub in parts:
+                if isinstance(sub, Tree) and sub.op == p.op:
+                    flat.extend(sub.children)
+                else:
+                    flat.append(sub)
+            return Tree(p.op, tuple(flat))
+        # A sequential leaf.
+        if isinstance(p, PCall):
+            self.bind_call(p, env)  # checks the process exists and the arity
+            group = p.name
+            args = ", ".join(_show(self.scope.expr(a, env)) for a in p.args)
+            owner = f"{p.name}({args})" if p.args else p.name
+        else:
+            group = f"Proc{p.pos.line}_{p.pos.column}"
+            owner = group
+        local = locals_[0] if locals_ else None
+        self.components.append(dict(group=group, entry=p, env=tuple(sorted(env.items(), key=lambda kv: kv[0])),
+                                    local=local, owner=None if local else owner, pos=p.pos))
+        return len(self.components) - 1
+
+    def family_ok(self, body: Proc, env) -> bool:
+        """A ``|||`` family stays symbolic when its body unfolds only into ``|||`` of sequential parts."""
+        if isinstance(body, PCall):
+            if body.name not in self.scope.processes:
+                return True  # reported later with position
+            d = self.scope.processes[body.name]
+            if not self.is_parallel(body, env):
+                return True
+            return self.family_ok(d.body, env)
+        if isinstance(body, PBinary) and body.op == "|||":
+            return self.family_ok(body.left, env) and self.family_ok(body.right, env)
+        return not self.is_parallel(body, env)
+
+
+def _show(e: Expr) -> str:
+    from detect.pretty import show_expr
+
+    return show_expr(e)
+
+
+# ============================================================================ classification
+
+
+TOP = "TOP"  # marker: a stored (run-time) parameter
+
+
+def _classify(scope: Scope, comp: Component) -> dict:
+    """(process, parameter) -> static IR expression, or ``TOP`` for stored parameters."""
+    values: dict = {}
+    entry_env = dict(comp.env)
+
+    def join(key, value):
+        old = values.get(key, None)
+        new = value if old is None else (old if old == value else TOP)
+        if new != old:
+            values[key] = new
+            return True
+        return False
+
+    def arg_value(a: SExpr, env: dict, dynamic: set, multi: dict):
+        names = sexpr_names(a)
+        if names & dynamic or any(n in scope.variables and n not in env and n not in multi for n in names):
+            return TOP
+        if any(env.get(n) == TOP for n in names):
+            return TOP
+        chosen = [n for n in names if n in multi]
+        results = set()
+        for combo in itertools.product(*(multi[n] for n in chosen)):
+            e2 = {k: v for k, v in env.items() if v != TOP}
+            e2.update({n: Const(v) for n, v in zip(chosen, combo)})
+            results.add(scope.expr(a, e2))
+        return results.pop() if len(results) == 1 else TOP
+
+    def walk(p: Proc, env: dict, dynamic: set, multi: dict, changed: list):
+        if isinstance(p, (PSkip, PStop)):
+            return
+        if isinstance(p, PCall):
+            d = scope.processes.get(p.name)
+            if d is None:
+                raise scope.error(f"unknown process '{p.name}'", p.pos)
+            if len(p.args) != len(d.params):
+                raise scope.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
+            for name, a in zip(d.params, p.args):
+                if join((d.name, name), arg_value(a, env, dynamic, multi)):
+                    changed.append(d.name)
+            return
+        if isinstance(p, PPrefix):
+            ev = p.event
+            dyn = dynamic | set(ev.names) if isinstance(ev, RecvEvent) else dynamic
+            walk(p.then, env, dyn, {k: v for k, v in multi.items() if k not in dyn}, changed)
+        elif isinstance(p, PGuard):
+            walk(p.proc, env, dynamic, multi, changed)
+        elif isinstance(p, PBinary):
+            walk(p.left, env, dynamic, multi, changed)
+            walk(p.right, env, dynamic, multi, changed)
+        elif isinstance(p, PIf):
+            walk(p.then, env, dynamic, multi, changed)
+            if p.else_ is not None:
+                walk(p.else_, env, dynamic, multi, changed)
+        elif isinstance(p, PAtomic):
+            walk(p.proc, env, dynamic, multi, changed)
+        elif isinstance(p, PIndexed):
+            envc = {k: v for k, v in env.items() if v != TOP}
+            lo = scope.constant(p.lo, envc, "a constant range bound")
+            hi = scope.constant(p.hi, envc, "a constant range bound")
+            walk(p.body, env, dynamic - {p.var}, {**multi, p.var: tuple(range(lo, hi + 1))}, changed)
+
+    # The entry term itself: its env is fixed (constants or the family local).
+    pending = [("__entry__", comp.entry, entry_env)]
+    visited_defs: set = set()
+    first = True
+    while pending or first:
+        first = False
+        changed: list = []
+        for _, body, env in pending:
+            walk(body, env, set(), {}, changed)
+        pending = []
+        todo = set(changed) | (set(d for d, _ in values) - visited_defs)
+        if not todo:
+            break
+        for name in sorted(todo):
+            visited_defs.add(name)
+            d = scope.processes[name]
+            env = {p: values.get((name, p), TOP) for p in d.params}
+            pending.append((name, d.body, env))
+    return values
+
+
+# ============================================================================ automaton
+
+
+@dataclass(frozen=True)
+class Bound:
+    """What a name stands for: ``value``; ``storage`` is the global it lives in, if stored.
+
+    A binding is *pending* when ``value != storage``: the value was computed by a call in
+    this step and is written to the storage when the step reaches its target location.
+    """
+
+    value: Expr
+    storage: Optional[Expr] = None
+
+
+SKIP = ("skip",)
+STOP = ("stop",)
+
+
+@dataclass(frozen=True)
+class Move:
+    guard: Expr
+    action: tuple  # ("event", name, args) | ("send", ch, args) | ("recv", ch, storages)
+    program: tuple[Stmt, ...]
+    target: tuple  # raw term
+    pos: Pos
+
+
+class _Automaton:
+    """Control locations and moves of one component (symbolic in the family local)."""
+
+    def __init__(self, scope: Scope, comp: Component, storage):
+        self.scope = scope
+        self.comp = comp
+        self.storage = storage  # callable(comp, kind, process, name, pos) -> Expr
+        self.classes = _classify(scope, comp)
+
+    def error(self, msg, pos):
+        return self.scope.error(msg, pos)
+
+    # -- terms -------------------------------------------------------------------
+    def values(self, env: Mapping[str, Bound]) -> dict:
+        return {k: b.value for k, b in env.items()}
+
+    def freeze(self, node: Proc, env: Mapping[str, Bound], stores: list) -> tuple:
+        items = []
+        for name in sorted(free_names(node) & env.keys()):
+            b = env[name]
+            if b.storage is not None and b.value != b.storage:
+                stores.append((b.storage, b.value))
+                b = Bound(b.storage, b.storage)
+            items.append((name, b))
+        return tuple(items)
+
+    def enter(self, call: PCall, env: Mapping[str, Bound]) -> tuple[Proc, dict]:
+        d = self.scope.processes.get(call.name)
+        if d is None:
+            raise self.error(f"unknown process '{call.name}'", call.pos)
+        if len(call.args) != len(d.params):
+            raise self.error(f"process '{call.name}' expects {len(d.params)} argument(s), got {len(call.args)}", call.pos)
+        vals = self.values(env)
+        new = {}
+        for name, a in zip(d.params, call.args):
+            value = self.scope.expr(a, vals)
+            if self.classes.get((d.name, name), TOP) == TOP:
+                new[name] = Bound(value, self.storage(self.comp, "param", d.name, name, d.pos))
+            else:
+                new[name] = Bound(value)
+        return d.body, new
+
+    def norm(self, raw: tuple, stores: list, depth: int = 0) -> tuple:
+        """Canonical location for a raw term; pending bindings are written to ``stores``."""
+        if depth > MAX_UNFOLD:
+            raise self.error("unguarded recursion: a process calls itself before any event", self.comp.pos)
+        kind = raw[0]
+        if kind in ("skip", "stop"):
+            return raw
+        if kind == "at":
+            node, env = raw[1], raw[2]
+            if isinstance(node, PSkip):
+                return SKIP
+            if isinstance(node, PStop):
+                return STOP
+            if isinstance(node, PCall):
+                body, env2 = self.enter(node, env)
+                return self.norm(("at", body, env2), stores, depth + 1)
+            if isinstance(node, PBinary) and node.op == ";":
+                return self.norm(("seq", ("at", node.left, env), node.right, env), stores, depth + 1)
+            if isinstance(node, PAtomic):
+                return self.norm(("atomic", ("at", node.proc, env)), stores, depth + 1)
+            self.check_sequential(node)
+            return ("at", node, self.freeze(node, env, stores))
+        if kind == "seq":
+            first = self.norm(raw[1], stores, depth + 1)
+            if first == SKIP:
+                return self.norm(("at", raw[2], raw[3]), stores, depth + 1)
+            if first == STOP:
+                return STOP
+            return ("seq", first, raw[2], self.freeze(raw[2], raw[3], stores))
+        if kind == "atomic":
+            inner = self.norm(raw[1], stores, depth + 1)
+            return inner if inner in (SKIP, STOP) else ("atomic", inner)
+        raise ValueError(raw)
+
+    def check_sequential(self, node: Proc) -> None:
+        if isinstance(node, (PBinary, PIndexed)) and node.op in ("|||", "||"):
+            raise self.error(
+                f"'{node.op}' inside a sequential process is not supported: parallel composition "
+                "must be at the top of the system (unbounded control otherwise)", node.pos)
+
+    def moves(self, term: tuple) -> list[Move]:
+        if term in (SKIP, STOP):
+            return []
+        if term[0] == "at":
+            return self.node_moves(term[1], dict(term[2]), 0)
+        if term[0] == "seq":
+            return [dataclasses.replace(m, target=("seq", m.target, term[2], dict(term[3])))
+                    for m in self.moves(term[1])]
+        if term[0] == "atomic":
+            return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.moves(term[1])]
+        raise ValueError(term)
+
+    def node_moves(self, p: Proc, env: dict, depth: int) -> list[Move]:
+        if depth > MAX_UNFOLD:
+            raise self.error("unguarded recursion: a process calls itself before any event", p.pos)
+        if isinstance(p, (PSkip, PStop)):
+            return []
+        vals = self.values(env)
+        if isinstance(p, PCall):
+            body, env2 = self.enter(p, env)
+            return self.node_moves(body, env2, depth + 1)
+        if isinstance(p, PPrefix):
+            return [self.prefix_move(p, env, vals)]
+        if isinstance(p, PGuard):
+            g = self.scope.expr(p.cond, vals)
+            return [dataclasses.replace(m, guard=conj(g, m.guard)) for m in self.node_moves(p.proc, env, depth + 1)]
+        if isinstance(p, PBinary):
+            if p.op == "[]":
+                return self.node_moves(p.left, env, depth + 1) + self.node_moves(p.right, env, depth + 1)
+            if p.op == "<>":
+                return [Move(Const(1), ("event", TAU, ()), (), ("at", side, env), p.pos) for side in (p.left, p.right)]
+            if p.op == ";":
+                out = [dataclasses.replace(m, target=("seq", m.target, p.right, env))
+                       for m in self.node_moves(p.left, env, depth + 1)]
+                if self.may_skip(p.left, 0):
+                    out += self.node_moves(p.right, env, depth + 1)
+                return out
+            self.check_sequential(p)
+        if isinstance(p, PIf):
+            c = self.scope.expr(p.cond, vals)
+            other = ("at", p.else_, env) if p.else_ is not None else SKIP
+            return [Move(c, ("event", TAU, ()), (), ("at", p.then, env), p.pos),
+                    Move(fold(Unary("!", c)), ("event", TAU, ()), (), other, p.pos)]
+        if isinstance(p, PAtomic):
+            return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.node_moves(p.proc, env, depth + 1)]
+        if isinstance(p, PIndexed):
+            self.check_sequential(p)
+            lo = self.scope.constant(p.lo, vals, "a constant range bound")
+            hi = self.scope.constant(p.hi, vals, "a constant range bound")
+            out = []
+            for v in range(lo, hi + 1):
+                env2 = {**env, p.var: Bound(Const(v))}
+                if p.op == "[]":
+                    out += self.node_moves(p.body, env2, depth + 1)
+                else:
+                    out.append(Move(Const(1), ("event", TAU, ()), (), ("at", p.body, env2), p.pos))
+            return out
+        raise TypeError(p)
+
+    def may_skip(self, p: Proc, depth: int) -> bool:
+        """Can ``p`` terminate without an event (``Skip``, a call of ``Skip``, ``Skip; Skip``)?"""
+        if depth > MAX_UNFOLD:
+            return False
+        if isinstance(p, PSkip):
+            return True
+        if isinstance(p, PCall) and p.name in self.scope.processes:
+            return self.may_skip(self.scope.processes[p.name].body, depth + 1)
+        if isinstance(p, PBinary) and p.op == ";":
+            return self.may_skip(p.left, depth + 1) and self.may_skip(p.right, depth + 1)
+        if isinstance(p, PAtomic):
+            return self.may_skip(p.proc, depth + 1)
+        return False
+
+    def prefix_move(self, p: PPrefix, env: dict, vals: dict) -> Move:
+        ev = p.event
+        sc = self.scope
+        if isinstance(ev, PlainEvent):
+            if ev.name in sc.channels:
+                raise self.error(f"'{ev.name}' is a channel: use '{ev.name}!' or '{ev.name}?'", ev.pos)
+            args = tuple(sc.expr(a, vals) for a in ev.args)
+            name = TAU if ev.name == "tau" else ev.name
+            return Move(Const(1), ("event", name, args), sc.program(ev.program, vals), ("at", p.then, env), ev.pos)
+        if ev.channel not in sc.channels:
+            raise self.error(f"unknown channel '{ev.channel}'", ev.pos)
+        if isinstance(ev, SendEvent):
+            args = tuple(sc.expr(a, vals) for a in ev.args)
+            return Move(Const(1), ("send", ev.channel, args), sc.program(ev.program, vals), ("at", p.then, env), ev.pos)
+        env2 = dict(env)
+        stores = []
+        for name in ev.names:
+            st = self.storage(self.comp, "recv", None, name, ev.pos)
+            env2[name] = Bound(st, st)
+            stores.append(st)
+        vals2 = self.values(env2)
+        program = sc.program(ev.program, vals2, readonly=frozenset(ev.names))
+        return Move(Const(1), ("recv", ev.channel, tuple(stores)), program, ("at", p.then, env2), ev.pos)
+
+
+def live_storage(term: tuple) -> set:
+    """Stored globals whose values a location still needs."""
+    if term in (SKIP, STOP):
+        return set()
+    if term[0] == "at":
+        return {b.storage for _, b in term[2] if b.storage is not None}
+    if term[0] == "seq":
+        return live_storage(term[1]) | {b.storage for _, b in term[3] if b.storage is not None}
+    if term[0] == "atomic":
+        return live_storage(term[1])
+    raise ValueError(term)
+
+
+def in_atomic(term: tuple) -> bool:
+    if term in (SKIP, STOP):
+        return False
+    if term[0] == "atomic":
+        return True
+    if term[0] == "seq":
+        return in_atomic(term[1])
+    return False
+
+
+def term_depth(term: tuple) -> int:
+    if term[0] == "seq":
+        return 1 + term_depth(term[1])
+    if term[0] == "atomic":
+        return 1 + term_depth(term[1])
+    return 0
+
+
+# ============================================================================ pieces
+
+
+@dataclass(frozen=True)
+class Cand:
+    """A candidate transition: one component's move, or a joint move of several."""
+
+    locals: tuple[Local, ...]
+    guard: Expr
+    action: tuple
+    program: tuple[Stmt, ...]
+    origin: str
+    owners: tuple[str, ...]
+    comps: tuple[int, ...]
+    atomic_ids: tuple[Expr, ...]
+
+
+@dataclass
+class _Storage:
+    """Per-instance globals created by the linearisation (pc arrays, stored values)."""
+
+    scope: Scope
+    group_sizes: Mapping[str, int]
+    taken: set
+    names: dict  # key -> variable name
+    order: list  # (name, size or None, pos, description)
+
+    def fresh(self, base: str) -> str:
+        name = base
+        while name in self.taken:
+            name += "_"
+        self.taken.add(name)
+        return name
+
+    def get(self, comp: Component, kind: str, process: Optional[str], name: str, pos: Pos) -> Expr:
+        if kind == "param" and process != comp.group:
+            base = f"{comp.group}_{process}_{name}"
+        else:
+            base = f"{comp.group}_{name}"
+        key = (comp.group, kind, process, name)
+        if key not in self.names:
+            var = self.fresh(base)
+            size = self.group_sizes[comp.group]
+            what = f"parameter '{name}' of process '{process}'" if kind == "param" else f"received value '{name}'"
+            self.names[key] = var
+            self.order.append((var, size if size > 1 else None, pos, what))
+        var = self.names[key]
+        return Index(var, comp.slot()) if self.group_sizes[comp.group] > 1 else Name(var)
+
+
+class Linearisation:
+    """All the state of one linearisation run (no globals); ``run`` returns the model."""
+
+    def __init__(self, scope: Scope, system: str, system_args: tuple, name: str):
+        self.scope = scope
+        self.system = system
+        self.system_args = system_args
+        self.name = name
+
+    def error(self, msg, pos):
+        return self.scope.error(msg, pos)
+
+    def run(self):
+        sc = self.scope
+        proc = sc.processes[self.system]
+        flat = _Flattener(sc)
+        call = PCall(self.system, self.system_args, proc.pos)
+        tree = flat.flatten(call, {}, ())
+        if isinstance(tree, int):
+            tree = Tree("|||", (tree,))
+        # Components, their groups and slot offsets.
+        sizes: dict[str, int] = {}
+        comps: list[Component] = []
+        for c in flat.components:
+            count = len(c["local"].domain) if c["local"] else 1
+            offset = sizes.get(c["group"], 0)
+            sizes[c["group"]] = offset + count
+            lo = c["local"].domain[0] if c["local"] else 0
+            comps.append(Component(c["group"], c["entry"], c["env"], c["local"], lo, offset, c["owner"], c["pos"]))
+        self.comps = comps
+        taken = set(sc.variables) | set(sc.numeric) | set(sc.macros) | set(sc.channels) | set(sc.processes)
+        storage = _Storage(sc, sizes, taken, {}, [])
+        self.storage = storage
+        uses_atomic = any(_uses_atomic(sc, c.entry) for c in comps)
+        self.atomic_var = storage.fresh("atomic_owner") if uses_atomic else None
+        # Atomic ids: 1 + global position of the instance.
+        id_base, acc = [], 0
+        for c in comps:
+            id_base.append(acc)
+            acc += c.count
+        self.n_instances = acc
+
+        autos = []
+        for c in comps:
+            autos.append(self.explore(c, storage))
+        # pc arrays: one per group, only if some instance has more than one location.
+        group_locs: dict[str, int] = {}
+        for c, (locs, _, _) in zip(comps, autos):
+            group_locs[c.group] = max(group_locs.get(c.group, 0), len(locs))
+        pcs = {g: storage.fresh(f"pc_{g}") for g, n in group_locs.items() if n > 1}
+
+        pieces: list[list[Cand]] = []
+        for k, (c, (locs, edges, init_stores)) in enumerate(zip(comps, autos)):
+            pieces.append(self.pieces(k, c, locs, edges, pcs.get(c.group), sizes[c.group], id_base[k]))
+        cands = self.combine(tree, pieces, comps)
+        summands = self.channels(cands, comps)
+        return comps, autos, pcs, group_locs, storage, summands, id_base
+
+    # -- one component ---------------------------------------------------------
+    def explore(self, comp: Component, storage: _Storage):
+        auto = _Automaton(self.scope, comp, storage.get)
+        env = {k: Bound(v) for k, v in comp.env}
+        init_stores: list = []
+        start = auto.norm(("at", comp.entry, env), init_stores)
+        locs = {start: 0}
+        order = [start]
+        edges = []  # (src, tgt, move, stores, resets)
+        i = 0
+        while i < len(order):
+            term = order[i]
+            i += 1
+            for m in auto.moves(term):
+                stores: list = []
+                tgt = auto.norm(m.target, stores)
+                if tgt not in locs:
+                    if len(locs) >= MAX_LOCATIONS or term_depth(tgt) > MAX_TERM_DEPTH:
+                        raise self.error(
+                            "non-tail recursion: the process term grows without bound "
+                            "(recursion must be the last thing a process does)", comp.pos)
+                    locs[tgt] = len(order)
+                    order.append(tgt)
+                dedup = []
+                for st, val in stores:
+                    if all(st != s for s, _ in dedup):
+                        dedup.append((st, val))
+                received = set(m.action[2]) if m.action[0] == "recv" else set()
+                dead = (live_storage(term) | received) - live_storage(tgt)
+                edges.append((locs[term], locs[tgt], m, tuple(dedup), tuple(sorted(dead, key=repr)),
+                              in_atomic(term), in_atomic(tgt)))
+        return order, edges, init_stores
+
+    def pieces(self, k: int, comp: Component, locs, edges, pc: Optional[str], size: int, id_base: int) -> list[Cand]:
+        slot = comp.slot()
+        pc_ref = (Index(pc, slot) if size > 1 else Name(pc)) if pc else None
+        me = self.atomic_id(comp, id_base)
+        out = []
+        for src, tgt, m, stores, resets, a_src, a_tgt in edges:
+            guard = conj(Binary("==", pc_ref, Const(src)), m.guard) if pc_ref is not None else m.guard
+            program = list(m.program)
+            if len(stores) == 1:
+                program.append(Assign(stores[0][0], stores[0][1]))
+            elif stores:
+                temps = [Name(f"_arg{j}") for j in range(len(stores))]
+                program += [Assign(t, v) for t, (_, v) in zip(temps, stores)]
+                program += [Assign(st, t) for t, (st, _) in zip(temps, stores)]
+            program += [Assign(r, Const(0)) for r in resets]
+            if pc_ref is not None and tgt != src:
+                program.append(Assign(pc_ref, Const(tgt)))
+            if self.atomic_var is not None:
+                if a_tgt:
+                    program.append(Assign(Name(self.atomic_var), me))
+                elif a_src:
+                    program.append(Assign(Name(self.atomic_var), Const(0)))
+            out.append(Cand(
+                (comp.local,) if comp.local else (), guard, m.action, tuple(program),
+                f"{self.scope.path}:{m.pos.line}", (comp.owner,) if comp.owner else (), (k,), (me,)))
+        return out
+
+    def atomic_id(self, comp: Component, id_base: int) -> Expr:
+        if comp.local is None:
+            return Const(id_base + 1)
+        return fold(Binary("+", fold(Binary("-", Name(comp.local.name), Const(comp.lo))), Const(id_base + 1)))
+
+    # -- parallel composition ----------------------------------------------------
+    def combine(self, tree: Union[Tree, int], pieces, comps) -> list[Cand]:
+        if isinstance(tree, int):
+            return pieces[tree]
+        results = [self.combine(ch, pieces, comps) for ch in tree.children]
+        if tree.op == "|||":
+            return [c for r in results for c in r]
+        return self.synchronise(results)
+
+    def synchronise(self, results: list[list[Cand]]) -> list[Cand]:
+        """CSP alphabetised parallel: a shared event needs every child whose alphabet has it."""
+        def key_name(c):
+            return (c.action[1], len(c.action[2])) if c.action[0] == "event" and c.action[1] != TAU else None
+
+        names_per_child = [{key_name(c) for c in r} - {None} for r in results]
+        counts: dict = {}
+        for names in names_per_child:
+            for n in names:
+                counts[n] = counts.get(n, 0) + 1
+        shared = {n for n, k in counts.items() if k > 1}
+        out: list[Cand] = []
+        by_value: list[dict] = []
+        for r in results:
+            table: dict = {}
+            for c in r:
+                kn = key_name(c)
+                if kn not in shared:
+                    out.append(c)
+                    continue
+                for inst in self.instantiate(c):
+                    args = inst.action[2]
+                    if not all(isinstance(a, Const) for a in args):
+                        raise InputError(
+                            f"event '{kn[0]}' is synchronised by '||' but its arguments depend on "
+                            f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
+                            f"fixed by process parameters", self.scope.path, *_line_col(c.origin))
+                    key = (kn[0], tuple(a.value for a in args))
+                    table.setdefault(key, []).append(inst)
+            by_value.append(table)
+        keys = sorted({k for t in by_value for k in t}, key=repr)
+        for key in keys:
+            parts = [t[key] for t in by_value if key in t]
+            for combo in itertools.product(*parts):
+                out.append(self.joint(combo))
+        return out
+
+    def instantiate(self, c: Cand) -> list[Cand]:
+        """Replace the candidate's locals by each of their values (concrete instances)."""
+        if not c.locals:
+            return [c]
+        out = []
+        for values in itertools.product(*(loc.domain for loc in c.locals)):
+            m = {loc.name: Const(v) for loc, v in zip(c.locals, values)}
+            guard = subst(c.guard, m)
+            if isinstance(guard, Const) and not guard.value:
+                continue
+            owners = c.owners + tuple(
+                f"{self.comps[k].group}({m[self.comps[k].local.name].value})"
+                for k in c.comps if self.comps[k].local is not None)
+            out.append(Cand((), guard, (c.action[0], c.action[1], tuple(subst(a, m) for a in c.action[2])),
+                            subst_stmts(c.program, m), c.origin, owners,
+                            c.comps, tuple(subst(a, m) for a in c.atomic_ids)))
+        return out
+
+    def joint(self, combo) -> Cand:
+        first = combo[0]
+        program: list = []
+        for c in combo:
+            program.extend(c.program)
+        origins = []
+        for c in combo:
+            if c.origin not in origins:
+                origins.append(c.origin)
+        return Cand(
+            tuple(l for c in combo for l in c.locals), conj(*(c.guard for c in combo)), first.action,
+            tuple(program), ",".join(origins), tuple(o for c in combo for o in c.owners),
+            tuple(k for c in combo for k in c.comps), tuple(a for c in combo for a in c.atomic_ids))
+
+    # -- channels ------------------------------------------------------------------
+    def channels(self, cands: list[Cand], comps) -> list[Cand]:
+        """Sync hand-shakes, buffered FIFO operations; plain events pass through."""
+        sc = self.scope
+        out = [c for c in cands if c.action[0] == "event"]
+        arity: dict = {}
+        for c in cands:
+            if c.action[0] in ("send", "recv"):
+                ch = c.action[1]
+                n = len(c.action[2])
+                if arity.setdefault(ch, n) != n:
+                    raise InputError(f"channel '{ch}' is used with {n} value(s) here but {arity[ch]} elsewhere",
+                                     sc.path, *_line_col(c.origin))
+        self.buffers = {}
+        for ch in sc.channels:
+            sends = [c for c in cands if c.action[0] == "send" and c.action[1] == ch]
+            recvs = [c for c in cands if c.action[0] == "recv" and c.action[1] == ch]
+            if not sends and not recvs:
+                continue
+            cap = sc.capacities[ch]
+            if cap == 0:
+                for s in sends:
+                    for r in recvs:
+                        j = self.handshake(ch, s, r, comps)
+                        if j is not None:
+                            out.append(j)
+            else:
+                out += self.buffered(ch, cap, arity[ch], sends, recvs)
+        return out
+
+    def handshake(self, ch: str, s: Cand, r: Cand, comps) -> Optional[Cand]:
+        same = set(s.comps) & set(r.comps)
+        if same and all(comps[k].local is None for k in same):
+            return None  # a process cannot hand-shake with itself
+        taken = {l.name for l in s.locals} | set(self.storage.taken)
+        renaming = {}
+        r_locals = []
+        for loc in r.locals:
+            new = loc.name
+            while new in taken:
+                new += "_r"
+            taken.add(new)
+            renaming[loc.name] = Name(new)
+            r_locals.append(Local(new, loc.domain))
+        rr = Cand(tuple(r_locals), subst(r.guard, renaming),
+                  (r.action[0], r.action[1], tuple(subst(a, renaming) for a in r.action[2])),
+                  subst_stmts(r.program, renaming), r.origin, r.owners, r.comps,
+                  tuple(subst(a, renaming) for a in r.atomic_ids))
+        distinct = []
+        for k in same:  # the same family: different instances only
+            loc = comps[k].local
+            distinct.append(Binary("!=", Name(loc.name), renaming[loc.name]))
+        temps = [Name(f"_sent{j}") for j in range(len(s.action[2]))]
+        program = [Assign(t, v) for t, v in zip(temps, s.action[2])]
+        program += list(s.program)
+        program += [Assign(st, t) for st, t in zip(rr.action[2], temps)]
+        program += list(rr.program)
+        return Cand(s.locals + rr.locals, conj(s.guard, rr.guard, *distinct), ("event", ch, s.action[2]),
+                    tuple(program), f"{s.origin},{r.origin}", s.owners + rr.owners, s.comps + rr.comps,
+                    s.atomic_ids + rr.atomic_ids)
+
+    def buffered(self, ch: str, cap: int, n: int, sends, recvs) -> list[Cand]:
+        bufs = [self.storage.fresh(f"{ch}_buf" if n == 1 else f"{ch}_buf{j}") for j in range(n)]
+        count = self.storage.fresh(f"{ch}_count")
+        self.buffers[ch] = (bufs, count, cap)
+        out = []
+        cnt = Name(count)
+        for s in sends:
+            program = [Assign(Index(b, cnt), v) for b, v in zip(bufs, s.action[2])]
+            program.append(Assign(cnt, Binary("+", cnt, Const(1))))
+            out.append(dataclasses.replace(s, guard=conj(s.guard, Binary("<", cnt, Const(cap))),
+                                           action=("event", ch + "!", s.action[2]),
+                                           program=tuple(program) + s.program))
+        for r in recvs:
+            program = [Assign(st, Index(b, Const(0))) for st, b in zip(r.action[2], bufs)]
+            for b in bufs:
+                program += [Assign(Index(b, Const(i)), Index(b, Const(i + 1))) for i in range(cap - 1)]
+                program.append(Assign(Index(b, Const(cap - 1)), Const(0)))
+            program.append(Assign(cnt, Binary("-", cnt, Const(1))))
+            out.append(dataclasses.replace(r, guard=conj(r.guard, Binary(">", cnt, Const(0))),
+                                           action=("event", ch + "?", tuple(Index(b, Const(0)) for b in bufs)),
+                                           program=tuple(program) + r.program))
+        return out
+
+
+def _line_col(origin: str) -> tuple[int, int]:
+    try:
+        return int(origin.split(",")[0].rsplit(":", 1)[1]), 1
+    except (ValueError, IndexError):
+        return 0, 0
+
+
+def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
+    seen = set() if seen is None else seen
+    if isinstance(p, PAtomic):
+        return True
+    if isinstance(p, PCall):
+        if p.name in seen or p.name not in scope.processes:
+            return False
+        seen.add(p.name)
+        return _uses_atomic(scope, scope.processes[p.name].body, seen)
+    if isinstance(p, PPrefix):
+        return _uses_atomic(scope, p.then, seen)
+    if isinstance(p, PGuard):
+        return _uses_atomic(scope, p.proc, seen)
+    if isinstance(p, PBinary):
+        return _uses_atomic(scope, p.left, seen) or _uses_atomic(scope, p.right, seen)
+    if isinstance(p, PIf):
+        return _uses_atomic(scope, p.then, seen) or (p.else_ is not None and _uses_atomic(scope, p.else_, seen))
+    if isinstance(p, PIndexed):
+        return _uses_atomic(scope, p.body, seen)
+    return False
+
+
+# ============================================================================ the model
+
+
+def build_model(scope: Scope, system: str, system_args: tuple, name: str,
+                parameters: tuple[tuple[str, int], ...]) -> SequentialModel:
+    """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel``."""
+    from detect.domains import Unbounded, infer_domains
+    from detect.ir import ModelError, validate
+
+    lin = Linearisation(scope, system, system_args, name)
+    comps, autos, pcs, group_locs, storage, cands, id_base = lin.run()
+    variables: list[Variable] = []
+    to_infer: dict[str, tuple[Pos, str]] = {}
+    for vname in scope.order:
+        var, unranged = _user_variable(scope, vname)
+        variables.append(var)
+        if unranged:
+            to_infer[vname] = (scope.variables[vname].decl.pos, "user")
+    sizes = storage.group_sizes
+    for g, pc in pcs.items():
+        n = sizes[g]
+        variables.append(Variable(pc, tuple(range(group_locs[g])), ((0,),) * n, n if n > 1 else None,
+                                  owner=None))
+    # Stored parameters and received values: initial values from the entry locations.
+    init_values: dict[str, dict[int, int]] = {}
+    for c, (_, _, init_stores) in zip(comps, autos):
+        for value_of in (c.local.domain if c.local else (None,)):
+            m = {c.local.name: Const(value_of)} if c.local else {}
+            for st, val in init_stores:
+                v = subst(val, m)
+                if not isinstance(v, Const):
+                    raise scope.error("initial process arguments must be constants", c.pos)
+                slot = subst(st.index, m).value if isinstance(st, Index) else 0
+                init_values.setdefault(st.array if isinstance(st, Index) else st.name, {})[slot] = v.value
+    for var, size, pos, what in storage.order:
+        given = init_values.get(var, {})
+        inits = tuple((given.get(k, 0),) for k in range(size or 1))
+        dom = tuple(sorted({v for (v,) in inits}))
+        variables.append(Variable(var, dom, inits, size))
+        to_infer[var] = (pos, what)
+    for ch, (bufs, count, cap) in lin.buffers.items():
+        pos = scope.channels[ch].pos
+        for b in bufs:
+            variables.append(Variable(b, (0,), ((0,),) * cap, cap))
+            to_infer[b] = (pos, f"buffer of channel '{ch}'")
+        variables.append(Variable(count, tuple(range(cap + 1)), ((0,),)))
+    if lin.atomic_var is not None:
+        variables.append(Variable(lin.atomic_var, tuple(range(lin.n_instances + 1)), ((0,),)))
+
+    summands = []
+    for c in cands:
+        guard = c.guard
+        if lin.atomic_var is not None:
+            a = Name(lin.atomic_var)
+            allowed: Expr = Binary("==", a, Const(0))
+            for me in c.atomic_ids:
+                allowed = Binary("||", allowed, Binary("==", a, me))
+            guard = conj(guard, allowed)
+        if isinstance(guard, Const) and not guard.value:
+            continue
+        summands.append(Summand(c.locals, guard, Event(c.action[1], tuple(c.action[2])), c.program,
+                                c.origin, c.owners))
+
+    terminal = _terminal(comps, autos, pcs, sizes)
+    assertions = []
+    for a in scope.assertions:
+        cond = scope.expr(a.condition, {}) if a.condition is not None else None
+        assertions.append(Assertion(a.kind, a.text, cond))
+    model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
+                            scope.path, terminal=terminal)
+    try:
+        model = infer_domains(model, to_infer)
+    except Unbounded as e:
+        pos, what = to_infer.get(e.variable, (Pos(0, 0), "variable"))
+        if what == "user":
+            raise scope.error(
+                f"variable '{e.variable}' has no declared range and its values are unbounded "
+                f"({e.reason}); declare one, e.g. var {e.variable} : {{0..7}} = 0;", pos) from None
+        raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a guard "
+                          f"or a declared range", pos) from None
+    try:
+        validate(model)
+    except ModelError as e:
+        raise InputError(f"cannot linearise this model: {e}", scope.path) from None
+    return model
+
+
+def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:
+    g = scope.variables[vname]
+    d = g.decl
+    n = g.size or 1
+    dom = None
+    if d.range is not None:
+        lo = scope.constant(d.range[0], what="a constant range bound")
+        hi = scope.constant(d.range[1], what="a constant range bound")
+        if hi < lo:
+            raise scope.error(f"empty range {{{lo}..{hi}}} for '{vname}'", d.pos)
+        dom = tuple(range(lo, hi + 1))
+    if d.init == "*":
+        if dom is None:
+            raise scope.error(f"'{vname} = *' needs a declared range, e.g. var {vname} : {{0..1}} = *;", d.pos)
+        inits = (dom,) * n
+    elif d.init is None:
+        inits = ((0,),) * n
+    elif isinstance(d.init, tuple):
+        values: list[int] = []
+        for item in d.init:
+            v = scope.constant(item.value, what="a constant initial value")
+            k = 1 if item.count is None else scope.constant(item.count, what="a constant repeat count")
+            if k < 0:
+                raise scope.error(f"negative repeat count {k}", item.value.pos)
+            values += [v] * k
+        if g.size is None or len(values) != n:
+            raise scope.error(f"'{vname}' has {n} element(s) but the initialiser gives {len(values)}", d.pos)
+        inits = tuple((v,) for v in values)
+    else:
+        v = scope.constant(d.init, what="a constant initial value")
+        inits = ((v,),) * n
+    if dom is not None:
+        bad = [v for allowed in inits for v in allowed if v not in dom]
+        if bad:
+            raise scope.error(f"initial value {bad[0]} of '{vname}' is outside its range "
+                              f"{{{dom[0]}..{dom[-1]}}}", d.pos)
+        return Variable(vname, dom, inits, g.size, hidden=d.hidden), False
+    placeholder = tuple(sorted({v for allowed in inits for v in allowed}))
+    return Variable(vname, placeholder, inits, g.size, hidden=d.hidden), True
+
+
+def _terminal(comps, autos, pcs, sizes) -> Optional[Expr]:
+    parts = []
+    for c, (locs, _, _) in zip(comps, autos):
+        if SKIP not in locs:
+            return None
+        skip_id = locs.index(SKIP)
+        pc = pcs.get(c.group)
+        if pc is None:
+            continue  # the only location is Skip
+        values = c.local.domain if c.local else (None,)
+        for v in values:
+            slot = subst(c.slot(), {c.local.name: Const(v)}) if c.local else c.slot()
+            ref = Index(pc, slot) if sizes[c.group] > 1 else Name(pc)
+            parts.append(Binary("==", ref, Const(skip_id)))
+    return conj(*parts)
