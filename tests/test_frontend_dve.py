@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from detect import ir, semantics
 from detect.errors import InputError
 from detect.explore import explore
 from frontends.dve import load, parse_text
+from frontends.dve.linearise import KEYWORDS
 
 BEEM = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "beem" / "dve"
 
@@ -391,6 +393,37 @@ def test_fuzz_mutated_model_gives_model_or_input_error(edits):
         assert e.path == "fuzz.dve"
         return
     ir.validate(model)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|->|==|!=|<=|>=|<<|>>|&&|\|\||\S")
+NAMES = ["a", "x", "k", "N", "c", "q", "P", "Q", "s", "t", "u", "zz", "state", "byte", "count"]
+NUMBERS = ["0", "1", "2", "3", "255", "256", "32768", "65537", "99999999999"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fuzz_renamed_identifiers_and_numbers_give_model_or_input_error(data):
+    # Swapping names and numbers keeps the syntax valid and exercises name resolution,
+    # constant evaluation and range checks instead of the parser.
+    tokens = _WORD.findall(SEED)
+    positions = [
+        i for i, tok in enumerate(tokens)
+        if (tok[0].isalnum() or tok[0] == "_") and tok not in KEYWORDS
+    ]
+    for i in data.draw(st.lists(st.sampled_from(positions), min_size=1, max_size=4)):
+        pool = NUMBERS if tokens[i][0].isdigit() else NAMES + NUMBERS[:2]
+        tokens[i] = data.draw(st.sampled_from(pool))
+    try:
+        model = parse_text(" ".join(tokens), "fuzz.dve")
+    except InputError as e:
+        assert e.path == "fuzz.dve" and e.line >= 1
+        return
+    ir.validate(model)
+
+
+def test_local_named_like_the_program_counter_is_refused():
+    with pytest.raises(InputError, match="reserved word"):
+        parse_text("process P { byte state; state s; init s; } system async;", "k.dve")
 
 
 def test_seed_of_the_fuzzer_is_a_valid_model():

@@ -45,6 +45,13 @@ from .syntax import (
 
 TYPE_DOMAINS: dict[str, tuple[int, int]] = {"byte": (0, 255), "int": (-32768, 32767)}
 
+#: DVE's reserved words.  Lark's contextual lexer would accept some of them as names where
+#: no keyword fits (``byte state;``), which would clash with the pc ``P.state``: refuse them.
+KEYWORDS = frozenset(
+    "byte int const channel process state init accept commit assert trans guard sync effect "
+    "system async property imply and or not true false".split()
+)
+
 #: ``system sync`` builds one summand per tuple of transitions; refuse absurd products.
 MAX_SYNC_SUMMANDS = 100_000
 #: Largest array or channel buffer accepted (DiVinE's state vector would not hold more).
@@ -156,6 +163,11 @@ def _const_value(e: Expr, scope: Mapping[str, Union[VarSymbol, ConstSymbol]], ta
 _IR_BINARY = {"and": "&&", "or": "||"}
 
 
+def _check_not_keyword(name: str, node, tables: _Tables) -> None:
+    if name in KEYWORDS:
+        raise tables.error(f"{name!r} is a reserved word; expected a name", node)
+
+
 def _check_in_type(value: int, type_name: str, what: str, node, tables: _Tables) -> int:
     lo, hi = TYPE_DOMAINS[type_name]
     if not lo <= value <= hi:
@@ -177,6 +189,7 @@ def _declare_vars(
     ``lookup`` is what constant expressions may refer to (``scope`` chained over outer scopes).
     """
     for d in decls:
+        _check_not_keyword(d.name, d, tables)
         if d.name in scope:
             raise tables.error(f"{d.name!r} declared twice", d)
         size = None
@@ -407,6 +420,7 @@ def _declare(system: SystemDecl, path: str, defines: Mapping[str, int]) -> tuple
                 tables.globals.pop(item.name)  # the define overrides the declared value
             _declare_vars((item,), tables.globals, tables.globals, "", None, defines, tables)
         elif isinstance(item, ChannelDecl):
+            _check_not_keyword(item.name, item, tables)
             if item.name in tables.globals or item.name in tables.channels or item.name in tables.processes:
                 raise tables.error(f"{item.name!r} declared twice", item)
             capacity = 0 if item.size is None else _const_value(item.size, tables.globals, tables)
@@ -428,6 +442,7 @@ def _declare(system: SystemDecl, path: str, defines: Mapping[str, int]) -> tuple
                                     tuple((0,) for _ in range(capacity)), size=capacity)
                     )
         else:
+            _check_not_keyword(item.name, item, tables)
             if item.name in tables.globals or item.name in tables.channels or item.name in tables.processes:
                 raise tables.error(f"{item.name!r} declared twice", item)
             tables.processes[item.name] = _declare_process(item, tables, defines)
@@ -438,6 +453,7 @@ def _declare(system: SystemDecl, path: str, defines: Mapping[str, int]) -> tuple
 def _declare_process(p: ProcessDecl, tables: _Tables, defines: Mapping[str, int]) -> ProcessSymbol:
     states: dict[str, int] = {}
     for s in p.states:
+        _check_not_keyword(s.name, s, tables)
         if s.name in states:
             raise tables.error(f"state {s.name!r} declared twice in process {p.name!r}", s)
         states[s.name] = len(states)
