@@ -31,7 +31,7 @@ from .ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt,
     Summand, Unary, While, slot_offsets, validate,
 )
-from .semantics import Fault, Step, apply_binary, c_div, c_mod
+from .semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
 
 State = tuple[int, ...]
 
@@ -50,6 +50,7 @@ class CompiledModel:
     terminal: Callable[[State], bool]
     conditions: tuple[Callable[[State], bool] | None, ...]
     source: str
+    constants: dict
 
     def initial_states(self) -> Iterator[State]:
         """Every initial state: the product of the per-slot ``init`` sets."""
@@ -107,13 +108,59 @@ _RUNTIME = {
 class _Scope:
     """Name resolution and fresh-name supply while compiling one summand (or condition)."""
 
-    def __init__(self, model: SequentialModel, locals_: Sequence[str], copied_locals: set[str]):
+    def __init__(self, model: SequentialModel, locals_: Sequence[str], copied_locals: set[str],
+                 bindings: Sequence[tuple[int, ...]] = ((),)):
         self.model = model
         self.offsets = slot_offsets(model)
         self.variables = {v.name: v for v in model.variables}
         self.locals = set(locals_)
+        self.local_order = tuple(locals_)
         self.copied_locals = copied_locals
         self.counter = 0
+        self.bindings = tuple(bindings)
+        #: expression -> (Python name, its value under each binding), in creation order.
+        self.hoisted: dict[Expr, tuple[str, tuple[int, ...]]] = {}
+
+    def hoist(self, e: Expr) -> str | None:
+        """Source for ``e`` if it depends only on (unassigned) locals and never faults.
+
+        Such an expression is evaluated here once per binding, and the generated loop reads
+        the precomputed value (``H<n>``) or, if it is the same for all bindings, a literal.
+        The ``%`` in ``pc[(i + 1) % N]`` is the typical case; it would otherwise be a
+        helper call per guard evaluation.
+        """
+        if e in self.hoisted:
+            return self.hoisted[e][0]
+        names = _expr_names(e)
+        if not names <= self.locals - self.copied_locals or _has_index(e):
+            return None
+        values = []
+        for binding in self.bindings:
+            env = Env(self.model, self.offsets, [], dict(zip(self.local_order, binding)))
+            try:
+                values.append(evaluate(e, env))
+            except Fault:
+                return None
+        if len(set(values)) == 1:
+            return f"({values[0]})"
+        name = self.fresh("H")
+        self.hoisted[e] = (name, tuple(values))
+        return name
+
+    def static_slot(self, array: str, index: Expr) -> str | None:
+        """Source for the state position of ``array[index]`` when ``index`` depends only on
+        locals and is in bounds for every binding, so no run-time bounds check is needed."""
+        if not _expr_names(index) <= self.locals - self.copied_locals or _has_index(index):
+            return None
+        length = self.variables[array].length
+        for binding in self.bindings:
+            env = Env(self.model, self.offsets, [], dict(zip(self.local_order, binding)))
+            try:
+                if not 0 <= evaluate(index, env) < length:
+                    return None
+            except Fault:
+                return None
+        return self.hoist(Binary("+", Const(self.offsets[array]), index))
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -150,9 +197,16 @@ def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = Fa
             if 0 <= k < n:
                 return f"{st}[{off + k}]"
             return f"_oob({k}, {e.array!r}, {n})"
+        slot = sc.static_slot(e.array, e.index)
+        if slot is not None:
+            return f"{st}[{slot}]"
         k = sc.fresh("_k")
         index = _expr(e.index, sc, st, defined)
         return f"({st}[{off} + {k}] if 0 <= ({k} := {index}) < {n} else _oob({k}, {e.array!r}, {n}))"
+    if isinstance(e, (Unary, Binary, Ite)):
+        hoisted = sc.hoist(e)
+        if hoisted is not None:
+            return hoisted
     if isinstance(e, Unary):
         if e.op == "-":
             return f"(-{_expr(e.operand, sc, st, defined)})"
@@ -201,6 +255,17 @@ def _program(stmts: Sequence[Stmt], sc: _Scope, defined: frozenset[str], indent:
             if isinstance(target, Index):
                 var = sc.variables[target.array]
                 off, n = sc.offsets[target.array], var.length
+                slot = sc.static_slot(target.array, target.index)
+                if slot is not None:
+                    # In bounds for every binding: only the domain check remains.
+                    if isinstance(stmt.value, Const) and stmt.value.value in var.domain:
+                        out.append(f"{indent}t[{slot}] = {value}")
+                        continue
+                    out.append(f"{indent}_v = {value}")
+                    out.append(f"{indent}if {_domain_test('_v', var.domain)}: _outside(_v, "
+                               f"{target.array!r} + '[' + str({slot} - {off}) + ']')")
+                    out.append(f"{indent}t[{slot}] = _v")
+                    continue
                 out.append(f"{indent}_v = {value}")
                 out.append(f"{indent}_i = {_expr(target.index, sc, 't', defined)}")
                 # Constant indices and values are checked here, once, instead of per step.
@@ -305,33 +370,28 @@ def _stmt_names(stmts: Sequence[Stmt]) -> set[str]:
 
 
 def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
-                  indent: str) -> list[str]:
-    """Source of the loops over one summand's instances.
+                  indent: str, constants: dict[str, object]) -> list[str]:
+    """Source of the loop over one summand's instances.
 
     With ``labels`` the body yields ``Step`` objects (generator form); otherwise it appends
-    successors (``None`` for a fault) to the list ``out``.
+    successors (``None`` for a fault) to the list ``out``.  The loop runs over one row per
+    binding of the locals (lexicographic, as in the interpreter); each row also carries the
+    hoisted values (``_Scope.hoist``), stored in ``constants`` under ``ROWS_<kind><index>``.
     """
     globals_ = {v.name for v in model.variables}
     local_names = [loc.name for loc in s.locals]
     assigned = _assigned_names(s.program)
     copied = {n for n in local_names if n in assigned}
-    sc = _Scope(model, local_names, copied)
+    bindings = list(itertools.product(*(loc.domain for loc in s.locals)))
+    sc = _Scope(model, local_names, copied, bindings)
     temps = sorted(
         (_stmt_names(s.program) | _expr_names(s.guard)
          | set().union(*(_expr_names(a) for a in s.event.args)))
         - globals_ - set(local_names)
     )
-    lines: list[str] = []
-    ind = indent
-    for loc in s.locals:
-        lines.append(f"{ind}for B_{loc.name} in {tuple(loc.domain)!r}:")
-        ind += "    "
-    if not s.locals:
-        lines.append(f"{ind}for _ in _ONCE:")
-        ind += "    "
-    binding = "(" + "".join(f"B_{n}, " for n in local_names) + ")"
-    lines.append(f"{ind}try:")
+    ind = indent + "    "
     body = ind + "    "
+    lines: list[str] = [f"{ind}try:"]
     for name in temps:
         lines.append(f"{body}T_{name} = _UNSET")
     for name in sorted(copied):
@@ -357,6 +417,7 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
         lines.append(f"{body}t = s")
         _program(s.program, sc, frozenset(), body, lines)
     lines.append(f"{body}pass")  # the body may be otherwise empty
+    binding = "(" + "".join(f"B_{n}, " for n in local_names) + ")"
     lines.append(f"{ind}except _Fault as _f:")
     if labels:
         lines.append(f"{body}yield _Step({index}, {binding}, {s.event.name!r}, None, str(_f))")
@@ -368,7 +429,31 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
         lines.append(f"{ind}yield _Step({index}, {binding}, _label, {successor})")
     else:
         lines.append(f"{ind}out.append({successor})")
-    return lines
+
+    hoisted = list(sc.hoisted.values())
+    columns = [f"B_{n}" for n in local_names] + [name for name, _ in hoisted]
+    if not columns:
+        header = f"{indent}for _ in _ONCE:"
+    else:
+        rows_name = f"ROWS_{'L' if labels else 'S'}{index}"
+        constants[rows_name] = tuple(
+            tuple(binding) + tuple(values[k] for _, values in hoisted)
+            for k, binding in enumerate(bindings)
+        )
+        header = f"{indent}for {', '.join(columns)}, in {rows_name}:"
+    return [header] + lines
+
+
+def _has_index(e: Expr) -> bool:
+    if isinstance(e, Index):
+        return True
+    if isinstance(e, Unary):
+        return _has_index(e.operand)
+    if isinstance(e, Binary):
+        return _has_index(e.left) or _has_index(e.right)
+    if isinstance(e, Ite):
+        return _has_index(e.cond) or _has_index(e.then) or _has_index(e.else_)
+    return False
 
 
 def _may_fault(e: Expr, sc: _Scope) -> bool:
@@ -403,16 +488,17 @@ def _condition_source(name: str, e: Expr, model: SequentialModel) -> list[str]:
     return lines
 
 
-def model_source(model: SequentialModel) -> str:
-    """The generated Python source (exposed for debugging and for the tests)."""
+def model_source(model: SequentialModel) -> tuple[str, dict[str, object]]:
+    """The generated Python source and the constants (binding rows) it refers to."""
+    constants: dict[str, object] = {}
     lines = ["def successors(s):", "    out = []"]
     for i, s in enumerate(model.summands):
-        lines += _summand_body(i, s, model, labels=False, indent="    ")
+        lines += _summand_body(i, s, model, False, "    ", constants)
     lines.append("    return out")
     for i, s in enumerate(model.summands):
         lines.append("")
         lines.append(f"def steps_{i}(s):")
-        lines += _summand_body(i, s, model, labels=True, indent="    ")
+        lines += _summand_body(i, s, model, True, "    ", constants)
         lines.append("    return")
         lines.append("    yield")
     lines.append("")
@@ -421,14 +507,15 @@ def model_source(model: SequentialModel) -> str:
         if a.condition is not None:
             lines.append("")
             lines += _condition_source(f"condition_{i}", a.condition, model)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", constants
 
 
 def compile_model(model: SequentialModel) -> CompiledModel:
     """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it."""
     validate(model)
-    source = model_source(model)
+    source, constants = model_source(model)
     namespace = dict(_RUNTIME)
+    namespace.update(constants)
     exec(compile(source, f"<compiled {model.name or 'model'}>", "exec"), namespace)
     summand_steps = tuple(namespace[f"steps_{i}"] for i in range(len(model.summands)))
 
@@ -448,4 +535,5 @@ def compile_model(model: SequentialModel) -> CompiledModel:
         terminal=namespace["terminal"],
         conditions=conditions,
         source=source,
+        constants=constants,
     )
