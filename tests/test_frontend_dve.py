@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import re
 from pathlib import Path
 
@@ -429,3 +430,35 @@ def test_local_named_like_the_program_counter_is_refused():
 def test_seed_of_the_fuzzer_is_a_valid_model():
     model = parse_text(SEED, "seed.dve")
     assert explore(model).states > 1
+
+
+# ---------------------------------------------------------------------------- scaled instances
+
+def _scaled():
+    spec = importlib.util.spec_from_file_location(
+        "dve_scaled", Path(__file__).resolve().parents[1] / "results" / "dve_scaled.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _comparable(model: ir.SequentialModel):
+    return (model.variables, tuple(dataclasses.replace(s, origin="") for s in model.summands))
+
+
+@pytest.mark.parametrize("name, make", [
+    ("peterson.1", lambda g: g.peterson_text(3)),
+    ("phils.1", lambda g: g.phils_text(4)),
+    ("phils.2", lambda g: g.phils_text(5, 3)),
+])
+def test_generators_reproduce_the_corpus_instances(name, make):
+    corpus = load(_beem(name))
+    generated = parse_text(make(_scaled()), f"{name}.dve")
+    assert _comparable(generated) == _comparable(corpus)
+
+
+@pytest.mark.slow
+def test_peterson_4_matches_published_count():
+    model = parse_text(_scaled().peterson_text(4), "peterson.4.dve")
+    assert explore(model, max_states=2_000_000).states == 1_119_560
