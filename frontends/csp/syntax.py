@@ -560,7 +560,8 @@ def parse_script(text: str, path: str) -> Script:
         tree = parser.parse(text)
     except UnexpectedToken as e:
         expected = _describe_terminals(e.expected, parser)
-        line, col = (e.line, e.column) if e.line != -1 else _end_position(text)
+        at_end = e.token.type == "$END" or e.line in (-1, None)
+        line, col = _end_position(text) if at_end else (e.line, e.column)
         raise InputError(
             f"unexpected {_show_token(e.token)}; expected {expected}", path, line, col
         ) from None

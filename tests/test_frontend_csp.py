@@ -1,0 +1,340 @@
+"""CSP# front end: parsing, linearisation meaning (checked against independent simulations),
+family shape, located errors, and fuzzing (only ``InputError`` ever escapes)."""
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from detect.errors import InputError
+from detect.ir import slot_offsets, validate
+from detect.semantics import explore
+from frontends.csp import load, parse_text
+
+REPO = Path(__file__).resolve().parent.parent
+MODELS = sorted((REPO / "models").glob("*.csp"))
+
+
+def _explore(model):
+    states, transitions, faults = explore(model, max_states=200_000)
+    return states, transitions, faults
+
+
+# ---------------------------------------------------------------------------- every model
+
+
+@pytest.mark.parametrize("path", MODELS, ids=lambda p: p.name)
+def test_every_model_parses_validates_and_explores_without_faults(path):
+    model = load(str(path))
+    validate(model)
+    states, _, faults = _explore(model)
+    assert states and not faults
+    assert len(states) <= 50_000
+
+
+def test_there_are_at_least_six_models():
+    names = {p.name for p in MODELS}
+    assert {"token_circulation.csp", "dining_philosophers.csp", "no_symmetry.csp", "peterson.csp"} <= names
+    assert len(names) >= 6
+
+
+# ---------------------------------------------------------------------------- meaning
+
+
+def _token_successors(state, n):
+    """Figure 2 rules applied directly to (token, label, leader) bit vectors."""
+    token, label, leader = state
+    for u in range(n):
+        v = (u + 1) % n
+        if not leader[u] and leader[v] and label[u] == label[v]:
+            t, l = list(token), list(label)
+            t[u], t[v], l[v] = 0, 1, 1 - label[u]
+            yield (tuple(t), tuple(l), leader)
+        if not leader[v] and label[u] != label[v]:
+            t, l = list(token), list(label)
+            t[u], t[v], l[v] = 0, 1, label[u]
+            yield (tuple(t), tuple(l), leader)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_token_circulation_matches_direct_simulation(n):
+    model = load(str(REPO / "models/token_circulation.csp"), {"N": n})
+    states, transitions, _ = _explore(model)
+    bits = list(itertools.product((0, 1), repeat=n))
+    expected_states = set()
+    expected_edges = set()
+    for s in itertools.product(bits, bits, bits):
+        expected_states.add(s)
+        for t in _token_successors(s, n):
+            expected_edges.add((s, t))
+    flat = lambda s: s[0] + s[1] + s[2]
+    assert states == {flat(s) for s in expected_states}
+    assert transitions == {(flat(a), flat(b)) for a, b in expected_edges}
+
+
+def test_token_circulation_is_one_summand_set_per_rule_with_a_local():
+    model = load(str(REPO / "models/token_circulation.csp"))
+    assert len(model.summands) == 2
+    for s in model.summands:
+        assert [loc.name for loc in s.locals] == ["x"]
+        assert s.locals[0].domain == (0, 1, 2)
+        assert s.owners == ()
+    assert {s.event.name for s in model.summands} == {"rule1", "rule2"}
+    # No program counter: each rule is a one-location recursion (seed Figure 3).
+    assert [v.name for v in model.variables] == ["token", "label", "leader"]
+    assert model.variable("token").init == ((0, 1),) * 3
+
+
+def _philosophers(n):
+    """Philosopher i: 0 think, 1 holds left, 2 holds both, 3 ate, 4 put left; forks derived."""
+    def holder(pcs, f):
+        for i, pc in enumerate(pcs):
+            if f == i and pc in (1, 2, 3):
+                return i
+            if f == (i + 1) % n and pc in (2, 3, 4):
+                return i
+        return None
+
+    start = (0,) * n
+    seen, todo, edges = {start}, [start], 0
+    while todo:
+        pcs = todo.pop()
+        for i, pc in enumerate(pcs):
+            need = {0: i, 1: (i + 1) % n}.get(pc)
+            if need is not None and holder(pcs, need) is not None:
+                continue
+            nxt = pcs[:i] + ((pc + 1) % 5,) + pcs[i + 1:]
+            edges += 1
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen, edges
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_dining_philosophers_matches_direct_simulation(n):
+    model = load(str(REPO / "models/dining_philosophers.csp"), {"N": n})
+    states, transitions, _ = _explore(model)
+    expected, edges = _philosophers(n)
+    assert len(states) == len(expected)
+    assert len(transitions) == edges
+    # Every get/put is a joint summand of a philosopher and a fork.
+    for s in model.summands:
+        if s.event.name in ("get", "put"):
+            assert len(s.owners) == 2 and {o.split("(")[0] for o in s.owners} == {"Phil", "Fork"}
+    # pc arrays per process definition, owners per instance.
+    assert model.variable("pc_Phil").size == n and model.variable("pc_Fork").size == n
+    # The all-hold-left state is a deadlock.
+    deadlocks = [s for s in states if not any(a == s for a, _ in transitions)]
+    assert len(deadlocks) == 1
+
+
+def test_readers_writers_reachable_states_are_the_safe_ones():
+    model = load(str(REPO / "models/readers_writers.csp"), {"M": 2, "W": 2})
+    states, _, _ = _explore(model)
+    # readers (count), writing, pc_Reader[2], pc_Writer[2]
+    expected = set()
+    for r in itertools.product((0, 1), repeat=2):
+        expected.add((sum(r), 0) + r + (0, 0))
+    for w in ((1, 0), (0, 1)):
+        expected.add((0, 1, 0, 0) + w)
+    assert states == expected
+    assert [a.kind for a in model.assertions] == ["deadlockfree", "reaches", "unchecked"]
+    assert all(len(s.locals) == 1 for s in model.summands)
+
+
+def test_client_server_sync_channel_hands_shake_between_different_processes():
+    c = 2
+    model = load(str(REPO / "models/client_server.csp"), {"C": c})
+    states, _, _ = _explore(model)
+    # Direct simulation: client state 0 idle / 1 sent / 2 served; server None or the client
+    # it handles.  req hands client i to an idle server; handle marks it served; ack resets.
+    start = ((0,) * c, None)
+    seen, todo = {start}, [start]
+    while todo:
+        clients, server = todo.pop()
+        nxt = []
+        for i, cl in enumerate(clients):
+            if cl == 0 and server is None:
+                nxt.append((clients[:i] + (1,) + clients[i + 1:], i))
+            if cl == 2:
+                nxt.append((clients[:i] + (0,) + clients[i + 1:], server))
+        if server is not None:
+            nxt.append((clients[:server] + (2,) + clients[server + 1:], None))
+        for t in nxt:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    assert len(states) == len(seen) == 2 ** c + c * 2 ** (c - 1)
+    req = [s for s in model.summands if s.event.name == "req"]
+    assert len(req) == 1 and [l.name for l in req[0].locals] == ["i"]
+
+
+def test_buffered_channel_is_fifo():
+    text = """
+    channel c 2;
+    var out[3] : {0..3} = [0(3)];
+    var k : {0..3} = 0;
+    Sender() = c!1 -> c!2 -> c!3 -> Skip;
+    Receiver() = c?x -> got.x{out[k] = x; k++;} -> Receiver();
+    System() = Sender() ||| Receiver();
+    """
+    model = parse_text(text, "fifo.csp")
+    states, _, faults = _explore(model)
+    assert not faults
+    offsets = slot_offsets(model)
+    final = [s for s in states if s[offsets["k"]] == 3]
+    assert final and all(s[:3] == (1, 2, 3) for s in final)
+    # Capacity 2: never 3 items in the buffer.
+    count = offsets["c_count"]
+    assert max(s[count] for s in states) == 2
+
+
+def test_sync_channel_within_one_family_uses_two_distinct_locals():
+    text = """
+    #define N 3;
+    channel c 0;
+    var got[N] : {-1..2} = [-1(N)];
+    P(i) = c!i -> Skip [] c?x -> save{got[i] = x;} -> Skip;
+    System() = |||i:{0..N-1}@P(i);
+    """
+    model = parse_text(text, "fam.csp")
+    hs = [s for s in model.summands if s.event.name == "c"]
+    assert len(hs) == 1 and len(hs[0].locals) == 2
+    states, _, _ = _explore(model)
+    got = model.variables[0]
+    for s in states:
+        for i, v in enumerate(s[:3]):
+            assert v != i  # nobody receives its own message
+
+
+def test_stored_parameter_and_termination():
+    text = """
+    var x = 0;
+    P(n) = [n < 3] step.n{x = n;} -> P(n + 1) [] [n == 3] Skip;
+    Q() = a -> Skip; b -> Skip;
+    System() = P(0) ||| Q();
+    """
+    model = parse_text(text, "t.csp")
+    assert model.variable("P_n").domain == (0, 1, 2, 3)
+    states, transitions, _ = _explore(model)
+    # P: n in 0..3 (x = n - 1 after a step); Q: 3 locations.
+    assert len(states) == 4 * 3
+    # Termination: P can only terminate through `[n == 3] Skip`, which is a guard over
+    # Skip (no step), so P never reaches Skip and there is no terminal state.
+    assert model.terminal is None
+
+    model2 = parse_text("A() = a -> Skip; B() = b -> Skip; System() = A() ||| B();", "u.csp")
+    assert model2.terminal is not None
+    states, transitions, _ = _explore(model2)
+    assert len(states) == 4
+
+
+def test_process_if_and_internal_choice_are_tau_steps():
+    model = parse_text("var x = 0; P() = if (x == 0) { a{x = 1;} -> P() } else { b -> Stop <> c -> Stop };",
+                       "p.csp")
+    events = {s.event.name for s in model.summands}
+    assert "τ" in events and {"a", "b", "c"} <= events
+
+
+def test_defines_override_and_system_choice():
+    text = "#define N 2; var a[N]; P(i) = e.i{a[i] = 1;} -> Skip; System() = |||i:{0..N-1}@P(i); Other() = Stop;"
+    m = parse_text(text, "d.csp", {"N": 4})
+    assert m.variable("a").size == 4 and ("N", 4) in m.parameters
+    m2 = parse_text(text, "d.csp", process="Other")
+    assert m2.summands == ()
+
+
+def test_multidimensional_array_is_flattened_row_major():
+    text = "var m[2][3]; P() = set{m[1][2] = 1;} -> Stop;"
+    m = parse_text(text, "m.csp")
+    assert m.variable("m").size == 6
+    states, _, _ = _explore(m)
+    assert any(s[5] == 1 for s in states)
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+def _error(text, **kw) -> InputError:
+    with pytest.raises(InputError) as info:
+        parse_text(text, "bad.csp", **kw)
+    return info.value
+
+
+@pytest.mark.parametrize("text, where, words", [
+    ("var x = 0;\nP() = a{y = 1;} -> P();", "bad.csp:2:9", "unknown variable 'y'"),
+    ("var x = 0;\nP() = [z > 0] a -> P();", "bad.csp:2:8", "unknown identifier 'z'"),
+    ("P(i) = a -> P(i);\nSystem() = P(1, 2);", "bad.csp:2:12", "expects 1 argument(s), got 2"),
+    ("P() = a -> Q();", "bad.csp:1:12", "unknown process 'Q'"),
+    ("var x = *;\nP() = a -> P();", "bad.csp:1:5", "needs a declared range"),
+    ("var x = 0;\nP() = a -> \n", "bad.csp:3:1", "unexpected end of file; expected"),
+    ("var x = 0\nP() = a -> P();", "bad.csp:2:1", "expected"),
+    ("P() = a -> (P(); b -> Skip);", "bad.csp:1:1", "non-tail recursion"),
+    ("System() = a -> (Q() ||| Q());\nQ() = b -> Skip;", "bad.csp:1:18", "inside a sequential process"),
+    ("var count = 0;\nP() = inc{count++;} -> P();", "bad.csp:1:5", "unbounded"),
+    ("channel c 0;\nP() = c?x{x = 1;} -> P();", "bad.csp:2:11", "read-only"),
+    ("var a[2];\nP() = e{a = 1;} -> P();", "bad.csp:2:9", "without an index"),
+])
+def test_errors_are_located_and_say_what_was_expected(text, where, words):
+    err = _error(text)
+    message = str(err)
+    assert message.startswith(where), message
+    assert words in message, message
+    assert "\n" not in message
+
+
+def test_unbounded_variable_error_names_the_declaration():
+    err = _error("var x : {0..1} = 0;\nvar count = 0;\nP() = inc{count++;} -> P();")
+    assert (err.line, err.column) == (2, 5)
+    assert "variable 'count' has no declared range" in err.message
+    assert "var count : {0..7} = 0;" in err.message
+
+
+def test_unknown_define_override_lists_the_defines():
+    err = _error("#define N 2; #define M 3; P() = a -> P();", defines={"K": 1})
+    assert "-D K" in err.message and "M, N" in err.message
+
+
+def test_unexpected_token_message_uses_plain_words():
+    err = _error("P() = a -> ;")
+    assert err.message.startswith("unexpected ';'; expected ") and "an identifier" in err.message
+
+
+# ---------------------------------------------------------------------------- fuzzing
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.characters(min_codepoint=9, max_codepoint=126), max_size=80))
+def test_random_text_raises_only_input_error(text):
+    try:
+        parse_text(text, "fuzz.csp")
+    except InputError:
+        pass
+
+
+_SOURCES = [p.read_text() for p in MODELS]
+_TOKENS = ["(", ")", "[", "]", "{", "}", ";", "->", "|||", "||", "[]", "<>", "x", "0", "N", "?", "!",
+           ".", "=", "Skip", "Stop", "var", "#define", "@", ":", "..", "*", "atomic"]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(_SOURCES))), st.integers(0, 10_000), st.integers(0, 8),
+       st.sampled_from(_TOKENS))
+def test_mutated_models_raise_only_input_error(which, where, cut, token):
+    source = _SOURCES[which]
+    k = where % (len(source) + 1)
+    mutated = source[:k] + token + source[k + cut:]
+    try:
+        model = parse_text(mutated, "mutant.csp")
+    except InputError:
+        return
+    validate(model)
+
+
+def test_parse_text_of_models_matches_load():
+    for p in MODELS:
+        assert parse_text(p.read_text(), str(p)) == load(str(p))
