@@ -324,7 +324,7 @@ def state_space(model):
     return itertools.product(*(v.domain for v in model.variables for _ in range(v.length)))
 
 
-RANDOM = settings(max_examples=150, deadline=None,
+RANDOM = settings(max_examples=100, deadline=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

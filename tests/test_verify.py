@@ -278,7 +278,7 @@ def permutations(draw):
     return StatePermutation(target, (dict(zip(DOMAIN, first)), dict(zip(DOMAIN, second)), g_map))
 
 
-CHECKS = settings(max_examples=150, deadline=None,
+CHECKS = settings(max_examples=100, deadline=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
