@@ -340,6 +340,12 @@ def test_errors_are_located(text, line, column, fragment):
     assert str(err).startswith(f"bad.dve:{line}:{column}: ")
 
 
+def test_unmatched_rendezvous_is_still_checked():
+    with pytest.raises(InputError, match="unknown identifier 'nope'") as info:
+        parse_text("channel c;\nprocess P { state s; init s;\n trans s -> s { sync c!nope; }; } system async;", "u.dve")
+    assert (info.value.line, info.value.column) == (3, 24)
+
+
 def test_missing_file_is_an_input_error(tmp_path):
     with pytest.raises(InputError):
         load(tmp_path / "absent.dve")
@@ -401,7 +407,7 @@ NAMES = ["a", "x", "k", "N", "c", "q", "P", "Q", "s", "t", "u", "zz", "state", "
 NUMBERS = ["0", "1", "2", "3", "255", "256", "32768", "65537", "99999999999"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_renamed_identifiers_and_numbers_give_model_or_input_error(data):
     # Swapping names and numbers keeps the syntax valid and exercises name resolution,

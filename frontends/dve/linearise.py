@@ -574,6 +574,16 @@ def _async_summands(processes: list[ProcessDecl], tables: _Tables) -> list[ir.Su
                 if chan is None:
                     raise tables.error(f"unknown channel {t.sync.channel!r}", t.sync)
                 if chan.capacity == 0:
+                    # Translate now so that errors surface even if no partner ever matches.
+                    _transition_part(proc, t, tables)
+                    if not t.sync.send:
+                        for target in t.sync.items:
+                            if not isinstance(target, Ref) or target.process is not None:
+                                raise tables.error("expected a variable to receive into", target)
+                            translate_target(target, ctx)
+                    else:
+                        for value in t.sync.items:
+                            translate_expr(value, ctx)
                     (senders if t.sync.send else receivers).setdefault(chan.name, []).append((proc, t))
                     continue
                 extra_guard, pre = _buffered_ops(chan, t.sync, ctx)
