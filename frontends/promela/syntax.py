@@ -362,8 +362,29 @@ class _ToAst(Transformer):
     def field(self, meta, c):
         return ("field", c[0])
 
-    def binop_tok(self, meta, c):
-        return BinOp(str(c[1]), c[0], c[2], _pos(meta))
+    def _bin(op):
+        def build(self, meta, c):
+            return BinOp(op, c[0], c[1], _pos(meta))
+        return build
+
+    or_ = _bin("||")
+    and_ = _bin("&&")
+    bor = _bin("|")
+    bxor = _bin("^")
+    band = _bin("&")
+    eq = _bin("==")
+    ne = _bin("!=")
+    lt = _bin("<")
+    le = _bin("<=")
+    gt = _bin(">")
+    ge = _bin(">=")
+    shl = _bin("<<")
+    shr = _bin(">>")
+    add = _bin("+")
+    sub = _bin("-")
+    mul = _bin("*")
+    div = _bin("/")
+    mod = _bin("%")
 
     def not_(self, meta, c):
         return UnOp("!", c[0], _pos(meta))

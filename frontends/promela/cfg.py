@@ -1,0 +1,238 @@
+"""Control-flow graphs of proctype bodies, built the way Spin builds its state machines.
+
+A *location* is a point of control (Spin's state of a process's automaton); a *transition*
+is one atomic step of Spin (one basic statement, a whole ``d_step``, an ``else``, a ``goto``
+or ``break`` that begins an option, or ``-end-``, the removal of a terminated process).
+``goto`` and ``break`` elsewhere are jumps, not steps: their location *is* the target
+location (checked against Spin 6.5: ``x = 1; goto L; L: x = 2`` has 4 states, not 5).  The
+options of an ``if``/``do`` leave from the choice location itself, also when an option
+starts with a nested ``if``.
+
+Locations are plain ints; ``interior`` marks those strictly inside an ``atomic`` block (a
+step that ends there keeps the process in atomic mode, and Spin does not store the state).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from detect.errors import InputError
+
+from . import syntax as S
+
+
+@dataclass(frozen=True)
+class Transition:
+    """``kind``: ``stmt`` (a basic statement ``stmt``), ``goto`` (an option starting with a
+    jump), ``else``, ``dstep`` (``stmt`` is the ``Block``) or ``end``.  For ``else``,
+    ``siblings`` are the indices of the transitions of the other options of its choice."""
+
+    src: int
+    dst: int
+    kind: str
+    stmt: object
+    line: int
+    siblings: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Graph:
+    """A proctype's automaton: ``entry`` and ``end`` (the closing brace) are locations."""
+
+    name: str
+    entry: int
+    end: int
+    locations: tuple[int, ...]
+    transitions: tuple[Transition, ...]
+    interior: frozenset[int]
+    end_labels: frozenset[int]
+    labels: tuple[tuple[str, int], ...]
+    locals: tuple[S.VarDecl, ...]
+
+    def outgoing(self, loc: int) -> list[int]:
+        return [k for k, t in enumerate(self.transitions) if t.src == loc]
+
+    def reachable_from(self, loc: int) -> set[int]:
+        seen, todo = {loc}, [loc]
+        while todo:
+            x = todo.pop()
+            for t in self.transitions:
+                if t.src == x and t.dst not in seen:
+                    seen.add(t.dst)
+                    todo.append(t.dst)
+        return seen
+
+
+class _Builder:
+    def __init__(self, name: str, path: str, origin):
+        self.name = name
+        self.path = path
+        self.origin = origin  # preprocessed line -> (path, line)
+        self.next_loc = 0
+        self.alias: dict[int, int] = {}
+        self.trans: list[dict] = []
+        self.labels: dict[str, int] = {}
+        self.interior: set[int] = set()
+        self.end_labels: set[int] = set()
+        self.locals: list[S.VarDecl] = []
+        self.pending_gotos: list[tuple[int, str, S.Pos, bool]] = []
+        self.copies: list[tuple[int, int]] = []
+
+    def error(self, message: str, pos: S.Pos) -> InputError:
+        path, line = self.origin(pos.line)
+        return InputError(message, path, line, pos.column)
+
+    def new(self) -> int:
+        self.next_loc += 1
+        return self.next_loc
+
+    def root(self, loc: int) -> int:
+        while loc in self.alias:
+            loc = self.alias[loc]
+        return loc
+
+    def add(self, src: int, dst: int, kind: str, stmt, pos: S.Pos) -> int:
+        self.trans.append(dict(src=src, dst=dst, kind=kind, stmt=stmt, line=pos.line, siblings=()))
+        return len(self.trans) - 1
+
+    # ------------------------------------------------------------------ statements
+    def seq(self, seq: S.Sequence, at: int, cont: int, brk: Optional[int], option_head: bool) -> None:
+        stmts = [s for s in seq.stmts if s is not None and not isinstance(s, S.Decl)]
+        for d in seq.stmts:
+            if isinstance(d, S.Decl):
+                self.locals.extend(d.vars)
+        if not stmts:
+            if option_head:
+                raise self.error("empty option", seq.pos)
+            self.alias[at] = cont
+            return
+        cur = at
+        for i, s in enumerate(stmts):
+            nxt = cont if i == len(stmts) - 1 else self.new()
+            self.stmt(s, cur, nxt, brk, option_head and i == 0)
+            cur = nxt
+
+    def stmt(self, s, at: int, cont: int, brk: Optional[int], option_head: bool) -> None:
+        if isinstance(s, S.Labeled):
+            if s.label in self.labels:
+                raise self.error(f"label {s.label} defined twice", s.pos)
+            self.labels[s.label] = at
+            if s.label.startswith("end"):
+                self.end_labels.add(at)
+            self.stmt(s.stmt, at, cont, brk, option_head)
+        elif isinstance(s, S.Goto):
+            if option_head:
+                self.pending_gotos.append((self.add(at, 0, "goto", s, s.pos), s.label, s.pos, True))
+            else:
+                self.pending_gotos.append((at, s.label, s.pos, False))
+        elif isinstance(s, S.Break):
+            if brk is None:
+                raise self.error("break outside a do loop", s.pos)
+            if option_head:
+                self.add(at, brk, "goto", s, s.pos)
+            else:
+                self.alias[at] = brk
+        elif isinstance(s, S.Else):
+            if not option_head:
+                raise self.error("else must be the first statement of an option", s.pos)
+            self.add(at, cont, "else", s, s.pos)
+        elif isinstance(s, S.Choice):
+            if s.loop:
+                loop = at if not option_head else self.new()
+                if option_head:
+                    # Spin leaves the outer choice with the loop's own options.
+                    self.copies.append((at, loop))
+                self.choice(s, loop, loop, cont)
+            else:
+                self.choice(s, at, cont, brk)
+        elif isinstance(s, S.Block):
+            if s.kind == "block":
+                self.seq(s.body, at, cont, brk, option_head)
+            elif s.kind == "atomic":
+                first_new = self.next_loc + 1
+                self.seq(s.body, at, cont, brk, option_head)
+                self.interior.update(range(first_new, self.next_loc + 1))
+            else:
+                _check_dstep(self, s.body)
+                self.add(at, cont, "dstep", s, s.pos)
+        elif isinstance(s, S.Call):
+            raise self.error(f"unknown inline {s.name}", s.pos)
+        else:
+            self.add(at, cont, "stmt", s, s.pos)
+
+    def choice(self, s: S.Choice, at: int, cont: int, brk: Optional[int]) -> None:
+        groups = []
+        for option in s.options:
+            before = len(self.trans)
+            self.seq(option, at, cont, brk, True)
+            groups.append([k for k in range(before, len(self.trans)) if self.trans[k]["src"] == at])
+        for gi, group in enumerate(groups):
+            for k in group:
+                if self.trans[k]["kind"] == "else":
+                    others = tuple(x for gj, g in enumerate(groups) if gj != gi for x in g)
+                    self.trans[k]["siblings"] = others
+
+
+def _check_dstep(b: _Builder, body: S.Sequence) -> None:
+    for st in body.stmts:
+        _check_dstep_stmt(b, st)
+
+
+def _check_dstep_stmt(b: _Builder, st) -> None:
+    if isinstance(st, (S.Goto, S.Labeled)):
+        raise b.error("goto and labels inside d_step are not supported", st.pos)
+    if isinstance(st, (S.Send, S.Recv)):
+        raise b.error("channel operations inside d_step are not supported", st.pos)
+    if isinstance(st, S.Run):
+        raise b.error("run inside d_step is not supported", st.pos)
+    if isinstance(st, S.Block):
+        _check_dstep(b, st.body)
+    if isinstance(st, S.Choice):
+        for o in st.options:
+            _check_dstep(b, o)
+
+
+def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
+    """The automaton of ``body``; ``origin`` maps preprocessed lines to source lines."""
+    b = _Builder(name, path, origin)
+    entry = b.new()
+    end = b.new()
+    b.seq(body, entry, end, None, False)
+    for ref, label, pos, is_step in b.pending_gotos:
+        if label not in b.labels:
+            raise b.error(f"goto to undefined label {label}", pos)
+        if is_step:
+            b.trans[ref]["dst"] = b.labels[label]
+        else:
+            if b.root(b.labels[label]) == b.root(ref):
+                raise b.error(f"goto {label} jumps to itself (an infinite loop without steps)", pos)
+            b.alias[ref] = b.labels[label]
+    for a in list(b.alias):
+        seen = set()
+        x = a
+        while x in b.alias:
+            if x in seen:
+                raise InputError(f"{name}: a cycle of jumps without any statement", path, 0, 0)
+            seen.add(x)
+            x = b.alias[x]
+    trans = []
+    for t in b.trans:
+        trans.append(dict(t, src=b.root(t["src"]), dst=b.root(t["dst"])))
+    for target, source in b.copies:
+        for k, t in enumerate(list(trans)):
+            if t["src"] == b.root(source):
+                trans.append(dict(t, src=b.root(target)))
+    transitions = tuple(
+        Transition(t["src"], t["dst"], t["kind"], t["stmt"], t["line"], t["siblings"]) for t in trans
+    )
+    entry_r, end_r = b.root(entry), b.root(end)
+    transitions += (Transition(end_r, 0, "end", None, 0),)
+    locations = tuple(sorted({b.root(x) for x in range(1, b.next_loc + 1)}))
+    interior = frozenset(b.root(x) for x in b.interior) - {entry_r, end_r}
+    # A location an atomic block jumps out to is not interior: only keep roots created inside.
+    interior = frozenset(x for x in interior if x in b.interior)
+    return Graph(
+        name, entry_r, end_r, locations, transitions, interior,
+        frozenset(b.root(x) for x in b.end_labels) | {end_r},
+        tuple((k, b.root(v)) for k, v in b.labels.items()), tuple(b.locals),
+    )

@@ -1,0 +1,1083 @@
+"""Promela AST -> ``SequentialModel``: one pc global per process instance, Spin's semantics.
+
+Instances: every ``active [N]`` proctype and ``init`` run from the start, with pids in
+declaration order (as Spin 6 assigns them); ``run`` statements in ``init`` start further
+instances, whose pids come from executing init's deterministic prefix at load time (the
+*spawn plan*).  Each instance ``P`` with pid ``p`` owns ``P_p.pc`` (0 = not running) and its
+locals ``P_p.x``; ``_pid`` and channel parameters are constants in its summands, built from
+the same template as every other instance of ``P``.
+
+Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step ended inside an
+``atomic`` block (-1 otherwise); other processes may move only if that one is blocked.  Spin
+does not store such mid-atomic states: ``spin_state_count`` counts the states with
+``_atomic = -1``, which is what Spin reports as "states, stored".
+"""
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from dataclasses import dataclass
+from typing import Optional
+
+from detect import ir
+from detect.errors import InputError
+from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
+
+from . import syntax as S
+from .cfg import Graph, Transition, build_graph
+
+TRUE, FALSE = ir.TRUE, ir.FALSE
+ATOMIC = "_atomic"
+_TIMEOUT = "__timeout__"
+INT_RANGE = (-32768, 32767)
+
+_TYPES = {
+    "bit": (0, 1), "bool": (0, 1), "byte": (0, 255), "pid": (0, 255), "mtype": (0, 255),
+    "short": (-32768, 32767), "int": INT_RANGE,
+}
+_DOMAINS: dict = {}
+
+
+def domain_of(bounds: tuple[int, int]) -> tuple[int, ...]:
+    if bounds not in _DOMAINS:
+        _DOMAINS[bounds] = tuple(range(bounds[0], bounds[1] + 1))
+    return _DOMAINS[bounds]
+
+
+def wrap(e: Expr, bounds: tuple[int, int], exact: bool) -> Expr:
+    """``e`` truncated as Spin stores it into a variable of range ``bounds``.
+
+    Unsigned ranges wrap modulo 2^k (byte: ``& 255``); short wraps to 16-bit two's
+    complement; ``exact`` skips the wrap when ``e`` is known to fit already."""
+    lo, hi = bounds
+    if exact:
+        return e
+    if isinstance(e, Const):
+        return Const(_wrap_value(e.value, bounds))
+    if lo == 0 and (hi + 1) & hi == 0:
+        return Binary("&", e, Const(hi))
+    if lo == -(hi + 1) and (hi + 1) & hi == 0:
+        span = hi + 1
+        return Binary("-", Binary("&", Binary("+", e, Const(span)), Const(2 * span - 1)), Const(span))
+    return e  # int: writes outside the modelled range are faults (warned at load time)
+
+
+def _wrap_value(v: int, bounds) -> int:
+    lo, hi = bounds
+    if lo == 0 and (hi + 1) & hi == 0:
+        return v & hi
+    if lo == -(hi + 1) and (hi + 1) & hi == 0:
+        return ((v + hi + 1) & (2 * hi + 1)) - (hi + 1)
+    return v
+
+
+def _bounds(e: Expr, env) -> Optional[tuple[int, int]]:
+    """A cheap interval of ``e`` (None if unknown), used only to omit needless wraps."""
+    if isinstance(e, Const):
+        return (e.value, e.value)
+    if isinstance(e, (Name, Index)):
+        return env.get(e.name if isinstance(e, Name) else e.array)
+    if isinstance(e, Binary):
+        if e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
+            return (0, 1)
+        a, b = _bounds(e.left, env), _bounds(e.right, env)
+        if a is None or b is None:
+            return None
+        if e.op == "+":
+            return (a[0] + b[0], a[1] + b[1])
+        if e.op == "-":
+            return (a[0] - b[1], a[1] - b[0])
+        if e.op == "*":
+            c = [x * y for x in a for y in b]
+            return (min(c), max(c))
+        if e.op == "%" and b[0] > 0 and a[0] >= 0:
+            return (0, min(a[1], b[1] - 1))
+        if e.op == "&" and b[0] >= 0 and b[0] == b[1]:
+            return (0, b[1])
+        return None
+    if isinstance(e, Unary) and e.op == "!":
+        return (0, 1)
+    if isinstance(e, Ite):
+        a, b = _bounds(e.then, env), _bounds(e.else_, env)
+        if a is None or b is None:
+            return None
+        return (min(a[0], b[0]), max(a[1], b[1]))
+    return None
+
+
+def conj(*es: Expr) -> Expr:
+    es = [e for e in es if e != TRUE]
+    if any(e == FALSE for e in es):
+        return FALSE
+    if not es:
+        return TRUE
+    out = es[0]
+    for e in es[1:]:
+        out = Binary("&&", out, e)
+    return out
+
+
+def disj(es) -> Expr:
+    es = [e for e in es if e != FALSE]
+    if any(e == TRUE for e in es):
+        return TRUE
+    if not es:
+        return FALSE
+    out = es[0]
+    for e in es[1:]:
+        out = Binary("||", out, e)
+    return out
+
+
+def neg(e: Expr) -> Expr:
+    if e == TRUE:
+        return FALSE
+    if e == FALSE:
+        return TRUE
+    return Unary("!", e)
+
+
+def substitute(e: Expr, name: str, value: Expr) -> Expr:
+    if isinstance(e, Name):
+        return value if e.name == name else e
+    if isinstance(e, Index):
+        return Index(e.array, substitute(e.index, name, value))
+    if isinstance(e, Unary):
+        return Unary(e.op, substitute(e.operand, name, value))
+    if isinstance(e, Binary):
+        return Binary(e.op, substitute(e.left, name, value), substitute(e.right, name, value))
+    if isinstance(e, Ite):
+        return Ite(substitute(e.cond, name, value), substitute(e.then, name, value), substitute(e.else_, name, value))
+    return e
+
+
+def substitute_stmts(stmts, name, value):
+    out = []
+    for st in stmts:
+        if isinstance(st, Assign):
+            tgt = st.target
+            if isinstance(tgt, Index):
+                tgt = Index(tgt.array, substitute(tgt.index, name, value))
+            out.append(Assign(tgt, substitute(st.value, name, value)))
+        elif isinstance(st, If):
+            out.append(If(substitute(st.cond, name, value), substitute_stmts(st.then, name, value),
+                          substitute_stmts(st.else_, name, value)))
+        elif isinstance(st, While):
+            out.append(While(substitute(st.cond, name, value), substitute_stmts(st.body, name, value)))
+        elif isinstance(st, Assert):
+            out.append(Assert(substitute(st.cond, name, value), st.text))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class VarInfo:
+    """A Promela variable (a flattened record field is its own VarInfo): IR ``name``,
+    value range, array ``size`` (None for scalars)."""
+
+    name: str
+    bounds: tuple[int, int]
+    size: Optional[int]
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One channel instance: ``prefix.len`` and ``prefix.f<k>`` (arrays of ``capacity``)."""
+
+    prefix: str
+    capacity: int
+    fields: tuple[tuple[int, int], ...]
+
+    def len_name(self) -> str:
+        return f"{self.prefix}.len"
+
+    def field(self, k: int) -> str:
+        return f"{self.prefix}.f{k}"
+
+
+@dataclass(frozen=True)
+class Instance:
+    proctype: str
+    pid: int
+    prefix: str
+    owner: str
+    graph: Graph
+    args: tuple  # per parameter: int value, Channel, or None (not given)
+    running: bool  # running in the initial state
+
+
+class Lowering:
+    """Mutable builder used by ``lower``; its result is a frozen ``SequentialModel``."""
+
+    def __init__(self, program: S.Program, pre, path: str, name: str):
+        self.program = program
+        self.pre = pre
+        self.path = path
+        self.name = name
+        self.mtypes: dict[str, int] = {}
+        self.typedefs: dict[str, S.Typedef] = {}
+        self.inlines: dict[str, S.Inline] = {}
+        self.proctypes: dict[str, S.Proctype] = {}
+        self.globals: dict[str, object] = {}  # source name -> VarInfo | list[VarInfo] (records) | list[Channel]
+        self.variables: list[ir.Variable] = []
+        self.var_bounds: dict[str, tuple[int, int]] = {}
+        self.global_init: dict[str, tuple] = {}
+        self.warned: set[str] = set()
+
+    def error(self, message: str, pos: S.Pos) -> InputError:
+        path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
+        return InputError(message, path or self.path, line, pos.column if pos else 0)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warned:
+            self.warned.add(message)
+            warnings.warn(f"{self.path}: {message}", stacklevel=4)
+
+    # ------------------------------------------------------------------ constants
+    def const(self, e, ctx=None) -> int:
+        v = self.static(e, ctx or {})
+        if v is None:
+            raise self.error("expected a constant expression", getattr(e, "pos", None))
+        return v
+
+    def static(self, e, known: dict) -> Optional[int]:
+        """Value of ``e`` from constants, mtypes and ``known`` (name -> int), else None."""
+        from detect.semantics import Fault, apply_binary
+        if isinstance(e, S.Num):
+            return e.value
+        if isinstance(e, S.VarRef):
+            if e.index is None and e.field is None:
+                if e.name in known:
+                    return known[e.name]
+                if e.name in self.mtypes:
+                    return self.mtypes[e.name]
+            return None
+        if isinstance(e, S.UnOp):
+            v = self.static(e.operand, known)
+            if v is None:
+                return None
+            return {"!": int(not v), "-": -v, "~": ~v}[e.op]
+        if isinstance(e, S.BinOp):
+            a, b = self.static(e.left, known), self.static(e.right, known)
+            if a is None or b is None:
+                return None
+            try:
+                return apply_binary(e.op, a, b)
+            except Fault:
+                return None
+        if isinstance(e, S.CondExpr):
+            c = self.static(e.cond, known)
+            if c is None:
+                return None
+            return self.static(e.then if c else e.else_, known)
+        if isinstance(e, S.Special) and e.name == "_pid" and "_pid" in known:
+            return known["_pid"]
+        return None
+
+    def type_bounds(self, type_: str, bits, pos) -> tuple[int, int]:
+        if type_ == "unsigned":
+            if bits is None:
+                raise self.error("unsigned needs a width: unsigned x : n", pos)
+            n = self.const(bits)
+            if not 1 <= n <= 16:
+                raise self.error(f"unsigned width {n} not supported (1..16)", pos)
+            return (0, (1 << n) - 1)
+        if type_ == "int":
+            self.warn(f"int variables get the range {INT_RANGE[0]}..{INT_RANGE[1]}: a value outside "
+                      f"it is reported as a fault, where Spin would keep 32-bit values")
+        if type_ in _TYPES:
+            return _TYPES[type_]
+        raise self.error(f"unsupported type {type_}", pos)
+
+    # ------------------------------------------------------------------ globals
+    def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict) -> list:
+        """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries."""
+        if d.type == "chan":
+            raise self.error("local or parameter channel declarations with initialisers are declared globally only", d.pos)
+        size = self.const(d.size, known) if d.size is not None else None
+        if size is not None and size <= 0:
+            raise self.error(f"array size must be positive, got {size}", d.pos)
+        if d.type in self.typedefs:
+            if d.init is not None:
+                raise self.error("initialisers of typedef variables are not supported", d.pos)
+            out = []
+            for f in self.typedefs[d.type].fields:
+                fsize = self.const(f.size, known) if f.size is not None else None
+                if fsize is not None and size is not None:
+                    raise self.error("arrays of records with array fields are not supported", f.pos)
+                sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", size=d.size if d.size is not None else f.size, hidden=d.hidden)
+                out.extend(self.declare(sub, prefix, owner, known))
+            return out
+        bounds = self.type_bounds(d.type, d.bits, d.pos)
+        value = 0
+        if d.init is not None:
+            if isinstance(d.init, tuple) or isinstance(d.init, S.ChanInit):
+                raise self.error("expected an expression as initialiser", d.pos)
+            value = self.static(d.init, known)
+            if value is None:
+                value = "dynamic"
+        if d.hidden:
+            self.warn(f"hidden variable {d.name} is kept in the state vector (Spin drops it), "
+                      f"so state counts can exceed Spin's")
+        name = prefix + d.name
+        info = VarInfo(name, bounds, size, d.hidden)
+        self.var_bounds[name] = bounds
+        init_value = 0 if value == "dynamic" or owner is not None and not known.get("__running__") else _wrap_value(value, bounds)
+        self.variables.append(ir.Variable(
+            name, domain_of(bounds), tuple((init_value,) for _ in range(size or 1)), size, owner, d.hidden,
+        ))
+        return [(d.name, info, d.init)]
+
+    def declare_channel(self, d: S.VarDecl, known: dict) -> list[Channel]:
+        if not isinstance(d.init, S.ChanInit):
+            raise self.error("a global chan needs an initialiser [N] of { types }", d.pos)
+        cap = self.const(d.init.capacity, known)
+        count = self.const(d.size, known) if d.size is not None else None
+        fields = []
+        for t in d.init.types:
+            if t == "chan":
+                raise self.error("unsupported construct: channels of channels", d.init.pos)
+            if t in self.typedefs:
+                raise self.error("records as message fields are not supported", d.init.pos)
+            fields.append(self.type_bounds(t, None, d.init.pos))
+        chans = []
+        for k in range(count or 1):
+            prefix = d.name if count is None else f"{d.name}_{k}"
+            ch = Channel(prefix, cap, tuple(fields))
+            if cap > 0:
+                self.variables.append(ir.Variable(ch.len_name(), domain_of((0, cap)), ((0,),)))
+                for j, fb in enumerate(fields):
+                    self.variables.append(ir.Variable(ch.field(j), domain_of(fb), tuple((0,) for _ in range(cap)), cap))
+            chans.append(ch)
+        return chans
+
+
+# ---------------------------------------------------------------------------- instances
+
+
+@dataclass
+class Ctx:
+    """Name resolution inside one instance (or the global scope when ``inst`` is None)."""
+
+    inst: Optional[Instance]
+    locals: dict  # source name -> VarInfo
+    chans: dict  # source name -> list[Channel]
+
+
+class Translator:
+    def __init__(self, low: Lowering, instances: list):
+        self.low = low
+        self.instances = instances
+
+    def pc(self, inst: Instance) -> str:
+        return f"{inst.prefix}.pc"
+
+    def nr_pr(self) -> Expr:
+        terms = [Binary("!=", Name(self.pc(i)), Const(0)) for i in self.instances]
+        out = terms[0]
+        for t in terms[1:]:
+            out = Binary("+", out, t)
+        return out
+
+    def var(self, r: S.VarRef, ctx: Ctx):
+        """(VarInfo, index IR expr or None) of a variable reference."""
+        name, index = r.name, r.index
+        if r.field is not None:
+            if r.field.field is not None:
+                raise self.low.error("nested record fields are not supported", r.pos)
+            name = f"{r.name}.{r.field.name}"
+            index = r.index if r.index is not None else r.field.index
+        info = ctx.locals.get(name) or self.low.globals.get(name)
+        if not isinstance(info, VarInfo):
+            if name in ctx.chans or name in self.low.globals:
+                raise self.low.error(f"channel {name} used as a value", r.pos)
+            raise self.low.error(f"undeclared variable {name}", r.pos)
+        if info.size is None and index is not None:
+            raise self.low.error(f"{name} is not an array", r.pos)
+        if info.size is not None and index is None:
+            raise self.low.error(f"array {name} used without an index", r.pos)
+        return info, (self.expr(index, ctx) if index is not None else None)
+
+    def lvalue(self, r: S.VarRef, ctx: Ctx):
+        info, idx = self.var(r, ctx)
+        return info, (Name(info.name) if idx is None else Index(info.name, idx))
+
+    def channel(self, r: S.VarRef, ctx: Ctx) -> list[tuple[Expr, Channel]]:
+        """Candidate channels of a channel reference, each with the condition selecting it."""
+        chans = ctx.chans.get(r.name)
+        if chans is None:
+            chans = self.low.globals.get(r.name)
+            if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
+                raise self.low.error(f"{r.name} is not a channel", r.pos)
+        if r.index is None:
+            if len(chans) != 1:
+                raise self.low.error(f"channel array {r.name} used without an index", r.pos)
+            return [(TRUE, chans[0])]
+        idx = self.expr(r.index, ctx)
+        if isinstance(idx, Const):
+            if not 0 <= idx.value < len(chans):
+                raise self.low.error(f"channel index {idx.value} out of range", r.pos)
+            return [(TRUE, chans[idx.value])]
+        return [(Binary("==", idx, Const(k)), ch) for k, ch in enumerate(chans)]
+
+    def expr(self, e, ctx: Ctx) -> Expr:
+        if isinstance(e, S.Num):
+            return Const(e.value)
+        if isinstance(e, S.VarRef):
+            if e.index is None and e.field is None and e.name not in ctx.locals and e.name not in self.low.globals \
+                    and e.name in self.low.mtypes:
+                return Const(self.low.mtypes[e.name])
+            info, idx = self.var(e, ctx)
+            return Name(info.name) if idx is None else Index(info.name, idx)
+        if isinstance(e, S.UnOp):
+            x = self.expr(e.operand, ctx)
+            if e.op == "~":
+                return Binary("-", Unary("-", x), Const(1))
+            if isinstance(x, Const):
+                return Const(-x.value if e.op == "-" else int(not x.value))
+            return Unary(e.op, x)
+        if isinstance(e, S.BinOp):
+            a, b = self.expr(e.left, ctx), self.expr(e.right, ctx)
+            if isinstance(a, Const) and isinstance(b, Const) and e.op not in ("/", "%"):
+                from detect.semantics import apply_binary
+                return Const(apply_binary(e.op, a.value, b.value))
+            return Binary(e.op, a, b)
+        if isinstance(e, S.CondExpr):
+            return Ite(self.expr(e.cond, ctx), self.expr(e.then, ctx), self.expr(e.else_, ctx))
+        if isinstance(e, S.Special):
+            if e.name == "_pid":
+                if ctx.inst is None:
+                    raise self.low.error("_pid outside a process", e.pos)
+                return Const(ctx.inst.pid)
+            if e.name == "_nr_pr":
+                return self.nr_pr()
+            return Name(_TIMEOUT)
+        if isinstance(e, S.ChanFn):
+            out = []
+            for cond, ch in self.channel(e.chan, ctx):
+                ln = Name(ch.len_name()) if ch.capacity > 0 else Const(0)
+                v = {"len": ln, "empty": Binary("==", ln, Const(0)), "nempty": Binary("!=", ln, Const(0)),
+                     "full": Binary("==", ln, Const(ch.capacity)), "nfull": Binary("<", ln, Const(ch.capacity))}[e.fn]
+                out.append((cond, v))
+            return _select(out)
+        if isinstance(e, S.Poll):
+            if e.random:
+                raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
+            return _select([(c, self.recv_guard(ch, e.args, ctx, e.pos)) for c, ch in self.channel(e.chan, ctx)])
+        raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
+
+    # ------------------------------------------------------------------ channel operations
+    def recv_arg_value(self, a: S.RecvArg, ctx: Ctx) -> Optional[Expr]:
+        """The value a receive argument must match, or None when it stores into a variable."""
+        if a.kind in ("const", "eval"):
+            return self.expr(a.expr, ctx)
+        r = a.ref
+        if r.index is None and r.field is None and r.name not in ctx.locals and r.name not in self.low.globals:
+            if r.name in self.low.mtypes:
+                return Const(self.low.mtypes[r.name])
+            if r.name == "_":
+                return None
+        return None
+
+    def recv_guard(self, ch: Channel, args, ctx: Ctx, pos) -> Expr:
+        if ch.capacity == 0:
+            raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
+        if len(args) != len(ch.fields):
+            raise self.low.error(f"receive with {len(args)} arguments from a channel of {len(ch.fields)} fields", pos)
+        conds = [Binary(">", Name(ch.len_name()), Const(0))]
+        for j, a in enumerate(args):
+            v = self.recv_arg_value(a, ctx)
+            if v is not None:
+                conds.append(Binary("==", Index(ch.field(j), Const(0)), v))
+        return conj(*conds)
+
+    def recv_program(self, ch: Channel, args, ctx: Ctx, copy: bool) -> tuple:
+        prog = []
+        for j, a in enumerate(args):
+            if self.recv_arg_value(a, ctx) is not None or (a.kind == "var" and a.ref.name == "_"):
+                continue
+            info, target = self.lvalue(a.ref, ctx)
+            value = Index(ch.field(j), Const(0))
+            prog.append(Assign(target, wrap(value, info.bounds, _fits(ch.fields[j], info.bounds))))
+        if not copy:
+            for j in range(len(ch.fields)):
+                for k in range(ch.capacity - 1):
+                    prog.append(Assign(Index(ch.field(j), Const(k)), Index(ch.field(j), Const(k + 1))))
+                prog.append(Assign(Index(ch.field(j), Const(ch.capacity - 1)), Const(0)))
+            prog.append(Assign(Name(ch.len_name()), Binary("-", Name(ch.len_name()), Const(1))))
+        return tuple(prog)
+
+    def send_program(self, ch: Channel, args, ctx: Ctx, pos) -> tuple:
+        if ch.capacity == 0:
+            raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
+        if len(args) != len(ch.fields):
+            raise self.low.error(f"send of {len(args)} values to a channel of {len(ch.fields)} fields", pos)
+        prog = []
+        for j, a in enumerate(args):
+            v = self.expr(a, ctx)
+            prog.append(Assign(Index(ch.field(j), Name(ch.len_name())),
+                               wrap(v, ch.fields[j], _fits(_bounds(v, self.low.var_bounds), ch.fields[j]))))
+        prog.append(Assign(Name(ch.len_name()), Binary("+", Name(ch.len_name()), Const(1))))
+        return tuple(prog)
+
+    # ------------------------------------------------------------------ statements
+    def assign(self, r: S.VarRef, value: Expr, ctx: Ctx) -> Assign:
+        info, target = self.lvalue(r, ctx)
+        return Assign(target, wrap(value, info.bounds, _fits(_bounds(value, self.low.var_bounds), info.bounds)))
+
+    def basic(self, st, ctx: Ctx, run_program=None) -> list[tuple[Expr, tuple]]:
+        """(guard, program) alternatives of one basic statement (several for a channel
+        reference with a variable index)."""
+        if isinstance(st, S.ExprStmt):
+            return [(self.expr(st.expr, ctx), ())]
+        if isinstance(st, S.Assign):
+            return [(TRUE, (self.assign(st.target, self.expr(st.value, ctx), ctx),))]
+        if isinstance(st, S.IncDec):
+            cur = self.expr(st.target, ctx)
+            return [(TRUE, (self.assign(st.target, Binary("+" if st.op == "++" else "-", cur, Const(1)), ctx),))]
+        if isinstance(st, S.Printf):
+            return [(TRUE, ())]
+        if isinstance(st, S.AssertStmt):
+            return [(TRUE, (Assert(self.expr(st.cond, ctx), f"line {self.low.pre.origin(st.pos.line)[1]}"),))]
+        if isinstance(st, S.Send):
+            if st.sorted:
+                raise self.low.error("unsupported construct: sorted send !!", st.pos)
+            out = []
+            for cond, ch in self.channel(st.chan, ctx):
+                if ch.capacity == 0:
+                    raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", st.pos)
+                out.append((conj(cond, Binary("<", Name(ch.len_name()), Const(ch.capacity))),
+                            self.send_program(ch, st.args, ctx, st.pos)))
+            return out
+        if isinstance(st, S.Recv):
+            if st.random:
+                raise self.low.error("unsupported construct: random receive ??", st.pos)
+            return [(conj(cond, self.recv_guard(ch, st.args, ctx, st.pos)), self.recv_program(ch, st.args, ctx, st.copy))
+                    for cond, ch in self.channel(st.chan, ctx)]
+        if isinstance(st, S.Run):
+            if run_program is None:
+                raise self.low.error("run is supported only in init's start-up sequence (its processes must be known at load time)", st.pos)
+            return [(TRUE, run_program)]
+        raise self.low.error(f"unsupported statement {type(st).__name__}", getattr(st, "pos", None))
+
+    def dstep(self, body: S.Sequence, ctx: Ctx) -> tuple[Expr, tuple]:
+        """A d_step is one step: its first statement's executability, then the whole body
+        run deterministically (the first executable option of an if/do)."""
+        stmts = [s for s in body.stmts if s is not None and not isinstance(s, S.Decl)]
+        if not stmts:
+            return TRUE, ()
+        guard = self.first_guard(stmts[0], ctx)
+        return guard, self.structured(stmts, ctx, first=True)
+
+    def first_guard(self, st, ctx) -> Expr:
+        if isinstance(st, S.Labeled):
+            return self.first_guard(st.stmt, ctx)
+        if isinstance(st, S.Block):
+            inner = [s for s in st.body.stmts if s is not None and not isinstance(s, S.Decl)]
+            return self.first_guard(inner[0], ctx) if inner else TRUE
+        if isinstance(st, S.Choice):
+            gs = []
+            for o in st.options:
+                inner = [s for s in o.stmts if s is not None and not isinstance(s, S.Decl)]
+                if isinstance(inner[0], S.Else):
+                    return TRUE
+                gs.append(self.first_guard(inner[0], ctx))
+            return disj(gs)
+        if isinstance(st, (S.Break, S.Goto, S.Else)):
+            return TRUE
+        return disj(g for g, _ in self.basic(st, ctx))
+
+    def structured(self, stmts, ctx, first=False, brk: Optional[str] = None) -> tuple:
+        out = []
+        for i, st in enumerate(stmts):
+            if isinstance(st, S.Block):
+                out.extend(self.structured([s for s in st.body.stmts if s is not None and not isinstance(s, S.Decl)], ctx, first and i == 0, brk))
+            elif isinstance(st, S.Choice):
+                out.extend(self.structured_choice(st, ctx, brk))
+            elif isinstance(st, S.Break):
+                if brk is None:
+                    raise self.low.error("break outside a do loop", st.pos)
+                out.append(Assign(Name(brk), Const(0)))
+                break
+            elif isinstance(st, S.Else):
+                continue
+            else:
+                alts = self.basic(st, ctx)
+                guard, prog = alts[0] if len(alts) == 1 else (TRUE, ())
+                if guard != TRUE and not (first and i == 0):
+                    out.append(Assert(guard, "d_step statement blocked"))
+                out.extend(prog)
+        return tuple(out)
+
+    def structured_choice(self, st: S.Choice, ctx, brk) -> tuple:
+        options = []
+        else_body = None
+        loop_flag = f"__loop{st.pos.line}_{st.pos.column}"
+        for o in st.options:
+            inner = [s for s in o.stmts if s is not None and not isinstance(s, S.Decl)]
+            body = self.structured(inner, ctx, False, loop_flag if st.loop else brk)
+            if isinstance(inner[0], S.Else):
+                else_body = body
+            else:
+                options.append((self.first_guard(inner[0], ctx), body))
+        chain: tuple = (else_body if else_body is not None else (Assert(FALSE, "d_step blocked: no option executable"),))
+        for g, body in reversed(options):
+            chain = (If(g, body, chain),)
+        if not st.loop:
+            return chain
+        return (Assign(Name(loop_flag), Const(1)), While(Binary("==", Name(loop_flag), Const(1)), chain))
+
+
+def _fits(inner, outer) -> bool:
+    return inner is not None and outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def _select(alts: list[tuple[Expr, Expr]]) -> Expr:
+    if len(alts) == 1 and alts[0][0] == TRUE:
+        return alts[0][1]
+    return disj(conj(c, v) for c, v in alts)
+
+
+# ---------------------------------------------------------------------------- assembly
+
+
+@dataclass
+class _Step:
+    inst: Instance
+    src: int
+    dst: int
+    guard: Expr  # executability, without pc test / atomic exclusion
+    program: tuple
+    origin: str
+    event: str
+
+
+def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
+    low = Lowering(program, pre, path, name)
+    units = program.units
+    # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
+    names = [n for u in units if isinstance(u, S.MtypeDecl) for n in u.names]
+    low.mtypes = {n: len(names) - k for k, n in enumerate(names)}
+    for u in units:
+        if isinstance(u, S.Typedef):
+            low.typedefs[u.name] = u
+        elif isinstance(u, S.Inline):
+            low.inlines[u.name] = u
+        elif isinstance(u, S.Proctype):
+            if u.name in low.proctypes:
+                raise low.error(f"proctype {u.name} declared twice", u.pos)
+            low.proctypes[u.name] = u
+    if program.ltl_ignored:
+        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored")
+    for u in units:
+        if isinstance(u, S.Decl):
+            for d in u.vars:
+                if d.name in low.globals:
+                    raise low.error(f"{d.name} declared twice", d.pos)
+                if d.type == "chan":
+                    low.globals[d.name] = low.declare_channel(d, {})
+                else:
+                    for src, info, _ in low.declare(d, "", None, {"__running__": True}):
+                        low.globals[src] = info
+    # ---- instances started at load time, in declaration order
+    graphs: dict[str, Graph] = {}
+
+    def graph(pname: str, body: S.Sequence) -> Graph:
+        if pname not in graphs:
+            graphs[pname] = build_graph(pname, expand_inlines(low, body), path, pre.origin)
+        return graphs[pname]
+
+    instances: list[Instance] = []
+    init_unit = None
+    for u in units:
+        if isinstance(u, S.Proctype) and u.active is not None:
+            for _ in range(low.const(u.active)):
+                pid = len(instances)
+                if u.params:
+                    low.warn(f"parameters of active proctype {u.name} start as 0")
+                instances.append(Instance(u.name, pid, f"{u.name}_{pid}", f"{u.name}[{pid}]",
+                                          graph(u.name, u.body), tuple(0 for _ in u.params), True))
+        elif isinstance(u, S.Init):
+            if init_unit is not None:
+                raise low.error("init declared twice", u.pos)
+            init_unit = u
+            instances.append(Instance("init", len(instances), "init", "init", graph(":init:", u.body), (), True))
+    if not instances:
+        raise InputError("no active proctype and no init: nothing runs", path, 1, 1)
+    tr = Translator(low, instances)
+    init_inst = next((i for i in instances if i.proctype == "init"), None)
+    plan = plan_init(low, init_inst) if init_inst is not None else _Plan((), None)
+    for proctype, args, pos in plan.runs:
+        pdecl = low.proctypes.get(proctype)
+        if pdecl is None:
+            raise low.error(f"run of undeclared proctype {proctype}", pos)
+        if len(args) != len(pdecl.params):
+            raise low.error(f"run {proctype} with {len(args)} arguments, expected {len(pdecl.params)}", pos)
+        pid = len(instances)
+        instances.append(Instance(proctype, pid, f"{proctype}_{pid}", f"{proctype}[{pid}]",
+                                  graph(proctype, pdecl.body), args, False))
+    # ---- per-instance state variables
+    ctxs: dict[int, Ctx] = {}
+    for inst in instances:
+        ctxs[inst.pid] = declare_instance(low, inst)
+    tr = Translator(low, instances)
+    # ---- steps
+    steps: list[_Step] = []
+    runs_done = 0
+    for inst in instances:
+        ctx = ctxs[inst.pid]
+        g = inst.graph
+        start_locs = None
+        if inst is init_inst:
+            steps.extend(init_prefix_steps(low, tr, inst, ctx, plan, instances, ctxs))
+            start_locs = g.reachable_from(plan.stop) if plan.stop is not None else set()
+        for k, t in enumerate(g.transitions):
+            if start_locs is not None and t.src not in start_locs:
+                continue
+            if t.kind == "end":
+                if g.end not in g.reachable_from(g.entry) and not (inst is init_inst and plan.stop == g.end):
+                    continue
+                later = [i for i in instances if i.pid > inst.pid]
+                guard = conj(*[Binary("==", Name(tr.pc(i)), Const(0)) for i in later])
+                steps.append(_Step(inst, g.end, 0, guard, reset_program(low, inst, ctx), f"{inst.owner} -end-", f"{inst.proctype}.end"))
+                continue
+            for guard, prog in transition_alternatives(low, tr, g, t, ctx):
+                steps.append(_Step(inst, t.src, t.dst, guard, prog,
+                                   f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
+    return assemble(low, tr, instances, steps, plan, init_inst)
+
+
+def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequence:
+    """``body`` with every inline call replaced by the inline's body (parameters substituted)."""
+    if depth > 32:
+        raise low.error("inline expansion too deep (recursive inline?)", body.pos)
+
+    def subst(node, mapping):
+        if isinstance(node, S.VarRef) and node.name in mapping and node.index is None:
+            rep = mapping[node.name]
+            if isinstance(rep, S.VarRef):
+                return dataclasses.replace(rep, field=subst(node.field, mapping) if node.field else rep.field)
+            if node.field is None:
+                return rep
+        if dataclasses.is_dataclass(node) and not isinstance(node, S.Pos):
+            return dataclasses.replace(node, **{f.name: subst(getattr(node, f.name), mapping)
+                                                for f in dataclasses.fields(node)})
+        if isinstance(node, tuple):
+            return tuple(subst(x, mapping) for x in node)
+        return node
+
+    def walk(node):
+        if isinstance(node, S.Call):
+            inl = low.inlines.get(node.name)
+            if inl is None:
+                raise low.error(f"call of undeclared inline {node.name}", node.pos)
+            if len(node.args) != len(inl.params):
+                raise low.error(f"inline {node.name} expects {len(inl.params)} arguments", node.pos)
+            inner = subst(inl.body, dict(zip(inl.params, node.args)))
+            return S.Block("block", expand_inlines(low, inner, depth + 1), node.pos)
+        if dataclasses.is_dataclass(node) and not isinstance(node, (S.Pos,)) and not isinstance(node, type):
+            return dataclasses.replace(node, **{f.name: walk(getattr(node, f.name)) for f in dataclasses.fields(node)})
+        if isinstance(node, tuple):
+            return tuple(walk(x) for x in node)
+        return node
+
+    return walk(body)
+
+
+def declare_instance(low: Lowering, inst: Instance) -> Ctx:
+    g = inst.graph
+    locals_: dict = {}
+    chans: dict = {}
+    owner = inst.owner
+    pdecl = low.proctypes.get(inst.proctype)
+    params = pdecl.params if pdecl is not None else ()
+    known = {"_pid": inst.pid, "__running__": inst.running}
+    for p, arg in zip(params, inst.args):
+        if p.type == "chan":
+            if not isinstance(arg, Channel):
+                raise low.error(f"parameter {p.name} of {inst.proctype} needs a channel argument", p.pos)
+            chans[p.name] = [arg]
+            continue
+        d = S.VarDecl(p.type, p.name, None, None, None, False, p.pos)
+        for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
+            locals_[src] = info
+    for d in g.locals:
+        if d.type == "chan":
+            raise low.error("local channel declarations are not supported", d.pos)
+        if d.name in locals_:
+            raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
+        values = dict(known)
+        for src, info, init in low.declare(d, inst.prefix + ".", owner, values):
+            locals_[src] = info
+    pc_domain = tuple(range(0, max(g.locations) + 1 + 4096)) if inst.proctype == "init" else tuple(range(0, max(g.locations) + 1))
+    low.variables.append(ir.Variable(f"{inst.prefix}.pc", pc_domain,
+                                     ((g.entry if inst.running else 0,),), None, owner))
+    return Ctx(inst, locals_, chans)
+
+
+def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx) -> tuple:
+    """Assignments giving a newly started instance its parameters and initial locals."""
+    prog = []
+    pdecl = low.proctypes.get(inst.proctype)
+    params = pdecl.params if pdecl is not None else ()
+    for p, arg in zip(params, inst.args):
+        if p.type == "chan":
+            continue
+        info = ctx.locals[p.name]
+        value = arg if isinstance(arg, Expr.__args__) else Const(arg)
+        prog.append(Assign(Name(info.name), wrap(value, info.bounds, False) if not isinstance(value, Const) else Const(_wrap_value(value.value, info.bounds))))
+    for d in inst.graph.locals:
+        if d.init is None:
+            continue
+        info = ctx.locals[d.name]
+        value = tr.expr(d.init, ctx)
+        for k in range(info.size or 1):
+            target = Name(info.name) if info.size is None else Index(info.name, Const(k))
+            prog.append(Assign(target, wrap(value, info.bounds, _fits(_bounds(value, low.var_bounds), info.bounds))))
+    return tuple(prog)
+
+
+def reset_program(low: Lowering, inst: Instance, ctx: Ctx) -> tuple:
+    """A removed process leaves no trace: its locals return to 0 (Spin drops them)."""
+    prog = []
+    for info in ctx.locals.values():
+        for k in range(info.size or 1):
+            prog.append(Assign(Name(info.name) if info.size is None else Index(info.name, Const(k)), Const(0)))
+    return tuple(prog)
+
+
+def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: Ctx) -> list[tuple[Expr, tuple]]:
+    if t.kind == "goto":
+        return [(TRUE, ())]
+    if t.kind == "else":
+        sib = []
+        for k in t.siblings:
+            for guard, _ in transition_alternatives(low, tr, g, g.transitions[k], ctx):
+                sib.append(guard)
+        return [(neg(disj(sib)), ())]
+    if t.kind == "dstep":
+        return [tr.dstep(t.stmt.body, ctx)]
+    return tr.basic(t.stmt, ctx)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """init's deterministic start-up: ``segments`` are steps (a merged atomic block is one
+    step), each a tuple of transition indices; ``runs`` the processes started, in order."""
+
+    runs: tuple
+    stop: Optional[int]
+    segments: tuple = ()
+
+
+_MAX_PREFIX = 20_000
+
+
+def plan_init(low: Lowering, inst: Instance) -> _Plan:
+    """Execute init at load time while its control flow depends only on its own locals."""
+    g = inst.graph
+    known: dict = {"_pid": inst.pid}
+    for d in g.locals:
+        if d.size is None and d.type not in low.typedefs and d.type != "chan":
+            v = low.static(d.init, known) if d.init is not None else 0
+            if v is not None:
+                known[d.name] = _wrap_value(v, low.type_bounds(d.type, d.bits, d.pos))
+    local_bounds = {d.name: d for d in g.locals}
+    runs: list = []
+    segments: list = []
+    current: list = []
+    loc = g.entry
+    for _ in range(_MAX_PREFIX):
+        if loc == g.end:
+            break
+        options = [k for k in g.outgoing(loc)]
+        enabled = []
+        for k in options:
+            v = _static_guard(low, g, g.transitions[k], known)
+            if v is None:
+                enabled = None
+                break
+            if v:
+                enabled.append(k)
+        if enabled is None or len(enabled) != 1:
+            break
+        k = enabled[0]
+        t = g.transitions[k]
+        if not _apply_static(low, t, known, local_bounds, runs):
+            break
+        current.append(k)
+        if t.dst not in g.interior:
+            segments.append(tuple(current))
+            current = []
+        loc = t.dst
+    if current:  # stopped inside an atomic block: keep its steps separate
+        segments.extend((k,) for k in current)
+    for k, t in enumerate(g.transitions):
+        if t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in g.reachable_from(loc) and loc != g.end:
+            raise low.error("run whose execution depends on run-time values: the processes init starts "
+                            "must be computable at load time", t.stmt.pos)
+    return _Plan(tuple(runs), loc, tuple(segments))
+
+
+def _static_guard(low, g, t: Transition, known) -> Optional[bool]:
+    if t.kind in ("goto", "end"):
+        return True
+    if t.kind == "else":
+        vals = [_static_guard(low, g, g.transitions[k], known) for k in t.siblings]
+        return None if None in vals else not any(vals)
+    st = t.stmt
+    if t.kind == "dstep":
+        inner = [s for s in st.body.stmts if s is not None and not isinstance(s, S.Decl)]
+        st = inner[0] if inner else S.Printf(t.stmt.pos)
+        if isinstance(st, (S.Choice, S.Block, S.Labeled)):
+            return None
+    if isinstance(st, S.ExprStmt):
+        v = low.static(st.expr, known)
+        return None if v is None else bool(v)
+    if isinstance(st, (S.Assign, S.IncDec, S.Printf, S.AssertStmt, S.Run)):
+        return True
+    return None
+
+
+def _apply_static(low, t: Transition, known: dict, local_decls, runs: list) -> bool:
+    def assign(r: S.VarRef, value):
+        if r.name in local_decls and r.index is None and r.field is None:
+            d = local_decls[r.name]
+            known[r.name] = None if value is None else _wrap_value(value, low.type_bounds(d.type, d.bits, d.pos))
+            if known[r.name] is None:
+                del known[r.name]
+        elif r.name in local_decls:
+            known.pop(r.name, None)
+
+    if t.kind == "dstep":
+        for st in t.stmt.body.stmts:
+            if isinstance(st, S.Assign):
+                assign(st.target, low.static(st.value, known))
+            elif isinstance(st, (S.ExprStmt, S.Printf, S.AssertStmt)) or st is None:
+                continue
+            else:
+                return False
+        return True
+    st = t.stmt
+    if isinstance(st, S.Assign):
+        assign(st.target, low.static(st.value, known))
+    elif isinstance(st, S.IncDec):
+        v = low.static(st.target, known)
+        assign(st.target, None if v is None else v + (1 if st.op == "++" else -1))
+    elif isinstance(st, S.Run):
+        args = []
+        pdecl = low.proctypes.get(st.proctype)
+        if pdecl is None:
+            raise low.error(f"run of undeclared proctype {st.proctype}", st.pos)
+        for p, a in zip(pdecl.params, st.args):
+            if p.type == "chan":
+                if not isinstance(a, S.VarRef):
+                    raise low.error("channel argument must name a channel", st.pos)
+                chans = low.globals.get(a.name)
+                if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
+                    raise low.error(f"{a.name} is not a global channel", a.pos)
+                idx = 0 if a.index is None else low.static(a.index, known)
+                if idx is None or not 0 <= idx < len(chans):
+                    raise low.error("channel argument index not computable at load time", a.pos)
+                args.append(chans[idx])
+            else:
+                v = low.static(a, known)
+                if v is None:
+                    raise low.error("run argument not computable at load time", st.pos)
+                args.append(v)
+        args.extend([0] * (len(pdecl.params) - len(args)))
+        runs.append((st.proctype, tuple(args), st.pos))
+    return True
+
+
+def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan, instances, ctxs) -> list:
+    """init's start-up as a chain of fresh pc values (one per step, a merged atomic block
+    being one step); ``run`` k starts the instance planned for it."""
+    g = inst.graph
+    steps = []
+    base = max(g.locations) + 1
+    run_no = 0
+    started = [i for i in instances if i.running and i is not inst]
+    n_initial = sum(1 for i in instances if i.running)
+    for s, seg in enumerate(plan.segments):
+        src = base + s if s > 0 else g.entry
+        dst = base + s + 1 if s + 1 < len(plan.segments) else plan.stop
+        program: list = []
+        guard = TRUE
+        for j, k in enumerate(seg):
+            t = g.transitions[k]
+            if isinstance(t.stmt, S.Run):
+                target = instances[n_initial + run_no]
+                run_no += 1
+                check = ()
+                if any(i.graph.end in i.graph.reachable_from(i.graph.entry) for i in started):
+                    check = (Assert(Binary("==", tr.nr_pr(), Const(target.pid)),
+                                    "a process ended before init's run: pids differ from the load-time plan"),)
+                prog = check + (Assign(Name(tr.pc(target)), Const(target.graph.entry)),) + \
+                    local_initialisers(low, tr, target, ctxs[target.pid])
+                alts = [(TRUE, prog)]
+                started.append(target)
+            else:
+                alts = transition_alternatives(low, tr, g, t, ctx)
+            if len(alts) != 1:
+                raise low.error("channel operation with a variable channel in init's start-up", S.Pos(t.line, 0))
+            if j == 0:
+                guard = alts[0][0]
+            program.extend(alts[0][1])
+        steps.append(_Step(inst, src, dst, guard, tuple(program),
+                           f"init start-up step {s}", f"init.start{s}"))
+    if plan.segments and plan.stop is not None:
+        pass
+    return steps
+
+
+def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan, init_inst) -> ir.SequentialModel:
+    atomic_pids = sorted({st.inst.pid for st in steps if st.dst in st.inst.graph.interior
+                          and not (st.inst is init_inst and st.event.startswith("init.start") and False)})
+    at_guard = {}
+    full = []
+    for st in steps:
+        pc_test = Binary("==", Name(tr.pc(st.inst)), Const(st.src))
+        full.append(conj(pc_test, st.guard))
+    if atomic_pids:
+        low.variables.append(ir.Variable(ATOMIC, tuple([-1] + atomic_pids), ((-1,),)))
+        for pid in atomic_pids:
+            inst = instances[pid]
+            at_guard[pid] = disj(f for st, f in zip(steps, full)
+                                 if st.inst.pid == pid and st.src in inst.graph.interior)
+    timeout = neg(disj(substitute(f, _TIMEOUT, FALSE) for f in full))
+    summands = []
+    for st, f in zip(steps, full):
+        excl = TRUE
+        if atomic_pids:
+            others = [conj(Binary("==", Name(ATOMIC), Const(p)), neg(at_guard[p])) for p in atomic_pids if p != st.inst.pid]
+            mine = [Binary("==", Name(ATOMIC), Const(st.inst.pid))] if st.inst.pid in atomic_pids else []
+            excl = disj([Binary("==", Name(ATOMIC), Const(-1))] + mine + others)
+        guard = substitute(conj(f, excl), _TIMEOUT, timeout)
+        prog = substitute_stmts(st.program, _TIMEOUT, timeout)
+        prog += (Assign(Name(tr.pc(st.inst)), Const(st.dst)),)
+        if atomic_pids:
+            prog += (Assign(Name(ATOMIC), Const(st.inst.pid if st.dst in st.inst.graph.interior else -1)),)
+        summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, (st.inst.owner,)))
+    terminal_parts = []
+    for inst in instances:
+        g = inst.graph
+        ok = sorted({0} | set(g.end_labels))
+        terminal_parts.append(disj(Binary("==", Name(tr.pc(inst)), Const(v)) for v in ok))
+    params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
+    return ir.SequentialModel(
+        name=low.name, variables=tuple(low.variables), summands=tuple(summands),
+        assertions=(ir.Assertion("deadlockfree", "no invalid end states"),),
+        parameters=params, source=low.path, terminal=conj(*terminal_parts),
+    )
+
+
+def _is_int(v: str) -> bool:
+    try:
+        int(v)
+        return True
+    except ValueError:
+        return False
