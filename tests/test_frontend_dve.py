@@ -283,16 +283,20 @@ def test_operators_constants_and_defines():
     assert model4.parameters == (("N", 4),)
 
 
+TEXT_ASSERT = """
+    byte x;
+    process P { state a, b; init a; assert b: x == 1;
+      trans a -> b { effect x = 1; }; }
+    system async;"""
+
+
 def test_assert_section_becomes_an_invariant():
-    model = _model("""
-        byte x;
-        process P { state a, b; init a; assert b: x == 1;
-          trans a -> b { effect x = 1; }; }
-        system async;""")
+    model = _model(TEXT_ASSERT)
     (assertion,) = model.assertions
     assert assertion.kind == "invariant" and "x == 1" in assertion.text
-    result = explore(model)
-    assert [r.verdict for r in result.assertions] != [] and result.states == 2
+    assert [r.verdict for r in explore(model).assertions] == ["holds"]
+    broken = _model(TEXT_ASSERT.replace("x = 1", "x = 2"))
+    assert [r.verdict for r in explore(broken).assertions] == ["fails"]
 
 
 def test_synchronous_system_moves_all_processes_together():
