@@ -169,6 +169,9 @@ def test_client_server_sync_channel_hands_shake_between_different_processes():
                 seen.add(t)
                 todo.append(t)
     assert len(states) == len(seen) == 2 ** c + c * 2 ** (c - 1)
+    # The server's received client id is -1 while dead, never a client id.
+    server_c = model.variable("Server_c")
+    assert server_c.domain == (-1,) + tuple(range(c)) and server_c.init == ((-1,),)
     req = [s for s in model.summands if s.event.name == "req"]
     assert len(req) == 1 and [l.name for l in req[0].locals] == ["i"]
 

@@ -46,6 +46,11 @@ TAU = "τ"
 MAX_LOCATIONS = 20_000
 MAX_TERM_DEPTH = 40
 MAX_UNFOLD = 200
+#: Placeholder for "no value" of a dead stored value or an empty buffer slot.  It is replaced
+#: by one less than the smallest value those globals can really hold, so that it never
+#: coincides with a process id or a data value (a fixed 0 would single out process 0 and
+#: break the symmetry between processes).
+NONE = -(2 ** 40) - 7
 
 # ============================================================================ substitution
 
@@ -790,7 +795,7 @@ class Linearisation:
                 temps = [Name(f"_arg{j}") for j in range(len(stores))]
                 program += [Assign(t, v) for t, (_, v) in zip(temps, stores)]
                 program += [Assign(st, t) for t, (st, _) in zip(temps, stores)]
-            program += [Assign(r, Const(0)) for r in resets]
+            program += [Assign(r, Const(NONE)) for r in resets]
             if pc_ref is not None and tgt != src:
                 program.append(Assign(pc_ref, Const(tgt)))
             if self.atomic_var is not None:
@@ -963,7 +968,7 @@ class Linearisation:
             program = [Assign(st, Index(b, Const(0))) for st, b in zip(r.action[2], bufs)]
             for b in bufs:
                 program += [Assign(Index(b, Const(i)), Index(b, Const(i + 1))) for i in range(cap - 1)]
-                program.append(Assign(Index(b, Const(cap - 1)), Const(0)))
+                program.append(Assign(Index(b, Const(cap - 1)), Const(NONE)))
             program.append(Assign(cnt, Binary("-", cnt, Const(1))))
             out.append(dataclasses.replace(r, guard=conj(r.guard, Binary(">", cnt, Const(0))),
                                            action=("event", ch + "?", tuple(Index(b, Const(0)) for b in bufs)),
@@ -1036,14 +1041,14 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
                 init_values.setdefault(st.array if isinstance(st, Index) else st.name, {})[slot] = v.value
     for var, size, pos, what in storage.order:
         given = init_values.get(var, {})
-        inits = tuple((given.get(k, 0),) for k in range(size or 1))
+        inits = tuple((given.get(k, NONE),) for k in range(size or 1))
         dom = tuple(sorted({v for (v,) in inits}))
         variables.append(Variable(var, dom, inits, size))
         to_infer[var] = (pos, what)
     for ch, (bufs, count, cap) in lin.buffers.items():
         pos = scope.channels[ch].pos
         for b in bufs:
-            variables.append(Variable(b, (0,), ((0,),) * cap, cap))
+            variables.append(Variable(b, (NONE,), ((NONE,),) * cap, cap))
             to_infer[b] = (pos, f"buffer of channel '{ch}'")
         variables.append(Variable(count, tuple(range(cap + 1)), ((0,),)))
     if lin.atomic_var is not None:
@@ -1080,6 +1085,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
                 f"({e.reason}); declare one, e.g. var {e.variable} : {{0..7}} = 0;", pos) from None
         raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a guard "
                           f"or a declared range", pos) from None
+    model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
     try:
         validate(model)
     except ModelError as e:
@@ -1143,3 +1149,49 @@ def _terminal(comps, autos, pcs, sizes) -> Optional[Expr]:
             ref = Index(pc, slot) if sizes[c.group] > 1 else Name(pc)
             parts.append(Binary("==", ref, Const(skip_id)))
     return conj(*parts)
+
+
+def _settle_none(model: SequentialModel, names: set) -> SequentialModel:
+    """Replace the ``NONE`` placeholder by a concrete value below every real value."""
+    real = {x for v in model.variables if v.name in names for x in v.domain if x != NONE}
+    if not any(NONE in v.domain for v in model.variables):
+        return model
+    none = min(real, default=0) - 1
+
+    def value(x: int) -> int:
+        return none if x == NONE else x
+
+    def expr(e):
+        if isinstance(e, Const):
+            return Const(value(e.value))
+        if isinstance(e, Index):
+            return Index(e.array, expr(e.index))
+        if isinstance(e, Unary):
+            return Unary(e.op, expr(e.operand))
+        if isinstance(e, Binary):
+            return Binary(e.op, expr(e.left), expr(e.right))
+        if isinstance(e, Ite):
+            return Ite(expr(e.cond), expr(e.then), expr(e.else_))
+        return e
+
+    def stmts(body):
+        out = []
+        for st in body:
+            if isinstance(st, Assign):
+                out.append(Assign(expr(st.target), expr(st.value)))
+            elif isinstance(st, If):
+                out.append(If(expr(st.cond), stmts(st.then), stmts(st.else_)))
+            elif isinstance(st, While):
+                out.append(While(expr(st.cond), stmts(st.body)))
+            else:
+                out.append(dataclasses.replace(st, cond=expr(st.cond)))
+        return tuple(out)
+
+    variables = tuple(
+        dataclasses.replace(v, domain=tuple(sorted({value(x) for x in v.domain})),
+                            init=tuple(tuple(sorted({value(x) for x in a})) for a in v.init))
+        for v in model.variables)
+    summands = tuple(dataclasses.replace(s, guard=expr(s.guard), program=stmts(s.program),
+                                         event=Event(s.event.name, tuple(expr(a) for a in s.event.args)))
+                     for s in model.summands)
+    return dataclasses.replace(model, variables=variables, summands=summands)
