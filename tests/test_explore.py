@@ -359,3 +359,44 @@ def test_explorer_agrees_with_oracle(model):
     assert {graph.states[i] for i in graph.faults} == faults
     if result.deadlocks:
         assert is_real_trace(model, result.deadlock_trace)
+
+
+# ------------------------------------------------------------------------ front-end models
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[1]
+CORPUS = REPO / ".." / "shared" / "corpus" / "beem" / "dve"
+#: Published BEEM state counts (shared corpus README); small enough for the interpreter.
+BEEM_SMALL = {"phils.1": 80, "phils.2": 581, "fischer.1": 634, "bakery.1": 1_506,
+              "gear.1": 2_689}
+
+
+def assert_agrees_with_interpreter(model):
+    states, transitions, faults = semantics.explore(model)
+    result = explore(model)
+    assert (result.states, result.transitions, result.faults) == (
+        len(states), len(transitions), len(faults))
+    dead_ends = states - {s for s, _ in transitions}
+    assert set(result.deadlocks) == {s for s in dead_ends if not oracle_terminal(model, s)}
+    for verdict in result.assertions:
+        trace = verdict.trace
+        if verdict.note == "run-time error reachable":
+            trace = trace[:-1]  # the last entry names the faulting step, it is no transition
+        if trace:
+            assert is_real_trace(model, trace)
+    return result
+
+
+@pytest.mark.parametrize("instance", sorted(BEEM_SMALL))
+def test_beem_instances_agree_with_interpreter_and_published_counts(instance):
+    dve = pytest.importorskip("frontends.dve")
+    path = CORPUS / f"{instance}.dve"
+    if not path.exists():
+        pytest.skip(f"shared corpus not found at {CORPUS}")
+    result = assert_agrees_with_interpreter(dve.load(path))
+    assert result.states == BEEM_SMALL[instance]
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "models").glob("*.csp")), ids=lambda p: p.name)
+def test_csp_models_agree_with_interpreter(path):
+    csp = pytest.importorskip("frontends.csp")
+    assert_agrees_with_interpreter(csp.load(str(path)))
