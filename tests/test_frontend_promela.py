@@ -1,0 +1,152 @@
+"""Tests of the Promela front end: state counts against Spin, errors, preprocessor."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from detect.errors import InputError
+from detect.explore import reachable_graph
+from frontends.promela import load, parse_text, spin_state_count
+from frontends.promela.preprocess import preprocess
+
+CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+FAST = ["beem/promela/bakery.1.pml", "beem/promela/fischer.1.pml", "beem/promela/hanoi.1.pml",
+        "beem/promela/msmie.1.pml", "beem/promela/peterson.1.pml", "beem/promela/phils.1.pml",
+        "beem/promela/phils.2.pml", "spin/loops.pml"]
+SLOW = ["spin/leader0.pml", "spin/snoopy.pml", "spin/sort.pml", "spin/pftp.pml"]
+
+
+def spin_states(path: Path, tmp: Path, defines: dict | None = None) -> int:
+    """Spin's "states, stored" without statement merging, data-flow optimisation or
+    write-only-variable hiding (-o1 -o2 -o3), and without partial-order reduction."""
+    if shutil.which("spin") is None or shutil.which("gcc") is None:
+        pytest.skip("spin or gcc not installed (apt-get install spin)")
+    src = tmp / "m.pml"
+    text = path.read_text()
+    for k, v in (defines or {}).items():  # cpp lets the file's #define win over -D: edit it
+        text = re.sub(rf"^#define\s+{k}\b.*$", f"#define {k} {v}", text, flags=re.M)
+    src.write_text(text)
+    flags: list[str] = []
+    subprocess.run(["spin", *flags, "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=tmp, check=True, capture_output=True)
+    subprocess.run(["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", "-o", "pan", "pan.c"], cwd=tmp, check=True, capture_output=True)
+    out = subprocess.run(["./pan", "-m10000000", "-c0", "-n"], cwd=tmp, check=True, capture_output=True, text=True).stdout
+    return int(re.search(r"(\d+) states, stored", out).group(1))
+
+
+def our_states(path: Path, defines: dict | None = None) -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = load(path, defines or {})
+    graph = reachable_graph(model, max_states=5_000_000)
+    assert graph.complete
+    return spin_state_count(model, graph.states)
+
+
+def corpus(rel: str) -> Path:
+    p = CORPUS / rel
+    if not p.exists():
+        pytest.skip(f"shared corpus not available at {CORPUS}")
+    return p
+
+
+@pytest.mark.parametrize("rel", FAST)
+def test_state_count_equals_spin(rel, tmp_path):
+    path = corpus(rel)
+    assert our_states(path) == spin_states(path, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rel", SLOW)
+def test_state_count_equals_spin_large(rel, tmp_path):
+    path = corpus(rel)
+    assert our_states(path) == spin_states(path, tmp_path)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_peterson_filter_equals_spin_and_is_safe(n, tmp_path):
+    path = MODELS / "peterson_filter.pml"
+    assert our_states(path, {"N": n}) == spin_states(path, tmp_path, {"N": n})
+    graph = reachable_graph(load(path, {"N": n}))
+    assert not graph.faults  # the assert(incs == 1) never fails
+
+
+def test_peterson_filter_instances_share_one_template():
+    model = load(MODELS / "peterson_filter.pml", {"N": 3})
+    owners = sorted({s.owners for s in model.summands})
+    assert ("user[1]",) in owners and ("user[3]",) in owners
+    shapes = {}
+    for s in model.summands:
+        if s.owners and s.owners[0].startswith("user"):
+            shapes.setdefault(s.owners[0], []).append(s.event.name)
+    assert shapes["user[1]"] == shapes["user[2]"] == shapes["user[3]"]
+    pcs = [v for v in model.variables if v.name.endswith(".pc") and v.owner and v.owner.startswith("user")]
+    assert [v.name for v in pcs] == ["user_1.pc", "user_2.pc", "user_3.pc"]
+
+
+SMALL = [
+    ("byte x; active proctype A() { x = 1; x = 2 }", 4),
+    ("byte x; active proctype A() { x = 1; goto L; L: x = 2 }", 4),
+    ("byte x; active proctype A() { x = 1; if :: true -> x = 2 fi }", 5),
+    ("byte x; active proctype A() { x = 1; do :: break od; x = 2 }", 5),
+    ("byte x; active proctype A() { x = 1; atomic { x = 2; x = 3 }; x = 4 }", 5),
+    ("byte x; active proctype A() { d_step { x = 1; x = 2; x = 3 } }", 3),
+    ("byte x; active proctype A() { atomic { x = 1; x = 2 } } active proctype B() { x = 7 }", 10),
+    ("byte x; active proctype A() { x = 255; x++ ; assert(x == 0) }", 5),
+    ("chan c = [2] of { byte }; active proctype A() { c!1; c!2 } active proctype B() { byte v; c?v; c?v }", None),
+]
+
+
+@pytest.mark.parametrize("text,expected", SMALL)
+def test_small_models_against_spin(text, expected, tmp_path):
+    path = tmp_path / "s.pml"
+    path.write_text(text)
+    ours = our_states(path)
+    if expected is not None:
+        assert ours == expected
+    assert ours == spin_states(path, tmp_path)
+
+
+def test_byte_wraps_like_spin():
+    model = parse_text("byte x = 255; active proctype A() { x++; assert(x == 0) }", "w.pml")
+    assert not reachable_graph(model).faults
+
+
+@pytest.mark.parametrize("text,fragment,line", [
+    ("active proctype A() { x = 1 }", "undeclared variable x", 1),
+    ("byte x;\nactive proctype A() { x = = 1 }", "syntax error", 2),
+    ("byte x;\nactive proctype A() {\n x = 1 unless { skip } }", "unsupported construct 'unless'", 3),
+    ("chan c = [0] of { byte };\nactive proctype A() { c!1 }", "rendezvous", 2),
+    ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
+    ("byte x;\nactive proctype A() { run A() }", "run is supported only in init", 2),
+])
+def test_errors_are_located(text, fragment, line):
+    with pytest.raises(InputError) as e:
+        parse_text(text, "bad.pml")
+    assert fragment in e.value.message
+    assert e.value.line == line and e.value.path == "bad.pml"
+
+
+def test_preprocessor_defines_override_and_conditionals():
+    pre = preprocess("#define N 3\n#define SQ(a) ((a)*(a))\n#if N > 2\nbig SQ(N)\n#else\nsmall\n#endif\n", "", {"N": 5})
+    lines = pre.text.split("\n")
+    assert lines[3].strip() == "big ((5)*(5))" and "small" not in pre.text
+    assert pre.origin(4) == ("", 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="abx01;:{}()[]=+-!?<>\n \tifdoatomicbyteproctype", max_size=60))
+def test_fuzz_never_crashes(text):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parse_text(text, "fuzz.pml", narrow=False)
+    except InputError:
+        pass
