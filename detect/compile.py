@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from .ir import (
-    Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt,
-    Summand, Unary, While, slot_offsets, validate,
+    Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, SequentialModel,
+    Stmt, Summand, Unary, While, slot_offsets, validate,
 )
 from .semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
 
@@ -215,10 +215,15 @@ def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = Fa
     if isinstance(e, Binary):
         if e.op in ("&&", "||"):
             word = "and" if e.op == "&&" else "or"
-            left = _expr(e.left, sc, st, defined, cond=True)
-            right = _expr(e.right, sc, st, defined, cond=True)
-            test = f"({left} {word} {right})"
+            parts = [_expr(x, sc, st, defined, cond=True) for x in _left_spine(e)]
+            test = "(" + f" {word} ".join(parts) + ")"
             return test if cond else f"(1 if {test} else 0)"
+        if e.op in _ARITHMETIC and isinstance(e.left, Binary) and e.left.op == e.op:
+            # A long left-nested chain (front ends build sums and conjunctions this way) is
+            # emitted flat: Python evaluates it in the same order and CPython's parser
+            # refuses more than 200 nested parentheses.
+            parts = [_expr(x, sc, st, defined) for x in _left_spine(e)]
+            return "(" + f" {_ARITHMETIC[e.op]} ".join(parts) + ")"
         left = _expr(e.left, sc, st, defined)
         right = _expr(e.right, sc, st, defined)
         if e.op in _COMPARISONS:
@@ -235,6 +240,18 @@ def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = Fa
         else_ = _expr(e.else_, sc, st, defined, cond)
         return f"({then} if {test} else {else_})"
     raise ValueError(f"unknown expression {e!r}")
+
+
+def _left_spine(e: Binary) -> list[Expr]:
+    """Operands of the left-nested chain ``((a op b) op c) op d`` -> ``[a, b, c, d]``."""
+    operands = [e.right]
+    node: Expr = e.left
+    while isinstance(node, Binary) and node.op == e.op:
+        operands.append(node.right)
+        node = node.left
+    operands.append(node)
+    operands.reverse()
+    return operands
 
 
 def _domain_test(value: str, domain: tuple[int, ...]) -> str:
@@ -513,10 +530,15 @@ def model_source(model: SequentialModel) -> tuple[str, dict[str, object]]:
 def compile_model(model: SequentialModel) -> CompiledModel:
     """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it."""
     validate(model)
-    source, constants = model_source(model)
+    try:
+        source, constants = model_source(model)
+        code = compile(source, f"<compiled {model.name or 'model'}>", "exec")
+    except (RecursionError, SyntaxError, MemoryError) as e:
+        # Only nesting beyond CPython's limits gets here (e.g. 200 nested right operands).
+        raise ModelError(f"model too deeply nested to compile: {e}") from None
     namespace = dict(_RUNTIME)
     namespace.update(constants)
-    exec(compile(source, f"<compiled {model.name or 'model'}>", "exec"), namespace)
+    exec(code, namespace)
     summand_steps = tuple(namespace[f"steps_{i}"] for i in range(len(model.summands)))
 
     def steps(state: State) -> Iterator[Step]:

@@ -400,3 +400,23 @@ def test_beem_instances_agree_with_interpreter_and_published_counts(instance):
 def test_csp_models_agree_with_interpreter(path):
     csp = pytest.importorskip("frontends.csp")
     assert_agrees_with_interpreter(csp.load(str(path)))
+
+
+def test_long_left_nested_chains_compile_and_too_deep_nesting_is_a_model_error():
+    def model_with(expr):
+        # x := expr * 0 + x + 1 while x < 2: the chain is evaluated but does not matter.
+        update = Binary("+", Binary("*", expr, Const(0)), plus(Name("x"), Const(1)))
+        return SequentialModel(
+            "deep", (Variable("x", (0, 1, 2), ((0,),)),),
+            (Summand((), lt(Name("x"), Const(2)), Event("a"), (Assign(Name("x"), update),)),))
+
+    total, conj, right = Name("x"), Name("x"), Name("x")
+    for _ in range(300):
+        total = plus(total, Binary("*", Name("x"), Const(0)))
+        conj = Binary("&&", conj, lt(Name("x"), Const(5)))
+        right = Binary("-", Const(0), right)
+    for chain in (total, conj):
+        model = model_with(chain)
+        assert explore(model).states == len(semantics.explore(model)[0]) == 3
+    with pytest.raises(ModelError, match="too deeply nested"):
+        compile_model(model_with(right))
