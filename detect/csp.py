@@ -533,26 +533,60 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
 def solutions_of_summand(csp: Csp, summand: int):
     """All (pre, post) state pairs allowed by one summand's constraints and frames.
 
-    Brute force over the pre-state and the summand's private variables: for tests only.
+    For each pre-state, a memoised search over the private and post-state variables: the
+    sub-search from position i depends only on the assigned variables that later checks
+    read, so free auxiliaries do not multiply the work.  For tests on small models only.
     """
     cons = [c for c in csp.constraints if c.summand == summand]
-    private = [
-        i for i, v in enumerate(csp.variables)
-        if v.summand == summand and v.role in (LOCAL, AUX) and any(i in c.scope for c in cons)
-    ]
     frames = {slot for (s, slot) in csp.frames if s == summand}
     nslots = len(csp.slots)
-    tables = [(c.scope, set(c.tuples)) for c in cons]
-    for pre in itertools.product(*(s.domain for s in csp.slots)):
-        free_post = [k for k in range(nslots) if k not in frames]
-        for post_free in itertools.product(*(csp.slots[k].domain for k in free_post)):
+    pre_vars = set(csp.pre)
+    private = sorted({v for c in cons for v in c.scope if csp.variables[v].role in (LOCAL, AUX)})
+    free_slots = [k for k in range(nslots) if k not in frames]
+    order = private + [csp.post[k] for k in free_slots]
+    position = {v: i for i, v in enumerate(order)}
+    checks: list[list] = [[] for _ in order]
+    early = []  # constraints over pre-state variables only
+    for c in cons:
+        last = max((position[v] for v in c.scope if v in position), default=-1)
+        (checks[last] if last >= 0 else early).append((c.scope, set(c.tuples)))
+    # live[i]: variables assigned before position i that a check at position >= i reads.
+    live = []
+    for i in range(len(order) + 1):
+        needed = {v for j in range(i, len(order)) for scope, _ in checks[j] for v in scope}
+        live.append(tuple(v for v in order[:i] if v in needed))
+    found = set()
+    for pre in itertools.product(*(slot.domain for slot in csp.slots)):
+        env = {csp.pre[k]: pre[k] for k in range(nslots)}
+        if not all(tuple(env[u] for u in scope) in table for scope, table in early):
+            continue
+        memo: dict = {}
+
+        def search(i: int) -> frozenset:
+            key = (i, tuple(env[v] for v in live[i]))
+            if key in memo:
+                return memo[key]
+            if i == len(order):
+                result = frozenset([()])
+            else:
+                v = order[i]
+                out = set()
+                for value in csp.variables[v].domain:
+                    env[v] = value
+                    if all(tuple(env[u] for u in scope) in table for scope, table in checks[i]):
+                        rest = search(i + 1)
+                        if v in pre_vars or csp.variables[v].role != POST:
+                            out |= rest
+                        else:
+                            out |= {(value,) + r for r in rest}
+                del env[v]
+                result = frozenset(out)
+            memo[key] = result
+            return result
+
+        for posts in search(0):
             post = list(pre)
-            for k, v in zip(free_post, post_free):
-                post[k] = v
-            env = {csp.pre[k]: pre[k] for k in range(nslots)}
-            env.update({csp.post[k]: post[k] for k in range(nslots)})
-            for priv in itertools.product(*(csp.variables[i].domain for i in private)):
-                env.update(zip(private, priv))
-                if all(tuple(env[v] for v in scope) in table for scope, table in tables):
-                    yield tuple(pre), tuple(post)
-                    break
+            for k, value in zip(free_slots, posts):
+                post[k] = value
+            found.add((pre, tuple(post)))
+    return found

@@ -1,0 +1,116 @@
+"""Every detected generator is an automorphism of the model's transition system."""
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from detect import semantics
+from detect.group import DATA, MIXED, PROCESS, group_order
+from detect.ir import (
+    TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
+)
+from detect.pipeline import detect
+from tests.ir_strategies import expressions, models
+
+
+def full_relation(model: SequentialModel):
+    """Initial states and all fault-free transitions over *every* valuation."""
+    domains = [v.domain for v in model.variables for _ in range(v.length)]
+    relation = set()
+    for state in itertools.product(*domains):
+        for step in semantics.steps(model, state):
+            if step.target is not None:
+                relation.add((state, step.target))
+    return set(semantics.initial_states(model)), relation
+
+
+def assert_automorphisms(model: SequentialModel, detection) -> None:
+    init, relation = full_relation(model)
+    for g in detection.group.generators:
+        sigma = g.permutation
+        assert {sigma.apply(s) for s in init} == init, g.description
+        for s, t in relation:
+            assert (sigma.apply(s), sigma.apply(t)) in relation, g.description
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(models())
+def test_generators_of_random_models_are_automorphisms(model):
+    assert_automorphisms(model, detect(model))
+
+
+@st.composite
+def symmetric_models(draw):
+    """Two processes i in {0,1} running one random template over own = a[i], other = a[1-i],
+    reading shared scalars x and y."""
+    own, other = Index("a", Name("i")), Index("a", Binary("-", Const(1), Name("i")))
+    summands = []
+    for _ in range(draw(st.integers(1, 2))):
+        e = draw(expressions(("i",), 1))
+        guard = Binary("<=", own, Binary("+", other, Const(draw(st.integers(0, 1)))))
+        value = Binary("%", Binary("+", Binary("+", own, e), Const(1)), Const(3))
+        summands.append(Summand((Local("i", (0, 1)),), guard, Event("step"), (Assign(own, value),)))
+    shared = (Variable("x", (0, 1, 2), ((0,),)), Variable("y", (0, 1, 2), ((0, 1, 2),)))
+    return SequentialModel(
+        "sym", shared + (Variable("a", (0, 1, 2), ((0,), (0,)), size=2),), tuple(summands))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(symmetric_models())
+def test_generators_of_symmetric_models_are_automorphisms(model):
+    assert_automorphisms(model, detect(model))
+
+
+def test_pitfall_reset_keeps_value_swap_only_where_sound():
+    # [true] reset {x := 0}: swapping pre-state values 0 and 1 of x is a graph automorphism
+    # of the unlinked graph, but not a symmetry; 1 <-> 2 is one.
+    model = SequentialModel("reset", (Variable("x", (0, 1, 2), ((0, 1, 2),)),), (
+        Summand((), TRUE, Event("reset"), (Assign(Name("x"), Const(0)),)),
+    ))
+    detection = detect(model)
+    assert detection.group.order == 2
+    assert_automorphisms(model, detection)
+    (g,) = detection.group.generators
+    assert g.kind == DATA and g.permutation.values[0] == {0: 0, 1: 2, 2: 1}
+
+
+def ring(n: int) -> SequentialModel:
+    """Tokens passed around a directed ring: the group is the n rotations."""
+    nxt = Binary("%", Binary("+", Name("u"), Const(1)), Const(n))
+    return SequentialModel("ring", (Variable("t", (0, 1), tuple((0, 1) for _ in range(n)), size=n),), (
+        Summand((Local("u", tuple(range(n))),),
+                Binary("&&", Binary("==", Index("t", Name("u")), Const(1)), Binary("==", Index("t", nxt), Const(0))),
+                Event("pass", (Name("u"),)),
+                (Assign(Index("t", Name("u")), Const(0)), Assign(Index("t", nxt), Const(1)))),
+    ))
+
+
+def test_ring_has_exactly_the_rotations():
+    for n in (3, 4, 5):
+        detection = detect(ring(n))
+        assert detection.group.order == n
+        assert all(g.kind == PROCESS for g in detection.group.generators)
+        assert_automorphisms(ring(n), detection)
+
+
+def test_engines_agree():
+    model = ring(6)
+    nauty = detect(model, engine="nauty")
+    bliss = detect(model, engine="bliss")
+    assert nauty.automorphisms.order == bliss.automorphisms.order
+    assert nauty.group.order == bliss.group.order == 6
+
+
+def test_group_order_of_symmetric_group_generators():
+    # (0 1) and (0 1 2 3) generate S4 on four points.
+    assert group_order([(1, 0, 2, 3), (1, 2, 3, 0)]) == 24
+    assert group_order([]) == 1
+
+
+def test_descriptions_name_kinds():
+    detection = detect(ring(3))
+    (text,) = {g.description for g in detection.group.generators} - set()
+    assert text.startswith("process symmetry: rotate processes") and "t[]" in text
+    assert MIXED not in {g.kind for g in detection.group.generators}
