@@ -1,1 +1,38 @@
-"""Front ends: parse a concurrent model and linearise it into a ``detect.ir.SequentialModel``."""
+"""Front ends: parse a concurrent model and linearise it into a ``detect.ir.SequentialModel``.
+
+``load`` picks the front end from the file's suffix: ``.csp`` (PAT CSP#), ``.pml``/``.p``/
+``.prom`` (Promela), ``.dve`` (DiVinE/BEEM).
+"""
+from __future__ import annotations
+
+import os
+from typing import Mapping, Optional
+
+from detect.errors import InputError
+from detect.ir import SequentialModel
+
+SUFFIXES = {".csp": "csp", ".pml": "promela", ".p": "promela", ".prom": "promela", ".dve": "dve"}
+
+
+def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None) -> SequentialModel:
+    """Read and linearise the model at ``path``; every user error is an ``InputError``."""
+    suffix = os.path.splitext(path)[1].lower()
+    language = SUFFIXES.get(suffix)
+    if language is None:
+        known = ", ".join(sorted(SUFFIXES))
+        raise InputError(f"unknown model language '{suffix or path}'; expected one of {known}", path)
+    if not os.path.isfile(path):
+        raise InputError("no such file", path)
+    if process is not None and language != "csp":
+        raise InputError("--process applies to CSP# models only", path)
+    if language == "csp":
+        from .csp import load as load_csp
+
+        return load_csp(path, defines, process=process)
+    if language == "dve":
+        from .dve import load as load_dve
+
+        return load_dve(path, defines)
+    from .promela import load as load_promela
+
+    return load_promela(path, defines)

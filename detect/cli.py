@@ -1,0 +1,316 @@
+"""The ``symdetect`` command line: a thin layer wiring front ends, detection and exploration.
+
+Exit codes: 0 ok; 1 a property was violated (an assertion, a fault, an unsound generator);
+2 bad input (always a one-line ``file:line:col: message``, never a traceback).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Optional
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from .errors import InputError
+from .ir import ModelError, SequentialModel
+
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Failure(click.ClickException):
+    """A one-line error with an exit code (2 unless said otherwise)."""
+
+    def __init__(self, message: str, code: int = EXIT_BAD_INPUT):
+        super().__init__(message)
+        self.exit_code = code
+
+    def show(self, file=None) -> None:
+        err.print(f"symdetect: {self.message}", markup=False)
+
+
+def parse_defines(values: tuple[str, ...]) -> dict[str, int]:
+    defines = {}
+    for item in values:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        try:
+            number = int(value.strip(), 0)
+        except ValueError:
+            number = None
+        if not sep or not name.isidentifier() or number is None:
+            raise Failure(f"-D expects NAME=INTEGER, got '{item}'")
+        defines[name] = number
+    return defines
+
+
+def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None) -> SequentialModel:
+    from frontends import load
+
+    try:
+        return load(path, parse_defines(defines), process=process)
+    except InputError as e:
+        raise Failure(str(e)) from None
+    except ModelError as e:
+        raise Failure(f"{path}: the front end produced an invalid model ({e}); please report this") from None
+    except RecursionError:
+        raise Failure(f"{path}: model nested too deeply to translate") from None
+
+
+def run_detection(model: SequentialModel, engine: str, table_limit: int):
+    from .csp import TableTooLarge
+    from .pipeline import detect
+
+    try:
+        return detect(model, engine=engine, table_limit=table_limit)
+    except TableTooLarge as e:
+        raise Failure(str(e)) from None
+
+
+model_argument = click.argument("model", type=click.Path(dir_okay=False))
+define_option = click.option(
+    "-D", "defines", multiple=True, metavar="NAME=VALUE", help="Override a #define (repeatable)."
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
+process_option = click.option("--process", default=None, help="CSP#: the process to analyse (default: see README).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="symdetect")
+def main() -> None:
+    """Find process and data symmetries of concurrent models and use them to reduce exploration."""
+
+
+# ---------------------------------------------------------------------------------- analyze
+
+
+@main.command()
+@model_argument
+@define_option
+@json_option
+@process_option
+@click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True,
+              help="Automorphism engine (auto: nauty for small graphs, bliss for large).")
+@click.option("--table-limit", default=100_000, show_default=True,
+              help="Largest allowed-assignment table of one constraint.")
+@click.option("--verify", is_flag=True, help="Also check every generator against the explored transition system.")
+@click.option("--max-states", default=1_000_000, show_default=True, help="State bound for --verify.")
+@click.option("--all-cycles", is_flag=True, help="Print every literal cycle of each generator.")
+def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles):
+    """Detect the symmetries of MODEL and report the group they generate."""
+    start = time.perf_counter()
+    seq = load_model(model, defines, process)
+    parse_seconds = time.perf_counter() - start
+    detection = run_detection(seq, engine, table_limit)
+    report = None
+    if verify:
+        from .verify import verify as verify_generators
+
+        report = verify_generators(seq, [g.permutation for g in detection.group.generators], max_states=max_states)
+    timings = (("parse", parse_seconds),) + detection.timings
+    if as_json:
+        click.echo(json.dumps(analysis_json(detection, timings, report), indent=2))
+    else:
+        print_analysis(detection, timings, report, all_cycles)
+    if report is not None and not report.ok:
+        sys.exit(EXIT_VIOLATED)
+
+
+def analysis_json(detection, timings, report) -> dict:
+    model, graph, group = detection.model, detection.graph, detection.group
+    data = {
+        "model": model.name,
+        "source": model.source,
+        "parameters": dict(model.parameters),
+        "group_order": group.order,
+        "graph_group_order": detection.automorphisms.order,
+        "engine": detection.automorphisms.engine,
+        "generators": [
+            {"kind": g.kind, "description": g.description, "cycles": [list(c) for c in g.cycles]}
+            for g in group.generators
+        ],
+        "graph": {"nodes": graph.n, "edges": len(graph.edges), "colours": len(graph.colour_keys)},
+        "csp": {
+            "variables": len(detection.csp.variables),
+            "constraints": len(detection.csp.constraints),
+            "summands": len(detection.csp.summands),
+        },
+        "timings": {name: round(seconds, 6) for name, seconds in timings},
+    }
+    if report is not None:
+        data["verify"] = {
+            "ok": report.ok,
+            "complete": report.complete,
+            "states": report.states,
+            "generators": [{"ok": v.ok, "message": v.message} for v in report.verdicts],
+        }
+    return data
+
+
+def print_analysis(detection, timings, report, all_cycles: bool) -> None:
+    model, graph, group = detection.model, detection.graph, detection.group
+    params = ", ".join(f"{k}={v}" for k, v in model.parameters)
+    out.print(f"[bold]{model.name}[/bold]" + (f"  ({params})" if params else ""))
+    out.print(
+        f"coloured graph: {graph.n} nodes, {len(graph.edges)} edges, {len(graph.colour_keys)} colours; "
+        f"CSP: {len(detection.csp.variables)} variables, {len(detection.csp.constraints)} constraints, "
+        f"{len(detection.csp.summands)} summands"
+    )
+    stages = Table(title="time per stage", show_header=True, header_style="bold")
+    for name, _ in timings:
+        stages.add_column(name, justify="right")
+    stages.add_column("total", justify="right")
+    stages.add_row(*[f"{s:.3f}s" for _, s in timings], f"{sum(s for _, s in timings):.3f}s")
+    out.print(stages)
+    out.print(
+        f"[bold]group order on states: {group.order}[/bold]   "
+        f"(|Aut(graph)| = {detection.automorphisms.order}, engine {detection.automorphisms.engine})"
+    )
+    if not group.generators:
+        out.print("no symmetry found: the group is trivial")
+    for i, g in enumerate(group.generators):
+        out.print(f"  [bold]g{i}[/bold] {g.description}", markup=True)
+        shown = g.cycles if all_cycles else g.cycles[:4]
+        for cycle in shown:
+            out.print("      " + " ↔ ".join(cycle) if len(cycle) == 2 else "      (" + " → ".join(cycle) + ")",
+                      markup=False)
+        if len(shown) < len(g.cycles):
+            out.print(f"      … {len(g.cycles) - len(shown)} more cycles (--all-cycles)")
+    if report is not None:
+        verdict = "[green]every generator verified[/green]" if report.ok else "[red]UNSOUND generator found[/red]"
+        out.print(f"verify: {verdict}")
+        for line in report.summary().splitlines():
+            out.print("  " + line, markup=False)
+
+
+# ---------------------------------------------------------------------------------- explore
+
+
+def progress_bar(enabled: bool):
+    """A rich progress display of states and states/s; a no-op callback when disabled."""
+    if not enabled:
+        return None, None
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
+                   transient=True)
+    task = bar.add_task("exploring", total=None)
+
+    def update(states: int, transitions: int, seconds: float) -> None:
+        rate = states / seconds if seconds > 0 else 0.0
+        bar.update(task, description=f"{states:,} states, {transitions:,} transitions, {rate:,.0f} states/s")
+
+    return bar, update
+
+
+@main.command()
+@model_argument
+@define_option
+@json_option
+@process_option
+@click.option("--max-states", default=None, type=int, help="Stop after this many states.")
+@click.option("--timeout", default=None, type=float, help="Stop after this many seconds.")
+@click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
+def explore(model, defines, as_json, process, max_states, timeout, trace):
+    """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
+    from .explore import explore as run_explore
+
+    seq = load_model(model, defines, process)
+    bar, update = progress_bar(not as_json and sys.stderr.isatty())
+    if bar is not None:
+        bar.start()
+    try:
+        result = run_explore(seq, max_states=max_states, timeout=timeout, progress=update)
+    finally:
+        if bar is not None:
+            bar.stop()
+    report_exploration(seq, result, as_json, trace, extra={"reduce": "none", "group_order": 1})
+
+
+def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict) -> None:
+    from .ir import state_slots
+
+    slots = state_slots(seq)
+
+    def show_state(state) -> str:
+        return ", ".join(f"{s.label}={v}" for s, v in zip(slots, state))
+
+    violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
+    if as_json:
+        data = {
+            "model": seq.name,
+            "parameters": dict(seq.parameters),
+            **extra,
+            "states": result.states,
+            "transitions": result.transitions,
+            "initial": result.initial,
+            "deadlocks": len(result.deadlocks),
+            "terminal_states": len(result.terminal_states),
+            "faults": result.faults,
+            "truncated": result.truncated,
+            "interrupted": result.interrupted,
+            "seconds": round(result.seconds, 6),
+            "assertions": [
+                {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
+                 "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
+                for a in result.assertions
+            ],
+            "first_faults": [
+                {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
+            ],
+        }
+        click.echo(json.dumps(data, indent=2))
+    else:
+        params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
+        out.print(f"[bold]{seq.name}[/bold]" + (f"  ({params})" if params else ""))
+        table = Table(show_header=False)
+        table.add_column("", style="bold")
+        table.add_column("", justify="right")
+        for key, value in extra.items():
+            table.add_row(key, str(value))
+        rate = result.states / result.seconds if result.seconds > 0 else 0
+        for key, value in (
+            ("states", f"{result.states:,}"), ("transitions", f"{result.transitions:,}"),
+            ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
+            ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f}"),
+            ("states/s", f"{rate:,.0f}"),
+        ):
+            table.add_row(key, value)
+        out.print(table)
+        if result.truncated:
+            why = "interrupted" if result.interrupted else "bound reached"
+            out.print(f"[yellow]exploration incomplete ({why}): counts are partial[/yellow]")
+        for f in result.first_faults:
+            out.print(f"[red]fault[/red] at {f.origin}: {f.message}", markup=True)
+            out.print(f"    in state {show_state(f.state)}", markup=False)
+        for a in result.assertions:
+            colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
+            out.print(f"assert {a.assertion.text}: [{colour}]{a.verdict}[/{colour}]" + (f" ({a.note})" if a.note else ""))
+            if trace and a.trace:
+                for step in a.trace:
+                    out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
+    if violated:
+        sys.exit(EXIT_VIOLATED)
+
+
+# ---------------------------------------------------------------------------------- linearise
+
+
+@main.command()
+@model_argument
+@define_option
+@process_option
+def linearise(model, defines, process):
+    """Print MODEL's linearised sequential model (globals, summands, init)."""
+    from .pretty import show_model
+
+    click.echo(show_model(load_model(model, defines, process)), nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
