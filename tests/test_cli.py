@@ -1,0 +1,107 @@
+"""The command line: reports mean what they say, bad input is one line with exit code 2."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from detect.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = str(ROOT / "models" / "token_circulation.csp")
+LITERAL = re.compile(r"^[\w.]+(\[\d+\])?=-?\d+$")
+LOCATED = re.compile(r"^symdetect: .+:\d+:\d+: .+$")
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_analyze_json_token_circulation():
+    result = run("analyze", TOKEN, "-D", "N=3", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["model"] == "token_circulation"
+    assert data["parameters"]["N"] == 3
+    assert data["group_order"] == 6
+    assert data["graph_group_order"] % data["group_order"] == 0
+    assert {g["kind"] for g in data["generators"]} <= {"process", "data", "mixed"}
+    assert {"process", "data"} <= {g["kind"] for g in data["generators"]}
+    for g in data["generators"]:
+        assert g["cycles"] and all(LITERAL.match(lit) for cycle in g["cycles"] for lit in cycle)
+    assert data["graph"]["nodes"] > 0 and data["graph"]["edges"] > 0 and data["graph"]["colours"] > 1
+    assert set(data["timings"]) >= {"parse", "csp", "graph", "automorphisms", "group"}
+
+
+def test_analyze_report_in_words_and_verify():
+    result = run("analyze", TOKEN, "-D", "N=3", "--verify")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert "group order on states: 6" in text
+    assert "rotate processes 0→1→2→0" in text
+    assert "swap values 0↔1 of label[]" in text
+    assert "label[0]=0 ↔ label[0]=1" in text
+    assert "every generator verified" in text
+
+
+def test_analyze_scales_with_define():
+    data = json.loads(run("analyze", TOKEN, "-D", "N=5", "--json").stdout)
+    assert data["group_order"] == 10 and data["parameters"]["N"] == 5
+
+
+def test_explore_reports_counts_and_failed_assertion(tmp_path):
+    result = run("explore", str(ROOT / "models" / "dining_philosophers.csp"), "--json")
+    data = json.loads(result.stdout)
+    assert data["deadlocks"] >= 1
+    failing = [a for a in data["assertions"] if a["verdict"] == "fails"]
+    assert failing and failing[0]["trace"], "a deadlock must come with a trace"
+    assert result.exit_code == 1  # a property is violated
+
+
+def test_explore_token_ring_counts():
+    data = json.loads(run("explore", TOKEN, "-D", "N=3", "--json").stdout)
+    # Every valuation of token/label/leader is initial (= *): 2^9 states.
+    assert data["states"] == 512 and data["initial"] == 512
+
+
+def test_linearise_shows_summands_with_locals():
+    result = run("linearise", TOKEN, "-D", "N=3")
+    assert result.exit_code == 0
+    assert result.stdout.count("sum ") == 2  # the family stays one summand set with a local
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("var x = 0;\nP() = a -> P()\n", "expected"),                # missing ';'
+    ("var x = 0;\nP() = [y > 0] a -> P();\n", "y"),             # unknown identifier
+    ("var x = 0;\nP() = a{x++;} -> P();\n", "declare"),           # unbounded variable
+])
+def test_bad_input_is_one_located_line_with_exit_2(tmp_path, text, needle):
+    path = tmp_path / "bad.csp"
+    path.write_text(text)
+    result = run("analyze", str(path))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and LOCATED.match(lines[0]), result.stderr
+    assert needle in lines[0] and "Traceback" not in result.output
+
+
+def test_bad_define_and_missing_file_exit_2():
+    assert run("analyze", TOKEN, "-D", "N=three").exit_code == 2
+    assert run("analyze", TOKEN, "-D", "NOPE=3").exit_code == 2
+    assert run("analyze", str(ROOT / "models" / "missing.csp")).exit_code == 2
+    assert run("analyze", str(ROOT / "README.md")).exit_code == 2
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=200))
+def test_garbage_never_gives_a_traceback(tmp_path, text):
+    path = tmp_path / "fuzz.csp"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["analyze", str(path)])
+    assert result.exit_code in (0, 1, 2)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
