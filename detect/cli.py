@@ -312,5 +312,51 @@ def linearise(model, defines, process):
     click.echo(show_model(load_model(model, defines, process)), nl=False)
 
 
+# ---------------------------------------------------------------------------------- export
+
+
+@main.command()
+@model_argument
+@define_option
+@process_option
+@click.option("--format", "fmt", required=True,
+              type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg"]),
+              help="gap: group on literal points; json: versioned document (detect/schema/symmetries-v1.json); "
+                   "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="File to write (atomically); standard output if omitted.")
+@click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
+@click.option("--table-limit", default=100_000, show_default=True)
+@click.option("--run", is_flag=True, help="dreadnaut: end with `x` so that the file runs when piped in.")
+@click.option("--summand", type=int, default=None, help="Pictures: draw only the part of summand K.")
+@click.option("--constraint", type=int, default=None, help="Pictures: draw only the part of constraint K.")
+@click.option("--max-nodes", default=2_000, show_default=True, help="Pictures: refuse larger drawings.")
+@click.option("--layout", type=click.Choice(["sfdp", "neato", "fdp", "dot"]), default="sfdp", show_default=True,
+              help="Pictures: Graphviz layout program.")
+def export(model, defines, process, fmt, output, engine, table_limit, run, summand, constraint, max_nodes, layout):
+    """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
+    from .csp import TableTooLarge
+    from .export import ExportError, ExportOptions, atomic_write, export_chunks
+
+    start = time.perf_counter()
+    seq = load_model(model, defines, process)
+    options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout)
+    try:
+        chunks = export_chunks(seq, fmt, options, (("parse", time.perf_counter() - start),))
+        if output is None:
+            for chunk in chunks:
+                if isinstance(chunk, bytes):
+                    sys.stdout.buffer.write(chunk)
+                else:
+                    sys.stdout.write(chunk)
+            sys.stdout.flush()
+        else:
+            atomic_write(output, chunks)
+    except (ExportError, TableTooLarge) as e:
+        raise Failure(f"{model}: {e}") from None
+    except OSError as e:
+        raise Failure(f"{output or '<stdout>'}: cannot write: {e.strerror or e}") from None
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
