@@ -1,0 +1,177 @@
+"""Symmetry of the BEEM DVE corpus instances: what we detect, and the most there could be.
+
+    python results/dve_symmetry.py [CORPUS_DIR]
+
+Library part (used by ``results/dve_corpus.py`` and ``tests/test_dve_symmetry.py``):
+
+* ``analyse(path)`` runs ``detect.pipeline.detect`` and ``detect.verify.verify`` on one
+  instance and computes ``reachable_symmetry_order`` as an independent upper bound;
+* ``reachable_symmetry_order(model)`` is the order of the group of *all* state permutations
+  (slot map plus per-slot value maps, as ``detect.perm.StatePermutation``) that are
+  symmetries of the reachable LTS, acting on the reachable states.  It is computed without
+  the coloured-graph method: the reachable graph is explored, and bliss (through igraph)
+  counts the automorphisms of the graph
+
+      state vertices (coloured by initial / fault / self-loop / terminal / deadlock)
+      --transition edges-->  state vertices
+      state vertex  -->  one vertex per literal ``slot=value`` that the state contains
+      literal vertex -->  its slot vertex
+
+  Every sound symmetry σ (``detect.verify``'s conditions) maps reachable states onto
+  reachable states, transitions onto transitions, and literals of one slot onto literals of
+  one slot, so it induces an automorphism of this graph; the group those automorphisms
+  generate, restricted to the state vertices, therefore has at least σ's group's order on
+  states.  When the detected group (whose generators all verify) has that same order, it is
+  the whole symmetry group of the instance: nothing was missed by the linearisation.
+* ``pc_histograms(model)``: for each process, how many reachable states have its program
+  counter at each location.  A symmetry that maps ``P.state`` onto ``Q.state`` maps the
+  states with ``P.state = a`` onto those with ``Q.state = σ(a)``, so the sorted count lists
+  of P and Q must be equal; when they differ no symmetry can exchange P and Q at all.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import igraph
+from sympy.combinatorics import Permutation, PermutationGroup
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from detect.compile import compile_model  # noqa: E402
+from detect.csp import TableTooLarge  # noqa: E402
+from detect.explore import reachable_graph  # noqa: E402
+from detect.group import SymmetryGroup  # noqa: E402
+from detect.ir import SequentialModel, state_slots  # noqa: E402
+from detect.pipeline import detect  # noqa: E402
+from detect.verify import VerifyReport, verify  # noqa: E402
+from frontends.dve import load  # noqa: E402
+
+#: The corpus instances need at most 131,584 rows for one constraint (fischer's timer update
+#: ``(t-1) | ((t==255)*255)`` over t in 0..255); 2·10^6 stays well below memory trouble.
+TABLE_LIMIT = 2_000_000
+
+
+@dataclass(frozen=True)
+class InstanceSymmetry:
+    """Detection, verification and the independent bound for one DVE file.
+
+    ``group``/``report`` are None when detection failed; ``failure`` then says why.
+    """
+
+    instance: str
+    model: SequentialModel
+    group: Optional[SymmetryGroup]
+    report: Optional[VerifyReport]
+    failure: str
+    detect_seconds: float
+    verify_seconds: float
+    reachable_order: int
+    bound_seconds: float
+
+    @property
+    def order(self) -> Optional[int]:
+        return None if self.group is None else self.group.order
+
+
+def reachable_symmetry_order(model: SequentialModel, max_states: int = 1_000_000) -> int:
+    """Order, on reachable states, of the group of all state-permutation symmetries
+    (see the module docstring); raises ``ValueError`` if the state space exceeds ``max_states``."""
+    compiled = compile_model(model)
+    graph = reachable_graph(compiled, max_states)
+    if not graph.complete:
+        raise ValueError(f"more than {max_states} reachable states")
+    n, slots = len(graph.states), state_slots(model)
+    literal_node: dict[tuple[int, int], int] = {}
+    for state in graph.states:
+        for k, value in enumerate(state):
+            literal_node.setdefault((k, value), 0)
+    for i, key in enumerate(sorted(literal_node)):
+        literal_node[key] = n + len(slots) + i
+    edges, colours = [], []
+    for i, state in enumerate(graph.states):
+        successors = graph.successors[i]
+        # bliss must not see self-loops or parallel edges: a loop becomes part of the colour.
+        edges += [(i, j) for j in successors if j != i]
+        dead_end = not successors
+        colours.append(("state", i in graph.initial, i in graph.faults, i in successors,
+                        dead_end and compiled.terminal(state), dead_end))
+        edges += [(i, literal_node[(k, value)]) for k, value in enumerate(state)]
+    colours += [("slot",)] * len(slots)
+    edges += [(node, n + k) for (k, _), node in literal_node.items()]
+    colours += [("literal",)] * len(literal_node)
+    colour_id = {c: i for i, c in enumerate(sorted(set(colours), key=repr))}
+    g = igraph.Graph(n=len(colours), edges=edges, directed=True)
+    generators = g.automorphism_group(color=[colour_id[c] for c in colours])
+    identity = tuple(range(n))
+    on_states = {tuple(gen[:n]) for gen in generators} - {identity}
+    if not on_states:
+        return 1
+    return int(PermutationGroup([Permutation(list(p)) for p in on_states]).order())
+
+
+def pc_histograms(model: SequentialModel, max_states: int = 1_000_000) -> dict[str, dict[int, int]]:
+    """Process name -> {pc value: number of reachable states with that pc}."""
+    graph = reachable_graph(model, max_states)
+    slots = state_slots(model)
+    result = {}
+    for k, slot in enumerate(slots):
+        if slot.label.endswith(".state") and slot.index is None:
+            counts = Counter(state[k] for state in graph.states)
+            result[slot.label[: -len(".state")]] = dict(sorted(counts.items()))
+    return result
+
+
+def analyse(path: Path, table_limit: int = TABLE_LIMIT) -> InstanceSymmetry:
+    """Detect, verify and bound the symmetry of the DVE instance at ``path``."""
+    model = load(path)
+    start = time.perf_counter()
+    group, report, failure = None, None, ""
+    try:
+        group = detect(model, table_limit=table_limit).group
+    except TableTooLarge as e:
+        failure = f"TableTooLarge: {e}"
+    detected = time.perf_counter()
+    if group is not None:
+        report = verify(model, [g.permutation for g in group.generators])
+    verified = time.perf_counter()
+    order = reachable_symmetry_order(model)
+    bounded = time.perf_counter()
+    name = path.name[: -len(".dve")] if path.name.endswith(".dve") else path.name
+    return InstanceSymmetry(name, model, group, report, failure, detected - start,
+                            verified - detected, order, bounded - verified)
+
+
+def describe(result: InstanceSymmetry) -> str:
+    """Markdown lines: the generators in words, the verdict and the bound."""
+    lines = [f"### {result.instance}", ""]
+    if result.group is None:
+        lines.append(f"Detection failed: {result.failure}")
+    else:
+        lines.append(f"Detected group order {result.group.order} "
+                     f"(detection {result.detect_seconds:.2f} s), generators:")
+        for g in result.group.generators:
+            lines.append(f"- {g.kind}: {g.description}")
+        if not result.group.generators:
+            lines.append("- none (trivial group)")
+        lines.append(f"\n`verify`: {'every generator is a symmetry' if result.report.ok else 'FAILED'} "
+                     f"(checked on {result.report.states:,} states, {result.verify_seconds:.2f} s).")
+    lines.append(f"Order of the group of all state-permutation symmetries of the reachable LTS: "
+                 f"{result.reachable_order}.")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / ".." / "shared" / "corpus" / "beem" / "dve"
+    for path in sorted(corpus.glob("*.dve")):
+        print(describe(analyse(path)), "\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()
