@@ -167,6 +167,14 @@ def fold(e: Expr) -> Expr:
             return a
         if e.op == "+" and isinstance(a, Const) and a.value == 0:
             return b
+        if (e.op in ("+", "-") and isinstance(b, Const) and isinstance(a, Binary)
+                and a.op == ("-" if e.op == "+" else "+") and isinstance(a.right, Const)
+                and a.right.value == b.value):
+            # (x - k) + k and (x + k) - k are x (ints do not overflow).  Family slot indices
+            # come out as ``c - lo + base``; left unfolded, a family starting at 0 (no
+            # offset) would get a different CSP shape from its sibling families and the
+            # symmetry between them would be lost.
+            return a.left
         if e.op == "*" and isinstance(a, Const) and a.value == 0 and _pure(b):
             return Const(0)
         if e.op == "&&" and isinstance(a, Const):
