@@ -122,9 +122,9 @@ def pc_histograms(model: SequentialModel, max_states: int = 1_000_000) -> dict[s
     slots = state_slots(model)
     result = {}
     for k, slot in enumerate(slots):
-        if slot.label.endswith(".state") and slot.index is None:
+        if slot.variable.endswith(".state") and model.variable(slot.variable).size is None:
             counts = Counter(state[k] for state in graph.states)
-            result[slot.label[: -len(".state")]] = dict(sorted(counts.items()))
+            result[slot.variable[: -len(".state")]] = dict(sorted(counts.items()))
     return result
 
 

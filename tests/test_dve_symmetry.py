@@ -1,0 +1,207 @@
+"""Symmetry of BEEM's per-process DVE instances: detected groups, verified, and shown maximal.
+
+``P_0``, ``P_1``, ... are declared one by one in DVE; the detection must still map one
+process's summands, program counter and locals onto another's.  Each corpus instance's
+detected group is checked three ways: every generator verifies on the reachable LTS; its
+order is the expected one from reading the source; and it equals the order of the group of
+*all* state-permutation symmetries of the reachable LTS (``results/dve_symmetry.py``,
+computed by bliss on the explored graph, independently of the coloured-graph method), so
+nothing is missed.  Instances where the source breaks the symmetry (Peterson, bakery) get an
+explicit reason: the natural pid permutation fails verification, and the processes' program
+counters have different reachable histograms, so no symmetry can exchange any two of them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detect.csp import TableTooLarge
+from detect.ir import SequentialModel, state_slots
+from detect.perm import StatePermutation
+from detect.pipeline import detect
+from detect.verify import verify
+from frontends.dve import load, parse_text
+from results.dve_symmetry import TABLE_LIMIT, analyse, pc_histograms, reachable_symmetry_order
+
+BEEM = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "beem" / "dve"
+
+#: Expected group orders, from the sources: phils.1 and phils.2 are rings with every
+#: philosopher taking its left fork first (rotations only, see the reflection test); msmie.1
+#: has 2 identical slaves and 3 identical masters (S2 × S3; its release phase names b[0] only,
+#: which rules out buffer symmetries); hanoi.1 can swap pegs B and C (both start empty);
+#: fischer.1 permutes its 3 processes with the values id = i + 1; peterson.1 and bakery.1 are
+#: asymmetric (see below); gear.1 has five different processes.
+EXPECTED_ORDER = {
+    "phils.1": 4, "phils.2": 5, "msmie.1": 12, "hanoi.1": 2, "fischer.1": 6,
+    "peterson.1": 1, "bakery.1": 1, "gear.1": 1,
+}
+
+
+def _beem(name: str) -> Path:
+    path = BEEM / f"{name}.dve"
+    if not path.exists():
+        pytest.skip(f"BEEM corpus not available at {BEEM} (../shared is absent)")
+    return path
+
+
+def _instance_params():
+    for name in sorted(EXPECTED_ORDER):
+        marks = []
+        if name == "hanoi.1":
+            marks.append(pytest.mark.slow)  # 10-20 s in the CSP stage (36 slots, 9-deep arrays)
+        if name == "gear.1":
+            # ``toGear = toGear + dir`` keeps int's full domain until detect/domains.py narrows
+            # it relationally; any other failure (or a wrong group) still fails this test.
+            marks.append(pytest.mark.xfail(raises=TableTooLarge, strict=False,
+                                           reason="gear.1's int domains are not narrowed yet"))
+        yield pytest.param(name, marks=marks)
+
+
+@pytest.mark.parametrize("name", list(_instance_params()))
+def test_corpus_group_verifies_and_is_the_whole_symmetry_group(name):
+    path = _beem(name)
+    model = load(path)
+    group = detect(model, table_limit=TABLE_LIMIT).group
+    report = verify(model, [g.permutation for g in group.generators])
+    assert report.complete and report.ok, report.summary()
+    assert group.order == EXPECTED_ORDER[name]
+    assert reachable_symmetry_order(model) == group.order
+
+
+def test_analyse_reports_detection_verification_and_bound():
+    result = analyse(_beem("phils.2"))
+    assert (result.instance, result.order, result.reachable_order) == ("phils.2", 5, 5)
+    assert result.report.ok and result.failure == ""
+    assert [g.kind for g in result.group.generators] == ["process"]
+
+
+# ---------------------------------------------------------------- why groups are this size
+
+
+def _permutation(model: SequentialModel, slot_map: dict[str, str],
+                 value_maps: dict[str, dict[int, int]] | None = None) -> StatePermutation:
+    """Slots by label (unmapped ones fixed), values fixed unless ``value_maps`` says so."""
+    slots = state_slots(model)
+    index = {s.label: k for k, s in enumerate(slots)}
+    target = list(range(len(slots)))
+    for a, b in slot_map.items():
+        target[index[a]] = index[b]
+    values = []
+    for k, slot in enumerate(slots):
+        m = {v: v for v in slot.domain}
+        m.update((value_maps or {}).get(slot.label, {}))
+        values.append(m)
+    return StatePermutation(tuple(target), tuple(values))
+
+
+def _rejected(model: SequentialModel, sigma: StatePermutation) -> str:
+    """The verifier's verdict kind on ``sigma``, which must be well formed."""
+    verdict = verify(model, [sigma]).verdicts[0]
+    assert verdict.kind != "malformed", verdict.message
+    return verdict.kind
+
+
+def test_phils_ring_reflection_is_not_a_symmetry():
+    # Reflecting the ring (phil_i -> phil_{3-i}, fork[k] -> fork[-k]) maps phil_i's first
+    # fork fork[i] onto phil_{3-i}'s *second* fork: in BEEM every philosopher picks up its
+    # left fork first, so the order of acquisition breaks the reflection.
+    model = load(_beem("phils.1"))
+    n = 4
+    slot_map = {f"phil_{i}.state": f"phil_{(n - 1 - i) % n}.state" for i in range(n)}
+    slot_map.update({f"fork[{k}]": f"fork[{(-k) % n}]" for k in range(n)})
+    assert _rejected(model, _permutation(model, slot_map)) in ("transition", "extra transition")
+    # and no symmetry at all beyond the 4 rotations exists:
+    assert reachable_symmetry_order(model) == 4
+
+
+def test_phils_ring_rotation_is_a_symmetry():
+    model = load(_beem("phils.1"))
+    n = 4
+    slot_map = {f"phil_{i}.state": f"phil_{(i + 1) % n}.state" for i in range(n)}
+    slot_map.update({f"fork[{k}]": f"fork[{(k + 1) % n}]" for k in range(n)})
+    assert verify(model, [_permutation(model, slot_map)]).ok
+
+
+@pytest.mark.parametrize("name", ["peterson.1", "bakery.1"])
+def test_asymmetric_instances_have_distinct_pc_histograms(name):
+    # Any symmetry mapping P.state onto Q.state maps the reachable states with P.state = a
+    # onto those with Q.state = σ(a), so the sorted counts would agree.  They differ for
+    # every pair: no symmetry exchanges any two processes, whatever it does to the data.
+    histograms = pc_histograms(load(_beem(name)))
+    shapes = [tuple(sorted(h.values())) for h in histograms.values()]
+    assert len(shapes) >= 2 and len(set(shapes)) == len(shapes), histograms
+
+
+def test_peterson_pid_swap_fails_because_the_scan_runs_in_index_order():
+    # peterson.1: P_i writes its pid into step[j-1] and scans k = 0, 1, 2 in that order,
+    # skipping k == i.  Swapping P_0 and P_1 together with pos[], their locals and the pid
+    # values 0 <-> 1 stored in step[] still cannot work: P_0 at k = 1 has checked only itself,
+    # while P_1 at k = 1 has checked P_0, so the images of partial scans are not states the
+    # swapped processes can be in (with k's values fixed or permuted alike).
+    model = load(_beem("peterson.1"))
+    slot_map = {"P_0.state": "P_1.state", "P_1.state": "P_0.state",
+                "P_0.j": "P_1.j", "P_1.j": "P_0.j", "P_0.k": "P_1.k", "P_1.k": "P_0.k",
+                "pos[0]": "pos[1]", "pos[1]": "pos[0]"}
+    pid = {0: 1, 1: 0}
+    values = {f"step[{k}]": pid for k in range(3)}
+    assert _rejected(model, _permutation(model, slot_map, values)) != ""
+    values_k = dict(values, **{"P_0.k": pid, "P_1.k": pid})
+    assert _rejected(model, _permutation(model, slot_map, values_k)) != ""
+
+
+def test_bakery_pid_swap_fails_because_ties_go_to_the_lower_pid():
+    # bakery.1: P_i leaves the wait loop on a tie number[j] == number[i] only if i <= j, so
+    # P_0 wins every tie and P_1 loses it: the tie-break by pid is not invariant under
+    # exchanging the pids.
+    model = load(_beem("bakery.1"))
+    slot_map = {"P_0.state": "P_1.state", "P_1.state": "P_0.state",
+                "P_0.j": "P_1.j", "P_1.j": "P_0.j", "P_0.max": "P_1.max", "P_1.max": "P_0.max",
+                "number[0]": "number[1]", "number[1]": "number[0]",
+                "choosing[0]": "choosing[1]", "choosing[1]": "choosing[0]"}
+    assert _rejected(model, _permutation(model, slot_map)) != ""
+    loop_index = {"P_0.j": {0: 1, 1: 0}, "P_1.j": {0: 1, 1: 0}}
+    assert _rejected(model, _permutation(model, slot_map, loop_index)) != ""
+
+
+# ---------------------------------------------------------------- small hand-written systems
+
+
+_TWO_COUNTERS = """
+byte x[2];
+process A { state s, t; init s; trans s -> t { guard x[0] < 2; effect x[0] = x[0] + 1; },
+                                      t -> s { }; }
+process B { state s, t; init s; trans s -> t { guard x[1] < 2; effect x[1] = x[1] + 1; },
+                                      t -> s { }; }
+system async;
+"""
+
+
+def test_separately_declared_identical_processes_are_exchanged():
+    model = parse_text(_TWO_COUNTERS, "two.dve")
+    group = detect(model).group
+    assert group.order == 2 == reachable_symmetry_order(model)
+    assert verify(model, [g.permutation for g in group.generators]).ok
+    assert [g.kind for g in group.generators] == ["process"]
+
+
+def test_a_different_constant_breaks_the_symmetry_in_both_computations():
+    text = _TWO_COUNTERS.replace("x[1] < 2", "x[1] < 3")
+    model = parse_text(text, "two.dve")
+    assert detect(model).group.order == 1 == reachable_symmetry_order(model)
+
+
+def test_pid_valued_global_is_permuted_with_the_processes():
+    # Like fischer's ``id = i + 1``: the value written identifies the writer.
+    text = """
+    byte owner;
+    process A { state s, t; init s; trans s -> t { guard owner == 0; effect owner = 1; },
+                                          t -> s { effect owner = 0; }; }
+    process B { state s, t; init s; trans s -> t { guard owner == 0; effect owner = 2; },
+                                          t -> s { effect owner = 0; }; }
+    system async;
+    """
+    model = parse_text(text, "owner.dve")
+    group = detect(model).group
+    assert group.order == 2 == reachable_symmetry_order(model)
+    assert verify(model, [g.permutation for g in group.generators]).ok
