@@ -341,6 +341,8 @@ def export(model, defines, process, fmt, output, engine, table_limit, run, summa
     start = time.perf_counter()
     seq = load_model(model, defines, process)
     options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout)
+    if output is None and fmt == "png" and sys.stdout.isatty():
+        raise Failure("--format png is binary: give -o FILE or redirect standard output")
     try:
         chunks = export_chunks(seq, fmt, options, (("parse", time.perf_counter() - start),))
         if output is None:
@@ -354,6 +356,8 @@ def export(model, defines, process, fmt, output, engine, table_limit, run, summa
             atomic_write(output, chunks)
     except (ExportError, TableTooLarge) as e:
         raise Failure(f"{model}: {e}") from None
+    except ModelError as e:
+        raise Failure(f"{model}: the front end produced an invalid model ({e}); please report this") from None
     except OSError as e:
         raise Failure(f"{output or '<stdout>'}: cannot write: {e.strerror or e}") from None
 

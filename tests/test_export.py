@@ -397,3 +397,25 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path):
     assert result.exit_code == 2
     result = runner.invoke(main, ["export", str(tmp_path / "missing.csp"), "--format", "gap"])
     assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_cli_writes_pictures_to_standard_output_when_redirected():
+    need("sfdp")
+    runner = CliRunner()
+    model = os.path.join(MODELS, "token_circulation.csp")
+    result = runner.invoke(main, ["export", model, "--format", "png", "--summand", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout_bytes[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_schema_example_is_a_valid_document():
+    """The schema documents the state-permutation form with an example; it must stay valid."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = load_schema()
+    assert schema["$id"] == "urn:symdetect:schema:symmetries-v1" and schema["version"] == 1
+    for example in schema["examples"]:
+        jsonschema.validate(example, schema)
+        variables = example["state_variables"]
+        state = (0, 1)
+        # a[0]=0, a[1]=1 swapped: a[0]=1, a[1]=0 (index map [1, 0], values kept).
+        assert apply_exported(example["generators"][0]["state_permutation"], variables, state) == (1, 0)
