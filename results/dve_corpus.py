@@ -52,6 +52,45 @@ PUBLISHED = {
     "msmie.1": 2_334, "hanoi.1": 6_561, "fischer.1": 634, "gear.1": 2_689,
 }
 
+#: Why each group has the size it has, read off the BEEM sources (the numbers in the table
+#: and in ``tests/test_dve_symmetry.py`` are the evidence; this is the explanation).
+SOURCE_NOTES = {
+    "phils.1": (
+        "Why: the 4 philosophers are one template with fork indices i, i+1 mod 4, so the rotation "
+        "phil_i → phil_{i+1} (fork[k] → fork[k+1]) is a symmetry. The ring's reflection is not: "
+        "every philosopher takes fork[i] *first*, and the reflection maps a philosopher holding its "
+        "first fork onto one holding only its second, a state no process has (the verifier "
+        "rejects the reflection; `test_phils_ring_reflection_is_not_a_symmetry`)."),
+    "phils.2": "Why: as phils.1 with a room counter `count` that every philosopher uses alike: the 5 rotations.",
+    "msmie.1": (
+        "Why: 2 identical slaves and 3 identical masters, S₂ × S₃. No buffer symmetry: b[] starts "
+        "{0, 0, 2}, and the masters' release phase (BEEM's generator output) names b[0] three times "
+        "instead of b[0], b[1], b[2], so b[0] is special too."),
+    "hanoi.1": (
+        "Why: pegs B and C both start empty and the six mover processes are written alike for every "
+        "ordered pair of pegs, so exchanging B and C (with AtoB ↔ AtoC, BtoA ↔ CtoA, BtoC ↔ CtoB) is "
+        "a symmetry; peg A starts full, so nothing moves it."),
+    "fischer.1": (
+        "Why: the 3 processes differ only in the constant they write to `id` (i + 1) and in their "
+        "timer t[i]; permuting processes, t[] and the values 1, 2, 3 of `id` alike gives S₃. The "
+        "group stage labels the generators *mixed* because `id`'s values are pids + 1, not indices."),
+    "peterson.1": (
+        "Why order 1: P_i scans k = 0, 1, 2 in index order with the non-atomic loop "
+        "`q3 -> q3 {guard k < 3 && (k == i || pos[k] < j); effect k = k+1}`, so a partial scan "
+        "by P_0 at k = 1 (it has checked only itself) has no image in P_1: at k = 1 P_1 has "
+        "checked P_0, at k = 2 both, never only itself. "
+        "The reachable histograms of P_0/P_1/P_2.state differ (e.g. 136/190/228 states in `CS`), and "
+        "a symmetry moving P.state onto Q.state would preserve them: no symmetry exchanges any "
+        "two processes (`test_asymmetric_instances_have_distinct_pc_histograms`)."),
+    "bakery.1": (
+        "Why order 1: the tie-break `number[j] == number[i] and i <= j` lets P_0 pass every tie and "
+        "makes P_1 wait, and both scan j = 0, 1 in index order; the pc histograms of P_0 and P_1 differ "
+        "(e.g. 84 vs 112 states in `CS`), so no symmetry exchanges them."),
+    "gear.1": (
+        "Why order 1: five different processes (clutch, gear box, engine, interface, controller) and "
+        "a timer; nothing to exchange (the reachable LTS has no non-trivial symmetry either)."),
+}
+
 #: pan's depth limit as in the oracle command; "max search depth too small" is checked.
 PAN_DEPTH = 1_000_000
 
@@ -227,7 +266,10 @@ def machine() -> str:
     memory = sh("free -g | awk '/^Mem:/ {print $2}'")
     spin = sh("spin -V") or "not installed"
     gcc = sh("gcc --version | head -1")
-    return (f"{sh('nproc')} cores (`nproc`), {model} (`lscpu`), {memory} GiB memory; "
+    # The machine is shared with other work: the load average says how comparable runs are.
+    load = sh("cut -d' ' -f1-3 /proc/loadavg")
+    return (f"{sh('nproc')} cores (`nproc`), {model} (`lscpu`), {memory} GiB memory, "
+            f"load average {load} at the end of the run; "
             f"{platform.machine()}, Python {platform.python_version()}; {spin}; {gcc}")
 
 
@@ -277,7 +319,8 @@ def main() -> None:
         "",
         "## Groups found",
         "",
-        *[describe(r.symmetry) + "\n" for r in rows],
+        *[describe(r.symmetry) + ("\n\n" + SOURCE_NOTES[r.instance] if r.instance in SOURCE_NOTES else "")
+          + "\n" for r in rows],
     ])
     Path(args.output).write_text(text)
     print(text)
