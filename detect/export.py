@@ -211,8 +211,10 @@ def _neighbours(graph: ColouredGraph) -> list[list[int]]:
 
 
 def dreadnaut_lines(graph: ColouredGraph, title: str, run: bool = False) -> Iterator[str]:
-    """dreadnaut input: sparse mode, 0-based nodes, the graph, the colour partition in the
-    graph's canonical colour order (sorted colour keys), and ``x`` (run) if asked."""
+    """dreadnaut input: sparse nauty (``As``; change it to ``At`` for Traces), 0-based nodes,
+    the graph, the colour partition in the graph's canonical colour order (sorted colour
+    keys), and ``x`` (run) if asked.  Piping the file plus ``x`` into dreadnaut prints
+    ``grpsize=``, which equals ``Detection.automorphisms.order``."""
     yield f"\" symdetect: coloured graph of {title}; colours in order: "
     yield "; ".join(key.replace('"', "'") for key in graph.colour_keys) + " \"\n"
     yield "As $=0\n"
