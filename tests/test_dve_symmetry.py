@@ -205,3 +205,40 @@ def test_pid_valued_global_is_permuted_with_the_processes():
     group = detect(model).group
     assert group.order == 2 == reachable_symmetry_order(model)
     assert verify(model, [g.permutation for g in group.generators]).ok
+
+
+# ---------------------------------------------------------------- orbit counts (reduced states)
+
+
+def _all_elements(generators: list[StatePermutation]) -> list[StatePermutation]:
+    """Closure of ``generators`` under composition (small groups only)."""
+    def key(p: StatePermutation):
+        return p.target, tuple(tuple(sorted(m.items())) for m in p.values)
+
+    elements = {key(g): g for g in generators}
+    frontier = list(generators)
+    while frontier:
+        new = []
+        for a in frontier:
+            for g in generators:
+                c = a.then(g)
+                if key(c) not in elements:
+                    elements[key(c)] = c
+                    new.append(c)
+        frontier = new
+    return list(elements.values())
+
+
+@pytest.mark.parametrize("name, orbits", [("phils.1", 23), ("phils.2", 117), ("fischer.1", 136)])
+def test_orbit_count_agrees_with_burnside(name, orbits):
+    # Burnside: #orbits = average number of reachable states fixed by a group element.
+    from detect.explore import reachable_graph
+    from results.dve_corpus import orbit_count
+
+    model = load(_beem(name))
+    generators = [g.permutation for g in detect(model, table_limit=TABLE_LIMIT).group.generators]
+    states = reachable_graph(model).states
+    elements = _all_elements(generators)
+    fixed = sum(1 for e in elements for s in states if e.apply(s) == s)
+    assert fixed % len(elements) == 0
+    assert orbit_count(model, generators) == fixed // len(elements) == orbits
