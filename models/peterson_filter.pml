@@ -5,7 +5,7 @@
  * all other processes, so no process is scanned in index order. */
 #define N 3
 
-byte level[N+1];      /* level[_pid], index 0 unused (init) */
+byte level[N];        /* level[_pid - 1]: the level of process _pid */
 byte victim[N];       /* victim[l] = pid of the last process to enter level l */
 byte incs;            /* processes in the critical section */
 
@@ -16,42 +16,42 @@ proctype user()
 	:: l = 1;
 	   do
 	   :: l < N ->
-		level[_pid] = l;
+		level[_pid - 1] = l;
 		victim[l] = _pid;
 		(victim[l] != _pid ||
-		 !( (_pid != 1 && level[1] >= l)
+		 !( (_pid != 1 && level[0] >= l)
 #if N > 1
-		 || (_pid != 2 && level[2] >= l)
+		 || (_pid != 2 && level[1] >= l)
 #endif
 #if N > 2
-		 || (_pid != 3 && level[3] >= l)
+		 || (_pid != 3 && level[2] >= l)
 #endif
 #if N > 3
-		 || (_pid != 4 && level[4] >= l)
+		 || (_pid != 4 && level[3] >= l)
 #endif
 #if N > 4
-		 || (_pid != 5 && level[5] >= l)
+		 || (_pid != 5 && level[4] >= l)
 #endif
 #if N > 5
-		 || (_pid != 6 && level[6] >= l)
+		 || (_pid != 6 && level[5] >= l)
 #endif
 #if N > 6
-		 || (_pid != 7 && level[7] >= l)
+		 || (_pid != 7 && level[6] >= l)
 #endif
 #if N > 7
-		 || (_pid != 8 && level[8] >= l)
+		 || (_pid != 8 && level[7] >= l)
 #endif
 #if N > 8
-		 || (_pid != 9 && level[9] >= l)
+		 || (_pid != 9 && level[8] >= l)
 #endif
 #if N > 9
-		 || (_pid != 10 && level[10] >= l)
+		 || (_pid != 10 && level[9] >= l)
 #endif
 #if N > 10
-		 || (_pid != 11 && level[11] >= l)
+		 || (_pid != 11 && level[10] >= l)
 #endif
 #if N > 11
-		 || (_pid != 12 && level[12] >= l)
+		 || (_pid != 12 && level[11] >= l)
 #endif
 		));
 		l = l + 1
@@ -60,7 +60,7 @@ proctype user()
 	   incs++;
 	   assert(incs == 1);
 	   incs--;
-	   level[_pid] = 0
+	   level[_pid - 1] = 0
 	od
 }
 

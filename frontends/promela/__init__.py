@@ -16,6 +16,7 @@ from detect.errors import InputError
 
 from .lower import ATOMIC, lower
 from .preprocess import preprocess
+from .ranges import narrow_locals
 from .syntax import parse_program
 
 SUFFIXES = (".pml", ".p", ".prom")
@@ -38,7 +39,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     ir.validate(model)
     if narrow:
         from detect.domains import narrow_domains
-        model = narrow_domains(model)
+        model = narrow_domains(narrow_locals(model))
     return model
 
 

@@ -25,6 +25,7 @@ from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name,
 
 from . import syntax as S
 from .cfg import Graph, Transition, build_graph
+from .normal import normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
@@ -1041,7 +1042,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     full = []
     for st in steps:
         pc_test = Binary("==", Name(tr.pc(st.inst)), Const(st.src))
-        full.append(conj(pc_test, st.guard))
+        full.append(conj(pc_test, normal_guard(st.guard)))
     if atomic_pids:
         low.variables.append(ir.Variable(ATOMIC, tuple([-1] + atomic_pids), ((-1,),)))
         for pid in atomic_pids:
