@@ -11,8 +11,10 @@ One row per ``CORPUS_DIR/*.dve`` (default ``../shared/corpus/beem/dve``):
   *all* state-permutation symmetries of the reachable LTS (``results/dve_symmetry.py``);
 * reduced states: the number of orbits of the reachable states under the detected group,
   by brute force (union of every state with its generator images) -- the count that
-  exact one-per-orbit reduction (``--reduce exact``) must give -- and the count from
-  ``detect.reduce`` itself once that module exists ("pending" until then);
+  exact one-per-orbit reduction must give --, our explorer run with the smallest image of
+  each state over all group elements as ``canonicalise`` (enumeration, fine for these
+  small groups; trivial groups need no reduction), and what ``symdetect explore --reduce exact
+  --json`` reports once the CLI has ``--reduce`` ("pending" until then);
 * Spin on BEEM's Promela translation ``../promela/<instance>.pml`` where one exists, in the
   same run on the same machine: ``spin -o3 -a``, ``gcc -O2 -DSAFETY -DNOREDUCE``,
   ``./pan -m1000000 -c0 -n``.  Spin's states/s use pan's own "elapsed time" (the search,
@@ -23,7 +25,7 @@ To add a column append a ``Column`` to ``COLUMNS``; its ``value`` gets the insta
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import json
 import platform
 import re
 import shutil
@@ -44,7 +46,9 @@ from detect.explore import Exploration, explore, reachable_graph  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
 from detect.verify import compile_permutation  # noqa: E402
 from frontends.dve import load  # noqa: E402
-from results.dve_symmetry import InstanceSymmetry, analyse, describe  # noqa: E402
+from results.dve_symmetry import (  # noqa: E402
+    InstanceSymmetry, analyse, describe, min_image_canonicaliser,
+)
 
 #: Published BEEM state counts (DiVinE semantics), /work/shared/corpus/README.md.
 PUBLISHED = {
@@ -121,7 +125,8 @@ class Row:
     exploration: Exploration
     symmetry: InstanceSymmetry
     orbits: Optional[int]
-    reduced: Optional[Exploration]
+    min_image: Optional[Exploration]
+    reduced: Optional[ReducedRun]
     spin: Optional[SpinRun]
 
 
@@ -165,15 +170,30 @@ def orbit_count(model: SequentialModel, generators) -> Optional[int]:
     return sum(1 for i in range(len(parent)) if find(i) == i)
 
 
-def reduced_exploration(model: SequentialModel, symmetry: InstanceSymmetry) -> Optional[Exploration]:
-    """Exploration with ``detect.reduce``'s exact canonicaliser; None while that module
-    does not exist (the column then says "pending")."""
-    if symmetry.group is None or importlib.util.find_spec("detect.reduce") is None:
-        return None
-    from detect import reduce as reduction  # noqa: PLC0415 - optional, written in parallel
+@dataclass(frozen=True)
+class ReducedRun:
+    """``symdetect explore --reduce exact --json`` on one instance."""
 
-    canonicalise = reduction.canonicaliser(model, symmetry.group, "exact")
-    return explore(model, canonicalise=canonicalise)
+    states: int
+    seconds: float
+
+
+def reduced_exploration(path: Path, symmetry: InstanceSymmetry) -> Optional[ReducedRun]:
+    """Exact reduction through the documented CLI (``--reduce exact``, ``--json`` with
+    ``states`` and ``seconds``); None while the CLI has no ``--reduce`` (``detect/reduce.py``
+    is written in parallel) or when detection failed."""
+    if symmetry.group is None:
+        return None
+    cli = [sys.executable, "-m", "detect.cli"]
+    usage = subprocess.run(cli + ["explore", "--help"], capture_output=True, text=True, cwd=REPO)
+    if "--reduce" not in usage.stdout:
+        return None
+    done = subprocess.run(cli + ["explore", str(path), "--reduce", "exact", "--json"],
+                          capture_output=True, text=True, cwd=REPO)
+    if done.returncode not in (0, 1):  # 1: a property is violated, the counts still stand
+        raise RuntimeError(f"symdetect explore --reduce exact {path}: {done.stderr.strip()}")
+    report = json.loads(done.stdout)
+    return ReducedRun(int(report["states"]), float(report["seconds"]))
 
 
 def run_spin(pml: Path, workdir: Path) -> SpinRun:
@@ -218,7 +238,10 @@ COLUMNS: list[Column] = [
     Column("all symmetries", lambda r: _int(r.symmetry.reachable_order)),
     Column("detect s", lambda r: f"{r.symmetry.detect_seconds:.2f}"),
     Column("orbits", lambda r: _int(r.orbits)),
+    Column("reduced (min image)", lambda r: "—" if r.min_image is None else _int(r.min_image.states)),
+    Column("min image s", lambda r: "—" if r.min_image is None else f"{r.min_image.seconds:.3f}"),
     Column("reduced (exact)", lambda r: "pending²" if r.reduced is None else _int(r.reduced.states)),
+    Column("reduced s", lambda r: "—" if r.reduced is None else f"{r.reduced.seconds:.2f}"),
     Column("Spin states", lambda r: "—" if r.spin is None else
            _int(r.spin.states) + (" (truncated)" if r.spin.truncated else "")),
     Column("Spin search s", lambda r: "—" if r.spin is None else f"{r.spin.search_seconds:.2f}"),
@@ -239,13 +262,15 @@ def measure(path: Path, promela_dir: Optional[Path], with_spin: bool) -> Row:
     symmetry = analyse(path)
     generators = [g.permutation for g in symmetry.group.generators] if symmetry.group else None
     orbits = orbit_count(model, generators) if generators is not None else None
-    reduced = reduced_exploration(model, symmetry)
+    canonicalise = min_image_canonicaliser(generators) if generators else None
+    min_image = explore(model, canonicalise=canonicalise) if canonicalise is not None else None
+    reduced = reduced_exploration(path, symmetry)
     spin = None
     pml = promela_dir / f"{name}.pml" if promela_dir is not None else None
     if with_spin and pml is not None and pml.exists():
         with tempfile.TemporaryDirectory(prefix=f"spin-{name}-") as tmp:
             spin = run_spin(pml, Path(tmp))
-    return Row(name, model, loaded, exploration, symmetry, orbits, reduced, spin)
+    return Row(name, model, loaded, exploration, symmetry, orbits, min_image, reduced, spin)
 
 
 def table(rows: list[Row], columns: list[Column] = COLUMNS) -> str:
@@ -292,8 +317,9 @@ def main() -> None:
     notes = [
         "¹ detection failed: " + "; ".join(f"{r.instance}: {r.symmetry.failure}" for r in failures)
         if failures else "",
-        "² `detect/reduce.py` (exact canonicalisation) does not exist yet; the *orbits* column is "
-        "the count it must reproduce." if any(r.reduced is None for r in rows) else "",
+        "² `symdetect explore --reduce exact` (`detect/reduce.py`) does not exist yet; the *orbits* "
+        "column is the count it must reproduce." if any(r.reduced is None and r.symmetry.group is not None
+                                                        for r in rows) else "",
     ]
     text = "\n".join([
         "# BEEM DVE corpus: exploration, symmetry, reduction, and Spin side by side",
@@ -315,7 +341,8 @@ def main() -> None:
         "symmetries*: order, on reachable states, of the group of every state-permutation",
         "symmetry of the reachable LTS, computed by bliss on the explored graph independently of",
         "the detection (`results/dve_symmetry.py`); when it equals the group order nothing was",
-        "missed.  *orbits*: reachable states up to the detected group (brute force).",
+        "missed.  *orbits*: reachable states up to the detected group (brute force); *reduced (min",
+        "image)*: `explore` with `canonicalise` = smallest image over all group elements.",
         "",
         "## Groups found",
         "",

@@ -35,7 +35,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import igraph
 from sympy.combinatorics import Permutation, PermutationGroup
@@ -50,7 +50,8 @@ from detect.explore import reachable_graph  # noqa: E402
 from detect.group import SymmetryGroup  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
 from detect.pipeline import detect  # noqa: E402
-from detect.verify import VerifyReport, verify  # noqa: E402
+from detect.perm import StatePermutation  # noqa: E402
+from detect.verify import VerifyReport, compile_permutation, verify  # noqa: E402
 from frontends.dve import load  # noqa: E402
 
 #: The corpus instances need at most 131,584 rows for one constraint (fischer's timer update
@@ -114,6 +115,40 @@ def reachable_symmetry_order(model: SequentialModel, max_states: int = 1_000_000
     if not on_states:
         return 1
     return int(PermutationGroup([Permutation(list(p)) for p in on_states]).order())
+
+
+def group_elements(generators: Sequence[StatePermutation], limit: int = 10_000
+                   ) -> list[StatePermutation]:
+    """Every element of the group generated (identity included), by closure under
+    composition; ``ValueError`` beyond ``limit`` elements (this is for small groups)."""
+    def key(p: StatePermutation):
+        return p.target, tuple(tuple(sorted(m.items())) for m in p.values)
+
+    if not generators:
+        return []
+    elements = {key(g): g for g in generators}
+    frontier = list(generators)
+    while frontier:
+        new = []
+        for a in frontier:
+            for g in generators:
+                c = a.then(g)
+                if key(c) not in elements:
+                    if len(elements) >= limit:
+                        raise ValueError(f"group has more than {limit} elements")
+                    elements[key(c)] = c
+                    new.append(c)
+        frontier = new
+    return list(elements.values())
+
+
+def min_image_canonicaliser(generators: Sequence[StatePermutation]):
+    """``canonicalise`` for ``detect.explore.explore``: the lexicographically smallest image
+    of a state over all group elements (enumeration; one state per orbit, small groups)."""
+    images = [compile_permutation(g) for g in group_elements(generators)]
+    if not images:
+        return None
+    return lambda state: min(image(state) for image in images)
 
 
 def pc_histograms(model: SequentialModel, max_states: int = 1_000_000) -> dict[str, dict[int, int]]:

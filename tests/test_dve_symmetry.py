@@ -17,12 +17,16 @@ from pathlib import Path
 import pytest
 
 from detect.csp import TableTooLarge
+from detect.explore import explore
 from detect.ir import SequentialModel, state_slots
 from detect.perm import StatePermutation
 from detect.pipeline import detect
 from detect.verify import verify
 from frontends.dve import load, parse_text
-from results.dve_symmetry import TABLE_LIMIT, analyse, pc_histograms, reachable_symmetry_order
+from results.dve_symmetry import (
+    TABLE_LIMIT, analyse, group_elements, min_image_canonicaliser, pc_histograms,
+    reachable_symmetry_order,
+)
 
 BEEM = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "beem" / "dve"
 
@@ -210,25 +214,6 @@ def test_pid_valued_global_is_permuted_with_the_processes():
 # ---------------------------------------------------------------- orbit counts (reduced states)
 
 
-def _all_elements(generators: list[StatePermutation]) -> list[StatePermutation]:
-    """Closure of ``generators`` under composition (small groups only)."""
-    def key(p: StatePermutation):
-        return p.target, tuple(tuple(sorted(m.items())) for m in p.values)
-
-    elements = {key(g): g for g in generators}
-    frontier = list(generators)
-    while frontier:
-        new = []
-        for a in frontier:
-            for g in generators:
-                c = a.then(g)
-                if key(c) not in elements:
-                    elements[key(c)] = c
-                    new.append(c)
-        frontier = new
-    return list(elements.values())
-
-
 @pytest.mark.parametrize("name, orbits", [("phils.1", 23), ("phils.2", 117), ("fischer.1", 136)])
 def test_orbit_count_agrees_with_burnside(name, orbits):
     # Burnside: #orbits = average number of reachable states fixed by a group element.
@@ -238,7 +223,10 @@ def test_orbit_count_agrees_with_burnside(name, orbits):
     model = load(_beem(name))
     generators = [g.permutation for g in detect(model, table_limit=TABLE_LIMIT).group.generators]
     states = reachable_graph(model).states
-    elements = _all_elements(generators)
+    elements = group_elements(generators)
     fixed = sum(1 for e in elements for s in states if e.apply(s) == s)
     assert fixed % len(elements) == 0
     assert orbit_count(model, generators) == fixed // len(elements) == orbits
+    # and exploring with the smallest image over the group visits one state per orbit
+    reduced = explore(model, canonicalise=min_image_canonicaliser(generators))
+    assert reduced.states == orbits
