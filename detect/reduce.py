@@ -1,0 +1,714 @@
+"""Symmetry-reduced exploration: canonicalisers behind one interface and property checks.
+
+A *canonicaliser* maps a state to a representative of its orbit under the detected symmetry
+group G (``detect.group.SymmetryGroup``), which acts on literal points ``(slot, value)``.
+Strategies (``make_reducer``):
+
+* ``enumerate`` -- every element of G, the least image (refused above ``enumerate_limit``);
+* ``exact``     -- the same least image, found by Linton-style backtracking over a stabiliser
+  chain that follows the state (sympy's Schreier–Sims gives each stabiliser), with a sorting
+  fast path when G is the full symmetric group on interchangeable blocks of slots;
+* ``local``     -- hill climbing with the generators: sound, may keep several per orbit;
+* ``graph``     -- nauty's canonical form of the coloured graph with the state's pre-literals
+  recoloured: exact under Aut(graph), whose action on literals is G.
+
+"Least" is lexicographic on ``key(s) = (s[o] for o in slot_order)``.  ``slot_order`` puts the
+slots G fixes first, then greedily the next slot and every slot its stabiliser fixes (for
+process symmetry: whole processes one after the other), so that the least image of a state
+under a symmetric group is its processes sorted, and backtracking rarely branches.  Invariant:
+``exact`` and ``enumerate`` return the same state; every strategy returns a state of the orbit.
+
+Property verdicts under reduction are kept only where they are valid: ``terminal`` and each
+``reaches``/``invariant`` condition are checked to be G-invariant (``condition_invariant``);
+the others are re-checked without reduction and say so in their note.
+"""
+from __future__ import annotations
+
+import itertools
+import operator
+from dataclasses import dataclass, replace
+from typing import Callable, Optional, Sequence
+
+from .compile import CompiledModel, State, compile_model
+from .explore import Exploration, Progress, explore
+from .ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
+
+STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
+#: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
+ENUMERATE_LIMIT = 50_000
+#: Largest number of valuations tried when checking that a condition is G-invariant.
+INVARIANCE_LIMIT = 200_000
+
+Images = tuple[int, ...]  # a permutation of literal points, as the image of each point
+
+
+class ReductionError(ValueError):
+    """A strategy cannot be used for this group (e.g. ``enumerate`` on a huge group)."""
+
+
+@dataclass(frozen=True)
+class Reducer:
+    """A canonicaliser and what it is: ``canonicalise(s)`` lies in the orbit of ``s``."""
+
+    strategy: str
+    group_order: int
+    canonicalise: Optional[Callable[[State], State]]
+    slot_order: tuple[int, ...]
+    method: str
+
+
+@dataclass(frozen=True)
+class ReducedExploration:
+    exploration: Exploration
+    reducer: Reducer
+    #: why some verdicts came from an unreduced run (empty when none did)
+    notes: tuple[str, ...]
+
+
+# ------------------------------------------------------------------------ points and actions
+
+
+@dataclass(frozen=True)
+class _Points:
+    """Literal points ``(slot, value)`` numbered slot by slot (as ``detect.group`` does)."""
+
+    pairs: tuple[tuple[int, int], ...]
+    index: dict
+    slot_points: tuple[tuple[int, ...], ...]
+
+    @staticmethod
+    def of(model: SequentialModel) -> "_Points":
+        pairs, index, per_slot = [], {}, []
+        for k, slot in enumerate(state_slots(model)):
+            mine = []
+            for v in slot.domain:
+                index[(k, v)] = len(pairs)
+                mine.append(len(pairs))
+                pairs.append((k, v))
+            per_slot.append(tuple(mine))
+        return _Points(tuple(pairs), index, tuple(per_slot))
+
+
+def _action_source(images: Sequence[int], pts: _Points) -> Optional[str]:
+    """Python source of ``lambda s: σ(s)`` for the point permutation ``images`` (None = id).
+
+    σ(s)[target] = value map of slot k applied to s[k]; unmoved slots are copied.
+    """
+    n = len(pts.slot_points)
+    parts = [f"s[{k}]" for k in range(n)]
+    moved = False
+    for k, points in enumerate(pts.slot_points):
+        if not points:
+            continue
+        target = pts.pairs[images[points[0]]][0]
+        mapping = {pts.pairs[p][1]: pts.pairs[images[p]][1] for p in points}
+        if target == k and all(a == b for a, b in mapping.items()):
+            continue
+        moved = True
+        if all(b == a for a, b in mapping.items()):
+            parts[target] = f"s[{k}]"
+        else:
+            parts[target] = f"{mapping!r}[s[{k}]]"
+    if not moved:
+        return None
+    return "lambda s: (" + ", ".join(parts) + ",)"
+
+
+def _compile_action(images: Sequence[int], pts: _Points) -> Callable[[State], State]:
+    src = _action_source(images, pts)
+    if src is None:
+        return lambda s: s
+    return eval(src)  # generated from ints and dicts of ints only
+
+
+def _inverse(images: Sequence[int]) -> Images:
+    inv = [0] * len(images)
+    for p, q in enumerate(images):
+        inv[q] = p
+    return tuple(inv)
+
+
+def _group(point_generators: Sequence[Images], degree: int):
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    gens = [Permutation(list(g)) for g in point_generators] or [Permutation(list(range(degree)))]
+    return PermutationGroup(gens)
+
+
+def _generator_arrays(group, degree: int) -> list[Images]:
+    """Non-identity generators of a sympy group as image tuples of length ``degree``."""
+    out = []
+    for g in group.generators:
+        a = list(g.array_form) + list(range(g.size, degree))
+        if any(p != q for p, q in enumerate(a)) and tuple(a) not in out:
+            out.append(tuple(a))
+    return out
+
+
+def slot_order(group, pts: _Points) -> tuple[int, ...]:
+    """Slots fixed (setwise) by G first, then greedily: the next slot, then all its stabiliser fixes."""
+    degree = len(pts.pairs)
+    remaining = [k for k in range(len(pts.slot_points))]
+    order: list[int] = []
+    current = group
+    while remaining:
+        gens = _generator_arrays(current, degree)
+
+        def fixed(k: int) -> bool:
+            pts_k = pts.slot_points[k]
+            return not pts_k or all(pts.pairs[g[pts_k[0]]][0] == k for g in gens)
+
+        settled = [k for k in remaining if fixed(k)]
+        if settled:
+            order.extend(settled)
+            remaining = [k for k in remaining if k not in set(settled)]
+            continue
+        k = remaining.pop(0)
+        order.append(k)
+        current = current.pointwise_stabilizer(list(pts.slot_points[k]))
+    return tuple(order)
+
+
+def _key_function(order: Sequence[int]) -> Callable[[State], tuple]:
+    if len(order) == 1:
+        only = order[0]
+        return lambda s: (s[only],)
+    return operator.itemgetter(*order) if order else (lambda s: ())
+
+
+# ------------------------------------------------------------------------ exact: smallest image
+
+
+class _GroupInfo:
+    """One stabiliser in the chain: its sympy group, orbit tables per slot, children."""
+
+    def __init__(self, group, pts: _Points):
+        self.group = group
+        self.pts = pts
+        degree = len(pts.pairs)
+        self.gens = _generator_arrays(group, degree)
+        self.trivial = not self.gens
+        self.order = 1 if self.trivial else int(group.order())
+        self._levels: dict[int, object] = {}
+        self.children: dict[int, "_GroupInfo"] = {}
+
+    def level(self, slot: int):
+        """None if every generator fixes each point of ``slot``; else (sources, table).
+
+        ``table[(j, a)] = (b, act)``: ``b`` is the least value with ``(slot, b)`` in the orbit of
+        point ``(j, a)`` and ``act`` applies an element of this group mapping ``(j, a)`` to it.
+        """
+        if slot in self._levels:
+            return self._levels[slot]
+        pts, gens = self.pts, self.gens
+        points = pts.slot_points[slot]
+        if all(g[p] == p for g in gens for p in points):
+            self._levels[slot] = None
+            return None
+        degree = len(pts.pairs)
+        table: dict[tuple[int, int], tuple[int, Callable]] = {}
+        seen: set[int] = set()
+        for x in points:
+            if x in seen:
+                continue
+            b = pts.pairs[x][1]
+            # BFS: word[q] maps x to q; we store its inverse, which maps q to x.
+            word = {x: tuple(range(degree))}
+            queue = [x]
+            seen.add(x)
+            for q in queue:
+                wq = word[q]
+                for g in gens:
+                    r = g[q]
+                    if r not in word:
+                        word[r] = tuple(g[i] for i in wq)
+                        seen.add(r)
+                        queue.append(r)
+            for q, wq in word.items():
+                table[pts.pairs[q]] = (b, _compile_action(_inverse(wq), pts) if q != x else None)
+        sources = tuple(sorted({j for (j, _a) in table}))
+        self._levels[slot] = (sources, table)
+        return self._levels[slot]
+
+
+class _Registry:
+    """Stabilisers shared by identity, so equal subgroups reached by different prefixes are one."""
+
+    def __init__(self, pts: _Points):
+        self.pts = pts
+        self.known: dict[tuple, list[_GroupInfo]] = {}
+
+    def intern(self, group) -> _GroupInfo:
+        degree = len(self.pts.pairs)
+        order = int(group.order())
+        orbits = tuple(sorted(tuple(sorted(o)) for o in group.orbits() if len(o) > 1)) if order > 1 else ()
+        bucket = self.known.setdefault((order, orbits), [])
+        gens = _generator_arrays(group, degree)
+        from sympy.combinatorics import Permutation
+
+        for info in bucket:
+            # Same order and one contains the other's generators: the same group.
+            if all(info.group.contains(Permutation(list(g))) for g in gens):
+                return info
+        info = _GroupInfo(group, self.pts)
+        bucket.append(info)
+        return info
+
+    def child(self, info: _GroupInfo, point: int) -> _GroupInfo:
+        found = info.children.get(point)
+        if found is None:
+            found = info.children[point] = self.intern(info.group.pointwise_stabilizer([point]))
+        return found
+
+
+def smallest_image(group, pts: _Points, order: Sequence[int]) -> Callable[[State], State]:
+    """The least image of a state under ``group`` (sympy, on points), by backtracking.
+
+    Level by level along ``order``: keep the candidate images whose key prefix is least so far;
+    at slot ``t`` the value is minimised over the orbits (under the current stabiliser H) of
+    the candidates' literals, every candidate literal reaching the least value is moved there
+    by a transversal element, and H becomes the stabiliser of that point.  Candidates are
+    deduplicated as states.  Stabilisers are memoised per point prefix, so steady-state cost
+    is orbit look-ups and tuple builds.
+    """
+    registry = _Registry(pts)
+    root = registry.intern(group)
+    key = _key_function(order)
+    index = pts.index
+
+    def canonicalise(s: State) -> State:
+        cands = {s}
+        info = root
+        for slot in order:
+            if info.trivial:
+                break
+            lvl = info.level(slot)
+            if lvl is None:
+                if len(cands) > 1:
+                    best = min(c[slot] for c in cands)
+                    cands = {c for c in cands if c[slot] == best}
+                continue
+            sources, table = lvl
+            best = None
+            chosen: list = []
+            for c in cands:
+                for j in sources:
+                    entry = table.get((j, c[j]))
+                    if entry is None:
+                        continue
+                    b = entry[0]
+                    if best is None or b < best:
+                        best, chosen = b, [(c, entry[1])]
+                    elif b == best:
+                        chosen.append((c, entry[1]))
+            cands = {c if act is None else act(c) for c, act in chosen}
+            info = registry.child(info, index[(slot, best)])
+        if len(cands) == 1:
+            return next(iter(cands))
+        return min(cands, key=key)
+
+    return canonicalise
+
+
+# ------------------------------------------------------------------------ exact: sorting fast path
+
+
+def symmetric_blocks(point_generators: Sequence[Images], order_of_group: int, pts: _Points,
+                     order: Sequence[int]) -> Optional[tuple[tuple[int, ...], ...]]:
+    """Blocks of slots (each in ``order``) if G is exactly Sym(blocks) acting without value maps.
+
+    Conditions checked: every generator moves slots only (identity value maps); the moved slots
+    split into m blocks that every generator maps onto each other position by position; |G| =
+    m!; and ``order`` lists the blocks one after another with positions aligned.  Then the least
+    image is the blocks sorted by their value tuples.
+    """
+    n = len(pts.slot_points)
+    slot_maps = []
+    for g in point_generators:
+        target = list(range(n))
+        for k, points in enumerate(pts.slot_points):
+            if not points:
+                continue
+            t = pts.pairs[g[points[0]]][0]
+            if any(pts.pairs[g[p]] != (t, pts.pairs[p][1]) for p in points):
+                return None  # a value map is not the identity
+            target[k] = t
+        slot_maps.append(target)
+    moved = sorted({k for m in slot_maps for k in range(n) if m[k] != k})
+    if not moved:
+        return None
+    # Orbits of slots.
+    orbit_of: dict[int, int] = {}
+    orbits: list[list[int]] = []
+    for k in moved:
+        if k in orbit_of:
+            continue
+        orbit, queue = [k], [k]
+        orbit_of[k] = len(orbits)
+        for q in queue:
+            for m in slot_maps:
+                r = m[q]
+                if r not in orbit_of:
+                    orbit_of[r] = len(orbits)
+                    orbit.append(r)
+                    queue.append(r)
+        orbits.append(sorted(orbit))
+    first = orbits[0]
+    size = len(first)
+    if any(len(o) != size for o in orbits) or order_of_group != _factorial(size):
+        return None
+    # φ_j: first orbit -> orbit j commuting with every generator.
+    blocks = [[a] for a in first]
+    for other in orbits[1:]:
+        phi = None
+        for start in other:
+            trial = {first[0]: start}
+            queue = [first[0]]
+            ok = True
+            for a in queue:
+                for m in slot_maps:
+                    a2, b2 = m[a], m[trial[a]]
+                    if a2 in trial:
+                        if trial[a2] != b2:
+                            ok = False
+                            break
+                    else:
+                        trial[a2] = b2
+                        queue.append(a2)
+                if not ok:
+                    break
+            if ok and len(trial) == size and len(set(trial.values())) == size:
+                phi = trial
+                break
+        if phi is None:
+            return None
+        for i, a in enumerate(first):
+            blocks[i].append(phi[a])
+    position = {k: i for i, k in enumerate(order)}
+    ordered = [tuple(sorted(b, key=position.get)) for b in blocks]
+    ordered.sort(key=lambda b: position[b[0]])
+    # The key must read block after block, positions aligned (same orbit at each position).
+    flat = [k for b in ordered for k in b]
+    start = position[flat[0]]
+    if [position[k] for k in flat] != list(range(start, start + len(flat))):
+        return None
+    shape = [orbit_of[k] for k in ordered[0]]
+    if any([orbit_of[k] for k in b] != shape for b in ordered):
+        return None
+    return tuple(ordered)
+
+
+def _factorial(m: int) -> int:
+    out = 1
+    for i in range(2, m + 1):
+        out *= i
+    return out
+
+
+def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], State]:
+    """Least image under Sym(blocks): write the blocks' value tuples back sorted."""
+    getters = [operator.itemgetter(*b) if len(b) > 1 else (lambda s, k=b[0]: (s[k],)) for b in blocks]
+    slots = [k for b in blocks for k in b]
+
+    def canonicalise(s: State) -> State:
+        parts = sorted([get(s) for get in getters])
+        out = list(s)
+        for k, v in zip(slots, itertools.chain.from_iterable(parts)):
+            out[k] = v
+        return tuple(out)
+
+    return canonicalise
+
+
+# ------------------------------------------------------------------------ enumerate, local
+
+
+def enumerating_canonicaliser(group, pts: _Points, key) -> Callable[[State], State]:
+    degree = len(pts.pairs)
+    actions = []
+    for g in group.generate():
+        a = list(g.array_form) + list(range(g.size, degree))
+        actions.append(_compile_action(a, pts))
+
+    def canonicalise(s: State) -> State:
+        return min((act(s) for act in actions), key=key)
+
+    return canonicalise
+
+
+def local_canonicaliser(point_generators: Sequence[Images], pts: _Points, key) -> Callable[[State], State]:
+    """Apply generators (and inverses) while the key decreases: sound, not canonical."""
+    actions = []
+    for g in point_generators:
+        for images in (tuple(g), _inverse(g)):
+            act = _compile_action(images, pts)
+            if act not in actions:
+                actions.append(act)
+
+    def canonicalise(s: State) -> State:
+        best, best_key = s, key(s)
+        improved = True
+        while improved:
+            improved = False
+            for act in actions:
+                t = act(best)
+                tk = key(t)
+                if tk < best_key:
+                    best, best_key, improved = t, tk, True
+        return best
+
+    return canonicalise
+
+
+# ------------------------------------------------------------------------ graph
+
+
+def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points) -> Callable[[State], State]:
+    """Representative = the first state seen with the same nauty certificate.
+
+    The certificate is of the coloured graph with the state's pre-literal nodes in a colour of
+    their own (each literal colour class split into unmarked, marked, in that fixed order, so
+    the ordered partition is canonical).  Two states get the same certificate iff an
+    automorphism of the graph maps one literal set onto the other, i.e. iff they lie in one
+    G-orbit.  Cheap invariant first: the multiset of point orbits of the state's literals; a
+    state whose invariant is new is a new orbit and costs no labelling until a second state
+    with that invariant shows up.
+    """
+    import pynauty
+
+    adjacency: dict[int, list[int]] = {v: [] for v in range(graph.n)}
+    for u, v in graph.edges:
+        adjacency[u].append(v)
+    nauty_graph = pynauty.Graph(graph.n, directed=False, adjacency_dict=adjacency)
+    classes = graph.colour_classes()
+    node_of = [graph.pre_literal[k][v] for (k, v) in pts.pairs]
+    # Orbits of points under G (the invariant).
+    orbit = list(range(len(pts.pairs)))
+
+    def find(p):
+        while orbit[p] != p:
+            orbit[p] = orbit[orbit[p]]
+            p = orbit[p]
+        return p
+
+    for g in point_generators:
+        for p, q in enumerate(g):
+            a, b = find(p), find(q)
+            if a != b:
+                orbit[max(a, b)] = min(a, b)
+    orbit_id = {pair: find(p) for p, pair in enumerate(pts.pairs)}
+    n_slots = len(pts.slot_points)
+
+    def certificate(s: State) -> bytes:
+        marked = {node_of[pts.index[(k, v)]] for k, v in enumerate(s)}
+        partition = []
+        for cls in classes:
+            inside = {v for v in cls if v in marked}
+            if inside:
+                rest = set(cls) - inside
+                if rest:
+                    partition.append(rest)
+                partition.append(inside)
+            else:
+                partition.append(set(cls))
+        nauty_graph.set_vertex_coloring(partition)
+        return pynauty.certificate(nauty_graph)
+
+    memo: dict[State, State] = {}
+    buckets: dict[tuple, list] = {}  # invariant -> [[state, certificate or None], ...]
+
+    def canonicalise(s: State) -> State:
+        rep = memo.get(s)
+        if rep is not None:
+            return rep
+        inv = tuple(sorted(orbit_id[(k, s[k])] for k in range(n_slots)))
+        bucket = buckets.get(inv)
+        if bucket is None:
+            buckets[inv] = [[s, None]]
+            rep = s
+        else:
+            cert = certificate(s)
+            rep = None
+            for entry in bucket:
+                if entry[1] is None:
+                    entry[1] = certificate(entry[0])
+                if entry[1] == cert:
+                    rep = entry[0]
+                    break
+            if rep is None:
+                bucket.append([s, cert])
+                rep = s
+        memo[s] = rep
+        return rep
+
+    return canonicalise
+
+
+# ------------------------------------------------------------------------ building a reducer
+
+
+def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
+                 enumerate_limit: int = ENUMERATE_LIMIT) -> Reducer:
+    """The canonicaliser of ``strategy`` for ``group`` (a ``detect.group.SymmetryGroup``).
+
+    ``graph`` (the detection's coloured graph) is needed by ``graph`` only.
+    """
+    if strategy not in STRATEGIES:
+        raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
+    pts = _Points.of(model)
+    n = len(pts.slot_points)
+    if strategy == "none" or group.order == 1:
+        method = "no reduction" if strategy == "none" else "trivial group: nothing to reduce"
+        return Reducer(strategy, group.order, None, tuple(range(n)), method)
+    gens = [tuple(g) for g in group.points]
+    sym = _group(gens, len(pts.pairs))
+    order = slot_order(sym, pts)
+    key = _key_function(order)
+    if strategy == "enumerate":
+        if group.order > enumerate_limit:
+            raise ReductionError(
+                f"--reduce enumerate would apply all {group.order:,} group elements to every state "
+                f"(limit {enumerate_limit:,}); use --reduce exact")
+        return Reducer(strategy, group.order, enumerating_canonicaliser(sym, pts, key), order,
+                       f"least image over all {group.order:,} elements")
+    if strategy == "exact":
+        blocks = symmetric_blocks(gens, group.order, pts, order)
+        if blocks is not None:
+            return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
+                           f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})")
+        return Reducer(strategy, group.order, smallest_image(sym, pts, order), order,
+                       "least image by stabiliser-chain backtracking")
+    if strategy == "local":
+        return Reducer(strategy, group.order, local_canonicaliser(gens, pts, key), order,
+                       f"hill climbing with {len(gens)} generators and inverses")
+    if graph is None:
+        raise ReductionError("--reduce graph needs the coloured graph of the detection")
+    return Reducer(strategy, group.order, graph_canonicaliser(graph, gens, pts), order,
+                   f"nauty certificate of the {graph.n}-node coloured graph with the state marked")
+
+
+# ------------------------------------------------------------------------ invariance of conditions
+
+
+def read_slots(model: SequentialModel, expr: Expr) -> set[int]:
+    """Slots an expression over globals may read (every element for a non-constant index)."""
+    offsets, pos = {}, 0
+    for v in model.variables:
+        offsets[v.name] = (pos, v.length)
+        pos += v.length
+    out: set[int] = set()
+
+    def walk(e: Expr) -> None:
+        if isinstance(e, Name):
+            if e.name in offsets:
+                out.add(offsets[e.name][0])
+        elif isinstance(e, Index):
+            start, length = offsets[e.array]
+            if isinstance(e.index, Const) and 0 <= e.index.value < length:
+                out.add(start + e.index.value)
+            else:
+                out.update(range(start, start + length))
+                walk(e.index)
+        elif isinstance(e, Unary):
+            walk(e.operand)
+        elif isinstance(e, Binary):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, Ite):
+            walk(e.cond)
+            walk(e.then)
+            walk(e.else_)
+
+    walk(expr)
+    return out
+
+
+def condition_invariant(model: SequentialModel, expr: Expr, condition: Callable[[State], bool],
+                        generators: Sequence[Callable[[State], State]], targets: Sequence[Sequence[int]],
+                        limit: int = INVARIANCE_LIMIT) -> Optional[bool]:
+    """Whether ``condition(g(s)) == condition(s)`` for every state s and generator g.
+
+    ``targets[i][k]`` is the slot generator i moves slot k to.  Only the slots the condition
+    reads, and the slots moved onto them, matter; all their valuations are tried.  None when
+    there are more than ``limit`` of them (undecided).
+    """
+    slots = state_slots(model)
+    reads = read_slots(model, expr)
+    base = [slot.domain[0] for slot in slots]
+    for g, target in zip(generators, targets):
+        relevant = sorted(reads | {k for k, t in enumerate(target) if t in reads})
+        total = 1
+        for k in relevant:
+            total *= len(slots[k].domain)
+            if total > limit:
+                return None
+        for values in itertools.product(*(slots[k].domain for k in relevant)):
+            s = list(base)
+            for k, v in zip(relevant, values):
+                s[k] = v
+            s = tuple(s)
+            if bool(condition(s)) != bool(condition(g(s))):
+                return False
+    return True
+
+
+# ------------------------------------------------------------------------ reduced exploration
+
+
+def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detection=None,
+                    max_states: int | None = None, timeout: float | None = None,
+                    progress: Progress | None = None, enumerate_limit: int = ENUMERATE_LIMIT,
+                    engine: str = "auto", table_limit: int = 100_000) -> ReducedExploration:
+    """Explore with ``strategy``; verdicts that reduction cannot justify come from a plain run.
+
+    Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
+    condition; a failed or undecided check sends that assertion to an unreduced exploration
+    (same bounds) and records why in ``notes`` and in the verdict's note.
+    """
+    compiled = compile_model(model)
+    if strategy == "none":
+        reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")
+        return ReducedExploration(explore(compiled, max_states=max_states, timeout=timeout,
+                                          progress=progress), reducer, ())
+    if detection is None:
+        from .pipeline import detect
+
+        detection = detect(model, engine=engine, table_limit=table_limit)
+    group = detection.group
+    reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
+    result = explore(compiled, max_states=max_states, timeout=timeout,
+                     canonicalise=reducer.canonicalise, progress=progress)
+    if reducer.canonicalise is None:
+        return ReducedExploration(result, reducer, ())
+    pts = _Points.of(model)
+    actions = [_compile_action(g, pts) for g in group.points]
+    targets = [[pts.pairs[g[pts.slot_points[k][0]]][0] if pts.slot_points[k] else k
+                for k in range(len(pts.slot_points))] for g in group.points]
+
+    def invariant(expr, cond) -> Optional[bool]:
+        return condition_invariant(model, expr, cond, actions, targets)
+
+    terminal_ok = True
+    if model.terminal is not None:
+        terminal_ok = bool(invariant(model.terminal, compiled.terminal))
+    redo: dict[int, str] = {}
+    for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
+        if a.kind == "deadlockfree" and not terminal_ok:
+            redo[i] = "the valid-end-state predicate is not invariant under the symmetry group"
+        elif a.kind in ("reaches", "invariant") and a.condition is not None and cond is not None:
+            verdict = invariant(a.condition, cond)
+            if verdict is None:
+                redo[i] = "could not check that the condition is invariant under the symmetry group"
+            elif not verdict:
+                redo[i] = "the condition is not invariant under the symmetry group"
+    if not redo:
+        return ReducedExploration(result, reducer, ())
+    plain = explore(compiled, max_states=max_states, timeout=timeout)
+    verdicts = list(result.assertions)
+    notes = []
+    for i, why in redo.items():
+        fresh = plain.assertions[i]
+        note = f"{why}: checked without reduction" + (f"; {fresh.note}" if fresh.note else "")
+        verdicts[i] = replace(fresh, note=note)
+        notes.append(f"assert {model.assertions[i].text}: {why}; checked without reduction")
+    return ReducedExploration(replace(result, assertions=tuple(verdicts)), reducer, tuple(notes))
