@@ -238,9 +238,11 @@ COLUMNS: list[Column] = [
     Column("all symmetries", lambda r: _int(r.symmetry.reachable_order)),
     Column("detect s", lambda r: f"{r.symmetry.detect_seconds:.2f}"),
     Column("orbits", lambda r: _int(r.orbits)),
-    Column("reduced (min image)", lambda r: "—" if r.min_image is None else _int(r.min_image.states)),
+    Column("reduced (min image)", lambda r: _int(r.min_image.states) if r.min_image is not None else
+           (_int(r.exploration.states) + " (G = 1)" if r.symmetry.order == 1 else "—")),
     Column("min image s", lambda r: "—" if r.min_image is None else f"{r.min_image.seconds:.3f}"),
-    Column("reduced (exact)", lambda r: "pending²" if r.reduced is None else _int(r.reduced.states)),
+    Column("reduced (exact)", lambda r: _int(r.reduced.states) if r.reduced is not None else
+           ("—" if r.symmetry.group is None else "pending²")),
     Column("reduced s", lambda r: "—" if r.reduced is None else f"{r.reduced.seconds:.2f}"),
     Column("Spin states", lambda r: "—" if r.spin is None else
            _int(r.spin.states) + (" (truncated)" if r.spin.truncated else "")),
