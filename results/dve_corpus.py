@@ -13,8 +13,8 @@ One row per ``CORPUS_DIR/*.dve`` (default ``../shared/corpus/beem/dve``):
   by brute force (union of every state with its generator images) -- the count that
   exact one-per-orbit reduction must give --, our explorer run with the smallest image of
   each state over all group elements as ``canonicalise`` (enumeration, fine for these
-  small groups; trivial groups need no reduction), and what ``symdetect explore --reduce exact
-  --json`` reports once the CLI has ``--reduce`` ("pending" until then);
+  small groups; trivial groups need no reduction), and with ``detect.reduce``'s ``exact``
+  canonicaliser (``make_reducer(model, group, "exact")``, what ``--reduce exact`` runs);
 * Spin on BEEM's Promela translation ``../promela/<instance>.pml`` where one exists, in the
   same run on the same machine: ``spin -o3 -a``, ``gcc -O2 -DSAFETY -DNOREDUCE``,
   ``./pan -m1000000 -c0 -n``.  Spin's states/s use pan's own "elapsed time" (the search,
@@ -25,7 +25,6 @@ To add a column append a ``Column`` to ``COLUMNS``; its ``value`` gets the insta
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import re
 import shutil
@@ -126,7 +125,7 @@ class Row:
     symmetry: InstanceSymmetry
     orbits: Optional[int]
     min_image: Optional[Exploration]
-    reduced: Optional[ReducedRun]
+    reduced: Optional[Exploration]
     spin: Optional[SpinRun]
 
 
@@ -170,30 +169,15 @@ def orbit_count(model: SequentialModel, generators) -> Optional[int]:
     return sum(1 for i in range(len(parent)) if find(i) == i)
 
 
-@dataclass(frozen=True)
-class ReducedRun:
-    """``symdetect explore --reduce exact --json`` on one instance."""
-
-    states: int
-    seconds: float
-
-
-def reduced_exploration(path: Path, symmetry: InstanceSymmetry) -> Optional[ReducedRun]:
-    """Exact reduction through the documented CLI (``--reduce exact``, ``--json`` with
-    ``states`` and ``seconds``); None while the CLI has no ``--reduce`` (``detect/reduce.py``
-    is written in parallel) or when detection failed."""
-    if symmetry.group is None:
+def reduced_exploration(model: SequentialModel, symmetry: InstanceSymmetry) -> Optional[Exploration]:
+    """Exploration with ``detect.reduce``'s ``exact`` canonicaliser (what ``symdetect explore
+    --reduce exact`` runs); None when detection failed or the group is trivial."""
+    if symmetry.group is None or symmetry.group.order == 1:
         return None
-    cli = [sys.executable, "-m", "detect.cli"]
-    usage = subprocess.run(cli + ["explore", "--help"], capture_output=True, text=True, cwd=REPO)
-    if "--reduce" not in usage.stdout:
-        return None
-    done = subprocess.run(cli + ["explore", str(path), "--reduce", "exact", "--json"],
-                          capture_output=True, text=True, cwd=REPO)
-    if done.returncode not in (0, 1):  # 1: a property is violated, the counts still stand
-        raise RuntimeError(f"symdetect explore --reduce exact {path}: {done.stderr.strip()}")
-    report = json.loads(done.stdout)
-    return ReducedRun(int(report["states"]), float(report["seconds"]))
+    from detect.reduce import make_reducer
+
+    reducer = make_reducer(model, symmetry.group, "exact")
+    return explore(model, canonicalise=reducer.canonicalise)
 
 
 def run_spin(pml: Path, workdir: Path) -> SpinRun:
@@ -242,7 +226,7 @@ COLUMNS: list[Column] = [
            (_int(r.exploration.states) + " (G = 1)" if r.symmetry.order == 1 else "—")),
     Column("min image s", lambda r: "—" if r.min_image is None else f"{r.min_image.seconds:.3f}"),
     Column("reduced (exact)", lambda r: _int(r.reduced.states) if r.reduced is not None else
-           ("—" if r.symmetry.group is None else "pending²")),
+           (_int(r.exploration.states) + " (G = 1)" if r.symmetry.order == 1 else "—")),
     Column("reduced s", lambda r: "—" if r.reduced is None else f"{r.reduced.seconds:.2f}"),
     Column("Spin states", lambda r: "—" if r.spin is None else
            _int(r.spin.states) + (" (truncated)" if r.spin.truncated else "")),
@@ -266,7 +250,7 @@ def measure(path: Path, promela_dir: Optional[Path], with_spin: bool) -> Row:
     orbits = orbit_count(model, generators) if generators is not None else None
     canonicalise = min_image_canonicaliser(generators) if generators else None
     min_image = explore(model, canonicalise=canonicalise) if canonicalise is not None else None
-    reduced = reduced_exploration(path, symmetry)
+    reduced = reduced_exploration(model, symmetry)
     spin = None
     pml = promela_dir / f"{name}.pml" if promela_dir is not None else None
     if with_spin and pml is not None and pml.exists():
@@ -319,9 +303,7 @@ def main() -> None:
     notes = [
         "¹ detection failed: " + "; ".join(f"{r.instance}: {r.symmetry.failure}" for r in failures)
         if failures else "",
-        "² `symdetect explore --reduce exact` (`detect/reduce.py`) does not exist yet; the *orbits* "
-        "column is the count it must reproduce." if any(r.reduced is None and r.symmetry.group is not None
-                                                        for r in rows) else "",
+
     ]
     text = "\n".join([
         "# BEEM DVE corpus: exploration, symmetry, reduction, and Spin side by side",
@@ -344,7 +326,8 @@ def main() -> None:
         "symmetry of the reachable LTS, computed by bliss on the explored graph independently of",
         "the detection (`results/dve_symmetry.py`); when it equals the group order nothing was",
         "missed.  *orbits*: reachable states up to the detected group (brute force); *reduced (min",
-        "image)*: `explore` with `canonicalise` = smallest image over all group elements.",
+        "image)*: `explore` with `canonicalise` = smallest image over all group elements; *reduced",
+        "(exact)*: `explore` with `detect.reduce`'s exact canonicaliser (`--reduce exact`).",
         "",
         "## Groups found",
         "",
