@@ -107,6 +107,7 @@ class _Summand:
     temps: dict  # temporary name -> operand
     constraints: list = field(default_factory=list)
     ctx_cache: dict = field(default_factory=dict)
+    sel_cache: dict = field(default_factory=dict)  # (index operand, element) -> selector
 
 
 class _Builder:
@@ -227,6 +228,20 @@ class _Builder:
         self.emit(list(operands) + [t], rel, f"{self.vars[t].name} = {text}", ctx)
         return t
 
+    def selector(self, i: int, k: int):
+        """Operand ``i == k`` (0/1), one per index variable and element in a summand.
+
+        Element ``k`` of an access through variable index ``i`` is constrained through this
+        selector rather than through ``i`` itself: its table then has a 2-valued column instead
+        of ``i``'s whole domain (|dom i|/2 times smaller; the hypercube's 64-element arrays
+        need it).  Exact: the selector is a function of ``i``.
+        """
+        cache = self.s.sel_cache
+        if (i, k) not in cache:
+            cache[(i, k)] = self.function(
+                [i], lambda v, k=k: int(v == k), f"{self.vars[i].name} = {k}", (), "e")
+        return cache[(i, k)]
+
     def fault(self, ctx, why: str) -> None:
         """The current path always faults: its context must be false."""
         g = self.context_var(ctx)
@@ -297,7 +312,7 @@ class _Builder:
             t = self.aux(set().union(*(self.dom(o) for o in elements.values())), "r")
             for k, o in elements.items():
                 self.emit(
-                    [i, t, o], lambda iv, tv, av, k=k: iv != k or tv == av,
+                    [self.selector(i, k), t, o], lambda ev, tv, av: not ev or tv == av,
                     f"({show_expr(e.index)} = {k}) -> {self.vars[t].name} = {e.array}[{k}]",
                 )
             return t
@@ -381,7 +396,7 @@ class _Builder:
                 for k in self.dom(i):
                     old = s.cur[base + k]
                     s.cur[base + k] = self.function(
-                        [i, value, old], lambda iv, v, o, k=k: v if iv == k else o,
+                        [self.selector(i, k), value, old], lambda ev, v, o: v if ev else o,
                         f"({show_expr(target.index)} = {k}) ? {self._show(value)} : {self._show(old)}",
                         (), "w",
                     )

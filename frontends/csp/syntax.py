@@ -523,6 +523,8 @@ _TERMINAL_WORDS = {
     "RELOP": "a comparison ('<', '<=', '>', '>=')",
     "ADDOP": "'+' or '-'",
     "MULOP": "'*', '/' or '%'",
+    "XOROP": "'^'",
+    "SHIFTOP": "'<<' or '>>'",
     "DEF_END": "';' ending the process definition",
     "OTHER_ASSERT": "an assertion ('deadlockfree', 'reaches', '|=', 'refines', ...)",
     "$END": "end of file",
