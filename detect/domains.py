@@ -1,24 +1,74 @@
 """Sound value-set analysis of a ``SequentialModel``: finite domains for every variable.
 
-The analysis over-approximates, for each global, the set of values it can ever hold: its
-initial values plus every value any assignment can write, evaluated over the value sets of
-the operands.  Guards are used only to *narrow* a summand's view of variables compared with
-constants (``x < 5``), which keeps counters bounded by their guards small and stays sound,
-because a summand runs only where its guard holds.
-
-Two uses:
+For every global the analysis computes a set V over-approximating (a) the values it holds in
+every reachable state and (b) every value any assignment writes to it while a summand runs
+from a reachable state (including writes later overwritten in the same program, or followed
+by a fault).  Two uses:
 
 * ``infer_domains`` for variables declared without a range (PAT's ``var x = 0;``);
 * ``narrow_domains`` for typed languages (Promela ``byte``, DVE ``int``): the domain D becomes
-  V ∩ D.  Every value a program writes is in V by construction, so a write is outside D iff it
-  is outside V ∩ D: the LTS, faults included, is unchanged, but the coloured graph gets only
-  the literals that can occur.
+  V ∩ D.  From a reachable state, a write of ``w`` faults under D iff ``w ∉ D``; if ``w ∈ D``
+  then ``w ∈ V`` by (b), so it does not fault under V ∩ D either.  Every run from a reachable
+  state is therefore the same under both domains, and by induction from the (unchanged)
+  initial states so are the reachable states, transitions and faults.  The coloured graph
+  only gets the literals that can occur.
+
+**The abstract domain.**  *Keys* are scalar globals (their name) and array cells
+(``(array, k)``).  A key ``p`` is a *location* when every assignment to it writes a constant and
+some guard has a top-level conjunct ``p == c`` (program counters of Promela/DVE processes;
+nothing here knows about front ends).  The analysis keeps
+
+* ``flat[k]``: values key ``k`` may hold in reachable states;
+* ``written[k]``: values written to ``k`` (property (b)); V of a variable is the union of
+  ``flat`` and ``written`` over its keys;
+* ``at[p][c][k]``: values key ``k`` may hold in reachable states with ``p = c`` (absent ``c``:
+  no reachable state has ``p = c``).
+
+**Invariant** I(s) for a reachable state s: ``s[k] ∈ flat[k]`` and ``s[k] ∈ at[p][s[p]][k]`` for
+every location ``p`` and key ``k``.  Each value set is either a frozenset or ``None`` ("any value
+of the declared domain"; only for non-inferred variables).  It holds for every initial state,
+since ``at[p][c]`` starts as the initial values of every key for each initial ``c``.
+
+**Transfer.**  For a summand, let F be the locations fixed by its guard (``p == c`` conjuncts).
+From any reachable s enabling it, ``s[p] = c`` for p ∈ F, so by I(s) the start environment
+``env[k] = ⋂_{p∈F} at[p][c_p][k]`` (``flat[k]`` when F is empty) contains ``s[k]``; refining it
+by the guard keeps that true.  The program is run abstractly: strong updates of scalars and
+temporaries, strong updates of a cell when its index is a single value, weak otherwise;
+``If`` branches are refined by the condition and joined; ``While`` iterates at most
+``loop_bound + 1`` times (more concrete rounds are a fault); ``Assert`` refines.  Faulting
+paths only lose values.  Every value assigned is recorded in ``written`` (this gives (b)), and
+the final environment ``post`` contains ``s'[k]`` for every successor ``s'``.  Then, to
+re-establish I(s'):
+
+* ``flat[k] ∪= post[k]`` for every key the program may write (others are unchanged);
+* a location p the program may write: ``s'[p] ∈ post[p]``, so ``at[p][c'][k] ∪= post[k]`` for
+  every ``c' ∈ post[p]`` and every key ``k``;
+* a location p it never writes: ``s'[p] = s[p] ∈ env[p]``, and keys it does not write keep
+  their values, which I(s) already covers; so ``at[p][c][k] ∪= post[k]`` for ``c ∈ env[p]`` and
+  the written keys ``k`` only.  This rule is what makes the analysis location-sensitive: a
+  process step leaves the (pc, local) pairs of the other processes alone.
+
+All sets only grow, and the final V is read once nothing changes; every rule above adds a
+superset of what I(s') needs, so I holds for every reachable state (induction on the length
+of a path), and (b) holds because each write happens in a run from a reachable state whose
+start environment the abstract run over-approximates.
+
+**Precision.**  Expressions are evaluated over operand value sets, except that a leaf (name
+or array cell expression) occurring more than once is enumerated, so ``(t-1) | (t==255)*255``
+sees one ``t`` at a time; ``c ? a : b`` refines its branches by ``c``.  **Termination.**  A set
+that grows more than ``_WIDEN_AFTER`` times is widened to an interval whose ends are the next
+constants of the model (±1) or the declared bounds, then to ``None`` past ``limit`` (or
+``Unbounded`` for inferred variables); summands are re-run only when the part of the abstract
+state they read has changed.
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import itertools
+from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from .ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
@@ -28,8 +78,17 @@ from .semantics import Fault, apply_binary, apply_unary
 
 #: ``None`` stands for "too many values to track" (top of the lattice).
 ValueSet = Optional[frozenset]
+#: A scalar global's name, a temporary's or local's name, or an array cell ``(array, k)``.
+Key = Union[str, tuple]
 
 _PRODUCT_LIMIT = 200_000
+#: Largest number of combinations enumerated to evaluate repeated leaves exactly.
+_ENUMERATE_LIMIT = 4096
+#: A value set that has grown this many times is widened (see module docstring).
+_WIDEN_AFTER = 12
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
 class Unbounded(Exception):
@@ -39,6 +98,665 @@ class Unbounded(Exception):
         super().__init__(f"{variable}: {reason}")
         self.variable = variable
         self.reason = reason
+
+
+def _show(e: Expr) -> str:
+    from .pretty import show_expr
+
+    return show_expr(e)
+
+
+def _why(st: Assign, limit: int) -> str:
+    from .pretty import show_stmt
+
+    return f"more than {limit} values, from {show_stmt(st)}"
+
+
+# ---------------------------------------------------------------------------- static facts
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What the analysis needs to know about the model, computed once.
+
+    ``declared[name]`` is a variable's domain as a set (``None`` for inferred variables, whose
+    declared domain is a placeholder); ``thresholds`` are the sorted widening end points.
+    """
+
+    model: SequentialModel
+    sizes: dict  # array name -> size
+    scalars: frozenset
+    declared: dict
+    strict: frozenset
+    limit: int
+    thresholds: tuple
+    locations: tuple  # location keys, in a fixed order
+    location_set: frozenset
+
+    def keys_of(self, name: str) -> tuple:
+        size = self.sizes.get(name)
+        return (name,) if size is None else tuple((name, k) for k in range(size))
+
+    def variable_of(self, key: Key) -> str:
+        return key if isinstance(key, str) else key[0]
+
+
+def _conjuncts(e: Expr) -> list:
+    if isinstance(e, Binary) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _location_test(conjunct: Expr) -> Optional[tuple]:
+    """``(key, c)`` when ``conjunct`` is ``key == c`` (either side) for a scalar or constant cell."""
+    if not (isinstance(conjunct, Binary) and conjunct.op == "=="):
+        return None
+    left, right = conjunct.left, conjunct.right
+    if isinstance(left, Const):
+        left, right = right, left
+    if not isinstance(right, Const):
+        return None
+    if isinstance(left, Name):
+        return left.name, right.value
+    if isinstance(left, Index) and isinstance(left.index, Const):
+        return (left.array, left.index.value), right.value
+    return None
+
+
+def _statements(stmts) -> Iterable[Stmt]:
+    for st in stmts:
+        yield st
+        if isinstance(st, If):
+            yield from _statements(st.then)
+            yield from _statements(st.else_)
+        elif isinstance(st, While):
+            yield from _statements(st.body)
+
+
+def _constants(e: Expr) -> Iterable[int]:
+    if isinstance(e, Const):
+        yield e.value
+    elif isinstance(e, Index):
+        yield from _constants(e.index)
+    elif isinstance(e, Unary):
+        yield from _constants(e.operand)
+    elif isinstance(e, Binary):
+        yield from _constants(e.left)
+        yield from _constants(e.right)
+    elif isinstance(e, Ite):
+        for sub in (e.cond, e.then, e.else_):
+            yield from _constants(sub)
+
+
+def _stmt_exprs(stmts) -> Iterable[Expr]:
+    for st in _statements(stmts):
+        if isinstance(st, Assign):
+            yield st.value
+            if isinstance(st.target, Index):
+                yield st.target.index
+        elif isinstance(st, (If, While, Assert)):
+            yield st.cond
+
+
+def _layout(model: SequentialModel, strict: frozenset, limit: int) -> _Layout:
+    sizes = {v.name: v.size for v in model.variables if v.size is not None}
+    scalars = frozenset(v.name for v in model.variables if v.size is None)
+    declared = {v.name: None if v.name in strict else frozenset(v.domain) for v in model.variables}
+    constants = set()
+    for v in model.variables:
+        if v.name not in strict:
+            constants |= {v.domain[0], v.domain[-1]}
+    for s in model.summands:
+        for e in itertools.chain((s.guard,), _stmt_exprs(s.program)):
+            constants.update(_constants(e))
+    thresholds = tuple(sorted({c + d for c in constants for d in (-1, 0, 1)}))
+
+    # Locations: every write is a constant, and some guard tests them against a constant.
+    const_only = {name: True for name in scalars | set(sizes)}
+    for s in model.summands:
+        for st in _statements(s.program):
+            if isinstance(st, Assign):
+                name = st.target.array if isinstance(st.target, Index) else st.target.name
+                if name in const_only and not isinstance(st.value, Const):
+                    const_only[name] = False
+    tested = []
+    for s in model.summands:
+        for c in _conjuncts(s.guard):
+            test = _location_test(c)
+            if test is None:
+                continue
+            key = test[0]
+            name = key if isinstance(key, str) else key[0]
+            ok = (isinstance(key, str) and name in scalars) or (
+                not isinstance(key, str) and name in sizes and 0 <= key[1] < sizes[name])
+            if ok and const_only.get(name) and name not in strict and key not in tested:
+                tested.append(key)
+    return _Layout(model, sizes, scalars, declared, strict, limit, thresholds, tuple(tested),
+                   frozenset(tested))
+
+
+# ---------------------------------------------------------------------------- evaluation
+#
+# An environment maps keys (globals, cells, locals, temporaries) to value sets.  ``None`` as a
+# whole environment is bottom: no concrete state reaches that point.
+
+
+def _leaves(e: Expr, out: Counter) -> None:
+    if isinstance(e, Name):
+        out[e] += 1
+    elif isinstance(e, Index):
+        out[e] += 1
+        _leaves(e.index, out)
+    elif isinstance(e, Unary):
+        _leaves(e.operand, out)
+    elif isinstance(e, Binary):
+        _leaves(e.left, out)
+        _leaves(e.right, out)
+    elif isinstance(e, Ite):
+        for sub in (e.cond, e.then, e.else_):
+            _leaves(sub, out)
+
+
+def _substitute(e: Expr, values: dict) -> Expr:
+    if e in values:
+        return Const(values[e])
+    if isinstance(e, Index):
+        return Index(e.array, _substitute(e.index, values))
+    if isinstance(e, Unary):
+        return Unary(e.op, _substitute(e.operand, values))
+    if isinstance(e, Binary):
+        return Binary(e.op, _substitute(e.left, values), _substitute(e.right, values))
+    if isinstance(e, Ite):
+        return Ite(_substitute(e.cond, values), _substitute(e.then, values),
+                   _substitute(e.else_, values))
+    return e
+
+
+def _cells(index_values: ValueSet, array: str, lay: _Layout) -> tuple:
+    """Cells an index with these values can select (out-of-bounds indices fault)."""
+    size = lay.sizes[array]
+    if index_values is None:
+        return tuple((array, k) for k in range(size))
+    return tuple((array, k) for k in sorted(index_values) if 0 <= k < size)
+
+
+def _read(key: Key, env: dict) -> ValueSet:
+    # A temporary read before it is written faults: no value.
+    return env.get(key, frozenset())
+
+
+def _union(sets) -> ValueSet:
+    out: set = set()
+    for s in sets:
+        if s is None:
+            return None
+        out |= s
+    return frozenset(out)
+
+
+def _values_of(e: Expr, env: dict, lay: _Layout) -> ValueSet:
+    """Values of ``e`` over all concrete environments ``env`` describes (exact for repeated leaves)."""
+    if isinstance(e, (Const, Name)):
+        return _values_independent(e, env, lay)
+    counts: Counter = Counter()
+    _leaves(e, counts)
+    repeated = [leaf for leaf, n in counts.items() if n > 1]
+    if repeated:
+        choices = [_values_independent(leaf, env, lay) for leaf in repeated]
+        total = 1
+        for c in choices:
+            total = _PRODUCT_LIMIT if c is None else total * max(len(c), 1)
+        if total <= _ENUMERATE_LIMIT:
+            out: set = set()
+            for combo in itertools.product(*(sorted(c) for c in choices)):
+                vals = _values_independent(_substitute(e, dict(zip(repeated, combo))), env, lay)
+                if vals is None:
+                    break
+                out |= vals
+            else:
+                return frozenset(out)
+    return _values_independent(e, env, lay)
+
+
+def _values_independent(e: Expr, env: dict, lay: _Layout) -> ValueSet:
+    """Values of ``e`` treating every occurrence of a leaf as independent."""
+    if isinstance(e, Const):
+        return frozenset((e.value,))
+    if isinstance(e, Name):
+        return _read(e.name, env)
+    if isinstance(e, Index):
+        idx = _values_independent(e.index, env, lay)
+        return _union(_read(k, env) for k in _cells(idx, e.array, lay))
+    if isinstance(e, Unary):
+        a = _values_independent(e.operand, env, lay)
+        if a is None:
+            return frozenset((0, 1)) if e.op == "!" else None
+        return frozenset(apply_unary(e.op, x) for x in a)
+    if isinstance(e, Binary):
+        if e.op in ("&&", "||"):
+            # Short circuit: the right operand is evaluated only where the left one decides nothing.
+            left = _values_independent(e.left, env, lay)
+            out = set()
+            decided = 0 if e.op == "&&" else 1
+            if left is None or any(bool(x) == bool(decided) for x in left):
+                out.add(decided)
+            if left is None or any(bool(x) != bool(decided) for x in left):
+                right_env = _assume(e.left, env, lay, e.op == "&&")
+                if right_env is not None:
+                    right = _values_independent(e.right, right_env, lay)
+                    out |= {0, 1} if right is None else {int(bool(y)) for y in right}
+            return frozenset(out)
+        a, b = _values_independent(e.left, env, lay), _values_independent(e.right, env, lay)
+        if a is None or b is None or len(a) * len(b) > _PRODUCT_LIMIT:
+            return frozenset((0, 1)) if e.op in _COMPARISONS else None
+        out = set()
+        for x in a:
+            for y in b:
+                try:
+                    out.add(apply_binary(e.op, x, y))
+                except Fault:
+                    pass  # a faulting combination produces no value
+        return frozenset(out)
+    if isinstance(e, Ite):
+        cond = _values_independent(e.cond, env, lay)
+        parts = []
+        if cond is None or any(cond):
+            then_env = _assume(e.cond, env, lay, True)
+            if then_env is not None:
+                parts.append(_values_independent(e.then, then_env, lay))
+        if cond is None or 0 in cond:
+            else_env = _assume(e.cond, env, lay, False)
+            if else_env is not None:
+                parts.append(_values_independent(e.else_, else_env, lay))
+        return _union(parts)
+    raise ValueError(f"unknown expression {e!r}")
+
+
+def _leaf_key(e: Expr, env: dict, lay: _Layout) -> Optional[Key]:
+    """The key ``e`` reads when it denotes exactly one (a name, or a cell with a known index)."""
+    if isinstance(e, Name):
+        return e.name
+    if isinstance(e, Index):
+        idx = _values_independent(e.index, env, lay)
+        if idx is not None and len(idx) == 1:
+            (k,) = idx
+            if 0 <= k < lay.sizes[e.array]:
+                return (e.array, k)
+    return None
+
+
+def _restrict(env: dict, key: Key, keep) -> Optional[dict]:
+    current = env.get(key)
+    if current is None:
+        return env
+    kept = frozenset(x for x in current if keep(x))
+    if kept == current:
+        return env
+    if not kept:
+        return None
+    return {**env, key: kept}
+
+
+def _join_env(a: Optional[dict], b: Optional[dict]) -> Optional[dict]:
+    """Least upper bound; a key missing on one side (a temporary not yet written there) would
+    fault if read on that side, so the other side's values suffice."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    out = dict(a)
+    for k, y in b.items():
+        x = out.get(k, frozenset())
+        out[k] = None if x is None or y is None else x | y
+    return out
+
+
+def _assume(cond: Expr, env: Optional[dict], lay: _Layout, holds: bool) -> Optional[dict]:
+    """``env`` narrowed to the states where ``cond`` evaluates to ``holds``; ``None`` if none."""
+    if env is None:
+        return None
+    if isinstance(cond, Const):
+        return env if bool(cond.value) == holds else None
+    if isinstance(cond, Unary) and cond.op == "!":
+        return _assume(cond.operand, env, lay, not holds)
+    if isinstance(cond, Binary):
+        if (cond.op == "&&" and holds) or (cond.op == "||" and not holds):
+            return _assume(cond.right, _assume(cond.left, env, lay, holds), lay, holds)
+        if cond.op in ("&&", "||"):
+            # (a && b) false: a false, or a true and b false.  (a || b) true: a, or !a and b.
+            first = _assume(cond.left, env, lay, holds)
+            second = _assume(cond.right, _assume(cond.left, env, lay, not holds), lay, holds)
+            return _join_env(first, second)
+        if cond.op in _COMPARISONS:
+            op = cond.op if holds else _NEGATE[cond.op]
+            for left, right, o in ((cond.left, cond.right, op), (cond.right, cond.left, _FLIP[op])):
+                key = _leaf_key(left, env, lay)
+                if key is None or env.get(key) is None:
+                    continue
+                others = _values_of(right, env, lay)
+                if others is None or len(others) * len(env[key]) > _PRODUCT_LIMIT:
+                    continue
+                env = _restrict(env, key, lambda x, o=o, others=others: any(
+                    apply_binary(o, x, y) for y in others))
+                if env is None:
+                    return None
+            return env
+    key = _leaf_key(cond, env, lay)
+    if key is not None:
+        return _restrict(env, key, lambda x: bool(x) == holds)
+    vals = _values_of(cond, env, lay)
+    if vals is not None and not any(bool(x) == holds for x in vals):
+        return None
+    return env
+
+
+@dataclass
+class _Run:
+    """Collector for one abstract run: values written to globals, and one writer per key."""
+
+    written: dict  # key -> ValueSet
+    writer: dict  # key -> Assign
+
+
+def _store(key: Key, vals: ValueSet, lay: _Layout, run: _Run, st: Assign) -> ValueSet:
+    """Values that can be stored in global ``key`` (out-of-domain writes are faults)."""
+    declared = lay.declared[lay.variable_of(key)]
+    if declared is not None:
+        vals = declared if vals is None else vals & declared
+        if len(vals) > lay.limit:
+            vals = None
+    prev = run.written.get(key, frozenset())
+    run.written[key] = None if vals is None or prev is None else prev | vals
+    run.writer.setdefault(key, st)
+    return vals
+
+
+def _exec(stmts, env: Optional[dict], lay: _Layout, run: _Run) -> Optional[dict]:
+    for st in stmts:
+        if env is None:
+            return None
+        if isinstance(st, Assign):
+            vals = _values_of(st.value, env, lay)
+            if vals is not None and not vals:
+                return None  # every evaluation faults
+            if isinstance(st.target, Index):
+                cells = _cells(_values_of(st.target.index, env, lay), st.target.array, lay)
+                if not cells:
+                    return None
+                stored = {c: _store(c, vals, lay, run, st) for c in cells}
+                if len(cells) == 1:
+                    env = {**env, cells[0]: stored[cells[0]]}
+                else:
+                    env = dict(env)
+                    for c in cells:
+                        old = env.get(c)
+                        env[c] = None if old is None or stored[c] is None else old | stored[c]
+            else:
+                name = st.target.name
+                if name in lay.scalars:
+                    vals = _store(name, vals, lay, run, st)
+                env = {**env, name: vals}
+        elif isinstance(st, If):
+            then_env = _exec(st.then, _assume(st.cond, env, lay, True), lay, run)
+            else_env = _exec(st.else_, _assume(st.cond, env, lay, False), lay, run)
+            env = _join_env(then_env, else_env)
+        elif isinstance(st, While):
+            current = env
+            for _ in range(lay.model.loop_bound + 1):
+                body = _exec(st.body, _assume(st.cond, current, lay, True), lay, run)
+                joined = _join_env(current, body)
+                if joined == current:
+                    break
+                current = joined
+            env = _assume(st.cond, current, lay, False)
+        elif isinstance(st, Assert):
+            env = _assume(st.cond, env, lay, True)
+        else:
+            raise ValueError(f"unknown statement {st!r}")
+    return env
+
+
+# ---------------------------------------------------------------------------- the fixpoint
+
+
+@dataclass
+class _State:
+    """The abstract state of the module docstring plus bookkeeping for widening and re-runs."""
+
+    flat: dict  # key -> ValueSet
+    written: dict  # key -> ValueSet (values assigned)
+    at: dict  # location key -> {c -> {key -> ValueSet}}
+    growth: Counter
+    version: Counter  # ("flat",) / ("at", p, c) / ("locations",) -> change count
+
+
+def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
+    """An interval containing ``new``, its ends moved out to the next threshold where it grew;
+    ``None`` when that interval has more than ``limit`` values."""
+    lo, hi = min(new), max(new)
+    th = lay.thresholds
+    if not old or lo < min(old):
+        i = bisect.bisect_right(th, lo) - 1
+        lo = th[i] if i >= 0 else lo
+    if not old or hi > max(old):
+        i = bisect.bisect_left(th, hi)
+        hi = th[i] if i < len(th) else hi
+    if hi - lo + 1 > lay.limit:
+        return None
+    out = frozenset(range(lo, hi + 1)) | new
+    declared = lay.declared[lay.variable_of(key)]
+    return out if declared is None else out & declared
+
+
+def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, where,
+           why: Optional[Assign]) -> bool:
+    """``store[key] ∪= vals`` with widening and the size limit; True when it changed."""
+    old = store.get(key, frozenset())
+    if old is None:
+        return False
+    new = None if vals is None else old | vals
+    if new is not None and new != old and key not in lay.location_set:
+        # Locations hold only the constants assigned to them: they need no widening.
+        state.growth[(where, key)] += 1
+        if state.growth[(where, key)] > _WIDEN_AFTER:
+            new = _widen(old, new, key, lay)
+    if new is not None and len(new) > lay.limit:
+        new = None
+    if new == old:
+        return False
+    name = lay.variable_of(key)
+    if new is None and name in lay.strict:
+        if why is None:
+            raise Unbounded(name, f"more than {lay.limit} values")
+        raise Unbounded(name, _why(why, lay.limit))
+    store[key] = new
+    return True
+
+
+def _meet(a: ValueSet, b: ValueSet) -> ValueSet:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+def _fixpoint(model: SequentialModel, strict: frozenset, limit: int) -> tuple[_Layout, _State]:
+    lay = _layout(model, strict, limit)
+    keys = [k for v in model.variables for k in lay.keys_of(v.name)]
+    initial = {}
+    for v in model.variables:
+        for k, allowed in zip(lay.keys_of(v.name), v.init):
+            initial[k] = frozenset(allowed)
+    state = _State(dict(initial), {}, {}, Counter(), Counter())
+    for p in lay.locations:
+        state.at[p] = {c: dict(initial) for c in initial[p]}
+        for c in initial[p]:
+            state.at[p][c][p] = frozenset((c,))
+
+    location_set = lay.location_set
+    plans = []
+    for s in model.summands:
+        fixed = {}
+        for conj in _conjuncts(s.guard):
+            test = _location_test(conj)
+            if test is not None and test[0] in location_set and test[0] not in fixed:
+                fixed[test[0]] = test[1]
+        writes = set()
+        for st in _statements(s.program):
+            if isinstance(st, Assign):
+                if isinstance(st.target, Index):
+                    writes.update(lay.keys_of(st.target.array))
+                elif st.target.name in lay.scalars:
+                    writes.add(st.target.name)
+        plans.append((s, fixed, frozenset(writes)))
+
+    last_seen: dict = {}
+    changed = True
+    while changed:
+        changed = False
+        for i, (s, fixed, writes) in enumerate(plans):
+            if fixed:
+                signature = tuple(state.version[("at", p, c)] for p, c in fixed.items())
+                signature += (state.version[("locations",)],)
+            else:
+                signature = (state.version[("flat",)], state.version[("locations",)])
+            if last_seen.get(i) == signature:
+                continue
+            last_seen[i] = signature
+            if _transfer(s, fixed, writes, keys, lay, state):
+                changed = True
+    return lay, state
+
+
+def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state: _State) -> bool:
+    """Apply one summand's rules (module docstring); True when the abstract state grew."""
+    if fixed:
+        views = []
+        for p, c in fixed.items():
+            view = state.at[p].get(c)
+            if view is None:
+                return False  # no reachable state has p = c (yet)
+            views.append(view)
+        env = {}
+        for k in keys:
+            vals = views[0][k]
+            for view in views[1:]:
+                vals = _meet(vals, view[k])
+            if vals is not None and not vals:
+                return False
+            env[k] = vals
+    else:
+        env = dict(state.flat)
+    for loc in s.locals:
+        env[loc.name] = frozenset(loc.domain)
+    env = _assume(s.guard, env, lay, True)
+    if env is None:
+        return False
+    run = _Run({}, {})
+    post = _exec(s.program, env, lay, run)
+    changed = False
+    for k, vals in run.written.items():
+        if _merge(state.written, k, vals, lay, state, "written", run.writer.get(k)):
+            changed = True
+    if post is None:
+        return changed
+    for k in writes:
+        if _merge(state.flat, k, post[k], lay, state, "flat", run.writer.get(k)):
+            state.version[("flat",)] += 1
+            changed = True
+    for p in lay.locations:
+        if p in writes:
+            targets, updated = post[p], keys
+        else:
+            targets, updated = env[p], writes
+        if not updated or not targets:
+            continue
+        for c in sorted(targets):
+            bucket = state.at[p].get(c)
+            if bucket is None:
+                bucket = state.at[p][c] = {k: frozenset() for k in keys}
+                bucket[p] = frozenset((c,))
+                state.version[("locations",)] += 1
+                changed = True
+            grew = False
+            for k in updated:
+                if k != p and _merge(bucket, k, post[k], lay, state, ("at", p, c),
+                                     run.writer.get(k)):
+                    grew = True
+            if grew:
+                state.version[("at", p, c)] += 1
+                changed = True
+    return changed
+
+
+def _variable_values(model: SequentialModel, names: frozenset, limit: int, strict: frozenset) -> dict:
+    """V for every variable (``None``: more than ``limit`` values)."""
+    lay, state = _fixpoint(model, strict, limit)
+    out = {}
+    for v in model.variables:
+        parts = []
+        for k in lay.keys_of(v.name):
+            parts.append(state.flat.get(k, frozenset()))
+            parts.append(state.written.get(k, frozenset()))
+        vals = _union(parts)
+        if vals is not None and len(vals) > limit:
+            vals = None
+        if vals is None and v.name in strict:
+            raise Unbounded(v.name, f"more than {limit} values")
+        out[v.name] = vals
+    return out
+
+
+def infer_domains(
+    model: SequentialModel, names: Iterable[str], limit: int = 4096
+) -> SequentialModel:
+    """``model`` with the domains of ``names`` replaced by their inferred value sets.
+
+    The variables in ``names`` must have been built with a placeholder domain holding at least
+    their initial values.  Raises ``Unbounded`` when a set would exceed ``limit``.
+    """
+    names = frozenset(names)
+    if not names:
+        return model
+    values = _variable_values(model, names, limit, strict=names)
+    variables = tuple(
+        dataclasses.replace(v, domain=tuple(sorted(values[v.name]))) if v.name in names else v
+        for v in model.variables
+    )
+    return dataclasses.replace(model, variables=variables)
+
+
+def narrow_domains(model: SequentialModel, limit: int = 4096) -> SequentialModel:
+    """``model`` with every domain D replaced by V ∩ D (see module docstring)."""
+    values = _variable_values(model, frozenset(), limit, strict=frozenset())
+    variables = []
+    for v in model.variables:
+        vals = values[v.name]
+        if vals is None:
+            variables.append(v)
+            continue
+        kept = tuple(x for x in v.domain if x in vals)
+        variables.append(dataclasses.replace(v, domain=kept))
+    return dataclasses.replace(model, variables=tuple(variables))
+
+
+def expression_values(e: Expr, model: SequentialModel, scope: dict) -> ValueSet:
+    """Possible values of ``e`` given domains of globals and ``scope`` (name -> value set)."""
+    lay = _layout(model, frozenset(), 1 << 30)
+    env: dict = {}
+    for v in model.variables:
+        for k in lay.keys_of(v.name):
+            env[k] = frozenset(v.domain)
+    env.update(scope)
+    return _values_of(e, env, lay)
+
+
+# ---------------------------------------------------------------------------- legacy evaluator
+#
+# The flat, name-level evaluator of the first version, kept unchanged because
+# ``frontends/promela/ranges.py`` imports ``_Analysis``, ``_eval``, ``_refine`` and ``_run``.
+# ``narrow_domains`` no longer uses it; that front end can drop its own pass now.
 
 
 @dataclass
@@ -51,12 +769,6 @@ class _Analysis:
 
     def read_global(self, name: str) -> ValueSet:
         return self.values[name]
-
-
-def _show(e: Expr) -> str:
-    from .pretty import show_expr
-
-    return show_expr(e)
 
 
 def _eval(e: Expr, env: dict, an: _Analysis) -> ValueSet:
@@ -97,10 +809,6 @@ def _eval(e: Expr, env: dict, an: _Analysis) -> ValueSet:
         t, f = _eval(e.then, env, an), _eval(e.else_, env, an)
         return None if t is None or f is None else t | f
     raise ValueError(f"unknown expression {e!r}")
-
-
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
-_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
 def _refine(cond: Expr, env: dict, an: _Analysis, holds: bool) -> dict:
@@ -168,85 +876,3 @@ def _join(a: dict, b: dict) -> dict:
         else:
             out[k] = None if x is None or y is None else x | y
     return out
-
-
-def _analyse(model: SequentialModel, names: frozenset, limit: int, strict: frozenset) -> dict:
-    """Fixpoint of global value sets.  Variables in ``strict`` raise ``Unbounded`` past ``limit``."""
-    values: dict = {}
-    for v in model.variables:
-        values[v.name] = frozenset(x for allowed in v.init for x in allowed)
-    an = _Analysis(model, limit, frozenset(), values, {})
-    declared = {v.name: frozenset(v.domain) for v in model.variables if v.name not in names}
-    changed = True
-    rounds = 0
-    while changed:
-        changed = False
-        rounds += 1
-        for s in model.summands:
-            env = {loc.name: frozenset(loc.domain) for loc in s.locals}
-            env = _refine(s.guard, env, an, True)
-            writes: dict = {}
-            _run(s.program, env, an, writes)
-            for name, vals in writes.items():
-                if name.startswith("__why__"):
-                    continue
-                old = values[name]
-                if old is None:
-                    continue
-                if vals is not None and name in declared:
-                    vals = vals & declared[name]  # out-of-domain writes are faults, not values
-                new = None if vals is None else old | vals
-                if new is not None and len(new) > limit:
-                    new = None
-                if new is None and name in strict:
-                    raise Unbounded(name, _why(writes["__why__" + name], limit))
-                if new != old:
-                    values[name] = new
-                    changed = True
-    return values
-
-
-def _why(st: Assign, limit: int) -> str:
-    from .pretty import show_stmt
-
-    return f"more than {limit} values, from {show_stmt(st)}"
-
-
-def infer_domains(
-    model: SequentialModel, names: Iterable[str], limit: int = 4096
-) -> SequentialModel:
-    """``model`` with the domains of ``names`` replaced by their inferred value sets.
-
-    The variables in ``names`` must have been built with a placeholder domain holding at least
-    their initial values.  Raises ``Unbounded`` when a set would exceed ``limit``.
-    """
-    names = frozenset(names)
-    if not names:
-        return model
-    values = _analyse(model, names, limit, strict=names)
-    variables = tuple(
-        dataclasses.replace(v, domain=tuple(sorted(values[v.name]))) if v.name in names else v
-        for v in model.variables
-    )
-    return dataclasses.replace(model, variables=variables)
-
-
-def narrow_domains(model: SequentialModel, limit: int = 4096) -> SequentialModel:
-    """``model`` with every domain D replaced by V ∩ D (see module docstring)."""
-    values = _analyse(model, frozenset(), limit, strict=frozenset())
-    variables = []
-    for v in model.variables:
-        vals = values[v.name]
-        if vals is None:
-            variables.append(v)
-            continue
-        kept = tuple(x for x in v.domain if x in vals)
-        variables.append(dataclasses.replace(v, domain=kept))
-    return dataclasses.replace(model, variables=tuple(variables))
-
-
-def expression_values(e: Expr, model: SequentialModel, scope: dict) -> ValueSet:
-    """Possible values of ``e`` given domains of globals and ``scope`` (name -> value set)."""
-    values = {v.name: frozenset(v.domain) for v in model.variables}
-    an = _Analysis(model, 1 << 30, frozenset(), values, {})
-    return _eval(e, dict(scope), an)

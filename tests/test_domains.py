@@ -1,0 +1,281 @@
+"""Domain analysis: soundness against exhaustive exploration, and the precision it promises."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from detect import semantics
+from detect.domains import Unbounded, expression_values, infer_domains, narrow_domains
+from detect.ir import (
+    TRUE, Assert, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel,
+    Summand, Unary, Variable, While, validate,
+)
+
+from .ir_strategies import models as small_models
+from .test_explore import random_models
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+PROPERTY = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def eq(a, b):
+    return Binary("==", a, b)
+
+
+def lt(a, b):
+    return Binary("<", a, b)
+
+
+def plus(a, b):
+    return Binary("+", a, b)
+
+
+def pc_step(pc: str, at: int, to: int, guard=TRUE, program=()) -> Summand:
+    """A summand ``[pc == at && guard] {program; pc := to}`` as Promela/DVE produce them."""
+    g = eq(Name(pc), Const(at)) if guard == TRUE else Binary("&&", eq(Name(pc), Const(at)), guard)
+    return Summand((), g, Event(f"{pc}.{at}"), tuple(program) + (Assign(Name(pc), Const(to)),))
+
+
+def values_seen(model: SequentialModel) -> dict:
+    """Every value each variable holds in a reachable state, by exhaustive exploration."""
+    states, _, _ = semantics.explore(model)
+    seen = {v.name: set() for v in model.variables}
+    slots = [v.name for v in model.variables for _ in range(v.length)]
+    for s in states:
+        for name, value in zip(slots, s):
+            seen[name].add(value)
+    return seen
+
+
+def wide(model: SequentialModel, low: int = -8, high: int = 8) -> SequentialModel:
+    """``model`` with every domain widened to ``low..high`` (plus the original values)."""
+    return dataclasses.replace(model, variables=tuple(
+        dataclasses.replace(v, domain=tuple(sorted(set(range(low, high + 1)) | set(v.domain))))
+        for v in model.variables))
+
+
+# ------------------------------------------------------------------------ soundness properties
+
+
+def check_narrowing_is_sound(model: SequentialModel) -> None:
+    narrowed = narrow_domains(model)
+    validate(narrowed)
+    before = semantics.explore(model)
+    after = semantics.explore(narrowed)
+    # Same LTS: reachable states, transitions and faulting states.
+    assert after == before
+    seen = values_seen(model)
+    for v in narrowed.variables:
+        assert seen[v.name] <= set(v.domain), v.name
+        assert set(v.domain) <= set(model.variable(v.name).domain)
+
+
+@PROPERTY
+@given(random_models())
+def test_narrowing_keeps_the_lts_of_random_models(model):
+    check_narrowing_is_sound(model)
+
+
+@PROPERTY
+@given(small_models())
+def test_narrowing_keeps_the_lts_of_small_models(model):
+    check_narrowing_is_sound(wide(model))
+
+
+@st.composite
+def pc_models(draw):
+    """Two 'processes' with program counters, guarded steps and counters (the Promela shape)."""
+    variables = [Variable("g", tuple(range(-4, 9)), ((0,),)),
+                 Variable("buf", tuple(range(-4, 9)), ((0,), (1,)), size=2)]
+    summands = []
+    for proc in ("p", "q"):
+        pc, x = f"{proc}.pc", f"{proc}.x"
+        n = draw(st.integers(2, 4))
+        variables += [Variable(pc, tuple(range(n)), ((0,),)), Variable(x, tuple(range(-4, 9)), ((0,),))]
+        for _ in range(draw(st.integers(2, 5))):
+            at, to = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+            leaf = draw(st.sampled_from([Name(x), Name("g"), Index("buf", Const(draw(st.integers(0, 1))))]))
+            guard = draw(st.sampled_from([
+                TRUE, lt(leaf, Const(draw(st.integers(0, 4)))), eq(leaf, Const(draw(st.integers(0, 3)))),
+                Unary("!", lt(Name(x), Name("g"))),
+                Binary("||", eq(Name(x), Const(1)), lt(Name("g"), Const(2)))]))
+            target = draw(st.sampled_from([Name(x), Name("g"), Index("buf", Name(x)),
+                                           Index("buf", Const(0))]))
+            value = draw(st.sampled_from([
+                plus(leaf, Const(1)), Binary("-", leaf, Const(1)), Const(draw(st.integers(-1, 3))),
+                Ite(eq(leaf, Const(2)), Const(5), plus(leaf, Const(2))),
+                Binary("|", Binary("-", leaf, Const(1)), Binary("*", eq(leaf, Const(0)), Const(7))),
+                Binary("%", plus(leaf, Const(1)), Const(3))]))
+            program = [Assign(target, value)]
+            if draw(st.booleans()):
+                program.append(Assert(Binary("<=", Name(x), Const(draw(st.integers(1, 6))))))
+            if draw(st.booleans()):
+                # An intermediate write, overwritten later in the same program.
+                program = [Assign(Name(x), Const(draw(st.integers(4, 8))))] + program
+            summands.append(pc_step(pc, at, to, guard, program))
+    return SequentialModel("pcs", tuple(variables), tuple(summands), loop_bound=3)
+
+
+@PROPERTY
+@given(pc_models())
+def test_narrowing_keeps_the_lts_of_models_with_program_counters(model):
+    check_narrowing_is_sound(model)
+
+
+@PROPERTY
+@given(pc_models())
+def test_inferred_domains_hold_every_reachable_value(model):
+    names = [v.name for v in model.variables if not v.name.endswith(".pc")]
+    try:
+        inferred = infer_domains(model, names, limit=64)
+    except Unbounded:
+        return  # allowed: the analysis may give up, never under-approximate
+    seen = values_seen(model)
+    for v in inferred.variables:
+        if v.name in names:
+            # Values written (even faulting ones under the old domain) are inferred, so
+            # every reachable value is there.
+            assert seen[v.name] <= set(v.domain), v.name
+
+
+# ------------------------------------------------------------------------ precision
+
+
+def loop_model(n: int) -> SequentialModel:
+    """``l = 1; do :: l < n -> level = l; l++ :: else -> break od`` split into pc steps."""
+    pc, l = "P.pc", "P.l"
+    return SequentialModel("loop", (
+        Variable("level", tuple(range(256)), ((0,),)),
+        Variable(pc, tuple(range(5)), ((0,),)),
+        Variable(l, tuple(range(256)), ((0,),)),
+    ), (
+        pc_step(pc, 0, 1, program=[Assign(Name(l), Const(1))]),
+        pc_step(pc, 1, 2, lt(Name(l), Const(n))),
+        pc_step(pc, 2, 3, program=[Assign(Name("level"), Name(l))]),
+        pc_step(pc, 3, 1, program=[Assign(Name(l), Binary("&", plus(Name(l), Const(1)), Const(255)))]),
+        pc_step(pc, 1, 4, Unary("!", lt(Name(l), Const(n)))),
+        pc_step(pc, 4, 0, program=[Assign(Name("level"), Const(0))]),
+    ))
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+def test_location_sensitive_loop_counter(n):
+    model = narrow_domains(loop_model(n))
+    assert model.variable("P.l").domain == tuple(range(n + 1))
+    assert model.variable("level").domain == tuple(range(n))
+    assert model.variable("P.pc").domain == (0, 1, 2, 3, 4)
+
+
+def test_other_processes_do_not_blur_locations():
+    # Q spins on its own counter; P's (pc, counter) pairs must stay apart regardless.
+    base = loop_model(3)
+    q = pc_step("Q.pc", 0, 0, program=[Assign(Name("Q.c"), Binary("%", plus(Name("Q.c"), Const(1)), Const(3)))])
+    model = dataclasses.replace(
+        base, variables=base.variables + (Variable("Q.pc", (0,), ((0,),)), Variable("Q.c", tuple(range(256)), ((0,),))),
+        summands=base.summands + (q,))
+    narrowed = narrow_domains(model)
+    assert narrowed.variable("P.l").domain == (0, 1, 2, 3)
+    assert narrowed.variable("Q.c").domain == (0, 1, 2)
+
+
+def test_repeated_leaves_are_evaluated_together():
+    # DVE timers: t' = (t-1) | ((t==255)*255) keeps 255 and counts the rest down.
+    t = Index("t", Const(0))
+    tick = Binary("|", Binary("-", t, Const(1)), Binary("*", eq(t, Const(255)), Const(255)))
+    model = SequentialModel("timer", (Variable("t", tuple(range(256)), ((255,), (255,)), size=2),), (
+        Summand((), Binary("!=", t, Const(0)), Event("tick"), (Assign(t, tick),)),
+        Summand((), TRUE, Event("set"), (Assign(t, Const(3)),)),
+        Summand((), eq(t, Const(0)), Event("off"), (Assign(t, Const(255)),)),
+    ))
+    assert narrow_domains(model).variable("t").domain == (0, 1, 2, 3, 255)
+    assert expression_values(Binary("-", Name("y"), Name("y")), SequentialModel(
+        "m", (Variable("y", (0, 5, 9), ((0,),)),), ()), {}) == frozenset({0})
+
+
+def test_intermediate_writes_are_kept():
+    # x takes 2 only in the middle of a program; narrowing must not make that write fault.
+    model = SequentialModel("mid", (Variable("x", tuple(range(10)), ((0,),)),), (
+        Summand((), eq(Name("x"), Const(0)), Event("a"),
+                (Assign(Name("x"), Const(2)), Assign(Name("x"), Const(1)))),
+    ))
+    assert narrow_domains(model).variable("x").domain == (0, 1, 2)
+
+
+def test_widening_stops_growth_quickly():
+    # An unguarded int counter: widened to its declared bounds, not grown value by value.
+    model = SequentialModel("grow", (
+        Variable("x", tuple(range(-32768, 32768)), ((0,),)),
+        Variable("d", (-1, 1), ((1,),)),
+    ), (Summand((), TRUE, Event("a"), (Assign(Name("x"), plus(Name("x"), Name("d"))),)),))
+    assert len(narrow_domains(model, limit=4096).variable("x").domain) == 65536
+
+
+def test_guard_bound_counter_survives_widening():
+    # 40 growth steps (more than the widening threshold) still end at the guard's bound.
+    model = SequentialModel("count", (Variable("x", tuple(range(256)), ((0,),)),), (
+        Summand((), lt(Name("x"), Const(40)), Event("inc"), (Assign(Name("x"), plus(Name("x"), Const(1))),)),
+    ))
+    assert narrow_domains(model).variable("x").domain == tuple(range(41))
+    inferred = infer_domains(dataclasses.replace(
+        model, variables=(Variable("x", (0,), ((0,),)),)), ["x"])
+    assert inferred.variable("x").domain == tuple(range(41))
+
+
+def test_infer_raises_unbounded_with_the_culprit():
+    model = SequentialModel("grow", (Variable("x", (0,), ((0,),)),), (
+        Summand((), TRUE, Event("a"), (Assign(Name("x"), plus(Name("x"), Const(1))),)),))
+    with pytest.raises(Unbounded) as info:
+        infer_domains(model, ["x"], limit=100)
+    assert info.value.variable == "x" and "x := x + 1" in info.value.reason
+
+
+def test_loops_and_branches_in_programs():
+    body = (If(eq(Binary("%", Name("x"), Const(2)), Const(0)),
+               (Assign(Name("y"), plus(Name("y"), Const(1))),)),
+            Assign(Name("x"), plus(Name("x"), Const(1))))
+    model = SequentialModel("w", (Variable("x", tuple(range(20)), ((0,),)),
+                                  Variable("y", tuple(range(20)), ((0,),))), (
+        Summand((), eq(Name("x"), Const(0)), Event("run"), (While(lt(Name("x"), Const(4)), body),)),
+    ), loop_bound=5)
+    narrowed = narrow_domains(model)
+    assert narrowed.variable("x").domain == (0, 1, 2, 3, 4)
+    assert set(narrowed.variable("y").domain) >= {0, 1, 2}
+    check_narrowing_is_sound(model)
+
+
+# ------------------------------------------------------------------------ corpus
+
+
+def corpus(*parts):
+    path = CORPUS.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared corpus not available at {path}")
+    return path
+
+
+@pytest.mark.parametrize("name, variable, expected", [
+    ("fischer.1.dve", "t", (0, 1, 2, 3, 255)),
+    ("peterson.1.dve", None, None),
+])
+def test_dve_corpus_domains(name, variable, expected):
+    from frontends import load
+
+    model = load(str(corpus("beem", "dve", name)))
+    assert max(len(v.domain) for v in model.variables if v.name != "toGear") <= 16
+    if variable is not None:
+        assert model.variable(variable).domain == expected
+
+
+def test_peterson_filter_locals_are_small():
+    from frontends.promela import load
+
+    path = REPO / "models" / "peterson_filter.pml"
+    model = narrow_domains(load(path, {"N": 5}, narrow=False))
+    assert model.variable("user_1.l").domain == (0, 1, 2, 3, 4, 5)
+    assert model.variable("level").domain == (0, 1, 2, 3, 4)
