@@ -149,6 +149,10 @@ def _natural(x):
 
 
 def _describe_permutation(mapping: dict, noun: str) -> str:
+    if set(mapping) != set(mapping.values()):
+        # A bijection between two different value sets (variables with different domains).
+        pairs = ", ".join(f"{a}→{b}" for a, b in sorted(mapping.items(), key=lambda p: _natural(p[0])))
+        return f"map {noun} {pairs}"
     cycles = _cycles_of(mapping)
     if len(cycles) == 1 and len(cycles[0]) == 2:
         a, b = cycles[0]
@@ -157,6 +161,23 @@ def _describe_permutation(mapping: dict, noun: str) -> str:
         c = cycles[0]
         return f"rotate {noun} " + "→".join(map(str, c + [c[0]]))
     return f"permute {noun} " + " ".join("(" + "→".join(map(str, c + [c[0]])) + ")" for c in cycles)
+
+
+def _owner_number(owner: str):
+    """The process number in an owner name (``P_3``, ``user[2]``), or None."""
+    match = re.search(r"(\d+)\D*$", owner)
+    return int(match.group(1)) if match else None
+
+
+def _pid_like(value_map: dict, process: dict) -> bool:
+    """Whether ``value_map`` permutes pid values the way ``process`` permutes processes,
+    up to a constant offset (``id = pid + 1``): v ↦ process(v - c) + c."""
+    if not process:
+        return False
+    for c in range(-2, 3):
+        if all(a - c in process and process[a - c] + c == b for a, b in value_map.items()):
+            return True
+    return False
 
 
 def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[str, str]:
@@ -168,14 +189,13 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
     for k, m in enumerate(sigma.values):
         if any(a != b for a, b in m.items()):
             value_maps.setdefault(slots[k].variable, []).append({a: b for a, b in m.items() if a != b})
-    process_values = {}
-    if index_map:
-        process_values = {a: b for a, b in index_map.items() if a != b}
-    pid_like = True
-    for maps in value_maps.values():
-        for m in maps:
-            if not process_values or any(process_values.get(a, a) != b for a, b in m.items()):
-                pid_like = False
+    process_numbers = dict(index_map)
+    if owner_map and not index_map:
+        for a, b in owner_map.items():
+            na, nb = _owner_number(a), _owner_number(b)
+            if na is not None and nb is not None:
+                process_numbers[na] = nb
+    pid_like = all(_pid_like(m, process_numbers) for maps in value_maps.values() for m in maps)
     moved = sorted({slots[k].variable for k, t in enumerate(sigma.target) if t != k}, key=_natural)
     parts = []
     if moves_variables:
