@@ -25,7 +25,7 @@ from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name,
 
 from . import syntax as S
 from .cfg import Graph, Transition, build_graph
-from .normal import normal_guard
+from .normal import alternatives, normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
@@ -1039,10 +1039,14 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     atomic_pids = sorted({st.inst.pid for st in steps if st.dst in st.inst.graph.interior
                           and not (st.inst is init_inst and st.event.startswith("init.start") and False)})
     at_guard = {}
+    # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
+    # summand per alternative, with the same program.
+    sizes = {v.name: v.length for v in low.variables if v.size is not None}
+    steps = [dataclasses.replace(st, guard=g) for st in steps for g in alternatives(normal_guard(st.guard), sizes)]
     full = []
     for st in steps:
         pc_test = Binary("==", Name(tr.pc(st.inst)), Const(st.src))
-        full.append(conj(pc_test, normal_guard(st.guard)))
+        full.append(conj(pc_test, st.guard))
     if atomic_pids:
         low.variables.append(ir.Variable(ATOMIC, tuple([-1] + atomic_pids), ((-1,),)))
         for pid in atomic_pids:

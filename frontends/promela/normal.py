@@ -11,20 +11,29 @@ process's chain onto a differently ordered chain: no graph automorphism, no symm
 
 * constants fold (``_pid != 1`` is already ``0`` in process 1's copy, so ``0 && x`` is ``0``);
 * negation moves inwards (De Morgan; ``!(a >= b)`` is ``a < b``);
-* ``a || (b && c)`` becomes ``(a || b) && (a || c)`` while the result stays small.
+
+``alternatives`` then splits a clause ``a || (b && c)`` into two guards, one with ``a`` and one
+with ``!a && b && c`` (one summand each, same program), so ``b`` and ``c`` become independent
+constraints too.  Distributing instead (``(a || b) && (a || c)``) would be as symmetric but
+copies ``a`` into every clause: with ``a = victim[l] != _pid`` the array read costs N tables of
+(N+1)^3 rows per clause, 3 million graph nodes at N = 12.
 
 Every rewrite keeps the *evaluation* the interpreter performs, faults included: De Morgan
-evaluates the same operands under the same conditions, and after distribution ``a`` is
-evaluated first in each clause, ``b`` exactly when ``a`` is false, ``c`` exactly when ``a`` is
-false and ``b`` true, as before (evaluating the pure ``a`` twice changes nothing).
+evaluates the same operands under the same conditions; the split guards evaluate the clauses
+before ``a`` as before, then ``a``; the first stops there, the second goes on with ``b`` and ``c``
+exactly when ``a`` is false.  Their union is the original guard.  When ``b && c`` cannot
+fault, the second guard drops ``!a`` (the two may then overlap, adding no transition: both
+lead to the same state); that leaves one copy of ``a`` per step.
 """
 from __future__ import annotations
 
-from detect.ir import Binary, Const, Expr, Ite, Unary
+from typing import Mapping
+
+from detect.ir import Binary, Const, Expr, Index, Ite, Unary
 
 _NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
-#: Largest number of clauses distribution may produce from one disjunction.
-MAX_CLAUSES = 64
+#: Most guards ``alternatives`` splits one guard into.
+MAX_ALTERNATIVES = 16
 
 
 def _is_bool(e: Expr) -> bool:
@@ -81,16 +90,44 @@ def normal_guard(e: Expr, positive: bool = True) -> Expr:
         right = normal_guard(e.right, positive)
         if conjunctive:
             return _and(left, right)
-        if isinstance(left, Const) or isinstance(right, Const):
-            return _or(left, right)
-        # Distribute the disjunction over the conjuncts of its right side only: the left
-        # side is evaluated first in every clause, as it was before.
-        parts = clauses(right)
-        if 1 < len(parts) <= MAX_CLAUSES and len(clauses(left)) == 1:
-            return _conj([_or(left, p) for p in parts])
         return _or(left, right)
     if isinstance(e, Binary) and e.op in _NEGATED:
         return e if positive else Binary(_NEGATED[e.op], e.left, e.right)
     if isinstance(e, Ite):
         return e if positive else Unary("!", e)
     return e if positive and _is_bool(e) else (Unary("!", e) if not positive else Binary("!=", e, Const(0)))
+
+
+def may_fault(e: Expr, sizes: Mapping[str, int]) -> bool:
+    """``e`` might fault: an array read whose index is not a constant within ``sizes``
+    (array name -> length), a division, a remainder or a shift."""
+    if isinstance(e, Index):
+        if not (isinstance(e.index, Const) and 0 <= e.index.value < sizes.get(e.array, 0)):
+            return True
+        return False
+    if isinstance(e, Unary):
+        return may_fault(e.operand, sizes)
+    if isinstance(e, Binary):
+        return e.op in ("/", "%", "<<", ">>") or may_fault(e.left, sizes) or may_fault(e.right, sizes)
+    if isinstance(e, Ite):
+        return any(may_fault(x, sizes) for x in (e.cond, e.then, e.else_))
+    return False
+
+
+def alternatives(guard: Expr, sizes: Mapping[str, int], limit: int = MAX_ALTERNATIVES) -> list[Expr]:
+    """Guards whose union is ``guard`` (already in ``normal_guard`` form), each a conjunction
+    of clauses, that fault exactly where ``guard`` does; a clause ``a || (b && ...)`` splits
+    as the module docstring says.  ``sizes`` gives array lengths (see ``may_fault``)."""
+    cs = clauses(guard)
+    for i, c in enumerate(cs):
+        if isinstance(c, Binary) and c.op == "||" and len(clauses(c.right)) > 1:
+            first = _conj(cs[:i] + [c.left] + cs[i + 1:])
+            # ``!a`` keeps the alternatives disjoint; it is needed only where the right side
+            # could fault (with ``a`` true the original never evaluates it).  Overlapping
+            # alternatives add no transition: both lead to the same state.
+            negated = [normal_guard(c.left, False)] if may_fault(c.right, sizes) else []
+            second = _conj(cs[:i] + negated + clauses(c.right) + cs[i + 1:])
+            rest = alternatives(second, sizes, limit - 1) if limit > 2 else [second]
+            head = alternatives(first, sizes, limit - len(rest)) if limit - len(rest) > 1 else [first]
+            return head + rest
+    return [guard]
