@@ -362,5 +362,69 @@ def export(model, defines, process, fmt, output, engine, table_limit, run, summa
         raise Failure(f"{output or '<stdout>'}: cannot write: {e.strerror or e}") from None
 
 
+@main.group()
+def bench() -> None:
+    """Rerun seed 002's experiments: Table I (detection), Tables II/III (reduced exploration)."""
+
+
+@bench.command("table1")
+@click.option("--quick", is_flag=True, help="Small configurations only (seconds; no paper comparison).")
+@click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
+@click.option("--output", "stem", default="results/table1", show_default=True,
+              help="Writes STEM.md and STEM.csv.")
+@click.option("--only", default="", help="Only systems whose name contains this text.")
+def bench_table1(quick, engine, stem, only):
+    """Detection on the paper's 13 systems beside the paper's Table I."""
+    from . import bench as b
+
+    rows = [r for r in b.TABLE1 if only.lower() in r.system.lower() and (not quick or r.quick)]
+    b.warm_up()
+    results = []
+    for row in rows:
+        err.print(f"{row.system} {row.quick if quick else row.config} ...", markup=False)
+        results.append(b.run_row1(row, quick, engine))
+    table_rows = b.table1_rows(results)
+    preface = (f"Measured on {b.machine()}; engine {engine}.  Paper: Linux laptop, Intel 2.8GHz, 3.8 GB "
+               "(seed 002, Table I).  construct_s = parse + CSP + graph (CSP# grammar compiled beforehand); "
+               "automorphism_s = engine time; the time ratio in the note is (construct_s + automorphism_s) / "
+               "(paper construction + Saucy), goal <= 0.5.")
+    b.write(stem, table_rows, b.TABLE1_COLUMNS, "Seed 002 Table I, rerun", preface)
+    _print_bench(table_rows, ("system", "config", "nodes", "construct_s", "automorphism_s",
+                              "state_group_order", "paper_aut_order"))
+
+
+@bench.command("table2")
+@click.option("--quick", is_flag=True, help="Small configurations only (no paper comparison).")
+@click.option("--timeout", default=600.0, show_default=True, help="Seconds per exploration.")
+@click.option("--max-states", default=5_000_000, show_default=True, help="States per exploration.")
+@click.option("--output", "stem", default="results/table2", show_default=True,
+              help="Writes STEM.md and STEM.csv.")
+@click.option("--only", default="", help="Only systems whose name contains this text.")
+def bench_table2(quick, timeout, max_states, stem, only):
+    """States and seconds without reduction, with exact and local canonicalisation (Tables II/III)."""
+    from . import bench as b
+
+    rows = [r for r in b.TABLE2 if only.lower() in r.system.lower() and (not quick or r.quick)]
+    results = []
+    for row in rows:
+        err.print(f"{row.system} {row.quick if quick else row.config} ...", markup=False)
+        results.append(b.run_row2(row, quick, timeout, max_states))
+    table_rows = b.table2_rows(results)
+    preface = (f"Measured on {b.machine()}; per exploration at most {timeout:g} s and {max_states} states.  "
+               "Paper: Windows laptop, Intel 3.4GHz, 8 GB, PAT 3.5 (seed 002, Tables II/III); "
+               "OM = out of memory, OT = over 2 hours.  exact = one representative per orbit (the paper's "
+               "'unique'); local = hill climbing with the generators (the paper's 'multi').")
+    b.write(stem, table_rows, b.TABLE2_COLUMNS, "Seed 002 Tables II/III, rerun", preface)
+    _print_bench(table_rows, ("system", "config", "states", "exact_states", "local_states", "paper_states",
+                              "paper_unique_states", "paper_multi_states"))
+
+
+def _print_bench(rows, columns) -> None:
+    table = Table(*columns)
+    for row in rows:
+        table.add_row(*(str(row[c]) for c in columns))
+    out.print(table)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
