@@ -82,9 +82,11 @@ SYSTEMS = {s.name: s for s in (
     System("Hanoi puzzle", "hanoi.csp", _dashed("N")),
     System("Scheduling the social golfer problem", "social_golfers.csp", _dashed("G", "S", "W"),
            "our schedule stores golfer ids per week and position, starting from golfer p at position p "
-           "every week; the group permutes weeks (4!) and, within a week, groups and positions together "
-           "with the golfer ids (so 24 * 144^4); the paper's model (not published) had 2 * 9!: its "
-           "golfers are interchangeable across all weeks at once, ours only week by week"),
+           "every week, and its move is any swap of golfers of different groups in one week (no objective: "
+           "the model has no conflict count, which we could not reconstruct from the paper).  Nothing then "
+           "relates one week to another, so the group is 4! week permutations times, per week, the 1296 "
+           "permutations of groups and of positions in a group with the golfer ids renamed alike "
+           "(4! * 1296^4); the paper's model (not published) had 2 * 9!, golfer ids renamed alike in all weeks"),
 )}
 
 
