@@ -72,8 +72,8 @@ def test_hanoi_state_count_is_three_to_the_disks_plus_setup():
 
 
 def test_xor_and_shifts_follow_c_precedence_and_meaning():
-    m = parse_text("var x : {0..100} = 3 ^ 1 << 2; var y : {0..100} = 12 >> 1 ^ 1; P() = a -> P();")
-    assert [v.init for v in m.variables] == [((3 ^ (1 << 2)),), (((12 >> 1) ^ 1),)]
+    m = parse_text("var x : {0..100} = 3 ^ 1 << 2; var y : {0..100} = 20 >> 2 ^ 1; P() = a -> P();")
+    assert [v.init for v in m.variables] == [((7,),), ((4,),)]  # 3 ^ (1 << 2), (20 >> 2) ^ 1
 
 
 def test_xor_in_a_program_is_evaluated_as_in_c():
