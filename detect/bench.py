@@ -278,8 +278,8 @@ class Run2:
 
     def cell(self) -> tuple[str, str]:
         if self.incomplete:
-            return f">{self.states} ({self.incomplete})", f"{self.seconds:.1f}"
-        return str(self.states), f"{self.seconds:.1f}"
+            return f">{self.states} ({self.incomplete})", f"{self.seconds:.2f}"
+        return str(self.states), f"{self.seconds:.2f}"
 
 
 @dataclass(frozen=True)
