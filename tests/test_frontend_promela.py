@@ -26,7 +26,14 @@ SLOW = ["spin/leader0.pml", "spin/snoopy.pml", "spin/sort.pml", "spin/pftp.pml"]
 
 def spin_states(path: Path, tmp: Path, defines: dict | None = None) -> int:
     """Spin's "states, stored" without statement merging, data-flow optimisation or
-    write-only-variable hiding (-o1 -o2 -o3), and without partial-order reduction."""
+    write-only-variable hiding (-o1 -o2 -o3), without partial-order reduction, and without
+    the never claim Spin builds from the file's first ``ltl`` formula (-DNOCLAIM)."""
+    return spin_run(path, tmp, defines)[0]
+
+
+def spin_run(path: Path, tmp: Path, defines: dict | None = None) -> tuple[int, int]:
+    """Spin's (states stored, errors) as in ``spin_states``; with ``-c0`` every invalid end
+    state (deadlock) found is one error."""
     if shutil.which("spin") is None or shutil.which("gcc") is None:
         pytest.skip("spin or gcc not installed (apt-get install spin)")
     src = tmp / "m.pml"
@@ -36,9 +43,10 @@ def spin_states(path: Path, tmp: Path, defines: dict | None = None) -> int:
     src.write_text(text)
     flags: list[str] = []
     subprocess.run(["spin", *flags, "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=tmp, check=True, capture_output=True)
-    subprocess.run(["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", "-o", "pan", "pan.c"], cwd=tmp, check=True, capture_output=True)
+    subprocess.run(["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", "-DNOCLAIM", "-o", "pan", "pan.c"], cwd=tmp, check=True,
+                   capture_output=True)
     out = subprocess.run(["./pan", "-m10000000", "-c0", "-n"], cwd=tmp, check=True, capture_output=True, text=True).stdout
-    return int(re.search(r"(\d+) states, stored", out).group(1))
+    return int(re.search(r"(\d+) states, stored", out).group(1)), int(re.search(r"errors: (\d+)", out).group(1))
 
 
 def our_states(path: Path, defines: dict | None = None) -> int:
@@ -114,6 +122,94 @@ def test_small_models_against_spin(text, expected, tmp_path):
     assert ours == spin_states(path, tmp_path)
 
 
+# Rendezvous: (model, Spin 6.5.2 states stored, Spin errors = deadlocks), measured with
+# spin_run; the test also re-runs Spin when it is installed.
+RENDEZVOUS = [
+    # plain handshakes, then the sender blocked for ever (no receiver left)
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype S() { c!1; c!2; x = 3 }\n"
+     "active proctype R() { byte v; c?v; x = v; c?v }", 8, 0),
+    # a send inside atomic: the sender loses control at the handshake
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype S() { atomic { x = 1; c!1; x = 2; x = 3 } }\n"
+     "active proctype R() { byte v; c?v; x = 5; x = 6 }\n"
+     "active proctype Q() { x = 7; x = 8 }", 62, 0),
+    # a receive inside atomic: the receiver gets control
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype S() { x = 1; c!1; x = 2 }\n"
+     "active proctype R() { byte v; atomic { c?v; x = v + 4; x = 6 } }\n"
+     "active proctype Q() { x = 7; x = 8 }", 31, 0),
+    # matching mtype constants and eval(), timeout, deadlocks
+    ("mtype = { req, ack }; chan c = [0] of { mtype, byte }; byte x;\n"
+     "active [2] proctype S() { c!req,_pid; c!ack,_pid }\n"
+     "active proctype R() { byte v; do :: c?req,v -> x = v :: c?ack,eval(x) -> x = 9 :: timeout -> break od }",
+     35, 2),
+    # channel arrays indexed by variables
+    ("chan c[2] = [0] of { byte }; byte x;\n"
+     "active [2] proctype S() { byte i; do :: i < 2 -> c[i]!_pid; i++ :: i >= 2 -> break od }\n"
+     "active [2] proctype R() { byte v; do :: c[_pid - 2]?v -> x = v od }", 454, 6),
+    # an atomic receiver blocked inside its atomic block (Spin stores that state), two receivers
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype S() { atomic { c!1; c!2 }; x = 1 }\n"
+     "active proctype R() { byte v; atomic { c?v; c?v; x = 3 } }\n"
+     "active proctype T() { byte w; c?w; x = 2 }", 23, 5),
+    # cross-blocked handshakes: an immediate deadlock
+    ("chan c = [0] of { byte }; chan d = [0] of { byte };\n"
+     "active proctype S() { c!1; d!2 }\n"
+     "active proctype R() { byte v; d?v; c?v }", 1, 1),
+    # both sides atomic, the sender blocked in atomic until the receiver arrives
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype S() { atomic { x = 1; c!1; x = 4 } }\n"
+     "active proctype R() { byte v; atomic { x == 1 -> x = 2; c?v; x = 3 } }", 8, 0),
+    # buffered send blocked inside atomic (Spin stores the blocked state)
+    ("chan c = [1] of { byte }; byte x;\n"
+     "active proctype A() { atomic { x = 1; c!1; c!2; x = 2 } }\n"
+     "active proctype B() { byte v; c?v; c?v }", None, None),
+]
+
+
+def deadlocks(model) -> int:
+    from detect.compile import compile_model
+    compiled = compile_model(model)
+    graph = reachable_graph(compiled)
+    return sum(1 for s, succ in zip(graph.states, graph.successors) if not succ and not compiled.terminal(s))
+
+
+@pytest.mark.parametrize("text,stored,errors", RENDEZVOUS)
+def test_rendezvous_and_atomic_blocking_against_spin(text, stored, errors, tmp_path):
+    path = tmp_path / "r.pml"
+    path.write_text(text)
+    model = load(path)
+    ours = (our_states(path), deadlocks(model))
+    if stored is not None:
+        assert ours == (stored, errors)
+    assert ours == spin_run(path, tmp_path)
+
+
+def test_rendezvous_is_one_step_of_both_processes():
+    model = parse_text("chan c = [0] of { byte }; byte x;\n"
+                       "active proctype S() { c!7 }\n"
+                       "active proctype R() { byte v; c?v; x = v }", "rv.pml")
+    handshakes = [s for s in model.summands if len(s.owners) == 2]
+    assert [s.owners for s in handshakes] == [("S[0]", "R[1]")]
+    graph = reachable_graph(model)
+    x = [v.name for v in model.variables].index("x")
+    assert {s[x] for s in graph.states} == {0, 7}
+
+
+def test_peterson_filter_group_is_symmetric_and_verified():
+    from detect.pipeline import detect
+    from detect.verify import verify
+
+    for n, order in ((3, 6), (4, 24)):
+        model = load(MODELS / "peterson_filter.pml", {"N": n})
+        group = detect(model).group
+        assert group.order == order
+        if n == 3:
+            report = verify(model, [g.permutation for g in group.generators])
+            assert report.complete and all(v.ok for v in report.verdicts)
+
+
 def test_byte_wraps_like_spin():
     model = parse_text("byte x = 255; active proctype A() { x++; assert(x == 0) }", "w.pml")
     assert not reachable_graph(model).faults
@@ -123,7 +219,8 @@ def test_byte_wraps_like_spin():
     ("active proctype A() { x = 1 }", "undeclared variable x", 1),
     ("byte x;\nactive proctype A() { x = = 1 }", "syntax error", 2),
     ("byte x;\nactive proctype A() {\n x = 1 unless { skip } }", "unsupported construct 'unless'", 3),
-    ("chan c = [0] of { byte };\nactive proctype A() { c!1 }", "rendezvous", 2),
+    ("chan c = [0] of { byte };\nactive proctype A() {\n if :: c!1 :: else fi }", "else beside a rendezvous", 3),
+    ("chan c = [0] of { byte };\nactive proctype A() { c?<x> }", "on a rendezvous channel", 2),
     ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
     ("byte x;\nactive proctype A() { run A() }", "run is supported only in init", 2),
 ])

@@ -56,13 +56,41 @@ def load(path: str | Path, defines: Mapping[str, object] | None = None, narrow: 
 
 
 def spin_state_count(model: ir.SequentialModel, states) -> int:
-    """How many of ``states`` Spin stores: those not in the middle of an atomic block."""
+    """How many of ``states`` Spin stores ("states, stored" without partial-order reduction).
+
+    Spin does not store a state reached by a step that leaves its process inside an atomic
+    block (``_atomic`` holds that pid) -- unless that process is blocked there: then Spin
+    hands control to the others and stores the state.  Instance pids are 0..n-1; every
+    instance but ``init`` has the owner ``P[pid]``, so ``init`` has the one pid left over.
+    A step belongs to the first of its summand's owners (the sender, for a rendezvous).
+    Spin's state vector does not hold ``_atomic``: states that differ only there count once."""
     try:
         pos = [v.name for v in model.variables].index(ATOMIC)
     except ValueError:
         return len(states)
+    import re
+
+    from detect.compile import compile_model
+
     offset = sum(v.length for v in model.variables[:pos])
-    return sum(1 for s in states if s[offset] == -1)
+    owners = {v.owner for v in model.variables if v.owner is not None}
+    pid_of = {o: int(m.group(1)) for o in owners if (m := re.fullmatch(r".*\[(\d+)\]", o))}
+    rest = [o for o in owners if o not in pid_of]
+    if rest:
+        (init_owner,) = rest
+        pid_of[init_owner] = next(p for p in range(len(owners)) if p not in pid_of.values())
+    compiled = compile_model(model)
+    moves: dict[int, list] = {}
+    for i, s in enumerate(model.summands):
+        if s.owners:
+            moves.setdefault(pid_of[s.owners[0]], []).append(compiled.summand_steps[i])
+    stored = set()
+    for state in states:
+        holder = state[offset]
+        if holder == -1 or not any(True for f in moves.get(holder, ()) for _ in f(state)):
+            # Spin's state vector has no ``_atomic``: states differing only there are one.
+            stored.add(state[:offset] + state[offset + 1:])
+    return len(stored)
 
 
 __all__ = ["load", "parse_text", "spin_state_count", "SUFFIXES"]

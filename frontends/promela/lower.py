@@ -524,6 +524,24 @@ class Translator:
         prog.append(Assign(Name(ch.len_name()), Binary("+", Name(ch.len_name()), Const(1))))
         return tuple(prog)
 
+    def rendezvous(self, t: Transition, ctx: Ctx) -> Optional[list[tuple[Expr, Channel]]]:
+        """The (selecting condition, channel) offers of a send or receive on rendezvous
+        channels; None for any other statement or a buffered channel."""
+        st = t.stmt
+        if not isinstance(st, (S.Send, S.Recv)):
+            return None
+        offers = self.channel(st.chan, ctx)
+        kinds = {ch.capacity == 0 for _, ch in offers}
+        if kinds != {True}:
+            if True in kinds:
+                raise self.low.error("a channel array mixing rendezvous and buffered channels", st.pos)
+            return None
+        if isinstance(st, S.Send) and st.sorted:
+            raise self.low.error("unsupported construct: sorted send !! on a rendezvous channel", st.pos)
+        if isinstance(st, S.Recv) and (st.random or st.copy):
+            raise self.low.error("unsupported construct: ?? or ?<> on a rendezvous channel", st.pos)
+        return offers
+
     # ------------------------------------------------------------------ statements
     def assign(self, r: S.VarRef, value: Expr, ctx: Ctx) -> Assign:
         info, target = self.lvalue(r, ctx)
@@ -654,6 +672,17 @@ class _Step:
     program: tuple
     origin: str
     event: str
+    #: For a rendezvous, the receiving instance and the location its receive leads to; the
+    #: step belongs to the sender (``inst``), whose turn it is under the atomic rules.
+    partner: Optional[tuple] = None
+
+    def holder(self) -> Optional[int]:
+        """The pid in atomic mode after this step (Spin: after a rendezvous the receiver,
+        if its receive ends inside an atomic block; the sender loses control)."""
+        if self.partner is not None:
+            receiver, dst = self.partner
+            return receiver.pid if dst in receiver.graph.interior else None
+        return self.inst.pid if self.dst in self.inst.graph.interior else None
 
 
 def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
@@ -727,7 +756,8 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
     tr = Translator(low, instances)
     # ---- steps
     steps: list[_Step] = []
-    runs_done = 0
+    rv_sends: list = []
+    rv_recvs: list = []
     for inst in instances:
         ctx = ctxs[inst.pid]
         g = inst.graph
@@ -745,10 +775,59 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
                 guard = conj(*[Binary("==", Name(tr.pc(i)), Const(0)) for i in later])
                 steps.append(_Step(inst, g.end, 0, guard, reset_program(low, inst, ctx), f"{inst.owner} -end-", f"{inst.proctype}.end"))
                 continue
+            offers = tr.rendezvous(t, ctx) if t.kind == "stmt" else None
+            if offers is not None:
+                (rv_sends if isinstance(t.stmt, S.Send) else rv_recvs).extend(
+                    (inst, t, cond, ch, ctx) for cond, ch in offers)
+                continue
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
                 steps.append(_Step(inst, t.src, t.dst, guard, prog,
                                    f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
+    steps.extend(handshakes(low, tr, rv_sends, rv_recvs))
     return assemble(low, tr, instances, steps, plan, init_inst)
+
+
+def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list) -> list[_Step]:
+    """One step per (send, receive) pair on the same rendezvous channel in two different
+    instances: Spin's handshake, the send and the matching receive as one move.
+
+    Guard: the sender's executability context, the receiver at its receive's location, and
+    every constant or ``eval`` field of the receive equal to the value sent.  Program: the
+    sent values (evaluated first, in the pre-state) stored into the receive's variables,
+    the receiver's pc moved; ``assemble`` moves the sender's pc.  Spin's intermediate
+    state (offer made, not yet taken) is never stored and never exists here."""
+    out = []
+    for s_inst, s_t, s_cond, ch, s_ctx in sends:
+        send = s_t.stmt
+        if len(send.args) != len(ch.fields):
+            raise low.error(f"send of {len(send.args)} values to a channel of {len(ch.fields)} fields", send.pos)
+        values = []
+        for j, a in enumerate(send.args):
+            v = tr.expr(a, s_ctx)
+            values.append(wrap(v, ch.fields[j], _fits(_bounds(v, low.var_bounds), ch.fields[j])))
+        for r_inst, r_t, r_cond, r_ch, r_ctx in recvs:
+            if r_ch is not ch or r_inst is s_inst:
+                continue
+            recv = r_t.stmt
+            if len(recv.args) != len(ch.fields):
+                raise low.error(f"receive with {len(recv.args)} arguments from a channel of {len(ch.fields)} fields", recv.pos)
+            match = [Binary("==", values[j], want) for j, a in enumerate(recv.args)
+                     if (want := tr.recv_arg_value(a, r_ctx)) is not None]
+            guard = conj(s_cond, Binary("==", Name(tr.pc(r_inst)), Const(r_t.src)), r_cond, *match)
+            temps = [Assign(Name(f"__rv{j}"), v) for j, v in enumerate(values)]
+            stores = []
+            for j, a in enumerate(recv.args):
+                if tr.recv_arg_value(a, r_ctx) is not None or (a.kind == "var" and a.ref.name == "_"):
+                    continue
+                info, target = tr.lvalue(a.ref, r_ctx)
+                stores.append(Assign(target, wrap(Name(f"__rv{j}"), info.bounds, _fits(ch.fields[j], info.bounds))))
+            program = tuple(temps + stores) + (Assign(Name(tr.pc(r_inst)), Const(r_t.dst)),)
+            origin = (f"{s_inst.owner} line {low.pre.origin(s_t.line)[1]} ! "
+                      f"{r_inst.owner} line {low.pre.origin(r_t.line)[1]}")
+            out.append(_Step(s_inst, s_t.src, s_t.dst, guard, program, origin,
+                             f"{s_inst.proctype}.{s_t.src}!{r_inst.proctype}.{r_t.src}",
+                             (r_inst, r_t.dst)))
+    return out
 
 
 def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequence:
@@ -856,7 +935,11 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
     if t.kind == "else":
         sib = []
         for k in t.siblings:
-            for guard, _ in transition_alternatives(low, tr, g, g.transitions[k], ctx):
+            other = g.transitions[k]
+            if other.kind == "stmt" and tr.rendezvous(other, ctx) is not None:
+                raise low.error("else beside a rendezvous send or receive is not supported",
+                                S.Pos(t.line, 0))
+            for guard, _ in transition_alternatives(low, tr, g, other, ctx):
                 sib.append(guard)
         return [(neg(disj(sib)), ())]
     if t.kind == "dstep":
@@ -1036,8 +1119,7 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
 
 
 def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan, init_inst) -> ir.SequentialModel:
-    atomic_pids = sorted({st.inst.pid for st in steps if st.dst in st.inst.graph.interior
-                          and not (st.inst is init_inst and st.event.startswith("init.start") and False)})
+    atomic_pids = sorted({st.holder() for st in steps} - {None})
     at_guard = {}
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
     # summand per alternative, with the same program.
@@ -1065,8 +1147,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         prog = substitute_stmts(st.program, _TIMEOUT, timeout)
         prog += (Assign(Name(tr.pc(st.inst)), Const(st.dst)),)
         if atomic_pids:
-            prog += (Assign(Name(ATOMIC), Const(st.inst.pid if st.dst in st.inst.graph.interior else -1)),)
-        summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, (st.inst.owner,)))
+            holder = st.holder()
+            prog += (Assign(Name(ATOMIC), Const(-1 if holder is None else holder)),)
+        owners = (st.inst.owner,) if st.partner is None else (st.inst.owner, st.partner[0].owner)
+        summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, owners))
     terminal_parts = []
     for inst in instances:
         g = inst.graph
