@@ -247,3 +247,74 @@ def test_fuzz_never_crashes(text):
             parse_text(text, "fuzz.pml", narrow=False)
     except InputError:
         pass
+
+
+# ---------------------------------------------------------------------------- guard rewriting
+
+
+def _guard_outcomes(model, guards, state) -> tuple:
+    """Per guard: "fault", or its truth value in ``state``."""
+    from detect.ir import slot_offsets
+    from detect.semantics import Env, Fault, evaluate
+
+    out = []
+    for g in guards:
+        try:
+            out.append(bool(evaluate(g, Env(model, slot_offsets(model), list(state), {}))))
+        except Fault:
+            out.append("fault")
+    return tuple(out)
+
+
+def _tiny_model():
+    from detect.ir import SequentialModel, Variable
+
+    dom = tuple(range(-1, 4))
+    return SequentialModel("t", (Variable("x", dom, ((0,),)), Variable("y", dom, ((0,),)),
+                                 Variable("a", dom, ((0,), (0,)), 2)), ())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_normal_guard_and_alternatives_keep_truth_and_faults(data):
+    import itertools
+
+    from frontends.promela.normal import alternatives, normal_guard
+    from tests.ir_strategies import expressions
+
+    model = _tiny_model()
+    guard = data.draw(expressions((), depth=3))
+    normal = normal_guard(guard)
+    alts = alternatives(normal, {"a": 2})
+    for state in itertools.product(range(-1, 4), range(-1, 4), range(-1, 4), range(-1, 4)):
+        original, rewritten, *split = _guard_outcomes(model, [guard, normal, *alts], state)
+        assert rewritten == original
+        if original == "fault":
+            assert "fault" in split
+        else:
+            assert "fault" not in split and any(split) == original
+
+
+def test_filter_guard_splits_into_independent_clauses():
+    from detect.ir import Binary, Const, Index, Name, Unary
+    from frontends.promela.normal import alternatives, clauses, normal_guard
+
+    victim = Binary("!=", Index("victim", Name("l")), Const(1))
+    others = Binary("||", Binary("&&", Const(0), Binary(">=", Index("level", Const(0)), Name("l"))),
+                    Binary("&&", Const(1), Binary(">=", Index("level", Const(1)), Name("l"))))
+    others = Binary("||", others, Binary(">=", Index("level", Const(2)), Name("l")))
+    alts = alternatives(normal_guard(Binary("||", victim, Unary("!", others))), {"level": 3, "victim": 3})
+    assert alts[0] == victim
+    assert clauses(alts[1]) == [Binary("<", Index("level", Const(1)), Name("l")),
+                                Binary("<", Index("level", Const(2)), Name("l"))]
+
+
+def test_local_ranges_follow_the_control_flow():
+    model = parse_text("#define N 3\nbyte s;\nactive proctype P() { byte l;\n"
+                       " do :: l < N -> s = l; l = l + 1 :: else -> break od }", "r.pml")
+    assert model.variable("P_0.l").domain == (0, 1, 2, 3)
+    assert model.variable("s").domain == (0, 1, 2)
+    unnarrowed = parse_text("#define N 3\nbyte s;\nactive proctype P() { byte l;\n"
+                            " do :: l < N -> s = l; l = l + 1 :: else -> break od }", "r.pml", narrow=False)
+    assert len(unnarrowed.variable("P_0.l").domain) == 256
+    assert len(reachable_graph(model).states) == len(reachable_graph(unnarrowed).states)
