@@ -109,6 +109,9 @@ SMALL = [
     ("byte x; active proctype A() { atomic { x = 1; x = 2 } } active proctype B() { x = 7 }", 10),
     ("byte x; active proctype A() { x = 255; x++ ; assert(x == 0) }", 5),
     ("chan c = [2] of { byte }; active proctype A() { c!1; c!2 } active proctype B() { byte v; c?v; c?v }", None),
+    # init's atomic start-up writes i = 1..4 within one step: all of them are in i's domain
+    ("byte x; proctype P(byte k) { x = k }\n"
+     "init { byte i; atomic { i = 1; do :: i <= 3 -> run P(i); i++ :: else -> break od } }", None),
 ]
 
 

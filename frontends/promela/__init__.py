@@ -93,4 +93,16 @@ def spin_state_count(model: ir.SequentialModel, states) -> int:
     return len(stored)
 
 
-__all__ = ["load", "parse_text", "spin_state_count", "SUFFIXES"]
+def spin_stored_states(model: ir.SequentialModel, max_states: int | None = None) -> tuple[int, int, bool]:
+    """``(Spin's "states, stored", all our states, complete)`` by one unreduced exploration.
+
+    Our count includes the states inside atomic sequences, which Spin passes through
+    without storing; ``spin_state_count`` gives the number comparable with Spin's
+    ``-o1 -o2 -o3`` run without partial-order reduction and without a never claim."""
+    from detect.explore import reachable_graph
+
+    graph = reachable_graph(model, max_states=max_states or 10_000_000)
+    return spin_state_count(model, graph.states), len(graph.states), graph.complete
+
+
+__all__ = ["load", "parse_text", "spin_state_count", "spin_stored_states", "SUFFIXES"]

@@ -11,8 +11,9 @@ locals in every reachable state with ``X.pc = p``.  Every summand that writes X'
 its pc is run abstractly from each abstract location it can start from (only ``p = c`` when
 its guard has the conjunct ``X.pc == c``, every known location otherwise); every other
 variable is read as its whole declared domain.  Value sets only grow and are bounded by the
-declared domains, so the fixpoint is reached.  Shrinking a local's domain to the union of
-its sets changes nothing reachable: no reachable step writes a value outside that union.
+declared domains, so the fixpoint is reached.  A local's domain becomes the union of its sets
+and of every value any step writes to it (a value overwritten later in the same step is
+written too): no reachable step writes a value outside it, so nothing reachable changes.
 """
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ def local_ranges(model: ir.SequentialModel, owner: str, pc: str) -> dict[str, fr
     for p in model.variable(pc).init[0]:
         states[p] = dict(start)
     relevant = [(s, _pc_test(s.guard, pc)) for s in model.summands if _written(s.program) & mine]
+    passing = {n: frozenset() for n in names}
     changed = True
     while changed:
         changed = False
@@ -89,6 +91,11 @@ def local_ranges(model: ir.SequentialModel, owner: str, pc: str) -> dict[str, fr
                     continue  # the guard cannot hold here
                 writes: dict = {}
                 env = _run(s.program, env, an, writes)
+                for n in names & writes.keys():
+                    # A value written and overwritten within one step must be in the domain too
+                    # (writing outside the domain is a fault).
+                    w = writes[n]
+                    passing[n] = passing[n] | (declared[n] if w is None else w & declared[n])
                 targets = _after(pc, frozenset((p,)), env, writes, declared[pc])
                 new = {n: _after(n, values[n], env, writes, declared[n]) for n in names}
                 for q in targets:
@@ -97,7 +104,7 @@ def local_ranges(model: ir.SequentialModel, owner: str, pc: str) -> dict[str, fr
                     if merged != old:
                         states[q] = merged
                         changed = True
-    out = {n: frozenset() for n in names}
+    out = dict(passing)
     for env in states.values():
         for n in names:
             out[n] |= env[n]
