@@ -216,20 +216,45 @@ def progress_bar(enabled: bool):
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @click.option("--timeout", default=None, type=float, help="Stop after this many seconds.")
 @click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
-def explore(model, defines, as_json, process, max_states, timeout, trace):
+@click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph"]),
+              default="none", show_default=True,
+              help="Symmetry reduction: exact (least image, stabiliser chain), enumerate (all of G), "
+                   "local (hill climbing, may keep several states per orbit), graph (nauty canonical form).")
+@click.option("--table-limit", default=100_000, show_default=True,
+              help="With --reduce: largest allowed-assignment table of one constraint.")
+@click.option("--spin-states", is_flag=True,
+              help="Promela: also report Spin's 'states, stored' (states inside atomic sequences are "
+                   "not stored unless the atomic process is blocked); costs a second exploration.")
+def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
-    from .explore import explore as run_explore
+    from .reduce import ReductionError, explore_reduced
 
     seq = load_model(model, defines, process)
+    detection = run_detection(seq, "auto", table_limit) if strategy != "none" else None
     bar, update = progress_bar(not as_json and sys.stderr.isatty())
     if bar is not None:
         bar.start()
     try:
-        result = run_explore(seq, max_states=max_states, timeout=timeout, progress=update)
+        reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states, timeout=timeout,
+                                  progress=update)
+    except ReductionError as e:
+        raise Failure(f"{model}: {e}") from None
     finally:
         if bar is not None:
             bar.stop()
-    report_exploration(seq, result, as_json, trace, extra={"reduce": "none", "group_order": 1})
+    extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
+    if strategy != "none":
+        extra["method"] = reduced.reducer.method
+    if reduced.notes:
+        extra["notes"] = list(reduced.notes)
+    if spin_states:
+        from frontends.promela import spin_stored_states
+
+        if not model.endswith((".pml", ".p", ".prom")):
+            raise Failure(f"{model}: --spin-states applies to Promela models only")
+        stored, _, complete = spin_stored_states(seq, max_states)
+        extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
+    report_exploration(seq, reduced.exploration, as_json, trace, extra=extra)
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict) -> None:
