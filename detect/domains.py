@@ -56,15 +56,17 @@ start environment the abstract run over-approximates.
 **Precision.**  Expressions are evaluated over operand value sets, except that a leaf (name
 or array cell expression) occurring more than once is enumerated, so ``(t-1) | (t==255)*255``
 sees one ``t`` at a time; ``c ? a : b`` refines its branches by ``c``.  **Termination.**  A set
-that grows more than ``_WIDEN_AFTER`` times is widened to an interval whose ends are the next
-constants of the model (±1) or the declared bounds, then to ``None`` past ``limit`` (or
-``Unbounded`` for inferred variables); summands are re-run only when the part of the abstract
+that grows more than ``_WIDEN_AFTER`` times has each end that grew extended to the next
+constant of the model (±1) or declared bound, and becomes ``None`` past ``limit`` (or
+``Unbounded`` for inferred variables); as declared domains are finite and inferred sets are
+capped, every set stabilises; summands are re-run only when the part of the abstract
 state they read has changed.
 """
 from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import itertools
 from collections import Counter
 from dataclasses import dataclass
@@ -85,7 +87,9 @@ _PRODUCT_LIMIT = 200_000
 #: Largest number of combinations enumerated to evaluate repeated leaves exactly.
 _ENUMERATE_LIMIT = 4096
 #: A value set that has grown this many times is widened (see module docstring).
-_WIDEN_AFTER = 12
+_WIDEN_AFTER = 64
+#: Conditions with more nodes than this are not split into cases when narrowing.
+_SPLIT_LIMIT = 40
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -385,6 +389,33 @@ def _leaf_key(e: Expr, env: dict, lay: _Layout) -> Optional[Key]:
     return None
 
 
+def _comparison_filter(op: str, others: frozenset):
+    """Test of ``x``: is ``x op y`` true for some ``y`` in ``others``."""
+    if not others:
+        return lambda x: False
+    if op == "==":
+        return others.__contains__
+    if op == "!=":
+        (only,) = others if len(others) == 1 else (None,)
+        return (lambda x: x != only) if len(others) == 1 else (lambda x: True)
+    top, bottom = max(others), min(others)
+    return {"<": lambda x: x < top, "<=": lambda x: x <= top,
+            ">": lambda x: x > bottom, ">=": lambda x: x >= bottom}[op]
+
+
+@functools.lru_cache(maxsize=65536)
+def _size(e: Expr) -> int:
+    if isinstance(e, Index):
+        return 1 + _size(e.index)
+    if isinstance(e, Unary):
+        return 1 + _size(e.operand)
+    if isinstance(e, Binary):
+        return 1 + _size(e.left) + _size(e.right)
+    if isinstance(e, Ite):
+        return 1 + _size(e.cond) + _size(e.then) + _size(e.else_)
+    return 1
+
+
 def _restrict(env: dict, key: Key, keep) -> Optional[dict]:
     current = env.get(key)
     if current is None:
@@ -424,6 +455,10 @@ def _assume(cond: Expr, env: Optional[dict], lay: _Layout, holds: bool) -> Optio
             return _assume(cond.right, _assume(cond.left, env, lay, holds), lay, holds)
         if cond.op in ("&&", "||"):
             # (a && b) false: a false, or a true and b false.  (a || b) true: a, or !a and b.
+            # Splitting cases costs time quadratic (or worse) in the condition's size, and
+            # not narrowing is always sound, so only small conditions are split.
+            if _size(cond) > _SPLIT_LIMIT:
+                return env
             first = _assume(cond.left, env, lay, holds)
             second = _assume(cond.right, _assume(cond.left, env, lay, not holds), lay, holds)
             return _join_env(first, second)
@@ -436,8 +471,7 @@ def _assume(cond: Expr, env: Optional[dict], lay: _Layout, holds: bool) -> Optio
                 others = _values_of(right, env, lay)
                 if others is None or len(others) * len(env[key]) > _PRODUCT_LIMIT:
                     continue
-                env = _restrict(env, key, lambda x, o=o, others=others: any(
-                    apply_binary(o, x, y) for y in others))
+                env = _restrict(env, key, _comparison_filter(o, others))
                 if env is None:
                     return None
             return env
@@ -531,21 +565,29 @@ class _State:
 
 
 def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
-    """An interval containing ``new``, its ends moved out to the next threshold where it grew;
-    ``None`` when that interval has more than ``limit`` values."""
-    lo, hi = min(new), max(new)
+    """``new`` extended, at each end where it grew past ``old``, to the next threshold (a model
+    constant ±1 or a declared bound); ``None`` when that adds more than ``limit`` values.
+    Growth between the ends is left alone: it is bounded by the ends, and filling the gap
+    would turn a timer's {0..18, 255} into 0..255."""
     th = lay.thresholds
-    if not old or lo < min(old):
-        i = bisect.bisect_right(th, lo) - 1
-        lo = th[i] if i >= 0 else lo
-    if not old or hi > max(old):
-        i = bisect.bisect_left(th, hi)
-        hi = th[i] if i < len(th) else hi
-    if hi - lo + 1 > lay.limit:
+    added: list = []
+    if old and min(new) < min(old):
+        i = bisect.bisect_right(th, min(new) - 1) - 1
+        if i < 0:
+            return None
+        added.append((th[i], min(new)))
+    if old and max(new) > max(old):
+        i = bisect.bisect_left(th, max(new) + 1)
+        if i >= len(th):
+            return None
+        added.append((max(new) + 1, th[i] + 1))
+    if sum(hi - lo for lo, hi in added) > lay.limit:
         return None
-    out = frozenset(range(lo, hi + 1)) | new
+    out = set(new)
+    for lo, hi in added:
+        out.update(range(lo, hi))
     declared = lay.declared[lay.variable_of(key)]
-    return out if declared is None else out & declared
+    return frozenset(out) if declared is None else frozenset(out) & declared
 
 
 def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, where,

@@ -279,3 +279,15 @@ def test_peterson_filter_locals_are_small():
     model = narrow_domains(load(path, {"N": 5}, narrow=False))
     assert model.variable("user_1.l").domain == (0, 1, 2, 3, 4, 5)
     assert model.variable("level").domain == (0, 1, 2, 3, 4)
+
+
+def test_widening_does_not_fill_gaps():
+    # A timer set to 100 counts down past the widening threshold; 101..254 stay out.
+    t = Name("t")
+    tick = Binary("|", Binary("-", t, Const(1)), Binary("*", eq(t, Const(255)), Const(255)))
+    model = SequentialModel("timer", (Variable("t", tuple(range(256)), ((255,),)),), (
+        Summand((), Binary("!=", t, Const(0)), Event("tick"), (Assign(t, tick),)),
+        Summand((), eq(t, Const(255)), Event("set"), (Assign(t, Const(100)),)),
+        Summand((), eq(t, Const(0)), Event("off"), (Assign(t, Const(255)),)),
+    ))
+    assert narrow_domains(model).variable("t").domain == tuple(range(101)) + (255,)
