@@ -321,3 +321,17 @@ def test_local_ranges_follow_the_control_flow():
                             " do :: l < N -> s = l; l = l + 1 :: else -> break od }", "r.pml", narrow=False)
     assert len(unnarrowed.variable("P_0.l").domain) == 256
     assert len(reachable_graph(model).states) == len(reachable_graph(unnarrowed).states)
+
+
+def test_cli_explore_reports_spins_count(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    path = tmp_path / "r.pml"
+    path.write_text(RENDEZVOUS[5][0])
+    result = CliRunner().invoke(main, ["explore", str(path), "--spin-states", "--json"])
+    data = json.loads(result.output)
+    assert (data["spin states stored"], data["states"], data["deadlocks"]) == ("23", 26, 5)
