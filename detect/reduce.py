@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
 from .compile import CompiledModel, State, compile_model
+from .engine import AUTO_THRESHOLD
 from .explore import Exploration, Progress, explore
 from .ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
 
@@ -463,8 +464,9 @@ def local_canonicaliser(point_generators: Sequence[Images], pts: _Points, key) -
 # ------------------------------------------------------------------------ graph
 
 
-def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points) -> Callable[[State], State]:
-    """Representative = the first state seen with the same nauty certificate.
+def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points,
+                        engine: str = "auto") -> Callable[[State], State]:
+    """Representative = the first state seen with the same canonical form (nauty or bliss).
 
     The certificate is of the coloured graph with the state's pre-literal nodes in a colour of
     their own (each literal colour class split into unmarked, marked, in that fixed order, so
@@ -472,15 +474,39 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points)
     automorphism of the graph maps one literal set onto the other, i.e. iff they lie in one
     G-orbit.  Cheap invariant first: the multiset of point orbits of the state's literals; a
     state whose invariant is new is a new orbit and costs no labelling until a second state
-    with that invariant shows up.
+    with that invariant shows up.  Dense nauty is used up to ``AUTO_THRESHOLD`` nodes, sparse
+    bliss (igraph) above, as in ``detect.engine``.
     """
-    import pynauty
-
-    adjacency: dict[int, list[int]] = {v: [] for v in range(graph.n)}
-    for u, v in graph.edges:
-        adjacency[u].append(v)
-    nauty_graph = pynauty.Graph(graph.n, directed=False, adjacency_dict=adjacency)
     classes = graph.colour_classes()
+    if engine == "auto":
+        engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
+    if engine == "nauty":
+        import pynauty
+
+        adjacency: dict[int, list[int]] = {v: [] for v in range(graph.n)}
+        for u, v in graph.edges:
+            adjacency[u].append(v)
+        nauty_graph = pynauty.Graph(graph.n, directed=False, adjacency_dict=adjacency)
+
+        def label(partition: list[set]) -> bytes:
+            nauty_graph.set_vertex_coloring(partition)
+            return pynauty.certificate(nauty_graph)
+    else:
+        import igraph
+
+        bliss_graph = igraph.Graph(n=graph.n, edges=list(graph.edges), directed=False)
+
+        def label(partition: list[set]) -> bytes:
+            colour = [0] * graph.n
+            for c, cls in enumerate(partition):
+                for v in cls:
+                    colour[v] = c
+            perm = bliss_graph.canonical_permutation(sh="fl", color=colour)
+            # igraph's permute_vertices(perm) is the canonical graph: its vertex i is old vertex
+            # perm[i] (checked on random isomorphic pairs; the other reading is not canonical).
+            canon = bliss_graph.permute_vertices(perm)
+            canon_colour = [colour[perm[i]] for i in range(graph.n)]
+            return repr((sorted(tuple(sorted(e)) for e in canon.get_edgelist()), canon_colour)).encode()
     node_of = [graph.pre_literal[k][v] for (k, v) in pts.pairs]
     # Orbits of points under G (the invariant).
     orbit = list(range(len(pts.pairs)))
@@ -511,8 +537,7 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points)
                 partition.append(inside)
             else:
                 partition.append(set(cls))
-        nauty_graph.set_vertex_coloring(partition)
-        return pynauty.certificate(nauty_graph)
+        return label(partition)
 
     memo: dict[State, State] = {}
     buckets: dict[tuple, list] = {}  # invariant -> [[state, certificate or None], ...]
@@ -548,10 +573,12 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points)
 
 
 def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
-                 enumerate_limit: int = ENUMERATE_LIMIT) -> Reducer:
+                 enumerate_limit: int = ENUMERATE_LIMIT, fast_paths: bool = True,
+                 graph_engine: str = "auto") -> Reducer:
     """The canonicaliser of ``strategy`` for ``group`` (a ``detect.group.SymmetryGroup``).
 
-    ``graph`` (the detection's coloured graph) is needed by ``graph`` only.
+    ``graph`` (the detection's coloured graph) is needed by ``graph`` only; ``fast_paths=False``
+    makes ``exact`` use the general backtracking even where sorting would do (tests, benchmarks).
     """
     if strategy not in STRATEGIES:
         raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
@@ -572,7 +599,7 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         return Reducer(strategy, group.order, enumerating_canonicaliser(sym, pts, key), order,
                        f"least image over all {group.order:,} elements")
     if strategy == "exact":
-        blocks = symmetric_blocks(gens, group.order, pts, order)
+        blocks = symmetric_blocks(gens, group.order, pts, order) if fast_paths else None
         if blocks is not None:
             return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
                            f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})")
@@ -583,8 +610,9 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
                        f"hill climbing with {len(gens)} generators and inverses")
     if graph is None:
         raise ReductionError("--reduce graph needs the coloured graph of the detection")
-    return Reducer(strategy, group.order, graph_canonicaliser(graph, gens, pts), order,
-                   f"nauty certificate of the {graph.n}-node coloured graph with the state marked")
+    engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
+    return Reducer(strategy, group.order, graph_canonicaliser(graph, gens, pts, engine), order,
+                   f"{engine} canonical form of the {graph.n}-node coloured graph with the state marked")
 
 
 # ------------------------------------------------------------------------ invariance of conditions
