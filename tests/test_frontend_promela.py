@@ -166,6 +166,31 @@ RENDEZVOUS = [
     ("chan c = [0] of { byte }; byte x;\n"
      "active proctype S() { atomic { x = 1; c!1; x = 4 } }\n"
      "active proctype R() { byte v; atomic { x == 1 -> x = 2; c?v; x = 3 } }", 8, 0),
+    # processes started by init with rendezvous channel parameters; timeout ends the reader
+    ("chan c = [0] of { byte }; byte x;\n"
+     "proctype P(chan out; byte v) { out!v; out!v+1 }\n"
+     "proctype Q(chan inp) { byte w; do :: inp?w -> x = x + w :: timeout -> break od }\n"
+     "init { atomic { run P(c, 1); run P(c, 3); run Q(c) } }", 32, 0),
+    # init as the sender, an mtype constant to match
+    ("mtype = { a, b }; chan c = [0] of { mtype }; byte x;\n"
+     "init { c!a; x = 1 }\n"
+     "active proctype R() { c?a; x = 2 }", 11, 0),
+    # channel functions on a rendezvous channel
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype A() { if :: full(c) -> x = 1 :: nfull(c) -> x = 2 fi;\n"
+     " if :: len(c) == 0 -> x = x + 10 :: else -> x = x + 20 fi;\n"
+     " if :: empty(c) -> x = x + 100 :: nempty(c) -> x = x + 200 fi }", 8, 0),
+    # else beside a send: taken only when no handshake is possible
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype A() { if :: c!1 -> x = 2 :: else -> x = 1 fi }\n"
+     "active proctype B() { byte v; c?v }", 6, 0),
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype A() { do :: c!1 -> x = 2 :: else -> x = (x + 1) % 4 od }\n"
+     "active proctype B() { byte v; x == 3 -> c?v; c?v }", 32, 0),
+    # else beside a receive: always executable (a receive only moves as a partner)
+    ("chan c = [0] of { byte }; byte x;\n"
+     "active proctype A() { c!1 }\n"
+     "active proctype B() { byte v; if :: c?v -> x = 2 :: else -> x = 1 fi }", 8, 1),
     # buffered send blocked inside atomic (Spin stores the blocked state)
     ("chan c = [1] of { byte }; byte x;\n"
      "active proctype A() { atomic { x = 1; c!1; c!2; x = 2 } }\n"
@@ -225,7 +250,6 @@ def test_byte_wraps_like_spin():
     ("active proctype A() { x = 1 }", "undeclared variable x", 1),
     ("byte x;\nactive proctype A() { x = = 1 }", "syntax error", 2),
     ("byte x;\nactive proctype A() {\n x = 1 unless { skip } }", "unsupported construct 'unless'", 3),
-    ("chan c = [0] of { byte };\nactive proctype A() {\n if :: c!1 :: else fi }", "else beside a rendezvous", 3),
     ("chan c = [0] of { byte };\nactive proctype A() { c?<x> }", "on a rendezvous channel", 2),
     ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
     ("byte x;\nactive proctype A() { run A() }", "run is supported only in init", 2),

@@ -758,6 +758,7 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
     steps: list[_Step] = []
     rv_sends: list = []
     rv_recvs: list = []
+    deferred_else: list = []
     for inst in instances:
         ctx = ctxs[inst.pid]
         g = inst.graph
@@ -780,14 +781,22 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
                 (rv_sends if isinstance(t.stmt, S.Send) else rv_recvs).extend(
                     (inst, t, cond, ch, ctx) for cond, ch in offers)
                 continue
+            if has_rendezvous_send(tr, g, t, ctx):
+                deferred_else.append((inst, t, ctx))
+                continue
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
                 steps.append(_Step(inst, t.src, t.dst, guard, prog,
                                    f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
-    steps.extend(handshakes(low, tr, rv_sends, rv_recvs))
+    offered: dict = {}
+    steps.extend(handshakes(low, tr, rv_sends, rv_recvs, offered))
+    for inst, t, ctx in deferred_else:
+        for guard, prog in transition_alternatives(low, tr, inst.graph, t, ctx, offered):
+            steps.append(_Step(inst, t.src, t.dst, guard, prog,
+                               f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
     return assemble(low, tr, instances, steps, plan, init_inst)
 
 
-def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list) -> list[_Step]:
+def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offered: dict) -> list[_Step]:
     """One step per (send, receive) pair on the same rendezvous channel in two different
     instances: Spin's handshake, the send and the matching receive as one move.
 
@@ -795,7 +804,8 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list) -> lis
     every constant or ``eval`` field of the receive equal to the value sent.  Program: the
     sent values (evaluated first, in the pre-state) stored into the receive's variables,
     the receiver's pc moved; ``assemble`` moves the sender's pc.  Spin's intermediate
-    state (offer made, not yet taken) is never stored and never exists here."""
+    state (offer made, not yet taken) is never stored and never exists here.  ``offered``
+    collects, per (sender pid, id of its send transition), the guards of its handshakes."""
     out = []
     for s_inst, s_t, s_cond, ch, s_ctx in sends:
         send = s_t.stmt
@@ -814,6 +824,7 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list) -> lis
             match = [Binary("==", values[j], want) for j, a in enumerate(recv.args)
                      if (want := tr.recv_arg_value(a, r_ctx)) is not None]
             guard = conj(s_cond, Binary("==", Name(tr.pc(r_inst)), Const(r_t.src)), r_cond, *match)
+            offered.setdefault((s_inst.pid, id(s_t)), []).append(guard)
             temps = [Assign(Name(f"__rv{j}"), v) for j, v in enumerate(values)]
             stores = []
             for j, a in enumerate(recv.args):
@@ -929,7 +940,17 @@ def reset_program(low: Lowering, inst: Instance, ctx: Ctx) -> tuple:
     return tuple(prog)
 
 
-def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: Ctx) -> list[tuple[Expr, tuple]]:
+def has_rendezvous_send(tr: Translator, g: Graph, t: Transition, ctx: Ctx) -> bool:
+    """``t`` is an ``else`` beside a rendezvous send (its guard needs the handshakes)."""
+    return t.kind == "else" and any(
+        g.transitions[k].kind == "stmt" and isinstance(g.transitions[k].stmt, S.Send)
+        and tr.rendezvous(g.transitions[k], ctx) is not None for k in t.siblings)
+
+
+def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: Ctx,
+                            offered: Optional[dict] = None) -> list[tuple[Expr, tuple]]:
+    """(guard, program) alternatives of transition ``t``.  ``offered`` maps (pid, id of a
+    rendezvous send transition) to the guards of its handshakes (needed by an ``else``)."""
     if t.kind == "goto":
         return [(TRUE, ())]
     if t.kind == "else":
@@ -937,8 +958,12 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
         for k in t.siblings:
             other = g.transitions[k]
             if other.kind == "stmt" and tr.rendezvous(other, ctx) is not None:
-                raise low.error("else beside a rendezvous send or receive is not supported",
-                                S.Pos(t.line, 0))
+                # Checked against Spin 6.5.2: a rendezvous receive never counts as executable
+                # for ``else`` (it only moves as a sender's partner); a send counts when some
+                # handshake is possible.
+                if isinstance(other.stmt, S.Send):
+                    sib.extend((offered or {}).get((ctx.inst.pid, id(other)), []))
+                continue
             for guard, _ in transition_alternatives(low, tr, g, other, ctx):
                 sib.append(guard)
         return [(neg(disj(sib)), ())]
