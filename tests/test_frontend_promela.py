@@ -362,3 +362,16 @@ def test_cli_explore_reports_spins_count(tmp_path):
     result = CliRunner().invoke(main, ["explore", str(path), "--spin-states", "--json"])
     data = json.loads(result.output)
     assert (data["spin states stored"], data["states"], data["deadlocks"]) == ("23", 26, 5)
+
+
+def test_rendezvous_clients_are_symmetric_and_match_spin(tmp_path):
+    from detect.pipeline import detect
+    from detect.verify import verify
+
+    path = MODELS / "rendezvous_clients.pml"
+    model = load(path, {"N": 3})
+    group = detect(model).group
+    assert group.order == 6
+    report = verify(model, [g.permutation for g in group.generators])
+    assert report.complete and all(v.ok for v in report.verdicts)
+    assert our_states(path, {"N": 3}) == 19 == spin_states(path, tmp_path, {"N": 3})
