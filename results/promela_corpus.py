@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / ".." / "shared" / "corpus"
 MODELS = [(p, {}) for p in sorted((CORPUS / "beem" / "promela").glob("*.pml")) + sorted((CORPUS / "spin").glob("*.pml"))]
 MODELS += [(ROOT / "models" / "peterson_filter.pml", {"N": n}) for n in (3, 4)]
+MODELS += [(ROOT / "models" / "rendezvous_clients.pml", {"N": n}) for n in (3, 6)]
 DETECT_ONLY = [(ROOT / "models" / "peterson_filter.pml", {"N": n}) for n in (6, 9, 12)]
 
 
