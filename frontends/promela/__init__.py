@@ -1,8 +1,10 @@
 """Promela front end: ``load(path, defines)`` / ``parse_text`` -> ``SequentialModel``.
 
 Pipeline: ``preprocess`` (cpp subset) -> ``syntax`` (LALR parse to a frozen AST) -> ``cfg``
-(Spin's per-proctype automata) -> ``lower`` (instances, spawn plan, summands) ->
-``detect.domains.narrow_domains``.  See ``lower`` for the semantics and deviations.
+(Spin's per-proctype automata) -> ``lower`` (instances, spawn plan, rendezvous handshakes,
+summands with ``normal`` guards) -> ``ranges.narrow_locals`` (location-sensitive domains of
+process locals) -> ``detect.domains.narrow_domains``.  See ``lower`` for the semantics and
+deviations.
 """
 from __future__ import annotations
 

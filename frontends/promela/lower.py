@@ -9,8 +9,17 @@ the same template as every other instance of ``P``.
 
 Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step ended inside an
 ``atomic`` block (-1 otherwise); other processes may move only if that one is blocked.  Spin
-does not store such mid-atomic states: ``spin_state_count`` counts the states with
-``_atomic = -1``, which is what Spin reports as "states, stored".
+does not store such mid-atomic states unless that process is blocked: ``spin_state_count``
+gives the number Spin reports as "states, stored".
+
+Rendezvous (``chan c = [0] of {...}``): a send and a matching receive of another process are
+one step (``handshakes``), as Spin's offer-and-accept pair whose middle state is never stored.
+The step is the sender's under the atomic rules; afterwards the receiver holds atomic control
+if its receive ends inside an atomic block, and nobody does otherwise (the sender loses it).
+For ``else``, a send counts as executable when a handshake is possible, a receive never.
+
+Guards are put in ``normal`` form (clauses, split alternatives) so that processes built from
+one template differ only in constants, never in the order of their clauses.
 """
 from __future__ import annotations
 
