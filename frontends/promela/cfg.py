@@ -25,7 +25,7 @@ from . import syntax as S
 class Transition:
     """``kind``: ``stmt`` (a basic statement ``stmt``), ``goto`` (an option starting with a
     jump), ``else``, ``dstep`` (``stmt`` is the ``Block``) or ``end``.  For ``else``,
-    ``siblings`` are the indices of the transitions of the other options of its choice."""
+    ``siblings`` are the indices of every other transition leaving the same location."""
 
     src: int
     dst: int
@@ -222,6 +222,20 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
         for k, t in enumerate(list(trans)):
             if t["src"] == b.root(source):
                 trans.append(dict(t, src=b.root(target)))
+    # An else is executable when no other transition leaving its location is (Spin), which
+    # includes the options of a nested if that starts an option: siblings are computed on
+    # the finished graph, not per choice.
+    for k, t in enumerate(trans):
+        if t["kind"] != "else":
+            continue
+        others = tuple(j for j, u in enumerate(trans) if j != k and u["src"] == t["src"])
+        for j in others:
+            if trans[j]["kind"] == "else":
+                second = max(k, j)
+                path_, line = origin(trans[second]["line"])
+                raise InputError("two else options leave the same point (Spin: inherits 2 'else' "
+                                 "statements)", path_ or path, line, trans[second]["stmt"].pos.column)
+        t["siblings"] = others
     transitions = tuple(
         Transition(t["src"], t["dst"], t["kind"], t["stmt"], t["line"], t["siblings"]) for t in trans
     )
