@@ -545,12 +545,17 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
     )
 
 
-def solutions_of_summand(csp: Csp, summand: int):
+class SearchTooLarge(Exception):
+    """``solutions_of_summand`` exceeded its node budget."""
+
+
+def solutions_of_summand(csp: Csp, summand: int, budget: int = 200_000):
     """All (pre, post) state pairs allowed by one summand's constraints and frames.
 
     For each pre-state, a memoised search over the private and post-state variables: the
     sub-search from position i depends only on the assigned variables that later checks
-    read, so free auxiliaries do not multiply the work.  For tests on small models only.
+    read, so free auxiliaries do not multiply the work.  For tests on small models only:
+    raises ``SearchTooLarge`` past ``budget`` search nodes.
     """
     cons = [c for c in csp.constraints if c.summand == summand]
     frames = {slot for (s, slot) in csp.frames if s == summand}
@@ -571,6 +576,7 @@ def solutions_of_summand(csp: Csp, summand: int):
         needed = {v for j in range(i, len(order)) for scope, _ in checks[j] for v in scope}
         live.append(tuple(v for v in order[:i] if v in needed))
     found = set()
+    visited = 0
     for pre in itertools.product(*(slot.domain for slot in csp.slots)):
         env = {csp.pre[k]: pre[k] for k in range(nslots)}
         if not all(tuple(env[u] for u in scope) in table for scope, table in early):
@@ -578,9 +584,13 @@ def solutions_of_summand(csp: Csp, summand: int):
         memo: dict = {}
 
         def search(i: int) -> frozenset:
+            nonlocal visited
             key = (i, tuple(env[v] for v in live[i]))
             if key in memo:
                 return memo[key]
+            visited += 1
+            if visited > budget:
+                raise SearchTooLarge(f"more than {budget} search nodes")
             if i == len(order):
                 result = frozenset([()])
             else:
