@@ -159,7 +159,10 @@ def explore(
                 parent[r] = None
                 initial_real[r] = x
                 queue.append(r)
-        next_clock = _CLOCK_EVERY
+        # Canonicalising is costly enough that reading the clock after every expansion is
+        # free by comparison, and a timeout must not wait for 512 canonical labellings.
+        clock_every = 1 if canon is not None else _CLOCK_EVERY
+        next_clock = clock_every
         next_progress = start + PROGRESS_INTERVAL
         while expanded < len(queue) and not truncated:
             s = queue[expanded]
@@ -185,7 +188,7 @@ def explore(
                     parent[t] = s
                 queue.extend(new)
             if expanded == next_clock:
-                next_clock += _CLOCK_EVERY
+                next_clock += clock_every
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
                     truncated = True

@@ -731,7 +731,9 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                 redo[i] = "the condition is not invariant under the symmetry group"
     if not redo:
         return ReducedExploration(result, reducer, ())
-    plain = explore(compiled, max_states=max_states, timeout=timeout)
+    # The re-check shares the caller's time budget: what the reduced run used is spent.
+    remaining = None if timeout is None else max(0.0, timeout - result.seconds)
+    plain = explore(compiled, max_states=max_states, timeout=remaining)
     verdicts = list(result.assertions)
     notes = []
     for i, why in redo.items():
