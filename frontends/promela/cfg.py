@@ -13,6 +13,7 @@ step that ends there keeps the process in atomic mode, and Spin does not store t
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -161,16 +162,37 @@ class _Builder:
             self.add(at, cont, "stmt", s, s.pos)
 
     def choice(self, s: S.Choice, at: int, cont: int, brk: Optional[int]) -> None:
-        groups = []
+        # else siblings are set in build_graph, once every option at ``at`` exists.
         for option in s.options:
-            before = len(self.trans)
-            self.seq(option, at, cont, brk, True)
-            groups.append([k for k in range(before, len(self.trans)) if self.trans[k]["src"] == at])
-        for gi, group in enumerate(groups):
-            for k in group:
-                if self.trans[k]["kind"] == "else":
-                    others = tuple(x for gj, g in enumerate(groups) if gj != gi for x in g)
-                    self.trans[k]["siblings"] = others
+            self.seq(_prune_skips(option), at, cont, brk, True)
+
+
+def _is_skip(st) -> bool:
+    """Spin's ``is_skip``: ``skip``/``true``/``(1)`` or a print statement."""
+    return isinstance(st, S.Printf) or (isinstance(st, S.ExprStmt) and isinstance(st.expr, S.Num)
+                                        and st.expr.value == 1)
+
+
+def _prune_skips(option: S.Sequence) -> S.Sequence:
+    """The option without the redundant skips Spin removes (flow.c ``check_sequence``, even
+    with -o3): in a run of unlabelled skips and prints inside an ``if``/``do`` option, every
+    skip after the first is dropped unless it is the option's first or last statement."""
+    stmts = [st for st in option.stmts if st is not None and not isinstance(st, S.Decl)]
+    if len(stmts) < 3:
+        return option
+    first, last = stmts[0], stmts[-1]
+    drop = set()
+    run = 0
+    for st in stmts:
+        if _is_skip(st):
+            run += 1
+            if run > 1 and not isinstance(st, S.Printf) and st is not first and st is not last:
+                drop.add(id(st))
+        else:
+            run = 0
+    if not drop:
+        return option
+    return dataclasses.replace(option, stmts=tuple(st for st in option.stmts if id(st) not in drop))
 
 
 def _check_dstep(b: _Builder, body: S.Sequence) -> None:
