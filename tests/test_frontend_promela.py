@@ -205,6 +205,15 @@ RENDEZVOUS = [
     ("chan c = [0] of { byte }; byte x;\n"
      "active proctype A() { c!1 }\n"
      "active proctype B() { byte v; if :: c?v -> x = 2 :: else -> x = 1 fi }", 8, 1),
+    # a holder whose only move is timeout counts as blocked (Spin tries timeout only after
+    # handing control to everybody): the state is stored, and others may move
+    ("chan r = [0] of { byte }; byte x;\n"
+     "active proctype P0() { byte y; atomic { r?y; timeout } }\n"
+     "active proctype P1() { byte y; r!0 }\n"
+     "active proctype P2() { byte y; r!0 }", 6, 2),
+    ("byte x;\n"
+     "active proctype A() { atomic { x = 1; timeout; x = 2 } }\n"
+     "active proctype B() { timeout; x = 3 }", None, None),
     # buffered send blocked inside atomic (Spin stores the blocked state)
     ("chan c = [1] of { byte }; byte x;\n"
      "active proctype A() { atomic { x = 1; c!1; c!2; x = 2 } }\n"

@@ -8,6 +8,7 @@ deviations.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Mapping
 
@@ -16,7 +17,7 @@ import lark
 from detect import ir
 from detect.errors import InputError
 
-from .lower import ATOMIC, lower
+from .lower import ATOMIC, lower_with_storage
 from .preprocess import preprocess
 from .ranges import narrow_locals
 from .syntax import parse_program
@@ -27,6 +28,12 @@ SUFFIXES = (".pml", ".p", ".prom")
 def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] | None = None,
                narrow: bool = True) -> ir.SequentialModel:
     """The model of Promela source ``text``; bad input raises ``InputError``."""
+    return parse_with_storage(text, path, defines, narrow)[1]
+
+
+def parse_with_storage(text: str, path: str = "<input>", defines: Mapping[str, object] | None = None,
+                       narrow: bool = True) -> tuple[ir.Expr, ir.SequentialModel]:
+    """``(stored, model)``: ``stored`` is true in the states Spin stores (see ``lower``)."""
     pre = preprocess(text, path if path != "<input>" else "", defines)
     try:
         program = parse_program(pre)
@@ -37,12 +44,12 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
             raise InputError(err.message, p or path, line, err.column) from None
         raise
     name = Path(path).stem if path else "model"
-    model = lower(program, pre, path, name)
+    stored, model = lower_with_storage(program, pre, path, name)
     ir.validate(model)
     if narrow:
         from detect.domains import narrow_domains
         model = narrow_domains(narrow_locals(model))
-    return model
+    return stored, model
 
 
 def load(path: str | Path, defines: Mapping[str, object] | None = None, narrow: bool = True) -> ir.SequentialModel:
@@ -57,42 +64,39 @@ def load(path: str | Path, defines: Mapping[str, object] | None = None, narrow: 
     return parse_text(text, str(path), defines, narrow)
 
 
-def spin_state_count(model: ir.SequentialModel, states) -> int:
+def spin_storage(model: ir.SequentialModel) -> ir.Expr:
+    """The condition under which Spin stores a state of ``model`` (a Promela model read from
+    the file ``model.source``): it is translated again with ``model.parameters`` as defines.
+    The IR has no field for it (see the Promela report)."""
+    text = Path(model.source).read_text()
+    stored, again = parse_with_storage(text, model.source, dict(model.parameters))
+    if [v.name for v in again.variables] != [v.name for v in model.variables]:
+        raise ValueError(f"{model.source} changed since {model.name} was read")
+    return stored
+
+
+def spin_state_count(model: ir.SequentialModel, states, stored: ir.Expr | None = None) -> int:
     """How many of ``states`` Spin stores ("states, stored" without partial-order reduction).
 
     Spin does not store a state reached by a step that leaves its process inside an atomic
-    block (``_atomic`` holds that pid) -- unless that process is blocked there: then Spin
-    hands control to the others and stores the state.  Instance pids are 0..n-1; every
-    instance but ``init`` has the owner ``P[pid]``, so ``init`` has the one pid left over.
-    A step belongs to the first of its summand's owners (the sender, for a rendezvous).
-    Spin's state vector does not hold ``_atomic``: states that differ only there count once."""
+    block (``_atomic`` holds that pid) -- unless that process is blocked there, not counting
+    its timeout moves: then Spin hands control to the others and stores the state.  Spin's
+    state vector has no ``_atomic``: states that differ only there count once.  ``stored``
+    is that condition (``spin_storage(model)`` when not given)."""
     try:
         pos = [v.name for v in model.variables].index(ATOMIC)
     except ValueError:
         return len(states)
-    import re
-
     from detect.compile import compile_model
 
+    if stored is None:
+        stored = spin_storage(model)
+    # The condition compiled as the guard of a summand that changes nothing.
+    probe = compile_model(dataclasses.replace(
+        model, summands=(ir.Summand((), stored, ir.Event("stored"), ()),), assertions=(), terminal=None))
     offset = sum(v.length for v in model.variables[:pos])
-    owners = {v.owner for v in model.variables if v.owner is not None}
-    pid_of = {o: int(m.group(1)) for o in owners if (m := re.fullmatch(r".*\[(\d+)\]", o))}
-    rest = [o for o in owners if o not in pid_of]
-    if rest:
-        (init_owner,) = rest
-        pid_of[init_owner] = next(p for p in range(len(owners)) if p not in pid_of.values())
-    compiled = compile_model(model)
-    moves: dict[int, list] = {}
-    for i, s in enumerate(model.summands):
-        if s.owners:
-            moves.setdefault(pid_of[s.owners[0]], []).append(compiled.summand_steps[i])
-    stored = set()
-    for state in states:
-        holder = state[offset]
-        if holder == -1 or not any(True for f in moves.get(holder, ()) for _ in f(state)):
-            # Spin's state vector has no ``_atomic``: states differing only there are one.
-            stored.add(state[:offset] + state[offset + 1:])
-    return len(stored)
+    kept = {state[:offset] + state[offset + 1:] for state in states if probe.successors(state)}
+    return len(kept)
 
 
 def spin_stored_states(model: ir.SequentialModel, max_states: int | None = None) -> tuple[int, int, bool]:
@@ -107,4 +111,5 @@ def spin_stored_states(model: ir.SequentialModel, max_states: int | None = None)
     return spin_state_count(model, graph.states), len(graph.states), graph.complete
 
 
-__all__ = ["load", "parse_text", "spin_state_count", "spin_stored_states", "SUFFIXES"]
+__all__ = ["load", "parse_text", "parse_with_storage", "spin_storage", "spin_state_count", "spin_stored_states",
+           "SUFFIXES"]

@@ -695,6 +695,14 @@ class _Step:
 
 
 def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
+    """The ``SequentialModel`` of ``program`` (see the module docstring)."""
+    return lower_with_storage(program, pre, path, name)[1]
+
+
+def lower_with_storage(program: S.Program, pre, path: str, name: str) -> tuple[Expr, ir.SequentialModel]:
+    """``(stored, model)``: ``stored`` holds in the states Spin stores -- not inside an atomic
+    sequence, or inside one whose process is blocked (timeout counted as false, as Spin
+    decides it before trying timeout)."""
     low = Lowering(program, pre, path, name)
     units = program.units
     # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
@@ -1152,7 +1160,9 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
     return steps
 
 
-def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan, init_inst) -> ir.SequentialModel:
+def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan, init_inst
+             ) -> tuple[Expr, ir.SequentialModel]:
+    """The model, and the condition under which Spin stores a state (``spin_storage``)."""
     atomic_pids = sorted({st.holder() for st in steps} - {None})
     at_guard = {}
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
@@ -1167,8 +1177,12 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         low.variables.append(ir.Variable(ATOMIC, tuple([-1] + atomic_pids), ((-1,),)))
         for pid in atomic_pids:
             inst = instances[pid]
-            at_guard[pid] = disj(f for st, f in zip(steps, full)
-                                 if st.inst.pid == pid and st.src in inst.graph.interior)
+            # Spin decides that the atomic process is blocked before it tries timeout: a
+            # holder whose only move is a timeout hands control to everybody (who may then
+            # take their own timeout moves).
+            at_guard[pid] = substitute(disj(f for st, f in zip(steps, full)
+                                            if st.inst.pid == pid and st.src in inst.graph.interior),
+                                       _TIMEOUT, FALSE)
     timeout = neg(disj(substitute(f, _TIMEOUT, FALSE) for f in full))
     summands = []
     for st, f in zip(steps, full):
@@ -1191,7 +1205,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         ok = sorted({0} | set(g.end_labels))
         terminal_parts.append(disj(Binary("==", Name(tr.pc(inst)), Const(v)) for v in ok))
     params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
-    return ir.SequentialModel(
+    stored = disj([Binary("==", Name(ATOMIC), Const(-1))] +
+                  [conj(Binary("==", Name(ATOMIC), Const(p)), neg(at_guard[p])) for p in atomic_pids]) \
+        if atomic_pids else TRUE
+    return stored, ir.SequentialModel(
         name=low.name, variables=tuple(low.variables), summands=tuple(summands),
         assertions=(ir.Assertion("deadlockfree", "no invalid end states"),),
         parameters=params, source=low.path, terminal=conj(*terminal_parts),
