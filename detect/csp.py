@@ -49,12 +49,26 @@ class CspVariable:
 
 @dataclass(frozen=True)
 class Constraint:
-    """Allowed assignments ``tuples`` over ``scope`` (distinct variable indices)."""
+    """Allowed assignments ``tuples`` over ``scope`` (distinct variable indices).
+
+    A *guarded* constraint ``guard = (g, value, holds)`` only applies where the literal
+    ``g = value`` is true (``holds``) or false (not ``holds``); ``g`` is never in ``scope``.
+    It stands for the table over ``(g,) + scope`` that allows everything where the guard is
+    off, without writing that table out: an array element read through index ``i`` is
+    ``[i = k] -> t = a[k]`` (|D| tuples instead of 2|D|^2 + |dom i|), and a partial constraint
+    in a branch is guarded by ``[g = 0]`` being false.
+    """
 
     scope: tuple[int, ...]
     tuples: tuple[tuple[int, ...], ...]
     summand: int  # -1 for init constraints
     text: str
+    guard: "tuple[int, int, bool] | None" = None
+
+    @property
+    def variables(self) -> tuple[int, ...]:
+        """Every variable the constraint reads: its scope, then its guard's variable."""
+        return self.scope if self.guard is None else self.scope + (self.guard[0],)
 
 
 @dataclass(frozen=True)
@@ -107,7 +121,6 @@ class _Summand:
     temps: dict  # temporary name -> operand
     constraints: list = field(default_factory=list)
     ctx_cache: dict = field(default_factory=dict)
-    sel_cache: dict = field(default_factory=dict)  # (index operand, element) -> selector
 
 
 class _Builder:
@@ -139,16 +152,27 @@ class _Builder:
     def dom(self, o) -> tuple[int, ...]:
         return (o.value,) if isinstance(o, K) else self.vars[o].domain
 
-    def emit(self, operands: Sequence, allowed: Callable[..., bool], text: str, ctx=()) -> None:
+    def emit(self, operands: Sequence, allowed: Callable[..., bool], text: str, ctx=(), guard=None) -> None:
         """Constraint over ``operands`` allowing value tuples where ``allowed(*values)``.
 
         Constant operands are folded; repeated variables share one column.  If the relation
-        excludes some assignment and ``ctx`` is not trivially true, it is relaxed by ``ctx``.
+        excludes some assignment and ``ctx`` is not trivially true, it is relaxed by ``ctx``:
+        guarded by ``ctx``'s operand being nonzero, or (when that operand is in the scope)
+        relaxed row by row.  ``guard = (g, value, holds)`` restricts the constraint to where
+        ``(g = value) == holds``; it is only given with ``ctx = ()``.
         """
         scope: list[int] = []
         for o in operands:
             if not isinstance(o, K) and o not in scope:
                 scope.append(o)
+        if guard is not None and guard[0] in scope:
+            # The relation reads the guard's variable itself: write the guard into the table.
+            g, value, holds = guard
+            gi, body = operands.index(g), allowed
+            guard = None
+
+            def allowed(*values):
+                return (values[gi] == value) != holds or body(*values)
         domains = [self.vars[v].domain for v in scope]
         size = 1
         for d in domains:
@@ -170,23 +194,40 @@ class _Builder:
                 tuples.append(assignment)
         if len(tuples) == size:
             return  # allows everything: no constraint at all
-        guard = self.context_var(ctx)
-        if guard is not None and not isinstance(guard, K):
-            if guard in scope:
-                # The relation mentions the guard itself: relax row by row.
-                gi = scope.index(guard)
+        if guard is not None:
+            assert not ctx
+            g, value, holds = guard
+            on = [x for x in self.vars[g].domain if (x == value) == holds]
+            if not on:
+                return  # the guard never holds
+            if len(on) < len(self.vars[g].domain):
+                if not tuples:
+                    # The body can never hold: the guard must be off.
+                    self.emit([g], lambda x: (x == value) != holds, f"not [{text}]")
+                    return
+                self.s.constraints.append(
+                    Constraint(tuple(scope), tuple(sorted(tuples)), self.s.index, text, guard)
+                )
+                return
+            # The guard always holds: an ordinary constraint.
+        g = self.context_var(ctx)
+        if g is not None and not isinstance(g, K):
+            if g in scope:
+                # The relation mentions the context itself: relax row by row.
+                gi = scope.index(g)
                 tuples = [t for t in tuples if t[gi] != 0] + [
                     a for a in itertools.product(*domains) if a[gi] == 0
                 ]
-            else:
-                if size * (1 + len(self.vars[guard].domain)) > self.limit:
-                    raise TableTooLarge(text, size * 2, self.limit, self.s.origin)
-                relaxed = [(g,) + t for g in self.vars[guard].domain if g != 0 for t in tuples]
-                if 0 in self.vars[guard].domain:
-                    relaxed += [(0,) + a for a in itertools.product(*domains)]
-                scope = [guard] + scope
-                tuples = relaxed
-        elif isinstance(guard, K) and guard.value == 0:
+            elif 0 in self.vars[g].domain:
+                if not tuples:
+                    self.emit([g], lambda x: x == 0, f"not ({text})")
+                    return
+                self.s.constraints.append(
+                    Constraint(tuple(scope), tuple(sorted(tuples)), self.s.index, text, (g, 0, False))
+                )
+                return
+            # else the context operand is never 0: the context always holds.
+        elif isinstance(g, K) and g.value == 0:
             return  # unreachable code: nothing to constrain
         if not tuples:
             raise _Dead(f"{text} can never hold")
@@ -225,22 +266,41 @@ class _Builder:
             *ins, out = vals
             return fn(*ins) == out
 
-        self.emit(list(operands) + [t], rel, f"{self.vars[t].name} = {text}", ctx)
+        # A total function needs no relaxation by its context: t has exactly one value for
+        # every input, so the constraint cuts no (pre, locals, post) assignment away.
+        self.emit(list(operands) + [t], rel, f"{self.vars[t].name} = {text}", () if total else ctx)
         return t
 
-    def selector(self, i: int, k: int):
-        """Operand ``i == k`` (0/1), one per index variable and element in a summand.
+    def guarded_copy(self, guard, target: int, source, text: str) -> None:
+        """``[guard] -> target = source``."""
+        self.emit([target, source], lambda a, b: a == b, text, guard=guard)
 
-        Element ``k`` of an access through variable index ``i`` is constrained through this
-        selector rather than through ``i`` itself: its table then has a 2-valued column instead
-        of ``i``'s whole domain (|dom i|/2 times smaller; the hypercube's 64-element arrays
-        need it).  Exact: the selector is a function of ``i``.
+    def choice(self, guard, a, b, text: str, hint: str):
+        """Operand equal to ``a`` where ``guard`` holds and to ``b`` elsewhere (φ, writes).
+
+        Two guarded copies instead of one table over (guard variable, a, b, result): the
+        guard's variable enters only as one literal, so the graph stays linear in the domains.
         """
-        cache = self.s.sel_cache
-        if (i, k) not in cache:
-            cache[(i, k)] = self.function(
-                [i], lambda v, k=k: int(v == k), f"{self.vars[i].name} = {k}", (), "e")
-        return cache[(i, k)]
+        if a == b:
+            return a
+        g, value, holds = guard
+        on = [x for x in self.vars[g].domain if (x == value) == holds]
+        if not on:
+            return b
+        if len(on) == len(self.vars[g].domain):
+            return a
+        values = set(self.dom(a)) | set(self.dom(b))
+        if len(values) == 1:
+            return K(values.pop())
+        t = self.aux(values, hint)
+        name = self.vars[t].name
+        self.guarded_copy(guard, t, a, f"{name} = {text} when {self._guard_text(guard)}")
+        self.guarded_copy((g, value, not holds), t, b, f"{name} = {text} otherwise")
+        return t
+
+    def _guard_text(self, guard) -> str:
+        g, value, holds = guard
+        return f"{self.vars[g].name} {'=' if holds else '!='} {value}"
 
     def fault(self, ctx, why: str) -> None:
         """The current path always faults: its context must be false."""
@@ -309,10 +369,12 @@ class _Builder:
             elements = {k: s.cur[base + k] for k in self.dom(i)}
             if len(set(elements.values())) == 1:
                 return next(iter(elements.values()))
+            # Element k is read under the guard literal i = k (no selector variable: the
+            # literal itself is the guard, see ``Constraint``).
             t = self.aux(set().union(*(self.dom(o) for o in elements.values())), "r")
             for k, o in elements.items():
-                self.emit(
-                    [self.selector(i, k), t, o], lambda ev, tv, av: not ev or tv == av,
+                self.guarded_copy(
+                    (i, k, True), t, o,
                     f"({show_expr(e.index)} = {k}) -> {self.vars[t].name} = {e.array}[{k}]",
                 )
             return t
@@ -341,7 +403,7 @@ class _Builder:
                 return self.term(e.then if c.value else e.else_, ctx)
             a = self.term(e.then, ctx + (c,))
             b = self.term(e.else_, ctx + (self.negate(c),))
-            return self.function([c, a, b], lambda x, y, z: y if x else z, "ite", ctx)
+            return self.phi(c, a, b)
         raise ValueError(f"unknown expression {e!r}")
 
     def negate(self, o):
@@ -395,10 +457,10 @@ class _Builder:
                     continue
                 for k in self.dom(i):
                     old = s.cur[base + k]
-                    s.cur[base + k] = self.function(
-                        [self.selector(i, k), value, old], lambda ev, v, o: v if ev else o,
+                    s.cur[base + k] = self.choice(
+                        (i, k, True), value, old,
                         f"({show_expr(target.index)} = {k}) ? {self._show(value)} : {self._show(old)}",
-                        (), "w",
+                        "w",
                     )
             elif isinstance(st, If):
                 c = self.term(st.cond, ctx)
@@ -435,8 +497,10 @@ class _Builder:
         s.cur, s.temps = merged_cur, merged_temps
 
     def phi(self, c, a, b):
-        return self.function([c, a, b], lambda x, y, z: y if x else z,
-                             f"φ({self._show(c)}, {self._show(a)}, {self._show(b)})", (), "p")
+        """φ(c, a, b): ``a`` where ``c`` is nonzero, else ``b``."""
+        if isinstance(c, K):
+            return a if c.value else b
+        return self.choice((c, 0, False), a, b, f"φ({self._show(c)}, {self._show(a)}, {self._show(b)})", "p")
 
     def loop(self, st: While, ctx, remaining: int) -> None:
         c = self.term(st.cond, ctx)
@@ -495,7 +559,8 @@ class _Builder:
                 self.emit([o, self.post[k]], lambda a, b: a == b, f"{self.slots[k].label}' = {self._show(o)}")
         for c in self.s.constraints:
             scope = tuple(substitute.get(v, v) for v in c.scope)
-            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text))
+            guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
+            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard))
         self.frames.extend(frames)
         return None
 
@@ -523,14 +588,15 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
             dead.append((i, why))
     b.s = None
     b.init()
-    used = {v for c in b.constraints for v in c.scope} | set(b.pre) | set(b.post)
+    used = {v for c in b.constraints for v in c.variables} | set(b.pre) | set(b.post)
     used |= {v for v, var in enumerate(b.vars) if var.role == LOCAL and var.summand in present}
     # Drop aux variables merged away into post variables; renumber densely.
     keep = [v for v in range(len(b.vars)) if v in used]
     renumber = {v: i for i, v in enumerate(keep)}
     variables = tuple(b.vars[v] for v in keep)
     constraints = tuple(
-        Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text)
+        Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
+                   c.guard and (renumber[c.guard[0]],) + c.guard[1:])
         for c in b.constraints
     )
     return Csp(
@@ -543,6 +609,21 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         post=tuple(renumber[v] for v in b.post),
         dead=tuple(dead),
     )
+
+
+class _Check:
+    """A constraint as a test on an assignment (dict variable -> value)."""
+
+    def __init__(self, c: Constraint):
+        self.scope, self.table, self.guard = c.scope, set(c.tuples), c.guard
+        self.variables = c.variables
+
+    def __call__(self, env: dict) -> bool:
+        if self.guard is not None:
+            g, value, holds = self.guard
+            if (env[g] == value) != holds:
+                return True
+        return tuple(env[u] for u in self.scope) in self.table
 
 
 class SearchTooLarge(Exception):
@@ -561,25 +642,25 @@ def solutions_of_summand(csp: Csp, summand: int, budget: int = 200_000):
     frames = {slot for (s, slot) in csp.frames if s == summand}
     nslots = len(csp.slots)
     pre_vars = set(csp.pre)
-    private = sorted({v for c in cons for v in c.scope if csp.variables[v].role in (LOCAL, AUX)})
+    private = sorted({v for c in cons for v in c.variables if csp.variables[v].role in (LOCAL, AUX)})
     free_slots = [k for k in range(nslots) if k not in frames]
     order = private + [csp.post[k] for k in free_slots]
     position = {v: i for i, v in enumerate(order)}
     checks: list[list] = [[] for _ in order]
     early = []  # constraints over pre-state variables only
     for c in cons:
-        last = max((position[v] for v in c.scope if v in position), default=-1)
-        (checks[last] if last >= 0 else early).append((c.scope, set(c.tuples)))
+        last = max((position[v] for v in c.variables if v in position), default=-1)
+        (checks[last] if last >= 0 else early).append(_Check(c))
     # live[i]: variables assigned before position i that a check at position >= i reads.
     live = []
     for i in range(len(order) + 1):
-        needed = {v for j in range(i, len(order)) for scope, _ in checks[j] for v in scope}
+        needed = {v for j in range(i, len(order)) for check in checks[j] for v in check.variables}
         live.append(tuple(v for v in order[:i] if v in needed))
     found = set()
     visited = 0
     for pre in itertools.product(*(slot.domain for slot in csp.slots)):
         env = {csp.pre[k]: pre[k] for k in range(nslots)}
-        if not all(tuple(env[u] for u in scope) in table for scope, table in early):
+        if not all(check(env) for check in early):
             continue
         memo: dict = {}
 
@@ -598,7 +679,7 @@ def solutions_of_summand(csp: Csp, summand: int, budget: int = 200_000):
                 out = set()
                 for value in csp.variables[v].domain:
                     env[v] = value
-                    if all(tuple(env[u] for u in scope) in table for scope, table in checks[i]):
+                    if all(check(env) for check in checks[i]):
                         rest = search(i + 1)
                         if v in pre_vars or csp.variables[v].role != POST:
                             out |= rest

@@ -1,10 +1,12 @@
 """Puget's coloured graph of a CSP (seed 002, IV-C), with the links that make it sound.
 
 Nodes: one per CSP variable, one per literal ``var = value``, one per constraint, one per
-allowed assignment (tuple) of a constraint of arity >= 2, one per summand and one per frame
-(a slot a summand leaves unchanged).  Edges: variable–literal, tuple–literal,
-tuple–constraint, constraint–summand, frame–summand, frame–pre-variable, and the *links*
-pre-variable–post-variable and pre-literal–post-literal of every slot.
+allowed assignment (tuple) of a constraint of arity >= 2 or of a guarded constraint, one per
+summand and one per frame (a slot a summand leaves unchanged).  Edges: variable–literal,
+tuple–literal, tuple–constraint, constraint–summand, guarded constraint–guard literal (the
+constraint's colour says whether it applies where the literal holds or where it does not),
+frame–summand, frame–pre-variable, and the *links* pre-variable–post-variable and
+pre-literal–post-literal of every slot.
 
 Soundness (see ``../shared/notes/method-pitfalls.md``): pre- and post-state nodes have
 different colours, and a link is the only edge joining the two, so every automorphism maps
@@ -86,10 +88,18 @@ def build_graph(csp: Csp) -> ColouredGraph:
         arity = len(c.scope)
         if c.summand < 0:
             cn = node(INIT, f"3 init |T|={len(c.tuples)}", c.text)
-        else:
+        elif c.guard is None:
             cn = node(CONSTRAINT, f"3 constraint arity={arity} |T|={len(c.tuples)}", c.text)
             edge(cn, summand_node[c.summand])
-        if arity == 1:
+        else:
+            g, value, holds = c.guard
+            cn = node(CONSTRAINT, f"3 constraint {'if' if holds else 'unless'} arity={arity} "
+                                  f"|T|={len(c.tuples)}", c.text)
+            edge(cn, summand_node[c.summand])
+            # The guard literal is the only literal adjacent to a guarded constraint node:
+            # its body always goes through tuple nodes, even at arity 1.
+            edge(cn, lit_node[g][value])
+        if arity == 1 and c.guard is None:
             # A unary constraint is the set of literals it allows: no tuple nodes needed.
             for (value,) in c.tuples:
                 edge(cn, lit_node[c.scope[0]][value])

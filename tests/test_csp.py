@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from detect import semantics
 from detect.csp import SearchTooLarge, TableTooLarge, solutions_of_summand, translate
 from detect.ir import (
-    TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
+    TRUE, Assign, Binary, Const, Event, If, Index, Local, Name, SequentialModel, Summand, Variable,
 )
 from tests.ir_strategies import models
 
@@ -65,3 +65,52 @@ def test_summand_that_always_faults_is_dead():
     ))
     csp = translate(model)
     assert csp.summands == () and csp.dead[0][0] == 0
+
+
+def test_array_read_through_an_index_is_one_guarded_copy_per_element():
+    """``t = a[i]`` is ``[i = k] -> t = a[k]`` for each k: n constraints of |D| tuples each
+    (not a 0/1 selector per element with a 2|D|^2 table), and still exact."""
+    n, values = 5, tuple(range(4))
+    model = SequentialModel("r", (
+        Variable("a", values, tuple((0,) for _ in range(n)), size=n),
+        Variable("x", values, ((0,),)),
+    ), (
+        Summand((Local("i", tuple(range(n))),), TRUE, Event("get"), (Assign(Name("x"), Index("a", Name("i"))),)),
+    ))
+    csp = translate(model)
+    guarded = [c for c in csp.constraints if c.guard is not None]
+    assert len(guarded) == n
+    assert all(len(c.scope) == 2 and len(c.tuples) == len(values) and c.guard[2] for c in guarded)
+    assert {c.guard[1] for c in guarded} == set(range(n))
+    assert not any(v.domain == (0, 1) for v in csp.variables if v.role == "aux")  # no selectors
+    assert set(solutions_of_summand(csp, 0)) == interpreter_steps(model, 0)
+
+
+def test_read_whose_index_is_the_element_it_reads_stays_exact():
+    """``a[a[0]]``: the guard ``a[0] = 0`` guards a copy from ``a[0]`` itself, so the guard is
+    written into the table instead (found by hypothesis)."""
+    model = SequentialModel("self", (
+        Variable("x", (0, 1, 2), ((0,),)),
+        Variable("a", (0, 1), ((0,), (0,)), size=2),
+    ), (
+        Summand((), Name("x"), Event("e"), (Assign(Name("x"), Index("a", Index("a", Const(0)))),)),
+    ))
+    csp = translate(model)
+    assert all(c.guard is None or c.guard[0] not in c.scope for c in csp.constraints)
+    assert set(solutions_of_summand(csp, 0)) == interpreter_steps(model, 0)
+
+
+def test_partial_constraint_in_a_branch_is_guarded_by_the_branch_condition():
+    """``if x then y := 4 / x``-style partiality: the fault constraint only bites where the
+    branch is taken, through a guard on the condition's 0 literal, not a wider table."""
+    model = SequentialModel("p", (
+        Variable("x", (0, 1, 2), ((0,),)),
+        Variable("y", (0, 1, 2), ((0,),)),
+    ), (
+        Summand((), TRUE, Event("e"), (
+            If(Binary("!=", Name("x"), Const(0)), (Assign(Name("y"), Binary("-", Const(2), Name("x"))),), ()),
+        )),
+    ))
+    csp = translate(model)
+    assert set(solutions_of_summand(csp, 0)) == interpreter_steps(model, 0)
+    assert max(len(c.scope) for c in csp.constraints) <= 2
