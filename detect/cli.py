@@ -62,12 +62,12 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
         raise Failure(f"{path}: model nested too deeply to translate") from None
 
 
-def run_detection(model: SequentialModel, engine: str, table_limit: int):
+def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int):
     from .csp import TableTooLarge
     from .pipeline import detect
 
     try:
-        return detect(model, engine=engine, table_limit=table_limit)
+        return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states)
     except TableTooLarge as e:
         raise Failure(str(e)) from None
 
@@ -78,6 +78,11 @@ define_option = click.option(
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
 process_option = click.option("--process", default=None, help="CSP#: the process to analyse (default: see README).")
+domain_states_option = click.option(
+    "--domain-states", default=1_000_000, show_default=True, metavar="N",
+    help="When a constraint table would exceed --table-limit (a domain the static analysis "
+         "cannot bound tightly), take the domains from the reachable states if there are at most "
+         "N of them (0: never).")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -101,17 +106,20 @@ def main() -> None:
 @click.option("--verify", is_flag=True, help="Also check every generator against the explored transition system.")
 @click.option("--max-states", default=1_000_000, show_default=True, help="State bound for --verify.")
 @click.option("--all-cycles", is_flag=True, help="Print every literal cycle of each generator.")
-def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles):
+@domain_states_option
+def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, domain_states):
     """Detect the symmetries of MODEL and report the group they generate."""
     start = time.perf_counter()
     seq = load_model(model, defines, process)
     parse_seconds = time.perf_counter() - start
-    detection = run_detection(seq, engine, table_limit)
+    detection = run_detection(seq, engine, table_limit, domain_states)
     report = None
     if verify:
         from .verify import verify as verify_generators
 
-        report = verify_generators(seq, [g.permutation for g in detection.group.generators], max_states=max_states)
+        # detection.model: the input, or its narrowing to reachable domains (same LTS).
+        report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
+                                   max_states=max_states)
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
         click.echo(json.dumps(analysis_json(detection, timings, report), indent=2))
@@ -142,6 +150,12 @@ def analysis_json(detection, timings, report) -> dict:
         },
         "timings": {name: round(seconds, 6) for name, seconds in timings},
     }
+    if detection.domains is not None:
+        d = detection.domains
+        data["domains"] = {
+            "source": "reachable states", "states": d.states, "transitions": d.transitions,
+            "narrowed": {name: list(values) for name, _, values in d.narrowed},
+        }
     if report is not None:
         data["verify"] = {
             "ok": report.ok,
@@ -167,6 +181,8 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
     stages.add_column("total", justify="right")
     stages.add_row(*[f"{s:.3f}s" for _, s in timings], f"{sum(s for _, s in timings):.3f}s")
     out.print(stages)
+    if detection.domains is not None:
+        out.print(detection.domains.summary(), markup=False)
     out.print(
         f"[bold]group order on states: {group.order}[/bold]   "
         f"(|Aut(graph)| = {detection.automorphisms.order}, engine {detection.automorphisms.engine})"
@@ -225,12 +241,14 @@ def progress_bar(enabled: bool):
 @click.option("--spin-states", is_flag=True,
               help="Promela: also report Spin's 'states, stored' (states inside atomic sequences are "
                    "not stored unless the atomic process is blocked); costs a second exploration.")
-def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states):
+@domain_states_option
+def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states,
+            domain_states):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from .reduce import ReductionError, explore_reduced
 
     seq = load_model(model, defines, process)
-    detection = run_detection(seq, "auto", table_limit) if strategy != "none" else None
+    detection = run_detection(seq, "auto", table_limit, domain_states) if strategy != "none" else None
     bar, update = progress_bar(not as_json and sys.stderr.isatty())
     if bar is not None:
         bar.start()
@@ -247,6 +265,8 @@ def explore(model, defines, as_json, process, max_states, timeout, trace, strate
         extra["method"] = reduced.reducer.method
     if reduced.notes:
         extra["notes"] = list(reduced.notes)
+    if detection is not None and detection.domains is not None:
+        extra["domains"] = detection.domains.summary()
     if spin_states:
         from frontends.promela import spin_stored_states
 
@@ -358,14 +378,16 @@ def linearise(model, defines, process):
 @click.option("--max-nodes", default=2_000, show_default=True, help="Pictures: refuse larger drawings.")
 @click.option("--layout", type=click.Choice(["sfdp", "neato", "fdp", "dot"]), default="sfdp", show_default=True,
               help="Pictures: Graphviz layout program.")
-def export(model, defines, process, fmt, output, engine, table_limit, run, summand, constraint, max_nodes, layout):
+@domain_states_option
+def export(model, defines, process, fmt, output, engine, table_limit, run, summand, constraint, max_nodes, layout,
+           domain_states):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
     from .csp import TableTooLarge
     from .export import ExportError, ExportOptions, atomic_write, export_chunks
 
     start = time.perf_counter()
     seq = load_model(model, defines, process)
-    options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout)
+    options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout, domain_states)
     if output is None and fmt == "png" and sys.stdout.isatty():
         raise Failure("--format png is binary: give -o FILE or redirect standard output")
     try:

@@ -89,12 +89,17 @@ class Csp:
 class TableTooLarge(Exception):
     """A constraint's allowed-assignment table would exceed the limit."""
 
-    def __init__(self, text: str, size: int, limit: int, origin: str):
+    def __init__(self, text: str, size: int, limit: int, origin: str, note: str = ""):
         super().__init__(
             f"{origin}: constraint {text} would have {size} allowed assignments "
             f"(limit {limit}); narrow the domains involved or raise --table-limit"
+            + (f" ({note})" if note else "")
         )
-        self.size = size
+        self.text, self.size, self.limit, self.origin = text, size, limit, origin
+
+    def noted(self, note: str) -> "TableTooLarge":
+        """The same error, saying why the fallback did not apply either."""
+        return TableTooLarge(self.text, self.size, self.limit, self.origin, note)
 
 
 @dataclass(frozen=True)

@@ -413,6 +413,8 @@ class ExportOptions:
     constraint: Optional[int] = None
     max_nodes: int = DEFAULT_MAX_NODES
     layout: str = "sfdp"
+    #: see ``detect.pipeline.csp_of``
+    domain_states: int = 0
 
 
 def title_of(model: SequentialModel) -> str:
@@ -431,12 +433,12 @@ def export_chunks(
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     title = title_of(model)
     if fmt in GRAPH_FORMATS:
-        from .csp import translate
         from .graph import build_graph
         from .ir import validate
+        from .pipeline import csp_of
 
         validate(model)
-        graph = build_graph(translate(model, options.table_limit))
+        graph = build_graph(csp_of(model, options.table_limit, options.domain_states)[1])
         if fmt == "dreadnaut":
             return dreadnaut_lines(graph, title, options.run)
         if fmt == "dimacs":
@@ -448,7 +450,8 @@ def export_chunks(
         return iter([render("".join(source), fmt, options.layout)])
     from .pipeline import detect
 
-    detection = detect(model, engine=options.engine, table_limit=options.table_limit)
+    detection = detect(model, engine=options.engine, table_limit=options.table_limit,
+                       domain_states=options.domain_states)
     if fmt == "gap":
         return gap_lines(detection.group, title)
     return json_lines(json_document(detection, tuple(earlier_timings) + detection.timings))

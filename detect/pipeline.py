@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Optional
 
-from .csp import Csp, translate
+from .csp import Csp, TableTooLarge, translate
 from .engine import Automorphisms, automorphisms
 from .graph import ColouredGraph, build_graph
 from .group import SymmetryGroup, symmetry_group
 from .ir import SequentialModel, validate
+from .reachable_domains import DomainsNotNarrowed, ReachableDomains, narrow_to_reachable
 
 
 @dataclass(frozen=True)
@@ -20,15 +22,39 @@ class Detection:
     group: SymmetryGroup
     #: seconds per stage: csp, graph, automorphisms, group
     timings: tuple[tuple[str, float], ...]
+    #: set when the domains were taken from the reachable states (``model`` is then the
+    #: narrowed model, whose reachable transition system equals the input's)
+    domains: Optional[ReachableDomains] = None
+
+
+def csp_of(
+    model: SequentialModel, table_limit: int = 100_000, domain_states: int = 0,
+) -> tuple[SequentialModel, Csp, Optional[ReachableDomains]]:
+    """The CSP of ``model``.  When a table would exceed ``table_limit`` and ``domain_states``
+    is positive, the CSP of ``model`` with the domains of its reachable states instead (at
+    most ``domain_states`` of them; see ``detect.reachable_domains``), returned with that
+    model; otherwise ``TableTooLarge`` propagates."""
+    try:
+        return model, translate(model, table_limit), None
+    except TableTooLarge as too_large:
+        if domain_states <= 0:
+            raise
+        try:
+            domains = narrow_to_reachable(model, domain_states)
+        except DomainsNotNarrowed as why:
+            raise too_large.noted(f"domains from the reachable states: {why}") from None
+        return domains.model, translate(domains.model, table_limit), domains
 
 
 def detect(
-    model: SequentialModel, engine: str = "auto", table_limit: int = 100_000
+    model: SequentialModel, engine: str = "auto", table_limit: int = 100_000,
+    domain_states: int = 0,
 ) -> Detection:
+    """Run every stage (``domain_states``: see ``csp_of``)."""
     validate(model)
     timings = []
     start = time.perf_counter()
-    csp = translate(model, table_limit)
+    model, csp, domains = csp_of(model, table_limit, domain_states)
     timings.append(("csp", time.perf_counter() - start))
     start = time.perf_counter()
     graph = build_graph(csp)
@@ -38,4 +64,4 @@ def detect(
     start = time.perf_counter()
     group = symmetry_group(model, graph, aut.generators)
     timings.append(("group", time.perf_counter() - start))
-    return Detection(model, csp, graph, aut, group, tuple(timings))
+    return Detection(model, csp, graph, aut, group, tuple(timings), domains)

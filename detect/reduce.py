@@ -693,6 +693,10 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     condition; a failed or undecided check sends that assertion to an unreduced exploration
     (same bounds) and records why in ``notes`` and in the verdict's note.
     """
+    if detection is not None:
+        # The input, or its narrowing to the reachable domains (the same transition system,
+        # see ``detect.reachable_domains``), whose domains the generators act on.
+        model = detection.model
     compiled = compile_model(model)
     if strategy == "none":
         reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")

@@ -247,10 +247,12 @@ def measure(path: Path, promela_dir: Optional[Path], with_spin: bool) -> Row:
     exploration = explore(model, max_states=2_000_000)
     symmetry = analyse(path)
     generators = [g.permutation for g in symmetry.group.generators] if symmetry.group else None
-    orbits = orbit_count(model, generators) if generators is not None else None
+    # symmetry.model: the model, or its narrowing to the reachable domains (same LTS), whose
+    # domains the generators act on.
+    orbits = orbit_count(symmetry.model, generators) if generators is not None else None
     canonicalise = min_image_canonicaliser(generators) if generators else None
-    min_image = explore(model, canonicalise=canonicalise) if canonicalise is not None else None
-    reduced = reduced_exploration(model, symmetry)
+    min_image = explore(symmetry.model, canonicalise=canonicalise) if canonicalise is not None else None
+    reduced = reduced_exploration(symmetry.model, symmetry)
     spin = None
     pml = promela_dir / f"{name}.pml" if promela_dir is not None else None
     if with_spin and pml is not None and pml.exists():

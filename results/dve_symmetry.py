@@ -51,12 +51,15 @@ from detect.group import SymmetryGroup  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
 from detect.pipeline import detect  # noqa: E402
 from detect.perm import StatePermutation  # noqa: E402
+from detect.reachable_domains import ReachableDomains  # noqa: E402
 from detect.verify import VerifyReport, compile_permutation, verify  # noqa: E402
 from frontends.dve import load  # noqa: E402
 
 #: The corpus instances need at most 131,584 rows for one constraint (fischer's timer update
 #: ``(t-1) | ((t==255)*255)`` over t in 0..255); 2·10^6 stays well below memory trouble.
 TABLE_LIMIT = 2_000_000
+#: ``detect``'s ``domain_states``: gear.1's ``toGear`` needs the reachable domains.
+DOMAIN_STATES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class InstanceSymmetry:
     verify_seconds: float
     reachable_order: int
     bound_seconds: float
+    #: set when the domains came from the reachable states (``model`` is then narrowed)
+    domains: Optional[ReachableDomains] = None
 
     @property
     def order(self) -> Optional[int]:
@@ -167,9 +172,12 @@ def analyse(path: Path, table_limit: int = TABLE_LIMIT) -> InstanceSymmetry:
     """Detect, verify and bound the symmetry of the DVE instance at ``path``."""
     model = load(path)
     start = time.perf_counter()
-    group, report, failure = None, None, ""
+    group, report, failure, domains = None, None, "", None
     try:
-        group = detect(model, table_limit=table_limit).group
+        detection = detect(model, table_limit=table_limit, domain_states=DOMAIN_STATES)
+        # The input, or its narrowing to the reachable domains (same LTS): the generators
+        # act on its domains.
+        group, model, domains = detection.group, detection.model, detection.domains
     except TableTooLarge as e:
         failure = f"TableTooLarge: {e}"
     detected = time.perf_counter()
@@ -180,7 +188,7 @@ def analyse(path: Path, table_limit: int = TABLE_LIMIT) -> InstanceSymmetry:
     bounded = time.perf_counter()
     name = path.name[: -len(".dve")] if path.name.endswith(".dve") else path.name
     return InstanceSymmetry(name, model, group, report, failure, detected - start,
-                            verified - detected, order, bounded - verified)
+                            verified - detected, order, bounded - verified, domains)
 
 
 def describe(result: InstanceSymmetry) -> str:
@@ -189,6 +197,8 @@ def describe(result: InstanceSymmetry) -> str:
     if result.group is None:
         lines.append(f"Detection failed: {result.failure}")
     else:
+        if result.domains is not None:
+            lines.append(result.domains.summary()[0].upper() + result.domains.summary()[1:] + ".\n")
         lines.append(f"Detected group order {result.group.order} "
                      f"(detection {result.detect_seconds:.2f} s), generators:")
         for g in result.group.generators:

@@ -24,7 +24,7 @@ from detect.pipeline import detect
 from detect.verify import verify
 from frontends.dve import load, parse_text
 from results.dve_symmetry import (
-    TABLE_LIMIT, analyse, group_elements, min_image_canonicaliser, pc_histograms,
+    DOMAIN_STATES, TABLE_LIMIT, analyse, group_elements, min_image_canonicaliser, pc_histograms,
     reachable_symmetry_order,
 )
 
@@ -54,11 +54,6 @@ def _instance_params():
         marks = []
         if name == "hanoi.1":
             marks.append(pytest.mark.slow)  # 10-20 s in the CSP stage (36 slots, 9-deep arrays)
-        if name == "gear.1":
-            # ``toGear = toGear + dir`` keeps int's full domain until detect/domains.py narrows
-            # it relationally; any other failure (or a wrong group) still fails this test.
-            marks.append(pytest.mark.xfail(raises=TableTooLarge, strict=False,
-                                           reason="gear.1's int domains are not narrowed yet"))
         yield pytest.param(name, marks=marks)
 
 
@@ -66,11 +61,27 @@ def _instance_params():
 def test_corpus_group_verifies_and_is_the_whole_symmetry_group(name):
     path = _beem(name)
     model = load(path)
-    group = detect(model, table_limit=TABLE_LIMIT).group
-    report = verify(model, [g.permutation for g in group.generators])
+    detection = detect(model, table_limit=TABLE_LIMIT, domain_states=DOMAIN_STATES)
+    group = detection.group
+    # detection.model: ``model`` or its narrowing to the reachable domains (gear.1's toGear).
+    report = verify(detection.model, [g.permutation for g in group.generators])
     assert report.complete and report.ok, report.summary()
     assert group.order == EXPECTED_ORDER[name]
     assert reachable_symmetry_order(model) == group.order
+
+
+def test_gear_needs_the_reachable_domains_and_gets_them():
+    """Static analysis leaves gear.1's ``toGear`` at int's 65,536 values (it is bounded only
+    through currentGear); detection falls back to the domains of the 2,689 reachable states."""
+    model = load(_beem("gear.1"))
+    with pytest.raises(TableTooLarge, match="toGear"):
+        detect(model, table_limit=TABLE_LIMIT)
+    with pytest.raises(TableTooLarge, match="more than 100 reachable states"):
+        detect(model, table_limit=TABLE_LIMIT, domain_states=100)
+    detection = detect(model, table_limit=TABLE_LIMIT, domain_states=DOMAIN_STATES)
+    assert detection.domains is not None and detection.domains.states == 2_689
+    assert dict((n, v) for n, _, v in detection.domains.narrowed)["toGear"] == tuple(range(-1, 6))
+    assert explore(detection.model).states == explore(model).states == 2_689
 
 
 def test_analyse_reports_detection_verification_and_bound():

@@ -1,0 +1,71 @@
+"""Domains from the reachable states: narrowing keeps the reachable transition system, or refuses."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from detect.csp import TableTooLarge
+from detect.explore import reachable_graph
+from detect.ir import TRUE, Assign, Binary, Const, Event, Name, SequentialModel, Summand, Variable
+from detect.pipeline import detect
+from detect.reachable_domains import DomainsNotNarrowed, narrow_to_reachable
+from detect.verify import verify
+from tests.ir_strategies import models
+
+
+def _lts(model):
+    g = reachable_graph(model)
+    assert g.complete
+    edges = {(g.states[i], g.states[j]) for i, succ in enumerate(g.successors) for j in succ}
+    return set(g.states), edges, {g.states[i] for i in g.faults}
+
+
+def _counters(n: int = 3, declared: int = 40_000) -> SequentialModel:
+    """``hi`` is bounded only through ``lo`` (``hi - lo`` stays in 0..1): a static value
+    analysis cannot bound it, the reachable states can.  Two symmetric copies of the pair."""
+    big = tuple(range(declared))
+    variables = tuple(Variable(f"{p}{i}", big, ((0,),)) for i in range(2) for p in ("lo", "hi"))
+    summands = []
+    for i in range(2):
+        lo, hi = Name(f"lo{i}"), Name(f"hi{i}")
+        summands.append(Summand((), Binary("&&", Binary("==", lo, hi), Binary("<", lo, Const(n))),
+                                Event(f"up{i}"), (Assign(hi, Binary("+", hi, Const(1))),)))
+        summands.append(Summand((), Binary("!=", lo, hi), Event(f"catch{i}"),
+                                (Assign(lo, Binary("+", lo, Const(1))),)))
+    return SequentialModel("counters", variables, tuple(summands))
+
+
+def test_relationally_bounded_counters_get_their_reachable_domains_and_their_symmetry():
+    model = _counters()
+    with pytest.raises(TableTooLarge):
+        detect(model, table_limit=100_000)
+    detection = detect(model, table_limit=100_000, domain_states=10_000)
+    assert {name: values for name, _, values in detection.domains.narrowed} == {
+        "lo0": (0, 1, 2, 3), "hi0": (0, 1, 2, 3), "lo1": (0, 1, 2, 3), "hi1": (0, 1, 2, 3)}
+    assert _lts(detection.model) == _lts(model)
+    assert detection.group.order == 2  # the two pairs swap
+    assert verify(detection.model, [g.permutation for g in detection.group.generators]).ok
+
+
+def test_a_write_outside_the_reachable_values_refuses_narrowing():
+    """``x := 5; x := 0``: 5 is never in a reachable state, but writing it must not fault."""
+    model = SequentialModel("overwrite", (Variable("x", tuple(range(8)), ((0,),)),), (
+        Summand((), TRUE, Event("e"), (Assign(Name("x"), Const(5)), Assign(Name("x"), Const(0)))),
+    ))
+    with pytest.raises(DomainsNotNarrowed, match="values written during steps"):
+        narrow_to_reachable(model, 100)
+
+
+def test_too_many_reachable_states_refuses_narrowing():
+    with pytest.raises(DomainsNotNarrowed, match="more than 5 reachable states"):
+        narrow_to_reachable(_counters(), 5)
+
+
+@settings(max_examples=80, deadline=None)
+@given(models())
+def test_narrowing_keeps_states_transitions_and_faults(model):
+    try:
+        narrowed = narrow_to_reachable(model, 10_000)
+    except DomainsNotNarrowed:
+        return
+    assert _lts(narrowed.model) == _lts(model)
