@@ -13,7 +13,7 @@ from .graph import ColouredGraph
 
 ENGINES = ("auto", "nauty", "bliss")
 #: Above this many nodes ``auto`` uses bliss (see results/engines.md for the measurement).
-AUTO_THRESHOLD = 4_000
+AUTO_THRESHOLD = 2_500
 
 
 @dataclass(frozen=True)

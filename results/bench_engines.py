@@ -24,6 +24,10 @@ from frontends import load  # noqa: E402
 CASES = [
     ("token_circulation.csp", "N", [3, 6, 10, 16, 24, 32]),
     ("peterson.csp", "N", [3, 5, 7]),
+    ("paper/peterson.csp", "N", [6, 9, 12]),
+    ("paper/hypercube.csp", "D", [3, 4, 5]),
+    ("paper/two_hop_colouring.csp", "N", [6, 9, 12]),
+    ("paper/leader_complete.csp", "N", [8, 12, 15]),
 ]
 LIMIT = 120.0
 
