@@ -76,7 +76,8 @@ SOURCE_NOTES = {
     "fischer.1": (
         "Why: the 3 processes differ only in the constant they write to `id` (i + 1) and in their "
         "timer t[i]; permuting processes, t[] and the values 1, 2, 3 of `id` alike gives S₃. The "
-        "group stage labels the generators *mixed* because `id`'s values are pids + 1, not indices."),
+        "group stage recognises `id`'s values as pids + 1 and calls the generators process "
+        "symmetries with pid-valued data permuted alike."),
     "peterson.1": (
         "Why order 1: P_i scans k = 0, 1, 2 in index order with the non-atomic loop "
         "`q3 -> q3 {guard k < 3 && (k == i || pos[k] < j); effect k = k+1}`, so a partial scan "
