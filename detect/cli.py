@@ -162,6 +162,7 @@ def analysis_json(detection, timings, report) -> dict:
             "complete": report.complete,
             "states": report.states,
             "generators": [{"ok": v.ok, "message": v.message} for v in report.verdicts],
+            "reachable_group_order": report.reachable_order,
         }
     return data
 
@@ -202,6 +203,9 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
         out.print(f"verify: {verdict}")
         for line in report.summary().splitlines():
             out.print("  " + line, markup=False)
+        note = report.action_note(group.order)
+        if note:
+            out.print("  " + note, markup=False)
 
 
 # ---------------------------------------------------------------------------------- explore

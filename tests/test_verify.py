@@ -301,3 +301,24 @@ def test_verdicts_match_a_brute_force_automorphism_check(model, sigmas):
         if not verdict.ok:
             assert verdict.kind in {"initial", "transition", "extra transition", "fault",
                                     "terminal"}
+
+
+def test_reachable_order_counts_only_the_action_on_reachable_states():
+    """c[0], c[1] count to 1 of 0..3: swapping the counters acts on reachable states, swapping
+    the never-reached values 2 and 3 does not, so the group of order 4 acts as order 2."""
+    model = counters(2, top=1)
+    model = SequentialModel(model.name, (Variable("c", (0, 1, 2, 3), ((0,),) * 2, size=2),), model.summands)
+    domains = domains_of(model)
+    swap = swap_slots(2, 0, 1, domains)
+    values = tuple({0: 0, 1: 1, 2: 3, 3: 2} for _ in domains)
+    unreached = StatePermutation((0, 1), values)
+    report = verify(model, [swap, unreached])
+    assert report.ok and report.complete
+    assert report.reachable_order == 2
+    assert "order 2" in report.action_note(4) and report.action_note(2) == ""
+
+
+def test_reachable_order_equals_the_group_order_when_every_element_acts():
+    model = token_ring(4)
+    report = verify(model, [ring_map(4, 1, False)])
+    assert report.ok and report.reachable_order == 4
