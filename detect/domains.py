@@ -74,7 +74,7 @@ from typing import Iterable, Optional, Union
 
 from .ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
-    Variable, While,
+    While,
 )
 from .semantics import Fault, apply_binary, apply_unary
 
@@ -102,12 +102,6 @@ class Unbounded(Exception):
         super().__init__(f"{variable}: {reason}")
         self.variable = variable
         self.reason = reason
-
-
-def _show(e: Expr) -> str:
-    from .pretty import show_expr
-
-    return show_expr(e)
 
 
 def _why(st: Assign, limit: int) -> str:
@@ -792,129 +786,3 @@ def expression_values(e: Expr, model: SequentialModel, scope: dict) -> ValueSet:
             env[k] = frozenset(v.domain)
     env.update(scope)
     return _values_of(e, env, lay)
-
-
-# ---------------------------------------------------------------------------- legacy evaluator
-#
-# The flat, name-level evaluator of the first version, kept unchanged because
-# ``frontends/promela/ranges.py`` imports ``_Analysis``, ``_eval``, ``_refine`` and ``_run``.
-# ``narrow_domains`` no longer uses it; that front end can drop its own pass now.
-
-
-@dataclass
-class _Analysis:
-    model: SequentialModel
-    limit: int
-    unbounded_ok: frozenset  # variables that may grow past ``limit`` (they fall back to their domain)
-    values: dict  # global name -> ValueSet
-    reasons: dict  # global name -> text of an assignment that grew it
-
-    def read_global(self, name: str) -> ValueSet:
-        return self.values[name]
-
-
-def _eval(e: Expr, env: dict, an: _Analysis) -> ValueSet:
-    if isinstance(e, Const):
-        return frozenset((e.value,))
-    if isinstance(e, Name):
-        if e.name in env:
-            return env[e.name]
-        if e.name in an.values:
-            return an.values[e.name]
-        return None  # a temporary read before it is written: unknown
-    if isinstance(e, Index):
-        return an.values.get(e.array)
-    if isinstance(e, Unary):
-        a = _eval(e.operand, env, an)
-        if a is None:
-            return frozenset((0, 1)) if e.op == "!" else None
-        return frozenset(apply_unary(e.op, x) for x in a)
-    if isinstance(e, Binary):
-        if e.op in ("==", "!=", "<", "<=", ">", ">=", "&&", "||"):
-            # Comparisons are 0/1 whatever their operands; evaluate them only to stay precise.
-            a, b = _eval(e.left, env, an), _eval(e.right, env, an)
-            if a is None or b is None or len(a) * len(b) > _PRODUCT_LIMIT:
-                return frozenset((0, 1))
-        else:
-            a, b = _eval(e.left, env, an), _eval(e.right, env, an)
-            if a is None or b is None or len(a) * len(b) > _PRODUCT_LIMIT:
-                return None
-        out = set()
-        for x in a:
-            for y in b:
-                try:
-                    out.add(apply_binary(e.op, x, y))
-                except Fault:
-                    pass  # a faulting combination writes nothing
-        return frozenset(out)
-    if isinstance(e, Ite):
-        t, f = _eval(e.then, env, an), _eval(e.else_, env, an)
-        return None if t is None or f is None else t | f
-    raise ValueError(f"unknown expression {e!r}")
-
-
-def _refine(cond: Expr, env: dict, an: _Analysis, holds: bool) -> dict:
-    """Narrow ``env`` by the knowledge that ``cond`` is ``holds``; only ``name op const`` facts."""
-    if isinstance(cond, Unary) and cond.op == "!":
-        return _refine(cond.operand, env, an, not holds)
-    if isinstance(cond, Binary):
-        if (cond.op == "&&" and holds) or (cond.op == "||" and not holds):
-            return _refine(cond.right, _refine(cond.left, env, an, holds), an, holds)
-        if cond.op in _FLIP:
-            op, left, right = cond.op, cond.left, cond.right
-            if isinstance(left, Const) and isinstance(right, Name):
-                op, left, right = _FLIP[op], right, left
-            if isinstance(left, Name) and isinstance(right, Const):
-                if not holds:
-                    op = _NEGATE[op]
-                current = env[left.name] if left.name in env else an.values.get(left.name)
-                if current is None:
-                    return env
-                kept = frozenset(x for x in current if apply_binary(op, x, right.value))
-                return {**env, left.name: kept}
-    return env
-
-
-def _run(stmts: tuple[Stmt, ...], env: dict, an: _Analysis, writes: dict) -> dict:
-    """Abstractly run ``stmts``; collect global writes into ``writes``; return the temporaries."""
-    for st in stmts:
-        if isinstance(st, Assign):
-            vals = _eval(st.value, env, an)
-            name = st.target.array if isinstance(st.target, Index) else st.target.name
-            if name in an.values:
-                prev = writes.get(name, frozenset())
-                writes[name] = None if vals is None or prev is None else prev | vals
-                writes.setdefault("__why__" + name, st)
-                # A later read of a scalar global in this program sees the written value.
-                if isinstance(st.target, Name):
-                    env = {**env, name: vals}
-            else:
-                env = {**env, name: vals}
-        elif isinstance(st, If):
-            then_env = _run(st.then, _refine(st.cond, env, an, True), an, writes)
-            else_env = _run(st.else_, _refine(st.cond, env, an, False), an, writes)
-            env = _join(then_env, else_env)
-        elif isinstance(st, While):
-            # Iterate the body to a fixpoint of the temporaries (bounded by the loop bound).
-            current = env
-            for _ in range(an.model.loop_bound + 1):
-                body_env = _run(st.body, _refine(st.cond, current, an, True), an, writes)
-                joined = _join(current, body_env)
-                if joined == current:
-                    break
-                current = joined
-            env = _refine(st.cond, current, an, False)
-        elif isinstance(st, Assert):
-            env = _refine(st.cond, env, an, True)
-    return env
-
-
-def _join(a: dict, b: dict) -> dict:
-    out = {}
-    for k in set(a) | set(b):
-        x, y = a.get(k), b.get(k)
-        if k not in a or k not in b:
-            out[k] = None  # assigned on one path only: unknown on the other
-        else:
-            out[k] = None if x is None or y is None else x | y
-    return out

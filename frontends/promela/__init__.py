@@ -2,8 +2,8 @@
 
 Pipeline: ``preprocess`` (cpp subset) -> ``syntax`` (LALR parse to a frozen AST) -> ``cfg``
 (Spin's per-proctype automata) -> ``lower`` (instances, spawn plan, rendezvous handshakes,
-summands with ``normal`` guards) -> ``ranges.narrow_locals`` (location-sensitive domains of
-process locals) -> ``detect.domains.narrow_domains``.  See ``lower`` for the semantics and
+summands with ``normal`` guards) -> ``detect.domains.narrow_domains`` (location-sensitive:
+the program counters bound loop counters such as ``do :: l < N -> l++ od``).  See ``lower`` for the semantics and
 deviations.
 """
 from __future__ import annotations
@@ -19,7 +19,6 @@ from detect.errors import InputError
 
 from .lower import ATOMIC, lower_with_storage
 from .preprocess import preprocess
-from .ranges import narrow_locals
 from .syntax import parse_program
 
 SUFFIXES = (".pml", ".p", ".prom")
@@ -48,7 +47,7 @@ def parse_with_storage(text: str, path: str = "<input>", defines: Mapping[str, o
     ir.validate(model)
     if narrow:
         from detect.domains import narrow_domains
-        model = narrow_domains(narrow_locals(model))
+        model = narrow_domains(model)
     return stored, model
 
 
