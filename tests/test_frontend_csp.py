@@ -304,7 +304,7 @@ def test_unknown_define_override_lists_the_defines():
 
 def test_unexpected_token_message_uses_plain_words():
     err = _error("P() = a -> ;")
-    assert err.message.startswith("unexpected ';'; expected ") and "an identifier" in err.message
+    assert err.message.startswith("syntax error: unexpected ';'; expected ") and "an identifier" in err.message
 
 
 # ---------------------------------------------------------------------------- fuzzing

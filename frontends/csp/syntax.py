@@ -13,9 +13,11 @@ from importlib import resources
 from typing import Optional, Union
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedInput, VisitError
 
 from detect.errors import InputError
+
+from ..syntax_errors import syntax_error
 
 
 @dataclass(frozen=True)
@@ -549,37 +551,14 @@ def _describe_terminals(names, parser: Lark) -> str:
     return ", ".join(ordered)
 
 
-def _show_token(tok: Token) -> str:
-    if tok.type == "$END":
-        return "end of file"
-    return repr(str(tok))
-
-
 def parse_script(text: str, path: str) -> Script:
     """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected."""
     parser = _parser()
     try:
         tree = parser.parse(text)
-    except UnexpectedToken as e:
-        expected = _describe_terminals(e.expected, parser)
-        at_end = e.token.type == "$END" or e.line in (-1, None)
-        line, col = _end_position(text) if at_end else (e.line, e.column)
-        raise InputError(
-            f"unexpected {_show_token(e.token)}; expected {expected}", path, line, col
-        ) from None
-    except UnexpectedCharacters as e:
-        allowed = _describe_terminals(e.allowed or (), parser) if e.allowed else "valid CSP# text"
-        raise InputError(
-            f"unexpected character {text[e.pos_in_stream]!r}; expected {allowed}",
-            path, e.line, e.column,
-        ) from None
-    except UnexpectedEOF as e:
-        line, col = _end_position(text)
-        expected = _describe_terminals(e.expected, parser)
-        raise InputError(f"unexpected end of file; expected {expected}", path, line, col) from None
-    except UnexpectedInput as e:  # any other lark input error
-        raise InputError(f"syntax error: {e.__class__.__name__}", path,
-                         getattr(e, "line", 0), getattr(e, "column", 0)) from None
+    except UnexpectedInput as e:
+        message, line, column = syntax_error(e, text, lambda names: _describe_terminals(names, parser))
+        raise InputError(message, path, line, column) from None
     try:
         items = _Build(text).transform(tree)
     except VisitError as e:
@@ -587,8 +566,3 @@ def parse_script(text: str, path: str) -> Script:
             raise e.orig_exc from None
         raise
     return Script(tuple(items), path)
-
-
-def _end_position(text: str) -> tuple[int, int]:
-    lines = text.split("\n")
-    return len(lines), len(lines[-1]) + 1

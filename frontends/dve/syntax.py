@@ -16,6 +16,8 @@ from lark import Lark, Token, Transformer, v_args
 
 from detect.errors import InputError
 
+from ..syntax_errors import syntax_error
+
 # ---------------------------------------------------------------------------- expressions
 
 
@@ -418,27 +420,7 @@ def parse_syntax(text: str, path: str = "") -> SystemDecl:
     """Parse DVE ``text``; syntax errors become ``InputError`` at ``path:line:col``."""
     try:
         tree = _parser().parse(text)
-    except lark.exceptions.UnexpectedToken as e:
-        tok = e.token
-        line, column = getattr(e, "line", 0) or 0, getattr(e, "column", 0) or 0
-        if tok.type == "$END":
-            found = "end of file"
-            line, column = text.count("\n") + 1, len(text) - text.rfind("\n")
-        else:
-            found = repr(str(tok))
-        raise InputError(
-            f"syntax error: unexpected {found}; expected {_describe_expected(e.expected)}",
-            path, line, column,
-        ) from None
-    except lark.exceptions.UnexpectedCharacters as e:
-        char = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
-        raise InputError(f"syntax error: unexpected character {char!r}", path, e.line, e.column) from None
-    except lark.exceptions.UnexpectedEOF as e:
-        line = text.count("\n") + 1
-        raise InputError(
-            f"syntax error: unexpected end of file; expected {_describe_expected(e.expected)}",
-            path, line, len(text) - text.rfind("\n"),
-        ) from None
-    except lark.exceptions.UnexpectedInput as e:  # any other lark input error
-        raise InputError(f"syntax error: {e}", path, getattr(e, "line", 0), getattr(e, "column", 0)) from None
+    except lark.exceptions.UnexpectedInput as e:
+        message, line, column = syntax_error(e, text, _describe_expected)
+        raise InputError(message, path, line, column) from None
     return _ToAst(text).transform(tree)

@@ -17,6 +17,8 @@ from lark import Lark, Token, Transformer, v_args
 
 from detect.errors import InputError
 
+from ..syntax_errors import syntax_error
+
 from .preprocess import Preprocessed
 
 # ---------------------------------------------------------------------------- expressions
@@ -615,16 +617,9 @@ def parse_program(pre: Preprocessed) -> Program:
         raise fail(f"unsupported construct {what}", line, column)
     try:
         tree = _parser().parse(text)
-    except lark.exceptions.UnexpectedToken as e:
-        expected = sorted(_pretty_terminal(t) for t in e.expected)
-        shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
-        raise fail(f"syntax error: unexpected {e.token!s:.20}; expected one of: {shown}", e.line, e.column) from None
-    except lark.exceptions.UnexpectedCharacters as e:
-        raise fail(f"syntax error: unexpected character {text[e.pos_in_stream]!r}", e.line, e.column) from None
-    except lark.exceptions.UnexpectedEOF as e:
-        raise fail("syntax error: unexpected end of file", text.count("\n") + 1, 1) from None
     except lark.exceptions.UnexpectedInput as e:
-        raise fail(f"syntax error: {e}", getattr(e, "line", 0), getattr(e, "column", 0)) from None
+        message, line, column = syntax_error(e, text, _describe_expected)
+        raise fail(message, line, column) from None
     return _ToAst().transform(tree)
 
 
@@ -636,6 +631,11 @@ _TERMINAL_NAMES = {
     "NAME": "a name", "NUMBER": "a number", "SEMICOLON": "';'", "RBRACE": "'}'", "LBRACE": "'{'",
     "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "TYPE": "a type",
 }
+
+
+def _describe_expected(names) -> str:
+    expected = sorted({_pretty_terminal(t) for t in names})
+    return "one of: " + ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
 
 
 def _pretty_terminal(name: str) -> str:
