@@ -4,10 +4,11 @@ The state group is the action of Aut(graph) on the *pre-state literals* (one poi
 value).  Its order is computed with sympy's Schreier–Sims on the moved points only (sympy is
 fine on a few hundred points; the whole graph can have 10^5).
 
-A generator is a *process* symmetry when it moves variables (array elements or whole
-per-process variables) and permutes values, if at all, the way it permutes processes
-(pid-valued data); a *data* symmetry when it maps every variable to itself and permutes
-values; *mixed* otherwise.  Where a mixed generator's process part is itself in the group,
+A generator is a *process* symmetry when it moves whole processes (see ``_moves``) and
+permutes values, if at all, the way it permutes processes (pid-valued data); a *variable*
+symmetry when it moves variables or array elements that are not whole processes (two
+elements of a channel buffer, two constant variables) and no values; a *data* symmetry when
+it maps every variable to itself and permutes values; *mixed* otherwise.  Where a mixed generator's process part is itself in the group,
 it is split into a process and a data generator, which is what users read most easily.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .graph import ColouredGraph
 from .ir import SequentialModel, Slot, state_slots
 from .perm import StatePermutation
 
-PROCESS, DATA, MIXED = "process", "data", "mixed"
+PROCESS, VARIABLE, DATA, MIXED = "process", "variable", "data", "mixed"
 
 
 @dataclass(frozen=True)
@@ -102,32 +103,80 @@ def group_order(point_generators: Sequence[Sequence[int]]) -> int:
     return int(PermutationGroup(perms).order())
 
 
-def _variable_map(sigma: StatePermutation, slots: Sequence[Slot]) -> dict:
-    return {slots[k].variable: slots[t].variable for k, t in enumerate(sigma.target)}
+@dataclass(frozen=True)
+class _Moves:
+    """How a state permutation moves slots, read as processes where it can be.
+
+    ``index_maps``: per array, element -> element for elements it keeps in the array;
+    ``variable_map``: variable -> variable for slots moved to another variable;
+    ``processes``: process -> process when the moves are exactly a permutation of processes
+    (see ``_moves``), else None; ``owners``: whether processes are owners (names) rather
+    than array indices (numbers).
+    """
+
+    index_maps: dict
+    variable_map: dict
+    processes: "dict | None"
+    owners: bool
 
 
-def _process_permutation(sigma: StatePermutation, model: SequentialModel, slots):
-    """(kind of moves, permutation) of processes: array indices or owners, or None."""
-    index_map: dict[int, int] = {}
-    owner_map: dict[str, str] = {}
-    owners = {v.name: v.owner for v in model.variables}
-    consistent = True
+def _moves(sigma: StatePermutation, model: SequentialModel, slots) -> _Moves:
+    """Classify the slot moves of ``sigma``.
+
+    A model whose variables have owners (Promela and DVE processes) has processes = owners: a
+    move is a process move when a bijection of owners maps *every* variable of each moved
+    owner onto the corresponding variable of its image (arrays indexed by pid may move
+    along).  A model without owners (CSP# families, linearised into arrays indexed by the
+    process number) has processes = array indices: one index map shared by every array that
+    moves.  Anything else (elements of one channel buffer, two unrelated variables) only
+    permutes variables.
+    """
+    index_maps: dict[str, dict[int, int]] = {}
+    variable_map: dict[str, str] = {}
+    element_ok = True
     for k, t in enumerate(sigma.target):
         a, b = slots[k], slots[t]
         if a.variable == b.variable:
             if a.index != b.index:
-                if index_map.get(a.index, b.index) != b.index:
-                    consistent = False
-                index_map[a.index] = b.index
+                index_maps.setdefault(a.variable, {})[a.index] = b.index
         else:
-            oa, ob = owners.get(a.variable), owners.get(b.variable)
-            if oa is not None and ob is not None:
-                if owner_map.get(oa, ob) != ob:
-                    consistent = False
-                owner_map[oa] = ob
-            else:
-                owner_map[a.variable] = b.variable
-    return index_map, owner_map, consistent
+            if variable_map.setdefault(a.variable, b.variable) != b.variable:
+                element_ok = False
+            if a.index != b.index:
+                element_ok = False
+    owner = {v.name: v.owner for v in model.variables}
+    shared_index = None
+    if index_maps:
+        # One process permutation read through every array, each array indexed by the
+        # process number plus a constant of its own (``inside[i + 1]``).
+        maps = sorted(index_maps.values(), key=lambda m: min(m))
+        if all(_same_up_to_offset(m, maps[0]) for m in maps):
+            shared_index = maps[0]
+    if not variable_map:
+        if any(owner.values()) or shared_index is None:
+            return _Moves(index_maps, variable_map, None, False)
+        return _Moves(index_maps, variable_map, dict(shared_index), False)
+    owner_map: dict[str, str] = {}
+    whole = element_ok
+    for a, b in variable_map.items():
+        oa, ob = owner[a], owner[b]
+        if oa is None or ob is None or oa == ob or owner_map.setdefault(oa, ob) != ob:
+            whole = False
+            break
+    if whole:
+        images = set(owner_map.values())
+        whole = len(images) == len(owner_map) and images == set(owner_map)
+    if whole:
+        for v in model.variables:
+            if v.owner in owner_map and v.name not in variable_map:
+                whole = False  # a variable of a moved process stays behind
+    if whole and index_maps:
+        numbers = {_owner_number(a): _owner_number(b) for a, b in owner_map.items()}
+        # Arrays move along with the processes: by the processes' numbers when their names
+        # have numbers (P_0, user[2]), else by one shared index map (processes A, B).
+        whole = shared_index is not None and (
+            None in numbers or None in numbers.values() or _same_up_to_offset(shared_index, numbers))
+    return _Moves(index_maps, variable_map, owner_map if whole else None, True)
 
 
 def _cycles_of(mapping: dict) -> list[list]:
@@ -154,9 +203,8 @@ def _describe_permutation(mapping: dict, noun: str) -> str:
         pairs = ", ".join(f"{a}→{b}" for a, b in sorted(mapping.items(), key=lambda p: _natural(p[0])))
         return f"map {noun} {pairs}"
     cycles = _cycles_of(mapping)
-    if len(cycles) == 1 and len(cycles[0]) == 2:
-        a, b = cycles[0]
-        return f"swap {noun} {a}↔{b}"
+    if cycles and all(len(c) == 2 for c in cycles):
+        return f"swap {noun} " + ", ".join(f"{a}↔{b}" for a, b in cycles)
     if len(cycles) == 1:
         c = cycles[0]
         return f"rotate {noun} " + "→".join(map(str, c + [c[0]]))
@@ -180,35 +228,68 @@ def _pid_like(value_map: dict, process: dict) -> bool:
     return False
 
 
+def _moved_slots(sigma: StatePermutation, model: SequentialModel, slots) -> dict:
+    """Slot label -> slot label for slots moved to another variable, a whole array written
+    ``a[]`` when all its elements go to the same elements of one other array."""
+    by_pair: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for k, t in enumerate(sigma.target):
+        a, b = slots[k], slots[t]
+        if a.variable != b.variable:
+            by_pair.setdefault((a.variable, b.variable), []).append((k, t))
+    mapping = {}
+    for (a, b), pairs in by_pair.items():
+        va, vb = model.variable(a), model.variable(b)
+        if (va.size is not None and va.length == vb.length == len(pairs)
+                and all(slots[k].index == slots[t].index for k, t in pairs)):
+            mapping[f"{a}[]"] = f"{b}[]"
+        else:
+            mapping.update((slots[k].label, slots[t].label) for k, t in pairs)
+    return mapping
+
+
+def _same_up_to_offset(m: dict, reference: dict) -> bool:
+    """Whether ``m`` is ``reference`` shifted by a small constant c: m(i + c) = reference(i) + c
+    for every i ``reference`` moves, and ``m`` moves nothing else."""
+    moved_m = {a: b for a, b in m.items() if a != b}
+    moved_r = {a: b for a, b in reference.items() if a != b}
+    return any(
+        len(moved_m) == len(moved_r) and all(moved_m.get(a + c) == b + c for a, b in moved_r.items())
+        for c in range(-2, 3)
+    )
+
+
 def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[str, str]:
     """(kind, description in words) of one state permutation."""
-    index_map, owner_map, consistent = _process_permutation(sigma, model, slots)
-    moves_variables = any(t != k for k, t in enumerate(sigma.target))
+    moves = _moves(sigma, model, slots)
+    moves_variables = bool(moves.index_maps or moves.variable_map)
     # Value permutations per variable (merged over its elements when they agree).
     value_maps: dict[str, list[dict]] = {}
     for k, m in enumerate(sigma.values):
         if any(a != b for a, b in m.items()):
             value_maps.setdefault(slots[k].variable, []).append({a: b for a, b in m.items() if a != b})
-    process_numbers = dict(index_map)
-    if owner_map and not index_map:
-        for a, b in owner_map.items():
-            na, nb = _owner_number(a), _owner_number(b)
-            if na is not None and nb is not None:
-                process_numbers[na] = nb
-    pid_like = all(_pid_like(m, process_numbers) for maps in value_maps.values() for m in maps)
-    moved = sorted({slots[k].variable for k, t in enumerate(sigma.target) if t != k}, key=_natural)
-    parts = []
-    if moves_variables:
-        arrays = [name for name in moved if model.variable(name).size is not None]
-        if index_map and consistent and not owner_map:
-            what = ", ".join(f"{a}[]" for a in arrays)
-            parts.append(f"{_describe_permutation(index_map, 'processes')} ({what})")
-        elif owner_map and consistent:
-            parts.append(_describe_permutation(owner_map, "processes") + f" ({', '.join(moved)})")
+    process_numbers = {}
+    if moves.processes is not None:
+        if moves.owners:
+            for a, b in moves.processes.items():
+                na, nb = _owner_number(a), _owner_number(b)
+                if na is not None and nb is not None:
+                    process_numbers[na] = nb
         else:
-            parts.append("permute variables " + ", ".join(moved))
+            process_numbers = dict(moves.processes)
+    pid_like = all(_pid_like(m, process_numbers) for maps in value_maps.values() for m in maps)
+    moved = sorted(set(moves.index_maps) | set(moves.variable_map), key=_natural)
+    parts = []
+    if moves.processes is not None:
+        what = ", ".join(f"{name}[]" if model.variable(name).size is not None and name in moves.index_maps
+                         else name for name in moved)
+        parts.append(f"{_describe_permutation(moves.processes, 'processes')} ({what})")
+    elif moves_variables:
+        for name in sorted(moves.index_maps, key=_natural):
+            parts.append(f"{_describe_permutation(moves.index_maps[name], 'elements')} of {name}[]")
+        if moves.variable_map:
+            parts.append(_describe_permutation(_moved_slots(sigma, model, slots), "variables"))
     data_parts = []
-    if value_maps and not (moves_variables and pid_like):
+    if value_maps and not (moves.processes is not None and pid_like):
         for name in sorted(value_maps, key=_natural):
             maps = value_maps[name]
             var = model.variable(name)
@@ -220,7 +301,7 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
                     if slots[k].variable == name and any(a != b for a, b in m.items())
                 )
             data_parts.append(f"{_describe_permutation(maps[0], 'values')} of {where}")
-    if moves_variables and (not value_maps or pid_like) and consistent:
+    if moves.processes is not None and (not value_maps or pid_like):
         kind = PROCESS
         text = "process symmetry: " + parts[0]
         if value_maps:
@@ -228,6 +309,9 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
     elif not moves_variables:
         kind = DATA
         text = "data symmetry: " + "; ".join(data_parts)
+    elif not value_maps:
+        kind = VARIABLE
+        text = "variable symmetry: " + "; ".join(parts)
     else:
         kind = MIXED
         text = "mixed symmetry: " + "; ".join(parts + data_parts)

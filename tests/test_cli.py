@@ -30,7 +30,7 @@ def test_analyze_json_token_circulation():
     assert data["parameters"]["N"] == 3
     assert data["group_order"] == 6
     assert data["graph_group_order"] % data["group_order"] == 0
-    assert {g["kind"] for g in data["generators"]} <= {"process", "data", "mixed"}
+    assert {g["kind"] for g in data["generators"]} <= {"process", "variable", "data", "mixed"}
     assert {"process", "data"} <= {g["kind"] for g in data["generators"]}
     for g in data["generators"]:
         assert g["cycles"] and all(LITERAL.match(lit) for cycle in g["cycles"] for lit in cycle)

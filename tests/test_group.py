@@ -11,6 +11,7 @@ from detect.group import DATA, MIXED, PROCESS, group_order
 from detect.ir import (
     TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
 )
+from detect.ir import state_slots
 from detect.pipeline import detect
 from tests.ir_strategies import expressions, models
 
@@ -114,3 +115,55 @@ def test_descriptions_name_kinds():
     (text,) = {g.description for g in detection.group.generators} - set()
     assert text.startswith("process symmetry: rotate processes") and "t[]" in text
     assert MIXED not in {g.kind for g in detection.group.generators}
+
+
+def _owned_model() -> SequentialModel:
+    """Two processes P_0, P_1 (pc and a local each), a pid-indexed array f[], and a
+    two-place buffer q[] that belongs to no process."""
+    variables = (
+        Variable("P_0.pc", (0, 1), ((0,),), owner="P_0"), Variable("P_0.l", (0, 1), ((0,),), owner="P_0"),
+        Variable("P_1.pc", (0, 1), ((0,),), owner="P_1"), Variable("P_1.l", (0, 1), ((0,),), owner="P_1"),
+        Variable("f", (0, 1), ((0,), (0,)), size=2), Variable("q", (0, 1), ((0,), (0,)), size=2),
+    )
+    return SequentialModel("owned", variables, ())
+
+
+def _slot_swap(model, pairs: dict[str, str]):
+    from detect.perm import StatePermutation
+
+    slots = state_slots(model)
+    index = {s.label: k for k, s in enumerate(slots)}
+    target = list(range(len(slots)))
+    for a, b in pairs.items():
+        target[index[a]], target[index[b]] = index[b], index[a]
+    return StatePermutation(tuple(target), tuple({v: v for v in s.domain} for s in slots))
+
+
+def test_whole_processes_moving_with_their_pid_indexed_array_are_a_process_symmetry():
+    from detect.group import classify
+
+    model = _owned_model()
+    sigma = _slot_swap(model, {"P_0.pc": "P_1.pc", "P_0.l": "P_1.l", "f[0]": "f[1]"})
+    kind, text = classify(sigma, model, state_slots(model))
+    assert kind == PROCESS and text.startswith("process symmetry: swap processes P_0↔P_1")
+
+
+def test_moves_that_are_not_whole_processes_are_variable_symmetries():
+    from detect.group import VARIABLE, classify
+
+    model = _owned_model()
+    slots = state_slots(model)
+    cases = {
+        # elements of a buffer nobody owns
+        "swap elements 0↔1 of q[]": {"q[0]": "q[1]"},
+        # a process's pc without its local
+        "swap variables P_0.pc↔P_1.pc": {"P_0.pc": "P_1.pc"},
+        # two variables of one process
+        "swap variables P_0.l↔P_0.pc": {"P_0.pc": "P_0.l"},
+    }
+    for words, pairs in cases.items():
+        kind, text = classify(_slot_swap(model, pairs), model, slots)
+        assert kind == VARIABLE and text == "variable symmetry: " + words, text
+    kind, text = classify(_slot_swap(model, {"P_0.pc": "P_1.pc", "P_0.l": "P_1.l", "q[0]": "q[1]"}),
+                          model, slots)
+    assert kind == PROCESS  # q[] moves along like a pid-indexed array: one shared index map
