@@ -322,3 +322,53 @@ def test_reachable_order_equals_the_group_order_when_every_element_acts():
     model = token_ring(4)
     report = verify(model, [ring_map(4, 1, False)])
     assert report.ok and report.reachable_order == 4
+
+
+def test_reachable_order_ignores_exchanges_of_variables_that_always_agree():
+    """x and y never change (both stay 0) and z counts: swapping x and y is a symmetry that
+    fixes every reachable state, so the action has order 1 although the literals move."""
+    model = SequentialModel("consts", (
+        Variable("x", (0, 1), ((0,),)), Variable("y", (0, 1), ((0,),)), Variable("z", (0, 1, 2), ((0,),)),
+    ), (Summand((), Binary("<", Name("z"), Const(2)), Event("tick"), (Assign(Name("z"), Binary("+", Name("z"), Const(1))),)),))
+    swap = swap_slots(3, 0, 1, domains_of(model))
+    report = verify(model, [swap])
+    assert report.ok and report.reachable_order == 1
+
+
+def _action_order_by_enumeration(model, generators, limit: int = 2_000):
+    """|G| acting on the reachable states, by closing the generators' state permutations."""
+    from detect.explore import reachable_graph
+
+    states = reachable_graph(model).states
+    index = {s: i for i, s in enumerate(states)}
+    gens = [tuple(index[compile_permutation(g)(s)] for s in states) for g in generators]
+    identity_perm = tuple(range(len(states)))
+    seen, frontier = {identity_perm}, [identity_perm]
+    while frontier:
+        new = []
+        for p in frontier:
+            for g in gens:
+                q = tuple(g[i] for i in p)
+                if q not in seen:
+                    seen.add(q)
+                    new.append(q)
+        if len(seen) > limit:
+            return None
+        frontier = new
+    return len(seen)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_reachable_order_equals_the_order_of_the_permutation_group_on_states(data):
+    from detect.pipeline import detect
+    from tests.ir_strategies import models
+
+    model = data.draw(models())
+    generators = [g.permutation for g in detect(model).group.generators]
+    report = verify(model, generators)
+    if not (report.ok and report.complete):
+        return
+    expected = _action_order_by_enumeration(model, generators)
+    if expected is not None:
+        assert report.reachable_order == expected
