@@ -461,3 +461,19 @@ def test_random_rendezvous_programs_against_spin(text):
         except SpinRefused:
             return  # e.g. "unconditional self-loop": Spin has no count to compare with
         assert (our_states(path), deadlocks(model)) == spin
+
+
+def test_init_checks_pid_plan_once_per_start_up_step():
+    """Runs in separate steps: the first A may end before the second run, so Spin would reuse
+    its pid; we report that as a fault.  Runs in one atomic step: nothing ends in between, one
+    check suffices, and two instances that could end (``false`` is an edge to their end) are
+    still symmetric (BEEM's msmie.1.pml had group 1 for this reason)."""
+    from detect.explore import explore
+    from detect.pipeline import detect
+
+    separate = parse_text("proctype A() { skip }\ninit { run A(); run A() }", "s.pml")
+    assert explore(separate).faults > 0
+    atomic = parse_text("byte n;\nproctype A() { do :: n == 0 -> n = 1; n = 0 :: n == 2 -> break od; false }\n"
+                        "init { atomic { run A(); run A() } }", "a.pml")
+    assert explore(atomic).faults == 0
+    assert detect(atomic).group.order == 2
