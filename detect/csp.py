@@ -197,6 +197,36 @@ class _Builder:
                 ok = False
             if ok:
                 tuples.append(assignment)
+        self._store(scope, domains, size, tuples, text, ctx, guard)
+
+    def emit_function(self, operands: Sequence, fn: Callable[..., int], t: int, text: str, ctx=()) -> None:
+        """``emit(operands + [t], fn(*operands) == t, ...)`` for a fresh variable ``t``,
+        enumerating the inputs only (|dom t| times fewer evaluations)."""
+        scope: list[int] = []
+        for o in operands:
+            if not isinstance(o, K) and o not in scope:
+                scope.append(o)
+        domains = [self.vars[v].domain for v in scope] + [self.vars[t].domain]
+        size = 1
+        for d in domains:
+            size *= len(d)
+        if size > self.limit:
+            raise TableTooLarge(text, size, self.limit, self.s.origin)
+        outputs = set(self.vars[t].domain)
+        position = {v: i for i, v in enumerate(scope)}
+        picks = [(True, o.value) if isinstance(o, K) else (False, position[o]) for o in operands]
+        tuples = []
+        for assignment in itertools.product(*domains[:-1]):
+            try:
+                out = fn(*[x if const else assignment[x] for const, x in picks])
+            except Fault:
+                continue
+            if out in outputs:
+                tuples.append(assignment + (out,))
+        self._store(scope + [t], domains, size, tuples, text, ctx, None)
+
+    def _store(self, scope, domains, size, tuples, text, ctx, guard) -> None:
+        """Record the table ``tuples`` over ``scope`` (see ``emit``)."""
         if len(tuples) == size:
             return  # allows everything: no constraint at all
         if guard is not None:
@@ -267,13 +297,9 @@ class _Builder:
             return K(outputs.pop())
         t = self.aux(outputs, hint)
 
-        def rel(*vals):
-            *ins, out = vals
-            return fn(*ins) == out
-
         # A total function needs no relaxation by its context: t has exactly one value for
         # every input, so the constraint cuts no (pre, locals, post) assignment away.
-        self.emit(list(operands) + [t], rel, f"{self.vars[t].name} = {text}", () if total else ctx)
+        self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:

@@ -51,10 +51,7 @@ def _beem(name: str) -> Path:
 
 def _instance_params():
     for name in sorted(EXPECTED_ORDER):
-        marks = []
-        if name == "hanoi.1":
-            marks.append(pytest.mark.slow)  # 10-20 s in the CSP stage (36 slots, 9-deep arrays)
-        yield pytest.param(name, marks=marks)
+        yield pytest.param(name)
 
 
 @pytest.mark.parametrize("name", list(_instance_params()))
