@@ -28,6 +28,7 @@ transition system, and the narrowed model is the one to verify and explore with.
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 
 from .explore import ReachableGraph, reachable_graph
@@ -47,6 +48,8 @@ class ReachableDomains:
     states: int
     transitions: int
     narrowed: tuple[tuple[str, int, tuple[int, ...]], ...]
+    #: time of both explorations
+    seconds: float = 0.0
 
     def summary(self) -> str:
         parts = []
@@ -64,6 +67,7 @@ class DomainsNotNarrowed(Exception):
 
 def narrow_to_reachable(model: SequentialModel, max_states: int) -> ReachableDomains:
     """See the module docstring; raises ``DomainsNotNarrowed`` with the reason."""
+    start = time.perf_counter()
     first = reachable_graph(model, max_states=max_states)
     if not first.complete:
         raise DomainsNotNarrowed(f"the model has more than {max_states:,} reachable states; raise --domain-states")
@@ -84,7 +88,8 @@ def narrow_to_reachable(model: SequentialModel, max_states: int) -> ReachableDom
         raise DomainsNotNarrowed(
             "the reachable values do not cover the values written during steps "
             "(states, transitions, fault states: {} after narrowing, {} before)".format(after, before))
-    return ReachableDomains(model, smaller, before[0], before[1], tuple(narrowed))
+    return ReachableDomains(model, smaller, before[0], before[1], tuple(narrowed),
+                            time.perf_counter() - start)
 
 
 def _counts(graph: ReachableGraph) -> tuple[int, int, int]:
