@@ -11,6 +11,7 @@ from typing import Mapping, Optional
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
+from ..source import read_source
 from .linearise import build_model
 from .scope import build_scope
 from .syntax import parse_script
@@ -54,11 +55,4 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, int] = {}
 
 def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None) -> SequentialModel:
     """Read ``path`` and linearise it (see ``parse_text``)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read file: {e.strerror}", path) from None
-    except UnicodeDecodeError:
-        raise InputError("file is not UTF-8 text", path) from None
-    return parse_text(text, path, defines, process)
+    return parse_text(read_source(path), path, defines, process)

@@ -8,13 +8,13 @@ one DiVinE defines.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Mapping, Optional
 
 from detect.domains import narrow_domains
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
+from ..source import read_source
 from .linearise import linearise
 from .syntax import parse_syntax
 
@@ -46,9 +46,4 @@ def load(
     path, defines: Optional[Mapping[str, int]] = None, *, domain_limit: int = DOMAIN_LIMIT
 ) -> SequentialModel:
     """Read the DVE file at ``path``; unreadable files are ``InputError`` too."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise InputError(f"cannot read file: {e.strerror or e}", str(path)) from None
-    return parse_text(text, str(path), defines, domain_limit=domain_limit)
+    return parse_text(read_source(path), str(path), defines, domain_limit=domain_limit)

@@ -17,6 +17,8 @@ import lark
 from detect import ir
 from detect.errors import InputError
 
+from ..source import read_source
+
 from .lower import ATOMIC, lower_with_storage
 from .preprocess import preprocess
 from .syntax import parse_program
@@ -56,18 +58,14 @@ def load(path: str | Path, defines: Mapping[str, object] | None = None, narrow: 
     path = Path(path)
     if path.suffix not in SUFFIXES:
         raise InputError(f"expected a Promela file ({', '.join(SUFFIXES)})", str(path), 0, 0)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", str(path), 0, 0) from None
-    return parse_text(text, str(path), defines, narrow)
+    return parse_text(read_source(path), str(path), defines, narrow)
 
 
 def spin_storage(model: ir.SequentialModel) -> ir.Expr:
     """The condition under which Spin stores a state of ``model`` (a Promela model read from
     the file ``model.source``): it is translated again with ``model.parameters`` as defines.
     The IR has no field for it (see the Promela report)."""
-    text = Path(model.source).read_text()
+    text = read_source(model.source)
     stored, again = parse_with_storage(text, model.source, dict(model.parameters))
     if [v.name for v in again.variables] != [v.name for v in model.variables]:
         raise ValueError(f"{model.source} changed since {model.name} was read")

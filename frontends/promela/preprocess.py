@@ -13,11 +13,13 @@ file the user wrote.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
 from detect.errors import InputError
+
+from ..source import read_source
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MAX_EXPANSION_DEPTH = 64
@@ -255,9 +257,9 @@ class _Preprocessor:
                 raise InputError('#include: only local files ("file") are supported', path, line, 1)
             inc = (Path(path).parent if path else self.base) / mm.group(1)
             try:
-                inc_text = inc.read_text()
-            except OSError as e:
-                raise InputError(f"#include: cannot read {inc}: {e.strerror}", path, line, 1) from None
+                inc_text = read_source(inc, "#include file")
+            except InputError as e:
+                raise InputError(f"#include: {e.message}", path, line, 1) from None
             self.run(inc_text, str(inc))
             # the directive line itself is emitted by the caller
         elif word in ("line", "pragma", "error", "warning"):
