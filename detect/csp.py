@@ -89,17 +89,20 @@ class Csp:
 class TableTooLarge(Exception):
     """A constraint's allowed-assignment table would exceed the limit."""
 
-    def __init__(self, text: str, size: int, limit: int, origin: str, note: str = ""):
+    def __init__(self, text: str, size: int, limit: int, origin: str, note: str = "", widest: str = ""):
+        what = f"{widest}: bound it (a guard, a smaller type or a declared range)" if widest else \
+            "narrow the domains involved"
         super().__init__(
             f"{origin}: constraint {text} would have {size} allowed assignments "
-            f"(limit {limit}); narrow the domains involved or raise --table-limit"
+            f"(limit {limit}); {what} or raise --table-limit"
             + (f" ({note})" if note else "")
         )
         self.text, self.size, self.limit, self.origin = text, size, limit, origin
+        self.widest = widest
 
     def noted(self, note: str) -> "TableTooLarge":
         """The same error, saying why the fallback did not apply either."""
-        return TableTooLarge(self.text, self.size, self.limit, self.origin, note)
+        return TableTooLarge(self.text, self.size, self.limit, self.origin, note, self.widest)
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,20 @@ class _Builder:
         s = self.s
         return self.new_var(f"s{s.index}.{hint}{len(self.vars)}", domain, AUX, summand=s.index)
 
+    def too_large(self, text: str, size: int, scope) -> TableTooLarge:
+        """The error for a table over ``scope``, naming its widest state variable (or the
+        widest value it computes) so the user knows what to bound."""
+        def width(v):
+            role = self.vars[v].role
+            return (len(self.vars[v].domain), role in (PRE, POST))
+        widest = max(scope, key=width, default=None)
+        words = ""
+        if widest is not None:
+            var = self.vars[widest]
+            name = self.slots[var.slot].label if var.role in (PRE, POST) else "an intermediate value"
+            words = f"{name} ranges over {len(var.domain)} values"
+        return TableTooLarge(text, size, self.limit, self.s.origin if self.s else "init", widest=words)
+
     def dom(self, o) -> tuple[int, ...]:
         return (o.value,) if isinstance(o, K) else self.vars[o].domain
 
@@ -183,7 +200,7 @@ class _Builder:
         for d in domains:
             size *= len(d)
         if size > self.limit:
-            raise TableTooLarge(text, size, self.limit, self.s.origin if self.s else "init")
+            raise self.too_large(text, size, scope)
 
         def values_of(assignment):
             env = dict(zip(scope, assignment))
@@ -211,7 +228,7 @@ class _Builder:
         for d in domains:
             size *= len(d)
         if size > self.limit:
-            raise TableTooLarge(text, size, self.limit, self.s.origin)
+            raise self.too_large(text, size, scope + [t])
         outputs = set(self.vars[t].domain)
         position = {v: i for i, v in enumerate(scope)}
         picks = [(True, o.value) if isinstance(o, K) else (False, position[o]) for o in operands]
@@ -282,7 +299,7 @@ class _Builder:
         for o in operands:
             size *= len(self.dom(o))
         if size > self.limit:
-            raise TableTooLarge(text, size, self.limit, self.s.origin)
+            raise self.too_large(text, size, [o for o in operands if not isinstance(o, K)])
         outputs = set()
         total = True
         for values in itertools.product(*(self.dom(o) for o in operands)):

@@ -43,7 +43,10 @@ def csp_of(
             domains = narrow_to_reachable(model, domain_states)
         except DomainsNotNarrowed as why:
             raise too_large.noted(f"domains from the reachable states: {why}") from None
-        return domains.model, translate(domains.model, table_limit), domains
+        try:
+            return domains.model, translate(domains.model, table_limit), domains
+        except TableTooLarge as still:
+            raise still.noted(f"the domains of the {domains.states:,} reachable states are as wide") from None
 
 
 def detect(

@@ -55,8 +55,11 @@ def test_table_limit_is_reported():
     model = SequentialModel("big", (Variable("x", big, ((0,),)), Variable("y", big, ((0,),))), (
         Summand((), TRUE, Event("mul"), (Assign(Name("x"), Binary("%", Binary("*", Name("x"), Name("y")), Const(1000))),)),
     ))
-    with pytest.raises(TableTooLarge, match="limit 1000"):
+    with pytest.raises(TableTooLarge, match="limit 1000") as err:
         translate(model, table_limit=1000)
+    # The error names the state variable to bound, not only the internal constraint.
+    assert "ranges over 1000 values: bound it" in str(err.value)
+    assert err.value.widest in ("x ranges over 1000 values", "y ranges over 1000 values")
 
 
 def test_summand_that_always_faults_is_dead():

@@ -69,3 +69,14 @@ def test_narrowing_keeps_states_transitions_and_faults(model):
     except DomainsNotNarrowed:
         return
     assert _lts(narrowed.model) == _lts(model)
+
+
+def test_fallback_that_cannot_help_says_so():
+    """A counter that really reaches 40,000 values: the reachable domains are as wide."""
+    big = tuple(range(40_000))
+    model = SequentialModel("wide", (Variable("c", big, ((0,),)),), (
+        Summand((), Binary("<", Name("c"), Const(39_999)), Event("inc"),
+                (Assign(Name("c"), Binary("+", Name("c"), Const(1))),)),))
+    with pytest.raises(TableTooLarge, match="c ranges over 40000 values") as err:
+        detect(model, table_limit=100_000, domain_states=100_000)
+    assert "the domains of the 40,000 reachable states are as wide" in str(err.value)
