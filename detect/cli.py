@@ -409,6 +409,13 @@ def export(model, defines, process, fmt, output, engine, table_limit, run, summa
         raise Failure(f"{model}: {e}") from None
     except ModelError as e:
         raise Failure(f"{model}: the front end produced an invalid model ({e}); please report this") from None
+    except BrokenPipeError:
+        if output is not None:
+            raise Failure(f"{output}: cannot write: broken pipe") from None
+        # The reader stopped early (``| head``): not an error, and nothing more to say.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except OSError as e:
         raise Failure(f"{output or '<stdout>'}: cannot write: {e.strerror or e}") from None
 
