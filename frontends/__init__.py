@@ -1,7 +1,7 @@
 """Front ends: parse a concurrent model and linearise it into a ``detect.ir.SequentialModel``.
 
 ``load`` picks the front end from the file's suffix: ``.csp`` (PAT CSP#), ``.pml``/``.p``/
-``.prom`` (Promela), ``.dve`` (DiVinE/BEEM).
+``.prom`` (Promela), ``.dve`` (DiVinE/BEEM), ``.m`` (Murphi, CMurphi's language).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Mapping, Optional
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
-SUFFIXES = {".csp": "csp", ".pml": "promela", ".p": "promela", ".prom": "promela", ".dve": "dve"}
+SUFFIXES = {".csp": "csp", ".pml": "promela", ".p": "promela", ".prom": "promela", ".dve": "dve", ".m": "murphi"}
 
 
 def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None) -> SequentialModel:
@@ -29,6 +29,10 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
         from .csp import load as load_csp
 
         return load_csp(path, defines, process=process)
+    if language == "murphi":
+        from .murphi import load as load_murphi
+
+        return load_murphi(path, defines)
     if language == "dve":
         from .dve import load as load_dve
 

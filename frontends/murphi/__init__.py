@@ -1,0 +1,35 @@
+"""Murphi front end (CMurphi): ``load(path)`` and ``parse_text(text, path)``.
+
+The result is a ``SequentialModel`` (see ``linearise`` for the value encoding -- scalarsets
+are ``0..N-1``, enums ``0..k-1``, *undefined* is ``lo - 1`` -- and CMurphi's semantics):
+one summand family per ``Rule`` (its ruleset parameters are the summand's locals),
+start states computed by running the ``Startstate``s, ``Invariant``s as invariant
+assertions.  ``defines`` (``-D N=3``) override the file's ``Const`` declarations.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Optional
+
+from detect.errors import InputError
+from detect.ir import SequentialModel
+
+from ..source import read_source
+from .linearise import linearise
+from .syntax import parse_syntax
+
+__all__ = ["load", "parse_text"]
+
+
+def parse_text(text: str, path: str = "", defines: Optional[Mapping[str, int]] = None) -> SequentialModel:
+    """Parse and linearise Murphi ``text``; ``defines`` override (or add) constants."""
+    try:
+        program = parse_syntax(text, path)
+        return linearise(program, path, defines or {})
+    except RecursionError:
+        # Lark's tree transformer and our translators recurse on nesting depth.
+        raise InputError("expressions nested too deeply", path) from None
+
+
+def load(path, defines: Optional[Mapping[str, int]] = None) -> SequentialModel:
+    """Read the Murphi file at ``path``; unreadable files are ``InputError`` too."""
+    return parse_text(read_source(path), str(path), defines)

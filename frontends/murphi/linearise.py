@@ -1,0 +1,889 @@
+"""Murphi syntax tree -> ``SequentialModel`` with CMurphi's semantics.
+
+Values.  Every simple type is an interval of ints: a subrange ``lo..hi`` is itself, an
+``Enum {A, B, ...}`` is ``0..k-1`` in declaration order, ``boolean`` is ``false = 0,
+true = 1`` and ``Scalarset(N)`` is ``0..N-1``.  Murphi's *undefined* value of a variable of
+type ``lo..hi`` is the extra value ``lo - 1``: ``Undefine`` writes it, ``Clear`` writes
+``lo``, and two states that differ only in whether a variable is defined are different states
+(as Murphi counts them).  Only variables that can be undefined (in some start state, or by an
+``Undefine`` or a whole-array copy of possibly undefined data) get the extra value.
+
+Layout.  A ``Var`` of simple type is one IR scalar.  Arrays and records are flattened into one
+IR variable per record field path (``r.f``, ``A.f`` for an array of records), a 1-D array
+indexed by the row-major position of the subscripts (``A[i][j]`` of an ``Array[T] Of
+Array[U] Of ...`` is ``A[(i - lo_T) * |U| + (j - lo_U)]``).
+
+Rules.  Every ``Rule`` becomes one summand whose locals are the parameters of the enclosing
+``Ruleset``s, in order (a ruleset over a scalarset is *one* summand family: that is what lets
+the symmetry detection see the scalarset's permutations).  Its event is the rule's name with
+the parameter values.  ``Forall``/``Exists`` and ``For`` loops are expanded over their
+(finite, constant) ranges, with the quantified variable a constant in each copy.
+
+Errors.  Reading an undefined value, an index out of range, a value written outside its
+type, ``Error`` and a failed ``Assert`` are faults of the IR (Murphi's error states).  A read
+that may see an undefined value is preceded by an ``Assert`` of its definedness condition,
+which follows the short-circuit evaluation of ``&``, ``|``, ``->`` and ``?:``.  A rule whose
+guard may read an undefined value becomes two summands: ``[defined & guard] body`` and
+``[!defined] assert(false)``, so guards stay pure.
+
+Start states.  Each ``Startstate`` (once per valuation of its enclosing ruleset parameters)
+is run from the all-undefined state by the reference interpreter when the model is loaded;
+the set of resulting states must be a product of per-slot value sets (the IR's form of
+initial states), which covers start states that differ in one variable (2_peterson's
+``turn := i``).  ``Invariant``s become ``invariant`` assertions; one that reads an undefined
+value counts as violated.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Mapping, Optional, Union
+
+from detect import ir
+from detect.errors import InputError
+from detect.semantics import Env, Fault, apply_binary, apply_unary, execute
+
+from .syntax import (
+    ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl, Designator,
+    EnumType, ErrorStmt, Field, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num, Program,
+    QuantRange, QuantType, Quantified, RecordType, RuleSet, ScalarsetType, SimpleRule,
+    StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UndefineStmt, VarDecl,
+    WhileStmt, Conditional,
+)
+
+#: Largest number of state slots one variable may flatten into, and of unrolled copies of
+#: one ``For``/``Forall`` (Murphi's own tables would not hold more either).
+MAX_ELEMENTS = 65_536
+#: Largest number of start states (ruleset instances of ``Startstate``s).
+MAX_START_STATES = 100_000
+
+# ---------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class Simple:
+    """A simple type: the ints ``lo..hi``; ``kind`` is subrange, enum, boolean or scalarset."""
+
+    kind: str
+    lo: int
+    hi: int
+    name: str = ""
+
+    @property
+    def undefined(self) -> int:
+        return self.lo - 1
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(range(self.lo, self.hi + 1))
+
+    @property
+    def size(self) -> int:
+        return self.hi - self.lo + 1
+
+
+@dataclass(frozen=True)
+class Array:
+    index: Simple
+    element: "Type"
+
+
+@dataclass(frozen=True)
+class Record:
+    fields: tuple[tuple[str, "Type"], ...]
+
+
+Type = Union[Simple, Array, Record]
+
+BOOLEAN = Simple("boolean", 0, 1, "boolean")
+
+
+def _slots_of(t: Type) -> int:
+    if isinstance(t, Simple):
+        return 1
+    if isinstance(t, Array):
+        return t.index.size * _slots_of(t.element)
+    return sum(_slots_of(f) for _, f in t.fields)
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """One IR variable of a Murphi variable: the field ``path`` and the array ``dims`` on it."""
+
+    ir_name: str
+    path: tuple[str, ...]
+    dims: tuple[Simple, ...]
+    type: Simple
+
+    @property
+    def size(self) -> Optional[int]:
+        if not self.dims:
+            return None
+        n = 1
+        for d in self.dims:
+            n *= d.size
+        return n
+
+
+def _leaves(name: str, t: Type, path=(), dims=()) -> Iterator[Leaf]:
+    if isinstance(t, Simple):
+        yield Leaf(".".join((name,) + path), path, dims, t)
+    elif isinstance(t, Array):
+        yield from _leaves(name, t.element, path, dims + (t.index,))
+    else:
+        for fname, ftype in t.fields:
+            yield from _leaves(name, ftype, path + (fname,), dims)
+
+
+# ---------------------------------------------------------------------------- symbols
+
+
+@dataclass(frozen=True)
+class ConstSym:
+    value: int
+    type: Optional[Simple]  # None: an integer constant
+
+
+@dataclass(frozen=True)
+class TypeSym:
+    type: Type
+
+
+@dataclass(frozen=True)
+class VarSym:
+    name: str
+    type: Type
+    leaves: Mapping[tuple[str, ...], Leaf]
+
+
+@dataclass(frozen=True)
+class LocalSym:
+    """A ruleset parameter (a summand local) or a rule's local variable (a temporary)."""
+
+    ir_name: str
+    type: Simple
+    temporary: bool = False
+
+
+Symbol = Union[ConstSym, TypeSym, VarSym, LocalSym]
+Scope = Mapping[str, Symbol]
+
+PREDEFINED: dict[str, Symbol] = {
+    "boolean": TypeSym(BOOLEAN),
+    "true": ConstSym(1, BOOLEAN),
+    "false": ConstSym(0, BOOLEAN),
+}
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _fold(e: ir.Expr) -> ir.Expr:
+    """Fold operators on constants; keep a faulting one for run time (Murphi's error)."""
+    try:
+        if isinstance(e, ir.Unary) and isinstance(e.operand, ir.Const):
+            return ir.Const(apply_unary(e.op, e.operand.value))
+        if isinstance(e, ir.Binary) and isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
+            return ir.Const(apply_binary(e.op, e.left.value, e.right.value))
+    except Fault:
+        pass
+    return e
+
+
+def conj(a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    if a == ir.TRUE:
+        return b
+    if b == ir.TRUE:
+        return a
+    if a == ir.FALSE:
+        return a
+    return ir.Binary("&&", a, b)
+
+
+def disj(a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    if a == ir.TRUE or b == ir.TRUE:
+        return ir.TRUE
+    if a == ir.FALSE:
+        return b
+    if b == ir.FALSE:
+        return a
+    return ir.Binary("||", a, b)
+
+
+def neg(a: ir.Expr) -> ir.Expr:
+    if isinstance(a, ir.Const):
+        return ir.Const(int(not a.value))
+    if isinstance(a, ir.Unary) and a.op == "!":
+        return a.operand
+    return ir.Unary("!", a)
+
+
+def _in_range(e: ir.Expr, lo: int, hi: int) -> ir.Expr:
+    return conj(_fold(ir.Binary(">=", e, ir.Const(lo))), _fold(ir.Binary("<=", e, ir.Const(hi))))
+
+
+@dataclass(frozen=True)
+class Value:
+    """A translated expression: its IR form, bounds of its value when known (``None``:
+    unknown), and ``defined``: the condition under which evaluating it reads no undefined
+    value (short-circuit aware)."""
+
+    expr: ir.Expr
+    lo: Optional[int]
+    hi: Optional[int]
+    defined: ir.Expr = ir.TRUE
+
+    def within(self, t: Simple) -> bool:
+        return self.lo is not None and self.hi is not None and t.lo <= self.lo and self.hi <= t.hi
+
+
+def _const_value(v: Value) -> Value:
+    if isinstance(v.expr, ir.Const):
+        return Value(v.expr, v.expr.value, v.expr.value, v.defined)
+    return v
+
+
+BOOL_RANGE = (0, 1)
+
+
+@dataclass(frozen=True)
+class Access:
+    """A designator naming (part of) a variable: ``type`` is what is left after the
+    selectors, ``path`` the fields chosen so far and ``indices`` the subscripts."""
+
+    var: VarSym
+    type: Type
+    path: tuple[str, ...]
+    indices: tuple[Value, ...]
+    text: str
+
+
+# ---------------------------------------------------------------------------- translator
+
+
+@dataclass
+class _Translator:
+    """Name resolution and translation; ``undefinable`` are the IR variables that may hold
+    the undefined value, ``undefined_writes`` collects those a translated rule may make
+    undefined (the fixpoint in ``linearise`` grows the first from the second)."""
+
+    path: str
+    defines: Mapping[str, int]
+    globals: dict[str, Symbol] = field(default_factory=lambda: dict(PREDEFINED))
+    variables: list[VarSym] = field(default_factory=list)
+    undefinable: frozenset[str] = frozenset()
+    undefined_writes: set[str] = field(default_factory=set)
+
+    def error(self, message: str, node) -> InputError:
+        return InputError(message, self.path, getattr(node, "line", 0), getattr(node, "column", 0))
+
+    # ------------------------------------------------------------------ constants
+    def const(self, e, scope: Scope) -> int:
+        """Value of a constant expression (type bounds, constant declarations, ranges)."""
+        v = self.expr(e, scope)
+        if not isinstance(v.expr, ir.Const):
+            raise self.error("expected a constant expression", e)
+        return v.expr.value
+
+    # ------------------------------------------------------------------ declarations
+    def declare(self, scope: dict[str, Symbol], name: str, sym: Symbol, node) -> None:
+        if name in scope and not (name in PREDEFINED and scope is not self.globals):
+            raise self.error(f"{name!r} declared twice", node)
+        scope[name] = sym
+
+    def resolve_type(self, t, scope: dict[str, Symbol]) -> Type:
+        """The type ``t`` denotes; an ``Enum`` declares its constants in ``scope``."""
+        if isinstance(t, TypeName):
+            sym = scope.get(t.name)
+            if sym is None:
+                raise self.error(f"unknown type {t.name!r}", t)
+            if not isinstance(sym, TypeSym):
+                raise self.error(f"{t.name!r} is not a type", t)
+            return sym.type
+        if isinstance(t, Subrange):
+            lo, hi = self.const(t.lo, scope), self.const(t.hi, scope)
+            if lo > hi:
+                raise self.error(f"empty subrange {lo}..{hi}", t)
+            if hi - lo + 1 > MAX_ELEMENTS:
+                raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
+            return Simple("subrange", lo, hi, f"{lo}..{hi}")
+        if isinstance(t, EnumType):
+            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _, _ in t.names) + "}")
+            for k, (n, line, column) in enumerate(t.names):
+                if n in scope:
+                    raise InputError(f"{n!r} declared twice", self.path, line, column)
+                scope[n] = ConstSym(k, simple)
+            return simple
+        if isinstance(t, ScalarsetType):
+            n = self.const(t.size, scope)
+            if not 1 <= n <= MAX_ELEMENTS:
+                raise self.error(f"scalarset size {n}; expected 1..{MAX_ELEMENTS}", t)
+            return Simple("scalarset", 0, n - 1, f"scalarset({n})")
+        if isinstance(t, ArrayType):
+            index = self.resolve_type(t.index, scope)
+            if not isinstance(index, Simple):
+                raise self.error("an array index type must be a subrange, enum, boolean or scalarset", t.index)
+            element = self.resolve_type(t.element, scope)
+            result = Array(index, element)
+            if _slots_of(result) > MAX_ELEMENTS:
+                raise self.error(f"array has more than {MAX_ELEMENTS} elements", t)
+            return result
+        if isinstance(t, RecordType):
+            fields: list[tuple[str, Type]] = []
+            for decl in t.fields:
+                ftype = self.resolve_type(decl.type, scope)
+                for n, line, column in decl.names:
+                    if any(n == f for f, _ in fields):
+                        raise InputError(f"field {n!r} declared twice", self.path, line, column)
+                    fields.append((n, ftype))
+            result = Record(tuple(fields))
+            if _slots_of(result) > MAX_ELEMENTS:
+                raise self.error(f"record has more than {MAX_ELEMENTS} elements", t)
+            return result
+        raise self.error("expected a type", t)
+
+    def declare_globals(self, program: Program) -> None:
+        for name, value in self.defines.items():
+            self.globals[name] = ConstSym(int(value), None)
+        defined = frozenset(self.defines)
+        for item in program.items:
+            if isinstance(item, ConstDecl):
+                if item.name in defined:
+                    continue  # -D overrides the file's constant
+                self.declare(self.globals, item.name, ConstSym(self.const(item.value, self.globals), self._const_type(item.value)), item)
+            elif isinstance(item, TypeDecl):
+                t = self.resolve_type(item.type, self.globals)
+                self.declare(self.globals, item.name, TypeSym(t), item)
+            elif isinstance(item, VarDecl):
+                t = self.resolve_type(item.type, self.globals)
+                for n, line, column in item.names:
+                    leaves = {leaf.path: leaf for leaf in _leaves(n, t)}
+                    sym = VarSym(n, t, leaves)
+                    if n in self.globals:
+                        raise InputError(f"{n!r} declared twice", self.path, line, column)
+                    self.globals[n] = sym
+                    self.variables.append(sym)
+
+    def _const_type(self, e) -> Optional[Simple]:
+        if isinstance(e, Designator) and not e.selectors:
+            sym = self.globals.get(e.name)
+            if isinstance(sym, ConstSym):
+                return sym.type
+        return None
+
+    def local_scope(self, decls, scope: Scope, taken: set[str]) -> dict[str, Symbol]:
+        """``scope`` extended by a rule's own ``Const``/``Type``/``Var`` declarations; its
+        variables are IR temporaries (simple types only)."""
+        inner: dict[str, Symbol] = dict(scope)
+        own: set[str] = set()
+        for d in decls:
+            names = [(d.name, d.line, d.column)] if not isinstance(d, VarDecl) else list(d.names)
+            for n, line, column in names:
+                if n in own:
+                    raise InputError(f"{n!r} declared twice", self.path, line, column)
+                own.add(n)
+            if isinstance(d, ConstDecl):
+                inner[d.name] = ConstSym(self.const(d.value, inner), None)
+            elif isinstance(d, TypeDecl):
+                inner[d.name] = TypeSym(self.resolve_type(d.type, inner))
+            else:
+                t = self.resolve_type(d.type, inner)
+                if not isinstance(t, Simple):
+                    raise self.error("rule-local variables of array or record type are not supported", d)
+                for n, _, _ in d.names:
+                    inner[n] = LocalSym(fresh_name(n, taken), t, temporary=True)
+        return inner
+
+    # ------------------------------------------------------------------ designators
+    def access(self, d: Designator, scope: Scope) -> Union[Access, Value, LocalSym]:
+        """A variable access, a constant's ``Value``, or a local (parameter / temporary)."""
+        sym = scope.get(d.name)
+        if sym is None:
+            raise self.error(f"unknown identifier {d.name!r}", d)
+        if isinstance(sym, TypeSym):
+            raise self.error(f"type {d.name!r} used as a value", d)
+        if not isinstance(sym, VarSym):
+            if d.selectors:
+                raise self.error(f"{d.name!r} is not an array or record", d.selectors[0])
+            if isinstance(sym, ConstSym):
+                return Value(ir.Const(sym.value), sym.value, sym.value)
+            return sym
+        t: Type = sym.type
+        path: tuple[str, ...] = ()
+        indices: list[Value] = []
+        text = d.name
+        for sel in d.selectors:
+            if isinstance(sel, Field):
+                if not isinstance(t, Record):
+                    raise self.error(f"{text} is not a record; no field {sel.name!r}", sel)
+                ftype = dict(t.fields).get(sel.name)
+                if ftype is None:
+                    raise self.error(f"{text} has no field {sel.name!r}", sel)
+                t, path, text = ftype, path + (sel.name,), f"{text}.{sel.name}"
+            else:
+                if not isinstance(t, Array):
+                    raise self.error(f"{text} is not an array", sel)
+                index = self.scalar(sel.index, scope)
+                if isinstance(index.expr, ir.Const) and not t.index.lo <= index.expr.value <= t.index.hi:
+                    raise self.error(
+                        f"index {index.expr.value} out of range {t.index.lo}..{t.index.hi} of {text}", sel)
+                indices.append(index)
+                t, text = t.element, f"{text}[]"
+        return Access(sym, t, path, tuple(indices), text)
+
+    def _flat_index(self, leaf: Leaf, indices: list[Value]) -> tuple[Optional[ir.Expr], ir.Expr]:
+        """Row-major position of ``indices`` in ``leaf`` and the indices' definedness."""
+        defined = ir.TRUE
+        for v in indices:
+            defined = conj(defined, v.defined)
+        if not leaf.dims:
+            return None, defined
+        flat: ir.Expr = ir.Const(0)
+        checks: ir.Expr = ir.TRUE
+        stride = 1
+        for dim, v in reversed(list(zip(leaf.dims, indices))):
+            term = _fold(ir.Binary("-", v.expr, ir.Const(dim.lo))) if dim.lo else v.expr
+            if stride != 1:
+                term = _fold(ir.Binary("*", term, ir.Const(stride)))
+            flat = term if flat == ir.Const(0) else _fold(ir.Binary("+", term, flat))
+            if len(leaf.dims) > 1 and not v.within(dim):
+                checks = conj(checks, _in_range(v.expr, dim.lo, dim.hi))
+            stride *= dim.size
+        if checks != ir.TRUE:
+            # A subscript out of its range (not only the flat position) is Murphi's error:
+            # an out-of-bounds position -1 makes the IR fault there.
+            flat = ir.Ite(checks, flat, ir.Const(-1))
+        return flat, defined
+
+    def leaf_targets(self, a: Access) -> Iterator[tuple[Leaf, ir.Expr, ir.Expr]]:
+        """Every scalar element under ``a``: ``(leaf, IR reference, definedness of indices)``."""
+        sub_leaves = [leaf for path, leaf in a.var.leaves.items() if path[:len(a.path)] == a.path]
+        for leaf in sub_leaves:
+            free_dims = leaf.dims[len(a.indices):]
+            for values in itertools.product(*(d.values for d in free_dims)):
+                indices = list(a.indices) + [Value(ir.Const(x), x, x) for x in values]
+                flat, defined = self._flat_index(leaf, indices)
+                ref = ir.Name(leaf.ir_name) if flat is None else ir.Index(leaf.ir_name, flat)
+                yield leaf, ref, defined
+
+    def scalar_access(self, a: Access, node) -> tuple[Leaf, ir.Expr, ir.Expr]:
+        if not isinstance(a.type, Simple):
+            what = "array" if isinstance(a.type, Array) else "record"
+            raise self.error(f"{a.text} is an {what}; expected a simple value", node)
+        ((leaf, ref, defined),) = list(self.leaf_targets(a))
+        return leaf, ref, defined
+
+    # ------------------------------------------------------------------ expressions
+    def scalar(self, e, scope: Scope) -> Value:
+        return self.expr(e, scope)
+
+    def expr(self, e, scope: Scope) -> Value:
+        """Translate expression ``e`` (see ``Value``)."""
+        if isinstance(e, Num):
+            return Value(ir.Const(e.value), e.value, e.value)
+        if isinstance(e, Designator):
+            a = self.access(e, scope)
+            if isinstance(a, Value):
+                return a
+            if isinstance(a, LocalSym):
+                return Value(ir.Name(a.ir_name), a.type.lo, a.type.hi)
+            leaf, ref, defined = self.scalar_access(a, e)
+            if leaf.ir_name in self.undefinable:
+                defined = conj(defined, ir.Binary("!=", ref, ir.Const(leaf.type.undefined)))
+            return Value(ref, leaf.type.lo, leaf.type.hi, defined)
+        if isinstance(e, UnaryOp):
+            v = self.expr(e.operand, scope)
+            if e.op == "-":
+                lo, hi = (None, None) if v.lo is None else (-v.hi, -v.lo)
+                return _const_value(Value(_fold(ir.Unary("-", v.expr)), lo, hi, v.defined))
+            return _const_value(Value(neg(v.expr), 0, 1, v.defined))
+        if isinstance(e, BinaryOp):
+            return self._binary(e, scope)
+        if isinstance(e, Conditional):
+            c, t, f = self.expr(e.cond, scope), self.expr(e.then, scope), self.expr(e.else_, scope)
+            if isinstance(c.expr, ir.Const):
+                chosen = t if c.expr.value else f
+                return Value(chosen.expr, chosen.lo, chosen.hi, conj(c.defined, chosen.defined))
+            lo = None if t.lo is None or f.lo is None else min(t.lo, f.lo)
+            hi = None if t.hi is None or f.hi is None else max(t.hi, f.hi)
+            branch_defined = ir.TRUE if t.defined == f.defined == ir.TRUE else ir.Ite(c.expr, t.defined, f.defined)
+            return Value(ir.Ite(c.expr, t.expr, f.expr), lo, hi, conj(c.defined, branch_defined))
+        if isinstance(e, Quantified):
+            result: Optional[Value] = None
+            for inner in self.quantified_scopes(e.quantifiers, scope):
+                v = self.expr(e.body, inner)
+                if result is None:
+                    result = v
+                else:
+                    result = self._logic("&" if e.kind == "forall" else "|", result, v)
+            if result is None:
+                return Value(ir.TRUE if e.kind == "forall" else ir.FALSE, 0, 1)
+            return result
+        if isinstance(e, IsUndefined):
+            a = self.access(e.target, scope)
+            if not isinstance(a, Access):
+                raise self.error("IsUndefined expects a global variable", e.target)
+            leaf, ref, defined = self.scalar_access(a, e.target)
+            if leaf.ir_name not in self.undefinable:
+                return Value(ir.FALSE, 0, 0, defined)
+            return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
+        if isinstance(e, Call):
+            raise self.error(f"function call {e.name!r}: functions are not supported", e)
+        raise self.error("expected an expression", e)
+
+    def _logic(self, op: str, a: Value, b: Value) -> Value:
+        """``a & b`` / ``a | b`` / ``a -> b``, evaluated left to right with short circuit."""
+        if op == "&":
+            defined = conj(a.defined, disj(neg(a.expr), b.defined))
+            expr = ir.FALSE if a.expr == ir.FALSE else conj(a.expr, b.expr)
+        elif op == "|":
+            defined = conj(a.defined, disj(a.expr, b.defined))
+            expr = ir.TRUE if a.expr == ir.TRUE else disj(a.expr, b.expr)
+        else:
+            defined = conj(a.defined, disj(neg(a.expr), b.defined))
+            expr = ir.TRUE if a.expr == ir.FALSE else disj(neg(a.expr), b.expr)
+        return _const_value(Value(_fold(expr), 0, 1, defined))
+
+    def _binary(self, e: BinaryOp, scope: Scope) -> Value:
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        if e.op in ("&", "|", "->"):
+            return self._logic(e.op, a, b)
+        defined = conj(a.defined, b.defined)
+        if e.op in ("=", "!=", "<", "<=", ">", ">="):
+            op = "==" if e.op == "=" else e.op
+            return _const_value(Value(_fold(ir.Binary(op, a.expr, b.expr)), 0, 1, defined))
+        lo = hi = None
+        if a.lo is not None and b.lo is not None:
+            if e.op == "+":
+                lo, hi = a.lo + b.lo, a.hi + b.hi
+            elif e.op == "-":
+                lo, hi = a.lo - b.hi, a.hi - b.lo
+            elif e.op == "*":
+                products = [x * y for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+                lo, hi = min(products), max(products)
+        return _const_value(Value(_fold(ir.Binary(e.op, a.expr, b.expr)), lo, hi, defined))
+
+    def quantified_scopes(self, quantifiers, scope: Scope) -> Iterator[Scope]:
+        """One scope per valuation of ``quantifiers``, each variable bound to a constant."""
+        if not quantifiers:
+            yield scope
+            return
+        q, rest = quantifiers[0], quantifiers[1:]
+        values, qtype = self.quantifier_values(q, scope)
+        for x in values:
+            inner = dict(scope)
+            inner[q.name] = ConstSym(x, qtype)
+            yield from self.quantified_scopes(rest, inner)
+
+    def quantifier_values(self, q, scope: Scope) -> tuple[tuple[int, ...], Optional[Simple]]:
+        if isinstance(q, QuantType):
+            t = self.resolve_type(q.type, dict(scope))
+            if not isinstance(t, Simple):
+                raise self.error("expected a subrange, enum, boolean or scalarset to range over", q.type)
+            return t.values, t
+        lo, hi = self.const(q.lo, scope), self.const(q.hi, scope)
+        step = 1 if q.step is None else self.const(q.step, scope)
+        if step == 0:
+            raise self.error("'By 0' never ends", q.step)
+        values = tuple(range(lo, hi + 1, step)) if step > 0 else tuple(range(lo, hi - 1, step))
+        if len(values) > MAX_ELEMENTS:
+            raise self.error(f"more than {MAX_ELEMENTS} iterations", q)
+        return values, None
+
+    # ------------------------------------------------------------------ statements
+    def stmts(self, stmts, scope: Scope) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        for s in stmts:
+            out.extend(self.stmt(s, scope))
+        return out
+
+    def _check(self, defined: ir.Expr, node) -> list[ir.Stmt]:
+        if defined == ir.TRUE:
+            return []
+        return [ir.Assert(defined, f"{self.path or '<input>'}:{node.line}: undefined value read")]
+
+    def stmt(self, s, scope: Scope) -> list[ir.Stmt]:
+        if isinstance(s, AssignStmt):
+            return self._assign(s, scope)
+        if isinstance(s, IfStmt):
+            return self._if(list(s.branches), s.else_, scope)
+        if isinstance(s, WhileStmt):
+            c = self.expr(s.cond, scope)
+            body = self.stmts(s.body, scope) + self._check(c.defined, s)
+            return self._check(c.defined, s) + [ir.While(c.expr, tuple(body))]
+        if isinstance(s, ForStmt):
+            out: list[ir.Stmt] = []
+            copies = 0
+            for inner in self.quantified_scopes(s.quantifiers, scope):
+                copies += 1
+                if copies > MAX_ELEMENTS:
+                    raise self.error(f"loop unrolls into more than {MAX_ELEMENTS} copies", s)
+                out.extend(self.stmts(s.body, inner))
+            return out
+        if isinstance(s, (ClearStmt, UndefineStmt)):
+            a = self.access(s.target, scope)
+            if not isinstance(a, Access):
+                if isinstance(a, LocalSym) and a.temporary and isinstance(s, ClearStmt):
+                    return [ir.Assign(ir.Name(a.ir_name), ir.Const(a.type.lo))]
+                what = "Clear" if isinstance(s, ClearStmt) else "Undefine"
+                raise self.error(f"{what} expects a global variable", s.target)
+            out = []
+            for leaf, ref, defined in self.leaf_targets(a):
+                out += self._check(defined, s)
+                if isinstance(s, ClearStmt):
+                    out.append(ir.Assign(ref, ir.Const(leaf.type.lo)))
+                else:
+                    self.undefined_writes.add(leaf.ir_name)
+                    out.append(ir.Assign(ref, ir.Const(leaf.type.undefined)))
+            return out
+        if isinstance(s, ErrorStmt):
+            return [ir.Assert(ir.FALSE, f"Error: {s.text}")]
+        if isinstance(s, AssertStmt):
+            c = self.expr(s.cond, scope)
+            text = s.text or f"{self.path or '<input>'}:{s.line}"
+            return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
+        raise self.error("unsupported statement", s)
+
+    def _if(self, branches, else_, scope: Scope) -> list[ir.Stmt]:
+        if not branches:
+            return self.stmts(else_, scope)
+        cond, body = branches[0]
+        c = self.expr(cond, scope)
+        then = self.stmts(body, scope)
+        rest = self._if(branches[1:], else_, scope)
+        check = self._check(c.defined, cond)
+        if isinstance(c.expr, ir.Const):
+            return check + (then if c.expr.value else rest)
+        return check + [ir.If(c.expr, tuple(then), tuple(rest))]
+
+    def _assign(self, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
+        target = self.access(s.target, scope)
+        if isinstance(target, Value):
+            raise self.error(f"cannot assign to constant {s.target.name!r}", s.target)
+        if isinstance(target, LocalSym):
+            if not target.temporary:
+                raise self.error(f"cannot assign to ruleset parameter {s.target.name!r}", s.target)
+            v = self.expr(s.value, scope)
+            out = self._check(v.defined, s)
+            if not v.within(target.type):
+                out.append(ir.Assert(_in_range(v.expr, target.type.lo, target.type.hi),
+                                     f"{self.path or '<input>'}:{s.line}: value out of range of {s.target.name}"))
+            return out + [ir.Assign(ir.Name(target.ir_name), v.expr)]
+        if not isinstance(target.type, Simple):
+            return self._copy(target, s, scope)
+        leaf, ref, index_defined = self.scalar_access(target, s.target)
+        v = self.expr(s.value, scope)
+        out = self._check(conj(v.defined, index_defined), s)
+        if leaf.ir_name in self.undefinable and not v.within(leaf.type):
+            # The undefined value lo-1 is in the IR domain: reject it (and anything else out
+            # of range) here, as the IR's domain check does for the other variables.
+            out.append(ir.Assert(_in_range(v.expr, leaf.type.lo, leaf.type.hi),
+                                 f"{self.path or '<input>'}:{s.line}: value out of range of {target.text}"))
+        return out + [ir.Assign(ref, v.expr)]
+
+    def _copy(self, target: Access, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
+        """``a := b`` for arrays and records of the same type: element by element, undefined
+        elements included (a copy reads no value)."""
+        source = self.access(s.value, scope) if isinstance(s.value, Designator) else None
+        if not isinstance(source, Access) or source.type != target.type:
+            raise self.error(f"{target.text} is an array or record; expected a variable of the same type", s.value)
+        out: list[ir.Stmt] = []
+        copies = list(zip(self.leaf_targets(target), self.leaf_targets(source)))
+        for (tleaf, tref, tdef), (sleaf, sref, sdef) in copies:
+            out += self._check(conj(tdef, sdef), s)
+            if sleaf.ir_name in self.undefinable:
+                self.undefined_writes.add(tleaf.ir_name)
+        # All elements are read before any is written (``A := A`` with overlap is harmless,
+        # but a record copied into a part of itself must see the old values).
+        temps = [ir.Name(f"{target.var.name}.copy{k}") for k in range(len(copies))]
+        out += [ir.Assign(tmp, sref) for tmp, (_, (_, sref, _)) in zip(temps, copies)]
+        out += [ir.Assign(tref, tmp) for tmp, ((_, tref, _), _) in zip(temps, copies)]
+        return out
+
+
+def fresh_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_2``, ``name_3``, ... if taken; the result is added to ``taken``."""
+    candidate, k = name, 1
+    while candidate in taken:
+        k += 1
+        candidate = f"{name}_{k}"
+    taken.add(candidate)
+    return candidate
+
+
+# ---------------------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class _Param:
+    """A ruleset parameter: its source name, IR local name and values."""
+
+    name: str
+    ir_name: str
+    values: tuple[int, ...]
+    type: Optional[Simple]
+
+
+def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: frozenset[str]):
+    """``(rule, params)`` for every rule, startstate and invariant inside rulesets."""
+    for r in rules:
+        if isinstance(r, RuleSet):
+            ps = list(params)
+            names = set(taken) | {p.ir_name for p in params}
+            scope = _param_scope(tr, ps)
+            for q in r.quantifiers:
+                values, qtype = tr.quantifier_values(q, scope)
+                if not values:
+                    raise tr.error(f"ruleset parameter {q.name!r} has no values", q)
+                p = _Param(q.name, fresh_name(q.name, names), values, qtype)
+                ps.append(p)
+                scope = _param_scope(tr, ps)
+            yield from _walk_rules(tr, r.rules, tuple(ps), taken)
+        else:
+            yield r, params
+
+
+def _param_scope(tr: _Translator, params, as_constants: Optional[tuple[int, ...]] = None) -> dict[str, Symbol]:
+    """Globals with ``params`` bound as summand locals, or to the values ``as_constants``."""
+    scope: dict[str, Symbol] = dict(tr.globals)
+    for k, p in enumerate(params):
+        t = p.type or Simple("subrange", min(p.values), max(p.values))
+        if as_constants is not None:
+            scope[p.name] = ConstSym(as_constants[k], p.type)
+        else:
+            scope[p.name] = LocalSym(p.ir_name, t)
+    return scope
+
+
+def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...],
+                   global_names: frozenset[str]) -> list[ir.Summand]:
+    taken = set(global_names) | {p.ir_name for p in params}
+    scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken)
+    name = rule.name or f"rule@{rule.line}"
+    origin = f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\""
+    locals_ = tuple(ir.Local(p.ir_name, p.values) for p in params)
+    event = ir.Event(name, tuple(ir.Name(p.ir_name) for p in params))
+    body = tuple(tr.stmts(rule.body, scope))
+    if rule.guard is None:
+        return [ir.Summand(locals_, ir.TRUE, event, body, origin)]
+    g = tr.expr(rule.guard, scope)
+    if g.expr == ir.FALSE and g.defined == ir.TRUE:
+        return []
+    summands = [ir.Summand(locals_, conj(g.defined, g.expr), event, body, origin)]
+    if g.defined != ir.TRUE:
+        fault = ir.Assert(ir.FALSE, f"{tr.path or '<input>'}:{rule.line}: guard of rule \"{name}\" reads an undefined value")
+        summands.append(ir.Summand(locals_, neg(g.defined), ir.Event(f"{name}.undefined", event.args),
+                                   (fault,), origin))
+    return summands
+
+
+def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], global_names) -> list[tuple[int, ...]]:
+    """Every start state, by running each ``Startstate`` instance from all-undefined."""
+    # Every variable may be undefined while a start state runs.
+    saved = tr.undefinable
+    tr.undefinable = frozenset(v.name for v in variables)
+    model = ir.SequentialModel("start", variables, ())
+    offsets = ir.slot_offsets(model)
+    undefined_state = [v.domain[0] for v in variables for _ in range(v.length)]
+    results: list[tuple[int, ...]] = []
+    try:
+        for start, params in starts:
+            taken = set(global_names) | {p.ir_name for p in params}
+            scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
+            program = tuple(tr.stmts(start.body, scope))
+            for binding in itertools.product(*(p.values for p in params)):
+                if len(results) >= MAX_START_STATES:
+                    raise tr.error(f"more than {MAX_START_STATES} start states", start)
+                env = Env(model, offsets, list(undefined_state), {p.ir_name: x for p, x in zip(params, binding)})
+                try:
+                    execute(program, env)
+                except Fault as fault:
+                    where = ", ".join(f"{p.name}={x}" for p, x in zip(params, binding))
+                    raise tr.error(f"start state fails{' (' + where + ')' if where else ''}: {fault}", start) from None
+                results.append(tuple(env.state))
+    finally:
+        tr.undefinable = saved
+    return results
+
+
+# ---------------------------------------------------------------------------- entry point
+
+
+def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, int]] = None) -> ir.SequentialModel:
+    """The ``SequentialModel`` of a parsed Murphi program (see the module docstring)."""
+    defines = dict(defines or {})
+    tr = _Translator(path, defines)
+    tr.declare_globals(program)
+    top_rules = [item for item in program.items if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet))]
+    leaves = [leaf for var in tr.variables for leaf in var.leaves.values()]
+    global_names = frozenset(leaf.ir_name for leaf in leaves)
+    walked = list(_walk_rules(tr, top_rules, (), global_names))
+    starts = [(r, ps) for r, ps in walked if isinstance(r, StartState)]
+    if not starts:
+        raise InputError("expected at least one Startstate", path, 1, 1)
+
+    # Start states, with every variable able to hold its undefined value.
+    full = tuple(
+        ir.Variable(leaf.ir_name, (leaf.type.undefined,) + leaf.type.values,
+                    tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size)
+        for leaf in leaves
+    )
+    states = sorted(set(_start_states(tr, starts, full, global_names)))
+    per_slot = [sorted({s[k] for s in states}) for k in range(len(states[0]))]
+    product = 1
+    for values in per_slot:
+        product *= len(values)
+    if product != len(states):
+        varying = [label for label, values in zip((sl.label for sl in ir.state_slots(ir.SequentialModel("s", full, ()))), per_slot) if len(values) > 1]
+        raise InputError(
+            f"the {len(states)} start states are not all combinations of the values of "
+            f"{', '.join(varying[:6])}{', ...' if len(varying) > 6 else ''}; this front end "
+            "needs start states that differ independently per variable", path, starts[0][0].line, starts[0][0].column)
+
+    # Which variables can be undefined: those undefined in a start state, grown by what
+    # the rules may undefine, to a fixpoint.
+    offsets = ir.slot_offsets(ir.SequentialModel("s", full, ()))
+    undefinable = {
+        leaf.ir_name for leaf in leaves
+        if any(leaf.type.undefined in per_slot[offsets[leaf.ir_name] + k] for k in range(leaf.size or 1))
+    }
+    rules = [(r, ps) for r, ps in walked if isinstance(r, SimpleRule)]
+    while True:
+        tr.undefinable = frozenset(undefinable)
+        tr.undefined_writes = set()
+        summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
+        assertions = [_invariant(tr, r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
+        if tr.undefined_writes <= undefinable:
+            break
+        undefinable |= tr.undefined_writes
+
+    variables = []
+    for leaf in leaves:
+        offset = offsets[leaf.ir_name]
+        domain = leaf.type.values
+        if leaf.ir_name in undefinable:
+            domain = (leaf.type.undefined,) + domain
+        init = tuple(tuple(per_slot[offset + k]) for k in range(leaf.size or 1))
+        variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size))
+    name = Path(path).stem if path else "murphi"
+    model = ir.SequentialModel(
+        name=name,
+        variables=tuple(variables),
+        summands=tuple(summands),
+        assertions=tuple(assertions),
+        parameters=tuple(sorted(defines.items())),
+        source=path,
+    )
+    ir.validate(model)
+    return model
+
+
+def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) -> ir.Assertion:
+    """One ``invariant`` assertion: the conjunction over the ruleset instances; reading an
+    undefined value makes it false (Murphi stops with an error there too)."""
+    condition: ir.Expr = ir.TRUE
+    for binding in itertools.product(*(p.values for p in params)):
+        v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+        condition = conj(condition, conj(v.defined, v.expr))
+    text = f'"{inv.name}" {inv.text}' if inv.name else inv.text
+    return ir.Assertion("invariant", text, condition)
