@@ -149,8 +149,14 @@ def explore(
     transitions = 0
     truncated = interrupted = False
     expanded = 0
+    # Canonicalising is costly enough that reading the clock after every expansion is
+    # free by comparison, and a timeout must not wait for 512 canonical labellings.
+    clock_every = 1 if canon is not None else _CLOCK_EVERY
+    next_progress = start + PROGRESS_INTERVAL
     try:
-        for x in compiled.initial_states():
+        # A model can have millions of initial states (every colouring of a ring): the bounds
+        # and the clock apply while they are enumerated too.
+        for n, x in enumerate(compiled.initial_states(), 1):
             r = canon(x) if canon is not None else x
             if r not in parent:
                 if len(parent) == limit:
@@ -159,11 +165,15 @@ def explore(
                 parent[r] = None
                 initial_real[r] = x
                 queue.append(r)
-        # Canonicalising is costly enough that reading the clock after every expansion is
-        # free by comparison, and a timeout must not wait for 512 canonical labellings.
-        clock_every = 1 if canon is not None else _CLOCK_EVERY
+            if n % clock_every == 0:
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    truncated = True
+                    break
+                if progress is not None and now >= next_progress:
+                    next_progress = now + PROGRESS_INTERVAL
+                    progress(len(parent), transitions, now - start)
         next_clock = clock_every
-        next_progress = start + PROGRESS_INTERVAL
         while expanded < len(queue) and not truncated:
             s = queue[expanded]
             expanded += 1

@@ -148,6 +148,15 @@ def test_timeout_truncates(monkeypatch):
     assert result.truncated and result.states < 6 ** 3
 
 
+def test_timeout_applies_while_initial_states_are_enumerated():
+    """Two-hop colouring N=5 starts from ~8 million initial states; with a canonicaliser the
+    clock must be read while they are enumerated, not only once expansion starts."""
+    model = SequentialModel("many", (Variable("c", tuple(range(10)), (tuple(range(10)),) * 4, size=4),), (
+        Summand((), TRUE, Event("stay"), ()),))
+    result = explore(model, timeout=0.0, canonicalise=lambda s: s)
+    assert result.truncated and result.states < 10 ** 4
+
+
 def test_progress_is_reported(monkeypatch):
     monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
