@@ -755,25 +755,202 @@ def _param_scope(tr: _Translator, params, as_constants: Optional[tuple[int, ...]
     return scope
 
 
+#: Most summands one rule may split into (see ``_Cases``); beyond it the rule keeps its
+#: conditions as expressions (the same LTS, possibly less symmetry visible to detection).
+MAX_CASES = 64
+
+
+@dataclass(frozen=True)
+class Case:
+    """One way a condition can come out: guard ``conjuncts`` over the summand's locals plus
+    the existential ``locals`` (witnesses of ``Exists`` / failed ``Forall``) it adds."""
+
+    conjuncts: tuple[ir.Expr, ...] = ()
+    locals: tuple[ir.Local, ...] = ()
+
+
+def _product(xs: list[Case], ys: list[Case]) -> list[Case]:
+    return [Case(a.conjuncts + b.conjuncts, a.locals + b.locals) for a in xs for b in ys]
+
+
+@dataclass(frozen=True)
+class _Cases:
+    """A condition split into mutually exclusive cases: it is true, false, or evaluating it
+    reads an undefined value (``fault``), each a disjunction of ``Case``s.
+
+    Why: the CSP encodes ``a && b`` inside an expression as a chain of binary functions, whose
+    graph cannot exchange the conjuncts of ``Forall k: pid Do c(k) End`` (only a guard's
+    top-level conjuncts become separate constraints), so a quantifier over a scalarset would
+    hide the scalarset's symmetry.  As guard conjuncts, the copies of ``c(k)`` are separate
+    constraints of one shape; a false ``Forall`` (a true ``Exists``) becomes a witness local
+    ``k`` with the guard ``!c(k)`` -- the witnesses lead to the same successor, so the
+    transition system is unchanged.
+    """
+
+    true: list[Case]
+    false: list[Case]
+    fault: list[Case]
+
+    def negated(self) -> "_Cases":
+        return _Cases(self.false, self.true, self.fault)
+
+    def too_big(self) -> bool:
+        return max(len(self.true), len(self.false), len(self.fault)) > MAX_CASES
+
+
+def _split(tr: _Translator, e, scope: Scope, taken: set[str]) -> Optional[_Cases]:
+    """``e`` as ``_Cases``, or ``None`` where splitting is not exact or too big (then the
+    caller keeps ``e`` as an expression)."""
+    if isinstance(e, UnaryOp) and e.op == "!":
+        inner = _split(tr, e.operand, scope, taken)
+        return None if inner is None else inner.negated()
+    if isinstance(e, BinaryOp) and e.op in ("&", "|", "->"):
+        a = _split(tr, e.left, scope, taken)
+        if a is None:
+            return None
+        b = _split(tr, e.right, scope, taken)
+        if b is None:
+            return None
+        if e.op == "->":
+            a = a.negated()
+        if e.op == "&":
+            result = _Cases(_product(a.true, b.true), a.false + _product(a.true, b.false),
+                            a.fault + _product(a.true, b.fault))
+        else:
+            result = _Cases(a.true + _product(a.false, b.true), _product(a.false, b.false),
+                            a.fault + _product(a.false, b.fault))
+        return None if result.too_big() else result
+    if isinstance(e, Quantified):
+        return _split_quantified(tr, e.kind, e.quantifiers, e.body, scope, taken)
+    v = tr.expr(e, scope)
+    temporaries = {s.ir_name for s in scope.values() if isinstance(s, LocalSym) and s.temporary}
+    if temporaries and _mentions(v.expr, temporaries) | _mentions(v.defined, temporaries):
+        return None  # a rule-local variable: unassigned before the body runs
+    if isinstance(v.expr, ir.Const):
+        value_cases = ([Case()], []) if v.expr.value else ([], [Case()])
+    else:
+        value_cases = ([Case((v.expr,))], [Case((neg(v.expr),))])
+    if v.defined == ir.TRUE:
+        return _Cases(value_cases[0], value_cases[1], [])
+    d = Case((v.defined,))
+    return _Cases(_product([d], value_cases[0]), _product([d], value_cases[1]), [Case((neg(v.defined),))])
+
+
+def _split_quantified(tr: _Translator, kind: str, quantifiers, body, scope: Scope,
+                      taken: set[str]) -> Optional[_Cases]:
+    if not quantifiers:
+        return _split(tr, body, scope, taken)
+    q, rest = quantifiers[0], quantifiers[1:]
+    values, qtype = tr.quantifier_values(q, scope)
+    every = kind == "forall"
+    # All copies at once: the conjunction (Forall) or the negated disjunction (Exists).
+    combined: list[Case] = [Case()]
+    for x in values:
+        inner = dict(scope)
+        inner[q.name] = ConstSym(x, qtype)
+        copy = _split_quantified(tr, kind, rest, body, inner, taken)
+        if copy is None or copy.fault:
+            return None  # where a copy may fault, the evaluation order matters: keep it
+        cases = copy.true if every else copy.false
+        if len(cases) > 1:
+            # One conjunct per copy keeps the guard at one case (not 2^N): the copy as it
+            # stands, which reads no undefined value (no fault cases).
+            whole = tr.expr(Quantified(kind, rest, body, q.line, q.column) if rest else body, inner)
+            cases = [Case((whole.expr if every else neg(whole.expr),))]
+        combined = _product(combined, cases)
+        if len(combined) > MAX_CASES:
+            return None
+    # Some copy fails (Forall) or holds (Exists): a witness local.
+    witness = fresh_name(q.name, taken)
+    inner = dict(scope)
+    wtype = qtype or Simple("subrange", min(values), max(values))
+    inner[q.name] = LocalSym(witness, wtype)
+    witnessed = _split_quantified(tr, kind, rest, body, inner, taken) if values else _Cases([], [], [])
+    if witnessed is None or witnessed.fault:
+        return None
+    local = ir.Local(witness, tuple(values))
+    some = [Case(c.conjuncts, (local,) + c.locals) for c in (witnessed.false if every else witnessed.true)]
+    return _Cases(combined, some, []) if every else _Cases(some, combined, [])
+
+
+def _mentions(e: ir.Expr, names: set[str]) -> bool:
+    if isinstance(e, ir.Name):
+        return e.name in names
+    if isinstance(e, ir.Index):
+        return _mentions(e.index, names)
+    if isinstance(e, ir.Unary):
+        return _mentions(e.operand, names)
+    if isinstance(e, ir.Binary):
+        return _mentions(e.left, names) or _mentions(e.right, names)
+    if isinstance(e, ir.Ite):
+        return any(_mentions(x, names) for x in (e.cond, e.then, e.else_))
+    return False
+
+
+def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
+    """``(cases, faults)``: ``cases`` pairs a ``Case`` with the IR program run in it.  A body
+    that starts with an ``If`` is split on its condition (which then reads the pre-state
+    only), recursively; anything else is translated as it stands."""
+    if stmts and isinstance(stmts[0], IfStmt):
+        first, rest = stmts[0], tuple(stmts[1:])
+        cond, then = first.branches[0]
+        split = _split(tr, cond, scope, taken)
+        if split is not None:
+            if len(first.branches) > 1:
+                otherwise = (IfStmt(first.branches[1:], first.else_, first.line, first.column),) + rest
+            else:
+                otherwise = tuple(first.else_) + rest
+            then_cases, then_faults = _split_body(tr, tuple(then) + rest, scope, taken)
+            else_cases, else_faults = _split_body(tr, otherwise, scope, taken)
+            cases = [(c, program) for part, branch in ((split.true, then_cases), (split.false, else_cases))
+                     for c in part for bc, program in branch
+                     for c in [Case(c.conjuncts + bc.conjuncts, c.locals + bc.locals)]]
+            faults = (split.fault + _product(split.true, then_faults) + _product(split.false, else_faults))
+            if len(cases) <= MAX_CASES and len(faults) <= MAX_CASES:
+                return cases, faults
+    return [(Case(), tuple(tr.stmts(stmts, scope)))], []
+
+
+def _conjunction(parts) -> ir.Expr:
+    result = ir.TRUE
+    for p in parts:
+        result = conj(result, p)
+    return result
+
+
 def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...],
                    global_names: frozenset[str]) -> list[ir.Summand]:
     taken = set(global_names) | {p.ir_name for p in params}
     scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken)
     name = rule.name or f"rule@{rule.line}"
     origin = f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\""
-    locals_ = tuple(ir.Local(p.ir_name, p.values) for p in params)
+    params_locals = tuple(ir.Local(p.ir_name, p.values) for p in params)
     event = ir.Event(name, tuple(ir.Name(p.ir_name) for p in params))
-    body = tuple(tr.stmts(rule.body, scope))
+    undefined_event = ir.Event(f"{name}.undefined", event.args)
+    where = f"{tr.path or '<input>'}:{rule.line}"
     if rule.guard is None:
-        return [ir.Summand(locals_, ir.TRUE, event, body, origin)]
-    g = tr.expr(rule.guard, scope)
-    if g.expr == ir.FALSE and g.defined == ir.TRUE:
-        return []
-    summands = [ir.Summand(locals_, conj(g.defined, g.expr), event, body, origin)]
-    if g.defined != ir.TRUE:
-        fault = ir.Assert(ir.FALSE, f"{tr.path or '<input>'}:{rule.line}: guard of rule \"{name}\" reads an undefined value")
-        summands.append(ir.Summand(locals_, neg(g.defined), ir.Event(f"{name}.undefined", event.args),
-                                   (fault,), origin))
+        guard = _Cases([Case()], [], [])
+    else:
+        guard = _split(tr, rule.guard, scope, taken)
+        if guard is None:
+            g = tr.expr(rule.guard, scope)
+            faults = [] if g.defined == ir.TRUE else [Case((neg(g.defined),))]
+            guard = _Cases([Case((conj(g.defined, g.expr),))], [], faults)
+    body_cases, body_faults = _split_body(tr, rule.body, scope, taken)
+    if len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
+        body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
+    summands = []
+    for g in guard.true:
+        for c, program in body_cases:
+            guard_expr = _conjunction(g.conjuncts + c.conjuncts)
+            if guard_expr == ir.FALSE:
+                continue
+            summands.append(ir.Summand(params_locals + g.locals + c.locals, guard_expr, event, program, origin))
+    fault_cases = [(c, "guard") for c in guard.fault] + [(c, "condition") for c in _product(guard.true, body_faults)]
+    for c, what in fault_cases:
+        text = f"{where}: {what} of rule \"{name}\" reads an undefined value"
+        summands.append(ir.Summand(params_locals + c.locals, _conjunction(c.conjuncts), undefined_event,
+                                   (ir.Assert(ir.FALSE, text),), origin))
     return summands
 
 
