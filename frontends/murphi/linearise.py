@@ -294,7 +294,7 @@ class _Translator:
     def resolve_type(self, t, scope: dict[str, Symbol]) -> Type:
         """The type ``t`` denotes; an ``Enum`` declares its constants in ``scope``."""
         if isinstance(t, TypeName):
-            sym = scope.get(t.name)
+            sym = _lookup(scope, t.name)
             if sym is None:
                 raise self.error(f"unknown type {t.name!r}", t)
             if not isinstance(sym, TypeSym):
@@ -397,7 +397,7 @@ class _Translator:
     # ------------------------------------------------------------------ designators
     def access(self, d: Designator, scope: Scope) -> Union[Access, Value, LocalSym]:
         """A variable access, a constant's ``Value``, or a local (parameter / temporary)."""
-        sym = scope.get(d.name)
+        sym = _lookup(scope, d.name)
         if sym is None:
             raise self.error(f"unknown identifier {d.name!r}", d)
         if isinstance(sym, TypeSym):
@@ -695,10 +695,27 @@ class _Translator:
                 self.undefined_writes.add(tleaf.ir_name)
         # All elements are read before any is written (``A := A`` with overlap is harmless,
         # but a record copied into a part of itself must see the old values).
-        temps = [ir.Name(f"{target.var.name}.copy{k}") for k in range(len(copies))]
+        # Temporaries need identifier names (the compiled explorer makes them Python
+        # variables); Murphi names cannot contain '.', so "_copy" names with '_' are free
+        # unless a variable took one: lengthen until unused.
+        used = {leaf.ir_name for var in self.variables for leaf in var.leaves.values()}
+        used |= {s.ir_name for s in scope.values() if isinstance(s, LocalSym)}
+        stem = f"{target.var.name}_copy"
+        while any(u.startswith(stem) for u in used):
+            stem += "_"
+        temps = [ir.Name(f"{stem}{k}") for k in range(len(copies))]
         out += [ir.Assign(tmp, sref) for tmp, (_, (_, sref, _)) in zip(temps, copies)]
         out += [ir.Assign(tref, tmp) for tmp, ((_, tref, _), _) in zip(temps, copies)]
         return out
+
+
+def _lookup(scope: Scope, name: str) -> Optional[Symbol]:
+    """``name`` in ``scope``; ``boolean``, ``true`` and ``false`` are reserved words in
+    CMurphi and so, like every keyword, case-insensitive."""
+    sym = scope.get(name)
+    if sym is None and name.lower() in PREDEFINED:
+        sym = scope.get(name.lower())
+    return sym
 
 
 def fresh_name(name: str, taken: set[str]) -> str:

@@ -651,12 +651,28 @@ def _describe_expected(expected) -> str:
     return ", ".join(shown[:8]) + more
 
 
+def _first_unsupported(text: str) -> Optional[tuple[str, int, int]]:
+    """The first reserved word of an unsupported construct: (message, line, column)."""
+    try:
+        for tok in _parser().lex(text):
+            if tok.type.lower() in _UNSUPPORTED:
+                return _UNSUPPORTED[tok.type.lower()], tok.line, tok.column
+    except lark.exceptions.LarkError:
+        pass  # a character no token matches: the syntax error says so
+    return None
+
+
 def parse_syntax(text: str, path: str = "") -> Program:
     """Parse Murphi ``text``; syntax errors become ``InputError`` at ``path:line:col``."""
     try:
         tree = _parser().parse(text)
     except lark.exceptions.UnexpectedInput as e:
         message, line, column = syntax_error(e, text, _describe_expected)
+        unsupported = _first_unsupported(text)
+        if unsupported is not None and unsupported[1:] <= (line, column):
+            # The parser stumbled over the construct we refuse (``Procedure p(...)``):
+            # say what is unsupported rather than what token was unexpected.
+            raise InputError(*unsupported[:1], path, *unsupported[1:]) from None
         raise InputError(message, path, line, column) from None
     try:
         return _ToAst(text).transform(tree)

@@ -1,0 +1,403 @@
+"""Murphi front end: CMurphi corpus counts, scalarset symmetry = Murphi -sym1, semantics corner
+cases (undefined values, start states, invariants), located errors, fuzzing."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from detect import ir, semantics
+from detect.cli import main
+from detect.errors import InputError
+from detect.explore import explore
+from detect.pipeline import detect
+from detect.reduce import make_reducer
+from detect.verify import verify
+from frontends import load as load_any
+from frontends.murphi import load, parse_text
+
+CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "murphi"
+
+
+def _corpus(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"Murphi corpus not available at {CORPUS} (../shared is absent)")
+    return path
+
+
+def _model(text: str, defines=None) -> ir.SequentialModel:
+    return parse_text(text, "t.m", defines)
+
+
+def _reachable(model: ir.SequentialModel) -> set[tuple[int, ...]]:
+    states, _, _ = semantics.explore(model)
+    return states
+
+
+def _reduced_states(model: ir.SequentialModel) -> tuple[int, int]:
+    """(group order, states explored with ``--reduce exact``)."""
+    detection = detect(model)
+    reducer = make_reducer(model, detection.group, "exact")
+    return detection.group.order, explore(model, canonicalise=reducer.canonicalise).states
+
+
+# ---------------------------------------------------------------------------- corpus
+
+def test_two_process_peterson_has_26_states():
+    result = explore(load(_corpus("2_peterson.m")))
+    assert (result.states, result.faults, len(result.deadlocks)) == (26, 0, 0)
+    assert [a.verdict for a in result.assertions] == ["holds"]
+
+
+def test_n_peterson_three_processes_has_882_states():
+    result = explore(load(_corpus("n_peterson.m"), {"N": 3}))
+    assert (result.states, result.faults, len(result.deadlocks)) == (882, 0, 0)
+    assert [a.verdict for a in result.assertions] == ["holds"]
+
+
+@pytest.mark.slow
+def test_n_peterson_five_processes_has_628868_states():
+    result = explore(load(_corpus("n_peterson.m"), {"N": 5}))
+    assert (result.states, result.faults) == (628_868, 0)
+
+
+def test_define_overrides_the_files_const():
+    path = _corpus("n_peterson.m")
+    assert load(path).variable("P").size == 7  # the file says N: 7
+    model = load(path, {"N": 3})
+    assert model.variable("P").size == 3 and dict(model.parameters) == {"N": 3}
+    assert model.variable("turn").size == 4  # Array [priority] with priority: 0..N
+
+
+def test_suffix_dispatch_reads_murphi():
+    assert load_any(str(_corpus("2_peterson.m"))).name == "2_peterson"
+
+
+def test_reference_interpreter_agrees_with_the_explorer():
+    model = load(_corpus("n_peterson.m"), {"N": 3})
+    assert len(_reachable(model)) == explore(model).states == 882
+
+
+# ---------------------------------------------------------------------------- symmetry
+
+@pytest.mark.parametrize("n, order, reduced", [(3, 6, 172), (5, 120, 6_770)])
+def test_scalarset_symmetry_gives_murphi_sym1_counts(n, order, reduced):
+    model = load(_corpus("n_peterson.m"), {"N": n})
+    detection = detect(model)
+    assert detection.group.order == order
+    assert all(g.kind == "process" for g in detection.group.generators)
+    if n == 3:
+        assert verify(model, [g.permutation for g in detection.group.generators]).ok
+    reducer = make_reducer(model, detection.group, "exact")
+    assert explore(model, canonicalise=reducer.canonicalise).states == reduced
+
+
+@pytest.mark.slow
+def test_scalarset_symmetry_six_processes():
+    assert _reduced_states(load(_corpus("n_peterson.m"), {"N": 6})) == (720, 35_159)
+
+
+def test_two_process_peterson_swaps_pids_and_turn():
+    model = load(_corpus("2_peterson.m"))
+    detection = detect(model)
+    assert detection.group.order == 2
+    (g,) = detection.group.generators
+    assert verify(model, [g.permutation]).ok
+    turn = [k for k, s in enumerate(ir.state_slots(model)) if s.label == "turn"][0]
+    assert g.permutation.values[turn] == {0: 1, 1: 0}
+    assert _reduced_states(model) == (2, 13)
+
+
+def test_forall_in_a_guard_keeps_the_symmetry():
+    # The copies of a Forall are separate guard conjuncts, so all N! permutations show.
+    text = """
+    Const N: 4;
+    Type pid: Scalarset(N);
+    Var flag: Array [pid] Of boolean;
+    Ruleset i: pid Do
+      Rule "enter" !flag[i] & Forall j: pid Do j = i | !flag[j] End ==> Begin flag[i] := true; End;
+      Rule "leave" flag[i] ==> Begin flag[i] := false; End;
+    End;
+    Startstate Begin For i: pid Do flag[i] := false; End; End;
+    Invariant "one" Forall i: pid Do Forall j: pid Do (flag[i] & flag[j]) -> i = j End End;
+    """
+    model = _model(text)
+    assert explore(model).states == 5
+    order, reduced = _reduced_states(model)
+    assert (order, reduced) == (24, 2)
+
+
+# ---------------------------------------------------------------------------- semantics
+
+def test_undefined_is_an_extra_value_and_reading_it_is_a_fault():
+    text = """
+    Type t: 1..3;
+    Var x: t; y: t;
+    Startstate Begin x := 1; End;
+    Rule "read" x = 1 ==> Begin x := y; End;
+    """
+    model = _model(text)
+    assert model.variable("y").domain == (0, 1, 2, 3)  # undefined is lo - 1
+    assert model.variable("x").domain == (1, 2, 3)     # never undefined
+    result = explore(model)
+    assert result.faults == 1 and "undefined" in result.first_faults[0].message
+
+
+def test_undefine_and_clear_make_distinct_states():
+    text = """
+    Var x: boolean; n: 2..4;
+    Startstate Begin Clear x; n := 3; End;
+    Rule "u" !IsUndefined(x) ==> Begin Undefine x; End;
+    Rule "d" IsUndefined(x) ==> Begin x := true; End;
+    Rule "c" Begin Clear n; End;
+    """
+    model = _model(text)
+    assert model.variable("x").domain == (-1, 0, 1)
+    states = _reachable(model)
+    assert {s[0] for s in states} == {-1, 0, 1} and {s[1] for s in states} == {2, 3}
+    assert explore(model).faults == 0
+
+
+def test_guard_reading_undefined_faults_instead_of_disabling():
+    model = _model("Var x: boolean; Startstate Begin End; Rule x ==> Begin x := false; End;")
+    result = explore(model)
+    assert result.states == 1 and result.faults == 1
+    assert "guard" in result.first_faults[0].message
+
+
+def test_short_circuit_protects_undefined_reads():
+    text = """
+    Var x: boolean; y: boolean;
+    Startstate Begin x := false; End;
+    Rule "a" x & y ==> Begin x := true; End;
+    Rule "b" !x | y ==> Begin y := true; End;
+    Rule "c" x -> y ==> Begin y := false; End;
+    """
+    result = explore(_model(text))
+    assert result.faults == 0 and result.states == 3
+
+
+def test_out_of_range_assignment_is_a_fault():
+    model = _model("Var n: 0..2; Startstate Begin n := 0; End; Rule Begin n := n + 1; End;")
+    result = explore(model)
+    assert result.states == 3 and result.faults == 1
+
+
+def test_out_of_range_write_cannot_masquerade_as_undefined():
+    # n's domain holds the undefined value 0 (lo - 1): writing 0 must still be an error.
+    model = _model("Var n: 1..2; Startstate Begin Undefine n; End; Rule Begin n := 0; End;")
+    assert explore(model).faults == 1
+
+
+def test_start_states_inside_a_ruleset_and_several_startstates():
+    text = """
+    Var a: 0..3; b: boolean;
+    Ruleset v: 0..1 Do Startstate Begin a := v; b := false; End; End;
+    Startstate "two" Begin a := 2; b := false; End;
+    """
+    model = _model(text)
+    assert model.variable("a").init == ((0, 1, 2),)
+    assert explore(model).initial == 3
+
+
+def test_start_states_that_are_not_a_product_are_refused():
+    text = "Var a: boolean; b: boolean;\nRuleset v: boolean Do Startstate Begin a := v; b := v; End; End;"
+    with pytest.raises(InputError, match="start states") as info:
+        _model(text)
+    assert info.value.line == 2
+
+
+def test_failing_start_state_is_an_input_error():
+    with pytest.raises(InputError, match="start state fails"):
+        _model("Var a: boolean; b: boolean; Startstate Begin a := b; End;")
+
+
+def test_records_arrays_of_arrays_enums_loops_and_expressions():
+    text = """
+    Const K: 2;
+    Type c: Enum { red, green };
+         cell: Record on: boolean; col: c; End;
+         grid: Array [0..K-1] Of Array [1..3] Of cell;
+    Var g: grid; s: 0..10; r: cell;
+    Startstate Begin
+      For i: 0..K-1 Do For j := 1 To 3 Do g[i][j].on := false; g[i][j].col := red; End; End;
+      s := 0; Clear r;
+    End;
+    Rule "step" s < 6 ==>
+      Var t: 0..10;
+    Begin
+      t := s % 3 + 1;
+      If s < 3 Then g[0][t].on := true; Elsif s = 3 Then g[1][1].col := green; Else g[1][t].on := !g[1][t].on; End;
+      While t > 1 Do t := t - 1; End;
+      s := s + (Exists j: 1..3 Do g[0][j].on End ? 1 : 2);
+      r := g[1][1];
+    End;
+    Invariant "cols" r.col = green -> g[1][1].col = green;
+    """
+    model = _model(text)
+    assert model.variable("g.on").size == 6 and model.variable("g.col").domain == (0, 1)
+    result = explore(model)
+    assert result.faults == 0 and [a.verdict for a in result.assertions] == ["holds"]
+    assert result.states == len(_reachable(model)) == 7
+
+
+def test_error_and_assert_statements_are_faults():
+    model = _model('Var n: 0..3; Startstate Begin n := 0; End;\n'
+                   'Rule n < 2 ==> Begin n := n + 1; End;\nRule n = 2 ==> Begin Error "two"; End;\n'
+                   'Rule Begin Assert n != 1 "not one"; End;')
+    result = explore(model)
+    messages = {f.message for f in result.first_faults}
+    assert any("two" in m for m in messages) and any("not one" in m for m in messages)
+
+
+def test_violated_invariant_fails_and_the_cli_exits_1(tmp_path):
+    text = 'Var n: 0..3; Startstate Begin n := 0; End; Rule n < 3 ==> Begin n := n + 1; End; Invariant "small" n < 2;'
+    result = explore(_model(text))
+    assert [a.verdict for a in result.assertions] == ["fails"]
+    path = tmp_path / "bad.m"
+    path.write_text(text)
+    cli = CliRunner().invoke(main, ["explore", str(path)], catch_exceptions=False)
+    assert cli.exit_code == 1, cli.output
+    assert "small" in cli.output
+
+
+def test_ruleset_parameters_become_summand_locals():
+    model = load(_corpus("2_peterson.m"))
+    assert all([loc.domain for loc in s.locals][:1] == [(0, 1)] for s in model.summands)
+    assert any(len(s.locals) == 2 for s in model.summands)  # the nested Ruleset j
+
+
+def test_keywords_are_case_insensitive_and_end_variants_accepted():
+    model = _model("VAR x: BOOLEAN; STARTSTATE BEGIN x := FALSE; ENDSTARTSTATE; "
+                   "RULE \"r\" !x ==> BEGIN IF !x THEN x := TRUE; ENDIF; ENDRULE;")
+    assert explore(model).states == 2
+
+
+# ---------------------------------------------------------------------------- errors
+
+@pytest.mark.parametrize(
+    "text, line, column, fragment",
+    [
+        ("Var x: boolean\nStartstate Begin End;", 2, 1, "syntax error"),
+        ("Var x: boolean;\nStartstate Begin y := true; End;", 2, 18, "unknown identifier 'y'"),
+        ("Var x: foo;\nStartstate Begin End;", 1, 8, "unknown type 'foo'"),
+        ("Const N: 2;\nVar x: boolean;\nStartstate Begin N := 1; End;", 3, 18, "constant"),
+        ("Var a: Array [0..1] Of boolean;\nStartstate Begin a := true; End;", 2, 23, "same type"),
+        ("Var a: Array [0..1] Of boolean;\nStartstate Begin a[2] := true; End;", 2, 19, "out of range"),
+        ("Var x: boolean;\nVar x: boolean;\nStartstate Begin End;", 2, 5, "declared twice"),
+        ("Var x: 3..1;\nStartstate Begin End;", 1, 8, "empty subrange"),
+        ("Procedure p(); Begin End;", 1, 1, "procedures are not supported"),
+        ("Function f(): boolean; Begin End;", 1, 1, "functions are not supported"),
+        ("Var x: boolean;\nStartstate Begin Switch x Case true: End; End;", 2, 18, "'Switch' is not supported"),
+        ("Var x: boolean;\nStartstate Begin p(x); End;", 2, 18, "procedure call 'p'"),
+        ("Var x: boolean;\nStartstate Begin x := f(1); End;", 2, 23, "function call 'f'"),
+        ("Var x: boolean;", 1, 1, "Startstate"),
+        ("Var x: boolean;\nStartstate Begin x := true;", 2, 28, "end of file"),
+        ("Var x: boolean;\nRuleset i: boolean Do Startstate Begin i := true; End; End;", 2, 40, "ruleset parameter"),
+        ("Var x: Scalarset(0);\nStartstate Begin End;", 1, 8, "scalarset size 0"),
+    ],
+)
+def test_errors_are_located(text, line, column, fragment):
+    with pytest.raises(InputError) as info:
+        parse_text(text, "bad.m")
+    err = info.value
+    assert (err.path, err.line, err.column) == ("bad.m", line, column), str(err)
+    assert fragment in err.message
+    assert str(err).startswith(f"bad.m:{line}:{column}: ")
+
+
+def test_missing_and_binary_files_are_input_errors(tmp_path):
+    with pytest.raises(InputError):
+        load(tmp_path / "absent.m")
+    binary = tmp_path / "bin.m"
+    binary.write_bytes(b"Var \xff\xfe")
+    with pytest.raises(InputError, match="UTF-8"):
+        load(binary)
+
+
+# ---------------------------------------------------------------------------- fuzzing
+
+SEED = """Const N: 2;
+Type pid: Scalarset(N); lab: Enum { A, B }; r: Record f: 0..2; End;
+Var s: Array [pid] Of lab; t: pid; q: Array [0..1] Of r;
+Ruleset i: pid Do
+  Rule "go" s[i] = A & Forall j: pid Do j = i | s[j] = A End ==>
+  Var k: 0..2;
+  Begin k := q[0].f; If k < 2 Then q[0].f := k + 1; Else Clear q; End; s[i] := B; t := i; End;
+  Rule "back" s[i] = B ==> Begin s[i] := A; Undefine t; End;
+End;
+Startstate Begin For i: pid Do s[i] := A; End; Clear q; End;
+Invariant "inv" Exists i: pid Do s[i] = A End | !IsUndefined(t);
+"""
+
+TOKENS = [
+    "Const", "Type", "Var", "Scalarset", "Enum", "Record", "Array", "Of", "End", "Ruleset", "Rule",
+    "Startstate", "Invariant", "Begin", "Do", "If", "Then", "Else", "Elsif", "For", "Forall",
+    "Exists", "While", "Clear", "Undefine", "Error", "Assert", "IsUndefined", "To", "By",
+    "N", "pid", "s", "t", "q", "i", "j", "k", "A", "B", "f", "true", "false", "boolean",
+    ":", ";", ",", ":=", "==>", "=", "!=", "<", "&", "|", "!", "->", "?", "+", "-", "*", "/", "%",
+    "(", ")", "[", "]", "{", "}", ".", "..", "0", "1", "2", "99999", '"x"', "--", "\n", " ",
+]
+
+
+def _accepts_or_locates(text: str) -> None:
+    try:
+        model = parse_text(text, "fuzz.m")
+    except InputError as e:
+        assert e.path == "fuzz.m"
+        return
+    ir.validate(model)
+
+
+def test_seed_of_the_fuzzer_is_a_valid_model():
+    model = parse_text(SEED, "seed.m")
+    result = explore(model)
+    assert result.states > 1 and result.faults == 0
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(TOKENS), max_size=60))
+def test_fuzz_token_soup_gives_model_or_input_error(tokens):
+    _accepts_or_locates(" ".join(tokens))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, len(SEED)), st.integers(0, 6), st.sampled_from(TOKENS + ["", "x"])),
+                min_size=1, max_size=4))
+def test_fuzz_mutated_model_gives_model_or_input_error(edits):
+    text = SEED
+    for pos, cut, insert in edits:
+        pos = min(pos, len(text))
+        text = text[:pos] + insert + text[pos + cut:]
+    _accepts_or_locates(text)
+
+
+_WORD = re.compile(r'"[^"]*"|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|==>|:=|->|!=|<=|>=|\.\.|\S')
+NAMES = ["N", "pid", "s", "t", "q", "i", "j", "k", "A", "B", "f", "r", "lab", "zz", "boolean", "true"]
+NUMBERS = ["0", "1", "2", "3", "70000", "99999999999"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fuzz_renamed_identifiers_and_numbers_give_model_or_input_error(data):
+    # Swapping names and numbers keeps the syntax valid and exercises name resolution,
+    # constant evaluation, typing and range checks instead of the parser.
+    tokens = _WORD.findall(SEED)
+    positions = [i for i, tok in enumerate(tokens)
+                 if (tok[0].isalnum() or tok[0] == "_") and tok[0].islower() or tok[0].isdigit() or tok in ("N", "A", "B")]
+    for i in data.draw(st.lists(st.sampled_from(positions), min_size=1, max_size=4)):
+        pool = NUMBERS if tokens[i][0].isdigit() else NAMES + NUMBERS[:2]
+        tokens[i] = data.draw(st.sampled_from(pool))
+    text = " ".join(tokens)
+    try:
+        model = parse_text(text, "fuzz.m")
+    except InputError as e:
+        assert e.path == "fuzz.m" and e.line >= 1
+        return
+    ir.validate(model)
+    explore(model, max_states=2_000)
