@@ -132,6 +132,14 @@ def test_forall_in_a_guard_keeps_the_symmetry():
     assert (order, reduced) == (24, 2)
 
 
+def test_quantifier_variable_used_as_a_constant_falls_back_to_expansion():
+    # k bounds an inner range, so it cannot become a witness local: the guard is expanded.
+    model = _model("Var x: 0..3; Startstate Begin x := 0; End;\n"
+                   "Rule Exists k: 0..2 Do Forall m := 0 To k Do x >= m End & x = k End ==> Begin x := x + 1; End;")
+    result = explore(model)
+    assert (result.states, result.faults, len(result.deadlocks)) == (4, 0, 1)
+
+
 # ---------------------------------------------------------------------------- semantics
 
 def test_undefined_is_an_extra_value_and_reading_it_is_a_fault():

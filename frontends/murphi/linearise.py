@@ -882,7 +882,12 @@ def _split_quantified(tr: _Translator, kind: str, quantifiers, body, scope: Scop
     inner = dict(scope)
     wtype = qtype or Simple("subrange", min(values), max(values))
     inner[q.name] = LocalSym(witness, wtype)
-    witnessed = _split_quantified(tr, kind, rest, body, inner, taken) if values else _Cases([], [], [])
+    try:
+        witnessed = _split_quantified(tr, kind, rest, body, inner, taken) if values else _Cases([], [], [])
+    except InputError:
+        # The body needs the variable as a constant (a bound of an inner range, say):
+        # keep the expansion, which reports any real error itself.
+        return None
     if witnessed is None or witnessed.fault:
         return None
     local = ir.Local(witness, tuple(values))
