@@ -169,7 +169,16 @@ class _Scope:
     def local_name(self, name: str) -> str:
         # A local the program assigns is copied out of the loop variable first, so that the
         # assignment cannot leak into the next binding of an inner loop.
-        return f"L_{name}" if name in self.copied_locals else f"B_{name}"
+        return f"L_{_ident(name)}" if name in self.copied_locals else f"B_{_ident(name)}"
+
+
+def _ident(name: str) -> str:
+    """``name`` as part of a Python identifier, injectively: ``_`` doubles and any other
+    character that cannot appear in one (DVE's ``c.v0``, ``P_0.x``) becomes ``_xHH_``."""
+    return "".join(
+        "__" if ch == "_" else ch if ch.isascii() and ch.isalnum() else f"_x{ord(ch):02x}_"
+        for ch in name
+    )
 
 
 def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = False) -> str:
@@ -187,8 +196,9 @@ def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = Fa
         if var is not None:
             return f"{st}[{sc.offsets[e.name]}]"
         if e.name in defined:
-            return f"T_{e.name}"
-        return f"(T_{e.name} if T_{e.name} is not _UNSET else _unassigned({e.name!r}))"
+            return f"T_{_ident(e.name)}"
+        t = f"T_{_ident(e.name)}"
+        return f"({t} if {t} is not _UNSET else _unassigned({e.name!r}))"
     if isinstance(e, Index):
         var = sc.variables[e.array]
         off, n = sc.offsets[e.array], var.length
@@ -305,7 +315,7 @@ def _program(stmts: Sequence[Stmt], sc: _Scope, defined: frozenset[str], indent:
             elif target.name in sc.locals:
                 out.append(f"{indent}{sc.local_name(target.name)} = {value}")
             else:
-                out.append(f"{indent}T_{target.name} = {value}")
+                out.append(f"{indent}T_{_ident(target.name)} = {value}")
                 defined = defined | {target.name}
         elif isinstance(stmt, If):
             out.append(f"{indent}if {_expr(stmt.cond, sc, 't', defined, cond=True)}:")
@@ -410,9 +420,9 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
     body = ind + "    "
     lines: list[str] = [f"{ind}try:"]
     for name in temps:
-        lines.append(f"{body}T_{name} = _UNSET")
+        lines.append(f"{body}T_{_ident(name)} = _UNSET")
     for name in sorted(copied):
-        lines.append(f"{body}L_{name} = B_{name}")
+        lines.append(f"{body}L_{_ident(name)} = B_{_ident(name)}")
     if not (isinstance(s.guard, Const) and s.guard.value):
         lines.append(f"{body}if not {_expr(s.guard, sc, 's', frozenset(), cond=True)}: continue")
     if labels:
@@ -434,7 +444,7 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
         lines.append(f"{body}t = s")
         _program(s.program, sc, frozenset(), body, lines)
     lines.append(f"{body}pass")  # the body may be otherwise empty
-    binding = "(" + "".join(f"B_{n}, " for n in local_names) + ")"
+    binding = "(" + "".join(f"B_{_ident(n)}, " for n in local_names) + ")"
     lines.append(f"{ind}except _Fault as _f:")
     if labels:
         lines.append(f"{body}yield _Step({index}, {binding}, {s.event.name!r}, None, str(_f))")
@@ -448,7 +458,7 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
         lines.append(f"{ind}out.append({successor})")
 
     hoisted = list(sc.hoisted.values())
-    columns = [f"B_{n}" for n in local_names] + [name for name, _ in hoisted]
+    columns = [f"B_{_ident(n)}" for n in local_names] + [name for name, _ in hoisted]
     if not columns:
         header = f"{indent}for _ in _ONCE:"
     else:
@@ -499,7 +509,7 @@ def _condition_source(name: str, e: Expr, model: SequentialModel) -> list[str]:
     sc = _Scope(model, (), set())
     temps = sorted(_expr_names(e) - {v.name for v in model.variables})
     lines = [f"def {name}(s):", "    try:"]
-    lines += [f"        T_{t} = _UNSET" for t in temps]
+    lines += [f"        T_{_ident(t)} = _UNSET" for t in temps]
     lines.append(f"        return bool({_expr(e, sc, 's', frozenset(), cond=True)})")
     lines += ["    except _Fault:", "        return False"]
     return lines

@@ -183,6 +183,21 @@ def test_rendezvous_with_several_values_and_negative_constant():
     assert [(_value(model, s, "a"), _value(model, s, "b")) for s in final] == [(-1, 2)]
 
 
+def test_compiled_explorer_runs_rendezvous_temporaries_with_dotted_names():
+    """The DVE front end names a rendezvous' value temporaries ``c.v0``; the compiled
+    explorer once emitted them as Python names verbatim (NameError)."""
+    from detect.explore import explore
+
+    model = _model("""
+        byte a, b;
+        channel c;
+        process S { state s0, s1; init s0; trans s0 -> s1 { sync c!{1, 2}; }; }
+        process R { state r0, r1; init r0; trans r0 -> r1 { sync c?{a, b}; }; }
+        system async;""")
+    result = explore(model)
+    assert result.states == len(_reachable(model)) == 2 and result.faults == 0
+
+
 def test_no_rendezvous_with_itself():
     model = _model("""
         channel c;
