@@ -12,6 +12,7 @@ from typing import Optional
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .errors import InputError
@@ -170,7 +171,7 @@ def analysis_json(detection, timings, report) -> dict:
 def print_analysis(detection, timings, report, all_cycles: bool) -> None:
     model, graph, group = detection.model, detection.graph, detection.group
     params = ", ".join(f"{k}={v}" for k, v in model.parameters)
-    out.print(f"[bold]{model.name}[/bold]" + (f"  ({params})" if params else ""))
+    out.print(f"[bold]{escape(model.name)}[/bold]" + escape(f"  ({params})" if params else ""))
     out.print(
         f"coloured graph: {graph.n} nodes, {len(graph.edges)} edges, {len(graph.colour_keys)} colours; "
         f"CSP: {len(detection.csp.variables)} variables, {len(detection.csp.constraints)} constraints, "
@@ -191,7 +192,7 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
     if not group.generators:
         out.print("no symmetry found: the group is trivial")
     for i, g in enumerate(group.generators):
-        out.print(f"  [bold]g{i}[/bold] {g.description}", markup=True)
+        out.print(f"  [bold]g{i}[/bold] {escape(g.description)}", markup=True)
         shown = g.cycles if all_cycles else g.cycles[:4]
         for cycle in shown:
             out.print("      " + " ↔ ".join(cycle) if len(cycle) == 2 else "      (" + " → ".join(cycle) + ")",
@@ -316,12 +317,12 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict) -> 
         click.echo(json.dumps(data, indent=2))
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
-        out.print(f"[bold]{seq.name}[/bold]" + (f"  ({params})" if params else ""))
+        out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
         table = Table(show_header=False)
         table.add_column("", style="bold")
         table.add_column("", justify="right")
         for key, value in extra.items():
-            table.add_row(key, str(value))
+            table.add_row(key, escape(str(value)))
         rate = result.states / result.seconds if result.seconds > 0 else 0
         for key, value in (
             ("states", f"{result.states:,}"), ("transitions", f"{result.transitions:,}"),
@@ -335,11 +336,12 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict) -> 
             why = "interrupted" if result.interrupted else "bound reached"
             out.print(f"[yellow]exploration incomplete ({why}): counts are partial[/yellow]")
         for f in result.first_faults:
-            out.print(f"[red]fault[/red] at {f.origin}: {f.message}", markup=True)
+            out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
             out.print(f"    in state {show_state(f.state)}", markup=False)
         for a in result.assertions:
             colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
-            out.print(f"assert {a.assertion.text}: [{colour}]{a.verdict}[/{colour}]" + (f" ({a.note})" if a.note else ""))
+            out.print(f"assert {escape(a.assertion.text)}: [{colour}]{a.verdict}[/{colour}]"
+                      + escape(f" ({a.note})" if a.note else ""))
             if trace and a.trace:
                 for step in a.trace:
                     out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
@@ -486,7 +488,7 @@ def bench_table2(quick, timeout, max_states, stem, only):
 def _print_bench(rows, columns) -> None:
     table = Table(*columns)
     for row in rows:
-        table.add_row(*(str(row[c]) for c in columns))
+        table.add_row(*(escape(str(row[c])) for c in columns))
     out.print(table)
 
 

@@ -105,3 +105,14 @@ def test_garbage_never_gives_a_traceback(tmp_path, text):
     result = CliRunner().invoke(main, ["analyze", str(path)])
     assert result.exit_code in (0, 1, 2)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+
+
+def test_user_text_with_brackets_is_printed_verbatim(tmp_path):
+    """Assertion texts like ``x[i]`` must not be read as rich markup (``[i]`` vanished)."""
+    path = tmp_path / "m.m"
+    path.write_text("Const N: 2;\nType pid: Scalarset(N);\nVar x: Array[pid] Of boolean;\n"
+                    "Ruleset i: pid Do Rule \"r\" !x[i] ==> Begin x[i] := true; End; End;\n"
+                    "Startstate Begin For i: pid Do x[i] := false; End; End;\n"
+                    "Invariant \"inv\" Forall i: pid Do x[i] | !x[i] End;\n")
+    result = CliRunner().invoke(main, ["explore", str(path)])
+    assert result.exit_code == 0 and "x[i] | !x[i]" in result.output
