@@ -36,6 +36,8 @@ from .pretty import show_expr
 from .semantics import Fault, apply_binary, apply_unary
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
+#: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
+JUNCTION_OPERANDS = 12
 
 
 @dataclass(frozen=True)
@@ -430,16 +432,10 @@ class _Builder:
             a = self.term(e.operand, ctx)
             return self.function([a], lambda x: apply_unary(e.op, x), f"{e.op}{self._show(a)}", ctx)
         if isinstance(e, Binary):
-            a = self.term(e.left, ctx)
             if e.op in ("&&", "||"):
-                cond = a if e.op == "&&" else self.negate(a)
-                b = self.term(e.right, ctx + (cond,))
-                if isinstance(a, K):
-                    if bool(a.value) == (e.op == "||"):
-                        return K(int(bool(a.value)))
-                    return self.function([b], lambda y: int(bool(y)), f"bool({self._show(b)})", ctx)
-            else:
-                b = self.term(e.right, ctx)
+                return self.junction(e, ctx)
+            a = self.term(e.left, ctx)
+            b = self.term(e.right, ctx)
             op = e.op
             return self.function(
                 [a, b], lambda x, y: apply_binary(op, x, y),
@@ -453,6 +449,58 @@ class _Builder:
             b = self.term(e.else_, ctx + (self.negate(c),))
             return self.phi(c, a, b)
         raise ValueError(f"unknown expression {e!r}")
+
+    def junction(self, e: Binary, ctx):
+        """``e1 && e2 && ... && en`` (or ``||``) as ONE n-ary constraint over the operands'
+        truth values, not a chain of binary ones: a chain ``(b1 && b2) && b3`` lets an
+        automorphism swap only b1 and b2, so ``x[0] == 1 && x[1] == 1 && x[2] == 1`` would
+        hide the symmetry of three processes.  Exact under short-circuiting: operand i is
+        translated in the context "operands 1..i-1 did not decide" (its partial constraints
+        only bite there), and the first deciding operand fixes the result whatever the later,
+        unevaluated ones hold.  Above ``JUNCTION_OPERANDS`` operands the table (2^n rows)
+        would be too big, and the operands are combined pairwise."""
+        op = e.op
+        parts: list[Expr] = []
+
+        def flatten(x: Expr) -> None:
+            if isinstance(x, Binary) and x.op == op:
+                flatten(x.left)
+                flatten(x.right)
+            else:
+                parts.append(x)
+
+        flatten(e)
+        values: list[int] = []
+        context = ctx
+        for part in parts:
+            o = self.term(part, context)
+            if isinstance(o, K):
+                if bool(o.value) == (op == "||"):
+                    return K(int(op == "||"))  # decided: the rest is never evaluated
+                continue
+            b = o if set(self.dom(o)) <= {0, 1} else self.function(
+                [o], lambda x: int(bool(x)), f"bool({self._show(o)})", ctx)
+            if isinstance(b, K):
+                if bool(b.value) == (op == "||"):
+                    return K(int(op == "||"))
+                continue
+            values.append(b)
+            # Every operand gets its "did not decide" operand, the last one too, so that the
+            # operands stay alike in the graph.
+            context = context + ((b if op == "&&" else self.negate(b)),)
+        if not values:
+            return K(int(op == "&&"))
+        if len(values) == 1:
+            return values[0]
+        decide = all if op == "&&" else any
+        if len(values) > JUNCTION_OPERANDS:
+            acc = values[0]
+            for v in values[1:]:
+                acc = self.function([acc, v], lambda x, y: int(decide((x, y))),
+                                    f"{self._show(acc)} {op} {self._show(v)}", ctx)
+            return acc
+        return self.function(values, lambda *xs: int(decide(xs)),
+                             f" {op} ".join(self._show(v) for v in values), ctx)
 
     def negate(self, o):
         return self.function([o], lambda x: int(not x), f"!{self._show(o)}")

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from detect import semantics
 from detect.csp import SearchTooLarge, TableTooLarge, solutions_of_summand, translate
 from detect.ir import (
-    TRUE, Assign, Binary, Const, Event, If, Index, Local, Name, SequentialModel, Summand, Variable,
+    TRUE, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
 from tests.ir_strategies import models
 
@@ -117,3 +117,25 @@ def test_partial_constraint_in_a_branch_is_guarded_by_the_branch_condition():
     csp = translate(model)
     assert set(solutions_of_summand(csp, 0)) == interpreter_steps(model, 0)
     assert max(len(c.scope) for c in csp.constraints) <= 2
+
+
+@pytest.mark.parametrize("op", ["&&", "||"])
+def test_long_junction_with_partial_operands_is_exact(op):
+    """One n-ary constraint for ``e1 op e2 op e3 op e4``; the later operands may fault (division
+    by zero, index out of range) and must only bite where the earlier ones did not decide."""
+    i = Name("i")
+    parts = [Binary("!=", i, Const(0)), Binary(">=", Binary("/", Const(4), i), Const(2)),
+             Binary("==", Index("a", Binary("-", i, Const(1))), Const(1)), Binary("<", Name("x"), Const(2))]
+    if op == "||":
+        parts = [Unary("!", p) for p in parts]
+    cond = parts[0]
+    for p in parts[1:]:
+        cond = Binary(op, cond, p)
+    model = SequentialModel("j", (
+        Variable("x", (0, 1, 2), ((0,),)), Variable("a", (0, 1), ((0,), (1,)), size=2),
+    ), (
+        Summand((Local("i", (0, 1, 2, 3)),), TRUE, Event("e"), (Assign(Name("x"), Ite(cond, Const(1), Const(2))),)),
+    ))
+    csp = translate(model)
+    assert set(solutions_of_summand(csp, 0)) == interpreter_steps(model, 0)
+    assert any(len(c.scope) >= 4 for c in csp.constraints)  # one constraint over the operands

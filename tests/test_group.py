@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from detect import semantics
 from detect.group import DATA, MIXED, PROCESS, group_order
 from detect.ir import (
-    TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
+    TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
 from detect.ir import state_slots
 from detect.pipeline import detect
@@ -167,3 +167,23 @@ def test_moves_that_are_not_whole_processes_are_variable_symmetries():
     kind, text = classify(_slot_swap(model, {"P_0.pc": "P_1.pc", "P_0.l": "P_1.l", "q[0]": "q[1]"}),
                           model, slots)
     assert kind == PROCESS  # q[] moves along like a pid-indexed array: one shared index map
+
+
+def test_conjunction_of_process_conditions_keeps_their_symmetry():
+    """``x[0] == 1 && x[1] == 1 && x[2] == 1`` inside an expression is one n-ary constraint;
+    as a chain of binary ones it let only processes 0 and 1 swap (group 2 instead of 6)."""
+    n = 3
+    all_set = Binary("&&", Binary("&&", Binary("==", Index("x", Const(0)), Const(1)),
+                                  Binary("==", Index("x", Const(1)), Const(1))),
+                     Binary("==", Index("x", Const(2)), Const(1)))
+    model = SequentialModel("chain", (
+        Variable("x", (0, 1), ((0,),) * n, size=n), Variable("done", (0, 1), ((0,),)),
+    ), (
+        Summand((Local("i", tuple(range(n))),), Binary("==", Index("x", Name("i")), Const(0)),
+                Event("set", (Name("i"),)), (Assign(Index("x", Name("i")), Const(1)),)),
+        Summand((), Binary("||", Unary("!", all_set), Binary("==", Name("done"), Const(1))),
+                Event("tick"), (Assign(Name("done"), Const(1)),)),
+    ))
+    detection = detect(model)
+    assert detection.group.order == 6
+    assert_automorphisms(model, detection)
