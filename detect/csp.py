@@ -38,6 +38,10 @@ from .semantics import Fault, apply_binary, apply_unary
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
 JUNCTION_OPERANDS = 12
+#: Associative, commutative operators that never fault: chains of them become one constraint.
+_COMMUTATIVE = frozenset({"+", "*", "min", "max", "&", "|", "^"})
+#: Most input combinations of one such n-ary constraint.
+COMMUTATIVE_ROWS = 4096
 
 
 @dataclass(frozen=True)
@@ -434,6 +438,8 @@ class _Builder:
         if isinstance(e, Binary):
             if e.op in ("&&", "||"):
                 return self.junction(e, ctx)
+            if e.op in _COMMUTATIVE:
+                return self.commutative(e, ctx)
             a = self.term(e.left, ctx)
             b = self.term(e.right, ctx)
             op = e.op
@@ -501,6 +507,47 @@ class _Builder:
             return acc
         return self.function(values, lambda *xs: int(decide(xs)),
                              f" {op} ".join(self._show(v) for v in values), ctx)
+
+    def commutative(self, e: Binary, ctx):
+        """A chain of one associative, commutative, total operator (``a + b + c``, ``min``,
+        ``&``...) as one n-ary constraint when its table stays small (at most
+        ``COMMUTATIVE_ROWS`` input combinations): a binary chain would single out the last
+        operand (``(p0 != 0) + (p1 != 0) + (p2 != 0)``, a process count, would only let
+        processes 0 and 1 swap).  Constants are folded into one; otherwise pairwise."""
+        op = e.op
+        parts: list[Expr] = []
+
+        def flatten(x: Expr) -> None:
+            if isinstance(x, Binary) and x.op == op:
+                flatten(x.left)
+                flatten(x.right)
+            else:
+                parts.append(x)
+
+        flatten(e)
+        operands = [self.term(part, ctx) for part in parts]
+        constants = [o.value for o in operands if isinstance(o, K)]
+        variables = [o for o in operands if not isinstance(o, K)]
+
+        def combine(values):
+            acc = values[0]
+            for v in values[1:]:
+                acc = apply_binary(op, acc, v)
+            return acc
+
+        rows = 1
+        for v in variables:
+            rows *= len(self.dom(v))
+        if len(variables) >= 3 and rows <= COMMUTATIVE_ROWS:
+            fixed = (K(combine(constants)),) if constants else ()
+            listed = list(fixed) + variables
+            return self.function(listed, lambda *xs: combine(xs),
+                                 f" {op} ".join(self._show(o) for o in listed), ctx)
+        acc = operands[0]
+        for o in operands[1:]:
+            acc = self.function([acc, o], lambda x, y: apply_binary(op, x, y),
+                                f"{self._show(acc)} {op} {self._show(o)}", ctx)
+        return acc
 
     def negate(self, o):
         return self.function([o], lambda x: int(not x), f"!{self._show(o)}")

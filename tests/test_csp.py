@@ -139,3 +139,19 @@ def test_long_junction_with_partial_operands_is_exact(op):
     csp = translate(model)
     assert set(solutions_of_summand(csp, 0)) == interpreter_steps(model, 0)
     assert any(len(c.scope) >= 4 for c in csp.constraints)  # one constraint over the operands
+
+
+@pytest.mark.parametrize("op", ["+", "*", "min", "max", "&", "|", "^"])
+def test_commutative_chain_with_constants_is_exact(op):
+    """``x op 1 op y op 2 op i``: constants folded into one, the rest one n-ary constraint."""
+    value = Name("x")
+    for o in (Const(1), Name("y"), Const(2), Name("i")):
+        value = Binary(op, value, o)
+    model = SequentialModel("c", (
+        Variable("x", (0, 1, 2), ((0,),)), Variable("y", (-1, 0, 3), ((0,),)),
+        Variable("z", tuple(range(-64, 65)), ((0,),)),
+    ), (
+        Summand((Local("i", (0, 1, 2)),), TRUE, Event("e"), (Assign(Name("z"), value),)),
+    ))
+    csp = translate(model)
+    assert set(solutions_of_summand(csp, 0)) == interpreter_steps(model, 0)

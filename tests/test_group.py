@@ -187,3 +187,19 @@ def test_conjunction_of_process_conditions_keeps_their_symmetry():
     detection = detect(model)
     assert detection.group.order == 6
     assert_automorphisms(model, detection)
+
+
+def test_sum_over_processes_keeps_their_symmetry():
+    """``x[0] + x[1] + x[2] >= 2`` (a count) is one n-ary constraint: all 3! permutations."""
+    n = 3
+    count = Binary("+", Binary("+", Index("x", Const(0)), Index("x", Const(1))), Index("x", Const(2)))
+    model = SequentialModel("count", (
+        Variable("x", (0, 1), ((0,),) * n, size=n), Variable("done", (0, 1), ((0,),)),
+    ), (
+        Summand((Local("i", tuple(range(n))),), Binary("==", Index("x", Name("i")), Const(0)),
+                Event("set", (Name("i"),)), (Assign(Index("x", Name("i")), Const(1)),)),
+        Summand((), Binary(">=", count, Const(2)), Event("tick"), (Assign(Name("done"), Const(1)),)),
+    ))
+    detection = detect(model)
+    assert detection.group.order == 6
+    assert_automorphisms(model, detection)
