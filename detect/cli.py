@@ -283,12 +283,12 @@ def explore(model, defines, as_json, process, max_states, timeout, trace, strate
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict) -> None:
-    from .ir import state_slots
+    from .ir import literal_label, state_slots
 
     slots = state_slots(seq)
 
     def show_state(state) -> str:
-        return ", ".join(f"{s.label}={v}" for s, v in zip(slots, state))
+        return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
 
     violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
     if as_json:

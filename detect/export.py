@@ -123,10 +123,14 @@ def gap_lines(group: SymmetryGroup, title: str) -> Iterator[str]:
 
 
 def state_variables_json(model: SequentialModel) -> list[dict]:
-    return [
-        {"name": v.name, "size": v.size, "domain": list(v.domain), "owner": v.owner}
-        for v in model.variables
-    ]
+    out = []
+    for v in model.variables:
+        entry = {"name": v.name, "size": v.size, "domain": list(v.domain), "owner": v.owner}
+        names = {str(value): name for value, name in v.value_names if value in v.domain}
+        if names:
+            entry["value_names"] = names
+        out.append(entry)
+    return out
 
 
 def state_permutation_json(sigma: StatePermutation, model: SequentialModel) -> list[dict]:

@@ -20,7 +20,7 @@ from typing import Sequence
 from sympy.combinatorics import Permutation, PermutationGroup
 
 from .graph import ColouredGraph
-from .ir import SequentialModel, Slot, state_slots
+from .ir import SequentialModel, Slot, literal_label, state_slots
 from .perm import StatePermutation
 
 PROCESS, VARIABLE, DATA, MIXED = "process", "variable", "data", "mixed"
@@ -300,7 +300,8 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
                     slots[k].label for k, m in enumerate(sigma.values)
                     if slots[k].variable == name and any(a != b for a, b in m.items())
                 )
-            data_parts.append(f"{_describe_permutation(maps[0], 'values')} of {where}")
+            named = {var.show_value(a): var.show_value(b) for a, b in maps[0].items()}
+            data_parts.append(f"{_describe_permutation(named, 'values')} of {where}")
     if moves.processes is not None and (not value_maps or pid_like):
         kind = PROCESS
         text = "process symmetry: " + parts[0]
@@ -360,7 +361,7 @@ def symmetry_group(
 ) -> SymmetryGroup:
     slots = state_slots(model)
     pts = _points(slots)
-    literals = tuple(f"{slots[k].label}={v}" for k, v in pts.pairs)
+    literals = tuple(literal_label(slots[k], v) for k, v in pts.pairs)
     raw = []
     for images in literal_permutations(graph, node_generators, pts):
         if any(p != q for p, q in enumerate(images)) and images not in raw:

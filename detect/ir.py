@@ -135,6 +135,8 @@ class Variable:
     element).  ``owner`` names the process instance a variable belongs to (its program
     counter or a local), for separately declared processes; ``None`` for shared data.
     ``hidden`` marks PAT's ``hvar`` (kept in the state; shown differently).
+    ``value_names`` gives the source's names of some values (``(value, name)`` pairs: enum
+    constants, process states), used only to show values; the semantics is the integers.
     """
 
     name: str
@@ -143,10 +145,15 @@ class Variable:
     size: int | None = None
     owner: str | None = None
     hidden: bool = False
+    value_names: tuple[tuple[int, str], ...] = ()
 
     @property
     def length(self) -> int:
         return 1 if self.size is None else self.size
+
+    def show_value(self, value: int) -> str:
+        """``value`` as the source names it (the number when it has no name)."""
+        return _show_value(self.value_names, value)
 
     def element_name(self, k: int) -> str:
         return self.name if self.size is None else f"{self.name}[{k}]"
@@ -223,6 +230,18 @@ class Slot:
     index: int
     domain: tuple[int, ...]
     label: str
+    value_names: tuple[tuple[int, str], ...] = ()
+
+    def show_value(self, value: int) -> str:
+        """``value`` as the source names it (the number when it has no name)."""
+        return _show_value(self.value_names, value)
+
+
+def _show_value(names: tuple[tuple[int, str], ...], value: int) -> str:
+    for v, name in names:
+        if v == value:
+            return name
+    return str(value)
 
 
 def state_slots(model: SequentialModel) -> tuple[Slot, ...]:
@@ -230,7 +249,7 @@ def state_slots(model: SequentialModel) -> tuple[Slot, ...]:
     slots = []
     for v in model.variables:
         for k in range(v.length):
-            slots.append(Slot(v.name, k, v.domain, v.element_name(k)))
+            slots.append(Slot(v.name, k, v.domain, v.element_name(k), v.value_names))
     return tuple(slots)
 
 
@@ -244,8 +263,9 @@ def slot_offsets(model: SequentialModel) -> dict[str, int]:
 
 
 def literal_label(slot: Slot, value: int) -> str:
-    """The literal ``var[idx]=value`` (``var=value`` for scalars)."""
-    return f"{slot.label}={value}"
+    """The literal ``var[idx]=value`` (``var=value`` for scalars), the value as the source
+    names it."""
+    return f"{slot.label}={slot.show_value(value)}"
 
 
 # ---------------------------------------------------------------------------- validation
@@ -271,6 +291,8 @@ def validate(model: SequentialModel) -> None:
         if len(v.init) != v.length:
             raise ModelError(f"{v.name!r}: {len(v.init)} initial sets for {v.length} elements")
         dom = set(v.domain)
+        if len({value for value, _ in v.value_names}) != len(v.value_names):
+            raise ModelError(f"{v.name!r}: a value is named twice in {v.value_names}")
         for k, allowed in enumerate(v.init):
             if not allowed or not set(allowed) <= dom:
                 raise ModelError(

@@ -25,7 +25,7 @@ from typing import Callable, Optional, Sequence
 
 from .compile import CompiledModel, State, compile_model
 from .explore import ReachableGraph, reachable_graph
-from .ir import SequentialModel, state_slots
+from .ir import SequentialModel, literal_label, state_slots
 from .group import group_order
 from .perm import StatePermutation
 
@@ -197,7 +197,7 @@ class _Checker:
         return frozenset(t for t in raw if t is not None), None in raw
 
     def show(self, state: State) -> str:
-        return "(" + ", ".join(f"{slot.label}={v}" for slot, v in zip(self.slots, state)) + ")"
+        return "(" + ", ".join(literal_label(slot, v) for slot, v in zip(self.slots, state)) + ")"
 
     def label(self, source: State, target: State) -> str:
         for step in self.compiled.steps(source):

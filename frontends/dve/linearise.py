@@ -467,7 +467,8 @@ def _declare_process(p: ProcessDecl, tables: _Tables, defines: Mapping[str, int]
     for named in p.accepts:
         state_index(named)
     commits = frozenset(state_index(named) for named in p.commits)
-    pc = ir.Variable(f"{p.name}.state", tuple(range(len(states))), ((init,),), owner=p.name)
+    pc = ir.Variable(f"{p.name}.state", tuple(range(len(states))), ((init,),), owner=p.name,
+                     value_names=tuple((index, name) for name, index in states.items()))
     tables.variables.append(pc)
     local: dict[str, Union[VarSymbol, ConstSymbol]] = {}
     _declare_vars(p.decls, local, _ChainedScope(local, tables.globals), f"{p.name}.", p.name, {}, tables)

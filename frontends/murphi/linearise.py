@@ -69,6 +69,13 @@ class Simple:
     lo: int
     hi: int
     name: str = ""
+    #: source names of values (enum constants, false/true), for showing states
+    value_names: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def shown_names(self) -> tuple[tuple[int, str], ...]:
+        """``value_names`` plus the undefined value's."""
+        return ((self.undefined, "undefined"),) + self.value_names
 
     @property
     def undefined(self) -> int:
@@ -96,7 +103,7 @@ class Record:
 
 Type = Union[Simple, Array, Record]
 
-BOOLEAN = Simple("boolean", 0, 1, "boolean")
+BOOLEAN = Simple("boolean", 0, 1, "boolean", ((0, "false"), (1, "true")))
 
 
 def _slots_of(t: Type) -> int:
@@ -308,7 +315,8 @@ class _Translator:
                 raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
             return Simple("subrange", lo, hi, f"{lo}..{hi}")
         if isinstance(t, EnumType):
-            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _, _ in t.names) + "}")
+            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _, _ in t.names) + "}",
+                            tuple((k, n) for k, (n, _, _) in enumerate(t.names)))
             for k, (n, line, column) in enumerate(t.names):
                 if n in scope:
                     raise InputError(f"{n!r} declared twice", self.path, line, column)
@@ -1063,7 +1071,8 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         if leaf.ir_name in undefinable:
             domain = (leaf.type.undefined,) + domain
         init = tuple(tuple(per_slot[offset + k]) for k in range(leaf.size or 1))
-        variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size))
+        variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size,
+                                     value_names=leaf.type.shown_names))
     name = Path(path).stem if path else "murphi"
     model = ir.SequentialModel(
         name=name,

@@ -336,8 +336,11 @@ class Lowering:
         info = VarInfo(name, bounds, size, d.hidden)
         self.var_bounds[name] = bounds
         init_value = 0 if value == "dynamic" or owner is not None and not known.get("__running__") else _wrap_value(value, bounds)
+        # mtype values show by name (0 is Spin's "no mtype").
+        names = tuple(sorted((v, n) for n, v in self.mtypes.items())) if d.type == "mtype" else ()
         self.variables.append(ir.Variable(
             name, domain_of(bounds), tuple((init_value,) for _ in range(size or 1)), size, owner, d.hidden,
+            value_names=names,
         ))
         return [(d.name, info, d.init)]
 
