@@ -16,11 +16,17 @@ on ``pre``) allow exactly the initial states.
 How exactness survives flattening: expressions are flattened into functional constraints
 ``t = op(a, b)`` whose tables are computed by enumeration.  A constraint that excludes some
 inputs (division by zero, an index out of bounds, a value outside a domain, a false
-``assert``) is *partial*; inside a branch or a short-circuited operand it is relaxed by the
-branch's condition ``g`` (``g = 0`` allows anything), so it only bites where the interpreter
-would evaluate it.  Copy propagation keeps SSA names as operands (constants or variables), so
-``x := y`` costs nothing, and the last SSA version of a slot is merged into its ``post``
-variable.
+``assert``) is *partial*; inside a branch or a short-circuited operand it is *guarded* by the
+branch's condition ``g`` (it applies only where ``g != 0``), so it only bites where the
+interpreter would evaluate it.  Copy propagation keeps SSA names as operands (constants or
+variables), so ``x := y`` costs nothing, and the last SSA version of a slot is merged into
+its ``post`` variable.
+
+How the graph stays small and symmetric: a constraint may be guarded by one literal
+(``Constraint.guard``), so array element k is read as ``[i = k] -> t = a[k]``, a write or φ
+as two guarded copies, and a partial constraint as guarded by ``g = 0`` being false; chains
+of ``&&``/``||`` and of one associative, commutative operator become one n-ary constraint
+(``junction``, ``commutative``) rather than a chain that would single out its last operand.
 """
 from __future__ import annotations
 
