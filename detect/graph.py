@@ -56,7 +56,9 @@ def build_graph(csp: Csp) -> ColouredGraph:
     keys: list[str] = []
     kinds: list[str] = []
     labels: list[str] = []
-    edges: set[tuple[int, int]] = set()
+    # Edges as integers u·2^32 + v (u < v): a set and a sort of ints are several times
+    # faster than of tuples, which matters at 10^6 edges.
+    edges: set[int] = set()
 
     def node(kind: str, key: str, label: str) -> int:
         keys.append(key)
@@ -65,7 +67,7 @@ def build_graph(csp: Csp) -> ColouredGraph:
         return len(keys) - 1
 
     def edge(u: int, v: int) -> None:
-        edges.add((u, v) if u < v else (v, u))
+        edges.add((u << 32) | v if u < v else (v << 32) | u)
 
     var_node = []
     lit_node: list[dict] = []
@@ -119,7 +121,7 @@ def build_graph(csp: Csp) -> ColouredGraph:
     index = {key: i for i, key in enumerate(colour_keys)}
     return ColouredGraph(
         n=len(keys),
-        edges=tuple(sorted(edges)),
+        edges=tuple((code >> 32, code & 0xFFFFFFFF) for code in sorted(edges)),
         colour=tuple(index[key] for key in keys),
         colour_keys=colour_keys,
         kind=tuple(kinds),
