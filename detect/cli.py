@@ -119,8 +119,13 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
         from .verify import verify as verify_generators
 
         # detection.model: the input, or its narrowing to reachable domains (same LTS).
-        report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
-                                   max_states=max_states)
+        bar, tell = status_line(not as_json and sys.stderr.isatty())
+        try:
+            report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
+                                       max_states=max_states, progress=tell)
+        finally:
+            if bar is not None:
+                bar.stop()
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
         click.echo(json.dumps(analysis_json(detection, timings, report), indent=2))
@@ -227,6 +232,24 @@ def progress_bar(enabled: bool):
         bar.update(task, description=f"{states:,} states, {transitions:,} transitions, {rate:,.0f} states/s")
 
     return bar, update
+
+
+def status_line(enabled: bool):
+    """A transient rich status line for long work, and its ``tell(text)``; (None, None) when
+    disabled (not a terminal, or --json)."""
+    if not enabled:
+        return None, None
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
+                   transient=True)
+    task = bar.add_task("working", total=None)
+    bar.start()
+
+    def tell(text: str) -> None:
+        bar.update(task, description=text)
+
+    return bar, tell
 
 
 @main.command()

@@ -362,10 +362,14 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
 # ------------------------------------------------------------------------ whole graph
 
 
-def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000
-                    ) -> ReachableGraph:
-    """The unreduced reachable graph; stops expanding once ``max_states`` states are known."""
+def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000,
+                    progress: Progress | None = None) -> ReachableGraph:
+    """The unreduced reachable graph; stops expanding once ``max_states`` states are known.
+    ``progress(states, transitions, seconds)`` is called every ``PROGRESS_INTERVAL`` or so."""
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
+    start = time.perf_counter()
+    next_progress = start + PROGRESS_INTERVAL
+    transitions = 0
     index: dict[State, int] = {}
     states: list[State] = []
     for x in compiled.initial_states():
@@ -391,4 +395,10 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
             ids.append(k)
         successors.append(frozenset(ids))
         expanded += 1
+        if progress is not None:
+            transitions += len(ids)
+            if expanded % _CLOCK_EVERY == 0 and time.perf_counter() >= next_progress:
+                now = time.perf_counter()
+                next_progress = now + PROGRESS_INTERVAL
+                progress(len(states), transitions, now - start)
     return ReachableGraph(tuple(states), tuple(successors), initial, frozenset(faults), expanded)

@@ -20,6 +20,7 @@ are renamed.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
@@ -125,11 +126,16 @@ def compile_permutation(sigma: StatePermutation) -> Callable[[State], State]:
 
 
 def verify(model: SequentialModel, generators: Sequence[StatePermutation],
-           max_states: int = 200_000) -> VerifyReport:
-    """Check every generator against the unreduced reachable graph (see module docstring)."""
+           max_states: int = 200_000, progress: Optional[Callable[[str], None]] = None) -> VerifyReport:
+    """Check every generator against the unreduced reachable graph (see module docstring).
+    ``progress(text)`` is told what is being done, every half second or so."""
     compiled = compile_model(model)
-    graph = reachable_graph(compiled, max_states)
-    checker = _Checker(compiled, graph)
+
+    def exploring(states: int, transitions: int, seconds: float) -> None:
+        progress(f"verify: exploring, {states:,} states, {transitions:,} transitions")
+
+    graph = reachable_graph(compiled, max_states, exploring if progress is not None else None)
+    checker = _Checker(compiled, graph, progress)
     verdicts = tuple(checker.check(i, sigma) for i, sigma in enumerate(generators))
     order = None
     if graph.complete and all(v.ok for v in verdicts):
@@ -179,10 +185,17 @@ def reachable_action_order(states: Sequence[State], generators: Sequence[StatePe
     return group_order(images)
 
 
+#: The checker reads the clock every ``_TELL_EVERY`` states and reports progress at most
+#: every ``_TELL_SECONDS``.
+_TELL_EVERY, _TELL_SECONDS = 4096, 0.5
+
+
 class _Checker:
     """The reachable graph plus lookups shared by all generators."""
 
-    def __init__(self, compiled: CompiledModel, graph: ReachableGraph):
+    def __init__(self, compiled: CompiledModel, graph: ReachableGraph,
+                 progress: Optional[Callable[[str], None]] = None):
+        self.progress = progress
         self.compiled = compiled
         self.model = compiled.model
         self.graph = graph
@@ -238,7 +251,11 @@ class _Checker:
     def _transitions(self, g, apply) -> Optional[GeneratorVerdict]:
         graph, states, show = self.graph, self.graph.states, self.show
         terminal = self.compiled.terminal
+        tell, next_tell = self.progress, time.perf_counter() + _TELL_SECONDS
         for k in range(graph.expanded):
+            if tell is not None and k % _TELL_EVERY == 0 and time.perf_counter() >= next_tell:
+                next_tell = time.perf_counter() + _TELL_SECONDS
+                tell(f"verify: generator {g}, {k:,} of {graph.expanded:,} states checked")
             s = states[k]
             image = apply(s)
             image_successors, image_faults = self.successors(image)

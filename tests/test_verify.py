@@ -372,3 +372,19 @@ def test_reachable_order_equals_the_order_of_the_permutation_group_on_states(dat
     expected = _action_order_by_enumeration(model, generators)
     if expected is not None:
         assert report.reachable_order == expected
+
+
+def test_progress_is_told_while_exploring_and_checking(monkeypatch):
+    from detect import explore as explore_module
+    from detect import verify as verify_module
+
+    monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
+    monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(verify_module, "_TELL_EVERY", 1)
+    monkeypatch.setattr(verify_module, "_TELL_SECONDS", 0.0)
+    told = []
+    model = token_ring(4)
+    report = verify(model, [ring_map(4, 1, False)], progress=told.append)
+    assert report.ok
+    assert any(t.startswith("verify: exploring") for t in told)
+    assert any(t.startswith("verify: generator 0,") for t in told)
