@@ -63,14 +63,20 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
         raise Failure(f"{path}: model nested too deeply to translate") from None
 
 
-def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int):
+def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
+                  show_progress: bool = False):
     from .csp import TableTooLarge
     from .pipeline import detect
 
+    bar, tell = status_line(show_progress and sys.stderr.isatty())
     try:
-        return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states)
+        return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
+                      progress=tell)
     except TableTooLarge as e:
         raise Failure(str(e)) from None
+    finally:
+        if bar is not None:
+            bar.stop()
 
 
 model_argument = click.argument("model", type=click.Path(dir_okay=False))
@@ -113,7 +119,7 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
     start = time.perf_counter()
     seq = load_model(model, defines, process)
     parse_seconds = time.perf_counter() - start
-    detection = run_detection(seq, engine, table_limit, domain_states)
+    detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json)
     report = None
     if verify:
         from .verify import verify as verify_generators
@@ -276,7 +282,8 @@ def explore(model, defines, as_json, process, max_states, timeout, trace, strate
     from .reduce import ReductionError, explore_reduced
 
     seq = load_model(model, defines, process)
-    detection = run_detection(seq, "auto", table_limit, domain_states) if strategy != "none" else None
+    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json)
+                 if strategy != "none" else None)
     bar, update = progress_bar(not as_json and sys.stderr.isatty())
     if bar is not None:
         bar.start()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 from .csp import Csp, TableTooLarge, translate
 from .engine import Automorphisms, automorphisms
@@ -29,6 +29,7 @@ class Detection:
 
 def csp_of(
     model: SequentialModel, table_limit: int = 100_000, domain_states: int = 0,
+    progress: Optional[Callable[[str], None]] = None,
 ) -> tuple[SequentialModel, Csp, Optional[ReachableDomains]]:
     """The CSP of ``model``.  When a table would exceed ``table_limit`` and ``domain_states``
     is positive, the CSP of ``model`` with the domains of its reachable states instead (at
@@ -40,7 +41,7 @@ def csp_of(
         if domain_states <= 0:
             raise
         try:
-            domains = narrow_to_reachable(model, domain_states)
+            domains = narrow_to_reachable(model, domain_states, progress)
         except DomainsNotNarrowed as why:
             raise too_large.noted(f"domains from the reachable states: {why}") from None
         try:
@@ -51,13 +52,13 @@ def csp_of(
 
 def detect(
     model: SequentialModel, engine: str = "auto", table_limit: int = 100_000,
-    domain_states: int = 0,
+    domain_states: int = 0, progress: Optional[Callable[[str], None]] = None,
 ) -> Detection:
-    """Run every stage (``domain_states``: see ``csp_of``)."""
+    """Run every stage (``domain_states``, ``progress``: see ``csp_of``)."""
     validate(model)
     timings = []
     start = time.perf_counter()
-    model, csp, domains = csp_of(model, table_limit, domain_states)
+    model, csp, domains = csp_of(model, table_limit, domain_states, progress)
     if domains is not None:
         timings.append(("domains", domains.seconds))
     timings.append(("csp", time.perf_counter() - start - (domains.seconds if domains else 0.0)))

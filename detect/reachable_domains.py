@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
+from typing import Callable, Optional
 
 from .explore import ReachableGraph, reachable_graph
 from .ir import SequentialModel, slot_offsets
@@ -65,10 +66,18 @@ class DomainsNotNarrowed(Exception):
     """The reachable states were too many, or narrowing changed the transition system."""
 
 
-def narrow_to_reachable(model: SequentialModel, max_states: int) -> ReachableDomains:
-    """See the module docstring; raises ``DomainsNotNarrowed`` with the reason."""
+def narrow_to_reachable(model: SequentialModel, max_states: int,
+                        progress: Optional[Callable[[str], None]] = None) -> ReachableDomains:
+    """See the module docstring; raises ``DomainsNotNarrowed`` with the reason.
+    ``progress(text)`` is told how the explorations go."""
     start = time.perf_counter()
-    first = reachable_graph(model, max_states=max_states)
+
+    def telling(what: str):
+        if progress is None:
+            return None
+        return lambda states, transitions, seconds: progress(f"domains: {what}, {states:,} states")
+
+    first = reachable_graph(model, max_states=max_states, progress=telling("exploring"))
     if not first.complete:
         raise DomainsNotNarrowed(f"the model has more than {max_states:,} reachable states; raise --domain-states")
     offsets = slot_offsets(model)
@@ -82,7 +91,7 @@ def narrow_to_reachable(model: SequentialModel, max_states: int) -> ReachableDom
             v = dataclasses.replace(v, domain=kept)
         variables.append(v)
     smaller = dataclasses.replace(model, variables=tuple(variables))
-    second = reachable_graph(smaller, max_states=max_states)
+    second = reachable_graph(smaller, max_states=max_states, progress=telling("re-exploring narrowed"))
     before, after = _counts(first), _counts(second)
     if before != after:
         raise DomainsNotNarrowed(

@@ -80,3 +80,14 @@ def test_fallback_that_cannot_help_says_so():
     with pytest.raises(TableTooLarge, match="c ranges over 40000 values") as err:
         detect(model, table_limit=100_000, domain_states=100_000)
     assert "the domains of the 40,000 reachable states are as wide" in str(err.value)
+
+
+def test_narrowing_tells_its_progress(monkeypatch):
+    from detect import explore as explore_module
+
+    monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
+    monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
+    told = []
+    detect(_counters(), table_limit=100_000, domain_states=10_000, progress=told.append)
+    assert any(t.startswith("domains: exploring") for t in told)
+    assert any(t.startswith("domains: re-exploring narrowed") for t in told)
