@@ -386,6 +386,10 @@ class _Builder:
             return cache[key]
         if len(ops) == 1:
             g = ops[0]
+        elif len(set(ops)) <= JUNCTION_OPERANDS:
+            # One n-ary conjunction, like ``junction``: a chain would single out the last
+            # condition, e.g. the operand after two others in ``a && b && c[i] == 1``.
+            g = self.function(sorted(set(ops)), lambda *xs: int(all(xs)), "ctx", (), "g")
         else:
             inner = self.context_var(ops[:-1])
             g = self.function([inner, ops[-1]], lambda a, b: int(bool(a) and bool(b)), "ctx", (), "g")
