@@ -96,6 +96,14 @@ domain_states_option = click.option(
 @click.version_option(package_name="symdetect")
 def main() -> None:
     """Find process and data symmetries of concurrent models and use them to reduce exploration."""
+    import warnings
+
+    # Front ends warn about what they changed or ignored (ltl formulas, int ranges, domains
+    # taken from reachable states): one plain line each, not Python's source excerpt.
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        err.print(f"symdetect: warning: {message}", markup=False)
+
+    warnings.showwarning = show
 
 
 # ---------------------------------------------------------------------------------- analyze

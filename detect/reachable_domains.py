@@ -51,6 +51,8 @@ class ReachableDomains:
     narrowed: tuple[tuple[str, int, tuple[int, ...]], ...]
     #: time of both explorations
     seconds: float = 0.0
+    #: reachable states with a faulting step (equal in both models)
+    faults: int = 0
 
     def summary(self) -> str:
         parts = []
@@ -98,7 +100,7 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
             "the reachable values do not cover the values written during steps "
             "(states, transitions, fault states: {} after narrowing, {} before)".format(after, before))
     return ReachableDomains(model, smaller, before[0], before[1], tuple(narrowed),
-                            time.perf_counter() - start)
+                            time.perf_counter() - start, before[2])
 
 
 def _counts(graph: ReachableGraph) -> tuple[int, int, int]:

@@ -341,3 +341,20 @@ def test_mutated_models_raise_only_input_error(which, where, cut, token):
 def test_parse_text_of_models_matches_load():
     for p in MODELS:
         assert parse_text(p.read_text(), str(p)) == load(str(p))
+
+
+def test_unranged_counter_bounded_only_by_reachability_gets_reachable_domain():
+    """``x = x + i`` in two processes that stop once ``x > 3``: the value analysis cannot
+    bound x (each process adds while the other sits before its test), the reachable states
+    can (0..6); the front end says where the domain came from."""
+    text = ("var x = 0;\nP(i) = a.i{x = x + i;} -> if (x > 3) { Stop } else { P(i) };\n"
+            "Sys() = P(1) ||| P(2);\n")
+    with pytest.warns(UserWarning, match=r"'x' has no declared range; its domain 0\.\.6 was taken"):
+        model = parse_text(text, "r.csp")
+    assert model.variable("x").domain == tuple(range(7))
+
+
+def test_truly_unbounded_counter_is_still_refused_with_how_to_bound_it():
+    with pytest.raises(InputError, match=r"variable 'x' has no declared range and its values are unbounded"
+                                         r".*1 reachable states fault.*var x : \{0\.\.7\} = 0;"):
+        parse_text("var x = 0;\nP() = inc{x = x + 1;} -> P();\n", "u.csp")

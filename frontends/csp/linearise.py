@@ -1011,7 +1011,6 @@ def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
 def build_model(scope: Scope, system: str, system_args: tuple, name: str,
                 parameters: tuple[tuple[str, int], ...]) -> SequentialModel:
     """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel``."""
-    from detect.domains import Unbounded, infer_domains
     from detect.ir import ModelError, validate
 
     lin = Linearisation(scope, system, system_args, name)
@@ -1075,22 +1074,79 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         assertions.append(Assertion(a.kind, a.text, cond))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
                             scope.path, terminal=terminal)
-    try:
-        model = infer_domains(model, to_infer)
-    except Unbounded as e:
-        pos, what = to_infer.get(e.variable, (Pos(0, 0), "variable"))
-        if what == "user":
-            raise scope.error(
-                f"variable '{e.variable}' has no declared range and its values are unbounded "
-                f"({e.reason}); declare one, e.g. var {e.variable} : {{0..7}} = 0;", pos) from None
-        raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a guard "
-                          f"or a declared range", pos) from None
+    model = _inferred(scope, model, to_infer)
     model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
     try:
         validate(model)
     except ModelError as e:
         raise InputError(f"cannot linearise this model: {e}", scope.path) from None
     return model
+
+
+#: A variable without a declared range that the value analysis cannot bound is given this
+#: provisional range (PAT's ints are wider) and the model is explored with it, up to this
+#: many states; see ``_inferred``.
+PROVISIONAL_RANGE = (-32768, 32767)
+PROVISIONAL_STATES = 1_000_000
+
+
+def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> SequentialModel:
+    """``model`` with the domains of ``to_infer``'s variables inferred.
+
+    The value analysis (``infer_domains``) is non-relational: ``x = x + i`` in two processes
+    that stop once ``x > 3`` is bounded only by reachability.  For a user variable it cannot
+    bound, the model is explored with the provisional range ``PROVISIONAL_RANGE`` and its
+    domain becomes the values of the reachable states (``detect.reachable_domains``).  That
+    is PAT's transition system exactly when no reachable step faults (a write outside the
+    provisional range faults), so any fault refuses the fallback, as do too many states;
+    the error then names the variable and how to declare a range.
+    """
+    import warnings
+
+    from detect.domains import Unbounded, infer_domains
+    from detect.reachable_domains import DomainsNotNarrowed, narrow_to_reachable
+
+    provisional: list[str] = []
+    current = model
+    while True:
+        try:
+            inferred = infer_domains(current, {v: w for v, w in to_infer.items() if v not in provisional})
+            break
+        except Unbounded as e:
+            pos, what = to_infer.get(e.variable, (Pos(0, 0), "variable"))
+            if what != "user" or e.variable in provisional:
+                raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a "
+                                  f"guard or a declared range", pos) from None
+            provisional.append(e.variable)
+            lo, hi = PROVISIONAL_RANGE
+            current = dataclasses.replace(current, variables=tuple(
+                dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain))))
+                if v.name == e.variable else v for v in current.variables))
+            if len(provisional) == 1:
+                first_error = (e, pos)
+    if not provisional:
+        return inferred
+    e, pos = first_error
+    lo, hi = PROVISIONAL_RANGE
+
+    def refuse(why: str):
+        return scope.error(
+            f"variable '{e.variable}' has no declared range and its values are unbounded "
+            f"({e.reason.rstrip(';')}; {why}); declare one, e.g. var {e.variable} : {{0..7}} = 0;", pos)
+
+    try:
+        found = narrow_to_reachable(inferred, PROVISIONAL_STATES)
+    except DomainsNotNarrowed as why:
+        raise refuse(f"exploring with the range {lo}..{hi} failed: {why}") from None
+    if found.faults:
+        raise refuse(f"exploring with the range {lo}..{hi}, {found.faults} reachable states fault") from None
+    narrowed = {name: values for name, _, values in found.narrowed}
+    for name in provisional:
+        values = narrowed.get(name)
+        shown = f"{values[0]}..{values[-1]}" if values else "its initial values"
+        warnings.warn(f"{scope.path}: variable '{name}' has no declared range; its domain {shown} was "
+                      f"taken from the {found.states:,} reachable states", stacklevel=2)
+    return found.model
 
 
 def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:
