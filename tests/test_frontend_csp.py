@@ -358,3 +358,39 @@ def test_truly_unbounded_counter_is_still_refused_with_how_to_bound_it():
     with pytest.raises(InputError, match=r"variable 'x' has no declared range and its values are unbounded"
                                          r".*1 reachable states fault.*var x : \{0\.\.7\} = 0;"):
         parse_text("var x = 0;\nP() = inc{x = x + 1;} -> P();\n", "u.csp")
+
+
+def _lts_of(text: str):
+    from detect.explore import reachable_graph
+
+    g = reachable_graph(parse_text(text, "m.csp"))
+    return len(g.states), sum(len(s) for s in g.successors)
+
+
+def test_case_is_one_tau_step_to_the_first_true_arm():
+    with_case = ("var x : {0..2} = 0;\nP() = case { x == 0: a{x = 1;} -> P()  x >= 1: b{x = 2;} -> P()"
+                 "  default: c{x = 0;} -> P() };\n")
+    by_hand = ("var x : {0..2} = 0;\nP() = [x == 0] tau -> a{x = 1;} -> P() [] [x >= 1 && !(x == 0)] tau -> "
+               "b{x = 2;} -> P() [] [!(x == 0) && !(x >= 1)] tau -> c{x = 0;} -> P();\n")
+    assert _lts_of(with_case) == _lts_of(by_hand)
+    model = parse_text(with_case, "m.csp")
+    taus = [s for s in model.summands if s.event.name == "τ"]
+    assert len(taus) == 3  # one τ per arm (default included), never a chain of tests
+
+
+def test_case_without_default_terminates_when_no_arm_holds():
+    model = parse_text("var x : {0..1} = 1;\nP() = case { x == 0: a -> P() };\n", "m.csp")
+    from detect.explore import explore
+
+    result = explore(model)
+    assert result.states == 2 and not result.deadlocks and len(result.terminal_states) == 1
+
+
+def test_ifa_and_ifb_are_guarded_choices_without_tau():
+    ifa = "var x : {0..1} = 0;\nP() = ifa (x == 0) { a{x = 1;} -> P() } else { b{x = 0;} -> P() };\n"
+    guards = "var x : {0..1} = 0;\nP() = [x == 0] a{x = 1;} -> P() [] [!(x == 0)] b{x = 0;} -> P();\n"
+    assert _lts_of(ifa) == _lts_of(guards) == (2, 2)
+    ifb = "var x : {0..1} = 0;\nP() = ifb (x == 1) { a -> P() };\nQ() = set{x = 1;} -> Stop;\nS() = P() ||| Q();\n"
+    assert _lts_of(ifb) == _lts_of(ifb.replace("ifb (x == 1) { a -> P() }", "[x == 1] a -> P()"))
+    with pytest.raises(InputError, match="else"):
+        parse_text("var x = 0;\nP() = ifa (x == 0) { a -> P() };\n", "m.csp")

@@ -439,6 +439,41 @@ class _Build(Transformer):
     def pif(self, meta, c):
         return PIf(c[0], c[1], c[2] if len(c) > 2 else None, _pos(meta))
 
+    def pifa(self, meta, c):
+        # PAT's atomic if: the condition is tested together with the chosen branch's first
+        # event, so no τ step of its own -- a choice between the two guarded branches.
+        pos = _pos(meta)
+        return PBinary("[]", PGuard(c[0], c[1], pos), PGuard(Un("!", c[0], pos), c[2], pos), pos)
+
+    def pifb(self, meta, c):
+        # PAT's blocking if: waits until the condition holds.
+        return PGuard(c[0], c[1], _pos(meta))
+
+    def case_arm(self, meta, c):
+        return (c[0], c[1], _pos(meta))
+
+    def pcase(self, meta, c):
+        # PAT's case: ONE τ step to the first arm whose condition holds, else to the default
+        # (Skip when there is none) -- a choice of τ-prefixed arms under exclusive guards.
+        pos = _pos(meta)
+        arms = [x for x in c if isinstance(x, tuple)]
+        default = c[-1] if c and not isinstance(c[-1], tuple) and c[-1] is not None else PSkip(pos)
+        branches, earlier = [], []
+        for cond, proc, arm_pos in arms:
+            guard = cond
+            for e in earlier:
+                guard = Bin("&&", guard, Un("!", e, arm_pos), arm_pos)
+            branches.append(PGuard(guard, PPrefix(PlainEvent("tau", (), (), arm_pos), proc, arm_pos), arm_pos))
+            earlier.append(cond)
+        guard = Un("!", earlier[0], pos)
+        for e in earlier[1:]:
+            guard = Bin("&&", guard, Un("!", e, pos), pos)
+        branches.append(PGuard(guard, PPrefix(PlainEvent("tau", (), (), pos), default, pos), pos))
+        result = branches[0]
+        for b in branches[1:]:
+            result = PBinary("[]", result, b, pos)
+        return result
+
     def atomic(self, meta, c):
         return PAtomic(c[0], _pos(meta))
 
