@@ -36,20 +36,20 @@ value counts as violated.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator, Mapping, Optional, Union
+from typing import Callable, Iterator, Mapping, Optional, Union
 
 from detect import ir
 from detect.errors import InputError
 from detect.semantics import Env, Fault, apply_binary, apply_unary, execute
 
 from .syntax import (
-    ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl, Designator,
-    EnumType, ErrorStmt, Field, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num, Program,
-    QuantRange, QuantType, Quantified, RecordType, RuleSet, ScalarsetType, SimpleRule,
-    StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UndefineStmt, VarDecl,
-    WhileStmt, Conditional,
+    AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, CallStmt, ClearStmt, ConstDecl,
+    Designator, EnumType, ErrorStmt, Field, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
+    Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
+    ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp,
+    UndefineStmt, VarDecl, WhileStmt, Conditional,
 )
 
 #: Largest number of state slots one variable may flatten into, and of unrolled copies of
@@ -166,14 +166,62 @@ class VarSym:
 
 @dataclass(frozen=True)
 class LocalSym:
-    """A ruleset parameter (a summand local) or a rule's local variable (a temporary)."""
+    """A ruleset parameter (a summand local) or a rule's local variable (a temporary).
+
+    ``sentinel``: a procedure's local, set to the undefined value ``lo - 1`` on entry (so a
+    call inside a ``While`` starts undefined each time) and checked on every read."""
 
     ir_name: str
     type: Simple
     temporary: bool = False
+    sentinel: bool = False
 
 
-Symbol = Union[ConstSym, TypeSym, VarSym, LocalSym]
+@dataclass(frozen=True)
+class RoutineSym:
+    """A ``Procedure`` or ``Function``: inlined at every call."""
+
+    decl: RoutineDecl
+
+
+@dataclass(frozen=True)
+class AliasSym:
+    """A name standing for a designator (``Alias``, a ``Var`` parameter): a part of a global
+    variable whose non-constant subscripts were evaluated when it was bound, or a local."""
+
+    target: Union["Access", LocalSym]
+
+
+@dataclass(frozen=True)
+class ValueSym:
+    """A name standing for a value read-only (an ``Alias`` of an expression, a value
+    parameter bound to an argument that cannot change, a function's local at this point)."""
+
+    value: "Value"
+
+
+@dataclass(frozen=True)
+class FnLocal:
+    """A function's local or value parameter while its body is executed symbolically:
+    ``key`` names its current ``Value`` in the run (see ``_FunctionRun``)."""
+
+    key: str
+    type: Simple
+
+
+@dataclass(frozen=True)
+class ContextSym:
+    """Translation context kept in a scope under a key no identifier can spell: ``CALLS``
+    (the routines being inlined, outermost first) and ``RETURN`` (the name of the "has
+    returned" flag of the procedure being inlined, ``None`` if it needs none)."""
+
+    value: object
+
+
+CALLS = "$calls"
+RETURN = "$return"
+
+Symbol = Union[ConstSym, TypeSym, VarSym, LocalSym, RoutineSym, AliasSym, ValueSym, FnLocal, ContextSym]
 Scope = Mapping[str, Symbol]
 
 PREDEFINED: dict[str, Symbol] = {
@@ -280,6 +328,12 @@ class _Translator:
     variables: list[VarSym] = field(default_factory=list)
     undefinable: frozenset[str] = frozenset()
     undefined_writes: set[str] = field(default_factory=set)
+    #: names of the temporaries made while inlining (all contain '.', which no Murphi
+    #: identifier, rule local or copy temporary does)
+    temp_names: set[str] = field(default_factory=set)
+
+    def fresh_temp(self, routine: str, name: str) -> str:
+        return fresh_name(f"{routine}.{name}", self.temp_names)
 
     def error(self, message: str, node) -> InputError:
         return InputError(message, self.path, getattr(node, "line", 0), getattr(node, "column", 0))
@@ -362,6 +416,13 @@ class _Translator:
             elif isinstance(item, TypeDecl):
                 t = self.resolve_type(item.type, self.globals)
                 self.declare(self.globals, item.name, TypeSym(t), item)
+            elif isinstance(item, RoutineDecl):
+                seen: set[str] = set()
+                for f in item.formals:
+                    if f.name in seen:
+                        raise self.error(f"parameter {f.name!r} declared twice", f)
+                    seen.add(f.name)
+                self.declare(self.globals, item.name, RoutineSym(item), item)
             elif isinstance(item, VarDecl):
                 t = self.resolve_type(item.type, self.globals)
                 for n, line, column in item.names:
@@ -379,9 +440,11 @@ class _Translator:
                 return sym.type
         return None
 
-    def local_scope(self, decls, scope: Scope, taken: set[str]) -> dict[str, Symbol]:
+    def local_scope(self, decls, scope: Scope, taken: set[str],
+                    variable: Optional[Callable[[str, Simple], Symbol]] = None) -> dict[str, Symbol]:
         """``scope`` extended by a rule's own ``Const``/``Type``/``Var`` declarations; its
-        variables are IR temporaries (simple types only)."""
+        variables are IR temporaries (simple types only), or what ``variable(name, type)``
+        makes of them."""
         inner: dict[str, Symbol] = dict(scope)
         own: set[str] = set()
         for d in decls:
@@ -399,27 +462,38 @@ class _Translator:
                 if not isinstance(t, Simple):
                     raise self.error("rule-local variables of array or record type are not supported", d)
                 for n, _, _ in d.names:
-                    inner[n] = LocalSym(fresh_name(n, taken), t, temporary=True)
+                    inner[n] = variable(n, t) if variable else LocalSym(fresh_name(n, taken), t, temporary=True)
         return inner
 
     # ------------------------------------------------------------------ designators
     def access(self, d: Designator, scope: Scope) -> Union[Access, Value, LocalSym]:
         """A variable access, a constant's ``Value``, or a local (parameter / temporary)."""
         sym = _lookup(scope, d.name)
-        if sym is None:
+        if sym is None or isinstance(sym, ContextSym):
             raise self.error(f"unknown identifier {d.name!r}", d)
         if isinstance(sym, TypeSym):
             raise self.error(f"type {d.name!r} used as a value", d)
-        if not isinstance(sym, VarSym):
+        if isinstance(sym, RoutineSym):
+            raise self.error(f"{sym.decl.kind} {d.name!r} used as a variable", d)
+        if isinstance(sym, FnLocal):
+            raise self.error(f"{d.name!r} is not a constant; expected a constant expression", d)
+        if isinstance(sym, AliasSym) and isinstance(sym.target, Access):
+            start: Access = sym.target
+        elif isinstance(sym, VarSym):
+            start = Access(sym, sym.type, (), (), d.name)
+        else:
             if d.selectors:
                 raise self.error(f"{d.name!r} is not an array or record", d.selectors[0])
             if isinstance(sym, ConstSym):
                 return Value(ir.Const(sym.value), sym.value, sym.value)
-            return sym
-        t: Type = sym.type
-        path: tuple[str, ...] = ()
-        indices: list[Value] = []
-        text = d.name
+            if isinstance(sym, ValueSym):
+                return sym.value
+            return sym.target if isinstance(sym, AliasSym) else sym
+        t: Type = start.type
+        path: tuple[str, ...] = start.path
+        indices: list[Value] = list(start.indices)
+        text = start.text
+        sym = start.var
         for sel in d.selectors:
             if isinstance(sel, Field):
                 if not isinstance(t, Record):
@@ -494,7 +568,8 @@ class _Translator:
             if isinstance(a, Value):
                 return a
             if isinstance(a, LocalSym):
-                return Value(ir.Name(a.ir_name), a.type.lo, a.type.hi)
+                defined = ir.Binary("!=", ir.Name(a.ir_name), ir.Const(a.type.undefined)) if a.sentinel else ir.TRUE
+                return Value(ir.Name(a.ir_name), a.type.lo, a.type.hi, defined)
             leaf, ref, defined = self.scalar_access(a, e)
             if leaf.ir_name in self.undefinable:
                 defined = conj(defined, ir.Binary("!=", ref, ir.Const(leaf.type.undefined)))
@@ -529,14 +604,16 @@ class _Translator:
             return result
         if isinstance(e, IsUndefined):
             a = self.access(e.target, scope)
+            if isinstance(a, LocalSym) and a.sentinel:
+                return Value(ir.Binary("==", ir.Name(a.ir_name), ir.Const(a.type.undefined)), 0, 1)
             if not isinstance(a, Access):
-                raise self.error("IsUndefined expects a global variable", e.target)
+                raise self.error("IsUndefined expects a variable", e.target)
             leaf, ref, defined = self.scalar_access(a, e.target)
             if leaf.ir_name not in self.undefinable:
                 return Value(ir.FALSE, 0, 0, defined)
             return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
         if isinstance(e, Call):
-            raise self.error(f"function call {e.name!r}: functions are not supported", e)
+            return self.call_function(e, scope)
         raise self.error("expected an expression", e)
 
     def _logic(self, op: str, a: Value, b: Value) -> Value:
@@ -600,9 +677,17 @@ class _Translator:
 
     # ------------------------------------------------------------------ statements
     def stmts(self, stmts, scope: Scope) -> list[ir.Stmt]:
+        """Translate ``stmts``; inside a procedure with an early ``Return``, what follows a
+        statement that may return runs only while the procedure's flag says it has not."""
         out: list[ir.Stmt] = []
-        for s in stmts:
+        flag = _return_flag(scope)
+        for k, s in enumerate(stmts):
             out.extend(self.stmt(s, scope))
+            if flag and _contains_return(s):
+                rest = [] if isinstance(s, ReturnStmt) else self.stmts(stmts[k + 1:], scope)
+                if rest:
+                    out.append(ir.If(_not_returned(flag), tuple(rest), ()))
+                break
         return out
 
     def _check(self, defined: ir.Expr, node) -> list[ir.Stmt]:
@@ -617,22 +702,43 @@ class _Translator:
             return self._if(list(s.branches), s.else_, scope)
         if isinstance(s, WhileStmt):
             c = self.expr(s.cond, scope)
+            flag = _return_flag(scope)
+            if flag and any(_contains_return(b) for b in s.body):
+                # A Return inside the loop ends it (and the flag guards the rest).
+                c = Value(conj(_not_returned(flag), c.expr), 0, 1, disj(neg(_not_returned(flag)), c.defined))
             body = self.stmts(s.body, scope) + self._check(c.defined, s)
             return self._check(c.defined, s) + [ir.While(c.expr, tuple(body))]
         if isinstance(s, ForStmt):
-            out: list[ir.Stmt] = []
-            copies = 0
+            scopes = []
             for inner in self.quantified_scopes(s.quantifiers, scope):
-                copies += 1
-                if copies > MAX_ELEMENTS:
+                scopes.append(inner)
+                if len(scopes) > MAX_ELEMENTS:
                     raise self.error(f"loop unrolls into more than {MAX_ELEMENTS} copies", s)
-                out.extend(self.stmts(s.body, inner))
-            return out
+            flag = _return_flag(scope)
+            returns = flag is not None and any(_contains_return(b) for b in s.body)
+            return self._copies(s.body, scopes, flag if returns else None)
+        if isinstance(s, CallStmt):
+            return self.call_procedure(s, scope)
+        if isinstance(s, ReturnStmt):
+            if RETURN not in scope:
+                raise self.error("'Return' outside a procedure or function", s)
+            if s.value is not None:
+                raise self.error("a procedure's 'Return' takes no value", s.value)
+            flag = _return_flag(scope)
+            return [ir.Assign(ir.Name(flag), ir.Const(1))] if flag else []
+        if isinstance(s, AliasStmt):
+            out = []
+            inner = dict(scope)
+            for name, target, _, _ in s.aliases:
+                inner[name] = self.bind_alias(target, inner, out)
+            return out + self.stmts(s.body, inner)
         if isinstance(s, (ClearStmt, UndefineStmt)):
             a = self.access(s.target, scope)
             if not isinstance(a, Access):
                 if isinstance(a, LocalSym) and a.temporary and isinstance(s, ClearStmt):
                     return [ir.Assign(ir.Name(a.ir_name), ir.Const(a.type.lo))]
+                if isinstance(a, LocalSym) and a.sentinel:
+                    return [ir.Assign(ir.Name(a.ir_name), ir.Const(a.type.undefined))]
                 what = "Clear" if isinstance(s, ClearStmt) else "Undefine"
                 raise self.error(f"{what} expects a global variable", s.target)
             out = []
@@ -651,6 +757,166 @@ class _Translator:
             text = s.text or f"{self.path or '<input>'}:{s.line}"
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
         raise self.error("unsupported statement", s)
+
+    def _copies(self, body, scopes, flag: Optional[str]) -> list[ir.Stmt]:
+        """The unrolled copies of a ``For`` body; with a return ``flag``, each copy after
+        one that may return runs only while the flag is clear."""
+        out: list[ir.Stmt] = []
+        for k, inner in enumerate(scopes):
+            out.extend(self.stmts(body, inner))
+            if flag and k + 1 < len(scopes):
+                rest = self._copies(body, scopes[k + 1:], flag)
+                if rest:
+                    out.append(ir.If(_not_returned(flag), tuple(rest), ()))
+                break
+        return out
+
+    # ------------------------------------------------------------------ routines
+    def routine(self, call, scope: Scope, kind: str) -> RoutineDecl:
+        """The routine ``call`` names, checked: its kind, argument count, no recursion."""
+        sym = _lookup(scope, call.name)
+        if sym is None:
+            raise self.error(f"unknown {kind} {call.name!r}", call)
+        if not isinstance(sym, RoutineSym) or sym.decl.kind != kind:
+            what = sym.decl.kind if isinstance(sym, RoutineSym) else "not a routine"
+            raise self.error(f"{call.name!r} is {'a ' + what if isinstance(sym, RoutineSym) else what}; "
+                             f"expected a {kind} here", call)
+        decl = sym.decl
+        calls = _calls(scope)
+        if decl.name in calls:
+            cycle = calls[calls.index(decl.name):] + (decl.name,)
+            raise self.error(f"recursive call {' -> '.join(cycle)}: recursion cannot be inlined "
+                             "(the IR has no calls)", call)
+        if len(call.args) != len(decl.formals):
+            raise self.error(f"{kind} {decl.name!r} takes {len(decl.formals)} argument(s), "
+                             f"given {len(call.args)}", call)
+        return decl
+
+    def formal_type(self, f) -> Type:
+        return self.resolve_type(f.type, dict(self.globals))
+
+    def freeze(self, a: Access, scope: Scope, node, out: list[ir.Stmt], routine: str) -> Access:
+        """``a`` with every subscript that may change (it reads state or a temporary)
+        evaluated now into a temporary: a reference is bound when it is made."""
+        stable = _stable_names(scope)
+        indices = []
+        for v in a.indices:
+            if _stable(v.expr, stable) and v.defined == ir.TRUE:
+                indices.append(v)
+                continue
+            tmp = self.fresh_temp(routine, "index")
+            out.extend(self._check(v.defined, node))
+            out.append(ir.Assign(ir.Name(tmp), v.expr))
+            indices.append(Value(ir.Name(tmp), v.lo, v.hi))
+        return replace(a, indices=tuple(indices))
+
+    def bind_alias(self, target, scope: Scope, out: list[ir.Stmt]) -> Symbol:
+        """What an ``Alias`` name stands for; statements evaluating it go to ``out``."""
+        if isinstance(target, Designator):
+            a = self.access(target, scope)
+            if isinstance(a, Access):
+                return AliasSym(self.freeze(a, scope, target, out, "alias"))
+            return ValueSym(a) if isinstance(a, Value) else AliasSym(a)
+        v = self.expr(target, scope)
+        if _stable(v.expr, _stable_names(scope)) and v.defined == ir.TRUE:
+            return ValueSym(v)
+        tmp = self.fresh_temp("alias", "value")
+        out.extend(self._check(v.defined, target))
+        out.append(ir.Assign(ir.Name(tmp), v.expr))
+        return ValueSym(Value(ir.Name(tmp), v.lo, v.hi))
+
+    def reference(self, f, arg, scope: Scope, out: list[ir.Stmt], routine: str) -> Symbol:
+        """A ``Var`` parameter ``f`` bound to the designator ``arg``."""
+        if not isinstance(arg, Designator):
+            raise self.error(f"Var parameter {f.name!r} needs a variable, not an expression", arg)
+        ftype = self.formal_type(f)
+        a = self.access(arg, scope)
+        if isinstance(a, Value):
+            raise self.error(f"Var parameter {f.name!r} needs a variable, not a constant", arg)
+        atype = a.type
+        same = (atype.lo, atype.hi) == (ftype.lo, ftype.hi) if isinstance(atype, Simple) and isinstance(ftype, Simple) \
+            else _shape(atype) == _shape(ftype)
+        if not same:
+            raise self.error(f"Var parameter {f.name!r}: the argument's type differs from the parameter's", arg)
+        if isinstance(a, Access):
+            return AliasSym(self.freeze(a, scope, arg, out, routine))
+        return AliasSym(a)
+
+    def call_procedure(self, s: CallStmt, scope: Scope) -> list[ir.Stmt]:
+        """Inline procedure call ``s``: arguments bound in order, locals undefined, body."""
+        decl = self.routine(s, scope, "procedure")
+        inner: dict[str, Symbol] = dict(self.globals)
+        inner[CALLS] = ContextSym(_calls(scope) + (decl.name,))
+        out: list[ir.Stmt] = []
+        assigned = _assigned_names(decl.body)
+        stable = _stable_names(scope)
+        for f, arg in zip(decl.formals, s.args):
+            if f.by_reference:
+                inner[f.name] = self.reference(f, arg, scope, out, decl.name)
+                continue
+            ftype = self.formal_type(f)
+            if not isinstance(ftype, Simple):
+                raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
+                                 "declare it Var", f)
+            v = self.expr(arg, scope)
+            if f.name not in assigned and _stable(v.expr, stable) and v.defined == ir.TRUE and v.within(ftype):
+                inner[f.name] = ValueSym(v)  # cannot change while the body runs: substitute
+                continue
+            tmp = self.fresh_temp(decl.name, f.name)
+            out.extend(self._check(v.defined, arg))
+            if not v.within(ftype):
+                out.append(ir.Assert(_in_range(v.expr, ftype.lo, ftype.hi),
+                                     f"{self.path or '<input>'}:{arg.line}: argument out of range of {f.name}"))
+            out.append(ir.Assign(ir.Name(tmp), v.expr))
+            inner[f.name] = LocalSym(tmp, ftype, temporary=True)
+        flag = None
+        if _returns_early(decl.body):
+            flag = self.fresh_temp(decl.name, "returned")
+            out.append(ir.Assign(ir.Name(flag), ir.Const(0)))
+        inner[RETURN] = ContextSym(flag)
+        local_vars: list[LocalSym] = []
+
+        def variable(name: str, t: Simple) -> LocalSym:
+            sym = LocalSym(self.fresh_temp(decl.name, name), t, temporary=True, sentinel=True)
+            local_vars.append(sym)
+            return sym
+
+        body_scope = self.local_scope(decl.decls, inner, self.temp_names, variable)
+        out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
+        return out + self.stmts(decl.body, body_scope)
+
+    def call_function(self, e: Call, scope: Scope) -> Value:
+        """The value of function call ``e``: the body executed symbolically (``_FunctionRun``)
+        into one expression; its ``defined`` is the condition that no fault happens."""
+        decl = self.routine(e, scope, "function")
+        rtype = self.resolve_type(decl.result, dict(self.globals))
+        if not isinstance(rtype, Simple):
+            raise self.error(f"function {decl.name!r} returns an array or record; not supported", decl.result)
+        run = _FunctionRun(self, decl, rtype)
+        base: dict[str, Symbol] = dict(self.globals)
+        base[CALLS] = ContextSym(_calls(scope) + (decl.name,))
+        entry_ok: ir.Expr = ir.TRUE
+        for f, arg in zip(decl.formals, e.args):
+            if f.by_reference:
+                # The function writes no state, so the reference can stay symbolic.
+                base[f.name] = self.reference(f, arg, scope, [], decl.name)
+                continue
+            ftype = self.formal_type(f)
+            if not isinstance(ftype, Simple):
+                raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
+                                 "declare it Var", f)
+            v = self.expr(arg, scope)
+            ok = v.defined if v.within(ftype) else conj(v.defined, _in_range(v.expr, ftype.lo, ftype.hi))
+            entry_ok = conj(entry_ok, ok)
+            base[f.name] = run.new_local(f.name, ftype, Value(v.expr, *((v.lo, v.hi) if v.within(ftype) else (ftype.lo, ftype.hi))))
+        body_scope = self.local_scope(
+            decl.decls, base, self.temp_names,
+            lambda name, t: run.new_local(name, t, Value(ir.Const(t.undefined), t.lo, t.hi, ir.FALSE)))
+        run.block(decl.body, ir.TRUE, body_scope)
+        if run.result is None:
+            raise self.error(f"function {decl.name!r} never returns a value", decl)
+        defined = conj(entry_ok, conj(neg(run.fault), run.returned))
+        return _const_value(Value(run.result.expr, rtype.lo, rtype.hi, defined))
 
     def _if(self, branches, else_, scope: Scope) -> list[ir.Stmt]:
         if not branches:
@@ -715,6 +981,222 @@ class _Translator:
         out += [ir.Assign(tmp, sref) for tmp, (_, (_, sref, _)) in zip(temps, copies)]
         out += [ir.Assign(tref, tmp) for tmp, ((_, tref, _), _) in zip(temps, copies)]
         return out
+
+
+def _calls(scope: Scope) -> tuple[str, ...]:
+    sym = scope.get(CALLS)
+    return sym.value if isinstance(sym, ContextSym) else ()
+
+
+def _return_flag(scope: Scope) -> Optional[str]:
+    sym = scope.get(RETURN)
+    return sym.value if isinstance(sym, ContextSym) else None
+
+
+def _not_returned(flag: str) -> ir.Expr:
+    return ir.Binary("==", ir.Name(flag), ir.Const(0))
+
+
+def _shape(t: Type):
+    """``t`` up to the names of its simple types (a Var parameter's type must match)."""
+    if isinstance(t, Simple):
+        return (t.lo, t.hi)
+    if isinstance(t, Array):
+        return ("array", _shape(t.index), _shape(t.element))
+    return ("record", tuple((n, _shape(f)) for n, f in t.fields))
+
+
+def _stable_names(scope: Scope) -> set[str]:
+    """IR names that keep their value while a summand runs: its locals (ruleset
+    parameters, witnesses), never assigned."""
+    return {s.ir_name for s in scope.values() if isinstance(s, LocalSym) and not s.temporary}
+
+
+def _stable(e: ir.Expr, names: set[str]) -> bool:
+    """``e`` reads only constants and ``names`` (no state, no temporary)."""
+    if isinstance(e, ir.Const):
+        return True
+    if isinstance(e, ir.Name):
+        return e.name in names
+    if isinstance(e, ir.Unary):
+        return _stable(e.operand, names)
+    if isinstance(e, ir.Binary):
+        return _stable(e.left, names) and _stable(e.right, names)
+    if isinstance(e, ir.Ite):
+        return all(_stable(x, names) for x in (e.cond, e.then, e.else_))
+    return False
+
+
+def _sub_statements(s) -> Iterator:
+    if isinstance(s, IfStmt):
+        for _, body in s.branches:
+            yield from body
+        yield from s.else_
+    elif isinstance(s, (WhileStmt, ForStmt, AliasStmt)):
+        yield from s.body
+
+
+def _contains_return(s) -> bool:
+    return isinstance(s, ReturnStmt) or any(_contains_return(x) for x in _sub_statements(s))
+
+
+def _returns_early(body) -> bool:
+    """Whether a ``Return`` in ``body`` is anything but its last statement (which needs no flag)."""
+    if not body:
+        return False
+    return any(_contains_return(s) for s in body[:-1]) or (
+        not isinstance(body[-1], ReturnStmt) and _contains_return(body[-1]))
+
+
+def _assigned_names(body) -> set[str]:
+    """Names a body may change: assigned, cleared, undefined, passed as a bare designator to a
+    procedure (perhaps by reference) or aliased (over-approximated: that is safe)."""
+    names: set[str] = set()
+    for s in body:
+        if isinstance(s, (AssignStmt, ClearStmt, UndefineStmt)):
+            names.add(s.target.name)
+        elif isinstance(s, CallStmt):
+            names |= {a.name for a in s.args if isinstance(a, Designator)}
+        elif isinstance(s, AliasStmt):
+            names |= {t.name for _, t, _, _ in s.aliases if isinstance(t, Designator)}
+        names |= _assigned_names(tuple(_sub_statements(s)))
+    return names
+
+
+def _merge(c: ir.Expr, new: "Value", old: Optional["Value"]) -> "Value":
+    """``new`` where ``c`` holds, else ``old``."""
+    if c == ir.TRUE or old is None or new == old:
+        return new
+    if c == ir.FALSE:
+        return old
+    expr = new.expr if new.expr == old.expr else ir.Ite(c, new.expr, old.expr)
+    lo = None if new.lo is None or old.lo is None else min(new.lo, old.lo)
+    hi = None if new.hi is None or old.hi is None else max(new.hi, old.hi)
+    defined = new.defined if new.defined == old.defined else ir.Ite(c, new.defined, old.defined)
+    return Value(expr, lo, hi, defined)
+
+
+class _FunctionRun:
+    """Symbolic execution of one inlined function body into expressions.
+
+    A function may not change state (CMurphi allows it; we refuse it: an IR expression
+    cannot), so its body only assigns its own locals and value parameters.  Each statement
+    runs under a path condition; an assignment makes the local ``Ite(path, new, old)``.
+    ``fault`` is the condition under which the body faults (undefined read, range, ``Error``,
+    failed ``Assert``), ``returned`` the condition that it has returned and ``result`` the
+    value it returned.  Mutable, but local to one ``call_function``."""
+
+    def __init__(self, tr: _Translator, decl: RoutineDecl, rtype: Simple):
+        self.tr, self.decl, self.rtype = tr, decl, rtype
+        self.values: dict[str, Value] = {}
+        self.fault: ir.Expr = ir.FALSE
+        self.returned: ir.Expr = ir.FALSE
+        self.result: Optional[Value] = None
+
+    def new_local(self, name: str, t: Simple, value: Value) -> FnLocal:
+        key = f"{name}#{len(self.values)}"
+        self.values[key] = value
+        return FnLocal(key, t)
+
+    def view(self, scope: Scope) -> dict[str, Symbol]:
+        """``scope`` with every local replaced by its current value."""
+        return {k: ValueSym(self.values[s.key]) if isinstance(s, FnLocal) else s for k, s in scope.items()}
+
+    def fail(self, active: ir.Expr, bad: ir.Expr) -> None:
+        self.fault = disj(self.fault, conj(active, bad))
+
+    def side_effect(self, node, what: str) -> InputError:
+        return self.tr.error(
+            f"function {self.decl.name!r} {what}: functions with side effects are not supported "
+            "(a function may assign only its own locals and value parameters)", node)
+
+    def assign(self, target: Designator, value: Value, active: ir.Expr, scope: Scope, node) -> None:
+        sym = _lookup(scope, target.name)
+        if sym is None:
+            raise self.tr.error(f"unknown identifier {target.name!r}", target)
+        if not isinstance(sym, FnLocal) or target.selectors:
+            raise self.side_effect(node, f"changes {target.name!r}")
+        t = sym.type
+        ok = value.defined if value.within(t) else conj(value.defined, _in_range(value.expr, t.lo, t.hi))
+        self.fail(active, neg(ok))
+        stored = Value(value.expr, *((value.lo, value.hi) if value.within(t) else (t.lo, t.hi)), value.defined)
+        self.values[sym.key] = _merge(active, stored, self.values[sym.key])
+
+    def block(self, stmts, pc: ir.Expr, scope: Scope) -> None:
+        for s in stmts:
+            active = conj(pc, neg(self.returned)) if self.returned != ir.FALSE else pc
+            if active == ir.FALSE:
+                return
+            self.stmt(s, active, scope)
+
+    def stmt(self, s, active: ir.Expr, scope: Scope) -> None:
+        tr = self.tr
+        if isinstance(s, AssignStmt):
+            v = tr.expr(s.value, self.view(scope))
+            self.fail(active, neg(v.defined))
+            self.assign(s.target, Value(v.expr, v.lo, v.hi), active, scope, s)
+        elif isinstance(s, (ClearStmt, UndefineStmt)):
+            sym = _lookup(scope, s.target.name)
+            if not isinstance(sym, FnLocal) or s.target.selectors:
+                if sym is None:
+                    raise tr.error(f"unknown identifier {s.target.name!r}", s.target)
+                raise self.side_effect(s, f"changes {s.target.name!r}")
+            t = sym.type
+            new = Value(ir.Const(t.lo), t.lo, t.lo) if isinstance(s, ClearStmt) else \
+                Value(ir.Const(t.undefined), t.lo, t.hi, ir.FALSE)
+            self.values[sym.key] = _merge(active, new, self.values[sym.key])
+        elif isinstance(s, IfStmt):
+            # All conditions read the locals as they are before any branch runs.
+            view = self.view(scope)
+            conds = [tr.expr(c, view) for c, _ in s.branches]
+            rest = active
+            for c, (_, body) in zip(conds, s.branches):
+                self.fail(rest, neg(c.defined))
+                taken, rest = conj(rest, c.expr), conj(rest, neg(c.expr))
+                if taken != ir.FALSE:
+                    self.block(body, taken, scope)
+            if rest != ir.FALSE:
+                self.block(s.else_, rest, scope)
+        elif isinstance(s, ForStmt):
+            for inner in tr.quantified_scopes(s.quantifiers, scope):
+                self.block(s.body, active, inner)
+        elif isinstance(s, WhileStmt):
+            raise tr.error(f"'While' in function {self.decl.name!r} is not supported "
+                           "(a function becomes one expression)", s)
+        elif isinstance(s, ReturnStmt):
+            if s.value is None:
+                raise tr.error(f"function {self.decl.name!r}: 'Return' needs a value", s)
+            v = tr.expr(s.value, self.view(scope))
+            t = self.rtype
+            ok = v.defined if v.within(t) else conj(v.defined, _in_range(v.expr, t.lo, t.hi))
+            self.fail(active, neg(ok))
+            self.result = _merge(active, Value(v.expr, t.lo, t.hi), self.result)
+            self.returned = disj(self.returned, active)
+        elif isinstance(s, ErrorStmt):
+            self.fail(active, ir.TRUE)
+        elif isinstance(s, AssertStmt):
+            c = tr.expr(s.cond, self.view(scope))
+            self.fail(active, neg(conj(c.defined, c.expr)))
+        elif isinstance(s, CallStmt):
+            raise self.side_effect(s, f"calls procedure {s.name!r}")
+        elif isinstance(s, AliasStmt):
+            inner = dict(scope)
+            for name, target, _, _ in s.aliases:
+                sym = _lookup(inner, target.name) if isinstance(target, Designator) else None
+                if isinstance(sym, FnLocal) and not target.selectors:
+                    inner[name] = sym  # the local itself, as it changes
+                    continue
+                view = self.view(inner)
+                if isinstance(target, Designator):
+                    a = tr.access(target, view)
+                    inner[name] = ValueSym(a) if isinstance(a, Value) else AliasSym(a)
+                else:
+                    v = tr.expr(target, view)
+                    self.fail(active, neg(v.defined))
+                    inner[name] = ValueSym(Value(v.expr, v.lo, v.hi))
+            self.block(s.body, active, inner)
+        else:
+            raise tr.error("unsupported statement", s)
 
 
 def _lookup(scope: Scope, name: str) -> Optional[Symbol]:
@@ -1058,6 +1540,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
     while True:
         tr.undefinable = frozenset(undefinable)
         tr.undefined_writes = set()
+        tr.temp_names = set()
         summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
         assertions = [_invariant(tr, r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
         if tr.undefined_writes <= undefinable:

@@ -3,7 +3,9 @@
 Every node carries ``line``/``column`` (1-based) so that later stages report ``InputError``
 at the construct that is wrong.  Parsing uses the LALR grammar in ``grammar.lark``; a lark
 error becomes an ``InputError`` naming what was expected, and constructs outside the
-supported subset (procedures, functions, aliases, switch, put, return) are refused by name.
+supported subset (``Put``) are refused by name.  ``Switch`` is desugared here into
+``If``/``Elsif`` (see ``_ToAst.switch_stmt``); procedures, functions, calls, ``Return`` and
+``Alias`` stay in the tree for ``linearise`` to inline.
 """
 from __future__ import annotations
 
@@ -106,9 +108,10 @@ class IsUndefined:
 
 @dataclass(frozen=True)
 class Call:
-    """A function call: parsed so that the error can name it; never translated."""
+    """A function call ``name(args)`` in an expression (inlined by ``linearise``)."""
 
     name: str
+    args: tuple["Expr", ...]
     line: int
     column: int
 
@@ -284,7 +287,68 @@ class AssertStmt:
     column: int
 
 
-Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt]
+@dataclass(frozen=True)
+class CallStmt:
+    """A procedure call ``name(args);``."""
+
+    name: str
+    args: tuple[Expr, ...]
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class ReturnStmt:
+    """``Return [value]``: ends the procedure or function (``value``: a function's result)."""
+
+    value: Optional[Expr]
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class AliasStmt:
+    """``Alias a: e; b: f Do body End``: each name stands for its designator or value in
+    ``body`` (later aliases may use earlier ones)."""
+
+    aliases: tuple[tuple[str, Expr, int, int], ...]  # (name, target, line, column)
+    body: tuple["Stmt", ...]
+    line: int
+    column: int
+
+
+Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt,
+             CallStmt, ReturnStmt, AliasStmt]
+
+# ---------------------------------------------------------------------------- routines
+
+
+@dataclass(frozen=True)
+class Formal:
+    """One formal parameter; ``by_reference`` for ``Var`` parameters."""
+
+    name: str
+    type: TypeExpr
+    by_reference: bool
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class RoutineDecl:
+    """A ``Procedure`` (``result`` is ``None``) or ``Function`` declaration."""
+
+    name: str
+    formals: tuple[Formal, ...]
+    result: Optional[TypeExpr]
+    decls: tuple[Decl, ...]
+    body: tuple[Stmt, ...]
+    line: int
+    column: int
+
+    @property
+    def kind(self) -> str:
+        return "procedure" if self.result is None else "function"
 
 # ---------------------------------------------------------------------------- rules
 
@@ -332,7 +396,7 @@ Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet]
 class Program:
     """The whole file: declarations and rules in source order."""
 
-    items: tuple[Union[Decl, Rule], ...]
+    items: tuple[Union[Decl, RoutineDecl, Rule], ...]
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -362,12 +426,7 @@ class _Unsupported(Exception):
 
 #: What to say about a construct outside the subset, by its (lower-case) keyword.
 _UNSUPPORTED = {
-    "procedure": "procedures are not supported; inline the procedure body",
-    "function": "functions are not supported; inline the function body",
-    "alias": "aliases are not supported; write the aliased designator out",
-    "switch": "'Switch' is not supported; use If/Elsif",
     "put": "'Put' is not supported (it only prints)",
-    "return": "'Return' is not supported (procedures and functions are refused)",
 }
 
 
@@ -444,7 +503,7 @@ class _ToAst(Transformer):
 
     def call(self, children):
         tok = children[0]
-        return Call(str(tok), tok.line, tok.column)
+        return Call(str(tok), tuple(children[1:]), tok.line, tok.column)
 
     # -------------------------------------------------------------- types
     def type_name(self, children):
@@ -500,10 +559,79 @@ class _ToAst(Transformer):
 
     def unsupported_stmt(self, children):
         tok = children[0]
-        if tok.type == "NAME":
-            raise _Unsupported(
-                f"procedure call {str(tok)!r}: procedures are not supported", tok.line, tok.column)
         raise _Unsupported(_UNSUPPORTED[str(tok).lower()], tok.line, tok.column)
+
+    # -------------------------------------------------------------- routines
+    def formal(self, children):
+        by_reference = isinstance(children[0], Token) and children[0].type == "VAR"
+        names = children[1:-1] if by_reference else children[:-1]
+        return tuple(Formal(str(t), children[-1], by_reference, t.line, t.column) for t in names)
+
+    def formals(self, children):
+        return tuple(f for group in children for f in group)
+
+    def routine_body(self, children):
+        decls, _begin, body, _end = children
+        return decls, body
+
+    def routine_body_bare(self, children):
+        body, _end = children
+        return (), body
+
+    def procedure(self, children):
+        kw, name = children[0], children[1]
+        formals = children[2] if len(children) == 4 else ()
+        decls, body = children[-1]
+        return [RoutineDecl(str(name), formals, None, decls, body, kw.line, kw.column)]
+
+    def function(self, children):
+        kw, name = children[0], children[1]
+        formals = children[2] if len(children) == 5 else ()
+        decls, body = children[-1]
+        return [RoutineDecl(str(name), formals, children[-2], decls, body, kw.line, kw.column)]
+
+    def call_stmt(self, children):
+        tok = children[0]
+        return CallStmt(str(tok), tuple(children[1:]), tok.line, tok.column)
+
+    def return_stmt(self, children):
+        kw = children[0]
+        return ReturnStmt(children[1] if len(children) > 1 else None, kw.line, kw.column)
+
+    def alias_decl(self, children):
+        tok, target = children
+        return (str(tok), target, tok.line, tok.column)
+
+    def alias_stmt(self, children):
+        kw, body = children[0], children[-2]
+        aliases = tuple(children[1:-3])  # then Do, the body, End
+        return AliasStmt(aliases, body, kw.line, kw.column)
+
+    def case(self, children):
+        kw, labels, body = children[0], children[1:-1], children[-1]
+        return ("case", kw, tuple(labels), body)
+
+    def switch_stmt(self, children):
+        """``Switch e Case c1, c2: s ... Else t End`` as ``If e = c1 | e = c2 Then s ...
+        Else t End``: exact, since the labels are constants and ``e`` reads the same state
+        each time it is compared (a fault in ``e`` happens at its first comparison, as in
+        Murphi's single evaluation)."""
+        kw, subject = children[0], children[1]
+        branches = []
+        else_: tuple = ()
+        for part in children[2:-1]:
+            if part[0] == "case":
+                _, case_kw, labels, body = part
+                cond = None
+                for label in labels:
+                    test = BinaryOp("=", subject, label, case_kw.line, case_kw.column)
+                    cond = test if cond is None else BinaryOp("|", cond, test, case_kw.line, case_kw.column)
+                branches.append((cond, body))
+            else:
+                else_ = part[1]
+        if not branches:  # only an Else: it always runs
+            return IfStmt(((Num(1, kw.line, kw.column), else_),), (), kw.line, kw.column)
+        return IfStmt(tuple(branches), else_, kw.line, kw.column)
 
     def empty_item(self, children):
         return []
