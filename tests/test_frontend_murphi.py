@@ -286,6 +286,163 @@ def test_keywords_are_case_insensitive_and_end_variants_accepted():
     assert explore(model).states == 2
 
 
+# ---------------------------------------------------------------------------- routines, Alias, Switch
+
+def _lts(model: ir.SequentialModel):
+    """(states, transitions as (source, event, target), invariant verdicts, group order)."""
+    states, _, _ = semantics.explore(model)
+    edges = {(s, st.event, st.target or st.fault) for s in states for st in semantics.steps(model, s)}
+    return len(states), edges, [a.verdict for a in explore(model).assertions], detect(model).group.order
+
+
+ROUTINE_HEADER = """
+Const N: 3;
+Type pid: Scalarset(N); st_t: Enum { idle, wait, crit };
+Var st: Array [pid] Of st_t; owner: pid; count: 0..N;
+"""
+ROUTINE_TAIL = """
+Startstate Begin For i: pid Do st[i] := idle; End; Undefine owner; count := 0; End;
+Invariant "one" Forall i: pid Do Forall j: pid Do (st[i] = crit & st[j] = crit) -> i = j End End;
+"""
+
+WITH_ROUTINES = ROUTINE_HEADER + """
+Procedure Move(Var s: st_t; target: st_t);
+Begin s := target; End;
+Procedure Enter(i: pid);
+Var k: 0..N;
+Begin
+  k := count;
+  If k = N Then Return; End;
+  Move(st[i], crit);
+  owner := i;
+  count := k + 1;
+End;
+Function Free(i: pid): boolean;
+Begin
+  For j: pid Do
+    If j != i & st[j] = crit Then Return false; End;
+  End;
+  Return true;
+End;
+Ruleset i: pid Do
+  Rule "ask" st[i] = idle ==> Begin Move(st[i], wait); End;
+  Rule "enter" st[i] = wait & Free(i) ==> Begin Enter(i); End;
+  Rule "leave" st[i] = crit ==> Begin Move(st[i], idle); Undefine owner; count := count - 1; End;
+End;
+""" + ROUTINE_TAIL
+
+WITHOUT_ROUTINES = ROUTINE_HEADER + """
+Ruleset i: pid Do
+  Rule "ask" st[i] = idle ==> Begin st[i] := wait; End;
+  Rule "enter" st[i] = wait & Forall j: pid Do j = i | st[j] != crit End ==>
+  Begin
+    If count != N Then st[i] := crit; owner := i; count := count + 1; End;
+  End;
+  Rule "leave" st[i] = crit ==> Begin st[i] := idle; Undefine owner; count := count - 1; End;
+End;
+""" + ROUTINE_TAIL
+
+
+def test_procedures_and_functions_equal_their_hand_inlined_model():
+    with_, without = _lts(_model(WITH_ROUTINES)), _lts(_model(WITHOUT_ROUTINES))
+    assert with_ == without
+    assert with_[0] > 10 and with_[2] == ["holds"] and with_[3] >= 6
+
+
+SWITCH_HEADER = "Type v_t: Enum { a, b, c, d }; Var x: v_t; y: 0..3;\nStartstate Begin x := a; y := 0; End;\n"
+
+
+def test_switch_equals_if_elsif():
+    with_ = SWITCH_HEADER + """Rule "r" true ==> Begin
+      Switch x Case a, b: x := c; y := 1; Case c: x := d; Else x := a; y := (y + 1) % 4; End; End;"""
+    without = SWITCH_HEADER + """Rule "r" true ==> Begin
+      If x = a | x = b Then x := c; y := 1; Elsif x = c Then x := d; Else x := a; y := (y + 1) % 4; End; End;"""
+    assert _lts(_model(with_)) == _lts(_model(without))
+
+
+def test_alias_equals_the_substituted_designator():
+    head = "Type pid: Scalarset(3); Var a: Array [pid] Of 0..2; p: pid;\n" \
+           "Startstate Begin For i: pid Do a[i] := 0; End; p := 0; End;\n"
+    with_ = head + """Ruleset i: pid Do Rule "r" a[i] < 2 ==> Begin
+      Alias e: a[p]; v: a[i] + 1 Do p := i; e := v; End; End; End;"""
+    without = head + """Ruleset i: pid Do Rule "r" a[i] < 2 ==> Begin
+      If a[i] + 1 <= 2 Then a[p] := a[i] + 1; p := i; Else a[p] := a[i] + 1; p := i; End; End; End;"""
+    # The alias binds a[p] before p changes: the designator's subscript is evaluated once.
+    assert _lts(_model(with_)) == _lts(_model(without))
+
+
+def test_var_parameter_modifies_the_array_element_passed():
+    model = _model("""Var a: Array [0..2] Of 0..3; j: 0..2;
+      Procedure Bump(Var e: 0..3; by: 0..3); Begin e := e + by; j := 2; e := e + 1; End;
+      Startstate Begin For k: 0..2 Do a[k] := 0; End; j := 1; Bump(a[j], 2); End;
+      Rule Begin End;""")
+    (state,) = list(semantics.initial_states(model))
+    slots = {s.label: v for s, v in zip(ir.state_slots(model), state)}
+    # a[1] got 2 and then 1 more, although j changed to 2 in between (the reference was bound).
+    assert (slots["a[0]"], slots["a[1]"], slots["a[2]"], slots["j"]) == (0, 3, 0, 2)
+
+
+def test_function_in_a_guard_and_return_in_the_middle():
+    model = _model("""Var x: 0..4; done: boolean;
+      Function Small(v: 0..4): boolean; Begin If v < 2 Then Return true; End; Return false; End;
+      Procedure Step(); Begin If x = 3 Then done := true; Return; End; x := x + 1; End;
+      Startstate Begin x := 0; done := false; End;
+      Rule "small" Small(x) ==> Begin x := x + 1; End;
+      Rule "big" !Small(x) & !done ==> Begin Step(); End;""")
+    states = _reachable(model)
+    assert len(states) == 5  # x = 0..3 with done false, then x = 3 with done true: Step stops at 3
+    result = explore(model)
+    assert (result.faults, len(result.deadlocks)) == (0, 1)
+
+
+def test_local_variable_read_before_assignment_is_a_fault():
+    model = _model("""Var x: 0..2;
+      Procedure P(); Var t: 0..2; Begin If x = 1 Then t := 2; End; x := t; End;
+      Startstate Begin x := 0; End;
+      Rule "p" x < 2 ==> Begin P(); End;
+      Rule "inc" x = 0 ==> Begin x := 1; End;""")
+    result = explore(model)
+    assert result.faults >= 1
+    function = _model("""Var x: 0..2;
+      Function F(): 0..2; Var t: 0..2; Begin If x = 1 Then t := 2; End; Return t; End;
+      Startstate Begin x := 1; End;
+      Rule "f" F() = 2 ==> Begin x := 0; End;""")
+    assert explore(function).faults == 1  # at x = 0, F reads t undefined
+
+
+def test_procedure_locals_are_undefined_again_at_each_call_in_a_loop():
+    model = _model("""Var x: 0..3;
+      Procedure P(); Var t: 0..3; Begin If x = 0 Then t := 1; End; x := t + 1; End;
+      Startstate Begin x := 0; End;
+      Rule "loop" x = 0 ==> Begin While x < 3 Do P(); End; End;""")
+    assert explore(model).faults == 1  # the second call reads t undefined
+
+
+def test_recursion_is_refused_naming_the_cycle():
+    text = ("Var x: boolean;\nProcedure A(); Begin B(); End;\nProcedure B(); Begin A(); End;\n"
+            "Startstate Begin A(); End;")
+    with pytest.raises(InputError) as info:
+        parse_text(text, "rec.m")
+    assert (info.value.line, info.value.column) == (3, 22)
+    assert "recursive call A -> B -> A" in info.value.message
+    with pytest.raises(InputError, match="recursive call F -> F"):
+        parse_text("Var x: 0..3;\nFunction F(n: 0..3): 0..3; Begin Return F(n); End;\n"
+                   "Startstate Begin x := F(1); End;", "rec.m")
+
+
+def test_bundled_cache_model_has_the_scalarset_symmetry():
+    path = Path(__file__).resolve().parents[1] / "models" / "murphi" / "german_small.m"
+    model = load(path, {"N": 2})
+    result = explore(model)
+    assert (result.states, result.faults, len(result.deadlocks)) == (1461, 0, 0)
+    assert [a.verdict for a in result.assertions] == ["holds"]
+    detection = detect(model)
+    assert any(g.kind == "process" for g in detection.group.generators)
+    assert verify(model, [g.permutation for g in detection.group.generators]).ok
+    reducer = make_reducer(model, detection.group, "exact")
+    assert explore(model, canonicalise=reducer.canonicalise).states == 735
+
+
 # ---------------------------------------------------------------------------- errors
 
 @pytest.mark.parametrize(
@@ -347,7 +504,10 @@ Ruleset i: pid Do
   Begin k := q[0].f; If k < 2 Then q[0].f := k + 1; Else Clear q; End; s[i] := B; t := i; End;
   Rule "back" s[i] = B ==> Begin s[i] := A; Undefine t; End;
 End;
-Startstate Begin For i: pid Do s[i] := A; End; Clear q; End;
+Procedure P(Var x: lab; y: lab); Begin If y = A Then Return; End; x := y; End;
+Function F(v: pid): boolean; Begin Return s[v] = A; End;
+Startstate Begin For i: pid Do P(s[i], B); s[i] := A; End; Clear q; End;
+Rule "sw" Begin Alias z: t Do Switch s[0] Case A: If F(1) Then t := 0; End; Else t := z; End; End; End;
 Invariant "inv" Exists i: pid Do s[i] = A End | !IsUndefined(t);
 """
 
@@ -355,6 +515,7 @@ TOKENS = [
     "Const", "Type", "Var", "Scalarset", "Enum", "Record", "Array", "Of", "End", "Ruleset", "Rule",
     "Startstate", "Invariant", "Begin", "Do", "If", "Then", "Else", "Elsif", "For", "Forall",
     "Exists", "While", "Clear", "Undefine", "Error", "Assert", "IsUndefined", "To", "By",
+    "Procedure", "Function", "Return", "Alias", "Switch", "Case", "P", "F",
     "N", "pid", "s", "t", "q", "i", "j", "k", "A", "B", "f", "true", "false", "boolean",
     ":", ";", ",", ":=", "==>", "=", "!=", "<", "&", "|", "!", "->", "?", "+", "-", "*", "/", "%",
     "(", ")", "[", "]", "{", "}", ".", "..", "0", "1", "2", "99999", '"x"', "--", "\n", " ",

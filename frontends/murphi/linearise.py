@@ -1069,11 +1069,40 @@ def _merge(c: ir.Expr, new: "Value", old: Optional["Value"]) -> "Value":
         return new
     if c == ir.FALSE:
         return old
-    expr = new.expr if new.expr == old.expr else ir.Ite(c, new.expr, old.expr)
     lo = None if new.lo is None or old.lo is None else min(new.lo, old.lo)
     hi = None if new.hi is None or old.hi is None else max(new.hi, old.hi)
-    defined = new.defined if new.defined == old.defined else ir.Ite(c, new.defined, old.defined)
-    return Value(expr, lo, hi, defined)
+    return Value(_ite(c, new.expr, old.expr), lo, hi, _ite(c, new.defined, old.defined))
+
+
+_BOOLEAN_OPS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+
+def _is_boolean(e: ir.Expr) -> bool:
+    """``e`` certainly evaluates to 0 or 1."""
+    return (isinstance(e, ir.Const) and e.value in (0, 1)) or (isinstance(e, ir.Unary) and e.op == "!") \
+        or (isinstance(e, ir.Binary) and e.op in _BOOLEAN_OPS)
+
+
+def _ite(c: ir.Expr, a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    """``c ? a : b``, as ``&&``/``||`` where both sides are truth values.
+
+    Why: a function's ``For`` loop with an early ``Return true`` comes out as a chain of
+    ``Ite``s in loop order, which hides the loop's symmetry from the detection; as one
+    ``||`` chain the CSP sees an n-ary disjunction whose operands may be exchanged."""
+    if a == b:
+        return a
+    if isinstance(c, ir.Const):
+        return a if c.value else b
+    if _is_boolean(c) and _is_boolean(a) and _is_boolean(b):
+        if a == ir.TRUE:
+            return disj(c, b)
+        if a == ir.FALSE:
+            return conj(neg(c), b)
+        if b == ir.FALSE:
+            return conj(c, a)
+        if b == ir.TRUE:
+            return disj(neg(c), a)
+    return ir.Ite(c, a, b)
 
 
 class _FunctionRun:
@@ -1103,7 +1132,8 @@ class _FunctionRun:
         return {k: ValueSym(self.values[s.key]) if isinstance(s, FnLocal) else s for k, s in scope.items()}
 
     def fail(self, active: ir.Expr, bad: ir.Expr) -> None:
-        self.fault = disj(self.fault, conj(active, bad))
+        if bad != ir.FALSE:
+            self.fault = disj(self.fault, conj(active, bad))
 
     def side_effect(self, node, what: str) -> InputError:
         return self.tr.error(
@@ -1127,9 +1157,10 @@ class _FunctionRun:
             active = conj(pc, neg(self.returned)) if self.returned != ir.FALSE else pc
             if active == ir.FALSE:
                 return
-            self.stmt(s, active, scope)
+            self.stmt(s, active, scope, pc)
 
-    def stmt(self, s, active: ir.Expr, scope: Scope) -> None:
+    def stmt(self, s, active: ir.Expr, scope: Scope, pc: ir.Expr) -> None:
+        """Run ``s`` where ``active`` (= ``pc`` and not yet returned) holds."""
         tr = self.tr
         if isinstance(s, AssignStmt):
             v = tr.expr(s.value, self.view(scope))
@@ -1147,19 +1178,22 @@ class _FunctionRun:
             self.values[sym.key] = _merge(active, new, self.values[sym.key])
         elif isinstance(s, IfStmt):
             # All conditions read the locals as they are before any branch runs.
+            # Branch paths are ``pc`` and the branch's conditions; ``block`` adds "not yet
+            # returned" itself (keeping it out of ``pc`` keeps ``returned`` an || chain).
             view = self.view(scope)
             conds = [tr.expr(c, view) for c, _ in s.branches]
-            rest = active
+            chain = ir.TRUE  # the earlier conditions are false
             for c, (_, body) in zip(conds, s.branches):
-                self.fail(rest, neg(c.defined))
-                taken, rest = conj(rest, c.expr), conj(rest, neg(c.expr))
+                self.fail(conj(active, chain), neg(c.defined))
+                taken = conj(pc, conj(chain, c.expr))
+                chain = conj(chain, neg(c.expr))
                 if taken != ir.FALSE:
                     self.block(body, taken, scope)
-            if rest != ir.FALSE:
-                self.block(s.else_, rest, scope)
+            if chain != ir.FALSE:
+                self.block(s.else_, conj(pc, chain), scope)
         elif isinstance(s, ForStmt):
             for inner in tr.quantified_scopes(s.quantifiers, scope):
-                self.block(s.body, active, inner)
+                self.block(s.body, pc, inner)
         elif isinstance(s, WhileStmt):
             raise tr.error(f"'While' in function {self.decl.name!r} is not supported "
                            "(a function becomes one expression)", s)
@@ -1171,7 +1205,8 @@ class _FunctionRun:
             ok = v.defined if v.within(t) else conj(v.defined, _in_range(v.expr, t.lo, t.hi))
             self.fail(active, neg(ok))
             self.result = _merge(active, Value(v.expr, t.lo, t.hi), self.result)
-            self.returned = disj(self.returned, active)
+            # returned | (pc & !returned) == returned | pc: keeps an n-ary || chain.
+            self.returned = disj(self.returned, pc)
         elif isinstance(s, ErrorStmt):
             self.fail(active, ir.TRUE)
         elif isinstance(s, AssertStmt):
@@ -1194,7 +1229,7 @@ class _FunctionRun:
                     v = tr.expr(target, view)
                     self.fail(active, neg(v.defined))
                     inner[name] = ValueSym(Value(v.expr, v.lo, v.hi))
-            self.block(s.body, active, inner)
+            self.block(s.body, pc, inner)
         else:
             raise tr.error("unsupported statement", s)
 
