@@ -26,6 +26,16 @@ which follows the short-circuit evaluation of ``&``, ``|``, ``->`` and ``?:``.  
 guard may read an undefined value becomes two summands: ``[defined & guard] body`` and
 ``[!defined] assert(false)``, so guards stay pure.
 
+Routines.  The IR has no calls, so every call is inlined.  A ``Procedure``'s value
+parameters become temporaries (or the argument itself when neither can change), its ``Var``
+parameters alias the argument designator (subscripts evaluated at the call), its locals are
+temporaries set to the undefined value on entry and checked on read, and an early ``Return``
+sets a flag that guards the rest.  A ``Function`` body is executed symbolically into one
+expression (``_FunctionRun``): it may assign only its own locals and value parameters (side
+effects on state are refused), and the call's definedness condition is "no fault in the
+body".  ``Alias`` substitutes its designator; ``Switch`` is ``If``/``Elsif`` (``syntax``).
+Recursion is refused with the call cycle.
+
 Start states.  Each ``Startstate`` (once per valuation of its enclosing ruleset parameters)
 is run from the all-undefined state by the reference interpreter when the model is loaded;
 the set of resulting states must be a product of per-slot value sets (the IR's form of
