@@ -476,16 +476,7 @@ class _Builder:
         unevaluated ones hold.  Above ``JUNCTION_OPERANDS`` operands the table (2^n rows)
         would be too big, and the operands are combined pairwise."""
         op = e.op
-        parts: list[Expr] = []
-
-        def flatten(x: Expr) -> None:
-            if isinstance(x, Binary) and x.op == op:
-                flatten(x.left)
-                flatten(x.right)
-            else:
-                parts.append(x)
-
-        flatten(e)
+        parts = _chain_operands(e)
         values: list[int] = []
         context = ctx
         for part in parts:
@@ -525,17 +516,7 @@ class _Builder:
         operand (``(p0 != 0) + (p1 != 0) + (p2 != 0)``, a process count, would only let
         processes 0 and 1 swap).  Constants are folded into one; otherwise pairwise."""
         op = e.op
-        parts: list[Expr] = []
-
-        def flatten(x: Expr) -> None:
-            if isinstance(x, Binary) and x.op == op:
-                flatten(x.left)
-                flatten(x.right)
-            else:
-                parts.append(x)
-
-        flatten(e)
-        operands = [self.term(part, ctx) for part in parts]
+        operands = [self.term(part, ctx) for part in _chain_operands(e)]
         constants = [o.value for o in operands if isinstance(o, K)]
         variables = [o for o in operands if not isinstance(o, K)]
 
@@ -762,6 +743,21 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         post=tuple(renumber[v] for v in b.post),
         dead=tuple(dead),
     )
+
+
+def _chain_operands(e: Binary) -> list[Expr]:
+    """The operands of a chain of ``e.op`` (``a op b op c`` in any bracketing), in order."""
+    parts: list[Expr] = []
+
+    def flatten(x: Expr) -> None:
+        if isinstance(x, Binary) and x.op == e.op:
+            flatten(x.left)
+            flatten(x.right)
+        else:
+            parts.append(x)
+
+    flatten(e)
+    return parts
 
 
 class _Check:
