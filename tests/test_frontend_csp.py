@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -394,3 +395,31 @@ def test_ifa_and_ifb_are_guarded_choices_without_tau():
     assert _lts_of(ifb) == _lts_of(ifb.replace("ifb (x == 1) { a -> P() }", "[x == 1] a -> P()"))
     with pytest.raises(InputError, match="else"):
         parse_text("var x = 0;\nP() = ifa (x == 0) { a -> P() };\n", "m.csp")
+
+
+def test_channel_arrays_equal_separate_channels():
+    """``channel c[N] k`` is N channels; ``c[i]!v`` with a family index i reaches element i.
+    The same system written with separate channels and processes has the same state space."""
+    arrays = ("channel c[2] 0;\nchannel d[2] 1;\nvar got[2] : {0..1} = [0(2)];\n"
+              "S(i) = c[i]!1 -> d[1 - i]!i -> S(i);\n"
+              "R(i) = c[i]?x{got[i] = x;} -> d[i]?y -> R(i);\n"
+              "Sys() = (|||i:{0..1}@S(i)) ||| (|||i:{0..1}@R(i));\n")
+    separate = ("channel c0 0;\nchannel c1 0;\nchannel d0 1;\nchannel d1 1;\nvar got[2] : {0..1} = [0(2)];\n"
+                "S0() = c0!1 -> d1!0 -> S0();\nS1() = c1!1 -> d0!1 -> S1();\n"
+                "R0() = c0?x{got[0] = x;} -> d0?y -> R0();\nR1() = c1?x{got[1] = x;} -> d1?y -> R1();\n"
+                "Sys() = S0() ||| S1() ||| R0() ||| R1();\n")
+    assert _lts_of(arrays) == _lts_of(separate)
+    from detect.pipeline import detect
+
+    assert detect(parse_text(arrays, "a.csp")).group.order == 2  # the two pairs swap
+
+
+@pytest.mark.parametrize("text,words", [
+    ("channel c[2] 0;\nP() = c!1 -> P();\n", "channel 'c' is an array"),
+    ("channel c 0;\nP() = c[0]!1 -> P();\n", "channel 'c' is not an array"),
+    ("channel c[2] 0;\nP() = c[2]!1 -> P();\nQ() = c[0]?x -> Q();\nS() = P() ||| Q();\n", "outside c[0..1]"),
+    ("channel c[0] 0;\nP() = Skip;\n", "channel array size must be positive"),
+])
+def test_channel_array_misuse_is_located(text, words):
+    with pytest.raises(InputError, match=re.escape(words)):
+        parse_text(text, "m.csp")

@@ -595,9 +595,16 @@ class _Automaton:
             return Move(Const(1), ("event", name, args), sc.program(ev.program, vals), ("at", p.then, env), ev.pos)
         if ev.channel not in sc.channels:
             raise self.error(f"unknown channel '{ev.channel}'", ev.pos)
+        # A channel of an array is (name, index expression); ``channels`` splits it per element.
+        is_array = sc.channels[ev.channel].size is not None
+        if is_array != (ev.index is not None):
+            raise self.error(f"channel '{ev.channel}' is {'an array: write' if is_array else 'not an array: write'} "
+                             f"'{ev.channel}{'[i]' if is_array else ''}{'!' if isinstance(ev, SendEvent) else '?'}'",
+                             ev.pos)
+        channel = (ev.channel, sc.expr(ev.index, vals)) if is_array else ev.channel
         if isinstance(ev, SendEvent):
             args = tuple(sc.expr(a, vals) for a in ev.args)
-            return Move(Const(1), ("send", ev.channel, args), sc.program(ev.program, vals), ("at", p.then, env), ev.pos)
+            return Move(Const(1), ("send", channel, args), sc.program(ev.program, vals), ("at", p.then, env), ev.pos)
         env2 = dict(env)
         stores = []
         for name in ev.names:
@@ -606,7 +613,7 @@ class _Automaton:
             stores.append(st)
         vals2 = self.values(env2)
         program = sc.program(ev.program, vals2, readonly=frozenset(ev.names))
-        return Move(Const(1), ("recv", ev.channel, tuple(stores)), program, ("at", p.then, env2), ev.pos)
+        return Move(Const(1), ("recv", channel, tuple(stores)), program, ("at", p.then, env2), ev.pos)
 
 
 def live_storage(term: tuple) -> set:
@@ -872,7 +879,8 @@ class Linearisation:
             owners = c.owners + tuple(
                 f"{self.comps[k].group}({m[self.comps[k].local.name].value})"
                 for k in c.comps if self.comps[k].local is not None)
-            out.append(Cand((), guard, (c.action[0], c.action[1], tuple(subst(a, m) for a in c.action[2])),
+            out.append(Cand((), guard, (c.action[0], _subst_channel(c.action[1], m),
+                                        tuple(subst(a, m) for a in c.action[2])),
                             subst_stmts(c.program, m), c.origin, owners,
                             c.comps, tuple(subst(a, m) for a in c.atomic_ids)))
         return out
@@ -899,27 +907,55 @@ class Linearisation:
         arity: dict = {}
         for c in cands:
             if c.action[0] in ("send", "recv"):
-                ch = c.action[1]
+                ch = _channel_name(c.action[1])
                 n = len(c.action[2])
                 if arity.setdefault(ch, n) != n:
                     raise InputError(f"channel '{ch}' is used with {n} value(s) here but {arity[ch]} elsewhere",
                                      sc.path, *_line_col(c.origin))
         self.buffers = {}
-        for ch in sc.channels:
-            sends = [c for c in cands if c.action[0] == "send" and c.action[1] == ch]
-            recvs = [c for c in cands if c.action[0] == "recv" and c.action[1] == ch]
-            if not sends and not recvs:
-                continue
-            cap = sc.capacities[ch]
-            if cap == 0:
-                for s in sends:
-                    for r in recvs:
-                        j = self.handshake(ch, s, r, comps)
-                        if j is not None:
-                            out.append(j)
-            else:
-                out += self.buffered(ch, cap, arity[ch], sends, recvs)
+        for name in sc.channels:
+            for ch, sends, recvs in self.channel_elements(name, cands):
+                if not sends and not recvs:
+                    continue
+                cap = sc.capacities[name]
+                if cap == 0:
+                    for s in sends:
+                        for r in recvs:
+                            j = self.handshake(ch, s, r, comps)
+                            if j is not None:
+                                out.append(j)
+                else:
+                    out += self.buffered(ch, cap, arity[name], sends, recvs)
         return out
+
+    def channel_elements(self, name: str, cands: list[Cand]):
+        """``(channel, sends, recvs)`` for channel ``name``, or for each element ``name[j]``
+        of a channel array: an operation on ``name[e]`` belongs to element j under the
+        extra guard ``e == j`` (none when ``e`` is the constant j; dropped when another)."""
+        ops = [c for c in cands if c.action[0] in ("send", "recv") and _channel_name(c.action[1]) == name]
+        size = self.scope.channels[name].size
+        if size is None:
+            yield name, [c for c in ops if c.action[0] == "send"], [c for c in ops if c.action[0] == "recv"]
+            return
+        n = self.scope.constant(size, what="a channel array size")
+        for j in range(n):
+            sends, recvs = [], []
+            for c in ops:
+                index = c.action[1][1]
+                if isinstance(index, Const):
+                    if index.value != j:
+                        continue
+                    guard = c.guard
+                else:
+                    guard = conj(c.guard, Binary("==", index, Const(j)))
+                element = dataclasses.replace(c, guard=guard, action=(c.action[0], f"{name}[{j}]", c.action[2]))
+                (sends if c.action[0] == "send" else recvs).append(element)
+            for c in ops:
+                index = c.action[1][1]
+                if isinstance(index, Const) and not 0 <= index.value < n:
+                    raise InputError(f"channel {name}[{index.value}] is outside {name}[0..{n - 1}]",
+                                     self.scope.path, *_line_col(c.origin))
+            yield f"{name}[{j}]", sends, recvs
 
     def handshake(self, ch: str, s: Cand, r: Cand, comps) -> Optional[Cand]:
         same = set(s.comps) & set(r.comps)
@@ -953,8 +989,9 @@ class Linearisation:
                     s.atomic_ids + rr.atomic_ids)
 
     def buffered(self, ch: str, cap: int, n: int, sends, recvs) -> list[Cand]:
-        bufs = [self.storage.fresh(f"{ch}_buf" if n == 1 else f"{ch}_buf{j}") for j in range(n)]
-        count = self.storage.fresh(f"{ch}_count")
+        base = ch.replace("[", "_").replace("]", "")  # element c[2] of an array: c_2_buf
+        bufs = [self.storage.fresh(f"{base}_buf" if n == 1 else f"{base}_buf{j}") for j in range(n)]
+        count = self.storage.fresh(f"{base}_count")
         self.buffers[ch] = (bufs, count, cap)
         out = []
         cnt = Name(count)
@@ -974,6 +1011,15 @@ class Linearisation:
                                            action=("event", ch + "?", tuple(Index(b, Const(0)) for b in bufs)),
                                            program=tuple(program) + r.program))
         return out
+
+
+def _channel_name(channel) -> str:
+    """The declared name of a channel operand: a name, or (array name, index)."""
+    return channel[0] if isinstance(channel, tuple) else channel
+
+
+def _subst_channel(channel, m: dict):
+    return (channel[0], subst(channel[1], m)) if isinstance(channel, tuple) else channel
 
 
 def _line_col(origin: str) -> tuple[int, int]:
@@ -1045,7 +1091,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         variables.append(Variable(var, dom, inits, size))
         to_infer[var] = (pos, what)
     for ch, (bufs, count, cap) in lin.buffers.items():
-        pos = scope.channels[ch].pos
+        pos = scope.channels[ch.split("[")[0]].pos
         for b in bufs:
             variables.append(Variable(b, (NONE,), ((NONE,),) * cap, cap))
             to_infer[b] = (pos, f"buffer of channel '{ch}'")

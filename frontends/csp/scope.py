@@ -271,6 +271,11 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
             cap = partial().constant(it.capacity, what="a channel capacity")
             if cap < 0:
                 raise InputError(f"channel capacity must be >= 0, got {cap}", path, it.pos.line, it.pos.column)
+            if it.size is not None:
+                n = partial().constant(it.size, what="a channel array size")
+                if n <= 0:
+                    raise InputError(f"channel array size must be positive, got {n}", path,
+                                     it.pos.line, it.pos.column)
             channels[it.name] = it
             capacities[it.name] = cap
         elif isinstance(it, ProcDef):

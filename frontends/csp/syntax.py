@@ -130,6 +130,7 @@ class SendEvent:
     args: tuple[SExpr, ...]
     program: tuple[SStmt, ...]
     pos: Pos
+    index: Optional[SExpr] = None  # ``c[i]!...`` on a channel array
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class RecvEvent:
     names: tuple[str, ...]
     program: tuple[SStmt, ...]
     pos: Pos
+    index: Optional[SExpr] = None  # ``c[i]?...`` on a channel array
 
 
 SEvent = Union[PlainEvent, SendEvent, RecvEvent]
@@ -255,6 +257,7 @@ class ChannelDecl:
     name: str
     capacity: SExpr
     pos: Pos
+    size: Optional[SExpr] = None  # ``channel c[N] k;``: N channels c[0..N-1]
 
 
 @dataclass(frozen=True)
@@ -398,12 +401,12 @@ class _Build(Transformer):
         return PlainEvent(str(c[0]), c[1], c[2] or (), _tok_pos(c[0]))
 
     def send_event(self, meta, c):
-        return SendEvent(str(c[0]), c[1], c[2] or (), _tok_pos(c[0]))
+        return SendEvent(str(c[0]), c[2], c[3] or (), _tok_pos(c[0]), c[1])
 
     def recv_event(self, meta, c):
         program = c[-1] if isinstance(c[-1], tuple) or c[-1] is None else ()
-        names = [str(t) for t in c[1:] if isinstance(t, Token)]
-        return RecvEvent(str(c[0]), tuple(names), program or (), _tok_pos(c[0]))
+        names = [str(t) for t in c[2:] if isinstance(t, Token)]
+        return RecvEvent(str(c[0]), tuple(names), program or (), _tok_pos(c[0]), c[1])
 
     # processes
     def skip(self, meta, c):
@@ -525,7 +528,7 @@ class _Build(Transformer):
         return VarDecl(str(name), hidden, dims, rng, init, _tok_pos(name))
 
     def channel(self, meta, c):
-        return ChannelDecl(str(c[0]), c[1], _tok_pos(c[0]))
+        return ChannelDecl(str(c[0]), c[2], _tok_pos(c[0]), c[1])
 
     def params(self, meta, c):
         return tuple(str(t) for t in c if t is not None)
