@@ -125,8 +125,8 @@ def _moves(sigma: StatePermutation, model: SequentialModel, slots) -> _Moves:
 
     A model whose variables have owners (Promela and DVE processes) has processes = owners: a
     move is a process move when a bijection of owners maps *every* variable of each moved
-    owner onto the corresponding variable of its image (arrays indexed by pid may move
-    along).  A model without owners (CSP# families, linearised into arrays indexed by the
+    owner onto the corresponding variable of its image (arrays indexed by pid and shared
+    variables may move along).  A model without owners (CSP# families, linearised into arrays indexed by the
     process number) has processes = array indices: one index map shared by every array that
     moves.  Anything else (elements of one channel buffer, two unrelated variables) only
     permutes variables.
@@ -160,9 +160,13 @@ def _moves(sigma: StatePermutation, model: SequentialModel, slots) -> _Moves:
     whole = element_ok
     for a, b in variable_map.items():
         oa, ob = owner[a], owner[b]
+        if oa is None and ob is None:
+            continue  # shared data moving along with the processes (hanoi's pegs b, c)
         if oa is None or ob is None or oa == ob or owner_map.setdefault(oa, ob) != ob:
             whole = False
             break
+    if whole:
+        whole = bool(owner_map)
     if whole:
         images = set(owner_map.values())
         whole = len(images) == len(owner_map) and images == set(owner_map)

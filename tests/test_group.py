@@ -203,3 +203,17 @@ def test_sum_over_processes_keeps_their_symmetry():
     detection = detect(model)
     assert detection.group.order == 6
     assert_automorphisms(model, detection)
+
+
+def test_shared_variables_may_move_along_with_whole_processes():
+    """BEEM's hanoi swaps processes AtoB <-> AtoC together with the shared pegs b <-> c."""
+    from detect.group import VARIABLE, classify
+
+    base = _owned_model()
+    model = SequentialModel("shared", base.variables + (
+        Variable("u0", (0, 1), ((0,),)), Variable("u1", (0, 1), ((0,),)),), ())
+    slots = state_slots(model)
+    kind, text = classify(_slot_swap(model, {"P_0.pc": "P_1.pc", "P_0.l": "P_1.l", "u0": "u1"}), model, slots)
+    assert kind == PROCESS and text.startswith("process symmetry: swap processes P_0↔P_1") and "u0" in text
+    kind, _ = classify(_slot_swap(model, {"u0": "u1"}), model, slots)
+    assert kind == VARIABLE  # shared data alone is no process
