@@ -153,6 +153,17 @@ def explore(
     # free by comparison, and a timeout must not wait for 512 canonical labellings.
     clock_every = 1 if canon is not None else _CLOCK_EVERY
     next_progress = start + PROGRESS_INTERVAL
+    def out_of_time() -> bool:
+        """Read the clock: report progress when due; whether the deadline has passed."""
+        nonlocal next_progress
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
+            return True
+        if progress is not None and now >= next_progress:
+            next_progress = now + PROGRESS_INTERVAL
+            progress(len(parent), transitions, now - start)
+        return False
+
     try:
         # A model can have millions of initial states (every colouring of a ring): the bounds
         # and the clock apply while they are enumerated too.
@@ -165,14 +176,9 @@ def explore(
                 parent[r] = None
                 initial_real[r] = x
                 queue.append(r)
-            if n % clock_every == 0:
-                now = time.perf_counter()
-                if deadline is not None and now >= deadline:
-                    truncated = True
-                    break
-                if progress is not None and now >= next_progress:
-                    next_progress = now + PROGRESS_INTERVAL
-                    progress(len(parent), transitions, now - start)
+            if n % clock_every == 0 and out_of_time():
+                truncated = True
+                break
         next_clock = clock_every
         while expanded < len(queue) and not truncated:
             s = queue[expanded]
@@ -199,13 +205,9 @@ def explore(
                 queue.extend(new)
             if expanded == next_clock:
                 next_clock += clock_every
-                now = time.perf_counter()
-                if deadline is not None and now >= deadline:
+                if out_of_time():
                     truncated = True
                     break
-                if progress is not None and now >= next_progress:
-                    next_progress = now + PROGRESS_INTERVAL
-                    progress(len(parent), transitions, now - start)
     except KeyboardInterrupt:
         truncated = interrupted = True
     # States discovered but never expanded still count as reached (and are checked for the
