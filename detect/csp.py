@@ -57,6 +57,7 @@ class CspVariable:
     role: str
     slot: int = -1  # state slot, for pre/post
     summand: int = -1  # owning summand, for local/aux
+    fault: bool = False  # a local/aux of the summand's fault relation
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ class Constraint:
     summand: int  # -1 for init constraints
     text: str
     guard: "tuple[int, int, bool] | None" = None
+    #: part of the summand's *fault relation* (see ``Csp.faulting``), not of its steps.
+    fault: bool = False
 
     @property
     def variables(self) -> tuple[int, ...]:
@@ -96,6 +99,11 @@ class Csp:
     post: tuple[int, ...]
     #: summand index -> why it was left out (guard constant false, always faults).
     dead: tuple[tuple[int, str], ...] = ()
+    #: summands that can fault.  Summand k's constraints with ``fault`` set, over pre-state,
+    #: local and private aux variables, allow exactly the (pre, locals) where k is enabled
+    #: and its step faults (guard, event arguments or program); the graph hangs them off a
+    #: node of their own colour, so every automorphism maps faulting steps to faulting steps.
+    faulting: tuple[int, ...] = ()
 
 
 class TableTooLarge(Exception):
@@ -141,6 +149,11 @@ class _Summand:
     temps: dict  # temporary name -> operand
     constraints: list = field(default_factory=list)
     ctx_cache: dict = field(default_factory=dict)
+    #: fault mode: translating the summand's fault relation.  Partial operations are made
+    #: total (a faulting input gives a default value) and each records an *indicator*, an
+    #: operand that is nonzero exactly where the operation is reached and faults.
+    faulting: bool = False
+    indicators: list = field(default_factory=list)
 
 
 class _Builder:
@@ -152,17 +165,18 @@ class _Builder:
         self.vars: list[CspVariable] = []
         self.constraints: list[Constraint] = []
         self.frames: list[tuple[int, int]] = []
+        self.s: _Summand | None = None
         self.pre = tuple(
             self.new_var(f"{s.label}", s.domain, PRE, slot=i) for i, s in enumerate(self.slots)
         )
         self.post = tuple(
             self.new_var(f"{s.label}'", s.domain, POST, slot=i) for i, s in enumerate(self.slots)
         )
-        self.s: _Summand | None = None
 
     # ------------------------------------------------------------------ variables, tables
     def new_var(self, name, domain, role, slot=-1, summand=-1) -> int:
-        self.vars.append(CspVariable(name, tuple(sorted(set(domain))), role, slot, summand))
+        fault = self.s is not None and self.s.faulting
+        self.vars.append(CspVariable(name, tuple(sorted(set(domain))), role, slot, summand, fault))
         return len(self.vars) - 1
 
     def aux(self, domain, hint="t") -> int:
@@ -322,6 +336,15 @@ class _Builder:
         if not outputs:
             self.fault(ctx, f"{text} always faults")
             return K(0)
+        if not total and self.s.faulting:
+            # Fault mode: record where it faults, then go on with a relation that allows
+            # every output there (what it holds only matters where the indicator already
+            # says "faulted"; no default value, which would single out one value).
+            self.indicate(ctx, operands, lambda *xs: _faults(fn, xs), text)
+            t = self.aux(outputs, hint)
+            self.emit(list(operands) + [t], lambda *xs: _faults(fn, xs[:-1]) or fn(*xs[:-1]) == xs[-1],
+                      f"{self.vars[t].name} = {text} (any value where it faults)")
+            return t
         if len(outputs) == 1 and total:
             return K(outputs.pop())
         t = self.aux(outputs, hint)
@@ -363,8 +386,15 @@ class _Builder:
         return f"{self.vars[g].name} {'=' if holds else '!='} {value}"
 
     def fault(self, ctx, why: str) -> None:
-        """The current path always faults: its context must be false."""
+        """The current path always faults: its context must be false (in fault mode: the
+        context is an indicator)."""
         g = self.context_var(ctx)
+        if self.s.faulting:
+            if g is None:
+                self.s.indicators.append(K(1))
+            elif not isinstance(g, K):  # a constant context is false: never reached
+                self.s.indicators.append(g)
+            return
         if g is None:
             raise _Dead(why)
         if isinstance(g, K):
@@ -372,6 +402,21 @@ class _Builder:
                 raise _Dead(why)
             return
         self.emit([g], lambda v: v == 0, f"not ({why})", ())
+
+    def indicate(self, ctx, operands, faults: Callable[..., bool], text: str) -> None:
+        """Fault mode: record the indicator "reached under ``ctx`` and ``faults(*operands)``"."""
+        g = self.context_var(ctx)
+        if isinstance(g, K):
+            return  # a constant context is false: never reached
+        f = self.function(list(operands), lambda *xs: int(bool(faults(*xs))), f"faults({text})", (), "f")
+        if isinstance(f, K):
+            if not f.value:
+                return
+            f = K(1) if g is None else g
+        elif g is not None:
+            f = self.function([g, f], lambda a, b: int(bool(a) and bool(b)), f"ctx && faults({text})", (), "f")
+        if not (isinstance(f, K) and f.value == 0):
+            self.s.indicators.append(f)
 
     def context_var(self, ctx):
         """``None`` for the trivially true context, else an operand that is nonzero iff it holds."""
@@ -409,6 +454,12 @@ class _Builder:
         if not inside:
             self.fault(ctx, f"{what}: always outside its range")
             return K(domain[0])
+        if self.s.faulting:
+            self.indicate(ctx, [o], lambda a: a not in allowed, f"{what} in range")
+            t = self.aux(inside, "c")
+            self.emit([o, t], lambda a, b: a == b or a not in allowed,
+                      f"{self.vars[t].name} = {what} (any value where it is out of range)")
+            return t
         t = self.aux(inside, "c")
         self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
         return t
@@ -606,7 +657,10 @@ class _Builder:
             elif isinstance(st, While):
                 self.loop(st, ctx, self.model.loop_bound)
             elif isinstance(st, Assert):
-                self.require(st.cond, ctx)
+                if s.faulting:
+                    self.indicate(ctx, [self.term(st.cond, ctx)], lambda x: x == 0, show_expr(st.cond))
+                else:
+                    self.require(st.cond, ctx)
             else:
                 raise ValueError(f"unknown statement {st!r}")
 
@@ -673,6 +727,9 @@ class _Builder:
                 temps[loc.name] = self.new_var(f"s{index}.{loc.name}", loc.domain, LOCAL, summand=index)
         try:
             self.require(summand.guard, ())
+            for arg in summand.event.args:
+                if _may_fault(arg, self.model):
+                    self.term(arg, ())  # the label is computed before the program: it may fault
             self.run(summand.program, ())
         except _Dead as dead:
             del self.vars[mark:]
@@ -698,6 +755,58 @@ class _Builder:
         self.frames.extend(frames)
         return None
 
+    def fault_relation(self, index: int, summand: Summand) -> bool:
+        """Translate summand ``index``'s fault relation (see ``Csp.faulting``); False when
+        the summand can never fault.
+
+        The guard is computed as a value ``g`` (its own evaluation may fault), then the
+        event arguments and the program run in the context ``g``.  Every partial operation
+        contributes an indicator; the relation requires their disjunction.  Indicators are
+        exact up to the first fault, so the disjunction is exact.  Only the constraints the
+        disjunction depends on are kept: a dropped one defines an unused auxiliary totally,
+        so dropping it does not change the relation.
+        """
+        temps = {loc.name: K(loc.domain[0]) for loc in summand.locals if len(loc.domain) == 1}
+        self.s = _Summand(index, summand.origin or f"summand {index}",
+                          {k: self.pre[k] for k in range(len(self.slots))}, temps, faulting=True)
+        mark = len(self.vars)
+        for loc in summand.locals:
+            if loc.name not in temps:
+                temps[loc.name] = self.new_var(f"s{index}!.{loc.name}", loc.domain, LOCAL, summand=index)
+        try:
+            g = self.term(summand.guard, ())
+            ctx = (g,)
+            for arg in summand.event.args:
+                self.term(arg, ctx)
+            self.run(summand.program, ctx)
+            indicators = self.s.indicators
+            if not indicators:
+                raise _Dead("never faults")
+            if any(isinstance(i, K) for i in indicators):
+                fault = K(1)  # faults wherever it is tried
+            elif len(set(indicators)) == 1:
+                fault = indicators[0]
+            else:
+                fault = self.any_of(sorted(set(indicators)))
+            if not isinstance(fault, K):
+                self.emit([fault], lambda x: x != 0, "faults")
+        except _Dead:
+            del self.vars[mark:]
+            return False
+        kept = _slice(self.s.constraints, rooted=not isinstance(fault, K))
+        self.constraints.extend(
+            Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=True) for c in kept
+        )
+        return True
+
+    def any_of(self, operands):
+        """An operand that is nonzero iff one of ``operands`` (0/1 values) is: one n-ary
+        constraint (no operand singled out), pairwise above ``JUNCTION_OPERANDS``."""
+        if len(operands) <= JUNCTION_OPERANDS:
+            return self.function(operands, lambda *xs: int(any(xs)), "any fault", (), "f")
+        acc = self.any_of(operands[:JUNCTION_OPERANDS])
+        return self.any_of([acc] + list(operands[JUNCTION_OPERANDS:]))
+
     def init(self) -> None:
         for k, slot in enumerate(self.slots):
             var = self.model.variable(slot.variable)
@@ -714,23 +823,27 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
     b = _Builder(model, table_limit)
     dead = []
     present = []
+    faulting = []
     for i, s in enumerate(model.summands):
         why = b.summand(i, s)
         if why is None:
             present.append(i)
         else:
             dead.append((i, why))
+        if b.fault_relation(i, s):
+            faulting.append(i)
     b.s = None
     b.init()
     used = {v for c in b.constraints for v in c.variables} | set(b.pre) | set(b.post)
-    used |= {v for v, var in enumerate(b.vars) if var.role == LOCAL and var.summand in present}
+    used |= {v for v, var in enumerate(b.vars) if var.role == LOCAL and var.summand in present
+             and not var.fault}
     # Drop aux variables merged away into post variables; renumber densely.
     keep = [v for v in range(len(b.vars)) if v in used]
     renumber = {v: i for i, v in enumerate(keep)}
     variables = tuple(b.vars[v] for v in keep)
     constraints = tuple(
         Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
-                   c.guard and (renumber[c.guard[0]],) + c.guard[1:])
+                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault)
         for c in b.constraints
     )
     return Csp(
@@ -742,7 +855,54 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         pre=tuple(renumber[v] for v in b.pre),
         post=tuple(renumber[v] for v in b.post),
         dead=tuple(dead),
+        faulting=tuple(faulting),
     )
+
+
+def _faults(fn, values) -> bool:
+    try:
+        fn(*values)
+    except Fault:
+        return True
+    return False
+
+
+def _may_fault(e: Expr, model: SequentialModel) -> bool:
+    """Whether evaluating ``e`` might fault (a conservative syntactic test)."""
+    if isinstance(e, Index):
+        n = model.variable(e.array).length
+        return not (isinstance(e.index, Const) and 0 <= e.index.value < n) or _may_fault(e.index, model)
+    if isinstance(e, Unary):
+        return _may_fault(e.operand, model)
+    if isinstance(e, Binary):
+        return e.op in ("/", "%", "<<", ">>") or _may_fault(e.left, model) or _may_fault(e.right, model)
+    if isinstance(e, Ite):
+        return any(_may_fault(x, model) for x in (e.cond, e.then, e.else_))
+    return False
+
+
+def _slice(constraints: list, rooted: bool) -> list:
+    """The constraints a fault relation's last constraint (its root, when ``rooted``)
+    depends on.  Every other constraint of fault mode defines one auxiliary, its newest
+    scope variable, totally (functions are totalised; guarded copies cover every guard
+    value), so a definition nobody reads can go."""
+    if not rooted:
+        return []
+    defs: dict[int, list[int]] = {}
+    for pos, c in enumerate(constraints[:-1]):
+        defs.setdefault(max(c.scope), []).append(pos)
+    keep = {len(constraints) - 1}
+    stack = list(constraints[-1].variables)
+    seen = set(stack)
+    while stack:
+        for pos in defs.get(stack.pop(), ()):
+            if pos not in keep:
+                keep.add(pos)
+                for v in constraints[pos].variables:
+                    if v not in seen:
+                        seen.add(v)
+                        stack.append(v)
+    return [constraints[pos] for pos in sorted(keep)]
 
 
 def _chain_operands(e: Binary) -> list[Expr]:
@@ -779,16 +939,25 @@ class SearchTooLarge(Exception):
     """``solutions_of_summand`` exceeded its node budget."""
 
 
-def solutions_of_summand(csp: Csp, summand: int, budget: int = 200_000):
-    """All (pre, post) state pairs allowed by one summand's constraints and frames.
+def fault_states_of_summand(csp: Csp, summand: int, budget: int = 200_000) -> set:
+    """All pre-states allowed by one summand's fault relation (empty when it cannot fault).
+    For tests on small models only (see ``solutions_of_summand``)."""
+    if summand not in csp.faulting:
+        return set()
+    return {pre for pre, _ in solutions_of_summand(csp, summand, budget, fault=True)}
+
+
+def solutions_of_summand(csp: Csp, summand: int, budget: int = 200_000, fault: bool = False):
+    """All (pre, post) state pairs allowed by one summand's constraints and frames (with
+    ``fault``: by its fault relation, with post = pre).
 
     For each pre-state, a memoised search over the private and post-state variables: the
     sub-search from position i depends only on the assigned variables that later checks
     read, so free auxiliaries do not multiply the work.  For tests on small models only:
     raises ``SearchTooLarge`` past ``budget`` search nodes.
     """
-    cons = [c for c in csp.constraints if c.summand == summand]
-    frames = {slot for (s, slot) in csp.frames if s == summand}
+    cons = [c for c in csp.constraints if c.summand == summand and c.fault == fault]
+    frames = set(range(len(csp.slots))) if fault else {slot for (s, slot) in csp.frames if s == summand}
     nslots = len(csp.slots)
     pre_vars = set(csp.pre)
     private = sorted({v for c in cons for v in c.variables if csp.variables[v].role in (LOCAL, AUX)})

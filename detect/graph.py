@@ -2,7 +2,8 @@
 
 Nodes: one per CSP variable, one per literal ``var = value``, one per constraint, one per
 allowed assignment (tuple) of a constraint of arity >= 2 or of a guarded constraint, one per
-summand and one per frame (a slot a summand leaves unchanged).  Edges: variable–literal,
+summand, one per summand that can fault (its fault relation's constraints hang off it) and
+one per frame (a slot a summand leaves unchanged).  Edges: variable–literal,
 tuple–literal, tuple–constraint, constraint–summand, guarded constraint–guard literal (the
 constraint's colour says whether it applies where the literal holds or where it does not),
 frame–summand, frame–pre-variable, and the *links* pre-variable–post-variable and
@@ -12,7 +13,8 @@ Soundness (see ``../shared/notes/method-pitfalls.md``): pre- and post-state node
 different colours, and a link is the only edge joining the two, so every automorphism maps
 ``x`` and ``x'`` alike (σ(x)' = σ(x'), with the same value map).  Constraints hang off their
 summand's node, so an automorphism maps the constraints of one summand onto those of one
-summand: it maps steps to steps.  Colours are invariants of the structure only (role, domain
+summand: it maps steps to steps.  A summand's fault relation hangs off a node of another
+colour, so it maps faulting steps to faulting steps: a fault is never mistaken for blocking.  Colours are invariants of the structure only (role, domain
 size, arity, table size), never identities, so separately declared processes of the same shape
 can be exchanged.  No parallel edges are ever emitted (bliss miscounts with them).
 """
@@ -22,8 +24,8 @@ from dataclasses import dataclass
 
 from .csp import AUX, LOCAL, POST, PRE, Csp
 
-VARIABLE, LITERAL, CONSTRAINT, TUPLE, SUMMAND, FRAME, INIT = (
-    "variable", "literal", "constraint", "tuple", "summand", "frame", "init",
+VARIABLE, LITERAL, CONSTRAINT, TUPLE, SUMMAND, FRAME, INIT, FAULT = (
+    "variable", "literal", "constraint", "tuple", "summand", "frame", "init", "fault",
 )
 
 
@@ -86,18 +88,22 @@ def build_graph(csp: Csp) -> ColouredGraph:
         for value, lit in lit_node[pre].items():
             edge(lit, lit_node[post][value])
     summand_node = {s: node(SUMMAND, "0 summand", f"summand {s}") for s in csp.summands}
+    # A summand's fault relation hangs off a node of its own colour, so automorphisms map
+    # faulting steps to faulting steps, never to blocked ones.
+    fault_node = {s: node(FAULT, "0 summand faults", f"summand {s} faults") for s in csp.faulting}
     for c in csp.constraints:
         arity = len(c.scope)
+        owner = (fault_node if c.fault else summand_node).get(c.summand)
         if c.summand < 0:
             cn = node(INIT, f"3 init |T|={len(c.tuples)}", c.text)
         elif c.guard is None:
             cn = node(CONSTRAINT, f"3 constraint arity={arity} |T|={len(c.tuples)}", c.text)
-            edge(cn, summand_node[c.summand])
+            edge(cn, owner)
         else:
             g, value, holds = c.guard
             cn = node(CONSTRAINT, f"3 constraint {'if' if holds else 'unless'} arity={arity} "
                                   f"|T|={len(c.tuples)}", c.text)
-            edge(cn, summand_node[c.summand])
+            edge(cn, owner)
             # The guard literal is the only literal adjacent to a guarded constraint node:
             # its body always goes through tuple nodes, even at arity 1.
             edge(cn, lit_node[g][value])

@@ -70,5 +70,7 @@ def models(draw):
         program = tuple(draw(st.lists(statements(locals_), max_size=3)))
         # Temporaries must be written before they are read: define tmp first.
         program = (Assign(Name("tmp"), Const(0)),) + program
-        summands.append(Summand(tuple(Local(n, (0, 1)) for n in locals_), guard, Event("e"), program))
+        # An event argument is evaluated before the program: it may fault too.
+        args = tuple(draw(st.lists(expressions(locals_, 1), max_size=1)))
+        summands.append(Summand(tuple(Local(n, (0, 1)) for n in locals_), guard, Event("e", args), program))
     return SequentialModel("random", variables, tuple(summands), loop_bound=3)

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 
 from detect import semantics
-from detect.csp import SearchTooLarge, TableTooLarge, solutions_of_summand, translate
+from detect.csp import (
+    SearchTooLarge, TableTooLarge, fault_states_of_summand, solutions_of_summand, translate,
+)
 from detect.ir import (
     TRUE, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
@@ -16,27 +18,39 @@ from tests.ir_strategies import models
 
 def interpreter_steps(model: SequentialModel, summand: int) -> set:
     """Fault-free (pre, post) pairs of one summand over *all* valuations (not just reachable)."""
+    return interpreter_relation(model, summand)[0]
+
+
+def interpreter_relation(model: SequentialModel, summand: int) -> tuple[set, set]:
+    """One summand's fault-free (pre, post) pairs and the states where it faults, over *all*
+    valuations (not just reachable ones)."""
     one = SequentialModel(model.name, model.variables, (model.summands[summand],), loop_bound=model.loop_bound)
     slots_domains = [v.domain for v in model.variables for _ in range(v.length)]
-    pairs = set()
+    pairs, faults = set(), set()
     for state in itertools.product(*slots_domains):
         for step in semantics.steps(one, state):
             if step.target is not None:
                 pairs.add((state, step.target))
-    return pairs
+            else:
+                faults.add(state)
+    return pairs, faults
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(models())
 def test_csp_solutions_equal_interpreter_steps(model):
+    """Steps and faults alike: the fault relation allows exactly the states where the
+    interpreter's step faults, so detection can tell a fault from blocking."""
     csp = translate(model)
     for i in range(len(model.summands)):
-        expected = interpreter_steps(model, i)
+        expected, expected_faults = interpreter_relation(model, i)
         try:
             got = set(solutions_of_summand(csp, i)) if i in csp.summands else set()
+            got_faults = fault_states_of_summand(csp, i)
         except SearchTooLarge:
             reject()  # the brute-force oracle is too slow for this example, not a failure
         assert got == expected, f"summand {i}"
+        assert got_faults == expected_faults, f"faults of summand {i}"
 
 
 def test_array_write_with_variable_index_is_decomposed_per_element():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from detect import semantics
 from detect.group import DATA, MIXED, PROCESS, group_order
 from detect.ir import (
-    TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Unary, Variable,
+    TRUE, Assert, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
 from detect.ir import state_slots
 from detect.pipeline import detect
@@ -17,23 +17,28 @@ from tests.ir_strategies import expressions, models
 
 
 def full_relation(model: SequentialModel):
-    """Initial states and all fault-free transitions over *every* valuation."""
+    """Initial states, all fault-free transitions and the states with a faulting step, over
+    *every* valuation."""
     domains = [v.domain for v in model.variables for _ in range(v.length)]
-    relation = set()
+    relation, faults = set(), set()
     for state in itertools.product(*domains):
         for step in semantics.steps(model, state):
             if step.target is not None:
                 relation.add((state, step.target))
-    return set(semantics.initial_states(model)), relation
+            else:
+                faults.add(state)
+    return set(semantics.initial_states(model)), relation, faults
 
 
 def assert_automorphisms(model: SequentialModel, detection) -> None:
-    init, relation = full_relation(model)
+    init, relation, faults = full_relation(model)
     for g in detection.group.generators:
         sigma = g.permutation
         assert {sigma.apply(s) for s in init} == init, g.description
         for s, t in relation:
             assert (sigma.apply(s), sigma.apply(t)) in relation, g.description
+        # A fault is not blocking: faulting states map to faulting states.
+        assert {sigma.apply(s) for s in faults} == faults, g.description
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -217,3 +222,47 @@ def test_shared_variables_may_move_along_with_whole_processes():
     assert kind == PROCESS and text.startswith("process symmetry: swap processes P_0↔P_1") and "u0" in text
     kind, _ = classify(_slot_swap(model, {"u0": "u1"}), model, slots)
     assert kind == VARIABLE  # shared data alone is no process
+
+
+@st.composite
+def fault_or_block_models(draw):
+    """Two processes i in {0,1} alike up to one point, where process 0 asserts a random
+    condition and process 1 waits for it (or the other way round)."""
+    own = Index("a", Name("i"))
+    cond = draw(expressions(("i",), 1))
+    faulting = draw(st.integers(0, 1))
+    step = Summand((Local("i", (0, 1)),), Binary("==", own, Const(0)), Event("lock"),
+                   (Assign(own, Const(1)), Assign(Name("x"), Binary("%", Binary("+", Name("x"), Const(1)), Const(3)))))
+    assert_it = Summand((), Binary("==", Index("a", Const(faulting)), Const(1)), Event("check"),
+                        (Assert(_at(cond, faulting)), Assign(Index("a", Const(faulting)), Const(2))))
+    wait_it = Summand((), Binary("&&", Binary("==", Index("a", Const(1 - faulting)), Const(1)),
+                                 _at(cond, 1 - faulting)), Event("wait"),
+                      (Assign(Index("a", Const(1 - faulting)), Const(2)),))
+    variables = (Variable("x", (0, 1, 2), ((0,),)), Variable("y", (0, 1, 2), ((0, 1, 2),)),
+                 Variable("a", (0, 1, 2), ((0,), (0,)), size=2))
+    return SequentialModel("fault_or_block", variables, (step, assert_it, wait_it))
+
+
+def _at(e, i: int):
+    """``e`` with the local ``i`` replaced by the constant ``i``."""
+    from detect.ir import Ite as _Ite
+    if isinstance(e, Name):
+        return Const(i) if e.name == "i" else e
+    if isinstance(e, Index):
+        return Index(e.array, _at(e.index, i))
+    if isinstance(e, Unary):
+        return Unary(e.op, _at(e.operand, i))
+    if isinstance(e, Binary):
+        return Binary(e.op, _at(e.left, i), _at(e.right, i))
+    if isinstance(e, _Ite):
+        return _Ite(_at(e.cond, i), _at(e.then, i), _at(e.else_, i))
+    return e
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fault_or_block_models())
+def test_a_faulting_process_is_never_exchanged_with_a_blocking_one(model):
+    """Issue 18: ``assert(c)`` in one process and a guard ``c`` in the other at the same
+    point.  A generator exchanging them would map a faulting state to a blocked one, which
+    ``assert_automorphisms`` refutes (before issue 18's fix, detection reported such swaps)."""
+    assert_automorphisms(model, detect(model))
