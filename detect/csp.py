@@ -31,6 +31,7 @@ of ``&&``/``||`` and of one associative, commutative operator become one n-ary c
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -99,6 +100,10 @@ class Csp:
     post: tuple[int, ...]
     #: summand index -> why it was left out (guard constant false, always faults).
     dead: tuple[tuple[int, str], ...] = ()
+    #: ``(summand, event name without element indices)`` for every present summand when the
+    #: model's event names are observable (``SequentialModel.observable_events``); the graph
+    #: colours summands by it.
+    events: tuple[tuple[int, str], ...] = ()
     #: summands that can fault.  Summand k's constraints with ``fault`` set, over pre-state,
     #: local and private aux variables, allow exactly the (pre, locals) where k is enabled
     #: and its step faults (guard, event arguments or program); the graph hangs them off a
@@ -855,8 +860,16 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         pre=tuple(renumber[v] for v in b.pre),
         post=tuple(renumber[v] for v in b.post),
         dead=tuple(dead),
+        events=tuple((i, _event_base(model.summands[i].event.name)) for i in present)
+        if model.observable_events else (),
         faulting=tuple(faulting),
     )
+
+
+def _event_base(name: str) -> str:
+    """An event's name without element indices (``d[1]!`` -> ``d!``): an index is renamed
+    with the processes it names, like an event argument."""
+    return re.sub(r"\[[^\]]*\]", "", name)
 
 
 def _faults(fn, values) -> bool:

@@ -29,6 +29,16 @@ from .ir import Assertion, SequentialModel
 Canonicalise = Callable[[State], State]
 Progress = Callable[[int, int, float], None]
 
+
+class NotASymmetry(Exception):
+    """A generator checked during exploration (``explore(symmetries=...)``) does not map the
+    successors and faults of an expanded state onto those of its image."""
+
+    def __init__(self, generator: int, state: State, image: State):
+        super().__init__(f"generator {generator} does not map the steps of state {state} onto "
+                         f"those of its image {image}")
+        self.generator, self.state, self.image = generator, state, image
+
 #: Seconds between ``progress`` calls (and between timeout checks).
 PROGRESS_INTERVAL = 0.5
 #: Expansions between clock readings; reading the clock per state would cost ~5%.
@@ -124,11 +134,17 @@ def explore(
     timeout: float | None = None,
     canonicalise: Canonicalise | None = None,
     progress: Progress | None = None,
+    symmetries: tuple[Callable[[State], State], ...] = (),
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
 
     Stops early (``truncated``) after ``max_states`` states or ``timeout`` seconds; Ctrl-C
     also stops it and returns the partial result with ``interrupted`` set.
+
+    ``symmetries`` (state permutations, the generators ``canonicalise`` reduces by) are
+    checked on every expanded state s: the steps of σ(s) must be σ applied to the steps of s,
+    faults included; else ``NotASymmetry`` is raised.  Detection proves this, but a reduced
+    run that trusted a wrong generator would hide errors, so it is checked where it is used.
     """
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
@@ -186,6 +202,10 @@ def explore(
             if pending.active:
                 pending.check(s)
             targets = set(successors_of(s))
+            for i, sigma in enumerate(symmetries):
+                image = sigma(s)
+                if set(successors_of(image)) != {None if t is None else sigma(t) for t in targets}:
+                    raise NotASymmetry(i, s, image)
             if None in targets:
                 targets.discard(None)
                 fault_states.append(s)

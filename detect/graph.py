@@ -87,7 +87,11 @@ def build_graph(csp: Csp) -> ColouredGraph:
         edge(var_node[pre], var_node[post])
         for value, lit in lit_node[pre].items():
             edge(lit, lit_node[post][value])
-    summand_node = {s: node(SUMMAND, "0 summand", f"summand {s}") for s in csp.summands}
+    # Where event names are observable (CSP#), a summand's colour carries its event's name, so
+    # automorphisms map steps to steps with the same event name (arguments are not compared).
+    event = dict(csp.events)
+    summand_node = {s: node(SUMMAND, f"0 summand {event[s]!r}" if s in event else "0 summand",
+                            f"summand {s}") for s in csp.summands}
     # A summand's fault relation hangs off a node of its own colour, so automorphisms map
     # faulting steps to faulting steps, never to blocked ones.
     fault_node = {s: node(FAULT, "0 summand faults", f"summand {s} faults") for s in csp.faulting}

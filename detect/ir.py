@@ -214,6 +214,10 @@ class SequentialModel:
     #: States satisfying ``terminal`` are valid end states (PAT's terminated processes,
     #: Spin's valid end states), not deadlocks, when they have no successor.
     terminal: Expr | None = None
+    #: Event names are part of the behaviour (PAT's CSP#: traces, refinement and LTL over
+    #: events), so a symmetry must map each step to a step with the same event name.  False
+    #: where a front end makes event names up (Promela lines, Murphi rule names).
+    observable_events: bool = False
 
     def variable(self, name: str) -> Variable:
         for v in self.variables:

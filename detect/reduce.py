@@ -31,7 +31,7 @@ from typing import Callable, Optional, Sequence
 
 from .compile import CompiledModel, State, compile_model
 from .engine import AUTO_THRESHOLD
-from .explore import Exploration, Progress, explore
+from .explore import Exploration, NotASymmetry, Progress, explore
 from .ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
@@ -686,8 +686,12 @@ def condition_invariant(model: SequentialModel, expr: Expr, condition: Callable[
 def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detection=None,
                     max_states: int | None = None, timeout: float | None = None,
                     progress: Progress | None = None, enumerate_limit: int = ENUMERATE_LIMIT,
-                    engine: str = "auto", table_limit: int = 100_000) -> ReducedExploration:
+                    engine: str = "auto", table_limit: int = 100_000,
+                    check: bool = True) -> ReducedExploration:
     """Explore with ``strategy``; verdicts that reduction cannot justify come from a plain run.
+
+    With ``check`` every generator is checked on every expanded state (see ``explore``'s
+    ``symmetries``); a refuted one makes the whole run an unreduced one, with a note.
 
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
@@ -708,12 +712,22 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         detection = detect(model, engine=engine, table_limit=table_limit)
     group = detection.group
     reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
-    result = explore(compiled, max_states=max_states, timeout=timeout,
-                     canonicalise=reducer.canonicalise, progress=progress)
-    if reducer.canonicalise is None:
-        return ReducedExploration(result, reducer, ())
     pts = _Points.of(model)
     actions = [_compile_action(g, pts) for g in group.points]
+    try:
+        result = explore(compiled, max_states=max_states, timeout=timeout,
+                         canonicalise=reducer.canonicalise, progress=progress,
+                         symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
+    except NotASymmetry as wrong:
+        # Never trust a refuted generator: the verdicts come from a plain run.
+        note = (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
+                f"steps of a reachable state onto those of its image): explored without reduction. "
+                f"This is a bug in symmetry detection; please report it")
+        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress)
+        return ReducedExploration(plain, replace(reducer, canonicalise=None, method="no reduction: " + note),
+                                  (note,))
+    if reducer.canonicalise is None:
+        return ReducedExploration(result, reducer, ())
     targets = [[pts.pairs[g[pts.slot_points[k][0]]][0] if pts.slot_points[k] else k
                 for k in range(len(pts.slot_points))] for g in group.points]
 

@@ -1119,7 +1119,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         cond = scope.expr(a.condition, {}) if a.condition is not None else None
         assertions.append(Assertion(a.kind, a.text, cond))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
-                            scope.path, terminal=terminal)
+                            scope.path, terminal=terminal, observable_events=True)
     model = _inferred(scope, model, to_infer)
     model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
     try:
