@@ -764,8 +764,9 @@ class _Builder:
         """Translate summand ``index``'s fault relation (see ``Csp.faulting``); False when
         the summand can never fault.
 
-        The guard is computed as a value ``g`` (its own evaluation may fault), then the
-        event arguments and the program run in the context ``g``.  Every partial operation
+        A guard that cannot fault is required, as for the steps.  One that may fault is
+        computed as a value ``g`` (its own evaluation's faults count), and the event
+        arguments and the program run in the context ``g``.  Every partial operation
         contributes an indicator; the relation requires their disjunction.  Indicators are
         exact up to the first fault, so the disjunction is exact.  Only the constraints the
         disjunction depends on are kept: a dropped one defines an unused auxiliary totally,
@@ -779,8 +780,12 @@ class _Builder:
             if loc.name not in temps:
                 temps[loc.name] = self.new_var(f"s{index}!.{loc.name}", loc.domain, LOCAL, summand=index)
         try:
-            g = self.term(summand.guard, ())
-            ctx = (g,)
+            if _may_fault(summand.guard, self.model):
+                ctx = (self.term(summand.guard, ()),)
+                roots = 0
+            else:
+                self.require(summand.guard, ())
+                ctx, roots = (), len(self.s.constraints)
             for arg in summand.event.args:
                 self.term(arg, ctx)
             self.run(summand.program, ctx)
@@ -798,7 +803,7 @@ class _Builder:
         except _Dead:
             del self.vars[mark:]
             return False
-        kept = _slice(self.s.constraints, rooted=not isinstance(fault, K))
+        kept = _slice(self.s.constraints, roots, rooted=not isinstance(fault, K))
         self.constraints.extend(
             Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=True) for c in kept
         )
@@ -894,18 +899,18 @@ def _may_fault(e: Expr, model: SequentialModel) -> bool:
     return False
 
 
-def _slice(constraints: list, rooted: bool) -> list:
-    """The constraints a fault relation's last constraint (its root, when ``rooted``)
-    depends on.  Every other constraint of fault mode defines one auxiliary, its newest
-    scope variable, totally (functions are totalised; guarded copies cover every guard
-    value), so a definition nobody reads can go."""
-    if not rooted:
-        return []
+def _slice(constraints: list, roots: int, rooted: bool) -> list:
+    """The constraints a fault relation's roots depend on: the first ``roots`` (a guard's
+    requirement) and the last (the disjunction of the indicators, when ``rooted``).  Every
+    other constraint of fault mode defines one auxiliary, its newest scope variable, totally
+    (functions are totalised; guarded copies cover every guard value), so a definition
+    nobody reads can go."""
+    last = len(constraints) - 1 if rooted else len(constraints)
+    keep = set(range(roots)) | ({last} if rooted else set())
     defs: dict[int, list[int]] = {}
-    for pos, c in enumerate(constraints[:-1]):
-        defs.setdefault(max(c.scope), []).append(pos)
-    keep = {len(constraints) - 1}
-    stack = list(constraints[-1].variables)
+    for pos in range(roots, last):
+        defs.setdefault(max(constraints[pos].scope), []).append(pos)
+    stack = list({v for pos in keep for v in constraints[pos].variables})
     seen = set(stack)
     while stack:
         for pos in defs.get(stack.pop(), ()):
