@@ -78,8 +78,9 @@ class Constraint:
     summand: int  # -1 for init constraints
     text: str
     guard: "tuple[int, int, bool] | None" = None
-    #: part of the summand's *fault relation* (see ``Csp.faulting``), not of its steps.
-    fault: bool = False
+    #: part of the summand's fault relation (see ``Csp.faulting``), not of its steps: ``0``
+    #: its body, ``r >= 1`` the requirements of its fault point ``r``.
+    fault: int = -1
 
     @property
     def variables(self) -> tuple[int, ...]:
@@ -104,11 +105,14 @@ class Csp:
     #: model's event names are observable (``SequentialModel.observable_events``); the graph
     #: colours summands by it.
     events: tuple[tuple[int, str], ...] = ()
-    #: summands that can fault.  Summand k's constraints with ``fault`` set, over pre-state,
-    #: local and private aux variables, allow exactly the (pre, locals) where k is enabled
-    #: and its step faults (guard, event arguments or program); the graph hangs them off a
-    #: node of their own colour, so every automorphism maps faulting steps to faulting steps.
-    faulting: tuple[int, ...] = ()
+    #: ``(summand, n)``: the summand can fault, at ``n`` fault points.  Its fault relation is
+    #: over pre-state, local and private aux variables: the *body* (constraints with ``fault
+    #: == 0``) and, for some point ``r`` in 1..n, that point's requirements (``fault == r``:
+    #: reached, and the operation there faults).  It allows exactly the (pre, locals) where
+    #: the summand is enabled and its step faults (guard, event arguments or program).  The
+    #: graph hangs the body off a node of its own colour and each point's requirements off a
+    #: point node joined to it, so every automorphism maps faulting steps to faulting steps.
+    faulting: tuple[tuple[int, int], ...] = ()
 
 
 class TableTooLarge(Exception):
@@ -154,11 +158,12 @@ class _Summand:
     temps: dict  # temporary name -> operand
     constraints: list = field(default_factory=list)
     ctx_cache: dict = field(default_factory=dict)
-    #: fault mode: translating the summand's fault relation.  Partial operations are made
-    #: total (a faulting input gives a default value) and each records an *indicator*, an
-    #: operand that is nonzero exactly where the operation is reached and faults.
+    #: fault mode: translating the summand's fault relations.  Partial operations are made
+    #: total (a faulting input allows any value) and each records a *fault point*
+    #: ``(context operands, operands, faults)``: reached where every context operand is
+    #: nonzero, faulting where ``faults(*operands)``.
     faulting: bool = False
-    indicators: list = field(default_factory=list)
+    points: list = field(default_factory=list)
 
 
 class _Builder:
@@ -395,10 +400,7 @@ class _Builder:
         context is an indicator)."""
         g = self.context_var(ctx)
         if self.s.faulting:
-            if g is None:
-                self.s.indicators.append(K(1))
-            elif not isinstance(g, K):  # a constant context is false: never reached
-                self.s.indicators.append(g)
+            self.s.points.append((tuple(ctx), (), None))
             return
         if g is None:
             raise _Dead(why)
@@ -409,19 +411,9 @@ class _Builder:
         self.emit([g], lambda v: v == 0, f"not ({why})", ())
 
     def indicate(self, ctx, operands, faults: Callable[..., bool], text: str) -> None:
-        """Fault mode: record the indicator "reached under ``ctx`` and ``faults(*operands)``"."""
-        g = self.context_var(ctx)
-        if isinstance(g, K):
-            return  # a constant context is false: never reached
-        f = self.function(list(operands), lambda *xs: int(bool(faults(*xs))), f"faults({text})", (), "f")
-        if isinstance(f, K):
-            if not f.value:
-                return
-            f = K(1) if g is None else g
-        elif g is not None:
-            f = self.function([g, f], lambda a, b: int(bool(a) and bool(b)), f"ctx && faults({text})", (), "f")
-        if not (isinstance(f, K) and f.value == 0):
-            self.s.indicators.append(f)
+        """Fault mode: record the fault point "reached under ``ctx``, faults where
+        ``faults(*operands)``" (``text`` names it)."""
+        self.s.points.append((tuple(ctx), tuple(operands), (faults, text)))
 
     def context_var(self, ctx):
         """``None`` for the trivially true context, else an operand that is nonzero iff it holds."""
@@ -760,17 +752,18 @@ class _Builder:
         self.frames.extend(frames)
         return None
 
-    def fault_relation(self, index: int, summand: Summand) -> bool:
-        """Translate summand ``index``'s fault relation (see ``Csp.faulting``); False when
-        the summand can never fault.
+    def fault_relations(self, index: int, summand: Summand) -> int:
+        """Translate summand ``index``'s fault relations (see ``Csp.faulting``); how many
+        (0 when the summand can never fault).
 
         A guard that cannot fault is required, as for the steps.  One that may fault is
         computed as a value ``g`` (its own evaluation's faults count), and the event
         arguments and the program run in the context ``g``.  Every partial operation
-        contributes an indicator; the relation requires their disjunction.  Indicators are
-        exact up to the first fault, so the disjunction is exact.  Only the constraints the
-        disjunction depends on are kept: a dropped one defines an unused auxiliary totally,
-        so dropping it does not change the relation.
+        is a fault point, whose requirements are its context and its fault.  Values are
+        exact up to the first fault, so "the body and some point's requirements" holds
+        exactly where the step faults.  The body keeps only the constraints the points'
+        requirements depend on: a dropped one defines an unused auxiliary totally, so
+        dropping it does not change the relation.
         """
         temps = {loc.name: K(loc.domain[0]) for loc in summand.locals if len(loc.domain) == 1}
         self.s = _Summand(index, summand.origin or f"summand {index}",
@@ -789,33 +782,39 @@ class _Builder:
             for arg in summand.event.args:
                 self.term(arg, ctx)
             self.run(summand.program, ctx)
-            indicators = self.s.indicators
-            if not indicators:
-                raise _Dead("never faults")
-            if any(isinstance(i, K) for i in indicators):
-                fault = K(1)  # faults wherever it is tried
-            elif len(set(indicators)) == 1:
-                fault = indicators[0]
-            else:
-                fault = self.any_of(sorted(set(indicators)))
-            if not isinstance(fault, K):
-                self.emit([fault], lambda x: x != 0, "faults")
         except _Dead:
             del self.vars[mark:]
-            return False
-        kept = _slice(self.s.constraints, roots, rooted=not isinstance(fault, K))
+            return 0
+        # Each fault point's requirements: its context operands nonzero, its operands faulting.
+        body = len(self.s.constraints)
+        requirements = []
+        for ctx, operands, test in self.s.points:
+            start = len(self.s.constraints)
+            try:
+                for c in ctx:
+                    self.emit([c], lambda x: x != 0, f"reached ({self._show(c)})")
+                if test is not None:
+                    faults, text = test
+                    self.emit(list(operands), lambda *xs, f=faults: bool(f(*xs)), f"faults: {text}")
+            except _Dead:
+                del self.s.constraints[start:]
+                continue  # never reached, or never faults
+            requirements.append(range(start, len(self.s.constraints)))
+        points = []
+        for own in requirements:
+            point = [self.s.constraints[pos] for pos in own]
+            if point not in points:
+                points.append(point)
+        if not points:
+            del self.vars[mark:]
+            return 0
+        kept = _slice(self.s.constraints[:body], roots, [c for point in points for c in point])
         self.constraints.extend(
-            Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=True) for c in kept
-        )
-        return True
-
-    def any_of(self, operands):
-        """An operand that is nonzero iff one of ``operands`` (0/1 values) is: one n-ary
-        constraint (no operand singled out), pairwise above ``JUNCTION_OPERANDS``."""
-        if len(operands) <= JUNCTION_OPERANDS:
-            return self.function(operands, lambda *xs: int(any(xs)), "any fault", (), "f")
-        acc = self.any_of(operands[:JUNCTION_OPERANDS])
-        return self.any_of([acc] + list(operands[JUNCTION_OPERANDS:]))
+            Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=0) for c in kept)
+        for r, point in enumerate(points, 1):
+            self.constraints.extend(
+                Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=r) for c in point)
+        return len(points)
 
     def init(self) -> None:
         for k, slot in enumerate(self.slots):
@@ -840,8 +839,9 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
             present.append(i)
         else:
             dead.append((i, why))
-        if b.fault_relation(i, s):
-            faulting.append(i)
+        points = b.fault_relations(i, s)
+        if points:
+            faulting.append((i, points))
     b.s = None
     b.init()
     used = {v for c in b.constraints for v in c.variables} | set(b.pre) | set(b.post)
@@ -899,28 +899,27 @@ def _may_fault(e: Expr, model: SequentialModel) -> bool:
     return False
 
 
-def _slice(constraints: list, roots: int, rooted: bool) -> list:
-    """The constraints a fault relation's roots depend on: the first ``roots`` (a guard's
-    requirement) and the last (the disjunction of the indicators, when ``rooted``).  Every
-    other constraint of fault mode defines one auxiliary, its newest scope variable, totally
-    (functions are totalised; guarded copies cover every guard value), so a definition
-    nobody reads can go."""
-    last = len(constraints) - 1 if rooted else len(constraints)
-    keep = set(range(roots)) | ({last} if rooted else set())
+def _slice(body: list, roots: int, required: list) -> list:
+    """A fault relation's body: the first ``roots`` constraints of ``body`` (a guard's
+    requirement) and the definitions in ``body`` that they and the ``required`` constraints
+    depend on.  Every constraint of ``body`` after the roots defines one auxiliary, its newest
+    scope variable, totally (partial functions allow any value where they fault; guarded
+    copies cover every guard value), so a definition nobody reads can go."""
+    keep = set(range(roots))
     defs: dict[int, list[int]] = {}
-    for pos in range(roots, last):
-        defs.setdefault(max(constraints[pos].scope), []).append(pos)
-    stack = list({v for pos in keep for v in constraints[pos].variables})
+    for pos in range(roots, len(body)):
+        defs.setdefault(max(body[pos].scope), []).append(pos)
+    stack = list({v for c in [body[pos] for pos in keep] + required for v in c.variables})
     seen = set(stack)
     while stack:
         for pos in defs.get(stack.pop(), ()):
             if pos not in keep:
                 keep.add(pos)
-                for v in constraints[pos].variables:
+                for v in body[pos].variables:
                     if v not in seen:
                         seen.add(v)
                         stack.append(v)
-    return [constraints[pos] for pos in sorted(keep)]
+    return [body[pos] for pos in sorted(keep)]
 
 
 def _chain_operands(e: Binary) -> list[Expr]:
@@ -960,22 +959,22 @@ class SearchTooLarge(Exception):
 def fault_states_of_summand(csp: Csp, summand: int, budget: int = 200_000) -> set:
     """All pre-states allowed by one summand's fault relation (empty when it cannot fault).
     For tests on small models only (see ``solutions_of_summand``)."""
-    if summand not in csp.faulting:
-        return set()
-    return {pre for pre, _ in solutions_of_summand(csp, summand, budget, fault=True)}
+    return {pre for s, points in csp.faulting if s == summand for r in range(1, points + 1)
+            for pre, _ in solutions_of_summand(csp, summand, budget, fault=r)}
 
 
-def solutions_of_summand(csp: Csp, summand: int, budget: int = 200_000, fault: bool = False):
+def solutions_of_summand(csp: Csp, summand: int, budget: int = 200_000, fault: int = -1):
     """All (pre, post) state pairs allowed by one summand's constraints and frames (with
-    ``fault``: by its fault relation, with post = pre).
+    ``fault >= 1``: by its fault relation's body and point ``fault``, with post = pre).
 
     For each pre-state, a memoised search over the private and post-state variables: the
     sub-search from position i depends only on the assigned variables that later checks
     read, so free auxiliaries do not multiply the work.  For tests on small models only:
     raises ``SearchTooLarge`` past ``budget`` search nodes.
     """
-    cons = [c for c in csp.constraints if c.summand == summand and c.fault == fault]
-    frames = set(range(len(csp.slots))) if fault else {slot for (s, slot) in csp.frames if s == summand}
+    cons = [c for c in csp.constraints if c.summand == summand
+            and (c.fault == fault or (fault >= 1 and c.fault == 0))]
+    frames = set(range(len(csp.slots))) if fault >= 0 else {slot for (s, slot) in csp.frames if s == summand}
     nslots = len(csp.slots)
     pre_vars = set(csp.pre)
     private = sorted({v for c in cons for v in c.variables if csp.variables[v].role in (LOCAL, AUX)})

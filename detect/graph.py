@@ -2,7 +2,7 @@
 
 Nodes: one per CSP variable, one per literal ``var = value``, one per constraint, one per
 allowed assignment (tuple) of a constraint of arity >= 2 or of a guarded constraint, one per
-summand, one per summand that can fault (its fault relation's constraints hang off it) and
+summand, one per summand that can fault and one per fault point of it (the fault relation's body hangs off the first, each point's requirements off the second), and
 one per frame (a slot a summand leaves unchanged).  Edges: variable–literal,
 tuple–literal, tuple–constraint, constraint–summand, guarded constraint–guard literal (the
 constraint's colour says whether it applies where the literal holds or where it does not),
@@ -13,8 +13,9 @@ Soundness (see ``../shared/notes/method-pitfalls.md``): pre- and post-state node
 different colours, and a link is the only edge joining the two, so every automorphism maps
 ``x`` and ``x'`` alike (σ(x)' = σ(x'), with the same value map).  Constraints hang off their
 summand's node, so an automorphism maps the constraints of one summand onto those of one
-summand: it maps steps to steps.  A summand's fault relation hangs off a node of another
-colour, so it maps faulting steps to faulting steps: a fault is never mistaken for blocking.  Colours are invariants of the structure only (role, domain
+summand: it maps steps to steps.  A summand's fault relation (its body, and each fault
+point's requirements) hangs off nodes of other colours, so it maps faulting steps to
+faulting steps: a fault is never mistaken for blocking.  Colours are invariants of the structure only (role, domain
 size, arity, table size), never identities, so separately declared processes of the same shape
 can be exchanged.  No parallel edges are ever emitted (bliss miscounts with them).
 """
@@ -94,10 +95,17 @@ def build_graph(csp: Csp) -> ColouredGraph:
                             f"summand {s}") for s in csp.summands}
     # A summand's fault relation hangs off a node of its own colour, so automorphisms map
     # faulting steps to faulting steps, never to blocked ones.
-    fault_node = {s: node(FAULT, "0 summand faults", f"summand {s} faults") for s in csp.faulting}
+    # The body hangs off the fault node, each fault point's requirements off a point node
+    # joined to it: the relation is "the body and some point's requirements".
+    fault_node = {}
+    for s, points in csp.faulting:
+        fault_node[s, 0] = node(FAULT, "0 summand faults", f"summand {s} faults")
+        for r in range(1, points + 1):
+            fault_node[s, r] = node(FAULT, "0 summand fault point", f"summand {s} fault point {r}")
+            edge(fault_node[s, r], fault_node[s, 0])
     for c in csp.constraints:
         arity = len(c.scope)
-        owner = (fault_node if c.fault else summand_node).get(c.summand)
+        owner = fault_node.get((c.summand, c.fault)) if c.fault >= 0 else summand_node.get(c.summand)
         if c.summand < 0:
             cn = node(INIT, f"3 init |T|={len(c.tuples)}", c.text)
         elif c.guard is None:
