@@ -1459,9 +1459,11 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
                 otherwise = tuple(first.else_) + rest
             then_cases, then_faults = _split_body(tr, tuple(then) + rest, scope, taken)
             else_cases, else_faults = _split_body(tr, otherwise, scope, taken)
-            cases = [(c, program) for part, branch in ((split.true, then_cases), (split.false, else_cases))
-                     for c in part for bc, program in branch
-                     for c in [Case(c.conjuncts + bc.conjuncts, c.locals + bc.locals)]]
+            # (A comprehension that rebinds its own ``c`` here once let each branch case
+            # inherit the conjuncts of the one before it: contradictory guards.)
+            cases = [(Case(sc.conjuncts + bc.conjuncts, sc.locals + bc.locals), program)
+                     for part, branch in ((split.true, then_cases), (split.false, else_cases))
+                     for sc in part for bc, program in branch]
             faults = (split.fault + _product(split.true, then_faults) + _product(split.false, else_faults))
             if len(cases) <= MAX_CASES and len(faults) <= MAX_CASES:
                 return cases, faults

@@ -1,0 +1,116 @@
+"""Murphi front end: regressions found by comparing with CMurphi 5.4 (the differential test,
+``tests/test_differential_murphi.py``).  Each test is a minimal model; the numbers are
+CMurphi's (``-nosym -ndl``: states, rules fired), hard-coded so that these run without it."""
+from __future__ import annotations
+
+import pytest
+
+from detect import semantics
+from detect.explore import explore
+from frontends.murphi import load, parse_text
+from frontends.murphi.fired import murphi_counts
+
+from .test_frontend_murphi import _reduced_states
+
+MODELS = __import__("pathlib").Path(__file__).resolve().parents[1] / "models"
+
+
+def _counts(text: str, defines=None):
+    c = murphi_counts(parse_text(text, "t.m", defines))
+    return c.states, c.rules_fired, c.violated
+
+
+# ---------------------------------------------------------------- nested conditionals
+
+NESTED_IF = """
+Var x: 0..5; y: 0..1;
+Rule "step" x < 3 ==> Begin
+  If y = 0 | x = 5 Then If x = 2 Then y := 1; Else x := x + 1; End; End;
+End;
+Startstate Begin x := 0; y := 0; End;
+"""
+
+
+def test_nested_if_else_branch_runs():
+    """A nested ``If`` once made each case inherit the previous case's conjuncts, so the
+    ``Else`` got the guard ``x == 2 && !(x == 2)`` (1 state; CMurphi: 4)."""
+    assert _counts(NESTED_IF) == (4, 4, False)
+    model = parse_text(NESTED_IF, "t.m")
+    # The Else program (x := x + 1) runs from the start state.
+    assert semantics.explore(model)[0] == {(0, 0), (1, 0), (2, 0), (2, 1)}
+
+
+def test_nested_if_inside_elsif():
+    text = """
+Var x: 0..4; y: 0..2;
+Rule "r" x < 4 ==> Begin
+  If y = 2 Then x := x + 1;
+  Elsif x >= 1 Then If y = 0 Then y := 1; Elsif y = 1 Then y := 2; Else x := 4; End;
+  Else x := x + 1; End;
+End;
+Startstate Begin x := 0; y := 0; End;
+"""
+    assert _counts(text) == (7, 6, False)
+
+
+def test_bundled_peterson_scalarset_has_cmurphis_counts():
+    """models/peterson_scalarset.m had 75 states (its invariant vacuously true): the nested
+    ``If`` in "pass level" could never take its ``Else``."""
+    model = load(MODELS / "peterson_scalarset.m")
+    c = murphi_counts(model)
+    assert (c.states, c.rules_fired, c.violated) == (894, 2682, False)
+    result = explore(model)
+    assert [a.verdict for a in result.assertions] == ["holds"]
+    # CMurphi -sym1: 174 states.
+    assert _reduced_states(model) == (6, 174)
+
+
+def test_peterson_scalarset_invariant_is_checked_for_real():
+    """Breaking the lock (ignore the victim) must violate mutual exclusion."""
+    text = (MODELS / "peterson_scalarset.m").read_text().replace(
+        "| victim[climbing[i]] != i", "| true")
+    c = murphi_counts(parse_text(text, "broken.m"))
+    assert c.violated
+
+
+# ---------------------------------------------------------------- witnesses
+
+FORALL_ELSIF = """
+Const N: 3;
+Type pid: Scalarset(N);
+Var a: Array[pid] Of boolean; c: 0..3;
+Ruleset i: pid Do
+Rule "r" c < 3 ==> Begin
+  If Forall k: pid Do a[k] End Then c := c + 1;
+  Elsif Forall k: pid Do !a[k] End Then a[i] := true;
+  Elsif c = 1 Then c := 2;
+  Else a[i] := false; c := c + 1; End;
+End;
+End;
+Startstate Begin c := 0; For k: pid Do a[k] := false; End; End;
+"""
+
+
+def test_two_foralls_across_elsif_bind_distinct_witnesses():
+    """Was: "the front end produced an invalid model (... local 'k_2' bound twice)"."""
+    assert _counts(FORALL_ELSIF) == (15, 33, False)
+    for s in parse_text(FORALL_ELSIF, "t.m").summands:
+        names = [loc.name for loc in s.locals]
+        assert len(names) == len(set(names))
+
+
+def test_two_exists_across_elsif():
+    text = """
+Const N: 3;
+Type pid: Scalarset(N);
+Var a: Array[pid] Of boolean; c: 0..3;
+Ruleset i: pid Do
+Rule "r" c < 3 ==> Begin
+  If Exists k: pid Do a[k] End Then c := c + 1;
+  Elsif Exists k: pid Do a[k] & c = 2 End Then a[i] := true;
+  Else a[i] := !a[i]; End;
+End;
+End;
+Startstate Begin c := 0; For k: pid Do a[k] := false; End; End;
+"""
+    assert _counts(text) == (13, 30, False)
