@@ -3,6 +3,12 @@
 CMurphi's (``-nosym -ndl``: states, rules fired), hard-coded so that these run without it."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from detect import semantics
@@ -12,7 +18,7 @@ from frontends.murphi.fired import murphi_counts
 
 from .test_frontend_murphi import _reduced_states
 
-MODELS = __import__("pathlib").Path(__file__).resolve().parents[1] / "models"
+MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 def _counts(text: str, defines=None):
@@ -114,3 +120,39 @@ End;
 Startstate Begin c := 0; For k: pid Do a[k] := false; End; End;
 """
     assert _counts(text) == (13, 30, False)
+
+
+# ---------------------------------------------------------------- -D on a Murphi model
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-c", "from detect.cli import main; main()", *args],
+                          capture_output=True, text=True, env=env, cwd=root, timeout=120)
+
+
+@pytest.mark.parametrize("command", ["explore", "analyze", "linearise"])
+def test_unknown_define_is_one_line_naming_the_constants(command):
+    path = str(MODELS / "peterson_scalarset.m")
+    run = _cli(command, path, "-D", "M=3")
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"symdetect: {path}: -D M: the model has no 'Const M'; its constants are: N"]
+
+
+def test_unknown_define_among_known_ones_and_without_constants(tmp_path):
+    run = _cli("explore", str(MODELS / "peterson_scalarset.m"), "-D", "N=2", "-D", "K=1")
+    assert (run.returncode, run.stderr.count("\n")) == (2, 1)
+    assert "-D K: the model has no 'Const K'; its constants are: N" in run.stderr
+    path = tmp_path / "plain.m"
+    path.write_text(NESTED_IF)
+    run = _cli("explore", str(path), "-D", "N=3")
+    assert run.returncode == 2
+    assert run.stderr.strip().endswith("-D N: the model has no 'Const N'; its constants are: none")
+
+
+def test_known_define_still_overrides():
+    run = _cli("explore", str(MODELS / "peterson_scalarset.m"), "-D", "N=2", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["parameters"] == {"N": 2}

@@ -415,6 +415,13 @@ class _Translator:
         raise self.error("expected a type", t)
 
     def declare_globals(self, program: Program) -> None:
+        consts = [item.name for item in program.items if isinstance(item, ConstDecl)]
+        for name in self.defines:
+            if name not in consts:
+                # The wording of the CSP# front end's "-D N: the model has no '#define N'".
+                known = ", ".join(sorted(set(consts))) or "none"
+                raise InputError(f"-D {name}: the model has no 'Const {name}'; its constants are: {known}",
+                                 self.path)
         for name, value in self.defines.items():
             self.globals[name] = ConstSym(int(value), None)
         defined = frozenset(self.defines)
