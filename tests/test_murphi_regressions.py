@@ -156,3 +156,51 @@ def test_known_define_still_overrides():
     run = _cli("explore", str(MODELS / "peterson_scalarset.m"), "-D", "N=2", "--json")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["parameters"] == {"N": 2}
+
+
+# ---------------------------------------------------------------- found by the differential test
+
+def test_negation_as_the_right_operand_of_a_comparison():
+    """CMurphi parses ``a = !b & c`` as ``(a = (!b)) & c``; we refused the ``!``."""
+    text = """
+Var a, b, c: boolean;
+Rule "r" a = !b & c ==> Begin a := !a; End;
+Rule "s" a != !(b = c) ==> Begin c := a = !b = c; End;
+Startstate Begin a := false; b := true; c := true; End;
+"""
+    assert _counts(text) == (3, 2, False)
+
+
+UNDEFINED = """
+Type t: 0..2;
+Var x, y: t; b: boolean;
+Procedure P(v: t); Begin x := 2; End;
+Rule "r" x = 0 ==> Var l: t; Begin l := y; If IsUndefined(l) Then b := false; End; {body} End;
+Startstate Begin x := 0; b := true; End;
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("x := y;", (2, 1, True)),       # copies undefined; the next guard reads it
+    ("P(y);", (2, 1, False)),        # a value parameter bound to an undefined value: no read
+    ("Undefine l; x := 1;", (2, 1, False)),
+    ("x := y + 0;", (1, 0, True)),   # a read
+])
+def test_copying_an_undefined_value_is_no_read(body, expected):
+    """CMurphi copies a designator's undefined value (``x := y``, a value argument, a rule
+    local); IsUndefined and Undefine work on rule locals (we refused them).  CMurphi's
+    numbers; for a violation only the verdict is compared."""
+    states, fired, violated = _counts(UNDEFINED.replace("{body}", body))
+    assert violated == expected[2]
+    if not violated:
+        assert (states, fired) == expected[:2]
+
+
+def test_isundefined_of_a_ruleset_parameter_is_false():
+    text = """
+Type pid: Scalarset(2);
+Var n: 0..2;
+Ruleset i: pid Do Rule "r" n < 2 & !IsUndefined(i) ==> Begin n := n + 1; End; End;
+Startstate Begin n := 0; End;
+"""
+    assert _counts(text) == (3, 4, False)

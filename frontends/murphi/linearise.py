@@ -623,6 +623,12 @@ class _Translator:
             a = self.access(e.target, scope)
             if isinstance(a, LocalSym) and a.sentinel:
                 return Value(ir.Binary("==", ir.Name(a.ir_name), ir.Const(a.type.undefined)), 0, 1)
+            if isinstance(a, Value):
+                # A ruleset parameter, quantified variable or value parameter: CMurphi
+                # accepts it; only a value that may be undefined (a parameter) can be.
+                return _const_value(Value(neg(a.defined), 0, 1))
+            if isinstance(a, LocalSym):
+                return Value(ir.FALSE, 0, 0)
             if not isinstance(a, Access):
                 raise self.error("IsUndefined expects a variable", e.target)
             leaf, ref, defined = self.scalar_access(a, e.target)
@@ -880,6 +886,18 @@ class _Translator:
                 inner[f.name] = ValueSym(v)  # cannot change while the body runs: substitute
                 continue
             tmp = self.fresh_temp(decl.name, f.name)
+            source = self.copy_source(arg, scope)
+            if source is not None:
+                # As an assignment: the parameter may start undefined (CMurphi reads nothing).
+                sref, undefined, stype, sdefined = source
+                out.extend(self._check(sdefined, arg))
+                if not (ftype.lo <= stype.lo and stype.hi <= ftype.hi):
+                    out.append(ir.Assert(disj(undefined, _in_range(sref, ftype.lo, ftype.hi)),
+                                         f"{self.path or '<input>'}:{arg.line}: argument out of range of {f.name}"))
+                value = sref if stype.lo == ftype.lo else ir.Ite(undefined, ir.Const(ftype.undefined), sref)
+                out.append(ir.Assign(ir.Name(tmp), value))
+                inner[f.name] = LocalSym(tmp, ftype, temporary=True, sentinel=True)
+                continue
             out.extend(self._check(v.defined, arg))
             if not v.within(ftype):
                 out.append(ir.Assert(_in_range(v.expr, ftype.lo, ftype.hi),
@@ -954,6 +972,16 @@ class _Translator:
         if isinstance(target, LocalSym):
             if not target.temporary:
                 raise self.error(f"cannot assign to ruleset parameter {s.target.name!r}", s.target)
+            source = self.copy_source(s.value, scope) if target.sentinel else None
+            if source is not None:
+                sref, undefined, stype, sdefined = source
+                t = target.type
+                out = self._check(sdefined, s)
+                value = sref if stype.lo == t.lo else ir.Ite(undefined, ir.Const(t.undefined), sref)
+                if not (t.lo <= stype.lo and stype.hi <= t.hi):
+                    out.append(ir.Assert(disj(undefined, _in_range(sref, t.lo, t.hi)),
+                                         f"{self.path or '<input>'}:{s.line}: value out of range of {s.target.name}"))
+                return out + [ir.Assign(ir.Name(target.ir_name), value)]
             v = self.expr(s.value, scope)
             out = self._check(v.defined, s)
             if not v.within(target.type):
@@ -963,6 +991,17 @@ class _Translator:
         if not isinstance(target.type, Simple):
             return self._copy(target, s, scope)
         leaf, ref, index_defined = self.scalar_access(target, s.target)
+        source = self.copy_source(s.value, scope)
+        if source is not None:
+            # CMurphi copies a designator's value, undefined included: no read, no fault.
+            sref, undefined, stype, sdefined = source
+            out = self._check(conj(sdefined, index_defined), s)
+            value = sref if stype.lo == leaf.type.lo else ir.Ite(undefined, ir.Const(leaf.type.undefined), sref)
+            if not (leaf.type.lo <= stype.lo and stype.hi <= leaf.type.hi):
+                out.append(ir.Assert(disj(undefined, _in_range(sref, leaf.type.lo, leaf.type.hi)),
+                                     f"{self.path or '<input>'}:{s.line}: value out of range of {target.text}"))
+            self.undefined_writes.add(leaf.ir_name)
+            return out + [ir.Assign(ref, value)]
         v = self.expr(s.value, scope)
         out = self._check(conj(v.defined, index_defined), s)
         if leaf.ir_name in self.undefinable and not v.within(leaf.type):
@@ -971,6 +1010,22 @@ class _Translator:
             out.append(ir.Assert(_in_range(v.expr, leaf.type.lo, leaf.type.hi),
                                  f"{self.path or '<input>'}:{s.line}: value out of range of {target.text}"))
         return out + [ir.Assign(ref, v.expr)]
+
+    def copy_source(self, e, scope: Scope) -> Optional[tuple[ir.Expr, ir.Expr, Simple, ir.Expr]]:
+        """``e`` if it is a simple designator that may hold the undefined value, as
+        ``(reference, "is undefined", its type, definedness of its subscripts)``."""
+        if not isinstance(e, Designator):
+            return None
+        a = self.access(e, scope)
+        if isinstance(a, LocalSym) and a.sentinel:
+            name = ir.Name(a.ir_name)
+            return name, ir.Binary("==", name, ir.Const(a.type.undefined)), a.type, ir.TRUE
+        if not isinstance(a, Access) or not isinstance(a.type, Simple):
+            return None
+        leaf, ref, defined = self.scalar_access(a, e)
+        if leaf.ir_name not in self.undefinable:
+            return None
+        return ref, ir.Binary("==", ref, ir.Const(leaf.type.undefined)), leaf.type, defined
 
     def _copy(self, target: Access, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
         """``a := b`` for arrays and records of the same type: element by element, undefined
@@ -1487,7 +1542,17 @@ def _conjunction(parts) -> ir.Expr:
 def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...],
                    global_names: frozenset[str]) -> list[ir.Summand]:
     taken = set(global_names) | {p.ir_name for p in params}
-    scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken)
+    local_vars: list[LocalSym] = []
+
+    def variable(n: str, t: Simple) -> LocalSym:
+        # Undefined on entry and checked on read, as in CMurphi (IsUndefined, Undefine,
+        # copying an undefined value into it).
+        sym = LocalSym(fresh_name(n, taken), t, temporary=True, sentinel=True)
+        local_vars.append(sym)
+        return sym
+
+    scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken, variable)
+    entry = tuple(ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars)
     name = rule.name or f"rule@{rule.line}"
     origin = f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\""
     params_locals = tuple(ir.Local(p.ir_name, p.values) for p in params)
@@ -1505,6 +1570,8 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     body_cases, body_faults = _split_body(tr, rule.body, scope, taken)
     if len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
+    if entry:
+        body_cases = [(c, entry + program) for c, program in body_cases]
     summands = []
     for g in guard.true:
         for c, program in body_cases:
