@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 from dataclasses import dataclass
@@ -174,6 +175,22 @@ class Comparison:
     compared: bool = True
 
 
+def _fired():
+    """``frontends.murphi.fired.murphi_counts``; from this tree's file when the front end on
+    the path is an older one without it (``results/differential_murphi.py --frontend``)."""
+    try:
+        from frontends.murphi.fired import murphi_counts
+    except ImportError:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("_fired", ROOT / "frontends" / "murphi" / "fired.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["_fired"] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+        murphi_counts = module.murphi_counts
+    return murphi_counts
+
+
 def ours(path: Path, defines: Optional[dict[str, int]] = None):
     """``symdetect explore PATH --json`` (states, verdict) and the rules fired
     (``frontends.murphi.fired``); our one-line error as a string if the CLI exits 2."""
@@ -183,7 +200,8 @@ def ours(path: Path, defines: Optional[dict[str, int]] = None):
 
     from detect.cli import main
     from frontends.murphi import load
-    from frontends.murphi.fired import murphi_counts
+
+    murphi_counts = _fired()
 
     args = ["explore", str(path), "--json"]
     for k, v in (defines or {}).items():

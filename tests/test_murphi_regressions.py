@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from detect import semantics
+from detect.errors import InputError
 from detect.explore import explore
 from frontends.murphi import load, parse_text
 from frontends.murphi.fired import murphi_counts
@@ -204,3 +205,36 @@ Ruleset i: pid Do Rule "r" n < 2 & !IsUndefined(i) ==> Begin n := n + 1; End; En
 Startstate Begin n := 0; End;
 """
     assert _counts(text) == (3, 4, False)
+
+
+# ---------------------------------------------------------------- deliberate differences
+
+def test_deliberate_we_do_not_type_check_like_mu():
+    """mu refuses "Arguments of <, <=, >, >= must be integral"; we accept the comparison
+    (scalarset values are 0..N-1 to us)."""
+    text = """
+Type pid: Scalarset(2);
+Var x: 0..3; p: pid;
+Rule "r" x < 3 ==> Begin x := x + 1; End;
+Ruleset i: pid Do Rule "s" i < 1 & x = 0 ==> Begin p := i; End; End;
+Startstate Begin x := 0; Undefine p; End;
+"""
+    assert _counts(text)[0] == 8
+
+
+def test_deliberate_constant_subscript_out_of_range_is_refused_when_loading():
+    """CMurphi reports "3 not in index range" only if the statement runs."""
+    text = """
+Var a: Array [0..1] Of boolean; x: 0..1;
+Rule "r" x = 1 ==> Begin a[3] := true; End;
+Startstate Begin x := 0; a[0] := false; a[1] := false; End;
+"""
+    with pytest.raises(InputError, match="index 3 out of range 0..1 of a"):
+        parse_text(text, "t.m")
+
+
+def test_deliberate_transitions_are_pairs_rules_fired_are_instances():
+    """``explore``'s transitions are distinct (source, target) pairs; CMurphi's rules fired
+    (``fired.murphi_counts``) count every enabled instance, self-loops included."""
+    model = parse_text(FORALL_ELSIF, "t.m")
+    assert (explore(model).transitions, murphi_counts(model).rules_fired) == (21, 33)
