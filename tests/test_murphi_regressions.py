@@ -238,3 +238,15 @@ def test_deliberate_transitions_are_pairs_rules_fired_are_instances():
     (``fired.murphi_counts``) count every enabled instance, self-loops included."""
     model = parse_text(FORALL_ELSIF, "t.m")
     assert (explore(model).transitions, murphi_counts(model).rules_fired) == (21, 33)
+
+
+def test_function_copies_an_undefined_value_without_reading_it():
+    """``l := l`` and ``m := u`` (undefined) inside a function: CMurphi copies; we faulted."""
+    text = """
+Type t: 0..2;
+Var n: t; u: t;
+Function F(k: t): t; Var l: boolean; m: t; Begin l := l; m := u; Return k; End;
+Rule "r" F(n) < 2 ==> Begin n := n + 1; End;
+Startstate Begin n := 0; End;
+"""
+    assert _counts(text) == (3, 2, False)

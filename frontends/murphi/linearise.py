@@ -1219,10 +1219,27 @@ class _FunctionRun:
         if not isinstance(sym, FnLocal) or target.selectors:
             raise self.side_effect(node, f"changes {target.name!r}")
         t = sym.type
-        ok = value.defined if value.within(t) else conj(value.defined, _in_range(value.expr, t.lo, t.hi))
-        self.fail(active, neg(ok))
+        # Out of range is a fault for a defined value (an undefined one is copied: callers
+        # that read it have already made its reading a fault).
+        if not value.within(t):
+            self.fail(active, conj(value.defined, neg(_in_range(value.expr, t.lo, t.hi))))
         stored = Value(value.expr, *((value.lo, value.hi) if value.within(t) else (t.lo, t.hi)), value.defined)
         self.values[sym.key] = _merge(active, stored, self.values[sym.key])
+
+    def copied(self, e, active: ir.Expr, scope: Scope) -> Optional[Value]:
+        """``e``'s value with its definedness, if ``e`` is a bare designator (a local, or a
+        global that may be undefined); faults only for its subscripts."""
+        if not isinstance(e, Designator):
+            return None
+        sym = _lookup(scope, e.name)
+        if isinstance(sym, FnLocal) and not e.selectors:
+            return self.values[sym.key]
+        source = self.tr.copy_source(e, self.view(scope))
+        if source is None:
+            return None
+        sref, undefined, stype, sdefined = source
+        self.fail(active, neg(sdefined))
+        return Value(sref, stype.lo, stype.hi, neg(undefined))
 
     def block(self, stmts, pc: ir.Expr, scope: Scope) -> None:
         for s in stmts:
@@ -1235,6 +1252,11 @@ class _FunctionRun:
         """Run ``s`` where ``active`` (= ``pc`` and not yet returned) holds."""
         tr = self.tr
         if isinstance(s, AssignStmt):
+            copied = self.copied(s.value, active, scope)
+            if copied is not None:
+                # A bare designator copies its value, undefined included (as in CMurphi).
+                self.assign(s.target, copied, active, scope, s)
+                return
             v = tr.expr(s.value, self.view(scope))
             self.fail(active, neg(v.defined))
             self.assign(s.target, Value(v.expr, v.lo, v.hi), active, scope, s)
