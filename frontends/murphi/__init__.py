@@ -4,7 +4,8 @@ The result is a ``SequentialModel`` (see ``linearise`` for the value encoding --
 are ``0..N-1``, enums ``0..k-1``, *undefined* is ``lo - 1`` -- and CMurphi's semantics):
 one summand family per ``Rule`` (its ruleset parameters are the summand's locals),
 start states computed by running the ``Startstate``s, ``Invariant``s as invariant
-assertions.  ``defines`` (``-D N=3``) override the file's ``Const`` declarations.
+assertions.  ``defines`` (``-D N=3``) override the file's top-level ``Const`` declarations;
+naming any other is an ``InputError``.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ __all__ = ["load", "parse_text"]
 
 
 def parse_text(text: str, path: str = "", defines: Optional[Mapping[str, int]] = None) -> SequentialModel:
-    """Parse and linearise Murphi ``text``; ``defines`` override (or add) constants."""
+    """Parse and linearise Murphi ``text``; ``defines`` override top-level constants."""
     try:
         program = parse_syntax(text, path)
         return linearise(program, path, defines or {})

@@ -415,6 +415,13 @@ class _Translator:
         raise self.error("expected a type", t)
 
     def declare_globals(self, program: Program) -> None:
+        consts = [item.name for item in program.items if isinstance(item, ConstDecl)]
+        for name in self.defines:
+            if name not in consts:
+                # The wording of the CSP# front end's "-D N: the model has no '#define N'".
+                known = ", ".join(sorted(set(consts))) or "none"
+                raise InputError(f"-D {name}: the model has no 'Const {name}'; its constants are: {known}",
+                                 self.path)
         for name, value in self.defines.items():
             self.globals[name] = ConstSym(int(value), None)
         defined = frozenset(self.defines)
@@ -616,6 +623,12 @@ class _Translator:
             a = self.access(e.target, scope)
             if isinstance(a, LocalSym) and a.sentinel:
                 return Value(ir.Binary("==", ir.Name(a.ir_name), ir.Const(a.type.undefined)), 0, 1)
+            if isinstance(a, Value):
+                # A ruleset parameter, quantified variable or value parameter: CMurphi
+                # accepts it; only a value that may be undefined (a parameter) can be.
+                return _const_value(Value(neg(a.defined), 0, 1))
+            if isinstance(a, LocalSym):
+                return Value(ir.FALSE, 0, 0)
             if not isinstance(a, Access):
                 raise self.error("IsUndefined expects a variable", e.target)
             leaf, ref, defined = self.scalar_access(a, e.target)
@@ -873,6 +886,18 @@ class _Translator:
                 inner[f.name] = ValueSym(v)  # cannot change while the body runs: substitute
                 continue
             tmp = self.fresh_temp(decl.name, f.name)
+            source = self.copy_source(arg, scope)
+            if source is not None:
+                # As an assignment: the parameter may start undefined (CMurphi reads nothing).
+                sref, undefined, stype, sdefined = source
+                out.extend(self._check(sdefined, arg))
+                if not (ftype.lo <= stype.lo and stype.hi <= ftype.hi):
+                    out.append(ir.Assert(disj(undefined, _in_range(sref, ftype.lo, ftype.hi)),
+                                         f"{self.path or '<input>'}:{arg.line}: argument out of range of {f.name}"))
+                value = sref if stype.lo == ftype.lo else ir.Ite(undefined, ir.Const(ftype.undefined), sref)
+                out.append(ir.Assign(ir.Name(tmp), value))
+                inner[f.name] = LocalSym(tmp, ftype, temporary=True, sentinel=True)
+                continue
             out.extend(self._check(v.defined, arg))
             if not v.within(ftype):
                 out.append(ir.Assert(_in_range(v.expr, ftype.lo, ftype.hi),
@@ -947,6 +972,16 @@ class _Translator:
         if isinstance(target, LocalSym):
             if not target.temporary:
                 raise self.error(f"cannot assign to ruleset parameter {s.target.name!r}", s.target)
+            source = self.copy_source(s.value, scope) if target.sentinel else None
+            if source is not None:
+                sref, undefined, stype, sdefined = source
+                t = target.type
+                out = self._check(sdefined, s)
+                value = sref if stype.lo == t.lo else ir.Ite(undefined, ir.Const(t.undefined), sref)
+                if not (t.lo <= stype.lo and stype.hi <= t.hi):
+                    out.append(ir.Assert(disj(undefined, _in_range(sref, t.lo, t.hi)),
+                                         f"{self.path or '<input>'}:{s.line}: value out of range of {s.target.name}"))
+                return out + [ir.Assign(ir.Name(target.ir_name), value)]
             v = self.expr(s.value, scope)
             out = self._check(v.defined, s)
             if not v.within(target.type):
@@ -956,6 +991,17 @@ class _Translator:
         if not isinstance(target.type, Simple):
             return self._copy(target, s, scope)
         leaf, ref, index_defined = self.scalar_access(target, s.target)
+        source = self.copy_source(s.value, scope)
+        if source is not None:
+            # CMurphi copies a designator's value, undefined included: no read, no fault.
+            sref, undefined, stype, sdefined = source
+            out = self._check(conj(sdefined, index_defined), s)
+            value = sref if stype.lo == leaf.type.lo else ir.Ite(undefined, ir.Const(leaf.type.undefined), sref)
+            if not (leaf.type.lo <= stype.lo and stype.hi <= leaf.type.hi):
+                out.append(ir.Assert(disj(undefined, _in_range(sref, leaf.type.lo, leaf.type.hi)),
+                                     f"{self.path or '<input>'}:{s.line}: value out of range of {target.text}"))
+            self.undefined_writes.add(leaf.ir_name)
+            return out + [ir.Assign(ref, value)]
         v = self.expr(s.value, scope)
         out = self._check(conj(v.defined, index_defined), s)
         if leaf.ir_name in self.undefinable and not v.within(leaf.type):
@@ -964,6 +1010,22 @@ class _Translator:
             out.append(ir.Assert(_in_range(v.expr, leaf.type.lo, leaf.type.hi),
                                  f"{self.path or '<input>'}:{s.line}: value out of range of {target.text}"))
         return out + [ir.Assign(ref, v.expr)]
+
+    def copy_source(self, e, scope: Scope) -> Optional[tuple[ir.Expr, ir.Expr, Simple, ir.Expr]]:
+        """``e`` if it is a simple designator that may hold the undefined value, as
+        ``(reference, "is undefined", its type, definedness of its subscripts)``."""
+        if not isinstance(e, Designator):
+            return None
+        a = self.access(e, scope)
+        if isinstance(a, LocalSym) and a.sentinel:
+            name = ir.Name(a.ir_name)
+            return name, ir.Binary("==", name, ir.Const(a.type.undefined)), a.type, ir.TRUE
+        if not isinstance(a, Access) or not isinstance(a.type, Simple):
+            return None
+        leaf, ref, defined = self.scalar_access(a, e)
+        if leaf.ir_name not in self.undefinable:
+            return None
+        return ref, ir.Binary("==", ref, ir.Const(leaf.type.undefined)), leaf.type, defined
 
     def _copy(self, target: Access, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
         """``a := b`` for arrays and records of the same type: element by element, undefined
@@ -1157,10 +1219,27 @@ class _FunctionRun:
         if not isinstance(sym, FnLocal) or target.selectors:
             raise self.side_effect(node, f"changes {target.name!r}")
         t = sym.type
-        ok = value.defined if value.within(t) else conj(value.defined, _in_range(value.expr, t.lo, t.hi))
-        self.fail(active, neg(ok))
+        # Out of range is a fault for a defined value (an undefined one is copied: callers
+        # that read it have already made its reading a fault).
+        if not value.within(t):
+            self.fail(active, conj(value.defined, neg(_in_range(value.expr, t.lo, t.hi))))
         stored = Value(value.expr, *((value.lo, value.hi) if value.within(t) else (t.lo, t.hi)), value.defined)
         self.values[sym.key] = _merge(active, stored, self.values[sym.key])
+
+    def copied(self, e, active: ir.Expr, scope: Scope) -> Optional[Value]:
+        """``e``'s value with its definedness, if ``e`` is a bare designator (a local, or a
+        global that may be undefined); faults only for its subscripts."""
+        if not isinstance(e, Designator):
+            return None
+        sym = _lookup(scope, e.name)
+        if isinstance(sym, FnLocal) and not e.selectors:
+            return self.values[sym.key]
+        source = self.tr.copy_source(e, self.view(scope))
+        if source is None:
+            return None
+        sref, undefined, stype, sdefined = source
+        self.fail(active, neg(sdefined))
+        return Value(sref, stype.lo, stype.hi, neg(undefined))
 
     def block(self, stmts, pc: ir.Expr, scope: Scope) -> None:
         for s in stmts:
@@ -1173,6 +1252,11 @@ class _FunctionRun:
         """Run ``s`` where ``active`` (= ``pc`` and not yet returned) holds."""
         tr = self.tr
         if isinstance(s, AssignStmt):
+            copied = self.copied(s.value, active, scope)
+            if copied is not None:
+                # A bare designator copies its value, undefined included (as in CMurphi).
+                self.assign(s.target, copied, active, scope, s)
+                return
             v = tr.expr(s.value, self.view(scope))
             self.fail(active, neg(v.defined))
             self.assign(s.target, Value(v.expr, v.lo, v.hi), active, scope, s)
@@ -1459,9 +1543,11 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
                 otherwise = tuple(first.else_) + rest
             then_cases, then_faults = _split_body(tr, tuple(then) + rest, scope, taken)
             else_cases, else_faults = _split_body(tr, otherwise, scope, taken)
-            cases = [(c, program) for part, branch in ((split.true, then_cases), (split.false, else_cases))
-                     for c in part for bc, program in branch
-                     for c in [Case(c.conjuncts + bc.conjuncts, c.locals + bc.locals)]]
+            # (A comprehension that rebinds its own ``c`` here once let each branch case
+            # inherit the conjuncts of the one before it: contradictory guards.)
+            cases = [(Case(sc.conjuncts + bc.conjuncts, sc.locals + bc.locals), program)
+                     for part, branch in ((split.true, then_cases), (split.false, else_cases))
+                     for sc in part for bc, program in branch]
             faults = (split.fault + _product(split.true, then_faults) + _product(split.false, else_faults))
             if len(cases) <= MAX_CASES and len(faults) <= MAX_CASES:
                 return cases, faults
@@ -1478,7 +1564,17 @@ def _conjunction(parts) -> ir.Expr:
 def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...],
                    global_names: frozenset[str]) -> list[ir.Summand]:
     taken = set(global_names) | {p.ir_name for p in params}
-    scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken)
+    local_vars: list[LocalSym] = []
+
+    def variable(n: str, t: Simple) -> LocalSym:
+        # Undefined on entry and checked on read, as in CMurphi (IsUndefined, Undefine,
+        # copying an undefined value into it).
+        sym = LocalSym(fresh_name(n, taken), t, temporary=True, sentinel=True)
+        local_vars.append(sym)
+        return sym
+
+    scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken, variable)
+    entry = tuple(ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars)
     name = rule.name or f"rule@{rule.line}"
     origin = f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\""
     params_locals = tuple(ir.Local(p.ir_name, p.values) for p in params)
@@ -1496,6 +1592,8 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     body_cases, body_faults = _split_body(tr, rule.body, scope, taken)
     if len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
+    if entry:
+        body_cases = [(c, entry + program) for c, program in body_cases]
     summands = []
     for g in guard.true:
         for c, program in body_cases:

@@ -1,0 +1,113 @@
+"""Differential testing of the Murphi front end against CMurphi 5.4, the real tool.
+
+CMurphi is built from ``../shared/peers`` once per machine into a cache (``tests/cmurphi.py``;
+the build is safe under pytest-xdist); these tests skip with the reason when ``../shared``,
+``g++`` or ``make`` is absent.  Each model is run by ``symdetect explore FILE --json`` (plus
+``frontends.murphi.fired`` for CMurphi's "rules fired", which our "transitions" do not
+count) and by CMurphi ``-nosym -ndl``; the verdicts (some error / invariant violation, or
+none) must agree, and when neither finds one, the states and rules fired too (CMurphi stops
+at its first error, so its counts are partial then).
+
+(a) random models from ``tests/murphi_gen.py`` (a few by default, many with ``-m slow``);
+(b) every Murphi file of ``../shared/corpus/murphi``, ``models/`` and ``models/murphi/``.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from . import cmurphi, murphi_gen
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "murphi"
+#: Const values for files whose own are too large to explore here (CMurphi gets the same,
+#: written into the text).
+SMALL = {"n_peterson.m": {"N": 3}, "german_small.m": {"N": 2}}
+#: Default seeds (a few seconds each: mu + g++ -O0 + both explorations).
+DEFAULT_SEEDS = range(6)
+SLOW_SEEDS = range(1000, 1200)
+
+
+@pytest.fixture(scope="session")
+def cmurphi_home() -> Path:
+    reason = cmurphi.unavailable()
+    if reason:
+        pytest.skip(reason)
+    return cmurphi.build()
+
+
+#: Disagreements that are deliberate (README; pinned in tests/test_murphi_regressions.py):
+#: we refuse a constant subscript out of range when loading, CMurphi only if it runs.
+DELIBERATE = re.compile(r"we refuse: .*index -?\d+ out of range")
+
+
+def _check(comparison: cmurphi.Comparison, text: str) -> None:
+    if comparison.disagreement and DELIBERATE.search(comparison.disagreement):
+        pytest.skip(f"deliberate difference: {comparison.disagreement}")
+    if not comparison.compared:
+        pytest.skip(f"CMurphi cannot run this model: {comparison.theirs}")
+    assert comparison.disagreement is None, (
+        f"{comparison.name}: {comparison.disagreement}\nours: {comparison.ours}\n"
+        f"CMurphi: {comparison.theirs}\n--- model ---\n{text}")
+
+
+def _random(seed: int, home: Path, tmp_path: Path) -> cmurphi.Comparison:
+    text = murphi_gen.generate(seed)
+    path = tmp_path / f"random{seed}.m"
+    path.write_text(text)
+    comparison = cmurphi.compare(home, path, tmp_path / "cmurphi")
+    _check(comparison, text)
+    return comparison
+
+
+@pytest.mark.parametrize("seed", DEFAULT_SEEDS)
+def test_random_model_agrees_with_cmurphi(seed, cmurphi_home, tmp_path):
+    _random(seed, cmurphi_home, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SLOW_SEEDS)
+def test_many_random_models_agree_with_cmurphi(seed, cmurphi_home, tmp_path):
+    _random(seed, cmurphi_home, tmp_path)
+
+
+def _files() -> list[Path]:
+    files = sorted((ROOT / "models").rglob("*.m"))
+    if CORPUS.exists():
+        files += sorted(CORPUS.glob("*.m"))
+    return files
+
+
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
+def test_model_file_agrees_with_cmurphi(path, cmurphi_home, tmp_path):
+    comparison = cmurphi.compare(cmurphi_home, path, tmp_path, SMALL.get(path.name))
+    _check(comparison, path.read_text())
+    assert comparison.compared and not isinstance(comparison.ours, str)
+
+
+def test_corpus_is_compared_when_present():
+    if not CORPUS.exists():
+        pytest.skip(f"Murphi corpus not available at {CORPUS} (../shared is absent)")
+    assert {p.name for p in CORPUS.glob("*.m")} <= {p.name for p in _files()}
+
+
+def test_generator_is_deterministic_and_varied():
+    assert murphi_gen.generate(3) == murphi_gen.generate(3)
+    texts = [murphi_gen.generate(s) for s in range(40)]
+    assert len(set(texts)) == 40
+    joined = "\n".join(texts)
+    for construct in ("Elsif", "Else", "Switch", "For ", "While", "Procedure", "Function", "Return",
+                      "Record", "Array", "Enum", "boolean", "Scalarset", "Ruleset", "Alias", "Undefine",
+                      "IsUndefined", "Clear", "Invariant", "Error", "Assert", "Forall", "Exists", " ? ",
+                      " By ", "Var "):
+        assert construct in joined, construct
+
+
+def test_cache_build_is_reused(cmurphi_home):
+    """A second build finds the first (no rebuild, same tree)."""
+    before = os.stat(cmurphi_home / "src" / "mu").st_mtime
+    assert cmurphi.build() == cmurphi_home
+    assert os.stat(cmurphi_home / "src" / "mu").st_mtime == before

@@ -1,0 +1,252 @@
+"""Murphi front end: regressions found by comparing with CMurphi 5.4 (the differential test,
+``tests/test_differential_murphi.py``).  Each test is a minimal model; the numbers are
+CMurphi's (``-nosym -ndl``: states, rules fired), hard-coded so that these run without it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from detect import semantics
+from detect.errors import InputError
+from detect.explore import explore
+from frontends.murphi import load, parse_text
+from frontends.murphi.fired import murphi_counts
+
+from .test_frontend_murphi import _reduced_states
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+def _counts(text: str, defines=None):
+    c = murphi_counts(parse_text(text, "t.m", defines))
+    return c.states, c.rules_fired, c.violated
+
+
+# ---------------------------------------------------------------- nested conditionals
+
+NESTED_IF = """
+Var x: 0..5; y: 0..1;
+Rule "step" x < 3 ==> Begin
+  If y = 0 | x = 5 Then If x = 2 Then y := 1; Else x := x + 1; End; End;
+End;
+Startstate Begin x := 0; y := 0; End;
+"""
+
+
+def test_nested_if_else_branch_runs():
+    """A nested ``If`` once made each case inherit the previous case's conjuncts, so the
+    ``Else`` got the guard ``x == 2 && !(x == 2)`` (1 state; CMurphi: 4)."""
+    assert _counts(NESTED_IF) == (4, 4, False)
+    model = parse_text(NESTED_IF, "t.m")
+    # The Else program (x := x + 1) runs from the start state.
+    assert semantics.explore(model)[0] == {(0, 0), (1, 0), (2, 0), (2, 1)}
+
+
+def test_nested_if_inside_elsif():
+    text = """
+Var x: 0..4; y: 0..2;
+Rule "r" x < 4 ==> Begin
+  If y = 2 Then x := x + 1;
+  Elsif x >= 1 Then If y = 0 Then y := 1; Elsif y = 1 Then y := 2; Else x := 4; End;
+  Else x := x + 1; End;
+End;
+Startstate Begin x := 0; y := 0; End;
+"""
+    assert _counts(text) == (7, 6, False)
+
+
+def test_bundled_peterson_scalarset_has_cmurphis_counts():
+    """models/peterson_scalarset.m had 75 states (its invariant vacuously true): the nested
+    ``If`` in "pass level" could never take its ``Else``."""
+    model = load(MODELS / "peterson_scalarset.m")
+    c = murphi_counts(model)
+    assert (c.states, c.rules_fired, c.violated) == (894, 2682, False)
+    result = explore(model)
+    assert [a.verdict for a in result.assertions] == ["holds"]
+    # CMurphi -sym1: 174 states.
+    assert _reduced_states(model) == (6, 174)
+
+
+def test_peterson_scalarset_invariant_is_checked_for_real():
+    """Breaking the lock (ignore the victim) must violate mutual exclusion."""
+    text = (MODELS / "peterson_scalarset.m").read_text().replace(
+        "| victim[climbing[i]] != i", "| true")
+    c = murphi_counts(parse_text(text, "broken.m"))
+    assert c.violated
+
+
+# ---------------------------------------------------------------- witnesses
+
+FORALL_ELSIF = """
+Const N: 3;
+Type pid: Scalarset(N);
+Var a: Array[pid] Of boolean; c: 0..3;
+Ruleset i: pid Do
+Rule "r" c < 3 ==> Begin
+  If Forall k: pid Do a[k] End Then c := c + 1;
+  Elsif Forall k: pid Do !a[k] End Then a[i] := true;
+  Elsif c = 1 Then c := 2;
+  Else a[i] := false; c := c + 1; End;
+End;
+End;
+Startstate Begin c := 0; For k: pid Do a[k] := false; End; End;
+"""
+
+
+def test_two_foralls_across_elsif_bind_distinct_witnesses():
+    """Was: "the front end produced an invalid model (... local 'k_2' bound twice)"."""
+    assert _counts(FORALL_ELSIF) == (15, 33, False)
+    for s in parse_text(FORALL_ELSIF, "t.m").summands:
+        names = [loc.name for loc in s.locals]
+        assert len(names) == len(set(names))
+
+
+def test_two_exists_across_elsif():
+    text = """
+Const N: 3;
+Type pid: Scalarset(N);
+Var a: Array[pid] Of boolean; c: 0..3;
+Ruleset i: pid Do
+Rule "r" c < 3 ==> Begin
+  If Exists k: pid Do a[k] End Then c := c + 1;
+  Elsif Exists k: pid Do a[k] & c = 2 End Then a[i] := true;
+  Else a[i] := !a[i]; End;
+End;
+End;
+Startstate Begin c := 0; For k: pid Do a[k] := false; End; End;
+"""
+    assert _counts(text) == (13, 30, False)
+
+
+# ---------------------------------------------------------------- -D on a Murphi model
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-c", "from detect.cli import main; main()", *args],
+                          capture_output=True, text=True, env=env, cwd=root, timeout=120)
+
+
+@pytest.mark.parametrize("command", ["explore", "analyze", "linearise"])
+def test_unknown_define_is_one_line_naming_the_constants(command):
+    path = str(MODELS / "peterson_scalarset.m")
+    run = _cli(command, path, "-D", "M=3")
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"symdetect: {path}: -D M: the model has no 'Const M'; its constants are: N"]
+
+
+def test_unknown_define_among_known_ones_and_without_constants(tmp_path):
+    run = _cli("explore", str(MODELS / "peterson_scalarset.m"), "-D", "N=2", "-D", "K=1")
+    assert (run.returncode, run.stderr.count("\n")) == (2, 1)
+    assert "-D K: the model has no 'Const K'; its constants are: N" in run.stderr
+    path = tmp_path / "plain.m"
+    path.write_text(NESTED_IF)
+    run = _cli("explore", str(path), "-D", "N=3")
+    assert run.returncode == 2
+    assert run.stderr.strip().endswith("-D N: the model has no 'Const N'; its constants are: none")
+
+
+def test_known_define_still_overrides():
+    run = _cli("explore", str(MODELS / "peterson_scalarset.m"), "-D", "N=2", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["parameters"] == {"N": 2}
+
+
+# ---------------------------------------------------------------- found by the differential test
+
+def test_negation_as_the_right_operand_of_a_comparison():
+    """CMurphi parses ``a = !b & c`` as ``(a = (!b)) & c``; we refused the ``!``."""
+    text = """
+Var a, b, c: boolean;
+Rule "r" a = !b & c ==> Begin a := !a; End;
+Rule "s" a != !(b = c) ==> Begin c := a = !b = c; End;
+Startstate Begin a := false; b := true; c := true; End;
+"""
+    assert _counts(text) == (3, 2, False)
+
+
+UNDEFINED = """
+Type t: 0..2;
+Var x, y: t; b: boolean;
+Procedure P(v: t); Begin x := 2; End;
+Rule "r" x = 0 ==> Var l: t; Begin l := y; If IsUndefined(l) Then b := false; End; {body} End;
+Startstate Begin x := 0; b := true; End;
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("x := y;", (2, 1, True)),       # copies undefined; the next guard reads it
+    ("P(y);", (2, 1, False)),        # a value parameter bound to an undefined value: no read
+    ("Undefine l; x := 1;", (2, 1, False)),
+    ("x := y + 0;", (1, 0, True)),   # a read
+])
+def test_copying_an_undefined_value_is_no_read(body, expected):
+    """CMurphi copies a designator's undefined value (``x := y``, a value argument, a rule
+    local); IsUndefined and Undefine work on rule locals (we refused them).  CMurphi's
+    numbers; for a violation only the verdict is compared."""
+    states, fired, violated = _counts(UNDEFINED.replace("{body}", body))
+    assert violated == expected[2]
+    if not violated:
+        assert (states, fired) == expected[:2]
+
+
+def test_isundefined_of_a_ruleset_parameter_is_false():
+    text = """
+Type pid: Scalarset(2);
+Var n: 0..2;
+Ruleset i: pid Do Rule "r" n < 2 & !IsUndefined(i) ==> Begin n := n + 1; End; End;
+Startstate Begin n := 0; End;
+"""
+    assert _counts(text) == (3, 4, False)
+
+
+# ---------------------------------------------------------------- deliberate differences
+
+def test_deliberate_we_do_not_type_check_like_mu():
+    """mu refuses "Arguments of <, <=, >, >= must be integral"; we accept the comparison
+    (scalarset values are 0..N-1 to us)."""
+    text = """
+Type pid: Scalarset(2);
+Var x: 0..3; p: pid;
+Rule "r" x < 3 ==> Begin x := x + 1; End;
+Ruleset i: pid Do Rule "s" i < 1 & x = 0 ==> Begin p := i; End; End;
+Startstate Begin x := 0; Undefine p; End;
+"""
+    assert _counts(text)[0] == 8
+
+
+def test_deliberate_constant_subscript_out_of_range_is_refused_when_loading():
+    """CMurphi reports "3 not in index range" only if the statement runs."""
+    text = """
+Var a: Array [0..1] Of boolean; x: 0..1;
+Rule "r" x = 1 ==> Begin a[3] := true; End;
+Startstate Begin x := 0; a[0] := false; a[1] := false; End;
+"""
+    with pytest.raises(InputError, match="index 3 out of range 0..1 of a"):
+        parse_text(text, "t.m")
+
+
+def test_deliberate_transitions_are_pairs_rules_fired_are_instances():
+    """``explore``'s transitions are distinct (source, target) pairs; CMurphi's rules fired
+    (``fired.murphi_counts``) count every enabled instance, self-loops included."""
+    model = parse_text(FORALL_ELSIF, "t.m")
+    assert (explore(model).transitions, murphi_counts(model).rules_fired) == (21, 33)
+
+
+def test_function_copies_an_undefined_value_without_reading_it():
+    """``l := l`` and ``m := u`` (undefined) inside a function: CMurphi copies; we faulted."""
+    text = """
+Type t: 0..2;
+Var n: t; u: t;
+Function F(k: t): t; Var l: boolean; m: t; Begin l := l; m := u; Return k; End;
+Rule "r" F(n) < 2 ==> Begin n := n + 1; End;
+Startstate Begin n := 0; End;
+"""
+    assert _counts(text) == (3, 2, False)
