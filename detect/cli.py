@@ -1,7 +1,9 @@
 """The ``symdetect`` command line: a thin layer wiring front ends, detection and exploration.
 
-Exit codes: 0 ok; 1 a property was violated (an assertion, a fault, an unsound generator);
-2 bad input (always a one-line ``file:line:col: message``, never a traceback).
+Exit codes: 0 a complete run, every property holding; 1 a property was violated (an
+assertion, a fault, an unsound generator); 2 bad input (always a one-line
+``file:line:col: message``, never a traceback); 3 an incomplete run that found no violation
+(a bound or time-out reached, or interrupted), unless ``--partial-ok``.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from rich.table import Table
 from .errors import InputError
 from .ir import ModelError, SequentialModel
 
-EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_INCOMPLETE = 0, 1, 2, 3
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -92,7 +94,18 @@ domain_states_option = click.option(
          "N of them (0: never).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; Ctrl-C (or SIGTERM) outside an exploration, which reports what it
+    explored, is one line and exit code 3 (incomplete), not click's "Aborted!" and 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Failure("interrupted: the run is incomplete", EXIT_INCOMPLETE) from None
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="symdetect")
 def main() -> None:
     """Find process and data symmetries of concurrent models and use them to reduce exploration."""
@@ -104,6 +117,17 @@ def main() -> None:
         err.print(f"symdetect: warning: {message}", markup=False)
 
     warnings.showwarning = show
+    import signal
+
+    # ``timeout`` and service managers stop a run with SIGTERM: treat it as Ctrl-C, so that
+    # an exploration stops and reports what it explored.
+    def stop(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (embedded use)
+        pass
 
 
 # ---------------------------------------------------------------------------------- analyze
@@ -121,8 +145,11 @@ def main() -> None:
 @click.option("--verify", is_flag=True, help="Also check every generator against the explored transition system.")
 @click.option("--max-states", default=1_000_000, show_default=True, help="State bound for --verify.")
 @click.option("--all-cycles", is_flag=True, help="Print every literal cycle of each generator.")
+@click.option("--partial-ok", is_flag=True,
+              help="Exit 0, not 3, when --verify stops at --max-states without a counterexample.")
 @domain_states_option
-def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, domain_states):
+def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, partial_ok,
+            domain_states):
     """Detect the symmetries of MODEL and report the group they generate."""
     start = time.perf_counter()
     seq = load_model(model, defines, process)
@@ -147,6 +174,8 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
         print_analysis(detection, timings, report, all_cycles)
     if report is not None and not report.ok:
         sys.exit(EXIT_VIOLATED)
+    if report is not None and not report.complete and not partial_ok:
+        sys.exit(EXIT_INCOMPLETE)
 
 
 def analysis_json(detection, timings, report) -> dict:
@@ -181,6 +210,7 @@ def analysis_json(detection, timings, report) -> dict:
             "ok": report.ok,
             "complete": report.complete,
             "states": report.states,
+            "checked_states": report.checked,
             "generators": [{"ok": v.ok, "message": v.message} for v in report.verdicts],
             "reachable_group_order": report.reachable_order,
         }
@@ -219,7 +249,13 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
         if len(shown) < len(g.cycles):
             out.print(f"      … {len(g.cycles) - len(shown)} more cycles (--all-cycles)")
     if report is not None:
-        verdict = "[green]every generator verified[/green]" if report.ok else "[red]UNSOUND generator found[/red]"
+        if not report.ok:
+            verdict = "[red]UNSOUND generator found[/red]"
+        elif report.complete:
+            verdict = "[green]every generator verified[/green]"
+        else:
+            verdict = (f"[yellow]no counterexample on {report.checked:,} of at least {report.states:,} "
+                       f"states (truncated): not a proof[/yellow]; raise --max-states")
         out.print(f"verify: {verdict}")
         for line in report.summary().splitlines():
             out.print("  " + line, markup=False)
@@ -286,9 +322,11 @@ def status_line(enabled: bool):
 @click.option("--trust-symmetry", is_flag=True,
               help="With --reduce: do not check each generator on each expanded state (faster; the "
                    "check makes a wrong generator fall back to an unreduced run instead of hiding errors).")
+@click.option("--partial-ok", is_flag=True,
+              help="Exit 0, not 3, when a bound, the time-out or Ctrl-C stops the run before a violation.")
 @domain_states_option
 def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states,
-            trust_symmetry, domain_states):
+            trust_symmetry, partial_ok, domain_states):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from .reduce import ReductionError, explore_reduced
 
@@ -320,10 +358,15 @@ def explore(model, defines, as_json, process, max_states, timeout, trace, strate
             raise Failure(f"{model}: --spin-states applies to Promela models only")
         stored, _, complete = spin_stored_states(seq, max_states)
         extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
-    report_exploration(seq, reduced.exploration, as_json, trace, extra=extra)
+    import signal
+
+    # The run is over: a second Ctrl-C must not lose the report of what was explored.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok)
 
 
-def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict) -> None:
+def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False) -> None:
     from .ir import literal_label, state_slots
 
     slots = state_slots(seq)
@@ -388,6 +431,8 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict) -> 
                     out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
     if violated:
         sys.exit(EXIT_VIOLATED)
+    if result.truncated and not partial_ok:
+        sys.exit(EXIT_INCOMPLETE)
 
 
 # ---------------------------------------------------------------------------------- linearise
@@ -471,8 +516,8 @@ def bench() -> None:
 @bench.command("table1")
 @click.option("--quick", is_flag=True, help="Small configurations only (seconds; no paper comparison).")
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
-@click.option("--output", "stem", default="results/table1", show_default=True,
-              help="Writes STEM.md and STEM.csv.")
+@click.option("--output", "stem", default=None,
+              help="Also write STEM.md and STEM.csv (e.g. results/table1); nothing is written without it.")
 @click.option("--only", default="", help="Only systems whose name contains this text.")
 def bench_table1(quick, engine, stem, only):
     """Detection on the paper's 13 systems beside the paper's Table I."""
@@ -489,7 +534,8 @@ def bench_table1(quick, engine, stem, only):
                "(seed 002, Table I).  construct_s = parse + CSP + graph (CSP# grammar compiled beforehand); "
                "automorphism_s = engine time; the time ratio in the note is (construct_s + automorphism_s) / "
                "(paper construction + Saucy), goal <= 0.5.")
-    b.write(stem, table_rows, b.TABLE1_COLUMNS, "Seed 002 Table I, rerun", preface)
+    if stem:
+        b.write(stem, table_rows, b.TABLE1_COLUMNS, "Seed 002 Table I, rerun", preface)
     shown = [dict(row, ratio="—" if quick else f"{r.ratio:.2f}") for row, r in zip(table_rows, results)]
     _print_bench(shown, ("system", "config", "nodes", "construct_s", "automorphism_s", "ratio",
                          "state_group_order", "paper_aut_order"))
@@ -504,8 +550,8 @@ def bench_table1(quick, engine, stem, only):
 @click.option("--quick", is_flag=True, help="Small configurations only (no paper comparison).")
 @click.option("--timeout", default=600.0, show_default=True, help="Seconds per exploration.")
 @click.option("--max-states", default=5_000_000, show_default=True, help="States per exploration.")
-@click.option("--output", "stem", default="results/table2", show_default=True,
-              help="Writes STEM.md and STEM.csv.")
+@click.option("--output", "stem", default=None,
+              help="Also write STEM.md and STEM.csv (e.g. results/table2); nothing is written without it.")
 @click.option("--only", default="", help="Only systems whose name contains this text.")
 def bench_table2(quick, timeout, max_states, stem, only):
     """States and seconds without reduction, with exact and local canonicalisation (Tables II/III)."""
@@ -521,7 +567,8 @@ def bench_table2(quick, timeout, max_states, stem, only):
                "Paper: Windows laptop, Intel 3.4GHz, 8 GB, PAT 3.5 (seed 002, Tables II/III); "
                "OM = out of memory, OT = over 2 hours.  exact = one representative per orbit (the paper's "
                "'unique'); local = hill climbing with the generators (the paper's 'multi').")
-    b.write(stem, table_rows, b.TABLE2_COLUMNS, "Seed 002 Tables II/III, rerun", preface)
+    if stem:
+        b.write(stem, table_rows, b.TABLE2_COLUMNS, "Seed 002 Tables II/III, rerun", preface)
     _print_bench(table_rows, ("system", "config", "states", "exact_states", "local_states", "paper_states",
                               "paper_unique_states", "paper_multi_states"))
 

@@ -545,7 +545,9 @@ def compile_model(model: SequentialModel) -> CompiledModel:
         code = compile(source, f"<compiled {model.name or 'model'}>", "exec")
     except (RecursionError, SyntaxError, MemoryError) as e:
         # Only nesting beyond CPython's limits gets here (e.g. 200 nested right operands).
-        raise ModelError(f"model too deeply nested to compile: {e}") from None
+        why = str(e) or {RecursionError: "nesting beyond Python's recursion limit",
+                         MemoryError: "out of memory while compiling"}.get(type(e), type(e).__name__)
+        raise ModelError(f"model too deeply nested to compile ({type(e).__name__}: {why})") from None
     namespace = dict(_RUNTIME)
     namespace.update(constants)
     exec(code, namespace)

@@ -107,7 +107,8 @@ class ReachableGraph:
 
     ``states[:expanded]`` have complete successor sets ``successors[i]`` (indices into
     ``states``); states after them were discovered but not expanded because the exploration
-    hit ``max_states``, so ``complete`` is ``expanded == len(states)``.
+    hit ``max_states``, so ``complete`` is ``expanded == len(states)``, unless the initial
+    states alone exceeded ``max_states`` (``initial_complete`` false: not all were listed).
     """
 
     states: tuple[State, ...]
@@ -115,10 +116,11 @@ class ReachableGraph:
     initial: frozenset[int]
     faults: frozenset[int]
     expanded: int
+    initial_complete: bool = True
 
     @property
     def complete(self) -> bool:
-        return self.expanded == len(self.states)
+        return self.initial_complete and self.expanded == len(self.states)
 
     def index(self) -> dict[State, int]:
         return {s: i for i, s in enumerate(self.states)}
@@ -394,7 +396,13 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
     transitions = 0
     index: dict[State, int] = {}
     states: list[State] = []
+    initial_complete = True
+    # A parameter can make the initial states astronomically many (2^3000 colourings of a
+    # ring): the bound applies while they are listed.
     for x in compiled.initial_states():
+        if len(states) >= max_states:
+            initial_complete = False
+            break
         if x not in index:
             index[x] = len(states)
             states.append(x)
@@ -423,4 +431,5 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
                 now = time.perf_counter()
                 next_progress = now + PROGRESS_INTERVAL
                 progress(len(states), transitions, now - start)
-    return ReachableGraph(tuple(states), tuple(successors), initial, frozenset(faults), expanded)
+    return ReachableGraph(tuple(states), tuple(successors), initial, frozenset(faults), expanded,
+                          initial_complete)

@@ -59,6 +59,8 @@ class VerifyReport:
     verdicts: tuple[GeneratorVerdict, ...]
     states: int
     complete: bool
+    #: states whose successors were checked (all ``states`` when ``complete``)
+    checked: int = 0
     #: Order of the group's action on the reachable states (``reachable_action_order``);
     #: smaller than the group order when some symmetries only permute values no reachable
     #: state holds, or exchange variables whose values are tied (constants).  None unless
@@ -71,8 +73,8 @@ class VerifyReport:
 
     def summary(self) -> str:
         lines = []
-        scope = f"{self.states} reachable states" + ("" if self.complete else
-                                                     " (truncated: verdicts are partial)")
+        scope = (f"{self.states} reachable states" if self.complete else
+                 f"{self.checked:,} of at least {self.states:,} reachable states (truncated: not a proof)")
         for v in self.verdicts:
             lines.append(f"generator {v.generator}: " + ("ok" if v.ok else f"NOT a symmetry "
                                                           f"({v.kind}): {v.message}"))
@@ -140,7 +142,7 @@ def verify(model: SequentialModel, generators: Sequence[StatePermutation],
     order = None
     if graph.complete and all(v.ok for v in verdicts):
         order = reachable_action_order(graph.states, generators)
-    return VerifyReport(verdicts, len(graph.states), graph.complete, order)
+    return VerifyReport(verdicts, len(graph.states), graph.complete, checked=graph.expanded, reachable_order=order)
 
 
 def reachable_action_order(states: Sequence[State], generators: Sequence[StatePermutation]) -> int:

@@ -116,3 +116,57 @@ def test_user_text_with_brackets_is_printed_verbatim(tmp_path):
                     "Invariant \"inv\" Forall i: pid Do x[i] | !x[i] End;\n")
     result = CliRunner().invoke(main, ["explore", str(path)])
     assert result.exit_code == 0 and "x[i] | !x[i]" in result.output
+
+
+# ---------------------------------------------------------------- honest verdicts (issue 16)
+
+
+def test_truncated_verify_is_not_reported_as_verified_and_exits_3():
+    result = run("analyze", TOKEN, "-D", "N=4", "--verify", "--max-states", "100")
+    assert result.exit_code == 3, result.output
+    assert "every generator verified" not in result.output
+    assert "not a proof" in result.output
+    data = json.loads(run("analyze", TOKEN, "-D", "N=4", "--verify", "--max-states", "100", "--json").stdout)
+    assert data["verify"]["complete"] is False and data["verify"]["checked_states"] < data["verify"]["states"]
+    assert run("analyze", TOKEN, "-D", "N=4", "--verify", "--max-states", "100", "--partial-ok").exit_code == 0
+    assert run("analyze", TOKEN, "-D", "N=3", "--verify").exit_code == 0
+
+
+def test_a_bounded_exploration_exits_3_unless_partial_is_ok():
+    result = run("explore", TOKEN, "--max-states", "10", "--json")
+    assert result.exit_code == 3 and json.loads(result.stdout)["truncated"] is True
+    assert run("explore", TOKEN, "--max-states", "10", "--partial-ok").exit_code == 0
+
+
+def test_bench_writes_results_only_when_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("bench", "table1", "--quick", "--only", "Reader")
+    assert result.exit_code == 0, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_initial_states_are_listed_within_the_bound():
+    """2^64 initial states: verify's exploration stops at the bound while listing them."""
+    from detect.explore import reachable_graph
+    from detect.ir import Event, SequentialModel, Summand, TRUE, Variable
+
+    model = SequentialModel("many", (Variable("b", (0, 1), ((0, 1),) * 64, size=64),),
+                            (Summand((), TRUE, Event("idle"), ()),))
+    graph = reachable_graph(model, max_states=1000)
+    assert len(graph.states) == 1000 and not graph.complete
+
+
+def test_sigterm_stops_an_exploration_with_its_partial_report():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "detect.cli", "explore", TOKEN, "-D", "N=14", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
+    time.sleep(3)
+    proc.send_signal(signal.SIGTERM)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 3
+    data = json.loads(stdout)
+    assert data["interrupted"] is True and data["truncated"] is True and data["states"] > 0
