@@ -145,11 +145,14 @@ def main() -> None:
 @click.option("--verify", is_flag=True, help="Also check every generator against the explored transition system.")
 @click.option("--max-states", default=1_000_000, show_default=True, help="State bound for --verify.")
 @click.option("--all-cycles", is_flag=True, help="Print every literal cycle of each generator.")
+@click.option("--completeness", "measure", is_flag=True,
+              help="Also compute every symmetry of the explored transition system (up to --max-states "
+                   "states) and report how many of them detection found.")
 @click.option("--partial-ok", is_flag=True,
-              help="Exit 0, not 3, when --verify stops at --max-states without a counterexample.")
+              help="Exit 0, not 3, when --verify or --completeness stops at --max-states.")
 @domain_states_option
-def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, partial_ok,
-            domain_states):
+def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, measure,
+            partial_ok, domain_states):
     """Detect the symmetries of MODEL and report the group they generate."""
     start = time.perf_counter()
     seq = load_model(model, defines, process)
@@ -167,15 +170,53 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
         finally:
             if bar is not None:
                 bar.stop()
+    measured = None
+    if measure:
+        from .completeness import completeness
+
+        bar, tell = status_line(not as_json and sys.stderr.isatty())
+        if tell is not None:
+            tell("completeness: exploring and computing every symmetry of the transition system")
+        try:
+            measured = completeness(detection.model, [g.permutation for g in detection.group.generators],
+                                    max_states=max_states, engine=engine)
+        finally:
+            if bar is not None:
+                bar.stop()
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
-        click.echo(json.dumps(analysis_json(detection, timings, report), indent=2))
+        data = analysis_json(detection, timings, report)
+        if measured is not None:
+            data["completeness"] = {
+                "found_order": measured.found_order, "true_order": measured.true_order,
+                "complete": measured.complete, "states": measured.states,
+                "explored_all": measured.explored_all, "missing": measured.missing,
+                "seconds": round(measured.seconds, 6),
+            }
+        click.echo(json.dumps(data, indent=2))
     else:
         print_analysis(detection, timings, report, all_cycles)
+        if measured is not None:
+            print_completeness(measured, max_states)
     if report is not None and not report.ok:
         sys.exit(EXIT_VIOLATED)
-    if report is not None and not report.complete and not partial_ok:
+    incomplete = (report is not None and not report.complete) or (measured is not None and not measured.explored_all)
+    if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
+
+
+def print_completeness(measured, max_states: int) -> None:
+    if not measured.explored_all:
+        out.print(f"[yellow]completeness: unknown: more than {max_states:,} reachable states; "
+                  f"raise --max-states[/yellow]")
+        return
+    on = f"on the {measured.states:,} reachable states"
+    if measured.complete:
+        out.print(f"completeness: [green]found {measured.found_order} of {measured.true_order}[/green] "
+                  f"(every symmetry of the transition system, {on})")
+    else:
+        out.print(f"completeness: [red]found {measured.found_order} of {measured.true_order}[/red] ({on}); "
+                  f"missing, e.g.: {escape(measured.missing)}")
 
 
 def analysis_json(detection, timings, report) -> dict:

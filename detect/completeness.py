@@ -1,0 +1,135 @@
+"""How many of a model's symmetries detection found: the detected group against every
+symmetry of the explored transition system (issue 13).
+
+The *true* group is computed independently of the constraint graph, on the reachable LTS
+itself.  Its coloured graph has a node per slot, per literal (slot, value), per reachable
+state and two per transition.  A state node is joined to the literals it holds and coloured
+by whether it is initial, has a faulting step, and is a valid end state or a deadlock.  A
+transition s -> t is the path s - e - e' - t, with e and e' in colours of their own, so
+direction counts.  An automorphism maps slot nodes to slot nodes and literals to literals
+of the image slot, so it induces a literal permutation σ acting on states.  It maps each
+state node to the node of σ(s), which must be reachable, and transitions, initial states,
+faults and end states to their own kind.  So the literal permutations of Aut are exactly
+the symmetries of the reachable LTS (the same notion ``detect.verify`` checks).
+
+Both groups are compared by their action on the reachable states
+(``verify.reachable_action_order``).  Literal moves that fix every reachable state, such as
+values never held, count in neither.  Detected generators are symmetries (``--verify``
+checks that), so the found group acts as a subgroup, and equal orders mean equal groups.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from .compile import compile_model
+from .engine import automorphisms
+from .explore import reachable_graph
+from .graph import ColouredGraph
+from .ir import SequentialModel, state_slots
+from .perm import StatePermutation
+from .verify import reachable_action_order
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """``found_order`` and ``true_order`` act on the ``states`` reachable states; both are
+    None when the exploration stopped at its bound (``explored_all`` false).  ``missing``
+    describes one true symmetry outside the found group ("" when complete)."""
+
+    states: int
+    explored_all: bool
+    found_order: Optional[int]
+    true_order: Optional[int]
+    missing: str
+    seconds: float
+
+    @property
+    def complete(self) -> Optional[bool]:
+        return None if self.true_order is None else self.found_order == self.true_order
+
+
+def lts_graph(model: SequentialModel, graph) -> tuple[ColouredGraph, list[int], list[dict]]:
+    """The coloured graph of the reachable LTS (module docstring), with the slot nodes and,
+    per slot, its value -> literal node map."""
+    compiled = compile_model(model)
+    slots = state_slots(model)
+    keys: list[str] = []
+    edges: set[tuple[int, int]] = set()
+
+    def node(key: str) -> int:
+        keys.append(key)
+        return len(keys) - 1
+
+    slot_node = [node("0 slot") for _ in slots]
+    literal = []
+    for k, slot in enumerate(slots):
+        literal.append({v: node("1 literal") for v in slot.domain})
+        for lit in literal[k].values():
+            edges.add((slot_node[k], lit))
+    state_node = []
+    for i, s in enumerate(graph.states):
+        expanded = i < graph.expanded
+        end = ""
+        if expanded and not graph.successors[i]:
+            end = "end" if compiled.terminal(s) else "deadlock"
+        key = f"2 state init={i in graph.initial} fault={i in graph.faults} {end}"
+        v = node(key)
+        state_node.append(v)
+        for k, value in enumerate(s):
+            edges.add((literal[k][value], v))
+    for i, targets in enumerate(graph.successors):
+        for j in targets:
+            e, e2 = node("3 step out"), node("4 step in")
+            edges.add((state_node[i], e))
+            edges.add((e, e2))
+            edges.add((e2, state_node[j]) if e2 < state_node[j] else (state_node[j], e2))
+    colour_keys = tuple(sorted(set(keys)))
+    index = {key: c for c, key in enumerate(colour_keys)}
+    ordered = tuple(sorted((min(u, v), max(u, v)) for u, v in edges))
+    coloured = ColouredGraph(
+        n=len(keys), edges=ordered, colour=tuple(index[k] for k in keys), colour_keys=colour_keys,
+        kind=tuple(k.split()[1] for k in keys), label=tuple("" for _ in keys), pre_literal=tuple(literal),
+    )
+    return coloured, slot_node, literal
+
+
+def true_symmetries(model: SequentialModel, graph, engine: str = "auto") -> list[StatePermutation]:
+    """Generators of every symmetry of the reachable LTS ``graph`` (a complete
+    ``explore.ReachableGraph``), as state permutations."""
+    coloured, slot_node, literal = lts_graph(model, graph)
+    slot_of = {v: k for k, v in enumerate(slot_node)}
+    value_of = {lit: (k, value) for k, lits in enumerate(literal) for value, lit in lits.items()}
+    out = []
+    for g in automorphisms(coloured, engine).generators:
+        target = tuple(slot_of[g[slot_node[k]]] for k in range(len(slot_node)))
+        values = tuple({value: value_of[g[lit]][1] for value, lit in lits.items()} for lits in literal)
+        sigma = StatePermutation(target, values)
+        if not sigma.is_identity():
+            out.append(sigma)
+    return out
+
+
+def completeness(model: SequentialModel, found: Sequence[StatePermutation], max_states: int = 100_000,
+                 engine: str = "auto") -> Completeness:
+    """Compare the detected generators ``found`` (symmetries of ``model``) with every
+    symmetry of its reachable LTS, explored up to ``max_states`` states."""
+    start = time.perf_counter()
+    graph = reachable_graph(model, max_states)
+    if not graph.complete:
+        return Completeness(len(graph.states), False, None, None, "", time.perf_counter() - start)
+    states = graph.states
+    true = true_symmetries(model, graph, engine)
+    found_order = reachable_action_order(states, list(found))
+    true_order = reachable_action_order(states, true)
+    missing = ""
+    if found_order < true_order:
+        from .group import classify
+
+        slots = state_slots(model)
+        for sigma in true:
+            if reachable_action_order(states, list(found) + [sigma]) > found_order:
+                missing = classify(sigma, model, slots)[1]
+                break
+    return Completeness(len(states), True, found_order, true_order, missing, time.perf_counter() - start)
