@@ -2,14 +2,15 @@
 symmetry of the explored transition system (issue 13).
 
 The *true* group is computed independently of the constraint graph, on the reachable LTS
-itself.  Its coloured graph has a node per slot, per literal (slot, value), per reachable
-state and two per transition.  A state node is joined to the literals it holds and coloured
+itself.  Its coloured graph has a node per slot (coloured by its domain's size), per literal
+(slot, value) some reachable state holds, per reachable state and two per transition.  A state node is joined to the literals it holds and coloured
 by whether it is initial, has a faulting step, and is a valid end state or a deadlock.  A
 transition s -> t is the path s - e - e' - t, with e and e' in colours of their own, so
 direction counts.  An automorphism maps slot nodes to slot nodes and literals to literals
 of the image slot, so it induces a literal permutation σ acting on states.  It maps each
 state node to the node of σ(s), which must be reachable, and transitions, initial states,
-faults and end states to their own kind.  So the literal permutations of Aut are exactly
+faults and end states to their own kind.  Values no reachable state holds are left out (they
+would only add inert permutations); σ maps them in order onto the image slot's.  So the literal permutations of Aut are exactly
 the symmetries of the reachable LTS (the same notion ``detect.verify`` checks).
 
 Both groups are compared by their action on the reachable states
@@ -62,10 +63,11 @@ def lts_graph(model: SequentialModel, graph) -> tuple[ColouredGraph, list[int], 
         keys.append(key)
         return len(keys) - 1
 
-    slot_node = [node("0 slot") for _ in slots]
+    slot_node = [node(f"0 slot |D|={len(slot.domain)}") for slot in slots]
+    held = [sorted({s[k] for s in graph.states}) for k in range(len(slots))]
     literal = []
-    for k, slot in enumerate(slots):
-        literal.append({v: node("1 literal") for v in slot.domain})
+    for k in range(len(slots)):
+        literal.append({v: node("1 literal") for v in held[k]})
         for lit in literal[k].values():
             edges.add((slot_node[k], lit))
     state_node = []
@@ -102,10 +104,17 @@ def true_symmetries(model: SequentialModel, graph, engine: str = "auto") -> list
     slot_of = {v: k for k, v in enumerate(slot_node)}
     value_of = {lit: (k, value) for k, lits in enumerate(literal) for value, lit in lits.items()}
     out = []
+    slots = state_slots(model)
     for g in automorphisms(coloured, engine).generators:
         target = tuple(slot_of[g[slot_node[k]]] for k in range(len(slot_node)))
-        values = tuple({value: value_of[g[lit]][1] for value, lit in lits.items()} for lits in literal)
-        sigma = StatePermutation(target, values)
+        values = []
+        for k, lits in enumerate(literal):
+            mapping = {value: value_of[g[lit]][1] for value, lit in lits.items()}
+            # Values never held map in order onto the image slot's values never held.
+            rest = [v for v in slots[target[k]].domain if v not in set(mapping.values())]
+            mapping.update(zip([v for v in slots[k].domain if v not in mapping], rest))
+            values.append(mapping)
+        sigma = StatePermutation(target, tuple(values))
         if not sigma.is_identity():
             out.append(sigma)
     return out

@@ -55,7 +55,10 @@ def _nauty(graph: ColouredGraph):
 
 def _order(mantissa: float, exponent: int) -> int:
     """nauty reports |Aut| as mantissa·10^exponent in floating point; round to an int."""
-    return int(round(mantissa * 10 ** exponent)) if exponent < 15 else int(mantissa * 10 ** exponent)
+    if exponent < 15:
+        return int(round(mantissa * 10 ** exponent))
+    # 10**exponent overflows a float beyond 10^308: scale the mantissa instead.
+    return int(round(mantissa * 10 ** 15)) * 10 ** (exponent - 15)
 
 
 def _bliss(graph: ColouredGraph):
