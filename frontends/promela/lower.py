@@ -684,17 +684,20 @@ class _Step:
     program: tuple
     origin: str
     event: str
-    #: For a rendezvous, the receiving instance and the location its receive leads to; the
-    #: step belongs to the sender (``inst``), whose turn it is under the atomic rules.
+    #: the process keeps atomic control after this step (``cfg.Transition.keep``)
+    keep: bool = False
+    #: For a rendezvous, the receiving instance, the location its receive leads to and
+    #: whether the receive keeps atomic control; the step belongs to the sender (``inst``), whose turn it is under the
+    #: atomic rules.
     partner: Optional[tuple] = None
 
     def holder(self) -> Optional[int]:
         """The pid in atomic mode after this step (Spin: after a rendezvous the receiver,
-        if its receive ends inside an atomic block; the sender loses control)."""
+        if its receive is marked atomic; the sender loses control)."""
         if self.partner is not None:
-            receiver, dst = self.partner
-            return receiver.pid if dst in receiver.graph.interior else None
-        return self.inst.pid if self.dst in self.inst.graph.interior else None
+            receiver, _, keep = self.partner
+            return receiver.pid if keep else None
+        return self.inst.pid if self.keep else None
 
 
 def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
@@ -806,13 +809,13 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str) -> tuple[E
                 continue
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
                 steps.append(_Step(inst, t.src, t.dst, guard, prog,
-                                   f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
+                                   f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}", t.keep))
     offered: dict = {}
     steps.extend(handshakes(low, tr, rv_sends, rv_recvs, offered))
     for inst, t, ctx in deferred_else:
         for guard, prog in transition_alternatives(low, tr, inst.graph, t, ctx, offered):
             steps.append(_Step(inst, t.src, t.dst, guard, prog,
-                               f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
+                               f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}", t.keep))
     return assemble(low, tr, instances, steps, plan, init_inst)
 
 
@@ -857,7 +860,7 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
                       f"{r_inst.owner} line {low.pre.origin(r_t.line)[1]}")
             out.append(_Step(s_inst, s_t.src, s_t.dst, guard, program, origin,
                              f"{s_inst.proctype}.{s_t.src}!{r_inst.proctype}.{r_t.src}",
-                             (r_inst, r_t.dst)))
+                             partner=(r_inst, r_t.dst, r_t.keep)))
     return out
 
 
@@ -1038,7 +1041,7 @@ def plan_init(low: Lowering, inst: Instance) -> _Plan:
         if not _apply_static(low, t, known, local_bounds, runs):
             break
         current.append(k)
-        if t.dst not in g.interior:
+        if not t.keep:
             segments.append(tuple(current))
             current = []
         loc = t.dst
@@ -1165,7 +1168,7 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
                 guard = alts[0][0]
             program.extend(alts[0][1])
         steps.append(_Step(inst, src, dst, guard, tuple(program),
-                           f"init start-up step {s}", f"init.start{s}"))
+                           f"init start-up step {s}", f"init.start{s}", g.transitions[seg[-1]].keep))
     if plan.segments and plan.stop is not None:
         pass
     return steps
@@ -1175,6 +1178,11 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
              ) -> tuple[Expr, ir.SequentialModel]:
     """The model, and the condition under which Spin stores a state (``spin_storage``)."""
     atomic_pids = sorted({st.holder() for st in steps} - {None})
+    # Where each process may hold atomic control: after a step that keeps it.
+    holding: dict[int, set] = {}
+    for st in steps:
+        if st.holder() is not None:
+            holding.setdefault(st.holder(), set()).add(st.dst if st.partner is None else st.partner[1])
     at_guard = {}
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
     # summand per alternative, with the same program.
@@ -1187,12 +1195,11 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     if atomic_pids:
         low.variables.append(ir.Variable(ATOMIC, tuple([-1] + atomic_pids), ((-1,),)))
         for pid in atomic_pids:
-            inst = instances[pid]
             # Spin decides that the atomic process is blocked before it tries timeout: a
             # holder whose only move is a timeout hands control to everybody (who may then
             # take their own timeout moves).
             at_guard[pid] = substitute(disj(f for st, f in zip(steps, full)
-                                            if st.inst.pid == pid and st.src in inst.graph.interior),
+                                            if st.inst.pid == pid and st.src in holding[pid]),
                                        _TIMEOUT, FALSE)
     timeout = neg(disj(substitute(f, _TIMEOUT, FALSE) for f in full))
     summands = []
