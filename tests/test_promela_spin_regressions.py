@@ -83,3 +83,67 @@ def test_atomic_loop_process_is_not_swapped_with_a_per_iteration_atomic_one():
             "active proctype B() { do :: atomic { b < 2 -> b++ } :: atomic { b == 2 -> b = 0 } od }\n")
     assert our_counts(text) == Counts(3, False)  # Spin 6.5.2
     assert detect(parse_text(text, "ab.pml")).group.order == 1
+
+
+# Integer types follow Spin: int is 32-bit, short 16-bit, byte 8-bit unsigned, bit and bool
+# one bit, unsigned x : n n bits; a store wraps as Spin's C does (pan reports no error).
+INTS = [
+    # int x = 40000 starts at 40000 (was: -25536, int had short's range)
+    ("int x = 40000; active proctype A() { assert(x == 40000); x = x + 30000; assert(x == 70000) }", 5, False),
+    # two writers of different values, and a reader that can tell them apart
+    ("int x;\nactive proctype A() { do :: x = 1 od }\nactive proctype B() { do :: x = 65537 od }\n"
+     "active proctype C() { x != 0 -> assert(x == 1) }", 9, True),
+    # stores wrap: byte, short, bit, bool, unsigned (also 20 bits), negative into unsigned
+    ("int x = 40000; short s; byte b = 255; bit t; bool bb; unsigned u : 3; unsigned w : 20;\n"
+     "active proctype A() {\n"
+     "  assert(x == 40000); b++; assert(b == 0); s = 40000; assert(s == -25536);\n"
+     "  s = 32767; s++; assert(s < 0); t = 2; assert(t == 0); bb = 3; assert(bb == 1);\n"
+     "  bb = 2; assert(bb == 0); u = 9; assert(u == 1); u = 0; u--; assert(u == 7);\n"
+     "  w = 1048575; w++; assert(w == 0); x = 65537 * 3; assert(x == 196611);\n"
+     "  x = -40000; assert(x < 0); b = -1; assert(b == 255); s = -40000; assert(s == 25536) }", 32, False),
+    # a sum bounded only by the loop counter: its domain comes from the reachable states
+    ("int x;\nactive proctype A() { byte i; do :: i < 5 -> x = x + i; i++ :: i == 5 -> break od; "
+     "assert(x == 10) }\nactive proctype B() { short y = 30000; y = y + y; assert(y < 0) }", 73, False),
+    # int message fields and int locals of processes started by run
+    ("chan c = [1] of { int }; int x;\nproctype P(int v) { c!v * 2 }\n"
+     "init { run P(40000); c?x; assert(x == 80000) }", None, None),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", INTS)
+def test_integer_types_follow_spin(text, stored, error, tmp_path):
+    if stored is None:
+        if not spin_available():
+            pytest.skip("spin or gcc not installed")
+        assert our_counts(text) == spin_counts(text, tmp_path)
+    else:
+        check(text, stored, error, tmp_path)
+
+
+def test_two_writers_of_different_int_values_are_not_symmetric():
+    from detect.pipeline import detect
+    from frontends.promela import parse_text
+
+    text = INTS[1][0]
+    model = parse_text(text, "ints.pml")
+    assert model.variable("x").domain == (0, 1, 65537)
+    assert detect(model).group.order == 1
+
+
+def test_int_beyond_enumerable_span_is_a_clear_error():
+    """Spin wraps INT_MAX + 1 to INT_MIN; a domain spanning all 2^32 ints cannot be
+    represented (the IR's checks enumerate the span): refused, naming the variable."""
+    from detect.errors import InputError
+    from frontends.promela import parse_text
+
+    with pytest.raises(InputError, match="variable 'x' holds values from -2147483648 to 2147483647"):
+        parse_text("int x = 2147483647; active proctype A() { x++; assert(x < 0) }", "o.pml")
+
+
+def test_unbounded_int_counter_is_refused_naming_it(monkeypatch):
+    from detect.errors import InputError
+    from frontends.promela import parse_text, wide
+
+    monkeypatch.setattr(wide, "PROVISIONAL_STATES", 1000)
+    with pytest.raises(InputError, match="'x': the value analysis bounds no domain"):
+        parse_text("int x; active proctype A() { do :: x++ od }", "u.pml")

@@ -39,7 +39,13 @@ from .normal import alternatives, normal_guard
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
 _TIMEOUT = "__timeout__"
-INT_RANGE = (-32768, 32767)
+#: Spin's ``int`` is C's 32-bit int (and ``unsigned x : n`` takes up to 32 bits): a value
+#: beyond the type wraps as Spin's generated C stores it (``wrap``).
+INT_RANGE = (-(1 << 31), (1 << 31) - 1)
+#: Types with more values than this are not enumerated: such a variable is declared with its
+#: initial values only and gets its domain from the value analysis (``Lowering.wide``; see
+#: ``frontends.promela.wide``).
+ENUMERATED = 1 << 16
 
 _TYPES = {
     "bit": (0, 1), "bool": (0, 1), "byte": (0, 255), "pid": (0, 255), "mtype": (0, 255),
@@ -57,8 +63,9 @@ def domain_of(bounds: tuple[int, int]) -> tuple[int, ...]:
 def wrap(e: Expr, bounds: tuple[int, int], exact: bool) -> Expr:
     """``e`` truncated as Spin stores it into a variable of range ``bounds``.
 
-    Unsigned ranges wrap modulo 2^k (byte: ``& 255``); short wraps to 16-bit two's
-    complement; ``exact`` skips the wrap when ``e`` is known to fit already."""
+    Unsigned ranges wrap modulo 2^k (byte: ``& 255``, bit and bool: ``& 1``, as Spin's C
+    bit-fields do); short and int wrap to 16- and 32-bit two's complement; ``exact`` skips
+    the wrap when ``e`` is known to fit already."""
     lo, hi = bounds
     if exact:
         return e
@@ -69,7 +76,7 @@ def wrap(e: Expr, bounds: tuple[int, int], exact: bool) -> Expr:
     if lo == -(hi + 1) and (hi + 1) & hi == 0:
         span = hi + 1
         return Binary("-", Binary("&", Binary("+", e, Const(span)), Const(2 * span - 1)), Const(span))
-    return e  # int: writes outside the modelled range are faults (warned at load time)
+    return e
 
 
 def _wrap_value(v: int, bounds) -> int:
@@ -236,6 +243,8 @@ class Lowering:
         self.var_bounds: dict[str, tuple[int, int]] = {}
         self.global_init: dict[str, tuple] = {}
         self.warned: set[str] = set()
+        #: variables (and channel fields) of types too wide to enumerate -> their bounds
+        self.wide: dict[str, tuple[int, int]] = {}
 
     def error(self, message: str, pos: S.Pos) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
@@ -292,15 +301,21 @@ class Lowering:
             if bits is None:
                 raise self.error("unsigned needs a width: unsigned x : n", pos)
             n = self.const(bits)
-            if not 1 <= n <= 16:
-                raise self.error(f"unsigned width {n} not supported (1..16)", pos)
+            if not 1 <= n <= 32:
+                raise self.error(f"unsigned width {n} not supported (1..32)", pos)
             return (0, (1 << n) - 1)
-        if type_ == "int":
-            self.warn(f"int variables get the range {INT_RANGE[0]}..{INT_RANGE[1]}: a value outside "
-                      f"it is reported as a fault, where Spin would keep 32-bit values")
         if type_ in _TYPES:
             return _TYPES[type_]
         raise self.error(f"unsupported type {type_}", pos)
+
+    def domain(self, name: str, bounds: tuple[int, int], inits) -> tuple[int, ...]:
+        """The IR domain of a variable of range ``bounds``: the whole range, or for a type
+        too wide to enumerate, its initial values (and 0) until the value analysis runs."""
+        lo, hi = bounds
+        if hi - lo + 1 <= ENUMERATED:
+            return domain_of(bounds)
+        self.wide[name] = bounds
+        return tuple(sorted({0, *inits}))
 
     # ------------------------------------------------------------------ globals
     def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict) -> list:
@@ -339,7 +354,8 @@ class Lowering:
         # mtype values show by name (0 is Spin's "no mtype").
         names = tuple(sorted((v, n) for n, v in self.mtypes.items())) if d.type == "mtype" else ()
         self.variables.append(ir.Variable(
-            name, domain_of(bounds), tuple((init_value,) for _ in range(size or 1)), size, owner, d.hidden,
+            name, self.domain(name, bounds, (init_value,)), tuple((init_value,) for _ in range(size or 1)), size,
+            owner, d.hidden,
             value_names=names,
         ))
         return [(d.name, info, d.init)]
@@ -363,7 +379,8 @@ class Lowering:
             if cap > 0:
                 self.variables.append(ir.Variable(ch.len_name(), domain_of((0, cap)), ((0,),)))
                 for j, fb in enumerate(fields):
-                    self.variables.append(ir.Variable(ch.field(j), domain_of(fb), tuple((0,) for _ in range(cap)), cap))
+                    self.variables.append(ir.Variable(ch.field(j), self.domain(ch.field(j), fb, (0,)),
+                                                      tuple((0,) for _ in range(cap)), cap))
             chans.append(ch)
         return chans
 
@@ -701,14 +718,18 @@ class _Step:
 
 
 def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
-    """The ``SequentialModel`` of ``program`` (see the module docstring)."""
+    """The ``SequentialModel`` of ``program`` (see the module docstring); variables of wide
+    types (``int``) still have placeholder domains (see ``lower_with_storage``)."""
     return lower_with_storage(program, pre, path, name)[1]
 
 
-def lower_with_storage(program: S.Program, pre, path: str, name: str) -> tuple[Expr, ir.SequentialModel]:
-    """``(stored, model)``: ``stored`` holds in the states Spin stores -- not inside an atomic
-    sequence, or inside one whose process is blocked (timeout counted as false, as Spin
-    decides it before trying timeout)."""
+def lower_with_storage(program: S.Program, pre, path: str, name: str
+                       ) -> tuple[Expr, ir.SequentialModel, dict[str, tuple[int, int]]]:
+    """``(stored, model, wide)``: ``stored`` holds in the states Spin stores -- not inside an
+    atomic sequence, or inside one whose process is blocked (timeout counted as false, as
+    Spin decides it before trying timeout).  ``wide`` maps the variables whose type is too
+    wide to enumerate (``int``) to their type's range; their domains in ``model`` are
+    placeholders until ``frontends.promela.wide.settle`` gives them their values."""
     low = Lowering(program, pre, path, name)
     units = program.units
     # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
@@ -816,7 +837,8 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str) -> tuple[E
         for guard, prog in transition_alternatives(low, tr, inst.graph, t, ctx, offered):
             steps.append(_Step(inst, t.src, t.dst, guard, prog,
                                f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}", t.keep))
-    return assemble(low, tr, instances, steps, plan, init_inst)
+    stored, model = assemble(low, tr, instances, steps, plan, init_inst)
+    return stored, model, dict(low.wide)
 
 
 def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offered: dict) -> list[_Step]:
