@@ -48,11 +48,8 @@ def parse_with_storage(text: str, path: str = "<input>", defines: Mapping[str, o
         raise
     name = Path(path).stem if path else "model"
     stored, model, wide = lower_with_storage(program, pre, path, name)
-    model = settle(model, wide, path or name)
+    model = settle(model, wide, path or name, narrow=narrow)
     ir.validate(model)
-    if narrow:
-        from detect.domains import narrow_domains
-        model = narrow_domains(model)
     return stored, model
 
 

@@ -491,6 +491,9 @@ class Translator:
                 ln = Name(ch.len_name()) if ch.capacity > 0 else Const(0)
                 v = {"len": ln, "empty": Binary("==", ln, Const(0)), "nempty": Binary("!=", ln, Const(0)),
                      "full": Binary("==", ln, Const(ch.capacity)), "nfull": Binary("<", ln, Const(ch.capacity))}[e.fn]
+                if ch.capacity == 0 and e.fn in ("full", "nfull"):
+                    # Spin: a rendezvous channel is never full (checked against Spin 6.5.2)
+                    v = Const(int(e.fn == "nfull"))
                 out.append((cond, v))
             return _select(out)
         if isinstance(e, S.Poll):

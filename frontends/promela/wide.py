@@ -22,7 +22,7 @@ import warnings
 from detect import ir
 from detect.errors import InputError
 
-PROVISIONAL_RANGES = ((-32768, 32767), (-(1 << 20), (1 << 20) - 1))
+PROVISIONAL_RANGES = ((-32768, 32767), (-(1 << 18), (1 << 18) - 1))
 PROVISIONAL_STATES = 1_000_000
 #: The IR's domain checks enumerate ``lo..hi`` (``detect.ir.show_domain``, the compiled
 #: domain test), so a domain spanning more values than this is refused with an error.
@@ -32,11 +32,34 @@ _OUTSIDE = re.compile(r"written to ([^\s\[]+)(\[\d+\])? is outside its domain")
 
 
 def settle(model: ir.SequentialModel, wide: dict[str, tuple[int, int]], path: str,
-           limit: int = 4096) -> ir.SequentialModel:
-    """``model`` with the domains of the ``wide`` variables settled (module docstring)."""
+           limit: int = 4096, narrow: bool = True) -> ir.SequentialModel:
+    """``model`` with the domains of the ``wide`` variables settled (module docstring), and
+    when ``narrow``, every other domain narrowed as ``detect.domains.narrow_domains`` does
+    (by the same fixpoint when the analysis bounds the wide variables: one pass, not two)."""
+    from detect.domains import Unbounded, _variable_values, narrow_domains
+
     if not wide:
-        return model
-    settled = _settle(model, wide, path, limit)
+        return narrow_domains(model) if narrow else model
+    if narrow:
+        try:
+            values = _variable_values(model, frozenset(wide), limit, strict=frozenset(wide))
+        except Unbounded:
+            pass
+        else:
+            variables = []
+            for v in model.variables:
+                vals = values[v.name]
+                if v.name in wide:
+                    v = dataclasses.replace(v, domain=tuple(sorted(vals)))
+                elif vals is not None:
+                    v = dataclasses.replace(v, domain=tuple(x for x in v.domain if x in vals))
+                variables.append(v)
+            return _check_span(dataclasses.replace(model, variables=tuple(variables)), wide, path)
+    settled = _check_span(_settle(model, wide, path, limit), wide, path)
+    return narrow_domains(settled) if narrow else settled
+
+
+def _check_span(settled: ir.SequentialModel, wide: dict, path: str) -> ir.SequentialModel:
     for v in settled.variables:
         if v.name in wide and v.domain[-1] - v.domain[0] + 1 > SPAN_LIMIT:
             raise InputError(f"variable '{v.name}' holds values from {v.domain[0]} to {v.domain[-1]}: domains "
@@ -72,7 +95,10 @@ def _with_range(model: ir.SequentialModel, ranges: dict, wide: dict) -> ir.Seque
             lo, hi = ranges[v.name]
             tlo, thi = wide[v.name]
             lo, hi = max(lo, tlo), min(hi, thi)
-            v = dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain))))
+            if lo <= v.domain[0] and v.domain[-1] <= hi:
+                v = dataclasses.replace(v, domain=tuple(range(lo, hi + 1)))
+            else:
+                v = dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain))))
         out.append(v)
     return dataclasses.replace(model, variables=tuple(out))
 
