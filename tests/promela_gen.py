@@ -86,7 +86,7 @@ class _Gen:
     # ---------------------------------------------------------------- statements
     def assign(self, locals_: list[str]) -> str:
         r = self.r.random()
-        if r < 0.08:  # wrap-around stores
+        if r < 0.15:  # wrap-around stores
             return self.r.choice(["g0 = g0 + 200", "g1 = g1 - 3", "s0 = s0 + 30000", "i0 = i0 + 65537",
                                   "i0 = i0 - 40000", "b0 = g0 + 1", "g1 = i0", "s0 = i0 * 2"])
         target = self.var(locals_)

@@ -114,19 +114,19 @@ def neutralise_asserts(text: str) -> str:
     return _ASSERT.sub("assert(1 || ", text)
 
 
-def compare(text: str, workdir: Optional[Path] = None) -> Optional[str]:
+def compare(text: str, workdir: Optional[Path] = None, name: str = "m.pml") -> Optional[str]:
     """None when Spin and we agree on ``text`` (error or not; the state count when no
     assertion fails, else the count of the model with assertions neutralised; counts only
     where pan completed its search), otherwise a description of the disagreement.  Raises
     ``SpinRefused`` when Spin has no answer."""
     spin = spin_counts(text, workdir)
-    ours = our_counts(text)
+    ours = our_counts(text, name)
     if spin.error != ours.error:
         return f"error verdict: Spin {spin}, ours {ours}"
     if spin.complete and spin.stored != ours.stored:
         if not spin.error:
             return f"states: Spin {spin}, ours {ours}"
-        spin2, ours2 = spin_counts(neutralise_asserts(text), workdir), our_counts(neutralise_asserts(text))
+        spin2, ours2 = spin_counts(neutralise_asserts(text), workdir), our_counts(neutralise_asserts(text), name)
         if spin2.complete and spin2.stored != ours2.stored:
             return f"states (assertions neutralised): Spin {spin2}, ours {ours2}"
     return None
