@@ -2,9 +2,10 @@
 
 ``model(seed)`` is a small, closed Promela model: 2-3 proctypes (``active [N]`` or started
 by ``run`` from ``init``), byte/short/int/bool globals and small byte arrays, buffered and
-rendezvous channels, guards, ``if``/``do`` with ``else`` and ``break``, ``atomic`` (also
-around a whole ``do``) and ``d_step`` blocks, ``assert``, ``_pid``, and arithmetic whose
-stores wrap (byte + 200, short + 30000, int + 65537).  Loops are bounded by local counters
+rendezvous channels, guards, ``if``/``do`` with ``else``, ``break`` and ``timeout``,
+``atomic`` (also around a whole ``do``) and ``d_step`` blocks, forward ``goto`` (also to
+``end`` labels), ``assert``, ``_pid``, ``_nr_pr``, an ``mtype``, C's arithmetic and bit
+operators, and stores that wrap (byte + 200, short + 30000, int + 65537).  Loops are bounded by local counters
 and values stay small, so state spaces stay in the hundreds to thousands.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 BYTES = ["g0", "g1"]
 WIDE = {"s0": "short", "i0": "int"}
 BOOLS = ["b0"]
+MTYPES = ["red", "green"]
 
 
 class _Gen:
@@ -46,7 +48,15 @@ class _Gen:
         return str(self.r.choice([0, 1, 1, 2, 2, 3]))
 
     def expr(self, locals_: list[str]) -> str:
-        k = self.r.randrange(9)
+        k = self.r.randrange(12)
+        if k == 9:
+            return f"{self.var(locals_)} {self.r.choice(['/', '%'])} {self.r.choice([2, 3])}"
+        if k == 10:
+            v = self.var(locals_)
+            return self.r.choice([f"({v} & 3)", f"({v} | 1)", f"({v} ^ 2)", f"({v} << 1)", f"({v} >> 1)", f"~{v}",
+                                  f"!{v}"])
+        if k == 11:
+            return "_nr_pr" if not self.chans or self.r.random() < 0.5 else f"len({self.r.choice(list(self.chans))})"
         if k == 0:
             return self.const()
         if k == 1:
@@ -81,6 +91,8 @@ class _Gen:
             return self.r.choice([f"nempty({ch})", f"len({ch}) < 1", f"empty({ch})", f"nfull({ch})"])
         if k == 6:
             return self.r.choice(BOOLS) if self.r.random() < 0.5 else f"!{self.r.choice(BOOLS)}"
+        if k == 7 and self.r.random() < 0.5:
+            return f"m0 {self.r.choice(['==', '!='])} {self.r.choice(MTYPES)}"
         return f"{v} >= {self.const()}"
 
     # ---------------------------------------------------------------- statements
@@ -89,8 +101,10 @@ class _Gen:
         if r < 0.15:  # wrap-around stores
             return self.r.choice(["g0 = g0 + 200", "g1 = g1 - 3", "s0 = s0 + 30000", "i0 = i0 + 65537",
                                   "i0 = i0 - 40000", "b0 = g0 + 1", "g1 = i0", "s0 = i0 * 2"])
-        target = self.var(locals_)
         if r < 0.2:
+            return f"m0 = {self.r.choice(MTYPES)}"
+        target = self.var(locals_)
+        if r < 0.25:
             return f"{target}++" if self.r.random() < 0.5 else f"{target}--"
         return f"{target} = {self.expr(locals_)}"
 
@@ -141,6 +155,8 @@ class _Gen:
 
     def option(self, locals_: list[str], first: str | None = None) -> str:
         head = first if first is not None else self.cond(locals_)
+        if first is None and not self.in_dstep and self.r.random() < 0.05:
+            head = "timeout"
         body = [self.stmt(locals_) for _ in range(self.r.randint(0, 2))]
         return ":: " + " -> ".join([head] + (["; ".join(body)] if body else []))
 
@@ -165,7 +181,8 @@ class _Gen:
     # ---------------------------------------------------------------- model
     def model(self) -> str:
         r = self.r
-        lines = ["byte g0, g1; short s0; int i0; bool b0;", f"byte a[{self.arr}];"]
+        lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
+                 f"byte a[{self.arr}];"]
         for k in range(r.choice([0, 1, 1, 2])):
             cap = r.choice([0, 1, 2])
             name = f"q{k}"
@@ -177,7 +194,15 @@ class _Gen:
         for p in range(procs):
             locals_: list[str] = ["l0"]
             self.counters = 0
-            body = self.seq(locals_, r.randint(2, 3))
+            stmts = [self.stmt(locals_) for _ in range(r.randint(2, 3))]
+            targets = [j for j in range(1, len(stmts)) if not stmts[j].startswith("d_step")]
+            if targets and r.random() < 0.3:  # a forward goto, to a label that may mark a valid end state
+                label = r.choice(["L1", "end1"])
+                j = r.choice(targets)  # Spin refuses a jump into a d_step
+                i = r.randrange(j)
+                stmts[j] = f"{label}: {stmts[j]}"
+                stmts[i] = f"if :: {self.cond(locals_)} -> goto {label} :: else -> {stmts[i]} fi"
+            body = "; ".join(stmts)
             counters = [f"c{k}" for k in range(1, self.counters + 1)]
             decl = "byte " + ", ".join(["l0"] + counters) + "; "
             if r.random() < 0.3:
