@@ -176,3 +176,33 @@ def test_d_step_blocked_in_the_middle_is_an_error_for_both(tmp_path):
     if spin_available():
         spin = spin_counts(text, tmp_path)
         assert spin.error and not spin.complete
+
+
+# Deliberate differences (README, Promela): pinned so that a change is noticed.
+def test_deliberate_spin_goes_on_past_a_failed_assertion(tmp_path):
+    """pan counts the states after a failed assertion (the statement completes); our
+    faulting step has no successor.  Both report the error."""
+    text = "byte x; active proctype A() { x = 1; assert(x == 0); x = 2; x = 3 }"
+    assert our_counts(text) == Counts(2, True)
+    if spin_available():
+        assert spin_counts(text, tmp_path) == Counts(6, True)
+
+
+def test_deliberate_a_run_after_a_process_ended_is_a_fault(tmp_path):
+    """Spin gives a process started after another one ended that one's pid; our instances
+    have their pids fixed at load time, so the run faults ("pids differ from the load-time
+    plan") instead of mis-numbering.  Spin: 18 states, no error."""
+    from detect.explore import reachable_graph
+    from detect.semantics import steps
+    from frontends.promela import parse_text
+    from tests.spin_oracle import Unsupported
+
+    text = "byte g0;\nproctype P0() { g0 = 1 }\nproctype P1() { g0 = 2 }\ninit { run P0(); run P1() }"
+    model = parse_text(text, "reuse.pml")
+    graph = reachable_graph(model)
+    messages = {st.fault for k in graph.faults for st in steps(model, graph.states[k]) if st.fault}
+    assert any("a process ended before init's run" in m for m in messages)
+    with pytest.raises(Unsupported):
+        our_counts(text)
+    if spin_available():
+        assert spin_counts(text, tmp_path) == Counts(18, False)
