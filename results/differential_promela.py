@@ -50,7 +50,9 @@ def _setup(tree: str):
 
 
 def _cause(text: str, outcome: str) -> str:
-    """The known cause a disagreement or crash points to (checked by hand on each kind)."""
+    """The known cause a disagreement or crash points to: the first known cause whose
+    construct the model contains (a heuristic; each cause was found by minimising a model
+    by hand, and is pinned in tests/test_promela_spin_regressions.py)."""
     if "cond_expr" in outcome:
         return "parser crash on a conditional expression (c -> a : b)"
     if re.search(r"\b(n?full)\(q\d\)", text) and "[0] of" in text and outcome.startswith("disagree"):
@@ -164,7 +166,8 @@ def main() -> None:
     took, stats = run(args.n, str(Path(args.tree).resolve()), args.workers)
     label = args.label or Path(args.tree).name
     md = [f"### {label}", "", f"Machine: {machine()}. Took {took}.", ""]
-    md += table(label, stats) + ["", "Disagreements and crashes by cause:", ""] + causes(stats)
+    md += table(label, stats) + ["", "Disagreements and crashes by cause (the first known cause whose construct "
+                                 "the model contains):", ""] + causes(stats)
     md += ["", "Every model that did not agree:", ""] + (details(stats) or ["- none"])
     text = "\n".join(md) + "\n"
     print(text)
