@@ -7,15 +7,15 @@ instances, whose pids come from executing init's deterministic prefix at load ti
 locals ``P_p.x``; ``_pid`` and channel parameters are constants in its summands, built from
 the same template as every other instance of ``P``.
 
-Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step ended inside an
-``atomic`` block (-1 otherwise); other processes may move only if that one is blocked.  Spin
+Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step keeps atomic
+control (``cfg.Transition.keep``, Spin's ``atom & 2``; -1 otherwise); other processes may move only if that one is blocked.  Spin
 does not store such mid-atomic states unless that process is blocked: ``spin_state_count``
 gives the number Spin reports as "states, stored".
 
 Rendezvous (``chan c = [0] of {...}``): a send and a matching receive of another process are
 one step (``handshakes``), as Spin's offer-and-accept pair whose middle state is never stored.
 The step is the sender's under the atomic rules; afterwards the receiver holds atomic control
-if its receive ends inside an atomic block, and nobody does otherwise (the sender loses it).
+if its receive keeps it, and nobody does otherwise (the sender loses it).
 For ``else``, a send counts as executable when a handshake is possible, a receive never.
 
 Guards are put in ``normal`` form (clauses, split alternatives) so that processes built from
@@ -707,8 +707,8 @@ class _Step:
     #: the process keeps atomic control after this step (``cfg.Transition.keep``)
     keep: bool = False
     #: For a rendezvous, the receiving instance, the location its receive leads to and
-    #: whether the receive keeps atomic control; the step belongs to the sender (``inst``), whose turn it is under the
-    #: atomic rules.
+    #: whether the receive keeps atomic control; the step belongs to the sender
+    #: (``inst``), whose turn it is under the atomic rules.
     partner: Optional[tuple] = None
 
     def holder(self) -> Optional[int]:
