@@ -32,7 +32,8 @@ def parse_text(
     text: str, path: str = "", defines: Optional[Mapping[str, int]] = None,
     *, domain_limit: int = DOMAIN_LIMIT,
 ) -> SequentialModel:
-    """Parse and linearise DVE ``text``; ``defines`` override (or add) global constants."""
+    """Parse and linearise DVE ``text``; ``defines`` override global scalar constants
+    (``-D``; a name the model does not declare ``const`` is an error)."""
     try:
         system = parse_syntax(text, path)
         model = linearise(system, path, defines or {})

@@ -406,6 +406,15 @@ def _disj(parts: list[ir.Expr]) -> ir.Expr:
 
 def _declare(system: SystemDecl, path: str, defines: Mapping[str, int]) -> tuple[_Tables, list[ProcessDecl]]:
     tables = _Tables(path)
+    consts = {item.name for item in system.items if isinstance(item, VarDecl) and item.is_const}
+    arrays = {item.name for item in system.items if isinstance(item, VarDecl) and item.is_const
+              and item.size is not None}
+    for name in defines:
+        if name not in consts:
+            known = ", ".join(sorted(consts)) or "none"
+            raise InputError(f"-D {name}: the model has no global 'const {name}'; its constants are: {known}", path)
+        if name in arrays:
+            raise InputError(f"-D {name}: 'const {name}' is an array; -D sets scalar constants only", path)
     for name, value in defines.items():
         tables.globals[name] = ConstSymbol("int", int(value))
     defined = frozenset(defines)

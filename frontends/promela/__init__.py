@@ -2,7 +2,8 @@
 
 Pipeline: ``preprocess`` (cpp subset) -> ``syntax`` (LALR parse to a frozen AST) -> ``cfg``
 (Spin's per-proctype automata) -> ``lower`` (instances, spawn plan, rendezvous handshakes,
-summands with ``normal`` guards) -> ``detect.domains.narrow_domains`` (location-sensitive:
+summands with ``normal`` guards) -> ``wide`` (domains of ``int`` variables, too wide to
+enumerate) -> ``detect.domains.narrow_domains`` (location-sensitive:
 the program counters bound loop counters such as ``do :: l < N -> l++ od``).  See ``lower`` for the semantics and
 deviations.
 """
@@ -22,6 +23,7 @@ from ..source import read_source
 from .lower import ATOMIC, lower_with_storage
 from .preprocess import preprocess
 from .syntax import parse_program
+from .wide import settle
 
 SUFFIXES = (".pml", ".p", ".prom")
 
@@ -45,11 +47,9 @@ def parse_with_storage(text: str, path: str = "<input>", defines: Mapping[str, o
             raise InputError(err.message, p or path, line, err.column) from None
         raise
     name = Path(path).stem if path else "model"
-    stored, model = lower_with_storage(program, pre, path, name)
+    stored, model, wide = lower_with_storage(program, pre, path, name)
+    model = settle(model, wide, path or name, narrow=narrow)
     ir.validate(model)
-    if narrow:
-        from detect.domains import narrow_domains
-        model = narrow_domains(model)
     return stored, model
 
 

@@ -8,8 +8,18 @@ location (checked against Spin 6.5: ``x = 1; goto L; L: x = 2`` has 4 states, no
 options of an ``if``/``do`` leave from the choice location itself, also when an option
 starts with a nested ``if``.
 
-Locations are plain ints; ``interior`` marks those strictly inside an ``atomic`` block (a
-step that ends there keeps the process in atomic mode, and Spin does not store the state).
+Locations are plain ints.  Atomicity is a property of the *step*, as in Spin's transition
+table (``atom & 2``): every element syntactically inside an ``atomic`` is marked, except the
+last element of the outermost atomic sequence (found through nested ``atomic`` and ``{ }``
+blocks; Spin's ``L_ATOM``).  When the last element is an ``if``/``do``, its options stay
+marked and its exit is the unmarked element.  Jumps inside an atomic sequence (``goto``,
+``break``, the exit of an ``if``/``do``) are elements of their own in Spin; here they are
+collapsed into the step before them, so a step keeps the process in atomic mode
+(``Transition.keep``) iff the *last* element of its chain is marked.  So the loop head of
+``atomic { do ... od }`` keeps control when the body returns to it, although entering it
+from outside does not, and ``goto`` from inside an atomic sequence to a label outside it
+would keep control until the statement at the label has run, but Spin unmarks a ``goto``
+whose label lies outside its atomic sequence (checked against Spin 6.5's ``pan.t``).  ``holding`` are the locations where a process may hold atomic control.
 """
 from __future__ import annotations
 
@@ -34,6 +44,8 @@ class Transition:
     stmt: object
     line: int
     siblings: tuple[int, ...] = ()
+    #: the process keeps atomic control after this step (see the module docstring)
+    keep: bool = False
 
 
 @dataclass(frozen=True)
@@ -45,7 +57,7 @@ class Graph:
     end: int
     locations: tuple[int, ...]
     transitions: tuple[Transition, ...]
-    interior: frozenset[int]
+    holding: frozenset[int]
     end_labels: frozenset[int]
     labels: tuple[tuple[str, int], ...]
     locals: tuple[S.VarDecl, ...]
@@ -73,10 +85,15 @@ class _Builder:
         self.alias: dict[int, int] = {}
         self.trans: list[dict] = []
         self.labels: dict[str, int] = {}
-        self.interior: set[int] = set()
+        self.atomic_depth = 0
+        self.atomic_block = 0  # number of the outermost atomic block we are in (0: none)
+        self.atomic_blocks = 0
+        self.label_block: dict[str, int] = {}
+        self.l_atom: set[int] = set()  # ids of the elements Spin marks L_ATOM
+        self.jump_keep: dict[int, bool] = {}  # jump location -> its element's atomic mark
         self.end_labels: set[int] = set()
         self.locals: list[S.VarDecl] = []
-        self.pending_gotos: list[tuple[int, str, S.Pos, bool]] = []
+        self.pending_gotos: list[tuple[int, str, S.Pos, bool, int]] = []
         self.copies: list[tuple[int, int]] = []
 
     def error(self, message: str, pos: S.Pos) -> InputError:
@@ -92,9 +109,21 @@ class _Builder:
             loc = self.alias[loc]
         return loc
 
-    def add(self, src: int, dst: int, kind: str, stmt, pos: S.Pos) -> int:
-        self.trans.append(dict(src=src, dst=dst, kind=kind, stmt=stmt, line=pos.line, siblings=()))
+    def marked(self, s) -> bool:
+        """Spin's ``atom & 2`` of element ``s``: inside an atomic sequence, not its last."""
+        return self.atomic_depth > 0 and id(s) not in self.l_atom
+
+    def add(self, src: int, dst: int, kind: str, stmt, pos: S.Pos, mark_of=None) -> int:
+        keep = self.marked(stmt if mark_of is None else mark_of)
+        self.trans.append(dict(src=src, dst=dst, kind=kind, stmt=stmt, line=pos.line, siblings=(), keep=keep))
         return len(self.trans) - 1
+
+    def exit_location(self, choice, cont: int) -> int:
+        """The exit element of an ``if``/``do`` (Spin's ``.(goto)``/``break``), a jump to ``cont``."""
+        loc = self.new()
+        self.alias[loc] = cont
+        self.jump_keep[loc] = self.marked(choice)
+        return loc
 
     # ------------------------------------------------------------------ statements
     def seq(self, seq: S.Sequence, at: int, cont: int, brk: Optional[int], option_head: bool) -> None:
@@ -118,20 +147,24 @@ class _Builder:
             if s.label in self.labels:
                 raise self.error(f"label {s.label} defined twice", s.pos)
             self.labels[s.label] = at
+            self.label_block[s.label] = self.atomic_block
             if s.label.startswith("end"):
                 self.end_labels.add(at)
             self.stmt(s.stmt, at, cont, brk, option_head)
         elif isinstance(s, S.Goto):
             if option_head:
-                self.pending_gotos.append((self.add(at, 0, "goto", s, s.pos), s.label, s.pos, True))
+                self.pending_gotos.append((self.add(at, 0, "goto", s, s.pos), s.label, s.pos, True,
+                                           self.atomic_block))
             else:
-                self.pending_gotos.append((at, s.label, s.pos, False))
+                self.jump_keep[at] = self.marked(s)
+                self.pending_gotos.append((at, s.label, s.pos, False, self.atomic_block))
         elif isinstance(s, S.Break):
             if brk is None:
                 raise self.error("break outside a do loop", s.pos)
             if option_head:
                 self.add(at, brk, "goto", s, s.pos)
             else:
+                self.jump_keep[at] = self.marked(s)
                 self.alias[at] = brk
         elif isinstance(s, S.Else):
             if not option_head:
@@ -143,16 +176,24 @@ class _Builder:
                 if option_head:
                     # Spin leaves the outer choice with the loop's own options.
                     self.copies.append((at, loop))
-                self.choice(s, loop, loop, cont)
+                self.choice(s, loop, loop, self.exit_location(s, cont))
             else:
-                self.choice(s, at, cont, brk)
+                self.choice(s, at, self.exit_location(s, cont), brk)
         elif isinstance(s, S.Block):
             if s.kind == "block":
                 self.seq(s.body, at, cont, brk, option_head)
             elif s.kind == "atomic":
-                first_new = self.next_loc + 1
+                outer = self.atomic_block
+                if self.atomic_depth == 0:
+                    last = _last_element(s.body)
+                    if last is not None:
+                        self.l_atom.add(id(last))
+                    self.atomic_blocks += 1
+                    self.atomic_block = self.atomic_blocks
+                self.atomic_depth += 1
                 self.seq(s.body, at, cont, brk, option_head)
-                self.interior.update(range(first_new, self.next_loc + 1))
+                self.atomic_depth -= 1
+                self.atomic_block = outer
             else:
                 _check_dstep(self, s.body)
                 self.add(at, cont, "dstep", s, s.pos)
@@ -165,6 +206,21 @@ class _Builder:
         # else siblings are set in build_graph, once every option at ``at`` exists.
         for option in s.options:
             self.seq(_prune_skips(option), at, cont, brk, True)
+
+
+def _last_element(seq: S.Sequence):
+    """The element Spin marks ``L_ATOM`` in an atomic sequence: its last statement, looked
+    for inside a last nested ``atomic`` or ``{ }`` block (flow.c ``make_atomic``)."""
+    stmts = [s for s in seq.stmts if s is not None and not isinstance(s, S.Decl)]
+    if not stmts:
+        return None
+    last = stmts[-1]
+    while isinstance(last, S.Labeled):
+        last = last.stmt
+    if isinstance(last, S.Block) and last.kind in ("atomic", "block"):
+        inner = _last_element(last.body)
+        return inner if inner is not None else last
+    return last
 
 
 def _is_skip(st) -> bool:
@@ -220,9 +276,14 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
     entry = b.new()
     end = b.new()
     b.seq(body, entry, end, None, False)
-    for ref, label, pos, is_step in b.pending_gotos:
+    for ref, label, pos, is_step, block in b.pending_gotos:
         if label not in b.labels:
             raise b.error(f"goto to undefined label {label}", pos)
+        if b.label_block[label] != block:  # Spin: a goto out of its atomic sequence is unmarked
+            if is_step:
+                b.trans[ref]["keep"] = False
+            else:
+                b.jump_keep[ref] = False
         if is_step:
             b.trans[ref]["dst"] = b.labels[label]
         else:
@@ -239,7 +300,12 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
             x = b.alias[x]
     trans = []
     for t in b.trans:
-        trans.append(dict(t, src=b.root(t["src"]), dst=b.root(t["dst"])))
+        # The last jump element on the way to the destination decides atomicity (Spin).
+        keep, x = t["keep"], t["dst"]
+        while x in b.alias:
+            keep = b.jump_keep.get(x, keep)
+            x = b.alias[x]
+        trans.append(dict(t, src=b.root(t["src"]), dst=b.root(t["dst"]), keep=keep))
     for target, source in b.copies:
         for k, t in enumerate(list(trans)):
             if t["src"] == b.root(source):
@@ -259,16 +325,14 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
                                  "statements)", path_ or path, line, trans[second]["stmt"].pos.column)
         t["siblings"] = others
     transitions = tuple(
-        Transition(t["src"], t["dst"], t["kind"], t["stmt"], t["line"], t["siblings"]) for t in trans
+        Transition(t["src"], t["dst"], t["kind"], t["stmt"], t["line"], t["siblings"], t["keep"]) for t in trans
     )
     entry_r, end_r = b.root(entry), b.root(end)
     transitions += (Transition(end_r, 0, "end", None, 0),)
     locations = tuple(sorted({b.root(x) for x in range(1, b.next_loc + 1)}))
-    interior = frozenset(b.root(x) for x in b.interior) - {entry_r, end_r}
-    # A location an atomic block jumps out to is not interior: only keep roots created inside.
-    interior = frozenset(x for x in interior if x in b.interior)
+    holding = frozenset(t.dst for t in transitions if t.keep)
     return Graph(
-        name, entry_r, end_r, locations, transitions, interior,
+        name, entry_r, end_r, locations, transitions, holding,
         frozenset(b.root(x) for x in b.end_labels) | {end_r},
         tuple((k, b.root(v)) for k, v in b.labels.items()), tuple(b.locals),
     )

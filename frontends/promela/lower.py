@@ -7,15 +7,15 @@ instances, whose pids come from executing init's deterministic prefix at load ti
 locals ``P_p.x``; ``_pid`` and channel parameters are constants in its summands, built from
 the same template as every other instance of ``P``.
 
-Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step ended inside an
-``atomic`` block (-1 otherwise); other processes may move only if that one is blocked.  Spin
+Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step keeps atomic
+control (``cfg.Transition.keep``, Spin's ``atom & 2``; -1 otherwise); other processes may move only if that one is blocked.  Spin
 does not store such mid-atomic states unless that process is blocked: ``spin_state_count``
 gives the number Spin reports as "states, stored".
 
 Rendezvous (``chan c = [0] of {...}``): a send and a matching receive of another process are
 one step (``handshakes``), as Spin's offer-and-accept pair whose middle state is never stored.
 The step is the sender's under the atomic rules; afterwards the receiver holds atomic control
-if its receive ends inside an atomic block, and nobody does otherwise (the sender loses it).
+if its receive keeps it, and nobody does otherwise (the sender loses it).
 For ``else``, a send counts as executable when a handshake is possible, a receive never.
 
 Guards are put in ``normal`` form (clauses, split alternatives) so that processes built from
@@ -39,7 +39,13 @@ from .normal import alternatives, normal_guard
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
 _TIMEOUT = "__timeout__"
-INT_RANGE = (-32768, 32767)
+#: Spin's ``int`` is C's 32-bit int (and ``unsigned x : n`` takes up to 32 bits): a value
+#: beyond the type wraps as Spin's generated C stores it (``wrap``).
+INT_RANGE = (-(1 << 31), (1 << 31) - 1)
+#: Types with more values than this are not enumerated: such a variable is declared with its
+#: initial values only and gets its domain from the value analysis (``Lowering.wide``; see
+#: ``frontends.promela.wide``).
+ENUMERATED = 1 << 16
 
 _TYPES = {
     "bit": (0, 1), "bool": (0, 1), "byte": (0, 255), "pid": (0, 255), "mtype": (0, 255),
@@ -57,8 +63,9 @@ def domain_of(bounds: tuple[int, int]) -> tuple[int, ...]:
 def wrap(e: Expr, bounds: tuple[int, int], exact: bool) -> Expr:
     """``e`` truncated as Spin stores it into a variable of range ``bounds``.
 
-    Unsigned ranges wrap modulo 2^k (byte: ``& 255``); short wraps to 16-bit two's
-    complement; ``exact`` skips the wrap when ``e`` is known to fit already."""
+    Unsigned ranges wrap modulo 2^k (byte: ``& 255``, bit and bool: ``& 1``, as Spin's C
+    bit-fields do); short and int wrap to 16- and 32-bit two's complement; ``exact`` skips
+    the wrap when ``e`` is known to fit already."""
     lo, hi = bounds
     if exact:
         return e
@@ -69,7 +76,7 @@ def wrap(e: Expr, bounds: tuple[int, int], exact: bool) -> Expr:
     if lo == -(hi + 1) and (hi + 1) & hi == 0:
         span = hi + 1
         return Binary("-", Binary("&", Binary("+", e, Const(span)), Const(2 * span - 1)), Const(span))
-    return e  # int: writes outside the modelled range are faults (warned at load time)
+    return e
 
 
 def _wrap_value(v: int, bounds) -> int:
@@ -236,6 +243,8 @@ class Lowering:
         self.var_bounds: dict[str, tuple[int, int]] = {}
         self.global_init: dict[str, tuple] = {}
         self.warned: set[str] = set()
+        #: variables (and channel fields) of types too wide to enumerate -> their bounds
+        self.wide: dict[str, tuple[int, int]] = {}
 
     def error(self, message: str, pos: S.Pos) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
@@ -292,15 +301,21 @@ class Lowering:
             if bits is None:
                 raise self.error("unsigned needs a width: unsigned x : n", pos)
             n = self.const(bits)
-            if not 1 <= n <= 16:
-                raise self.error(f"unsigned width {n} not supported (1..16)", pos)
+            if not 1 <= n <= 32:
+                raise self.error(f"unsigned width {n} not supported (1..32)", pos)
             return (0, (1 << n) - 1)
-        if type_ == "int":
-            self.warn(f"int variables get the range {INT_RANGE[0]}..{INT_RANGE[1]}: a value outside "
-                      f"it is reported as a fault, where Spin would keep 32-bit values")
         if type_ in _TYPES:
             return _TYPES[type_]
         raise self.error(f"unsupported type {type_}", pos)
+
+    def domain(self, name: str, bounds: tuple[int, int], inits) -> tuple[int, ...]:
+        """The IR domain of a variable of range ``bounds``: the whole range, or for a type
+        too wide to enumerate, its initial values (and 0) until the value analysis runs."""
+        lo, hi = bounds
+        if hi - lo + 1 <= ENUMERATED:
+            return domain_of(bounds)
+        self.wide[name] = bounds
+        return tuple(sorted({0, *inits}))
 
     # ------------------------------------------------------------------ globals
     def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict) -> list:
@@ -339,7 +354,8 @@ class Lowering:
         # mtype values show by name (0 is Spin's "no mtype").
         names = tuple(sorted((v, n) for n, v in self.mtypes.items())) if d.type == "mtype" else ()
         self.variables.append(ir.Variable(
-            name, domain_of(bounds), tuple((init_value,) for _ in range(size or 1)), size, owner, d.hidden,
+            name, self.domain(name, bounds, (init_value,)), tuple((init_value,) for _ in range(size or 1)), size,
+            owner, d.hidden,
             value_names=names,
         ))
         return [(d.name, info, d.init)]
@@ -363,7 +379,8 @@ class Lowering:
             if cap > 0:
                 self.variables.append(ir.Variable(ch.len_name(), domain_of((0, cap)), ((0,),)))
                 for j, fb in enumerate(fields):
-                    self.variables.append(ir.Variable(ch.field(j), domain_of(fb), tuple((0,) for _ in range(cap)), cap))
+                    self.variables.append(ir.Variable(ch.field(j), self.domain(ch.field(j), fb, (0,)),
+                                                      tuple((0,) for _ in range(cap)), cap))
             chans.append(ch)
         return chans
 
@@ -474,6 +491,9 @@ class Translator:
                 ln = Name(ch.len_name()) if ch.capacity > 0 else Const(0)
                 v = {"len": ln, "empty": Binary("==", ln, Const(0)), "nempty": Binary("!=", ln, Const(0)),
                      "full": Binary("==", ln, Const(ch.capacity)), "nfull": Binary("<", ln, Const(ch.capacity))}[e.fn]
+                if ch.capacity == 0 and e.fn in ("full", "nfull"):
+                    # Spin: a rendezvous channel is never full (checked against Spin 6.5.2)
+                    v = Const(int(e.fn == "nfull"))
                 out.append((cond, v))
             return _select(out)
         if isinstance(e, S.Poll):
@@ -684,28 +704,35 @@ class _Step:
     program: tuple
     origin: str
     event: str
-    #: For a rendezvous, the receiving instance and the location its receive leads to; the
-    #: step belongs to the sender (``inst``), whose turn it is under the atomic rules.
+    #: the process keeps atomic control after this step (``cfg.Transition.keep``)
+    keep: bool = False
+    #: For a rendezvous, the receiving instance, the location its receive leads to and
+    #: whether the receive keeps atomic control; the step belongs to the sender
+    #: (``inst``), whose turn it is under the atomic rules.
     partner: Optional[tuple] = None
 
     def holder(self) -> Optional[int]:
         """The pid in atomic mode after this step (Spin: after a rendezvous the receiver,
-        if its receive ends inside an atomic block; the sender loses control)."""
+        if its receive is marked atomic; the sender loses control)."""
         if self.partner is not None:
-            receiver, dst = self.partner
-            return receiver.pid if dst in receiver.graph.interior else None
-        return self.inst.pid if self.dst in self.inst.graph.interior else None
+            receiver, _, keep = self.partner
+            return receiver.pid if keep else None
+        return self.inst.pid if self.keep else None
 
 
 def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
-    """The ``SequentialModel`` of ``program`` (see the module docstring)."""
+    """The ``SequentialModel`` of ``program`` (see the module docstring); variables of wide
+    types (``int``) still have placeholder domains (see ``lower_with_storage``)."""
     return lower_with_storage(program, pre, path, name)[1]
 
 
-def lower_with_storage(program: S.Program, pre, path: str, name: str) -> tuple[Expr, ir.SequentialModel]:
-    """``(stored, model)``: ``stored`` holds in the states Spin stores -- not inside an atomic
-    sequence, or inside one whose process is blocked (timeout counted as false, as Spin
-    decides it before trying timeout)."""
+def lower_with_storage(program: S.Program, pre, path: str, name: str
+                       ) -> tuple[Expr, ir.SequentialModel, dict[str, tuple[int, int]]]:
+    """``(stored, model, wide)``: ``stored`` holds in the states Spin stores -- not inside an
+    atomic sequence, or inside one whose process is blocked (timeout counted as false, as
+    Spin decides it before trying timeout).  ``wide`` maps the variables whose type is too
+    wide to enumerate (``int``) to their type's range; their domains in ``model`` are
+    placeholders until ``frontends.promela.wide.settle`` gives them their values."""
     low = Lowering(program, pre, path, name)
     units = program.units
     # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
@@ -806,14 +833,15 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str) -> tuple[E
                 continue
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
                 steps.append(_Step(inst, t.src, t.dst, guard, prog,
-                                   f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
+                                   f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}", t.keep))
     offered: dict = {}
     steps.extend(handshakes(low, tr, rv_sends, rv_recvs, offered))
     for inst, t, ctx in deferred_else:
         for guard, prog in transition_alternatives(low, tr, inst.graph, t, ctx, offered):
             steps.append(_Step(inst, t.src, t.dst, guard, prog,
-                               f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}"))
-    return assemble(low, tr, instances, steps, plan, init_inst)
+                               f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}", t.keep))
+    stored, model = assemble(low, tr, instances, steps, plan, init_inst)
+    return stored, model, dict(low.wide)
 
 
 def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offered: dict) -> list[_Step]:
@@ -857,7 +885,7 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
                       f"{r_inst.owner} line {low.pre.origin(r_t.line)[1]}")
             out.append(_Step(s_inst, s_t.src, s_t.dst, guard, program, origin,
                              f"{s_inst.proctype}.{s_t.src}!{r_inst.proctype}.{r_t.src}",
-                             (r_inst, r_t.dst)))
+                             partner=(r_inst, r_t.dst, r_t.keep)))
     return out
 
 
@@ -1038,7 +1066,7 @@ def plan_init(low: Lowering, inst: Instance) -> _Plan:
         if not _apply_static(low, t, known, local_bounds, runs):
             break
         current.append(k)
-        if t.dst not in g.interior:
+        if not t.keep:
             segments.append(tuple(current))
             current = []
         loc = t.dst
@@ -1165,7 +1193,7 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
                 guard = alts[0][0]
             program.extend(alts[0][1])
         steps.append(_Step(inst, src, dst, guard, tuple(program),
-                           f"init start-up step {s}", f"init.start{s}"))
+                           f"init start-up step {s}", f"init.start{s}", g.transitions[seg[-1]].keep))
     if plan.segments and plan.stop is not None:
         pass
     return steps
@@ -1175,6 +1203,11 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
              ) -> tuple[Expr, ir.SequentialModel]:
     """The model, and the condition under which Spin stores a state (``spin_storage``)."""
     atomic_pids = sorted({st.holder() for st in steps} - {None})
+    # Where each process may hold atomic control: after a step that keeps it.
+    holding: dict[int, set] = {}
+    for st in steps:
+        if st.holder() is not None:
+            holding.setdefault(st.holder(), set()).add(st.dst if st.partner is None else st.partner[1])
     at_guard = {}
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
     # summand per alternative, with the same program.
@@ -1187,12 +1220,11 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     if atomic_pids:
         low.variables.append(ir.Variable(ATOMIC, tuple([-1] + atomic_pids), ((-1,),)))
         for pid in atomic_pids:
-            inst = instances[pid]
             # Spin decides that the atomic process is blocked before it tries timeout: a
             # holder whose only move is a timeout hands control to everybody (who may then
             # take their own timeout moves).
             at_guard[pid] = substitute(disj(f for st, f in zip(steps, full)
-                                            if st.inst.pid == pid and st.src in inst.graph.interior),
+                                            if st.inst.pid == pid and st.src in holding[pid]),
                                        _TIMEOUT, FALSE)
     timeout = neg(disj(substitute(f, _TIMEOUT, FALSE) for f in full))
     summands = []

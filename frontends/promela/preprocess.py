@@ -86,6 +86,8 @@ class _Preprocessor:
         self.origins: list[tuple[str, int]] = []
         self.base = base
         self.include_stack: list[str] = []
+        #: names the model #defines or tests in a conditional (in any branch): what -D may set
+        self.known: set[str] = set()
 
     # ------------------------------------------------------------------ expansion
     def expand(self, text: str, path: str, line: int, depth: int = 0, active: frozenset = frozenset()) -> str:
@@ -189,6 +191,7 @@ class _Preprocessor:
             active = all(c[0] for c in conds)
             stripped = line.strip()
             if stripped.startswith("#"):
+                self._note_names(stripped[1:].strip())
                 self._directive(stripped[1:].strip(), conds, active, path, lineno)
                 for extra in range(span):
                     self._emit("", path, lineno + extra)
@@ -200,6 +203,13 @@ class _Preprocessor:
         if conds:
             raise InputError("#if without matching #endif", path, len(raw), 1)
         self.include_stack.pop()
+
+    def _note_names(self, d: str) -> None:
+        m = re.match(r"(define|undef|ifdef|ifndef)\s+([A-Za-z_]\w*)", d)
+        if m:
+            self.known.add(m.group(2))
+        elif re.match(r"(if|elif)\b", d):
+            self.known.update(n for n in _IDENT.findall(d[2:] if d.startswith("if") else d[4:]) if n != "defined")
 
     def _emit(self, text: str, path: str, line: int) -> None:
         self.out_lines.append(text)
@@ -273,5 +283,9 @@ def preprocess(text: str, path: str = "", defines: Mapping[str, object] | None =
     """Run the preprocessor over ``text`` (read from ``path``, used for ``#include``)."""
     pp = _Preprocessor({k: str(v) for k, v in (defines or {}).items()}, Path(path).parent if path else Path("."))
     pp.run(text, path)
+    for name in (defines or {}):
+        if name not in pp.known:
+            known = ", ".join(sorted(pp.known)) or "none"
+            raise InputError(f"-D {name}: the model has no '#define {name}'; its defines are: {known}", path)
     object_like = tuple((m.name, m.body) for m in pp.macros.values() if m.params is None)
     return Preprocessed("\n".join(pp.out_lines), tuple(pp.origins), object_like)

@@ -400,7 +400,8 @@ class _ToAst(Transformer):
         return UnOp("~", c[0], _pos(meta))
 
     def cond_expr(self, meta, c):
-        return CondExpr(c[0], c[2], c[3], _pos(meta))
+        cond, then, else_ = (x for x in c if not isinstance(x, lark.Token))
+        return CondExpr(cond, then, else_, _pos(meta))
 
     def chan_fn(self, meta, c):
         return ChanFn(str(c[0]), c[1], _pos(meta))

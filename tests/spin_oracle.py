@@ -1,0 +1,132 @@
+"""Spin as the oracle for the Promela front end: run a model through Spin and through our
+explorer, and return comparable numbers.
+
+Spin is run as ``spin -o1 -o2 -o3 -a`` (no statement merging, data-flow optimisation or
+dead-variable hiding), pan compiled with ``-DSAFETY -DNOREDUCE -DNOCLAIM`` (no partial-order
+reduction, no never claim) and run with ``-c0`` (count every error, go on after it).  We read
+"states, stored" and "errors: N".  Our side is what ``symdetect explore --spin-states``
+reports: the states Spin would store (``frontends.promela.spin_state_count``), and whether a
+fault (a failed assertion or another run-time error) or an invalid end state is reachable.
+
+Spin goes on past a failed assertion (the statement completes), while our semantics stops
+there (a faulting step has no successor; see README).  So the state counts are comparable
+only when no assertion fails; ``neutralise_asserts`` gives the variant to compare then.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+
+class SpinRefused(Exception):
+    """Spin gave no complete count (refused the model, pan hit its depth bound, ...)."""
+
+
+@dataclass(frozen=True)
+class Counts:
+    stored: int
+    error: bool
+    #: False when pan stopped at a fatal error ("Search not completed", e.g. a blocking
+    #: selection inside a d_step): its count is then partial and not compared
+    complete: bool = True
+
+    def __str__(self) -> str:
+        return (f"{self.stored} stored{'' if self.complete else ' (search not completed)'}, "
+                f"{'error' if self.error else 'no error'}")
+
+
+def spin_available() -> bool:
+    return shutil.which("spin") is not None and shutil.which("gcc") is not None
+
+
+def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_000_000,
+                timeout: float = 120, hash_bits: int = 22) -> Counts:
+    """Spin's ("states, stored", errors > 0) for Promela source ``text``.  ``max_depth``
+    and ``hash_bits`` are pan's -m and -w (the counts do not depend on -w; a depth bound
+    that is hit raises ``SpinRefused``)."""
+    if workdir is None:
+        with tempfile.TemporaryDirectory(prefix="spin") as d:
+            return spin_counts(text, Path(d), max_depth, timeout, hash_bits)
+    (workdir / "m.pml").write_text(text)
+    r = subprocess.run(["spin", "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=workdir, capture_output=True, text=True,
+                       timeout=timeout)
+    if r.returncode != 0 or not (workdir / "pan.c").exists():
+        raise SpinRefused("spin: " + " ".join((r.stdout + r.stderr).split())[:200])
+    # -O0: the counts do not depend on it, and pan.c compiles several times faster.
+    r = subprocess.run(["gcc", "-O0", "-w", "-DSAFETY", "-DNOREDUCE", "-DNOCLAIM", "-o", "pan", "pan.c"],
+                       cwd=workdir, capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise SpinRefused("gcc: " + " ".join(r.stderr.split())[:200])
+    r = subprocess.run(["./pan", f"-m{max_depth}", f"-w{hash_bits}", "-c0", "-n"], cwd=workdir, capture_output=True, text=True,
+                       timeout=timeout)
+    out = r.stdout
+    if "max search depth too small" in out:
+        raise SpinRefused("max search depth too small")
+    m, e = re.search(r"(\d+) states, stored", out), re.search(r"errors: (\d+)", out)
+    if m is None or e is None:
+        raise SpinRefused("pan: " + (out.strip().splitlines() or ["no output"])[0])
+    return Counts(int(m.group(1)), int(e.group(1)) > 0, "Search not completed" not in out)
+
+
+def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5_000_000) -> Counts:
+    """What ``symdetect explore --spin-states`` reports for ``text``: Spin's count of our
+    reachable states, and whether a fault or an invalid end state is reachable."""
+    from detect.compile import compile_model
+    from detect.explore import reachable_graph
+    from frontends.promela import parse_with_storage, spin_state_count
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        stored, model = parse_with_storage(text, name, defines)
+    compiled = compile_model(model)
+    graph = reachable_graph(compiled, max_states=max_states)
+    if graph.expanded < len(graph.states):
+        raise RuntimeError(f"more than {max_states} states")
+    dead = any(not succ and k not in graph.faults and not compiled.terminal(s)
+               for k, (s, succ) in enumerate(zip(graph.states, graph.successors)))
+    if graph.faults and _PID_REUSE in repr(model.summands):
+        from detect.semantics import steps
+        for k in sorted(graph.faults)[:200]:
+            if any(_PID_REUSE in (step.fault or "") for step in steps(model, graph.states[k])):
+                raise Unsupported("a process ends before a later run of init (Spin reuses its pid)")
+    return Counts(spin_state_count(model, graph.states, stored), bool(graph.faults) or dead)
+
+
+_PID_REUSE = "a process ended before init's run"
+
+
+class Unsupported(Exception):
+    """The model reaches a case we refuse at run time, by design (see README)."""
+
+
+_ASSERT = re.compile(r"\bassert\s*\(")
+
+
+def neutralise_asserts(text: str) -> str:
+    """``text`` with every ``assert(e)`` made to hold (``assert(1 || (e))``): the same
+    steps, no assertion failures, so Spin's count and ours are comparable."""
+    return _ASSERT.sub("assert(1 || ", text)
+
+
+def compare(text: str, workdir: Optional[Path] = None, name: str = "m.pml") -> Optional[str]:
+    """None when Spin and we agree on ``text`` (error or not; the state count when no
+    assertion fails, else the count of the model with assertions neutralised; counts only
+    where pan completed its search), otherwise a description of the disagreement.  Raises
+    ``SpinRefused`` when Spin has no answer."""
+    spin = spin_counts(text, workdir)
+    ours = our_counts(text, name)
+    if spin.error != ours.error:
+        return f"error verdict: Spin {spin}, ours {ours}"
+    if spin.complete and spin.stored != ours.stored:
+        if not spin.error:
+            return f"states: Spin {spin}, ours {ours}"
+        spin2, ours2 = spin_counts(neutralise_asserts(text), workdir), our_counts(neutralise_asserts(text), name)
+        if spin2.complete and spin2.stored != ours2.stored:
+            return f"states (assertions neutralised): Spin {spin2}, ours {ours2}"
+    return None

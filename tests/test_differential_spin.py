@@ -1,0 +1,81 @@
+"""Differential testing of the Promela front end against Spin, the oracle.
+
+(a) Random models (``tests/promela_gen.py``): for each, Spin's "states, stored" and error
+    verdict must equal what ``symdetect explore --spin-states`` reports (``spin_oracle``:
+    the counts are compared when no assertion fails, else on the model with its assertions
+    neutralised, since Spin goes on past a failed assertion and we stop; and only where pan
+    completed its search).  25 models by default, 300 more with ``-m slow``.
+(b) Every model of ``../shared/corpus/spin`` and ``../shared/corpus/beem/promela`` we accept,
+    compared the same way; the ones taking more than a few seconds are ``slow``.
+
+Every disagreement these found is pinned by a minimal model in
+``tests/test_promela_spin_regressions.py``; ``results/differential_promela.py`` reports
+the counts.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detect.errors import InputError
+from tests.promela_gen import model
+from tests.spin_oracle import SpinRefused, Unsupported, compare, spin_available
+
+CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
+SLOW_CORPUS = {"leader0.pml", "pftp.pml", "snoopy.pml", "sort.pml"}
+
+FAST_SEEDS = range(25)
+SLOW_SEEDS = range(1000, 1300)
+
+
+def _needs_spin():
+    if not spin_available():
+        pytest.skip("spin or gcc not installed (apt-get install spin)")
+
+
+def _differ(text: str, tmp_path: Path, name: str = "m.pml") -> str | None:
+    _needs_spin()
+    try:
+        return compare(text, tmp_path, name)
+    except InputError as e:
+        pytest.skip(f"not accepted by symdetect: {e}")
+    except SpinRefused as e:
+        pytest.skip(f"Spin gives no count: {e}")
+    except Unsupported as e:
+        pytest.skip(f"a deliberate difference (README): {e}")
+
+
+@pytest.mark.parametrize("seed", FAST_SEEDS)
+def test_random_model_agrees_with_spin(seed, tmp_path):
+    text = model(seed)
+    assert _differ(text, tmp_path) is None, text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SLOW_SEEDS)
+def test_many_random_models_agree_with_spin(seed, tmp_path):
+    text = model(seed)
+    assert _differ(text, tmp_path) is None, text
+
+
+def _corpus_files() -> list:
+    files = sorted((CORPUS / "spin").glob("*.pml")) + sorted((CORPUS / "beem" / "promela").glob("*.pml"))
+    if not files:
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"shared corpus not available at {CORPUS}"))]
+    return [pytest.param(f, id=f"{f.parent.name}/{f.name}",
+                         marks=[pytest.mark.slow] if f.name in SLOW_CORPUS else []) for f in files]
+
+
+@pytest.mark.parametrize("path", _corpus_files())
+def test_corpus_model_agrees_with_spin(path, tmp_path):
+    assert _differ(path.read_text(), tmp_path, str(path)) is None
+
+
+def test_generator_is_deterministic_and_varied():
+    texts = [model(s) for s in FAST_SEEDS]
+    assert texts == [model(s) for s in FAST_SEEDS]
+    joined = "\n".join(texts)
+    for construct in ("atomic { do", "d_step", "else", "break", "run P", "active [2]", "[0] of", "[2] of",
+                      "assert(", "_pid", "i0 = i0 + 65537", "s0 = s0 + 30000"):
+        assert construct in joined, construct

@@ -1,0 +1,208 @@
+"""Disagreements with Spin found by differential testing, each pinned by a minimal model and
+Spin 6.5.2's numbers ("states, stored" and whether pan reports errors, as ``spin_oracle``
+runs it).  When Spin is installed, each test also re-runs it."""
+from __future__ import annotations
+
+import pytest
+
+from tests.spin_oracle import Counts, SpinRefused, our_counts, spin_available, spin_counts
+
+
+def check(text: str, stored: int, error: bool, tmp_path) -> None:
+    assert our_counts(text) == Counts(stored, error)
+    if spin_available():
+        try:
+            assert spin_counts(text, tmp_path) == Counts(stored, error)
+        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
+            pytest.fail(f"Spin refused the pinned model: {e}")
+
+
+# Atomicity belongs to the step (Spin's atom & 2), not to the location it ends at.
+ATOMIC = [
+    # atomic { do ... od }: returning to the loop head keeps control (was: released, and Q
+    # saw x == 1)
+    ("byte x, n; active proctype P() { atomic { do :: n < 3 -> x = 0; n++; x = 1 "
+     ":: n == 3 -> x = 0; break od } } active proctype Q() { assert(x == 0) }", 7, False),
+    ("byte x, n; active proctype P() { atomic { do :: n < 3 -> x = 0; n++; x = 1 "
+     ":: n == 3 -> x = 0; break od }; x = 1 } active proctype Q() { assert(x == 0) }", 10, True),
+    # per-iteration atomic: the last statement releases at the loop head
+    ("byte x; active proctype P() { do :: atomic { x = 1; x = 2 } :: x == 2 -> break od } "
+     "active proctype Q() { assert(x != 1) }", 10, False),
+    ("byte x; active proctype P() { do :: atomic { if :: x = 2 :: x = 3 fi } od } "
+     "active proctype Q() { assert(x != 2 && x != 3) }", 9, True),
+    # an if that ends the atomic sequence releases at its exit; one in the middle does not
+    ("byte x; active proctype P() { atomic { x = 1; if :: x = 2 :: x = 3 fi }; x = 4 } "
+     "active proctype Q() { assert(x != 2 && x != 3) }", 13, True),
+    ("byte x; active proctype P() { atomic { x = 1; if :: x = 2 :: x = 3 fi; x = 4 }; x = 5 } "
+     "active proctype Q() { assert(x != 2 && x != 3) }", 10, False),
+    ("byte x; active proctype P() { atomic { do :: x = 2; break od }; x = 4 } "
+     "active proctype Q() { assert(x != 2) }", 10, True),
+    # nested atomic and { } blocks: only the outermost sequence's last statement releases
+    ("byte x; active proctype P() { atomic { atomic { x = 1; x = 2 }; x = 3 }; x = 4 } "
+     "active proctype Q() { assert(x != 2) }", 10, False),
+    ("byte x; active proctype P() { atomic { x = 1; { x = 2; x = 5 } }; x = 4 } "
+     "active proctype Q() { assert(x != 2) }", 10, False),
+    # d_step inside atomic keeps control
+    ("byte x; active proctype P() { atomic { x = 1; d_step { x = 2; x = 5 }; x = 3 }; x = 4 } "
+     "active proctype Q() { assert(x != 5) }", 10, False),
+    # goto: to a label inside the sequence keeps control; out of it, Spin unmarks the goto
+    ("byte x; active proctype A() { atomic { x = 1; goto L; x = 3 }; L: x = 2 }", 4, False),
+    ("byte x; active proctype A() { atomic { x = 1; goto L; x = 3; L: x = 2 }; x = 4 } "
+     "active proctype B() { assert(x != 1) }", 10, False),
+    ("byte x; active proctype P() { atomic { x = 1; x = 2; goto L }; x = 3; L: x = 4 } "
+     "active proctype Q() { assert(x != 2) }", 10, True),
+    ("byte x; active proctype P() { atomic { x = 1; if :: goto L :: x = 5 fi; x = 3 }; x = 6; L: x = 2 } "
+     "active proctype Q() { assert(x != 1) }", 16, True),
+    ("byte x; active proctype P() { L: atomic { x = 1; if :: goto L :: x = 5 fi; x = 3 }; x = 6 } "
+     "active proctype Q() { assert(x != 1) }", 13, True),
+    # an atomic loop that blocks in the middle: others run, and it regains control after
+    ("byte x, n; active proctype P() { atomic { do :: n < 2 -> x = 1; x == 0; n++ "
+     ":: n == 2 -> break od } } active proctype Q() { do :: x == 1 -> x = 0 :: n == 2 -> break od }",
+     None, None),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", ATOMIC)
+def test_atomic_marks_follow_spin(text, stored, error, tmp_path):
+    if stored is None:
+        if not spin_available():
+            pytest.skip("spin or gcc not installed")
+        assert our_counts(text) == spin_counts(text, tmp_path)
+    else:
+        check(text, stored, error, tmp_path)
+
+
+def test_atomic_loop_process_is_not_swapped_with_a_per_iteration_atomic_one():
+    """A keeps control through its whole loop, B only per iteration: no A<->B symmetry
+    (the loop head used to release control, which made them look alike)."""
+    from detect.pipeline import detect
+    from frontends.promela import parse_text
+
+    text = ("byte a, b;\n"
+            "active proctype A() { atomic { do :: a < 2 -> a++ :: a == 2 -> a = 0 od } }\n"
+            "active proctype B() { do :: atomic { b < 2 -> b++ } :: atomic { b == 2 -> b = 0 } od }\n")
+    assert our_counts(text) == Counts(3, False)  # Spin 6.5.2
+    assert detect(parse_text(text, "ab.pml")).group.order == 1
+
+
+# Integer types follow Spin: int is 32-bit, short 16-bit, byte 8-bit unsigned, bit and bool
+# one bit, unsigned x : n n bits; a store wraps as Spin's C does (pan reports no error).
+INTS = [
+    # int x = 40000 starts at 40000 (was: -25536, int had short's range)
+    ("int x = 40000; active proctype A() { assert(x == 40000); x = x + 30000; assert(x == 70000) }", 5, False),
+    # two writers of different values, and a reader that can tell them apart
+    ("int x;\nactive proctype A() { do :: x = 1 od }\nactive proctype B() { do :: x = 65537 od }\n"
+     "active proctype C() { x != 0 -> assert(x == 1) }", 9, True),
+    # stores wrap: byte, short, bit, bool, unsigned (also 20 bits), negative into unsigned
+    ("int x = 40000; short s; byte b = 255; bit t; bool bb; unsigned u : 3; unsigned w : 20;\n"
+     "active proctype A() {\n"
+     "  assert(x == 40000); b++; assert(b == 0); s = 40000; assert(s == -25536);\n"
+     "  s = 32767; s++; assert(s < 0); t = 2; assert(t == 0); bb = 3; assert(bb == 1);\n"
+     "  bb = 2; assert(bb == 0); u = 9; assert(u == 1); u = 0; u--; assert(u == 7);\n"
+     "  w = 1048575; w++; assert(w == 0); x = 65537 * 3; assert(x == 196611);\n"
+     "  x = -40000; assert(x < 0); b = -1; assert(b == 255); s = -40000; assert(s == 25536) }", 32, False),
+    # a sum bounded only by the loop counter: its domain comes from the reachable states
+    ("int x;\nactive proctype A() { byte i; do :: i < 5 -> x = x + i; i++ :: i == 5 -> break od; "
+     "assert(x == 10) }\nactive proctype B() { short y = 30000; y = y + y; assert(y < 0) }", 73, False),
+    # int message fields and int locals of processes started by run
+    ("chan c = [1] of { int }; int x;\nproctype P(int v) { c!v * 2 }\n"
+     "init { run P(40000); c?x; assert(x == 80000) }", None, None),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", INTS)
+def test_integer_types_follow_spin(text, stored, error, tmp_path):
+    if stored is None:
+        if not spin_available():
+            pytest.skip("spin or gcc not installed")
+        assert our_counts(text) == spin_counts(text, tmp_path)
+    else:
+        check(text, stored, error, tmp_path)
+
+
+def test_two_writers_of_different_int_values_are_not_symmetric():
+    from detect.pipeline import detect
+    from frontends.promela import parse_text
+
+    text = INTS[1][0]
+    model = parse_text(text, "ints.pml")
+    assert model.variable("x").domain == (0, 1, 65537)
+    assert detect(model).group.order == 1
+
+
+def test_int_beyond_enumerable_span_is_a_clear_error():
+    """Spin wraps INT_MAX + 1 to INT_MIN; a domain spanning all 2^32 ints cannot be
+    represented (the IR's checks enumerate the span): refused, naming the variable."""
+    from detect.errors import InputError
+    from frontends.promela import parse_text
+
+    with pytest.raises(InputError, match="variable 'x' holds values from -2147483648 to 2147483647"):
+        parse_text("int x = 2147483647; active proctype A() { x++; assert(x < 0) }", "o.pml")
+
+
+def test_unbounded_int_counter_is_refused_naming_it(monkeypatch):
+    from detect.errors import InputError
+    from frontends.promela import parse_text, wide
+
+    monkeypatch.setattr(wide, "PROVISIONAL_STATES", 1000)
+    with pytest.raises(InputError, match="'x': the value analysis bounds no domain"):
+        parse_text("int x; active proctype A() { do :: x++ od }", "u.pml")
+
+
+# Found by tests/test_differential_spin.py.
+FOUND = [
+    # a rendezvous channel is never full: nfull(q) holds, full(q) does not (was: the reverse)
+    ("chan q0 = [0] of { byte }; active proctype P1() { nfull(q0) -> skip }", 4, False),
+    ("chan q0 = [0] of { byte }; active proctype P1() { full(q0) -> skip }", 1, True),
+    ("byte g0, g1; chan q0 = [0] of { byte };\nproctype P1(byte k) { byte l0; l0 = k; if :: nfull(q0) -> q0?1 fi }\n"
+     "init { atomic { run P1(2) } }", 4, True),
+    # (c -> a : b) was a parser crash (a lark VisitError)
+    ("byte g0, g1; active proctype A() { g1 = (g0 > 2 -> 1 : 2); g0 = 5; g1 = (g0 > 2 -> 7 : 2); "
+     "assert(g1 == 7) }", 6, False),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", FOUND)
+def test_differential_findings(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
+
+
+def test_d_step_blocked_in_the_middle_is_an_error_for_both(tmp_path):
+    """pan stops at a d_step that blocks after its first statement ("blocking sel in
+    d_step", search not completed); we report the step as a fault.  Both say error; pan's
+    count is partial, so only the verdict is compared."""
+    text = "byte x; active proctype A() { d_step { x = 1; if :: x == 2 fi }; x = 3 } active proctype B() { x = 2; x = 4 }"
+    assert our_counts(text).error
+    if spin_available():
+        spin = spin_counts(text, tmp_path)
+        assert spin.error and not spin.complete
+
+
+# Deliberate differences (README, Promela): pinned so that a change is noticed.
+def test_deliberate_spin_goes_on_past_a_failed_assertion(tmp_path):
+    """pan counts the states after a failed assertion (the statement completes); our
+    faulting step has no successor.  Both report the error."""
+    text = "byte x; active proctype A() { x = 1; assert(x == 0); x = 2; x = 3 }"
+    assert our_counts(text) == Counts(2, True)
+    if spin_available():
+        assert spin_counts(text, tmp_path) == Counts(6, True)
+
+
+def test_deliberate_a_run_after_a_process_ended_is_a_fault(tmp_path):
+    """Spin gives a process started after another one ended that one's pid; our instances
+    have their pids fixed at load time, so the run faults ("pids differ from the load-time
+    plan") instead of mis-numbering.  Spin: 18 states, no error."""
+    from detect.explore import reachable_graph
+    from detect.semantics import steps
+    from frontends.promela import parse_text
+    from tests.spin_oracle import Unsupported
+
+    text = "byte g0;\nproctype P0() { g0 = 1 }\nproctype P1() { g0 = 2 }\ninit { run P0(); run P1() }"
+    model = parse_text(text, "reuse.pml")
+    graph = reachable_graph(model)
+    messages = {st.fault for k in graph.faults for st in steps(model, graph.states[k]) if st.fault}
+    assert any("a process ended before init's run" in m for m in messages)
+    with pytest.raises(Unsupported):
+        our_counts(text)
+    if spin_available():
+        assert spin_counts(text, tmp_path) == Counts(18, False)
