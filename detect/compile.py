@@ -267,7 +267,7 @@ def _left_spine(e: Binary) -> list[Expr]:
 def _domain_test(value: str, domain: tuple[int, ...]) -> str:
     """Source of a test that ``value`` lies *outside* ``domain``."""
     lo, hi = domain[0], domain[-1]
-    if list(domain) == list(range(lo, hi + 1)):
+    if len(domain) == hi - lo + 1:  # sorted and distinct (IR invariant): an interval
         return f"not ({lo} <= {value} <= {hi})"
     return f"{value} not in {set(domain)!r}"
 

@@ -373,7 +373,7 @@ def _check_domain(name: str, domain: tuple[int, ...]) -> None:
 
 
 def _show_domain(domain: tuple[int, ...]) -> str:
-    if list(domain) == list(range(domain[0], domain[-1] + 1)):
+    if len(domain) == domain[-1] - domain[0] + 1:  # sorted and distinct: an interval
         return f"{{{domain[0]}..{domain[-1]}}}"
     return "{" + ", ".join(map(str, domain)) + "}"
 
