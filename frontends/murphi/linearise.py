@@ -577,7 +577,12 @@ class _Translator:
         return self.expr(e, scope)
 
     def expr(self, e, scope: Scope) -> Value:
-        """Translate expression ``e`` (see ``Value``)."""
+        """Translate expression ``e`` (see ``Value``).
+
+        A scalarset variable is never *read* as CMurphi reads: all one can do with it is
+        compare (``=``, ``!=``), copy, choose (``?:``) or index, and CMurphi does the first
+        three on the stored value, undefined included (two undefined scalarsets are equal);
+        indexing with the undefined value is out of range, a fault either way."""
         if isinstance(e, Num):
             return Value(ir.Const(e.value), e.value, e.value)
         if isinstance(e, Designator):
@@ -585,10 +590,12 @@ class _Translator:
             if isinstance(a, Value):
                 return a
             if isinstance(a, LocalSym):
-                defined = ir.Binary("!=", ir.Name(a.ir_name), ir.Const(a.type.undefined)) if a.sentinel else ir.TRUE
+                unread = a.type.kind == "scalarset"
+                defined = (ir.Binary("!=", ir.Name(a.ir_name), ir.Const(a.type.undefined))
+                           if a.sentinel and not unread else ir.TRUE)
                 return Value(ir.Name(a.ir_name), a.type.lo, a.type.hi, defined)
             leaf, ref, defined = self.scalar_access(a, e)
-            if leaf.ir_name in self.undefinable:
+            if leaf.ir_name in self.undefinable and leaf.type.kind != "scalarset":
                 defined = conj(defined, ir.Binary("!=", ref, ir.Const(leaf.type.undefined)))
             return Value(ref, leaf.type.lo, leaf.type.hi, defined)
         if isinstance(e, UnaryOp):
