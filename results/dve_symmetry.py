@@ -9,20 +9,10 @@ Library part (used by ``results/dve_corpus.py`` and ``tests/test_dve_symmetry.py
 * ``reachable_symmetry_order(model)`` is the order of the group of *all* state permutations
   (slot map plus per-slot value maps, as ``detect.perm.StatePermutation``) that are
   symmetries of the reachable LTS, acting on the reachable states.  It is computed without
-  the coloured-graph method: the reachable graph is explored, and bliss (through igraph)
-  counts the automorphisms of the graph
-
-      state vertices (coloured by initial / fault / self-loop / terminal / deadlock)
-      --transition edges-->  state vertices
-      state vertex  -->  one vertex per literal ``slot=value`` that the state contains
-      literal vertex -->  its slot vertex
-
-  Every sound symmetry σ (``detect.verify``'s conditions) maps reachable states onto
-  reachable states, transitions onto transitions, and literals of one slot onto literals of
-  one slot, so it induces an automorphism of this graph; the group those automorphisms
-  generate, restricted to the state vertices, therefore has at least σ's group's order on
-  states.  When the detected group (whose generators all verify) has that same order, it is
-  the whole symmetry group of the instance: nothing was missed by the linearisation.
+  the coloured-graph method, by ``detect.completeness`` (``analyze --completeness``): bliss
+  or nauty on a graph of slots, literals, reachable states and transitions.  When the
+  detected group (whose generators all verify) has that same order, it is the whole
+  symmetry group of the instance: nothing was missed by the linearisation.
 * ``pc_histograms(model)``: for each process, how many reachable states have its program
   counter at each location.  A symmetry that maps ``P.state`` onto ``Q.state`` maps the
   states with ``P.state = a`` onto those with ``Q.state = σ(a)``, so the sorted count lists
@@ -37,14 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-import igraph
-from sympy.combinatorics import Permutation, PermutationGroup
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from detect.compile import compile_model  # noqa: E402
+from detect.completeness import true_symmetries  # noqa: E402
 from detect.csp import TableTooLarge  # noqa: E402
 from detect.explore import reachable_graph  # noqa: E402
 from detect.group import SymmetryGroup  # noqa: E402
@@ -52,7 +41,7 @@ from detect.ir import SequentialModel, state_slots  # noqa: E402
 from detect.pipeline import detect  # noqa: E402
 from detect.perm import StatePermutation  # noqa: E402
 from detect.reachable_domains import ReachableDomains  # noqa: E402
-from detect.verify import VerifyReport, compile_permutation, verify  # noqa: E402
+from detect.verify import VerifyReport, compile_permutation, reachable_action_order, verify  # noqa: E402
 from frontends.dve import load  # noqa: E402
 
 #: The corpus instances need at most 131,584 rows for one constraint (fischer's timer update
@@ -88,38 +77,12 @@ class InstanceSymmetry:
 
 def reachable_symmetry_order(model: SequentialModel, max_states: int = 1_000_000) -> int:
     """Order, on reachable states, of the group of all state-permutation symmetries
-    (see the module docstring); raises ``ValueError`` if the state space exceeds ``max_states``."""
-    compiled = compile_model(model)
-    graph = reachable_graph(compiled, max_states)
+    (``detect.completeness``, the engine behind ``analyze --completeness``); raises
+    ``ValueError`` if the state space exceeds ``max_states``."""
+    graph = reachable_graph(compile_model(model), max_states)
     if not graph.complete:
         raise ValueError(f"more than {max_states} reachable states")
-    n, slots = len(graph.states), state_slots(model)
-    literal_node: dict[tuple[int, int], int] = {}
-    for state in graph.states:
-        for k, value in enumerate(state):
-            literal_node.setdefault((k, value), 0)
-    for i, key in enumerate(sorted(literal_node)):
-        literal_node[key] = n + len(slots) + i
-    edges, colours = [], []
-    for i, state in enumerate(graph.states):
-        successors = graph.successors[i]
-        # bliss must not see self-loops or parallel edges: a loop becomes part of the colour.
-        edges += [(i, j) for j in successors if j != i]
-        dead_end = not successors
-        colours.append(("state", i in graph.initial, i in graph.faults, i in successors,
-                        dead_end and compiled.terminal(state), dead_end))
-        edges += [(i, literal_node[(k, value)]) for k, value in enumerate(state)]
-    colours += [("slot",)] * len(slots)
-    edges += [(node, n + k) for (k, _), node in literal_node.items()]
-    colours += [("literal",)] * len(literal_node)
-    colour_id = {c: i for i, c in enumerate(sorted(set(colours), key=repr))}
-    g = igraph.Graph(n=len(colours), edges=edges, directed=True)
-    generators = g.automorphism_group(color=[colour_id[c] for c in colours])
-    identity = tuple(range(n))
-    on_states = {tuple(gen[:n]) for gen in generators} - {identity}
-    if not on_states:
-        return 1
-    return int(PermutationGroup([Permutation(list(p)) for p in on_states]).order())
+    return reachable_action_order(graph.states, true_symmetries(model, graph))
 
 
 def group_elements(generators: Sequence[StatePermutation], limit: int = 10_000
