@@ -157,3 +157,29 @@ def test_bandov_telecom_with_three_users():
         detection = detect(load_model(str(path), ()), domain_states=1_000_000)
     result = completeness(detection.model, [g.permutation for g in detection.group.generators])
     assert (result.found_order, result.true_order) == (6, 6)
+
+
+# ---------------------------------------------------------------- issue 13: inert symmetries
+
+
+def test_declared_range_narrowed_to_values_written(tmp_path):
+    """``var x:{0..3}`` with only 0 and 1 ever written: no inert swap of 2 and 3."""
+    from detect.cli import load_model
+
+    path = tmp_path / "x.csp"
+    path.write_text("var x:{0..3} = 0;\nP() = [x == 0] a{x = 1;} -> P() [] [x == 1] b{x = 0;} -> P();\n"
+                    "System = P();\n")
+    model = load_model(str(path), ())
+    assert model.variable("x").domain == (0, 1)
+    assert detect(model).group.order == 1
+
+
+def test_inert_generators_listed_apart(tmp_path):
+    path = tmp_path / "users.pml"
+    path.write_text(USERS_PML)
+    text = CliRunner().invoke(main, ["analyze", str(path), "--verify"]).output
+    assert "group order on reachable states: 6" in text and "(on all states: 12;" in text
+    assert text.count("(inert: fixes every reachable state") == 1
+    data = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--verify", "--json"]).output)
+    assert data["group_order"] == 12 and data["verify"]["reachable_group_order"] == 6
+    assert len(data["verify"]["inert_generators"]) == 1
