@@ -254,6 +254,7 @@ def analysis_json(detection, timings, report) -> dict:
             "checked_states": report.checked,
             "generators": [{"ok": v.ok, "message": v.message} for v in report.verdicts],
             "reachable_group_order": report.reachable_order,
+            "inert_generators": list(report.inert),
         }
     return data
 
@@ -275,14 +276,21 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
     out.print(stages)
     if detection.domains is not None:
         out.print(detection.domains.summary(), markup=False)
-    out.print(
-        f"[bold]group order on states: {group.order}[/bold]   "
-        f"(|Aut(graph)| = {detection.automorphisms.order}, engine {detection.automorphisms.engine})"
-    )
+    aut = f"|Aut(graph)| = {detection.automorphisms.order}, engine {detection.automorphisms.engine}"
+    reachable = report.reachable_order if report is not None else None
+    if reachable is not None and reachable != group.order:
+        # The headline is the group that can act on reachable states (issue 13).
+        out.print(f"[bold]group order on reachable states: {reachable}[/bold]   "
+                  f"(on all states: {group.order}; {aut})")
+    else:
+        out.print(f"[bold]group order on states: {group.order}[/bold]   ({aut})")
     if not group.generators:
         out.print("no symmetry found: the group is trivial")
+    inert = set(report.inert) if report is not None else set()
     for i, g in enumerate(group.generators):
-        out.print(f"  [bold]g{i}[/bold] {escape(g.description)}", markup=True)
+        tag = ("  [dim](inert: fixes every reachable state; swaps values never held or variables "
+               "that always agree)[/dim]" if i in inert else "")
+        out.print(f"  [bold]g{i}[/bold] {escape(g.description)}{tag}", markup=True)
         shown = g.cycles if all_cycles else g.cycles[:4]
         for cycle in shown:
             out.print("      " + " ↔ ".join(cycle) if len(cycle) == 2 else "      (" + " → ".join(cycle) + ")",

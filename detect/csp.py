@@ -438,6 +438,30 @@ class _Builder:
         cache[key] = g
         return g
 
+    def shifted_index(self, index: Expr, length: int, ctx):
+        """``(o, cell)`` when ``index`` is ``x + c``, ``c + x`` or ``x - c`` for a constant c and
+        a non-constant operand o whose every value v selects the in-range cell ``cell[v]``.
+        The cells are then read and written under the literals of o itself, with no
+        auxiliary for the sum: ``a[t]`` and ``a[t + 3]`` (a CSP# family nested in another,
+        linearised per outer index) translate alike, so the summands of the outer
+        processes stay interchangeable in the graph (issue 13)."""
+        if not (isinstance(index, Binary) and index.op in ("+", "-")):
+            return None
+        if isinstance(index.right, Const):
+            inner, c = index.left, index.right.value
+            shift = c if index.op == "+" else -c
+        elif isinstance(index.left, Const) and index.op == "+":
+            inner, shift = index.right, index.left.value
+        else:
+            return None
+        o = self.term(inner, ctx)
+        if isinstance(o, K):
+            return None
+        cell = {v: v + shift for v in self.dom(o)}
+        if not all(0 <= k < length for k in cell.values()):
+            return None
+        return o, cell
+
     def checked(self, o, domain, ctx, what: str):
         """``o`` restricted to ``domain`` (a fault outside it)."""
         allowed = set(domain)
@@ -475,10 +499,15 @@ class _Builder:
         if isinstance(e, Index):
             var = self.model.variable(e.array)
             base = self.offsets[e.array]
-            i = self.checked(self.term(e.index, ctx), tuple(range(var.length)), ctx, f"index of {e.array}")
-            if isinstance(i, K):
-                return s.cur[base + i.value]
-            elements = {k: s.cur[base + k] for k in self.dom(i)}
+            shifted = self.shifted_index(e.index, var.length, ctx)
+            if shifted is not None:
+                i, cell = shifted
+            else:
+                i = self.checked(self.term(e.index, ctx), tuple(range(var.length)), ctx, f"index of {e.array}")
+                if isinstance(i, K):
+                    return s.cur[base + i.value]
+                cell = {k: k for k in self.dom(i)}
+            elements = {k: s.cur[base + cell[k]] for k in self.dom(i)}
             if len(set(elements.values())) == 1:
                 return next(iter(elements.values()))
             # Element k is read under the guard literal i = k (no selector variable: the
@@ -487,7 +516,7 @@ class _Builder:
             for k, o in elements.items():
                 self.guarded_copy(
                     (i, k, True), t, o,
-                    f"({show_expr(e.index)} = {k}) -> {self.vars[t].name} = {e.array}[{k}]",
+                    f"({self._show(i)} = {k}) -> {self.vars[t].name} = {e.array}[{cell[k]}]",
                 )
             return t
         if isinstance(e, Unary):
@@ -633,15 +662,21 @@ class _Builder:
                 if isinstance(target, Name):
                     s.cur[base] = value
                     continue
-                i = self.checked(self.term(target.index, ctx), tuple(range(var.length)), ctx, f"index of {array}")
-                if isinstance(i, K):
-                    s.cur[base + i.value] = value
-                    continue
+                shifted = self.shifted_index(target.index, var.length, ctx)
+                if shifted is not None:
+                    i, cell = shifted
+                else:
+                    i = self.checked(self.term(target.index, ctx), tuple(range(var.length)), ctx,
+                                     f"index of {array}")
+                    if isinstance(i, K):
+                        s.cur[base + i.value] = value
+                        continue
+                    cell = {k: k for k in self.dom(i)}
                 for k in self.dom(i):
-                    old = s.cur[base + k]
-                    s.cur[base + k] = self.choice(
+                    old = s.cur[base + cell[k]]
+                    s.cur[base + cell[k]] = self.choice(
                         (i, k, True), value, old,
-                        f"({show_expr(target.index)} = {k}) ? {self._show(value)} : {self._show(old)}",
+                        f"({self._show(i)} = {k}) ? {self._show(value)} : {self._show(old)}",
                         "w",
                     )
             elif isinstance(st, If):

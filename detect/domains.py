@@ -726,9 +726,82 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
     return changed
 
 
-def _variable_values(model: SequentialModel, names: frozenset, limit: int, strict: frozenset) -> dict:
-    """V for every variable (``None``: more than ``limit`` values)."""
+def _substitute_stmts(stmts, values: dict) -> tuple:
+    out = []
+    for st in stmts:
+        if isinstance(st, Assign):
+            target = st.target
+            if isinstance(target, Index):
+                target = Index(target.array, _substitute(target.index, values))
+            out.append(Assign(target, _substitute(st.value, values)))
+        elif isinstance(st, If):
+            out.append(If(_substitute(st.cond, values), _substitute_stmts(st.then, values),
+                          _substitute_stmts(st.else_, values)))
+        elif isinstance(st, While):
+            out.append(While(_substitute(st.cond, values), _substitute_stmts(st.body, values)))
+        elif isinstance(st, Assert):
+            out.append(Assert(_substitute(st.cond, values), st.text))
+        else:
+            out.append(st)
+    return tuple(out)
+
+
+def _propagate_constants(model: SequentialModel, lay: _Layout, state: _State) -> SequentialModel:
+    """``model`` with a read of a process's scalar (``owner`` set) replaced by a constant in a
+    summand whose start environment (module docstring, before the guard) holds one value of
+    it, when the summand never writes it.
+
+    Every reachable state enabling the summand has its fixed locations at their values, so
+    by I(s) it has that value; the guard keeps its location conjuncts, so from a reachable
+    state it holds exactly when before and the program runs the same.  The reachable LTS is
+    unchanged.  This is what lets ``run user(0); run user(1)`` be symmetric: after start-up
+    ``user_1.i`` is 0 wherever user 1 steps, so ``cnt[user_1.i]`` becomes ``cnt[0]`` and the
+    processes differ only in which cell they touch, not in a parameter whose initial value
+    (0 for every instance) would single out the instance whose parameter stays 0 (issue 13).
+    """
+    owned = [v.name for v in model.variables if v.owner is not None and v.size is None
+             and v.name not in lay.location_set]
+    if not owned:
+        return model
+    summands = []
+    changed = False
+    for s in model.summands:
+        fixed = {}
+        for conj in _conjuncts(s.guard):
+            test = _location_test(conj)
+            if test is not None and test[0] in lay.location_set and test[0] not in fixed:
+                fixed[test[0]] = test[1]
+        views = [state.at[p].get(c) for p, c in fixed.items()]
+        if not fixed or any(view is None for view in views):
+            summands.append(s)
+            continue
+        written = {st.target.name for st in _statements(s.program)
+                   if isinstance(st, Assign) and isinstance(st.target, Name)}
+        values = {}
+        for name in owned:
+            if name in written or name in fixed:
+                continue
+            vals = views[0][name]
+            for view in views[1:]:
+                vals = _meet(vals, view[name])
+            if vals is not None and len(vals) == 1:
+                values[Name(name)] = next(iter(vals))
+        if values:
+            s = dataclasses.replace(
+                s, guard=_substitute(s.guard, values), program=_substitute_stmts(s.program, values),
+                event=dataclasses.replace(s.event, args=tuple(_substitute(a, values) for a in s.event.args)))
+            changed = True
+        summands.append(s)
+    return dataclasses.replace(model, summands=tuple(summands)) if changed else model
+
+
+def _variable_values(model: SequentialModel, names: frozenset, limit: int, strict: frozenset,
+                     analysis: Optional[list] = None) -> dict:
+    """V for every variable (``None``: more than ``limit`` values); ``analysis``, when given,
+    receives the layout and the final abstract state."""
     lay, state = _fixpoint(model, strict, limit)
+    if analysis is not None:
+        analysis.extend((lay, state))
     out = {}
     for v in model.variables:
         parts = []
@@ -764,8 +837,12 @@ def infer_domains(
 
 
 def narrow_domains(model: SequentialModel, limit: int = 4096) -> SequentialModel:
-    """``model`` with every domain D replaced by V ∩ D (see module docstring)."""
-    values = _variable_values(model, frozenset(), limit, strict=frozenset())
+    """``model`` with every domain D replaced by V ∩ D (see module docstring), and reads of
+    process scalars that are constant where a summand runs replaced by that constant
+    (``_propagate_constants``)."""
+    analysis: list = []
+    values = _variable_values(model, frozenset(), limit, strict=frozenset(), analysis=analysis)
+    model = _propagate_constants(model, *analysis)
     variables = []
     for v in model.variables:
         vals = values[v.name]

@@ -66,6 +66,9 @@ class VerifyReport:
     #: state holds, or exchange variables whose values are tied (constants).  None unless
     #: ``complete`` and ``ok``.
     reachable_order: Optional[int] = None
+    #: Generators that fix every reachable state (inert: they permute values no reachable
+    #: state holds, or variables whose values always agree); set with ``reachable_order``.
+    inert: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -140,9 +143,13 @@ def verify(model: SequentialModel, generators: Sequence[StatePermutation],
     checker = _Checker(compiled, graph, progress)
     verdicts = tuple(checker.check(i, sigma) for i, sigma in enumerate(generators))
     order = None
+    inert: tuple[int, ...] = ()
     if graph.complete and all(v.ok for v in verdicts):
         order = reachable_action_order(graph.states, generators)
-    return VerifyReport(verdicts, len(graph.states), graph.complete, checked=graph.expanded, reachable_order=order)
+        inert = tuple(i for i, sigma in enumerate(generators)
+                      if all(apply(s) == s for apply in (compile_permutation(sigma),) for s in graph.states))
+    return VerifyReport(verdicts, len(graph.states), graph.complete, checked=graph.expanded, reachable_order=order,
+                        inert=inert)
 
 
 def reachable_action_order(states: Sequence[State], generators: Sequence[StatePermutation]) -> int:

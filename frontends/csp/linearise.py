@@ -1122,6 +1122,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
                             scope.path, terminal=terminal, observable_events=True)
     model = _inferred(scope, model, to_infer)
     model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
+    model = _narrow_declared(model, {v for v in scope.variables if v not in to_infer})
     try:
         validate(model)
     except ModelError as e:
@@ -1193,6 +1194,29 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
         warnings.warn(f"{scope.path}: variable '{name}' has no declared range; its domain {shown} was "
                       f"taken from the {found.states:,} reachable states", stacklevel=2)
     return found.model
+
+
+def _narrow_declared(model: SequentialModel, names: set) -> SequentialModel:
+    """``model`` with the declared range D of each user variable in ``names`` narrowed to
+    V ∩ D, V the values the sound value analysis says it can hold or be written
+    (``detect.domains``; seed 002 §IV drops values that no initial state has and no step
+    can produce).  A write outside D faults in PAT as in the IR, so the narrowed model has
+    the same transition system, and ``var x:{0..3}`` holding only 0 and 1 no longer reports
+    a swap of 2 and 3 that acts on no reachable state (issue 13)."""
+    from detect.domains import _variable_values
+
+    if not names:
+        return model
+    values = _variable_values(model, frozenset(), 4096, strict=frozenset())
+    variables = []
+    for v in model.variables:
+        vals = values.get(v.name)
+        if v.name in names and vals is not None:
+            kept = tuple(x for x in v.domain if x in vals)
+            if kept and kept != v.domain:
+                v = dataclasses.replace(v, domain=kept)
+        variables.append(v)
+    return dataclasses.replace(model, variables=tuple(variables))
 
 
 def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:

@@ -36,16 +36,19 @@ def settle(model: ir.SequentialModel, wide: dict[str, tuple[int, int]], path: st
     """``model`` with the domains of the ``wide`` variables settled (module docstring), and
     when ``narrow``, every other domain narrowed as ``detect.domains.narrow_domains`` does
     (by the same fixpoint when the analysis bounds the wide variables: one pass, not two)."""
-    from detect.domains import Unbounded, _variable_values, narrow_domains
+    from detect.domains import Unbounded, _propagate_constants, _variable_values, narrow_domains
 
     if not wide:
         return narrow_domains(model) if narrow else model
     if narrow:
         try:
-            values = _variable_values(model, frozenset(wide), limit, strict=frozenset(wide))
+            analysis: list = []
+            values = _variable_values(model, frozenset(wide), limit, strict=frozenset(wide),
+                                      analysis=analysis)
         except Unbounded:
             pass
         else:
+            model = _propagate_constants(model, *analysis)
             variables = []
             for v in model.variables:
                 vals = values[v.name]
