@@ -310,3 +310,28 @@ class _IndexTracer:
             if step.target is None:
                 return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state),)
         return trace
+
+
+def native_states(model: SequentialModel, max_states: int | None = None) -> list[State]:
+    """Every state the native explorer stores, in discovery order (for tests and tools)."""
+    from .build import ffi as get_ffi
+
+    lib = load(model)
+    ffi = get_ffi()
+    ctx = lib.nx_new(max_states if max_states is not None else (1 << 64) - 1)
+    try:
+        while lib.nx_init(ctx, 1 << 20) == 1:
+            pass
+        while (rc := lib.nx_run(ctx, 1 << 20)) == 1:
+            pass
+        if rc == _RC_OVERFLOW:
+            raise NativeOverflow("a value left the 64-bit range")
+        n = lib.nx_nslots()
+        buf = ffi.new("int64_t[]", max(1, n))
+        out = []
+        for i in range(lib.nx_count(ctx)):
+            lib.nx_state(ctx, i, buf)
+            out.append(tuple(buf[k] for k in range(n)))
+        return out
+    finally:
+        lib.nx_free(ctx)
