@@ -287,10 +287,17 @@ def status_line(enabled: bool):
               help="With --reduce: do not check each generator on each expanded state (faster; the "
                    "check makes a wrong generator fall back to an unreduced run instead of hiding errors).")
 @domain_states_option
+@click.option("--engine", "explorer", type=click.Choice(["auto", "native", "python"]), default=None,
+              help="Explorer of unreduced runs: native (generated C), python, or auto (Python for small "
+                   "models, native past 20,000 states). Default: $SYMDETECT_NATIVE, else auto.")
 def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states,
-            trust_symmetry, domain_states):
+            trust_symmetry, domain_states, explorer):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
+    from .native import set_default_engine
     from .reduce import ReductionError, explore_reduced
+
+    if explorer is not None:
+        set_default_engine(explorer)
 
     seq = load_model(model, defines, process)
     detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json)

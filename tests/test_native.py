@@ -224,3 +224,21 @@ def test_progress_is_reported(monkeypatch):
     calls = []
     explore(_counter(30), engine="native", progress=lambda s, t, sec: calls.append((s, t)))
     assert calls and calls[-1] == (30, 29)
+
+
+def test_cli_engine_option():
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    outputs = []
+    for engine in ("native", "python"):
+        run = CliRunner().invoke(main, ["explore", str(ROOT / "models" / "peterson.csp"), "--json",
+                                        "--engine", engine])
+        assert run.exit_code in (0, 1), run.output
+        data = json.loads(run.output)
+        outputs.append({k: data[k] for k in ("states", "transitions", "deadlocks")})
+    native.set_default_engine(None)
+    assert outputs[0] == outputs[1]
