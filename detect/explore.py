@@ -148,13 +148,15 @@ def explore(
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
 
     ``engine`` (``auto``, ``native``, ``python``; see ``detect.native``) picks the explorer of
-    an unreduced run; canonicalised runs always use this Python one.
+    an unreduced run, and of a run reduced by sorting blocks of slots (``canonicalise.blocks``,
+    see ``detect.reduce.sorting_canonicaliser``); other canonicalised runs use this Python one.
     """
-    if canonicalise is None and not symmetries and engine != "python":
+    if engine != "python" and (canonicalise is None and not symmetries
+                               or getattr(canonicalise, "blocks", None) is not None):
         from .native import dispatch
 
         return dispatch(model, max_states=max_states, timeout=timeout, progress=progress,
-                        engine=engine)
+                        engine=engine, canonicalise=canonicalise, symmetries=symmetries)
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     canon = canonicalise

@@ -117,9 +117,9 @@ def _action_source(images: Sequence[int], pts: _Points) -> Optional[str]:
 
 def _compile_action(images: Sequence[int], pts: _Points) -> Callable[[State], State]:
     src = _action_source(images, pts)
-    if src is None:
-        return lambda s: s
-    return eval(src)  # generated from ints and dicts of ints only
+    action = (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
+    action.images = tuple(images)  # read by the native explorer (detect.native)
+    return action
 
 
 def _inverse(images: Sequence[int]) -> Images:
@@ -418,6 +418,7 @@ def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], 
             out[k] = v
         return tuple(out)
 
+    canonicalise.blocks = tuple(tuple(b) for b in blocks)  # the native explorer sorts these in C
     return canonicalise
 
 

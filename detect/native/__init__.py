@@ -80,13 +80,15 @@ def warn(message: str) -> None:
         print(f"symdetect: warning: {message}", file=sys.stderr, flush=True)
 
 
-def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None):
-    """``detect.explore.explore`` without canonicalisation, on the chosen engine."""
+def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
+             canonicalise=None, symmetries=()):
+    """``detect.explore.explore`` on the chosen engine: unreduced, or reduced by sorting blocks
+    (``canonicalise.blocks``) with the generators ``symmetries`` checked on every state."""
     from ..explore import explore as explore_python
 
     def python(max_states=max_states, timeout=timeout):
         return explore_python(model, max_states=max_states, timeout=timeout, progress=progress,
-                              engine="python")
+                              engine="python", canonicalise=canonicalise, symmetries=symmetries)
 
     choice = engine_choice(engine)
     if choice == "python":
@@ -103,7 +105,8 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
             return first
     remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
     try:
-        result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress)
+        result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress,
+                                canonicalise=canonicalise, symmetries=symmetries)
     except NativeUnavailable as e:
         warn(f"native explorer unavailable ({e}); using the Python explorer")
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
@@ -133,13 +136,51 @@ def load(model: SequentialModel):
         raise NativeUnavailable(str(e)) from None
 
 
-_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY = 2, 3, 4
+_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY = 2, 3, 4, 5
+
+
+def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
+    """Hand the blocks and the generators' slot/value tables to C; returns what must stay
+    alive while C may read it (nothing after ``nx_set_symmetry`` copies, but be safe)."""
+    if canonicalise is None and not symmetries:
+        return None
+    blocks = getattr(canonicalise, "blocks", None) if canonicalise is not None else ()
+    if blocks is None:
+        raise NativeUnavailable("only the sorting canonicaliser runs natively")
+    if blocks and len({len(b) for b in blocks}) != 1:
+        raise NativeUnavailable("blocks of different sizes")
+    from ..reduce import _Points
+
+    pts = _Points.of(model)
+    nslots = len(pts.slot_points)
+    targets, values = [], []
+    for sym in symmetries:
+        images = getattr(sym, "images", None)
+        if images is None:
+            raise NativeUnavailable("a generator without its point images")
+        for k, points in enumerate(pts.slot_points):
+            targets.append(pts.pairs[images[points[0]]][0])
+        for p in range(len(pts.pairs)):
+            values.append(pts.pairs[images[p]][1])
+    poff = [points[0] for points in pts.slot_points]
+    flat = [k for b in blocks for k in b]
+    keep = [ffi.new("int32_t[]", flat or [0]), ffi.new("int32_t[]", targets or [0]),
+            ffi.new("int32_t[]", poff or [0]), ffi.new("int64_t[]", values or [0])]
+    if lib.nx_set_symmetry(ctx, len(blocks), len(blocks[0]) if blocks else 0, keep[0],
+                           len(symmetries), keep[1], len(pts.pairs), keep[2], keep[3]):
+        raise NativeUnavailable("out of memory")
+    return keep
 
 
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
-                   stats: dict | None = None):
+                   stats: dict | None = None, canonicalise=None, symmetries=()):
     """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
+
+    ``canonicalise`` must be ``None`` or a sorting canonicaliser (its ``blocks`` are sorted in
+    C); each of ``symmetries`` (``images`` over the model's literal points, as
+    ``detect.reduce._compile_action`` makes them) is checked on every expanded state, and
+    ``detect.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
     ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited
     table) and ``states``.
@@ -157,6 +198,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
     try:
+        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries)
         truncated = interrupted = False
         next_progress = start + ex.PROGRESS_INTERVAL
         budget = 1024
@@ -202,6 +244,12 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                     raise NativeOverflow("a value left the 64-bit range")
                 if rc == _RC_MEMORY:
                     raise NativeUnavailable("out of memory")
+                if rc == _RC_NOT_A_SYMMETRY:
+                    buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
+                    lib.nx_state(ctx, lib.nx_expanded(ctx), buf)
+                    s = tuple(buf[k] for k in range(lib.nx_nslots()))
+                    g = lib.nx_bad_generator(ctx)
+                    raise ex.NotASymmetry(g, s, symmetries[g](s))
                 if rc == _RC_TRUNCATED:
                     truncated = True
                     break
@@ -221,12 +269,13 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         if stats is not None:
             stats["bytes"] = lib.nx_memory(ctx)
             stats["states"] = states
-        return _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted)
+        del keep
+        return _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise)
     finally:
         lib.nx_free(ctx)
 
 
-def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted):
+def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise=None):
     from ..explore import Exploration, _fault_reports, _verdicts
 
     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
@@ -260,7 +309,8 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted):
         if d >= 0:
             pending.decided[i] = known(d)
 
-    tracer = _IndexTracer(compiled, lambda i: state(i), lambda i: lib.nx_parent(ctx, i), index_of)
+    tracer = _IndexTracer(compiled, lambda i: state(i), lambda i: lib.nx_parent(ctx, i), index_of,
+                          canonicalise)
     deadlock_trace = tracer.trace(deadlocks[0]) if deadlocks else ()
     fault_trace = tracer.fault_trace(fault_states[0]) if fault_states else ()
     return Exploration(
@@ -286,7 +336,8 @@ _NO_PARENT = 0xFFFFFFFF
 class _IndexTracer:
     """``detect.explore._Tracer`` over the native parent indices (states known by index)."""
 
-    def __init__(self, compiled, state_of, parent_of, index_of):
+    def __init__(self, compiled, state_of, parent_of, index_of, canonicalise=None):
+        self.canonicalise = canonicalise
         self.compiled = compiled
         self.state_of = state_of
         self.parent_of = parent_of
@@ -300,7 +351,12 @@ class _IndexTracer:
             path.append(p)
         path.reverse()
         states = [self.state_of(i) for i in path]
-        return trace_between(self.compiled, states[0], states[1:])
+        start = states[0]
+        if self.canonicalise is not None:
+            # A real initial state with this representative: the first one, as Python keeps.
+            start = next((x for x in self.compiled.initial_states()
+                          if self.canonicalise(x) == start), start)
+        return trace_between(self.compiled, start, states[1:], self.canonicalise)
 
     def fault_trace(self, state: State):
         from ..explore import TraceStep

@@ -36,6 +36,9 @@ uint32_t nx_parent(void *p, uint64_t i);
 int nx_nslots(void);
 void nx_state(void *p, uint64_t i, int64_t *out);
 uint64_t nx_memory(void *p);
+int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int ngens,
+                    const int32_t *gtarget, int npoints, const int32_t *poff, const int64_t *gvalue);
+int nx_bad_generator(void *p);
 """
 
 

@@ -313,6 +313,16 @@ def c_source(model: SequentialModel) -> str:
             up.append(f"  t[{k}] = DOMV{n}[(w[{word}] >> {shift}) & {mask}ULL];")
     pk.append("}")
     up.append("}")
+    # Position of value v in slot k's domain (v is in the domain).
+    si = ["static i64 slot_index(int k, i64 v) {", "  switch (k) {"]
+    for k, slot in enumerate(slots):
+        d = slot.domain
+        if _contiguous(d):
+            si.append(f"  case {k}: return v - {_lit(d[0])};")
+        else:
+            si.append(f"  case {k}: return dom{domains.id(d)}(v);")
+    si += ["  default: return 0;", "  }", "}"]
+    up += si
 
     # successors
     succ = ["static int model_successors(const i64 *s, Ctx *c) {",

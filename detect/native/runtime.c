@@ -61,13 +61,48 @@ typedef struct Ctx {
     u32 init_pos[NINIT_SLOTS > 0 ? NINIT_SLOTS : 1];
     i64 scratch[NSLOTS > 0 ? NSLOTS : 1];
     u64 wscratch[NWORDS];
+    /* symmetry reduction (sorting fast path): nblocks blocks of blen slots */
+    int nblocks, blen;
+    int32_t *blocks;
+    /* generators checked on every expanded state: target slot and value per (slot, index) */
+    int ngens;
+    int32_t *gtarget;     /* ngens * NSLOTS */
+    i64 *gvalue;          /* ngens * npoints */
+    int32_t *poff;        /* NSLOTS: first point of each slot */
+    int npoints;
+    int bad_gen;
+    u64 *gimg;            /* scratch: images of the successors */
+    size_t gimg_cap;
 } Ctx;
+
+static i64 slot_index(int k, i64 v);
 
 static int model_successors(const i64 *s, Ctx *c);
 static int model_terminal(const i64 *s, int *ovf);
 static int model_condition(int i, const i64 *s, int *ovf);
 static void pack(const i64 *t, u64 *w);
 static void unpack(const u64 *w, i64 *t);
+
+/* Least image under Sym(blocks): the blocks' value tuples sorted (insertion sort). */
+static void canonicalise(Ctx *c, i64 *t) {
+    int m = c->nblocks, L = c->blen;
+    const int32_t *b = c->blocks;
+    for (int i = 1; i < m; i++) {
+        for (int j = i; j > 0; j--) {
+            const int32_t *x = b + (j - 1) * L, *y = b + j * L;
+            int cmp = 0;
+            for (int q = 0; q < L && !cmp; q++) cmp = (t[x[q]] > t[y[q]]) - (t[x[q]] < t[y[q]]);
+            if (cmp <= 0) break;
+            for (int q = 0; q < L; q++) { i64 tmp = t[x[q]]; t[x[q]] = t[y[q]]; t[y[q]] = tmp; }
+        }
+    }
+}
+
+static void apply_generator(Ctx *c, int g, const i64 *s, i64 *out) {
+    const int32_t *tg = c->gtarget + (size_t)g * NSLOTS;
+    const i64 *val = c->gvalue + (size_t)g * c->npoints;
+    for (int k = 0; k < NSLOTS; k++) out[tg[k]] = val[c->poff[k] + slot_index(k, s[k])];
+}
 
 static inline u64 mix64(u64 h) {
     h ^= h >> 33;
@@ -175,6 +210,7 @@ void nx_free(void *p) {
     if (!c) return;
     free(c->states); free(c->parent); free(c->table); free(c->succ); free(c->succ_hash);
     free(c->dedup); free(c->deadlocks.items); free(c->terminals.items);
+    free(c->blocks); free(c->gtarget); free(c->gvalue); free(c->poff); free(c->gimg);
     free(c);
 }
 
@@ -189,6 +225,7 @@ int nx_init(void *p, u64 budget) {
     }
     while (budget--) {
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
+        if (c->nblocks) canonicalise(c, c->scratch);
         pack(c->scratch, c->wscratch);
         int64_t r = lookup_insert(c, c->wscratch, hash_words(c->wscratch), NONE32);
         if (r == -1) { c->truncated = 1; return 2; }
@@ -218,8 +255,105 @@ static int check_conditions(Ctx *c, size_t idx, const i64 *s) {
     return 0;
 }
 
+/* Compact succ[start, start+n) to its distinct entries (first occurrences, in order). */
+static size_t dedup(Ctx *c, size_t start, size_t n) {
+    if (n <= 1) return n;
+    size_t need = 4, distinct = 0;
+    while (need < 2 * n) need *= 2;
+    if (need > c->dedup_cap) {
+        free(c->dedup);
+        c->dedup = malloc(need * sizeof(u32));
+        if (!c->dedup) { c->dedup_cap = 0; return (size_t)-1; }
+        c->dedup_cap = need;
+    }
+    memset(c->dedup, 0, need * sizeof(u32));
+    size_t mask = need - 1;
+    u64 *base = c->succ + start * NWORDS;
+    u64 *hs = c->succ_hash + start;
+    for (size_t j = 0; j < n; j++) {
+        u64 h = hs[j];
+        u64 *w = base + j * NWORDS;
+        size_t pos = h & mask;
+        int dup = 0;
+        while (c->dedup[pos]) {
+            size_t o = c->dedup[pos] - 1;
+            if (hs[o] == h && memcmp(base + o * NWORDS, w, NWORDS * sizeof(u64)) == 0) { dup = 1; break; }
+            pos = (pos + 1) & mask;
+        }
+        if (dup) continue;
+        c->dedup[pos] = (u32)(distinct + 1);
+        if (distinct != j) {
+            memcpy(base + distinct * NWORDS, w, NWORDS * sizeof(u64));
+            hs[distinct] = h;
+        }
+        distinct++;
+    }
+    return distinct;
+}
+
+/* Each generator g must map the steps of s onto those of g(s): same fault flag and
+ * {g(t) : t in succ[0, n)} == successors of g(s).  Returns 0 if all do, g + 1 for the first
+ * that does not, -3 on overflow, -4 out of memory. */
+static int check_generators(Ctx *c, const i64 *s, size_t n) {
+    i64 img[NSLOTS > 0 ? NSLOTS : 1], t[NSLOTS > 0 ? NSLOTS : 1], u[NSLOTS > 0 ? NSLOTS : 1];
+    int fault = c->fault;
+    if (n > c->gimg_cap) {
+        free(c->gimg);
+        c->gimg = malloc(n * NWORDS * sizeof(u64));
+        if (!c->gimg) { c->gimg_cap = 0; return -4; }
+        c->gimg_cap = n;
+    }
+    for (int g = 0; g < c->ngens; g++) {
+        for (size_t j = 0; j < n; j++) {
+            unpack(c->succ + j * NWORDS, t);
+            apply_generator(c, g, t, u);
+            pack(u, c->gimg + j * NWORDS);
+        }
+        apply_generator(c, g, s, img);
+        c->nsucc = n;
+        c->fault = 0;
+        if (model_successors(img, c)) return c->ovf ? -3 : -4;
+        size_t m = dedup(c, n, c->nsucc - n);
+        if (m == (size_t)-1) return -4;
+        int ok = c->fault == fault && m == n;
+        /* both lists are duplicate-free and equally long: inclusion one way suffices */
+        for (size_t j = 0; ok && j < n; j++) {
+            int found = 0;
+            for (size_t q = 0; q < m && !found; q++)
+                found = memcmp(c->gimg + j * NWORDS, c->succ + (n + q) * NWORDS, NWORDS * sizeof(u64)) == 0;
+            ok = found;
+        }
+        c->nsucc = n;
+        c->fault = fault;
+        if (!ok) return g + 1;
+    }
+    return 0;
+}
+
+int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int ngens,
+                    const int32_t *gtarget, int npoints, const int32_t *poff, const i64 *gvalue) {
+    Ctx *c = p;
+    c->nblocks = nblocks;
+    c->blen = blen;
+    c->blocks = malloc(sizeof(int32_t) * (size_t)(nblocks * blen + 1));
+    c->ngens = ngens;
+    c->npoints = npoints;
+    c->gtarget = malloc(sizeof(int32_t) * ((size_t)ngens * NSLOTS + 1));
+    c->gvalue = malloc(sizeof(i64) * ((size_t)ngens * npoints + 1));
+    c->poff = malloc(sizeof(int32_t) * (NSLOTS + 1));
+    if (!c->blocks || !c->gtarget || !c->gvalue || !c->poff) return 4;
+    memcpy(c->blocks, blocks, sizeof(int32_t) * (size_t)(nblocks * blen));
+    memcpy(c->gtarget, gtarget, sizeof(int32_t) * (size_t)ngens * NSLOTS);
+    memcpy(c->gvalue, gvalue, sizeof(i64) * (size_t)ngens * npoints);
+    memcpy(c->poff, poff, sizeof(int32_t) * NSLOTS);
+    return 0;
+}
+
+int nx_bad_generator(void *p) { return ((Ctx *)p)->bad_gen; }
+
 /* Expand up to budget states.  Returns 0 done, 1 budget used up, 2 truncated (limit),
- * 3 int64 overflow (the caller falls back to Python), 4 out of memory. */
+ * 3 int64 overflow (the caller falls back to Python), 4 out of memory, 5 a generator is no
+ * symmetry at state expanded (nx_bad_generator says which). */
 int nx_run(void *p, u64 budget) {
     Ctx *c = p;
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
@@ -236,43 +370,24 @@ int nx_run(void *p, u64 budget) {
             if (c->nfaults < 16) c->first_faults[c->nfaults] = (u32)idx;
             c->nfaults++;
         }
-        /* distinct successors, in order of first occurrence */
-        size_t n = c->nsucc, distinct = 0;
-        if (n > 1) {
-            size_t need = 4;
-            while (need < 2 * n) need *= 2;
-            if (need > c->dedup_cap) {
-                free(c->dedup);
-                c->dedup = malloc(need * sizeof(u32));
-                if (!c->dedup) return 4;
-                c->dedup_cap = need;
-            }
-            memset(c->dedup, 0, need * sizeof(u32));
-            size_t mask = need - 1;
-            for (size_t j = 0; j < n; j++) {
-                u64 h = c->succ_hash[j];
+        size_t distinct = dedup(c, 0, c->nsucc);
+        if (distinct == (size_t)-1) return 4;
+        if (c->ngens) {
+            int bad = check_generators(c, s, distinct);
+            if (bad < 0) return bad == -3 ? 3 : 4;
+            if (bad > 0) { c->bad_gen = bad - 1; c->expanded--; return 5; }
+        }
+        if (c->nblocks) {
+            i64 t[NSLOTS > 0 ? NSLOTS : 1];
+            for (size_t j = 0; j < distinct; j++) {
                 u64 *w = c->succ + j * NWORDS;
-                size_t pos = h & mask;
-                int dup = 0;
-                while (c->dedup[pos]) {
-                    size_t o = c->dedup[pos] - 1;
-                    if (c->succ_hash[o] == h && memcmp(c->succ + o * NWORDS, w, NWORDS * sizeof(u64)) == 0) {
-                        dup = 1;
-                        break;
-                    }
-                    pos = (pos + 1) & mask;
-                }
-                if (dup) continue;
-                c->dedup[pos] = (u32)(distinct + 1);
-                if (distinct != j) {
-                    memcpy(c->succ + distinct * NWORDS, w, NWORDS * sizeof(u64));
-                    c->succ_hash[distinct] = h;
-                }
-                /* the table stores positions of kept entries: keep them consistent */
-                distinct++;
+                unpack(w, t);
+                canonicalise(c, t);
+                pack(t, w);
+                c->succ_hash[j] = hash_words(w);
             }
-        } else {
-            distinct = n;
+            distinct = dedup(c, 0, distinct);
+            if (distinct == (size_t)-1) return 4;
         }
         c->transitions += distinct;
         if (distinct == 0) {
