@@ -374,8 +374,11 @@ def status_line(enabled: bool):
 @click.option("--partial-ok", is_flag=True,
               help="Exit 0, not 3, when a bound, the time-out or Ctrl-C stops the run before a violation.")
 @domain_states_option
+@click.option("--engine", "explorer", type=click.Choice(["auto", "native", "python"]), default=None,
+              help="Explorer of unreduced runs: native (generated C), python, or auto (Python for small "
+                   "models, native past 20,000 states). Default: $SYMDETECT_NATIVE, else auto.")
 def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states,
-            trust_symmetry, partial_ok, domain_states):
+            trust_symmetry, partial_ok, domain_states, explorer):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from .reduce import ReductionError, explore_reduced
 
@@ -387,7 +390,7 @@ def explore(model, defines, as_json, process, max_states, timeout, trace, strate
         bar.start()
     try:
         reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states, timeout=timeout,
-                                  progress=update, check=not trust_symmetry)
+                                  progress=update, check=not trust_symmetry, explorer=explorer)
     except ReductionError as e:
         raise Failure(f"{model}: {e}") from None
     finally:

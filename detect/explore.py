@@ -137,6 +137,7 @@ def explore(
     canonicalise: Canonicalise | None = None,
     progress: Progress | None = None,
     symmetries: tuple[Callable[[State], State], ...] = (),
+    engine: str | None = None,
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
 
@@ -147,7 +148,17 @@ def explore(
     checked on every expanded state s: the steps of σ(s) must be σ applied to the steps of s,
     faults included; else ``NotASymmetry`` is raised.  Detection proves this, but a reduced
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
+
+    ``engine`` (``auto``, ``native``, ``python``; see ``detect.native``) picks the explorer of
+    an unreduced run, and of a run reduced by sorting blocks of slots (``canonicalise.blocks``,
+    see ``detect.reduce.sorting_canonicaliser``); other canonicalised runs use this Python one.
     """
+    if engine != "python" and (canonicalise is None and not symmetries
+                               or getattr(canonicalise, "blocks", None) is not None):
+        from .native import dispatch
+
+        return dispatch(model, max_states=max_states, timeout=timeout, progress=progress,
+                        engine=engine, canonicalise=canonicalise, symmetries=symmetries)
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     canon = canonicalise

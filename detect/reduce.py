@@ -117,9 +117,9 @@ def _action_source(images: Sequence[int], pts: _Points) -> Optional[str]:
 
 def _compile_action(images: Sequence[int], pts: _Points) -> Callable[[State], State]:
     src = _action_source(images, pts)
-    if src is None:
-        return lambda s: s
-    return eval(src)  # generated from ints and dicts of ints only
+    action = (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
+    action.images = tuple(images)  # read by the native explorer (detect.native)
+    return action
 
 
 def _inverse(images: Sequence[int]) -> Images:
@@ -418,6 +418,7 @@ def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], 
             out[k] = v
         return tuple(out)
 
+    canonicalise.blocks = tuple(tuple(b) for b in blocks)  # the native explorer sorts these in C
     return canonicalise
 
 
@@ -687,11 +688,12 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                     max_states: int | None = None, timeout: float | None = None,
                     progress: Progress | None = None, enumerate_limit: int = ENUMERATE_LIMIT,
                     engine: str = "auto", table_limit: int = 100_000,
-                    check: bool = True) -> ReducedExploration:
+                    check: bool = True, explorer: str | None = None) -> ReducedExploration:
     """Explore with ``strategy``; verdicts that reduction cannot justify come from a plain run.
 
     With ``check`` every generator is checked on every expanded state (see ``explore``'s
     ``symmetries``); a refuted one makes the whole run an unreduced one, with a note.
+    ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.native``).
 
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
@@ -704,7 +706,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     compiled = compile_model(model)
     if strategy == "none":
         reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")
-        return ReducedExploration(explore(compiled, max_states=max_states, timeout=timeout,
+        return ReducedExploration(explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                                           progress=progress), reducer, ())
     if detection is None:
         from .pipeline import detect
@@ -715,7 +717,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     pts = _Points.of(model)
     actions = [_compile_action(g, pts) for g in group.points]
     try:
-        result = explore(compiled, max_states=max_states, timeout=timeout,
+        result = explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                          canonicalise=reducer.canonicalise, progress=progress,
                          symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
     except NotASymmetry as wrong:
@@ -723,7 +725,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         note = (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                 f"steps of a reachable state onto those of its image): explored without reduction. "
                 f"This is a bug in symmetry detection; please report it")
-        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress)
+        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer)
         return ReducedExploration(plain, replace(reducer, canonicalise=None, method="no reduction: " + note),
                                   (note,))
     if reducer.canonicalise is None:
@@ -751,7 +753,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         return ReducedExploration(result, reducer, ())
     # The re-check shares the caller's time budget: what the reduced run used is spent.
     remaining = None if timeout is None else max(0.0, timeout - result.seconds)
-    plain = explore(compiled, max_states=max_states, timeout=remaining)
+    plain = explore(compiled, max_states=max_states, timeout=remaining, engine=explorer)
     verdicts = list(result.assertions)
     notes = []
     for i, why in redo.items():

@@ -1,0 +1,383 @@
+"""Native (C) exploration of a ``SequentialModel``: the same ``Exploration`` as
+``detect.explore.explore`` without canonicalisation, at compiled-code speed.
+
+``codegen`` writes C for the successor function, the terminal predicate and the assertion
+conditions (``detect.semantics``'s meaning, faults included); ``build`` compiles it with the
+system C compiler (cached by a hash of the source) and loads it with cffi; ``runtime.c`` keeps
+the packed states (in breadth-first order, which makes the state array the queue), their
+parent indices and an open-addressing visited table.  Python drives the search in slices (to
+report progress and honour ``max_states``, ``timeout`` and Ctrl-C) and rebuilds traces by
+re-running the Python compiled model along the parent chain.
+
+The result equals the Python explorer's in states, transitions, initial states, deadlock and
+terminal state sets, fault count, truncation and verdicts.  What may differ is only what
+depends on the order in which one state's new successors are queued (Python queues a set):
+the order of ``deadlocks``/``terminal_states``, which shortest counterexample is shown, which
+fault states are reported first, and which states are kept when ``max_states`` truncates.
+
+Engines (``dispatch``): ``python``, ``native`` (falls back to Python with a one-line warning
+when no compiler is available, compilation fails, or int64 arithmetic would overflow), and
+``auto``, the default: Python explores the first ``AUTO_THRESHOLD`` states (small models never
+wait for a compiler) and a model with more is explored natively.  The choice comes from the
+``engine`` argument (the CLI's ``--engine``, passed down), else the
+environment variable ``SYMDETECT_NATIVE`` (``0``/``python``, ``1``/``native``, ``auto``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import replace
+from typing import Optional
+
+from ..compile import CompiledModel, State, compile_model
+from ..ir import SequentialModel
+
+ENGINES = ("auto", "native", "python")
+#: States the Python explorer handles before ``auto`` switches to native code.
+AUTO_THRESHOLD = 20_000
+#: Target seconds of one C slice between Python checks (progress, timeout, Ctrl-C).
+_SLICE_SECONDS = 0.05
+
+_warned: set[str] = set()
+
+
+class NativeUnavailable(Exception):
+    """The native explorer cannot run this model here (no compiler, build error, ...)."""
+
+
+class NativeOverflow(NativeUnavailable):
+    """Some arithmetic left the int64 range: Python's unbounded ints are needed."""
+
+
+def engine_choice(explicit: Optional[str] = None) -> str:
+    if explicit is not None:
+        if explicit not in ENGINES:
+            raise ValueError(f"unknown explorer engine {explicit!r}")
+        return explicit
+    env = os.environ.get("SYMDETECT_NATIVE", "").strip().lower()
+    if env in ("0", "python", "no", "off", "false"):
+        return "python"
+    if env in ("1", "native", "yes", "on", "true"):
+        return "native"
+    return "auto"
+
+
+def warn(message: str) -> None:
+    """One line on stderr, once per message and process."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"symdetect: warning: {message}", file=sys.stderr, flush=True)
+
+
+def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
+             canonicalise=None, symmetries=()):
+    """``detect.explore.explore`` on the chosen engine: unreduced, or reduced by sorting blocks
+    (``canonicalise.blocks``) with the generators ``symmetries`` checked on every state."""
+    from ..explore import explore as explore_python
+
+    def python(max_states=max_states, timeout=timeout):
+        return explore_python(model, max_states=max_states, timeout=timeout, progress=progress,
+                              engine="python", canonicalise=canonicalise, symmetries=symmetries)
+
+    choice = engine_choice(engine)
+    if choice == "python":
+        return python()
+    start = time.perf_counter()
+    first = None
+    if choice == "auto":
+        if max_states is not None and max_states <= AUTO_THRESHOLD:
+            return python()
+        first = python(max_states=AUTO_THRESHOLD)
+        if not first.truncated or first.interrupted or first.states < AUTO_THRESHOLD:
+            return first
+        if timeout is not None and time.perf_counter() - start >= timeout:
+            return first
+    remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
+    try:
+        result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress,
+                                canonicalise=canonicalise, symmetries=symmetries)
+    except NativeUnavailable as e:
+        warn(f"native explorer unavailable ({e}); using the Python explorer")
+        remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
+        return python(timeout=remaining)
+    return replace(result, seconds=time.perf_counter() - start) if first is not None else result
+
+
+def native_source(model: SequentialModel) -> str:
+    from .codegen import Unsupported, c_source
+
+    try:
+        return c_source(model)
+    except Unsupported as e:
+        raise NativeUnavailable(str(e)) from None
+    except RecursionError:
+        raise NativeUnavailable("model too deeply nested for the C generator") from None
+
+
+def load(model: SequentialModel):
+    """The compiled library of ``model`` (``NativeUnavailable`` when it cannot be built)."""
+    from .build import BuildError, load as load_library
+
+    source = native_source(model)
+    try:
+        return load_library(source)
+    except BuildError as e:
+        raise NativeUnavailable(str(e)) from None
+
+
+_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY = 2, 3, 4, 5
+
+
+def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
+    """Hand the blocks and the generators' slot/value tables to C; returns what must stay
+    alive while C may read it (nothing after ``nx_set_symmetry`` copies, but be safe)."""
+    if canonicalise is None and not symmetries:
+        return None
+    blocks = getattr(canonicalise, "blocks", None) if canonicalise is not None else ()
+    if blocks is None:
+        raise NativeUnavailable("only the sorting canonicaliser runs natively")
+    if blocks and len({len(b) for b in blocks}) != 1:
+        raise NativeUnavailable("blocks of different sizes")
+    from ..reduce import _Points
+
+    pts = _Points.of(model)
+    nslots = len(pts.slot_points)
+    targets, values = [], []
+    for sym in symmetries:
+        images = getattr(sym, "images", None)
+        if images is None:
+            raise NativeUnavailable("a generator without its point images")
+        for k, points in enumerate(pts.slot_points):
+            targets.append(pts.pairs[images[points[0]]][0])
+        for p in range(len(pts.pairs)):
+            values.append(pts.pairs[images[p]][1])
+    poff = [points[0] for points in pts.slot_points]
+    flat = [k for b in blocks for k in b]
+    keep = [ffi.new("int32_t[]", flat or [0]), ffi.new("int32_t[]", targets or [0]),
+            ffi.new("int32_t[]", poff or [0]), ffi.new("int64_t[]", values or [0])]
+    if lib.nx_set_symmetry(ctx, len(blocks), len(blocks[0]) if blocks else 0, keep[0],
+                           len(symmetries), keep[1], len(pts.pairs), keep[2], keep[3]):
+        raise NativeUnavailable("out of memory")
+    return keep
+
+
+def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
+                   timeout: float | None = None, progress=None,
+                   stats: dict | None = None, canonicalise=None, symmetries=()):
+    """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
+
+    ``canonicalise`` must be ``None`` or a sorting canonicaliser (its ``blocks`` are sorted in
+    C); each of ``symmetries`` (``images`` over the model's literal points, as
+    ``detect.reduce._compile_action`` makes them) is checked on every expanded state, and
+    ``detect.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
+
+    ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited
+    table) and ``states``.
+    """
+    from .. import explore as ex
+    from .build import ffi as get_ffi
+
+    compiled = model if isinstance(model, CompiledModel) else compile_model(model)
+    lib = load(compiled.model)
+    ffi = get_ffi()
+    start = time.perf_counter()
+    deadline = start + timeout if timeout is not None else None
+    limit = max_states if max_states is not None else (1 << 64) - 1
+    ctx = lib.nx_new(max(0, limit))
+    if ctx == ffi.NULL:
+        raise NativeUnavailable("out of memory")
+    try:
+        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries)
+        truncated = interrupted = False
+        next_progress = start + ex.PROGRESS_INTERVAL
+        budget = 1024
+
+        def tick() -> bool:
+            """Progress when due; whether the deadline has passed."""
+            nonlocal next_progress
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                return True
+            if progress is not None and now >= next_progress:
+                next_progress = now + ex.PROGRESS_INTERVAL
+                progress(lib.nx_count(ctx), lib.nx_transitions(ctx), now - start)
+            return False
+
+        def adapt(seconds: float) -> None:
+            nonlocal budget
+            if seconds < _SLICE_SECONDS / 4:
+                budget = min(budget * 4, 1 << 24)
+            elif seconds > _SLICE_SECONDS * 2:
+                budget = max(64, budget // 2)
+
+        try:
+            if max_states == 0:
+                truncated = True
+            while not truncated:
+                t0 = time.perf_counter()
+                rc = lib.nx_init(ctx, budget)
+                adapt(time.perf_counter() - t0)
+                if rc == _RC_MEMORY:
+                    raise NativeUnavailable("out of memory")
+                if rc == _RC_TRUNCATED:
+                    truncated = True
+                if tick():
+                    truncated = True
+                if rc == 0:
+                    break
+            while not truncated:
+                t0 = time.perf_counter()
+                rc = lib.nx_run(ctx, budget)
+                adapt(time.perf_counter() - t0)
+                if rc == _RC_OVERFLOW:
+                    raise NativeOverflow("a value left the 64-bit range")
+                if rc == _RC_MEMORY:
+                    raise NativeUnavailable("out of memory")
+                if rc == _RC_NOT_A_SYMMETRY:
+                    buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
+                    lib.nx_state(ctx, lib.nx_expanded(ctx), buf)
+                    s = tuple(buf[k] for k in range(lib.nx_nslots()))
+                    g = lib.nx_bad_generator(ctx)
+                    raise ex.NotASymmetry(g, s, symmetries[g](s))
+                if rc == _RC_TRUNCATED:
+                    truncated = True
+                    break
+                if rc == 0:
+                    break
+                if tick():
+                    truncated = True
+        except KeyboardInterrupt:
+            truncated = interrupted = True
+        if lib.nx_finish(ctx) == _RC_OVERFLOW:
+            raise NativeOverflow("a value left the 64-bit range")
+        seconds = time.perf_counter() - start
+        states = lib.nx_count(ctx)
+        transitions = lib.nx_transitions(ctx)
+        if progress is not None:
+            progress(states, transitions, seconds)
+        if stats is not None:
+            stats["bytes"] = lib.nx_memory(ctx)
+            stats["states"] = states
+        del keep
+        return _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise)
+    finally:
+        lib.nx_free(ctx)
+
+
+def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise=None):
+    from ..explore import Exploration, _fault_reports, _verdicts
+
+    buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
+    nslots = lib.nx_nslots()
+
+    def state(i: int) -> State:
+        lib.nx_state(ctx, i, buf)
+        return tuple(buf[k] for k in range(nslots))
+
+    index_of: dict[State, int] = {}
+
+    def known(i: int) -> State:
+        s = state(i)
+        index_of.setdefault(s, i)
+        return s
+
+    nd, dl = lib.nx_ndeadlocks(ctx), lib.nx_deadlocks(ctx)
+    deadlocks = [known(dl[j]) if j == 0 else state(dl[j]) for j in range(nd)]
+    nt, tl = lib.nx_nterminals(ctx), lib.nx_terminals(ctx)
+    terminals = [state(tl[j]) for j in range(nt)]
+    nfaults = lib.nx_nfaults(ctx)
+    fault_states = [known(lib.nx_first_fault(ctx, j)) for j in range(min(16, nfaults))]
+
+    class Pending:
+        decided: dict[int, State] = {}
+
+    pending = Pending()
+    pending.decided = {}
+    for i in range(len(compiled.model.assertions)):
+        d = lib.nx_decided(ctx, i)
+        if d >= 0:
+            pending.decided[i] = known(d)
+
+    tracer = _IndexTracer(compiled, lambda i: state(i), lambda i: lib.nx_parent(ctx, i), index_of,
+                          canonicalise)
+    deadlock_trace = tracer.trace(deadlocks[0]) if deadlocks else ()
+    fault_trace = tracer.fault_trace(fault_states[0]) if fault_states else ()
+    return Exploration(
+        states=lib.nx_count(ctx),
+        transitions=lib.nx_transitions(ctx),
+        initial=lib.nx_initial(ctx),
+        deadlocks=tuple(deadlocks),
+        terminal_states=tuple(terminals),
+        faults=nfaults,
+        first_faults=_fault_reports(compiled, fault_states),
+        truncated=truncated,
+        interrupted=interrupted,
+        seconds=seconds,
+        assertions=_verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated),
+        deadlock_trace=deadlock_trace,
+        fault_trace=fault_trace,
+    )
+
+
+_NO_PARENT = 0xFFFFFFFF
+
+
+class _IndexTracer:
+    """``detect.explore._Tracer`` over the native parent indices (states known by index)."""
+
+    def __init__(self, compiled, state_of, parent_of, index_of, canonicalise=None):
+        self.canonicalise = canonicalise
+        self.compiled = compiled
+        self.state_of = state_of
+        self.parent_of = parent_of
+        self.index_of = index_of
+
+    def trace(self, state: State):
+        from ..explore import trace_between
+
+        path = [self.index_of[state]]
+        while (p := self.parent_of(path[-1])) != _NO_PARENT:
+            path.append(p)
+        path.reverse()
+        states = [self.state_of(i) for i in path]
+        start = states[0]
+        if self.canonicalise is not None:
+            # A real initial state with this representative: the first one, as Python keeps.
+            start = next((x for x in self.compiled.initial_states()
+                          if self.canonicalise(x) == start), start)
+        return trace_between(self.compiled, start, states[1:], self.canonicalise)
+
+    def fault_trace(self, state: State):
+        from ..explore import TraceStep
+
+        trace = self.trace(state)
+        for step in self.compiled.steps(trace[-1].state):
+            if step.target is None:
+                return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state),)
+        return trace
+
+
+def native_states(model: SequentialModel, max_states: int | None = None) -> list[State]:
+    """Every state the native explorer stores, in discovery order (for tests and tools)."""
+    from .build import ffi as get_ffi
+
+    lib = load(model)
+    ffi = get_ffi()
+    ctx = lib.nx_new(max_states if max_states is not None else (1 << 64) - 1)
+    try:
+        while lib.nx_init(ctx, 1 << 20) == 1:
+            pass
+        while (rc := lib.nx_run(ctx, 1 << 20)) == 1:
+            pass
+        if rc == _RC_OVERFLOW:
+            raise NativeOverflow("a value left the 64-bit range")
+        n = lib.nx_nslots()
+        buf = ffi.new("int64_t[]", max(1, n))
+        out = []
+        for i in range(lib.nx_count(ctx)):
+            lib.nx_state(ctx, i, buf)
+            out.append(tuple(buf[k] for k in range(n)))
+        return out
+    finally:
+        lib.nx_free(ctx)

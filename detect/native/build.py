@@ -1,0 +1,125 @@
+"""Compile generated C with the system compiler and load it with cffi (ABI mode).
+
+Shared objects are cached by a hash of the source, the compiler and the flags, under
+``$SYMDETECT_NATIVE_CACHE`` or ``$XDG_CACHE_HOME/symdetect/native`` (``~/.cache/...``).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+FLAGS = ("-O2", "-shared", "-fPIC", "-w")
+
+#: What ``runtime.c`` exports (cffi ABI mode reads this declaration).
+CDEF = """
+void *nx_new(uint64_t limit);
+void nx_free(void *p);
+int nx_init(void *p, uint64_t budget);
+int nx_run(void *p, uint64_t budget);
+int nx_finish(void *p);
+uint64_t nx_count(void *p);
+uint64_t nx_expanded(void *p);
+uint64_t nx_transitions(void *p);
+uint64_t nx_initial(void *p);
+uint64_t nx_nfaults(void *p);
+uint32_t nx_first_fault(void *p, int i);
+uint64_t nx_ndeadlocks(void *p);
+uint32_t *nx_deadlocks(void *p);
+uint64_t nx_nterminals(void *p);
+uint32_t *nx_terminals(void *p);
+int64_t nx_decided(void *p, int i);
+uint32_t nx_parent(void *p, uint64_t i);
+int nx_nslots(void);
+void nx_state(void *p, uint64_t i, int64_t *out);
+uint64_t nx_memory(void *p);
+int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int ngens,
+                    const int32_t *gtarget, int npoints, const int32_t *poff, const int64_t *gvalue);
+int nx_bad_generator(void *p);
+"""
+
+
+class BuildError(Exception):
+    """No compiler, a failed compilation, or a library cffi cannot load."""
+
+
+def compiler() -> str | None:
+    """The C compiler to use: ``$CC`` if set, else ``cc`` or ``gcc`` on the PATH."""
+    cc = os.environ.get("CC")
+    if cc:
+        return shutil.which(cc)
+    return shutil.which("cc") or shutil.which("gcc")
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("SYMDETECT_NATIVE_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "symdetect" / "native"
+
+
+_ffi = None
+_libs: dict[str, object] = {}
+
+
+def ffi():
+    global _ffi
+    if _ffi is None:
+        try:
+            import cffi
+        except ImportError as e:  # pragma: no cover - cffi is a dependency
+            raise BuildError(f"cffi is not installed ({e})") from None
+        _ffi = cffi.FFI()
+        _ffi.cdef(CDEF)
+    return _ffi
+
+
+def shared_object(source: str) -> Path:
+    """Path of the compiled ``source`` (compiling it unless cached)."""
+    cc = compiler()
+    if cc is None:
+        raise BuildError("no C compiler found (cc, gcc or $CC)")
+    key = hashlib.sha256("\0".join((source, cc, *FLAGS)).encode()).hexdigest()[:32]
+    directory = cache_dir()
+    target = directory / f"model_{key}.so"
+    if target.exists():
+        return target
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BuildError(f"cannot create the cache directory {directory}: {e}") from None
+    with tempfile.TemporaryDirectory(prefix="symdetect-native-") as tmp:
+        src = Path(tmp) / "model.c"
+        src.write_text(source)
+        out = Path(tmp) / "model.so"
+        try:
+            run = subprocess.run([cc, *FLAGS, "-o", str(out), str(src)], capture_output=True,
+                                 text=True)
+        except OSError as e:
+            raise BuildError(f"cannot run the C compiler {cc}: {e}") from None
+        if run.returncode != 0:
+            first = (run.stderr.strip().splitlines() or ["no message"])[0]
+            raise BuildError(f"the C compiler failed ({first})")
+        # Atomic: another process may be building the same library.
+        fd, partial = tempfile.mkstemp(dir=directory, suffix=".so.part")
+        os.close(fd)
+        shutil.copyfile(out, partial)
+        os.replace(partial, target)
+    return target
+
+
+def load(source: str):
+    """The loaded library for ``source``."""
+    path = str(shared_object(source))
+    lib = _libs.get(path)
+    if lib is None:
+        try:
+            lib = ffi().dlopen(path)
+        except OSError as e:
+            raise BuildError(f"cannot load {path}: {e}") from None
+        _libs[path] = lib
+    return lib

@@ -1,0 +1,304 @@
+"""The native (C) explorer against the Python one: same states, transitions, deadlocks,
+terminal states, faults and verdicts, on every bundled model and on random IR models."""
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from detect import native
+from detect.explore import explore
+from detect.ir import (
+    Assertion, Assign, Binary, Const, Event, Local, Name, SequentialModel, Summand, Unary,
+    Variable,
+)
+from detect.native import build
+from detect.semantics import Fault, apply_binary, apply_unary
+from frontends import SUFFIXES, load
+
+from .ir_strategies import models as ir_models
+from .test_explore import is_real_trace, random_models
+from .test_models import MODELS, ROOT, parameters_for
+
+pytestmark = pytest.mark.skipif(build.compiler() is None, reason="no C compiler")
+
+#: The Python explorer takes too long on these at their test parameters (>100k states):
+#: they are covered by the others and by the benchmark.
+_SKIP = {"social_golfers.csp"}
+
+
+def assert_same(model, native_result, python_result):
+    n, p = native_result, python_result
+    assert (n.states, n.transitions, n.initial, n.faults, n.truncated, n.interrupted) == (
+        p.states, p.transitions, p.initial, p.faults, p.truncated, p.interrupted)
+    if not p.truncated:
+        assert set(n.deadlocks) == set(p.deadlocks)
+        assert set(n.terminal_states) == set(p.terminal_states)
+        assert len(n.deadlock_trace) == len(p.deadlock_trace)
+        assert len(n.fault_trace) == len(p.fault_trace)
+    if len(p.first_faults) < 10:  # then every fault of every fault state is listed
+        assert set(n.first_faults) == set(p.first_faults)
+    assert [(a.verdict, a.note) for a in n.assertions] == [(a.verdict, a.note) for a in p.assertions]
+    for a, b in zip(n.assertions, p.assertions):
+        assert len(a.trace) == len(b.trace)
+        trace = a.trace[:-1] if a.note == "run-time error reachable" else a.trace
+        if trace:
+            assert is_real_trace(model, trace)
+    if n.deadlock_trace:
+        assert is_real_trace(model, n.deadlock_trace)
+
+
+def both(model, **kw):
+    return explore(model, engine="native", **kw), explore(model, engine="python", **kw)
+
+
+@pytest.mark.parametrize("path", [p for p in MODELS if p.name not in _SKIP],
+                         ids=lambda p: str(p.relative_to(ROOT / "models")))
+def test_native_agrees_with_python_on_bundled_models(path: Path):
+    model = load(str(path), parameters_for(path))
+    n, p = both(model)
+    assert_same(model, n, p)
+
+
+FEW = settings(max_examples=25, deadline=None,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@FEW
+@given(random_models())
+def test_native_agrees_with_python_on_random_models(model):
+    n, p = both(model)
+    assert_same(model, n, p)
+    assert set(native.native_states(model)) == _python_states(model)
+
+
+@FEW
+@given(ir_models())
+def test_native_agrees_with_python_on_ir_strategy_models(model):
+    n, p = both(model)
+    assert_same(model, n, p)
+
+
+def _python_states(model):
+    from detect import semantics
+
+    return semantics.explore(model)[0]
+
+
+# ------------------------------------------------------------------------ C semantics
+
+_A = (-(1 << 63), -7, -1, 0, 7, (1 << 63) - 1)
+_B = (-65, -1, 0, 2, 63, 64, 65)
+
+
+def test_every_operator_has_python_semantics_on_int64_edges():
+    """One summand per (op, a, b): enabled iff C computes Python's value, faulting iff Python
+    faults; the successor records which summand it was, so the state sets must be equal."""
+    checks, faulting = [], set()
+    for op in ("+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "min",
+               "max", "&", "|", "^", "<<", ">>"):
+        for a, b in itertools.product(_A, _B + _A[:2]):
+            try:
+                r = apply_binary(op, a, b)
+            except Fault:
+                r = 0
+                faulting.add(len(checks))
+            if -(1 << 63) <= r < (1 << 63):
+                checks.append((Binary(op, Const(a), Const(b)), r))
+            else:
+                faulting.discard(len(checks))
+    for op in ("-", "!"):
+        for a in _A[1:]:
+            checks.append((Unary(op, Const(a)), apply_unary(op, a)))
+    # The C compiler may fold the constants: the helpers have no undefined behaviour, so
+    # folding computes what they compute at run time.
+    summands = []
+    for k, (e, r) in enumerate(checks):
+        guard = Binary("&&", Binary("==", Name("y"), Const(0)),
+                       Binary("==", e, Const(r)))
+        summands.append(Summand((), guard,
+                                Event("e"), (Assign(Name("y"), Const(k + 1)),)))
+    model = SequentialModel("ops", (Variable("y", tuple(range(len(checks) + 1)), ((0,),)),),
+                            tuple(summands))
+    expected = {(0,)} | {(k + 1,) for k in range(len(checks)) if k not in faulting}
+    assert set(native.native_states(model)) == expected
+    n, p = both(model)
+    assert_same(model, n, p)
+    assert n.faults == 1
+
+
+def _counter(n: int, step: Binary | None = None, **kw) -> SequentialModel:
+    step = step or Binary("+", Name("x"), Const(1))
+    return SequentialModel(
+        "counter", (Variable("x", tuple(range(n)), ((0,),)),),
+        (Summand((), Binary("<", Name("x"), Const(n - 1)), Event("inc"),
+                 (Assign(Name("x"), step),)),), **kw)
+
+
+def test_overflow_falls_back_to_python_with_a_warning(capsys):
+    native._warned.clear()
+    big = Binary("*", Name("x"), Const((1 << 62) + 1))
+    model = SequentialModel(
+        "overflow", (Variable("x", (0, 1, 2), ((0,),)),),
+        (Summand((), Binary(">", big, Const(-1)), Event("inc"),
+                 (Assign(Name("x"), Binary("+", Name("x"), Const(1))),)),))
+    with pytest.raises(native.NativeOverflow):
+        native.explore_native(model)
+    n = explore(model, engine="native")
+    assert (n.states, n.transitions) == (3, 2)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "64-bit" in err and "Python explorer" in err
+
+
+def test_no_compiler_falls_back_to_python_with_one_warning(monkeypatch, tmp_path, capsys):
+    native._warned.clear()
+    monkeypatch.setattr(build, "compiler", lambda: None)
+    monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
+    model = _counter(5)
+    n = explore(model, engine="native")
+    assert (n.states, n.transitions, len(n.deadlocks)) == (5, 4, 1)
+    explore(model, engine="native")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no C compiler" in err and "Python explorer" in err
+
+
+def test_compile_error_falls_back(monkeypatch, tmp_path, capsys):
+    native._warned.clear()
+    monkeypatch.setattr(build, "FLAGS", build.FLAGS + ("--no-such-option-xyz",))
+    monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
+    assert explore(_counter(4), engine="native").states == 4
+    assert "C compiler failed" in capsys.readouterr().err
+
+
+def test_shared_objects_are_cached(monkeypatch, tmp_path):
+    monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
+    source = native.native_source(_counter(6))
+    first = build.shared_object(source)
+    assert first.parent == tmp_path and first.exists()
+    mtime = first.stat().st_mtime_ns
+    assert build.shared_object(source) == first and first.stat().st_mtime_ns == mtime
+
+
+def test_max_states_and_timeout_truncate():
+    model = _counter(50)
+    n, p = both(model, max_states=10)
+    assert n.states == p.states == 10 and n.truncated and p.truncated
+    assert n.assertions == p.assertions
+    n = explore(model, engine="native", timeout=0.0)
+    assert n.truncated and not n.interrupted
+
+
+def test_verdicts_and_terminal_states_agree():
+    model = _counter(4, terminal=Binary("==", Name("x"), Const(3)), assertions=(
+        Assertion("deadlockfree", "deadlockfree"),
+        Assertion("reaches", "reaches x==2", Binary("==", Name("x"), Const(2))),
+        Assertion("invariant", "always x<3", Binary("<", Name("x"), Const(3))),
+        Assertion("invariant", "ghost", Name("ghost")),  # a fault counts as false
+        Assertion("ltl", "not checked"),
+    ))
+    n, p = both(model)
+    assert_same(model, n, p)
+    assert [a.verdict for a in n.assertions] == ["holds", "holds", "fails", "fails", "not checked"]
+    assert n.terminal_states == ((3,),) and n.deadlocks == ()
+
+
+def test_auto_switches_to_native_past_the_threshold(monkeypatch):
+    calls = []
+    real = native.explore_native
+    monkeypatch.setattr(native, "explore_native", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(native, "AUTO_THRESHOLD", 5)
+    model = _counter(20)
+    assert explore(model).states == 20 and calls == [1]
+    assert explore(model, max_states=4).states == 4 and calls == [1]
+    assert explore(_counter(3)).states == 3 and calls == [1]
+    monkeypatch.setenv("SYMDETECT_NATIVE", "0")
+    assert explore(model).states == 20 and calls == [1]
+
+
+def test_progress_is_reported(monkeypatch):
+    from detect import explore as explore_module
+
+    monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
+    calls = []
+    explore(_counter(30), engine="native", progress=lambda s, t, sec: calls.append((s, t)))
+    assert calls and calls[-1] == (30, 29)
+
+
+def test_cli_engine_option():
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    outputs = []
+    for engine in ("native", "python"):
+        run = CliRunner().invoke(main, ["explore", str(ROOT / "models" / "peterson.csp"), "--json",
+                                        "--engine", engine])
+        assert run.exit_code in (0, 1), run.output
+        data = json.loads(run.output)
+        outputs.append({k: data[k] for k in ("states", "transitions", "deadlocks")})
+    native.set_default_engine(None)
+    assert outputs[0] == outputs[1]
+
+
+# ------------------------------------------------------------------------ reduced (sorting)
+
+
+def _independent_counters(n: int, k: int) -> SequentialModel:
+    """n interchangeable counters over 0..k-1, each incremented on its own: Sym(n) on slots."""
+    return SequentialModel(
+        "counters", (Variable("c", tuple(range(k)), tuple(((0,) for _ in range(n))), size=n),),
+        (Summand((Local("i", tuple(range(n))),),
+                 Binary("<", _index("c", Name("i")), Const(k - 1)), Event("inc", (Name("i"),)),
+                 (Assign(_index("c", Name("i")), Binary("+", _index("c", Name("i")), Const(1))),)),),
+        assertions=(Assertion("deadlockfree", "deadlockfree"),))
+
+
+def _index(array, e):
+    from detect.ir import Index
+
+    return Index(array, e)
+
+
+@pytest.mark.parametrize("name", ["paper/hanoi.csp", "paper/leader_complete.csp", "counters"])
+def test_native_sorting_reduction_agrees_with_python(name, capsys):
+    from detect.reduce import explore_reduced
+
+    model = (_independent_counters(4, 3) if name == "counters"
+             else load(str(ROOT / "models" / name), parameters_for(ROOT / "models" / name)))
+    results = []
+    try:
+        for engine in ("native", "python"):
+            native.set_default_engine(engine)
+            reduced = explore_reduced(model, "exact")
+            assert reduced.reducer.method.startswith("sorting")
+            results.append(reduced.exploration)
+    finally:
+        native.set_default_engine(None)
+    assert "warning" not in capsys.readouterr().err  # the native run did not fall back
+    assert_same(model, *results)
+    if name == "counters":
+        assert results[0].states == 15  # multisets of size 4 over 3 values: C(6, 2)
+
+
+def test_native_reduction_refuses_a_wrong_generator_like_python(capsys):
+    from detect.explore import NotASymmetry
+    from detect.reduce import _compile_action, _Points, sorting_canonicaliser
+
+    # x counts up, y never moves: swapping them is no symmetry.
+    model = SequentialModel(
+        "asym", (Variable("x", (0, 1, 2), ((0,),)), Variable("y", (0, 1, 2), ((0,),))),
+        (Summand((), Binary("<", Name("x"), Const(2)), Event("inc"),
+                 (Assign(Name("x"), Binary("+", Name("x"), Const(1))),)),))
+    pts = _Points.of(model)
+    swap = [pts.index[(1 - k, v)] for k, v in pts.pairs]
+    canon = sorting_canonicaliser(((0,), (1,)))
+    for engine in ("native", "python"):
+        with pytest.raises(NotASymmetry) as info:
+            explore(model, engine=engine, canonicalise=canon,
+                    symmetries=(_compile_action(swap, pts),))
+        assert info.value.generator == 0 and info.value.state == (0, 0)
+    assert "warning" not in capsys.readouterr().err
