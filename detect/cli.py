@@ -53,6 +53,17 @@ def parse_defines(values: tuple[str, ...]) -> dict[str, int]:
 
 
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None) -> SequentialModel:
+    import warnings
+
+    # Warnings about the input are shown only when it loads, so that bad input is one line.
+    with warnings.catch_warnings(record=True) as caught:
+        model = _load(path, defines, process)
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    return model
+
+
+def _load(path: str, defines: tuple[str, ...], process: Optional[str]) -> SequentialModel:
     from frontends import load
 
     try:

@@ -472,8 +472,13 @@ class Translator:
         if isinstance(e, S.BinOp):
             a, b = self.expr(e.left, ctx), self.expr(e.right, ctx)
             if isinstance(a, Const) and isinstance(b, Const) and e.op not in ("/", "%"):
-                from detect.semantics import apply_binary
-                return Const(apply_binary(e.op, a.value, b.value))
+                from detect.semantics import Fault, apply_binary
+                try:
+                    return Const(apply_binary(e.op, a.value, b.value))
+                except Fault:
+                    # e.g. ``1 << 300``: not an input error (Spin accepts it), but a
+                    # run-time fault of the model, as the other front ends leave it.
+                    pass
             return Binary(e.op, a, b)
         if isinstance(e, S.CondExpr):
             return Ite(self.expr(e.cond, ctx), self.expr(e.then, ctx), self.expr(e.else_, ctx))
