@@ -240,7 +240,6 @@ def test_cli_engine_option():
         assert run.exit_code in (0, 1), run.output
         data = json.loads(run.output)
         outputs.append({k: data[k] for k in ("states", "transitions", "deadlocks")})
-    native.set_default_engine(None)
     assert outputs[0] == outputs[1]
 
 
@@ -270,14 +269,10 @@ def test_native_sorting_reduction_agrees_with_python(name, capsys):
     model = (_independent_counters(4, 3) if name == "counters"
              else load(str(ROOT / "models" / name), parameters_for(ROOT / "models" / name)))
     results = []
-    try:
-        for engine in ("native", "python"):
-            native.set_default_engine(engine)
-            reduced = explore_reduced(model, "exact")
-            assert reduced.reducer.method.startswith("sorting")
-            results.append(reduced.exploration)
-    finally:
-        native.set_default_engine(None)
+    for engine in ("native", "python"):
+        reduced = explore_reduced(model, "exact", explorer=engine)
+        assert reduced.reducer.method.startswith("sorting")
+        results.append(reduced.exploration)
     assert "warning" not in capsys.readouterr().err  # the native run did not fall back
     assert_same(model, *results)
     if name == "counters":
