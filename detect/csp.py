@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 
 from .ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Slot, Stmt,
-    Summand, Unary, While, slot_offsets, state_slots,
+    Summand, Unary, While, may_fault, slot_offsets, state_slots,
 )
 from .pretty import show_expr
 from .semantics import Fault, apply_binary, apply_unary
@@ -172,6 +172,7 @@ class _Builder:
         self.limit = table_limit
         self.slots = state_slots(model)
         self.offsets = slot_offsets(model)
+        self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
         self.vars: list[CspVariable] = []
         self.constraints: list[Constraint] = []
         self.frames: list[tuple[int, int]] = []
@@ -760,7 +761,7 @@ class _Builder:
         try:
             self.require(summand.guard, ())
             for arg in summand.event.args:
-                if _may_fault(arg, self.model):
+                if may_fault(arg, self.sizes):
                     self.term(arg, ())  # the label is computed before the program: it may fault
             self.run(summand.program, ())
         except _Dead as dead:
@@ -808,7 +809,7 @@ class _Builder:
             if loc.name not in temps:
                 temps[loc.name] = self.new_var(f"s{index}!.{loc.name}", loc.domain, LOCAL, summand=index)
         try:
-            if _may_fault(summand.guard, self.model):
+            if may_fault(summand.guard, self.sizes):
                 ctx = (self.term(summand.guard, ()),)
                 roots = 0
             else:
@@ -917,20 +918,6 @@ def _faults(fn, values) -> bool:
         fn(*values)
     except Fault:
         return True
-    return False
-
-
-def _may_fault(e: Expr, model: SequentialModel) -> bool:
-    """Whether evaluating ``e`` might fault (a conservative syntactic test)."""
-    if isinstance(e, Index):
-        n = model.variable(e.array).length
-        return not (isinstance(e.index, Const) and 0 <= e.index.value < n) or _may_fault(e.index, model)
-    if isinstance(e, Unary):
-        return _may_fault(e.operand, model)
-    if isinstance(e, Binary):
-        return e.op in ("/", "%", "<<", ">>") or _may_fault(e.left, model) or _may_fault(e.right, model)
-    if isinstance(e, Ite):
-        return any(_may_fault(x, model) for x in (e.cond, e.then, e.else_))
     return False
 
 

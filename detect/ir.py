@@ -272,6 +272,23 @@ def literal_label(slot: Slot, value: int) -> str:
     return f"{slot.label}={slot.show_value(value)}"
 
 
+def may_fault(e: Expr, sizes) -> bool:
+    """Whether evaluating ``e`` might fault (a conservative syntactic test): an array read
+    whose index is not a constant within ``sizes`` (array name -> length), a division, a
+    remainder or a shift."""
+    if isinstance(e, Index):
+        if not (isinstance(e.index, Const) and 0 <= e.index.value < sizes.get(e.array, 0)):
+            return True
+        return False
+    if isinstance(e, Unary):
+        return may_fault(e.operand, sizes)
+    if isinstance(e, Binary):
+        return e.op in ("/", "%", "<<", ">>") or may_fault(e.left, sizes) or may_fault(e.right, sizes)
+    if isinstance(e, Ite):
+        return any(may_fault(x, sizes) for x in (e.cond, e.then, e.else_))
+    return False
+
+
 # ---------------------------------------------------------------------------- validation
 
 

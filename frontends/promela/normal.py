@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from detect.ir import Binary, Const, Expr, Index, Ite, Unary
+from detect.ir import Binary, Const, Expr, Ite, Unary, may_fault
 
 _NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 #: Most guards ``alternatives`` splits one guard into.
@@ -96,22 +96,6 @@ def normal_guard(e: Expr, positive: bool = True) -> Expr:
     if isinstance(e, Ite):
         return e if positive else Unary("!", e)
     return e if positive and _is_bool(e) else (Unary("!", e) if not positive else Binary("!=", e, Const(0)))
-
-
-def may_fault(e: Expr, sizes: Mapping[str, int]) -> bool:
-    """``e`` might fault: an array read whose index is not a constant within ``sizes``
-    (array name -> length), a division, a remainder or a shift."""
-    if isinstance(e, Index):
-        if not (isinstance(e.index, Const) and 0 <= e.index.value < sizes.get(e.array, 0)):
-            return True
-        return False
-    if isinstance(e, Unary):
-        return may_fault(e.operand, sizes)
-    if isinstance(e, Binary):
-        return e.op in ("/", "%", "<<", ">>") or may_fault(e.left, sizes) or may_fault(e.right, sizes)
-    if isinstance(e, Ite):
-        return any(may_fault(x, sizes) for x in (e.cond, e.then, e.else_))
-    return False
 
 
 def alternatives(guard: Expr, sizes: Mapping[str, int], limit: int = MAX_ALTERNATIVES) -> list[Expr]:
