@@ -105,14 +105,15 @@ class Csp:
     #: model's event names are observable (``SequentialModel.observable_events``); the graph
     #: colours summands by it.
     events: tuple[tuple[int, str], ...] = ()
-    #: ``(summand, n)``: the summand can fault, at ``n`` fault points.  Its fault relation is
-    #: over pre-state, local and private aux variables: the *body* (constraints with ``fault
-    #: == 0``) and, for some point ``r`` in 1..n, that point's requirements (``fault == r``:
-    #: reached, and the operation there faults).  It allows exactly the (pre, locals) where
+    #: ``(summand, kinds)``: the summand can fault, at ``n = len(kinds)`` fault points of those
+    #: kinds (``FAULT_KINDS``).  Its fault relation is over pre-state, local and private aux
+    #: variables: the *body* (constraints with ``fault == 0``) and, for some point ``r`` in
+    #: 1..n, that point's requirements (``fault == r``: reached, and the operation there
+    #: faults).  It allows exactly the (pre, locals) where
     #: the summand is enabled and its step faults (guard, event arguments or program).  The
     #: graph hangs the body off a node of its own colour and each point's requirements off a
     #: point node joined to it, so every automorphism maps faulting steps to faulting steps.
-    faulting: tuple[tuple[int, int], ...] = ()
+    faulting: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 class TableTooLarge(Exception):
@@ -396,12 +397,12 @@ class _Builder:
         g, value, holds = guard
         return f"{self.vars[g].name} {'=' if holds else '!='} {value}"
 
-    def fault(self, ctx, why: str) -> None:
+    def fault(self, ctx, why: str, kind: str = "arithmetic") -> None:
         """The current path always faults: its context must be false (in fault mode: the
         context is an indicator)."""
         g = self.context_var(ctx)
         if self.s.faulting:
-            self.s.points.append((tuple(ctx), (), None))
+            self.s.points.append((tuple(ctx), (), None, kind))
             return
         if g is None:
             raise _Dead(why)
@@ -411,10 +412,11 @@ class _Builder:
             return
         self.emit([g], lambda v: v == 0, f"not ({why})", ())
 
-    def indicate(self, ctx, operands, faults: Callable[..., bool], text: str) -> None:
+    def indicate(self, ctx, operands, faults: Callable[..., bool], text: str, kind: str = "arithmetic") -> None:
         """Fault mode: record the fault point "reached under ``ctx``, faults where
-        ``faults(*operands)``" (``text`` names it)."""
-        self.s.points.append((tuple(ctx), tuple(operands), (faults, text)))
+        ``faults(*operands)``" (``text`` names it; ``kind``, one of ``FAULT_KINDS``, is what
+        the user is told: a symmetry maps it to a point of the same kind)."""
+        self.s.points.append((tuple(ctx), tuple(operands), (faults, text), kind))
 
     def context_var(self, ctx):
         """``None`` for the trivially true context, else an operand that is nonzero iff it holds."""
@@ -470,14 +472,14 @@ class _Builder:
         if set(d) <= allowed:
             return o
         if isinstance(o, K):
-            self.fault(ctx, f"{what}: value {o.value} outside {domain[0]}..{domain[-1]}")
+            self.fault(ctx, f"{what}: value {o.value} outside {domain[0]}..{domain[-1]}", _checked_kind(what))
             return K(domain[0])
         inside = [x for x in d if x in allowed]
         if not inside:
-            self.fault(ctx, f"{what}: always outside its range")
+            self.fault(ctx, f"{what}: always outside its range", _checked_kind(what))
             return K(domain[0])
         if self.s.faulting:
-            self.indicate(ctx, [o], lambda a: a not in allowed, f"{what} in range")
+            self.indicate(ctx, [o], lambda a: a not in allowed, f"{what} in range", _checked_kind(what))
             t = self.aux(inside, "c")
             self.emit([o, t], lambda a, b: a == b or a not in allowed,
                       f"{self.vars[t].name} = {what} (any value where it is out of range)")
@@ -691,7 +693,7 @@ class _Builder:
                 self.loop(st, ctx, self.model.loop_bound)
             elif isinstance(st, Assert):
                 if s.faulting:
-                    self.indicate(ctx, [self.term(st.cond, ctx)], lambda x: x == 0, show_expr(st.cond))
+                    self.indicate(ctx, [self.term(st.cond, ctx)], lambda x: x == 0, show_expr(st.cond), "assert")
                 else:
                     self.require(st.cond, ctx)
             else:
@@ -729,13 +731,13 @@ class _Builder:
             if not c.value:
                 return
             if remaining == 0:
-                self.fault(ctx, f"loop ran more than {self.model.loop_bound} rounds")
+                self.fault(ctx, f"loop ran more than {self.model.loop_bound} rounds", "loop")
                 return
             self.run(st.body, ctx)
             self.loop(st, ctx, remaining - 1)
             return
         if remaining == 0:
-            self.fault(ctx + (c,), f"loop ran more than {self.model.loop_bound} rounds")
+            self.fault(ctx + (c,), f"loop ran more than {self.model.loop_bound} rounds", "loop")
             return
 
         def taken():
@@ -788,9 +790,9 @@ class _Builder:
         self.frames.extend(frames)
         return None
 
-    def fault_relations(self, index: int, summand: Summand) -> int:
-        """Translate summand ``index``'s fault relations (see ``Csp.faulting``); how many
-        (0 when the summand can never fault).
+    def fault_relations(self, index: int, summand: Summand) -> tuple[str, ...]:
+        """Translate summand ``index``'s fault relation (see ``Csp.faulting``); the kinds of
+        its fault points (none when the summand can never fault).
 
         A guard that cannot fault is required, as for the steps.  One that may fault is
         computed as a value ``g`` (its own evaluation's faults count), and the event
@@ -820,11 +822,11 @@ class _Builder:
             self.run(summand.program, ctx)
         except _Dead:
             del self.vars[mark:]
-            return 0
+            return ()
         # Each fault point's requirements: its context operands nonzero, its operands faulting.
         body = len(self.s.constraints)
         requirements = []
-        for ctx, operands, test in self.s.points:
+        for ctx, operands, test, kind in self.s.points:
             start = len(self.s.constraints)
             try:
                 for c in ctx:
@@ -835,22 +837,22 @@ class _Builder:
             except _Dead:
                 del self.s.constraints[start:]
                 continue  # never reached, or never faults
-            requirements.append(range(start, len(self.s.constraints)))
+            requirements.append((kind, range(start, len(self.s.constraints))))
         points = []
-        for own in requirements:
-            point = [self.s.constraints[pos] for pos in own]
+        for kind, own in requirements:
+            point = (kind, [self.s.constraints[pos] for pos in own])
             if point not in points:
                 points.append(point)
         if not points:
             del self.vars[mark:]
-            return 0
-        kept = _slice(self.s.constraints[:body], roots, [c for point in points for c in point])
+            return ()
+        kept = _slice(self.s.constraints[:body], roots, [c for _, point in points for c in point])
         self.constraints.extend(
             Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=0) for c in kept)
-        for r, point in enumerate(points, 1):
+        for r, (_, point) in enumerate(points, 1):
             self.constraints.extend(
                 Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=r) for c in point)
-        return len(points)
+        return tuple(kind for kind, _ in points)
 
     def init(self) -> None:
         for k, slot in enumerate(self.slots):
@@ -875,9 +877,9 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
             present.append(i)
         else:
             dead.append((i, why))
-        points = b.fault_relations(i, s)
-        if points:
-            faulting.append((i, points))
+        kinds = b.fault_relations(i, s)
+        if kinds:
+            faulting.append((i, kinds))
     b.s = None
     b.init()
     used = {v for c in b.constraints for v in c.variables} | set(b.pre) | set(b.post)
@@ -911,6 +913,16 @@ def _event_base(name: str) -> str:
     """An event's name without element indices (``d[1]!`` -> ``d!``): an index is renamed
     with the processes it names, like an event argument."""
     return re.sub(r"\[[^\]]*\]", "", name)
+
+
+#: What a fault point's fault is, as the user is told: a failed assertion, an index out of
+#: bounds, a value outside its variable's range, an arithmetic fault (division or remainder
+#: by zero, a shift out of range), or a loop past its bound.
+FAULT_KINDS = ("assert", "index", "range", "arithmetic", "loop")
+
+
+def _checked_kind(what: str) -> str:
+    return "index" if what.startswith("index of") else "range"
 
 
 def _faults(fn, values) -> bool:
@@ -981,7 +993,7 @@ class SearchTooLarge(Exception):
 def fault_states_of_summand(csp: Csp, summand: int, budget: int = 200_000) -> set:
     """All pre-states allowed by one summand's fault relation (empty when it cannot fault).
     For tests on small models only (see ``solutions_of_summand``)."""
-    return {pre for s, points in csp.faulting if s == summand for r in range(1, points + 1)
+    return {pre for s, kinds in csp.faulting if s == summand for r in range(1, len(kinds) + 1)
             for pre, _ in solutions_of_summand(csp, summand, budget, fault=r)}
 
 

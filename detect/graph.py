@@ -98,10 +98,12 @@ def build_graph(csp: Csp) -> ColouredGraph:
     # The body hangs off the fault node, each fault point's requirements off a point node
     # joined to it: the relation is "the body and some point's requirements".
     fault_node = {}
-    for s, points in csp.faulting:
+    for s, point_kinds in csp.faulting:
         fault_node[s, 0] = node(FAULT, "0 summand faults", f"summand {s} faults")
-        for r in range(1, points + 1):
-            fault_node[s, r] = node(FAULT, "0 summand fault point", f"summand {s} fault point {r}")
+        for r, kind in enumerate(point_kinds, 1):
+            # The point's kind (an assertion, an index out of bounds...) is what the user is
+            # told: symmetric faults are faults of one kind.
+            fault_node[s, r] = node(FAULT, f"0 summand fault point {kind}", f"summand {s} fault point {r} ({kind})")
             edge(fault_node[s, r], fault_node[s, 0])
     for c in csp.constraints:
         arity = len(c.scope)

@@ -129,3 +129,29 @@ def test_csp_symmetries_keep_event_names(tmp_path, second, order):
     result = run("analyze", str(path), "--json", "--verify")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["group_order"] == order
+
+
+def test_fault_points_carry_their_kind():
+    """Each fault point is coloured by what the user is told (a failed assertion, an index
+    out of bounds...): faults alike keep their symmetry, faults of different kinds are
+    not exchanged."""
+    from detect.csp import translate
+    from detect.ir import Index
+
+    def finish(me, program):
+        return Summand((), Binary("==", Name(me), Const(1)), Event("finish"), program)
+
+    variables = (Variable("p", (0, 1, 2), ((0,),)), Variable("q", (0, 1, 2), ((0,),)),
+                 Variable("a", (0, 1), ((0,), (0,)), size=2))
+    start = [Summand((), Binary("==", Name(me), Const(0)), Event("start"), (Assign(Name(me), Const(1)),))
+             for me in ("p", "q")]
+    same = SequentialModel("same", variables, tuple(start) + (
+        finish("p", (Assert(Binary("==", Name("p"), Const(2)), "p == 2"), Assign(Name("p"), Const(2)))),
+        finish("q", (Assert(Binary("==", Name("q"), Const(2)), "q == 2"), Assign(Name("q"), Const(2))))))
+    assert any(g.permutation.target[0] == 1 for g in detect(same).group.generators)  # p <-> q
+    different = SequentialModel("different", variables, tuple(start) + (
+        finish("p", (Assert(Binary("==", Name("p"), Const(2)), "p == 2"), Assign(Name("p"), Const(2)))),
+        finish("q", (Assign(Index("a", Binary("+", Name("q"), Const(1))), Const(1)), Assign(Name("q"), Const(2))))))
+    assert explore(different).faults == explore(same).faults
+    assert dict(translate(different).faulting) == {2: ("assert",), 3: ("index",)}
+    assert all(g.permutation.target[0] == 0 for g in detect(different).group.generators)
