@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Sequence
 
 from .ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, SequentialModel,
-    Stmt, Summand, Unary, While, slot_offsets, validate,
+    Stmt, Summand, Unary, While, left_spine, slot_offsets, validate,
 )
 from .semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
 
@@ -225,14 +225,14 @@ def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = Fa
     if isinstance(e, Binary):
         if e.op in ("&&", "||"):
             word = "and" if e.op == "&&" else "or"
-            parts = [_expr(x, sc, st, defined, cond=True) for x in _left_spine(e)]
+            parts = [_expr(x, sc, st, defined, cond=True) for x in left_spine(e)]
             test = "(" + f" {word} ".join(parts) + ")"
             return test if cond else f"(1 if {test} else 0)"
         if e.op in _ARITHMETIC and isinstance(e.left, Binary) and e.left.op == e.op:
             # A long left-nested chain (front ends build sums and conjunctions this way) is
             # emitted flat: Python evaluates it in the same order and CPython's parser
             # refuses more than 200 nested parentheses.
-            parts = [_expr(x, sc, st, defined) for x in _left_spine(e)]
+            parts = [_expr(x, sc, st, defined) for x in left_spine(e)]
             return "(" + f" {_ARITHMETIC[e.op]} ".join(parts) + ")"
         left = _expr(e.left, sc, st, defined)
         right = _expr(e.right, sc, st, defined)
@@ -250,18 +250,6 @@ def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = Fa
         else_ = _expr(e.else_, sc, st, defined, cond)
         return f"({then} if {test} else {else_})"
     raise ValueError(f"unknown expression {e!r}")
-
-
-def _left_spine(e: Binary) -> list[Expr]:
-    """Operands of the left-nested chain ``((a op b) op c) op d`` -> ``[a, b, c, d]``."""
-    operands = [e.right]
-    node: Expr = e.left
-    while isinstance(node, Binary) and node.op == e.op:
-        operands.append(node.right)
-        node = node.left
-    operands.append(node)
-    operands.reverse()
-    return operands
 
 
 def _domain_test(value: str, domain: tuple[int, ...]) -> str:

@@ -30,6 +30,26 @@ Canonicalise = Callable[[State], State]
 Progress = Callable[[int, int, float], None]
 
 
+class Clock:
+    """Reads the clock for an exploration: ``out_of_time()`` reports progress when due
+    (``counts()`` gives states and transitions so far) and says whether the deadline has
+    passed.  Shared by the Python and native explorers."""
+
+    def __init__(self, start: float, deadline: Optional[float], progress: Optional[Progress],
+                 counts: Callable[[], tuple[int, int]]):
+        self.start, self.deadline, self.progress, self.counts = start, deadline, progress, counts
+        self.next_progress = start + PROGRESS_INTERVAL
+
+    def out_of_time(self) -> bool:
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
+            return True
+        if self.progress is not None and now >= self.next_progress:
+            self.next_progress = now + PROGRESS_INTERVAL
+            self.progress(*self.counts(), now - self.start)
+        return False
+
+
 class NotASymmetry(Exception):
     """A generator checked during exploration (``explore(symmetries=...)``) does not map the
     successors and faults of an expanded state onto those of its image."""
@@ -181,17 +201,7 @@ def explore(
     # Canonicalising is costly enough that reading the clock after every expansion is
     # free by comparison, and a timeout must not wait for 512 canonical labellings.
     clock_every = 1 if canon is not None else _CLOCK_EVERY
-    next_progress = start + PROGRESS_INTERVAL
-    def out_of_time() -> bool:
-        """Read the clock: report progress when due; whether the deadline has passed."""
-        nonlocal next_progress
-        now = time.perf_counter()
-        if deadline is not None and now >= deadline:
-            return True
-        if progress is not None and now >= next_progress:
-            next_progress = now + PROGRESS_INTERVAL
-            progress(len(parent), transitions, now - start)
-        return False
+    out_of_time = Clock(start, deadline, progress, lambda: (len(parent), transitions)).out_of_time
 
     try:
         # A model can have millions of initial states (every colouring of a ring): the bounds

@@ -272,6 +272,18 @@ def literal_label(slot: Slot, value: int) -> str:
     return f"{slot.label}={slot.show_value(value)}"
 
 
+def left_spine(e: Binary) -> list[Expr]:
+    """Operands of the left-nested chain ``((a op b) op c) op d`` -> ``[a, b, c, d]``."""
+    operands = [e.right]
+    node: Expr = e.left
+    while isinstance(node, Binary) and node.op == e.op:
+        operands.append(node.right)
+        node = node.left
+    operands.append(node)
+    operands.reverse()
+    return operands
+
+
 def may_fault(e: Expr, sizes) -> bool:
     """Whether evaluating ``e`` might fault (a conservative syntactic test): an array read
     whose index is not a constant within ``sizes`` (array name -> length), a division, a

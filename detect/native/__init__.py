@@ -190,19 +190,9 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     try:
         keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries)
         truncated = interrupted = False
-        next_progress = start + ex.PROGRESS_INTERVAL
+        tick = ex.Clock(start, deadline, progress,
+                        lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx))).out_of_time
         budget = 1024
-
-        def tick() -> bool:
-            """Progress when due; whether the deadline has passed."""
-            nonlocal next_progress
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                return True
-            if progress is not None and now >= next_progress:
-                next_progress = now + ex.PROGRESS_INTERVAL
-                progress(lib.nx_count(ctx), lib.nx_transitions(ctx), now - start)
-            return False
 
         def adapt(seconds: float) -> None:
             nonlocal budget

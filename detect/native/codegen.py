@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
-    While, slot_offsets, state_slots,
+    While, left_spine, slot_offsets, state_slots,
 )
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -134,10 +134,10 @@ class _Gen:
         if isinstance(e, Binary):
             op = e.op
             if op in ("&&", "||"):
-                parts = [f"({self.expr(x, st)} != 0)" for x in _left_spine(e)]
+                parts = [f"({self.expr(x, st)} != 0)" for x in left_spine(e)]
                 return "((i64)(" + f" {op} ".join(parts) + "))"
             if op in ("+", "-", "*") and isinstance(e.left, Binary) and e.left.op == op:
-                parts = _left_spine(e)
+                parts = left_spine(e)
                 fn = {"+": "add_", "-": "sub_", "*": "mul_"}[op]
                 acc = self.expr(parts[0], st)
                 # Left to right, each partial result checked for overflow.
@@ -218,17 +218,6 @@ class _Gen:
                 out.append(f"{indent}if (!({self.expr(stmt.cond, 't')})) goto {F};")
             else:
                 raise Unsupported(f"statement {stmt!r}")
-
-
-def _left_spine(e: Binary) -> list[Expr]:
-    operands = [e.right]
-    node: Expr = e.left
-    while isinstance(node, Binary) and node.op == e.op:
-        operands.append(node.right)
-        node = node.left
-    operands.append(node)
-    operands.reverse()
-    return operands
 
 
 _HELPERS = r"""
