@@ -335,6 +335,11 @@ REGRESSIONS = [
     ("promela", "byte x; active proctype P() { x = 1 << 300 }\n"),
     # issue 16: Spin's conditional expression gave a lark VisitError
     ("promela", "byte x; active proctype P() { x = (x > 0 -> 1 : 2) }\n"),
+    # issue 16 (slow profile): a parameter mutated to 2^31 instantiated 2^31 processes until
+    # memory ran out; now a located refusal naming the bound
+    ("csp", "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nFork(i) = eat.i -> Fork(i);\n"
+            "College() = ||x:{0..N-1}@(Phil(x) || Fork(x));\n"),
+    ("csp", "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nCollege() = |||x:{0..N-1}@Phil(x);\n"),
 ]
 
 

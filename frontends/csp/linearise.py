@@ -258,8 +258,8 @@ class _Flattener:
                     parts.append(sub)
             return Tree(p.op, tuple(parts))
         if isinstance(p, PIndexed) and p.op in ("|||", "||"):
-            lo = self.scope.constant(p.lo, env, "a constant range bound")
-            hi = self.scope.constant(p.hi, env, "a constant range bound")
+            values = self.scope.index_range(p, env)
+            lo, hi = values.start, values.stop - 1
             if hi < lo:
                 raise self.error(f"empty range {{{lo}..{hi}}}", p.pos)
             body_env = dict(env)
@@ -376,9 +376,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
             walk(p.proc, env, dynamic, multi, changed)
         elif isinstance(p, PIndexed):
             envc = {k: v for k, v in env.items() if v != TOP}
-            lo = scope.constant(p.lo, envc, "a constant range bound")
-            hi = scope.constant(p.hi, envc, "a constant range bound")
-            walk(p.body, env, dynamic - {p.var}, {**multi, p.var: tuple(range(lo, hi + 1))}, changed)
+            walk(p.body, env, dynamic - {p.var}, {**multi, p.var: tuple(scope.index_range(p, envc))}, changed)
 
     # The entry term itself: its env is fixed (constants or the family local).
     pending = [("__entry__", comp.entry, entry_env)]
@@ -558,10 +556,8 @@ class _Automaton:
             return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.node_moves(p.proc, env, depth + 1)]
         if isinstance(p, PIndexed):
             self.check_sequential(p)
-            lo = self.scope.constant(p.lo, vals, "a constant range bound")
-            hi = self.scope.constant(p.hi, vals, "a constant range bound")
             out = []
-            for v in range(lo, hi + 1):
+            for v in self.scope.index_range(p, vals):
                 env2 = {**env, p.var: Bound(Const(v))}
                 if p.op == "[]":
                     out += self.node_moves(p.body, env2, depth + 1)

@@ -19,6 +19,10 @@ from .syntax import (
 )
 
 
+#: Most values of one indexed operator's range (``||| x:{lo..hi}@P``).
+MAX_INDEXED = 10_000
+
+
 @dataclass(frozen=True)
 class GlobalVar:
     """A declared variable; ``dims`` are the evaluated dimensions (empty for a scalar)."""
@@ -99,6 +103,17 @@ class Scope:
         for idx, dim in zip(e.indices, var.dims):
             flat = fold(Binary("+", fold(Binary("*", flat, Const(dim))), self.expr(idx, env)))
         return Index(e.name, flat)
+
+    def index_range(self, p, env: Mapping[str, Expr] = {}) -> range:
+        """The values of an indexed operator's ``x:{lo..hi}``: located errors when a bound is
+        not constant or the range has more than ``MAX_INDEXED`` values (a parameter too
+        large for any machine must stop here, not after hours of instantiation)."""
+        lo = self.constant(p.lo, env, "a constant range bound")
+        hi = self.constant(p.hi, env, "a constant range bound")
+        if hi - lo + 1 > MAX_INDEXED:
+            raise self.error(f"the range {{{lo}..{hi}}} of '{p.var}' has {hi - lo + 1:,} values; "
+                             f"at most {MAX_INDEXED:,} are supported (lower the parameter with -D)", p.pos)
+        return range(lo, hi + 1)
 
     def constant(self, e: SExpr, env: Mapping[str, Expr] = {}, what: str = "a constant") -> int:
         value = self.expr(e, env)
