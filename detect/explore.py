@@ -262,23 +262,33 @@ def explore(
     if progress is not None:
         progress(len(parent), transitions, seconds)
 
-    tracer = _Tracer(compiled, parent, initial_real, canon)
-    deadlock_trace = tracer.trace(deadlocks[0]) if deadlocks else ()
-    fault_trace = tracer.fault_trace(fault_states[0]) if fault_states else ()
+    return finished(compiled, _Tracer(compiled, parent, initial_real, canon), pending,
+                    states=len(parent), transitions=transitions, initial=len(initial_real),
+                    deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
+                    faults=len(fault_states), truncated=truncated, interrupted=interrupted,
+                    seconds=seconds)
+
+
+def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitions: int, initial: int,
+             deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
+             seconds: float) -> Exploration:
+    """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
+    rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
+    native explorers."""
     return Exploration(
-        states=len(parent),
+        states=states,
         transitions=transitions,
-        initial=len(initial_real),
+        initial=initial,
         deadlocks=tuple(deadlocks),
         terminal_states=tuple(terminals),
-        faults=len(fault_states),
+        faults=faults,
         first_faults=_fault_reports(compiled, fault_states),
         truncated=truncated,
         interrupted=interrupted,
         seconds=seconds,
         assertions=_verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated),
-        deadlock_trace=deadlock_trace,
-        fault_trace=fault_trace,
+        deadlock_trace=tracer.trace(deadlocks[0]) if deadlocks else (),
+        fault_trace=tracer.fault_trace(fault_states[0]) if fault_states else (),
     )
 
 

@@ -12,6 +12,7 @@ from detect.ir import (
     TRUE, Assert, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
 from detect.ir import state_slots
+from detect.domains import _substitute
 from detect.pipeline import detect
 from tests.ir_strategies import expressions, models
 
@@ -245,18 +246,7 @@ def fault_or_block_models(draw):
 
 def _at(e, i: int):
     """``e`` with the local ``i`` replaced by the constant ``i``."""
-    from detect.ir import Ite as _Ite
-    if isinstance(e, Name):
-        return Const(i) if e.name == "i" else e
-    if isinstance(e, Index):
-        return Index(e.array, _at(e.index, i))
-    if isinstance(e, Unary):
-        return Unary(e.op, _at(e.operand, i))
-    if isinstance(e, Binary):
-        return Binary(e.op, _at(e.left, i), _at(e.right, i))
-    if isinstance(e, _Ite):
-        return _Ite(_at(e.cond, i), _at(e.then, i), _at(e.else_, i))
-    return e
+    return _substitute(e, {Name("i"): i})
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -256,7 +256,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
 
 
 def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise=None):
-    from ..explore import Exploration, _fault_reports, _verdicts
+    from .. import explore as ex
 
     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
     nslots = lib.nx_nslots()
@@ -291,23 +291,10 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
 
     tracer = _IndexTracer(compiled, lambda i: state(i), lambda i: lib.nx_parent(ctx, i), index_of,
                           canonicalise)
-    deadlock_trace = tracer.trace(deadlocks[0]) if deadlocks else ()
-    fault_trace = tracer.fault_trace(fault_states[0]) if fault_states else ()
-    return Exploration(
-        states=lib.nx_count(ctx),
-        transitions=lib.nx_transitions(ctx),
-        initial=lib.nx_initial(ctx),
-        deadlocks=tuple(deadlocks),
-        terminal_states=tuple(terminals),
-        faults=nfaults,
-        first_faults=_fault_reports(compiled, fault_states),
-        truncated=truncated,
-        interrupted=interrupted,
-        seconds=seconds,
-        assertions=_verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated),
-        deadlock_trace=deadlock_trace,
-        fault_trace=fault_trace,
-    )
+    return ex.finished(compiled, tracer, pending, states=lib.nx_count(ctx),
+                       transitions=lib.nx_transitions(ctx), initial=lib.nx_initial(ctx),
+                       deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
+                       faults=nfaults, truncated=truncated, interrupted=interrupted, seconds=seconds)
 
 
 _NO_PARENT = 0xFFFFFFFF
