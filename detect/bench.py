@@ -4,7 +4,7 @@
 state group) on the paper's 13 systems (``models/paper/*.csp``) and puts the paper's numbers
 beside ours; ``table2`` explores the rows of Tables II/III without reduction and with the
 ``exact`` (one representative per orbit, the paper's "unique") and ``local`` (hill climbing
-with the generators, the paper's "multi") canonicalisers of ``detect.reduce``.
+with the generators, the paper's "multi") canonicalisers of ``detect.checking.reduce``.
 
 The paper's numbers are literals below, transcribed from the text extraction of seed 002
 (/work/shared/seeds/002_f18a36e0afd93dde.txt).  Table I's flattened text gives, per row:
@@ -214,11 +214,11 @@ def warm_up() -> None:
 
 
 def run_row1(row: PaperRow, quick: bool = False, engine: str = "auto") -> Result1:
-    from .engine import automorphisms
-    from .graph import build_graph
-    from .csp import translate
-    from .group import symmetry_group
-    from .ir import validate
+    from detect.symmetry.automorphisms import automorphisms
+    from detect.symmetry.graph import build_graph
+    from detect.symmetry.constraints import translate
+    from detect.symmetry.group import symmetry_group
+    from detect.ir import validate
 
     config = row.quick if quick else row.config
     start = time.perf_counter()
@@ -293,7 +293,7 @@ class Result2:
 
 
 def _explore(model, strategy: str, detection, timeout: float, max_states: int) -> Run2:
-    from .reduce import explore_reduced
+    from detect.checking.reduce import explore_reduced
 
     result = explore_reduced(model, strategy, detection=detection, timeout=timeout, max_states=max_states)
     e = result.exploration
@@ -304,7 +304,7 @@ def _explore(model, strategy: str, detection, timeout: float, max_states: int) -
 
 def run_row2(row: PaperRow2, quick: bool = False, timeout: float = 600.0,
              max_states: int = 5_000_000) -> Result2:
-    from .pipeline import detect
+    from detect.symmetry.pipeline import detect
 
     config = row.quick if quick else row.config
     model = load_paper_model(row.system, config)

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .errors import InputError
-from .ir import ModelError, SequentialModel
+from detect.errors import InputError
+from detect.ir import ModelError, SequentialModel
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_INCOMPLETE = 0, 1, 2, 3
 
@@ -78,8 +78,8 @@ def _load(path: str, defines: tuple[str, ...], process: Optional[str]) -> Sequen
 
 def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
                   show_progress: bool = False):
-    from .csp import TableTooLarge
-    from .pipeline import detect
+    from detect.symmetry.constraints import TableTooLarge
+    from detect.symmetry.pipeline import detect
 
     bar, tell = status_line(show_progress and sys.stderr.isatty())
     try:
@@ -171,7 +171,7 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json)
     report = None
     if verify:
-        from .verify import verify as verify_generators
+        from detect.checking.verify import verify as verify_generators
 
         # detection.model: the input, or its narrowing to reachable domains (same LTS).
         bar, tell = status_line(not as_json and sys.stderr.isatty())
@@ -183,7 +183,7 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
                 bar.stop()
     measured = None
     if measure:
-        from .completeness import completeness
+        from detect.checking.completeness import completeness
 
         bar, tell = status_line(not as_json and sys.stderr.isatty())
         if tell is not None:
@@ -391,7 +391,7 @@ def status_line(enabled: bool):
 def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states,
             trust_symmetry, partial_ok, domain_states, explorer):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
-    from .reduce import ReductionError, explore_reduced
+    from detect.checking.reduce import ReductionError, explore_reduced
 
     seq = load_model(model, defines, process)
     detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json)
@@ -430,7 +430,7 @@ def explore(model, defines, as_json, process, max_states, timeout, trace, strate
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False) -> None:
-    from .ir import literal_label, state_slots
+    from detect.ir import literal_label, state_slots
 
     slots = state_slots(seq)
 
@@ -507,7 +507,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
 @process_option
 def linearise(model, defines, process):
     """Print MODEL's linearised sequential model (globals, summands, init)."""
-    from .pretty import show_model
+    from detect.ir.pretty import show_model
 
     click.echo(show_model(load_model(model, defines, process)), nl=False)
 
@@ -521,7 +521,7 @@ def linearise(model, defines, process):
 @process_option
 @click.option("--format", "fmt", required=True,
               type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg"]),
-              help="gap: group on literal points; json: versioned document (detect/schema/symmetries-v1.json); "
+              help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
                    "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="File to write (atomically); standard output if omitted.")
@@ -537,8 +537,8 @@ def linearise(model, defines, process):
 def export(model, defines, process, fmt, output, engine, table_limit, run, summand, constraint, max_nodes, layout,
            domain_states):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
-    from .csp import TableTooLarge
-    from .export import ExportError, ExportOptions, atomic_write, export_chunks
+    from detect.symmetry.constraints import TableTooLarge
+    from detect.export import ExportError, ExportOptions, atomic_write, export_chunks
 
     start = time.perf_counter()
     seq = load_model(model, defines, process)
@@ -584,7 +584,7 @@ def bench() -> None:
 @click.option("--only", default="", help="Only systems whose name contains this text.")
 def bench_table1(quick, engine, stem, only):
     """Detection on the paper's 13 systems beside the paper's Table I."""
-    from . import bench as b
+    from detect import bench as b
 
     rows = [r for r in b.TABLE1 if only.lower() in r.system.lower() and (not quick or r.quick)]
     b.warm_up()
@@ -618,7 +618,7 @@ def bench_table1(quick, engine, stem, only):
 @click.option("--only", default="", help="Only systems whose name contains this text.")
 def bench_table2(quick, timeout, max_states, stem, only):
     """States and seconds without reduction, with exact and local canonicalisation (Tables II/III)."""
-    from . import bench as b
+    from detect import bench as b
 
     rows = [r for r in b.TABLE2 if only.lower() in r.system.lower() and (not quick or r.quick)]
     results = []

@@ -26,17 +26,17 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
     if process is not None and language != "csp":
         raise InputError("--process applies to CSP# models only", path)
     if language == "csp":
-        from .csp import load as load_csp
+        from frontends.csp import load as load_csp
 
         return load_csp(path, defines, process=process)
     if language == "murphi":
-        from .murphi import load as load_murphi
+        from frontends.murphi import load as load_murphi
 
         return load_murphi(path, defines)
     if language == "dve":
-        from .dve import load as load_dve
+        from frontends.dve import load as load_dve
 
         return load_dve(path, defines)
-    from .promela import load as load_promela
+    from frontends.promela import load as load_promela
 
     return load_promela(path, defines)

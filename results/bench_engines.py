@@ -1,7 +1,7 @@
 """Benchmark: nauty (pynauty, dense) against bliss (igraph, sparse) on our coloured graphs.
 
 Prints a markdown table (model, N, nodes, edges, seconds per engine, |Aut|) and justifies
-``detect.engine.AUTO_THRESHOLD``.  Run: ``python results/bench_engines.py > results/engines.md``.
+``detect.symmetry.automorphisms.AUTO_THRESHOLD``.  Run: ``python results/bench_engines.py > results/engines.md``.
 Each engine runs in a child process with a time limit, so a slow dense run cannot hang the
 benchmark.
 """
@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from detect.csp import translate  # noqa: E402
-from detect.engine import automorphisms  # noqa: E402
-from detect.graph import build_graph  # noqa: E402
+from detect.symmetry.constraints import translate  # noqa: E402
+from detect.symmetry.automorphisms import automorphisms  # noqa: E402
+from detect.symmetry.graph import build_graph  # noqa: E402
 from frontends import load  # noqa: E402
 
 CASES = [

@@ -3,13 +3,13 @@
 Run: ``python results/bench_explore.py [--quick]``.  Prints one table row per (design, model):
 states, transitions, seconds, states/s.  Designs:
 
-* ``explore``     -- ``detect.explore.explore`` as shipped (one generated function for all
+* ``explore``     -- ``detect.statespace.explore.explore`` as shipped (one generated function for all
                      summands, tuple states, no labels in the hot loop);
 * ``bytes``       -- the same generated code but states packed as ``bytes`` (needs every
                      value in 0..255); measured to decide the packing;
 * ``per-summand`` -- one generator per summand yielding labelled ``Step`` objects (the
                      straightforward design, also used for traces);
-* ``interpreter`` -- ``detect.semantics.explore``, the reference (small instances only).
+* ``interpreter`` -- ``detect.ir.semantics.explore``, the reference (small instances only).
 
 All designs must report the same state and transition counts; the script checks that.
 Times include compiling the model, which dominates on the small instances.
@@ -28,9 +28,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from detect import semantics
-from detect.compile import compile_model
-from detect.explore import explore
+from detect.ir import semantics
+from detect.statespace.compile import compile_model
+from detect.statespace.explore import explore
 from detect.ir import (
     TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
 )
@@ -134,7 +134,7 @@ def design_bytes(model):
     compiled = compile_model(model)
     source = compiled.source.replace("tuple(t)", "bytes(t)")
     namespace = {}
-    from detect.compile import _RUNTIME  # the generated code's run-time helpers
+    from detect.statespace.compile import _RUNTIME  # the generated code's run-time helpers
     namespace.update(_RUNTIME)
     namespace.update(compiled.constants)
     exec(source, namespace)

@@ -39,8 +39,8 @@ def rss_bytes() -> int:
 
 
 def child(engine: str, path: str, n: int) -> None:
-    from detect.compile import compile_model
-    from detect.explore import explore
+    from detect.statespace.compile import compile_model
+    from detect.statespace.explore import explore
     from frontends import load
 
     start = time.perf_counter()
@@ -50,8 +50,8 @@ def child(engine: str, path: str, n: int) -> None:
     out = {"parse": parse}
     stats: dict = {}
     if engine == "native":
-        from detect import native
-        from detect.native import build
+        from detect.statespace import native
+        from detect.statespace.native import build
 
         with tempfile.TemporaryDirectory() as cache:
             os.environ["SYMDETECT_NATIVE_CACHE"] = cache

@@ -1,6 +1,6 @@
 """Benchmark: computing a constraint's allowed-assignment table three ways.
 
-``detect.csp`` enumerates tables with ``itertools.product`` (``_Builder.emit``).  This script
+``detect.symmetry.constraints`` enumerates tables with ``itertools.product`` (``_Builder.emit``).  This script
 compares that with python-constraint (the library the project brief names) and with numpy
 over the product, on functional constraints ``t = f(a, b)`` of growing size.  Run:
 ``python results/bench_tables.py > results/tables.md``.
@@ -25,7 +25,7 @@ def by_python_constraint(da, db, dt, f):
 
 
 def by_itertools(da, db, dt, f):
-    # What detect.csp does: enumerate the product, keep the tuples the relation allows.
+    # What detect.symmetry.constraints does: enumerate the product, keep the tuples the relation allows.
     return {(a, b, t) for a, b, t in itertools.product(da, db, dt) if f(a, b) == t}
 
 

@@ -28,8 +28,8 @@ def measure(path: str, queue) -> None:
 
     warnings.simplefilter("ignore")
     from detect.cli import Failure, load_model
-    from detect.completeness import completeness
-    from detect.pipeline import detect
+    from detect.checking.completeness import completeness
+    from detect.symmetry.pipeline import detect
 
     try:
         start = time.perf_counter()

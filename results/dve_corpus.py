@@ -4,16 +4,16 @@
 
 One row per ``CORPUS_DIR/*.dve`` (default ``../shared/corpus/beem/dve``):
 
-* our unreduced exploration (``detect.explore.explore``; its ``seconds`` are the search
+* our unreduced exploration (``detect.statespace.explore.explore``; its ``seconds`` are the search
   alone, after compiling the model);
-* the detected group (``detect.pipeline.detect``), whether every generator passes
-  ``detect.verify`` (what ``symdetect analyze --verify`` runs), and the order of the group of
+* the detected group (``detect.symmetry.pipeline.detect``), whether every generator passes
+  ``detect.checking.verify`` (what ``symdetect analyze --verify`` runs), and the order of the group of
   *all* state-permutation symmetries of the reachable LTS (``results/dve_symmetry.py``);
 * reduced states: the number of orbits of the reachable states under the detected group,
   by brute force (union of every state with its generator images) -- the count that
   exact one-per-orbit reduction must give --, our explorer run with the smallest image of
   each state over all group elements as ``canonicalise`` (enumeration, fine for these
-  small groups; trivial groups need no reduction), and with ``detect.reduce``'s ``exact``
+  small groups; trivial groups need no reduction), and with ``detect.checking.reduce``'s ``exact``
   canonicaliser (``make_reducer(model, group, "exact")``, what ``--reduce exact`` runs);
 * Spin on BEEM's Promela translation ``../promela/<instance>.pml`` where one exists, in the
   same run on the same machine: ``spin -o3 -a``, ``gcc -O2 -DSAFETY -DNOREDUCE``,
@@ -40,10 +40,10 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from detect.compile import compile_model  # noqa: E402
-from detect.explore import Exploration, explore, reachable_graph  # noqa: E402
+from detect.statespace.compile import compile_model  # noqa: E402
+from detect.statespace.explore import Exploration, explore, reachable_graph  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
-from detect.verify import compile_permutation  # noqa: E402
+from detect.checking.verify import compile_permutation  # noqa: E402
 from frontends.dve import load  # noqa: E402
 from results.dve_symmetry import (  # noqa: E402
     InstanceSymmetry, analyse, describe, min_image_canonicaliser,
@@ -171,11 +171,11 @@ def orbit_count(model: SequentialModel, generators) -> Optional[int]:
 
 
 def reduced_exploration(model: SequentialModel, symmetry: InstanceSymmetry) -> Optional[Exploration]:
-    """Exploration with ``detect.reduce``'s ``exact`` canonicaliser (what ``symdetect explore
+    """Exploration with ``detect.checking.reduce``'s ``exact`` canonicaliser (what ``symdetect explore
     --reduce exact`` runs); None when detection failed or the group is trivial."""
     if symmetry.group is None or symmetry.group.order == 1:
         return None
-    from detect.reduce import make_reducer
+    from detect.checking.reduce import make_reducer
 
     reducer = make_reducer(model, symmetry.group, "exact")
     return explore(model, canonicalise=reducer.canonicalise)
@@ -330,7 +330,7 @@ def main() -> None:
         "the detection (`results/dve_symmetry.py`); when it equals the group order nothing was",
         "missed.  *orbits*: reachable states up to the detected group (brute force); *reduced (min",
         "image)*: `explore` with `canonicalise` = smallest image over all group elements; *reduced",
-        "(exact)*: `explore` with `detect.reduce`'s exact canonicaliser (`--reduce exact`).",
+        "(exact)*: `explore` with `detect.checking.reduce`'s exact canonicaliser (`--reduce exact`).",
         "",
         "## Groups found",
         "",

@@ -4,12 +4,12 @@
 
 Library part (used by ``results/dve_corpus.py`` and ``tests/test_dve_symmetry.py``):
 
-* ``analyse(path)`` runs ``detect.pipeline.detect`` and ``detect.verify.verify`` on one
+* ``analyse(path)`` runs ``detect.symmetry.pipeline.detect`` and ``detect.checking.verify.verify`` on one
   instance and computes ``reachable_symmetry_order`` as an independent upper bound;
 * ``reachable_symmetry_order(model)`` is the order of the group of *all* state permutations
-  (slot map plus per-slot value maps, as ``detect.perm.StatePermutation``) that are
+  (slot map plus per-slot value maps, as ``detect.symmetry.perm.StatePermutation``) that are
   symmetries of the reachable LTS, acting on the reachable states.  It is computed without
-  the coloured-graph method, by ``detect.completeness`` (``analyze --completeness``): bliss
+  the coloured-graph method, by ``detect.checking.completeness`` (``analyze --completeness``): bliss
   or nauty on a graph of slots, literals, reachable states and transitions.  When the
   detected group (whose generators all verify) has that same order, it is the whole
   symmetry group of the instance: nothing was missed by the linearisation.
@@ -32,16 +32,16 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from detect.compile import compile_model  # noqa: E402
-from detect.completeness import true_symmetries  # noqa: E402
-from detect.csp import TableTooLarge  # noqa: E402
-from detect.explore import reachable_graph  # noqa: E402
-from detect.group import SymmetryGroup  # noqa: E402
+from detect.statespace.compile import compile_model  # noqa: E402
+from detect.checking.completeness import true_symmetries  # noqa: E402
+from detect.symmetry.constraints import TableTooLarge  # noqa: E402
+from detect.statespace.explore import reachable_graph  # noqa: E402
+from detect.symmetry.group import SymmetryGroup  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
-from detect.pipeline import detect  # noqa: E402
-from detect.perm import StatePermutation  # noqa: E402
-from detect.reachable_domains import ReachableDomains  # noqa: E402
-from detect.verify import VerifyReport, compile_permutation, reachable_action_order, verify  # noqa: E402
+from detect.symmetry.pipeline import detect  # noqa: E402
+from detect.symmetry.perm import StatePermutation  # noqa: E402
+from detect.transform.reachable import ReachableDomains  # noqa: E402
+from detect.checking.verify import VerifyReport, compile_permutation, reachable_action_order, verify  # noqa: E402
 from frontends.dve import load  # noqa: E402
 
 #: The corpus instances need at most 131,584 rows for one constraint (fischer's timer update
@@ -77,7 +77,7 @@ class InstanceSymmetry:
 
 def reachable_symmetry_order(model: SequentialModel, max_states: int = 1_000_000) -> int:
     """Order, on reachable states, of the group of all state-permutation symmetries
-    (``detect.completeness``, the engine behind ``analyze --completeness``); raises
+    (``detect.checking.completeness``, the engine behind ``analyze --completeness``); raises
     ``ValueError`` if the state space exceeds ``max_states``."""
     graph = reachable_graph(compile_model(model), max_states)
     if not graph.complete:
@@ -111,7 +111,7 @@ def group_elements(generators: Sequence[StatePermutation], limit: int = 10_000
 
 
 def min_image_canonicaliser(generators: Sequence[StatePermutation]):
-    """``canonicalise`` for ``detect.explore.explore``: the lexicographically smallest image
+    """``canonicalise`` for ``detect.statespace.explore.explore``: the lexicographically smallest image
     of a state over all group elements (enumeration; one state per orbit, small groups)."""
     images = [compile_permutation(g) for g in group_elements(generators)]
     if not images:

@@ -6,10 +6,10 @@ exact reduction against Murphi's published ``-sym1`` counts.
 One row per (file, N) in ``ROWS`` (``CORPUS_DIR`` defaults to ``../shared/corpus/murphi``):
 
 * *states (Murphi)*: the count in the file's closing comment (``-nosym``); *states (ours)*:
-  ``detect.explore.explore`` without reduction (its seconds are the search alone), skipped
+  ``detect.statespace.explore.explore`` without reduction (its seconds are the search alone), skipped
   where ``UNREDUCED_LIMIT`` says it is too big to be worth the wait;
-* *group order*: ``detect.pipeline.detect``; *verify*: every generator checked against the
-  explored LTS (``detect.verify``, where the unreduced exploration is small enough);
+* *group order*: ``detect.symmetry.pipeline.detect``; *verify*: every generator checked against the
+  explored LTS (``detect.checking.verify``, where the unreduced exploration is small enough);
 * *reduced (exact)*: ``explore`` with ``make_reducer(model, group, "exact")`` -- one state
   per orbit, what ``--reduce exact`` runs -- next to Murphi's ``-sym1`` count (exact
   canonicalisation under the scalarset's permutations).
@@ -28,10 +28,10 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from detect.explore import explore  # noqa: E402
-from detect.pipeline import detect  # noqa: E402
-from detect.reduce import make_reducer  # noqa: E402
-from detect.verify import verify  # noqa: E402
+from detect.statespace.explore import explore  # noqa: E402
+from detect.symmetry.pipeline import detect  # noqa: E402
+from detect.checking.reduce import make_reducer  # noqa: E402
+from detect.checking.verify import verify  # noqa: E402
 from frontends.murphi import load  # noqa: E402
 
 

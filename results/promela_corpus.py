@@ -15,9 +15,9 @@ import time
 import warnings
 from pathlib import Path
 
-from detect.csp import TableTooLarge
-from detect.explore import reachable_graph
-from detect.pipeline import detect
+from detect.symmetry.constraints import TableTooLarge
+from detect.statespace.explore import reachable_graph
+from detect.symmetry.pipeline import detect
 from frontends.promela import load, spin_state_count
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Unreduced exploration throughput: ``detect.explore`` against Spin on the same Promela file.
+"""Unreduced exploration throughput: ``detect.statespace.explore`` against Spin on the same Promela file.
 
 Run: ``python results/spin_throughput.py [MODEL.pml[:N=5,...]] ...`` (default: the corpus's
 ``sort.pml`` and ``models/peterson_filter.pml`` with N=5).  For each model, in the same run on
@@ -7,7 +7,7 @@ the same machine:
 * Spin 6 (Debian ``spin``): ``spin -o1 -o2 -o3 -a``, ``gcc -O2 -DSAFETY -DNOREDUCE -DNOCLAIM``,
   ``./pan -m10000000 -c0 -n``; states stored and pan's own "elapsed time" (search only; the
   spin and gcc steps are timed separately);
-* ours: ``frontends.load`` + ``detect.explore.explore`` (compile included in the explore time;
+* ours: ``frontends.load`` + ``detect.statespace.explore.explore`` (compile included in the explore time;
   the front end is timed separately), states and states/s.
 
 Spin stores fewer states on models with ``atomic`` (see ``results/promela_corpus.md``), so the
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from detect.explore import explore  # noqa: E402
+from detect.statespace.explore import explore  # noqa: E402
 from frontends import load  # noqa: E402
 
 DEFAULT = [

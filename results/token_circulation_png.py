@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import re
 
-from detect.csp import translate
+from detect.symmetry.constraints import translate
 from detect.export import ExportOptions, atomic_write, export_chunks
-from detect.graph import CONSTRAINT, INIT, build_graph
+from detect.symmetry.graph import CONSTRAINT, INIT, build_graph
 from frontends import load
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -176,10 +176,10 @@ class Comparison:
 
 
 def _fired():
-    """``frontends.murphi.fired.murphi_counts``; from this tree's file when the front end on
+    """``detect.checking.murphi_counts.murphi_counts``; from this tree's file when the front end on
     the path is an older one without it (``results/differential_murphi.py --frontend``)."""
     try:
-        from frontends.murphi.fired import murphi_counts
+        from detect.checking.murphi_counts import murphi_counts
     except ImportError:
         import importlib.util
 
@@ -193,7 +193,7 @@ def _fired():
 
 def ours(path: Path, defines: Optional[dict[str, int]] = None):
     """``symdetect explore PATH --json`` (states, verdict) and the rules fired
-    (``frontends.murphi.fired``); our one-line error as a string if the CLI exits 2."""
+    (``detect.checking.murphi_counts``); our one-line error as a string if the CLI exits 2."""
     import json
 
     from click.testing import CliRunner

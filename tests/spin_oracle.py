@@ -77,8 +77,8 @@ def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_00
 def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5_000_000) -> Counts:
     """What ``symdetect explore --spin-states`` reports for ``text``: Spin's count of our
     reachable states, and whether a fault or an invalid end state is reachable."""
-    from detect.compile import compile_model
-    from detect.explore import reachable_graph
+    from detect.statespace.compile import compile_model
+    from detect.statespace.explore import reachable_graph
     from frontends.promela import parse_with_storage, spin_state_count
 
     with warnings.catch_warnings():
@@ -91,7 +91,7 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
     dead = any(not succ and k not in graph.faults and not compiled.terminal(s)
                for k, (s, succ) in enumerate(zip(graph.states, graph.successors)))
     if graph.faults and _PID_REUSE in repr(model.summands):
-        from detect.semantics import steps
+        from detect.ir.semantics import steps
         for k in sorted(graph.faults)[:200]:
             if any(_PID_REUSE in (step.fault or "") for step in steps(model, graph.states[k])):
                 raise Unsupported("a process ends before a later run of init (Spin reuses its pid)")

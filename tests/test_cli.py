@@ -147,7 +147,7 @@ def test_bench_writes_results_only_when_asked(tmp_path, monkeypatch):
 
 def test_initial_states_are_listed_within_the_bound():
     """2^64 initial states: verify's exploration stops at the bound while listing them."""
-    from detect.explore import reachable_graph
+    from detect.statespace.explore import reachable_graph
     from detect.ir import Event, SequentialModel, Summand, TRUE, Variable
 
     model = SequentialModel("many", (Variable("b", (0, 1), ((0, 1),) * 64, size=64),),

@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from detect.cli import main
-from detect.completeness import completeness, true_symmetries
-from detect.explore import reachable_graph
+from detect.checking.completeness import completeness, true_symmetries
+from detect.statespace.explore import reachable_graph
 from detect.ir import Assign, Binary, Const, Event, Name, SequentialModel, Summand, Variable
-from detect.pipeline import detect
-from detect.verify import verify
+from detect.symmetry.pipeline import detect
+from detect.checking.verify import verify
 
 
 def semantic_pair() -> SequentialModel:

@@ -6,8 +6,8 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
 
-from detect import semantics
-from detect.csp import (
+from detect.ir import semantics
+from detect.symmetry.constraints import (
     SearchTooLarge, TableTooLarge, fault_states_of_summand, solutions_of_summand, translate,
 )
 from detect.ir import (

@@ -3,7 +3,7 @@
 CMurphi is built from ``../shared/peers`` once per machine into a cache (``tests/cmurphi.py``;
 the build is safe under pytest-xdist); these tests skip with the reason when ``../shared``,
 ``g++`` or ``make`` is absent.  Each model is run by ``symdetect explore FILE --json`` (plus
-``frontends.murphi.fired`` for CMurphi's "rules fired", which our "transitions" do not
+``detect.checking.murphi_counts`` for CMurphi's "rules fired", which our "transitions" do not
 count) and by CMurphi ``-nosym -ndl``; the verdicts (some error / invariant violation, or
 none) must agree, and when neither finds one, the states and rules fired too (CMurphi stops
 at its first error, so its counts are partial then).
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from . import cmurphi, murphi_gen
+from tests import cmurphi, murphi_gen
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "murphi"

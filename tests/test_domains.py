@@ -8,15 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detect import semantics
-from detect.domains import Unbounded, expression_values, infer_domains, narrow_domains
+from detect.ir import semantics
+from detect.transform.domains import Unbounded, expression_values, infer_domains, narrow_domains
 from detect.ir import (
     TRUE, Assert, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel,
     Summand, Unary, Variable, While, validate,
 )
 
-from .ir_strategies import models as small_models
-from .test_explore import random_models
+from tests.ir_strategies import models as small_models
+from tests.test_explore import random_models
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from detect.csp import TableTooLarge
-from detect.explore import explore
+from detect.symmetry.constraints import TableTooLarge
+from detect.statespace.explore import explore
 from detect.ir import SequentialModel, state_slots
-from detect.perm import StatePermutation
-from detect.pipeline import detect
-from detect.verify import verify
+from detect.symmetry.perm import StatePermutation
+from detect.symmetry.pipeline import detect
+from detect.checking.verify import verify
 from frontends.dve import load, parse_text
 from results.dve_symmetry import (
     DOMAIN_STATES, TABLE_LIMIT, analyse, group_elements, min_image_canonicaliser, pc_histograms,
@@ -225,7 +225,7 @@ def test_pid_valued_global_is_permuted_with_the_processes():
 @pytest.mark.parametrize("name, orbits", [("phils.1", 23), ("phils.2", 117), ("fischer.1", 136)])
 def test_orbit_count_agrees_with_burnside(name, orbits):
     # Burnside: #orbits = average number of reachable states fixed by a group element.
-    from detect.explore import reachable_graph
+    from detect.statespace.explore import reachable_graph
     from results.dve_corpus import orbit_count
 
     model = load(_beem(name))

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detect import explore as explore_module
-from detect import semantics
-from detect.compile import compile_model
-from detect.explore import explore, reachable_graph, trace_between
+from detect.statespace import explore as explore_module
+from detect.ir import semantics
+from detect.statespace.compile import compile_model
+from detect.statespace.explore import explore, reachable_graph, trace_between
 from detect.ir import (
     TRUE, Assert, Assertion, Assign, Binary, BINARY_OPS, Const, Event, If, Index, Ite, Local,
     ModelError, Name, SequentialModel, Summand, Unary, Variable, While,

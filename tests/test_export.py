@@ -20,9 +20,9 @@ from detect.export import (
     ExportError, ExportOptions, atomic_write, dimacs_lines, dot_lines, dreadnaut_lines, export_chunks,
     gap_lines, gap_permutation, json_document, load_schema, select_view, state_permutation_json,
 )
-from detect.graph import CONSTRAINT, INIT, LITERAL, SUMMAND, TUPLE, VARIABLE
+from detect.symmetry.graph import CONSTRAINT, INIT, LITERAL, SUMMAND, TUPLE, VARIABLE
 from detect.ir import state_slots
-from detect.pipeline import detect
+from detect.symmetry.pipeline import detect
 from frontends import load
 from tests.ir_strategies import models
 
@@ -312,7 +312,7 @@ def test_svg_renders_with_legend_of_node_kinds():
     for kind in ("summand (doubleoctagon)", "constraint (diamond)", "tuple (circle)", "literal (circle)",
                  "variable (box)", "frame (triangle)"):
         assert kind in svg
-    from detect.csp import translate
+    from detect.symmetry.constraints import translate
 
     # A constraint that reads leader[] (its index depends on the translation's order).
     index = next(i for i, c in enumerate(translate(model).constraints) if "leader[0]" in c.text)

@@ -14,12 +14,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
 from detect.cli import main
-from detect.explore import explore
+from detect.statespace.explore import explore
 from detect.ir import (
     Assert, Assign, Binary, Const, Event, Name, SequentialModel, Summand, Unary, Variable,
 )
-from detect.pipeline import detect
-from detect.reduce import explore_reduced
+from detect.symmetry.pipeline import detect
+from detect.checking.reduce import explore_reduced
 from tests.ir_strategies import models
 
 STRATEGIES = ("exact", "enumerate", "local", "graph")
@@ -135,7 +135,7 @@ def test_fault_points_carry_their_kind():
     """Each fault point is coloured by what the user is told (a failed assertion, an index
     out of bounds...): faults alike keep their symmetry, faults of different kinds are
     not exchanged."""
-    from detect.csp import translate
+    from detect.symmetry.constraints import translate
     from detect.ir import Index
 
     def finish(me, program):

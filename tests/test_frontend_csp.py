@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from detect.errors import InputError
 from detect.ir import slot_offsets, validate
-from detect.semantics import explore
+from detect.ir.semantics import explore
 from frontends.csp import load, parse_text
 
 REPO = Path(__file__).resolve().parent.parent
@@ -362,7 +362,7 @@ def test_truly_unbounded_counter_is_still_refused_with_how_to_bound_it():
 
 
 def _lts_of(text: str):
-    from detect.explore import reachable_graph
+    from detect.statespace.explore import reachable_graph
 
     g = reachable_graph(parse_text(text, "m.csp"))
     return len(g.states), sum(len(s) for s in g.successors)
@@ -381,7 +381,7 @@ def test_case_is_one_tau_step_to_the_first_true_arm():
 
 def test_case_without_default_terminates_when_no_arm_holds():
     model = parse_text("var x : {0..1} = 1;\nP() = case { x == 0: a -> P() };\n", "m.csp")
-    from detect.explore import explore
+    from detect.statespace.explore import explore
 
     result = explore(model)
     assert result.states == 2 and not result.deadlocks and len(result.terminal_states) == 1
@@ -409,7 +409,7 @@ def test_channel_arrays_equal_separate_channels():
                 "R0() = c0?x{got[0] = x;} -> d0?y -> R0();\nR1() = c1?x{got[1] = x;} -> d1?y -> R1();\n"
                 "Sys() = S0() ||| S1() ||| R0() ||| R1();\n")
     assert _lts_of(arrays) == _lts_of(separate)
-    from detect.pipeline import detect
+    from detect.symmetry.pipeline import detect
 
     assert detect(parse_text(arrays, "a.csp")).group.order == 2  # the two pairs swap
 

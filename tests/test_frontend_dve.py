@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detect import ir, semantics
+from detect import ir
+from detect.ir import semantics
 from detect.errors import InputError
-from detect.explore import explore
+from detect.statespace.explore import explore
 from frontends.dve import load, parse_text
 from frontends.dve.linearise import KEYWORDS
 
@@ -186,7 +187,7 @@ def test_rendezvous_with_several_values_and_negative_constant():
 def test_compiled_explorer_runs_rendezvous_temporaries_with_dotted_names():
     """The DVE front end names a rendezvous' value temporaries ``c.v0``; the compiled
     explorer once emitted them as Python names verbatim (NameError)."""
-    from detect.explore import explore
+    from detect.statespace.explore import explore
 
     model = _model("""
         byte a, b;

@@ -10,15 +10,17 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detect import ir, semantics
+from detect import ir
+from detect.ir import semantics
 from detect.cli import main
 from detect.errors import InputError
-from detect.explore import explore
-from detect.pipeline import detect
-from detect.reduce import make_reducer
-from detect.verify import verify
+from detect.statespace.explore import explore
+from detect.symmetry.pipeline import detect
+from detect.checking.reduce import make_reducer
+from detect.checking.verify import verify
 from frontends import load as load_any
-from frontends.murphi import load, parse_text
+from frontends.murphi import load
+from frontends.murphi import parse_text
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "murphi"
 

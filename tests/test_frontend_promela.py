@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from detect.errors import InputError
-from detect.explore import reachable_graph
+from detect.statespace.explore import reachable_graph
 from frontends.promela import load, parse_text, spin_state_count
 from frontends.promela.preprocess import preprocess
 
@@ -223,7 +223,7 @@ RENDEZVOUS = [
 
 def deadlocks(model) -> int:
     """Invalid end states as Spin counts them: Spin's state has no ``_atomic`` slot."""
-    from detect.compile import compile_model
+    from detect.statespace.compile import compile_model
     from frontends.promela.lower import ATOMIC
 
     compiled = compile_model(model)
@@ -261,8 +261,8 @@ def test_rendezvous_is_one_step_of_both_processes():
 def test_peterson_filter_group_is_symmetric_and_verified(n):
     import math
 
-    from detect.pipeline import detect
-    from detect.verify import verify
+    from detect.symmetry.pipeline import detect
+    from detect.checking.verify import verify
 
     model = load(MODELS / "peterson_filter.pml", {"N": n})
     group = detect(model).group
@@ -317,7 +317,7 @@ def test_fuzz_never_crashes(text):
 def _guard_outcomes(model, guards, state) -> tuple:
     """Per guard: "fault", or its truth value in ``state``."""
     from detect.ir import slot_offsets
-    from detect.semantics import Env, Fault, evaluate
+    from detect.ir.semantics import Env, Fault, evaluate
 
     out = []
     for g in guards:
@@ -397,8 +397,8 @@ def test_cli_explore_reports_spins_count(tmp_path):
 
 
 def test_rendezvous_clients_are_symmetric_and_match_spin(tmp_path):
-    from detect.pipeline import detect
-    from detect.verify import verify
+    from detect.symmetry.pipeline import detect
+    from detect.checking.verify import verify
 
     path = MODELS / "rendezvous_clients.pml"
     model = load(path, {"N": 3})
@@ -468,8 +468,8 @@ def test_init_checks_pid_plan_once_per_start_up_step():
     its pid; we report that as a fault.  Runs in one atomic step: nothing ends in between, one
     check suffices, and two instances that could end (``false`` is an edge to their end) are
     still symmetric (BEEM's msmie.1.pml had group 1 for this reason)."""
-    from detect.explore import explore
-    from detect.pipeline import detect
+    from detect.statespace.explore import explore
+    from detect.symmetry.pipeline import detect
 
     separate = parse_text("proctype A() { skip }\ninit { run A(); run A() }", "s.pml")
     assert explore(separate).faults > 0

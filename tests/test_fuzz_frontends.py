@@ -330,7 +330,7 @@ def test_mutated_real_models_long(language):
 
 # Every failure the fuzzers found, minimised: (language, program).
 REGRESSIONS = [
-    # issue 16: constant folding raised detect.semantics.Fault at load time; now a run-time
+    # issue 16: constant folding raised detect.ir.semantics.Fault at load time; now a run-time
     # fault of the model (Spin accepts the program)
     ("promela", "byte x; active proctype P() { x = 1 << 300 }\n"),
     # issue 16: Spin's conditional expression gave a lark VisitError

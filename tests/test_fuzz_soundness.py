@@ -25,8 +25,8 @@ from click.testing import CliRunner
 
 from detect.cli import main
 
-from . import murphi_gen, promela_gen
-from .test_reduce import orbit_count
+from tests import murphi_gen, promela_gen
+from tests.test_reduce import orbit_count
 
 STATES = 20_000  # larger models are skipped (their orbits are counted by brute force)
 
@@ -129,9 +129,9 @@ GENERATORS = {
 
 def check_model(language: str, seed: int) -> str:
     """Check model ``seed``; return what was checked ('sound', 'skip: ...', 'input error')."""
-    from detect.csp import TableTooLarge
-    from detect.explore import reachable_graph
-    from detect.pipeline import detect
+    from detect.symmetry.constraints import TableTooLarge
+    from detect.statespace.explore import reachable_graph
+    from detect.symmetry.pipeline import detect
     from frontends import load
 
     suffix, generate = GENERATORS[language]
@@ -182,7 +182,7 @@ def test_many_random_models_get_sound_symmetries(language):
 
 
 def test_csp_and_dve_generators_make_valid_models_with_symmetry():
-    from detect.pipeline import detect
+    from detect.symmetry.pipeline import detect
     from frontends import load
 
     with tempfile.TemporaryDirectory() as d:

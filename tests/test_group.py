@@ -6,14 +6,14 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detect import semantics
-from detect.group import DATA, MIXED, PROCESS, group_order
+from detect.ir import semantics
+from detect.symmetry.group import DATA, MIXED, PROCESS, group_order
 from detect.ir import (
     TRUE, Assert, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
 from detect.ir import state_slots
-from detect.domains import _substitute
-from detect.pipeline import detect
+from detect.transform.domains import _substitute
+from detect.symmetry.pipeline import detect
 from tests.ir_strategies import expressions, models
 
 
@@ -135,7 +135,7 @@ def _owned_model() -> SequentialModel:
 
 
 def _slot_swap(model, pairs: dict[str, str]):
-    from detect.perm import StatePermutation
+    from detect.symmetry.perm import StatePermutation
 
     slots = state_slots(model)
     index = {s.label: k for k, s in enumerate(slots)}
@@ -146,7 +146,7 @@ def _slot_swap(model, pairs: dict[str, str]):
 
 
 def test_whole_processes_moving_with_their_pid_indexed_array_are_a_process_symmetry():
-    from detect.group import classify
+    from detect.symmetry.group import classify
 
     model = _owned_model()
     sigma = _slot_swap(model, {"P_0.pc": "P_1.pc", "P_0.l": "P_1.l", "f[0]": "f[1]"})
@@ -155,7 +155,7 @@ def test_whole_processes_moving_with_their_pid_indexed_array_are_a_process_symme
 
 
 def test_moves_that_are_not_whole_processes_are_variable_symmetries():
-    from detect.group import VARIABLE, classify
+    from detect.symmetry.group import VARIABLE, classify
 
     model = _owned_model()
     slots = state_slots(model)
@@ -213,7 +213,7 @@ def test_sum_over_processes_keeps_their_symmetry():
 
 def test_shared_variables_may_move_along_with_whole_processes():
     """BEEM's hanoi swaps processes AtoB <-> AtoC together with the shared pegs b <-> c."""
-    from detect.group import VARIABLE, classify
+    from detect.symmetry.group import VARIABLE, classify
 
     base = _owned_model()
     model = SequentialModel("shared", base.variables + (

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from detect.pipeline import detect
-from detect.verify import verify
-from frontends import SUFFIXES, load
+from detect.symmetry.pipeline import detect
+from detect.checking.verify import verify
+from frontends import SUFFIXES
+from frontends import load
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = sorted(p for p in (ROOT / "models").rglob("*") if p.suffix in SUFFIXES)

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from detect import semantics
+from detect.ir import semantics
 from detect.errors import InputError
-from detect.explore import explore
-from frontends.murphi import load, parse_text
-from frontends.murphi.fired import murphi_counts
+from detect.statespace.explore import explore
+from frontends.murphi import load
+from frontends.murphi import parse_text
+from detect.checking.murphi_counts import murphi_counts
 
-from .test_frontend_murphi import _reduced_states
+from tests.test_frontend_murphi import _reduced_states
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 

@@ -8,19 +8,20 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from detect import native
-from detect.explore import explore
+from detect.statespace import native
+from detect.statespace.explore import explore
 from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Local, Name, SequentialModel, Summand, Unary,
     Variable,
 )
-from detect.native import build
-from detect.semantics import Fault, apply_binary, apply_unary
-from frontends import SUFFIXES, load
+from detect.statespace.native import build
+from detect.ir.semantics import Fault, apply_binary, apply_unary
+from frontends import SUFFIXES
+from frontends import load
 
-from .ir_strategies import models as ir_models
-from .test_explore import is_real_trace, random_models
-from .test_models import MODELS, ROOT, parameters_for
+from tests.ir_strategies import models as ir_models
+from tests.test_explore import is_real_trace, random_models
+from tests.test_models import MODELS, ROOT, parameters_for
 
 pytestmark = pytest.mark.skipif(build.compiler() is None, reason="no C compiler")
 
@@ -82,7 +83,7 @@ def test_native_agrees_with_python_on_ir_strategy_models(model):
 
 
 def _python_states(model):
-    from detect import semantics
+    from detect.ir import semantics
 
     return semantics.explore(model)[0]
 
@@ -218,7 +219,7 @@ def test_auto_switches_to_native_past_the_threshold(monkeypatch):
 
 
 def test_progress_is_reported(monkeypatch):
-    from detect import explore as explore_module
+    from detect.statespace import explore as explore_module
 
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
     calls = []
@@ -264,7 +265,7 @@ def _index(array, e):
 
 @pytest.mark.parametrize("name", ["paper/hanoi.csp", "paper/leader_complete.csp", "counters"])
 def test_native_sorting_reduction_agrees_with_python(name, capsys):
-    from detect.reduce import explore_reduced
+    from detect.checking.reduce import explore_reduced
 
     model = (_independent_counters(4, 3) if name == "counters"
              else load(str(ROOT / "models" / name), parameters_for(ROOT / "models" / name)))
@@ -280,8 +281,8 @@ def test_native_sorting_reduction_agrees_with_python(name, capsys):
 
 
 def test_native_reduction_refuses_a_wrong_generator_like_python(capsys):
-    from detect.explore import NotASymmetry
-    from detect.reduce import _compile_action, _Points, sorting_canonicaliser
+    from detect.statespace.explore import NotASymmetry
+    from detect.checking.reduce import _compile_action, _Points, sorting_canonicaliser
 
     # x counts up, y never moves: swapping them is no symmetry.
     model = SequentialModel(

@@ -8,8 +8,8 @@ import os
 import pytest
 
 from detect.bench import MODELS, SYSTEMS, load_paper_model
-from detect.pipeline import detect
-from detect.verify import verify
+from detect.symmetry.pipeline import detect
+from detect.checking.verify import verify
 from frontends.csp import parse_text
 
 # (system, small configuration, expected order of the state group): the orders follow from
@@ -57,13 +57,13 @@ def test_peterson_and_leader_complete_find_full_symmetric_group(n):
 
 def test_two_hop_colouring_has_all_24_local_states_per_agent():
     # Seed 002 Table II: 13,824 = 24^3 states for the ring of 3 (init `= *`).
-    from detect.explore import explore
+    from detect.statespace.explore import explore
 
     assert explore(load_paper_model("Non-deterministic two-hop coloring protocol in undirected rings", "3")).states == 24 ** 3
 
 
 def test_hanoi_state_count_is_three_to_the_disks_plus_setup():
-    from detect.explore import explore
+    from detect.statespace.explore import explore
 
     assert explore(load_paper_model("Hanoi puzzle", "4")).states == 3 ** 4 + 1
 
@@ -77,7 +77,7 @@ def test_xor_and_shifts_follow_c_precedence_and_meaning():
 
 
 def test_xor_in_a_program_is_evaluated_as_in_c():
-    from detect.explore import explore
+    from detect.statespace.explore import explore
 
     m = parse_text("var x : {0..7} = 5; P() = [x == 5] a{x = x ^ 3;} -> P();")
     assert explore(m).states == 2  # 5 -> 6
@@ -87,7 +87,7 @@ def test_sibling_families_have_the_same_shape():
     # pc slot of the second family is c - lo + base; it must fold to c (three-tiered needs it)
     m = parse_text("var v[4] : {0..1} = [0(4)]; P(c) = a.c{v[c] = 1;} -> b.c -> P(c);"
                    "S() = (|||c:{0..1}@P(c)) ||| (|||c:{2..3}@P(c));")
-    from detect.pretty import show_expr
+    from detect.ir.pretty import show_expr
 
     texts = {show_expr(s.guard).replace("0..1", "").replace("2..3", "") for s in m.summands}
     assert all("- 2 + 2" not in t for t in texts)

@@ -75,7 +75,7 @@ def test_atomic_marks_follow_spin(text, stored, error, tmp_path):
 def test_atomic_loop_process_is_not_swapped_with_a_per_iteration_atomic_one():
     """A keeps control through its whole loop, B only per iteration: no A<->B symmetry
     (the loop head used to release control, which made them look alike)."""
-    from detect.pipeline import detect
+    from detect.symmetry.pipeline import detect
     from frontends.promela import parse_text
 
     text = ("byte a, b;\n"
@@ -121,7 +121,7 @@ def test_integer_types_follow_spin(text, stored, error, tmp_path):
 
 
 def test_two_writers_of_different_int_values_are_not_symmetric():
-    from detect.pipeline import detect
+    from detect.symmetry.pipeline import detect
     from frontends.promela import parse_text
 
     text = INTS[1][0]
@@ -192,8 +192,8 @@ def test_deliberate_a_run_after_a_process_ended_is_a_fault(tmp_path):
     """Spin gives a process started after another one ended that one's pid; our instances
     have their pids fixed at load time, so the run faults ("pids differ from the load-time
     plan") instead of mis-numbering.  Spin: 18 states, no error."""
-    from detect.explore import reachable_graph
-    from detect.semantics import steps
+    from detect.statespace.explore import reachable_graph
+    from detect.ir.semantics import steps
     from frontends.promela import parse_text
     from tests.spin_oracle import Unsupported
 

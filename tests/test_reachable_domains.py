@@ -4,12 +4,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from detect.csp import TableTooLarge
-from detect.explore import reachable_graph
+from detect.symmetry.constraints import TableTooLarge
+from detect.statespace.explore import reachable_graph
 from detect.ir import TRUE, Assign, Binary, Const, Event, Name, SequentialModel, Summand, Variable
-from detect.pipeline import detect
-from detect.reachable_domains import DomainsNotNarrowed, narrow_to_reachable
-from detect.verify import verify
+from detect.symmetry.pipeline import detect
+from detect.transform.reachable import DomainsNotNarrowed, narrow_to_reachable
+from detect.checking.verify import verify
 from tests.ir_strategies import models
 
 
@@ -83,7 +83,7 @@ def test_fallback_that_cannot_help_says_so():
 
 
 def test_narrowing_tells_its_progress(monkeypatch):
-    from detect import explore as explore_module
+    from detect.statespace import explore as explore_module
 
     monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)

@@ -9,13 +9,13 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from detect.compile import compile_model
-from detect.explore import explore, reachable_graph
+from detect.statespace.compile import compile_model
+from detect.statespace.explore import explore, reachable_graph
 from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
 )
-from detect.pipeline import detect
-from detect.reduce import (
+from detect.symmetry.pipeline import detect
+from detect.checking.reduce import (
     ReductionError, _compile_action, _group, _Points, condition_invariant, explore_reduced,
     make_reducer,
 )
@@ -125,7 +125,7 @@ def model_id(path) -> str:
 
 @functools.lru_cache(maxsize=None)
 def load_small(path):
-    from detect.csp import TableTooLarge
+    from detect.symmetry.constraints import TableTooLarge
     from frontends import load
 
     model = load(path)

@@ -8,7 +8,7 @@ import pytest
 
 from detect.export import json_document, load_schema
 from detect.ir import TRUE, Event, ModelError, SequentialModel, Summand, Variable, literal_label, state_slots, validate
-from detect.pipeline import detect
+from detect.symmetry.pipeline import detect
 from frontends.dve import parse_text as parse_dve
 from frontends.murphi import parse_text as parse_murphi
 from frontends.promela import parse_text as parse_promela

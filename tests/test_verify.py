@@ -6,13 +6,13 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detect import semantics
+from detect.ir import semantics
 from detect.ir import (
     TRUE, Assert, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel,
     Summand, Unary, Variable, slot_offsets, state_slots,
 )
-from detect.perm import StatePermutation, identity
-from detect.verify import check_permutation_is_bijection, compile_permutation, verify
+from detect.symmetry.perm import StatePermutation, identity
+from detect.checking.verify import check_permutation_is_bijection, compile_permutation, verify
 
 
 def swap_slots(n: int, a: int, b: int, domains) -> StatePermutation:
@@ -337,7 +337,7 @@ def test_reachable_order_ignores_exchanges_of_variables_that_always_agree():
 
 def _action_order_by_enumeration(model, generators, limit: int = 2_000):
     """|G| acting on the reachable states, by closing the generators' state permutations."""
-    from detect.explore import reachable_graph
+    from detect.statespace.explore import reachable_graph
 
     states = reachable_graph(model).states
     index = {s: i for i, s in enumerate(states)}
@@ -361,7 +361,7 @@ def _action_order_by_enumeration(model, generators, limit: int = 2_000):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_reachable_order_equals_the_order_of_the_permutation_group_on_states(data):
-    from detect.pipeline import detect
+    from detect.symmetry.pipeline import detect
     from tests.ir_strategies import models
 
     model = data.draw(models())
@@ -375,8 +375,8 @@ def test_reachable_order_equals_the_order_of_the_permutation_group_on_states(dat
 
 
 def test_progress_is_told_while_exploring_and_checking(monkeypatch):
-    from detect import explore as explore_module
-    from detect import verify as verify_module
+    from detect.statespace import explore as explore_module
+    from detect.checking import verify as verify_module
 
     monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)

@@ -11,10 +11,10 @@ from typing import Mapping, Optional
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
-from ..source import read_source
-from .linearise import build_model
-from .scope import build_scope
-from .syntax import parse_script
+from frontends.source import read_source
+from frontends.csp.linearise import build_model
+from frontends.csp.scope import build_scope
+from frontends.csp.syntax import parse_script
 
 __all__ = ["load", "parse_text"]
 

@@ -33,8 +33,8 @@ from detect.ir import (
     Stmt, Summand, Unary, Variable, While,
 )
 
-from .scope import Scope, conj, fold
-from .syntax import (
+from frontends.csp.scope import Scope, conj, fold
+from frontends.csp.syntax import (
     Bin, Cond, Ident, Num, PAtomic, PBinary, PCall, PGuard, PIf, PIndexed, PlainEvent, Pos,
     PPrefix, Proc, ProcDef, PSkip, PStop, RecvEvent, SAssign, SendEvent, SExpr, SIf, SLocal,
     Subscript, SWhile, Un,
@@ -308,7 +308,7 @@ class _Flattener:
 
 
 def _show(e: Expr) -> str:
-    from detect.pretty import show_expr
+    from detect.ir.pretty import show_expr
 
     return show_expr(e)
 
@@ -1139,15 +1139,15 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
     The value analysis (``infer_domains``) is non-relational: ``x = x + i`` in two processes
     that stop once ``x > 3`` is bounded only by reachability.  For a user variable it cannot
     bound, the model is explored with the provisional range ``PROVISIONAL_RANGE`` and its
-    domain becomes the values of the reachable states (``detect.reachable_domains``).  That
+    domain becomes the values of the reachable states (``detect.transform.reachable``).  That
     is PAT's transition system exactly when no reachable step faults (a write outside the
     provisional range faults), so any fault refuses the fallback, as do too many states;
     the error then names the variable and how to declare a range.
     """
     import warnings
 
-    from detect.domains import Unbounded, infer_domains
-    from detect.reachable_domains import DomainsNotNarrowed, narrow_to_reachable
+    from detect.transform.domains import Unbounded, infer_domains
+    from detect.transform.reachable import DomainsNotNarrowed, narrow_to_reachable
 
     provisional: list[str] = []
     current = model
@@ -1195,11 +1195,11 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
 def _narrow_declared(model: SequentialModel, names: set) -> SequentialModel:
     """``model`` with the declared range D of each user variable in ``names`` narrowed to
     V ∩ D, V the values the sound value analysis says it can hold or be written
-    (``detect.domains``; seed 002 §IV drops values that no initial state has and no step
+    (``detect.transform.domains``; seed 002 §IV drops values that no initial state has and no step
     can produce).  A write outside D faults in PAT as in the IR, so the narrowed model has
     the same transition system, and ``var x:{0..3}`` holding only 0 and 1 no longer reports
     a swap of 2 and 3 that acts on no reachable state (issue 13)."""
-    from detect.domains import _variable_values
+    from detect.transform.domains import _variable_values
 
     if not names:
         return model

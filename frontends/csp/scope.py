@@ -11,9 +11,9 @@ from typing import Mapping, Optional, Union
 
 from detect.errors import InputError
 from detect.ir import Assign, Binary, Const, Expr, If, Index, Ite, Name, Stmt, Unary, While
-from detect.semantics import Fault, apply_binary, apply_unary
+from detect.ir.semantics import Fault, apply_binary, apply_unary
 
-from .syntax import (
+from frontends.csp.syntax import (
     AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, Ident, Num, Pos, ProcDef, SAssign,
     Script, SExpr, SIf, SLocal, SStmt, Subscript, SWhile, Un, VarDecl,
 )

@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from detect.errors import InputError
 
-from ..syntax_errors import syntax_error
+from frontends.syntax_errors import syntax_error
 
 
 @dataclass(frozen=True)

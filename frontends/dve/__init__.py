@@ -2,7 +2,7 @@
 
 The result is a ``SequentialModel`` (see ``linearise`` for the layout and semantics) whose
 variable domains are the DVE types narrowed to the values the model can write
-(``detect.domains.narrow_domains``): byte 0..255 and int -32768..32767 are declared, the
+(``detect.transform.domains.narrow_domains``): byte 0..255 and int -32768..32767 are declared, the
 coloured graph sees only reachable-looking literals, and the LTS (faults included) is the
 one DiVinE defines.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from detect.domains import narrow_domains
+from detect.transform.domains import narrow_domains
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
-from ..source import read_source
-from .linearise import linearise
-from .syntax import parse_syntax
+from frontends.source import read_source
+from frontends.dve.linearise import linearise
+from frontends.dve.syntax import parse_syntax
 
 __all__ = ["load", "parse_text"]
 

@@ -36,9 +36,9 @@ from typing import Mapping, Optional, Union
 
 from detect import ir
 from detect.errors import InputError
-from detect.semantics import Fault, apply_binary, apply_unary
+from detect.ir.semantics import Fault, apply_binary, apply_unary
 
-from .syntax import (
+from frontends.dve.syntax import (
     Assignment, BinaryOp, ChannelDecl, Expr, Named, Num, ProcessDecl, Ref, SyncSpec,
     SystemDecl, TransitionDecl, UnaryOp, VarDecl,
 )

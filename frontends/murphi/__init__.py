@@ -14,9 +14,9 @@ from typing import Mapping, Optional
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
-from ..source import read_source
-from .linearise import linearise
-from .syntax import parse_syntax
+from frontends.source import read_source
+from frontends.murphi.linearise import linearise
+from frontends.murphi.syntax import parse_syntax
 
 __all__ = ["load", "parse_text"]
 

@@ -52,9 +52,9 @@ from typing import Callable, Iterator, Mapping, Optional, Union
 
 from detect import ir
 from detect.errors import InputError
-from detect.semantics import Env, Fault, apply_binary, apply_unary, execute
+from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, execute
 
-from .syntax import (
+from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, CallStmt, ClearStmt, ConstDecl,
     Designator, EnumType, ErrorStmt, Field, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
     Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,

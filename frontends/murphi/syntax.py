@@ -20,7 +20,7 @@ from lark import Lark, Token, Transformer, v_args
 
 from detect.errors import InputError
 
-from ..syntax_errors import syntax_error
+from frontends.syntax_errors import syntax_error
 
 # ---------------------------------------------------------------------------- expressions
 

@@ -3,7 +3,7 @@
 Pipeline: ``preprocess`` (cpp subset) -> ``syntax`` (LALR parse to a frozen AST) -> ``cfg``
 (Spin's per-proctype automata) -> ``lower`` (instances, spawn plan, rendezvous handshakes,
 summands with ``normal`` guards) -> ``wide`` (domains of ``int`` variables, too wide to
-enumerate) -> ``detect.domains.narrow_domains`` (location-sensitive:
+enumerate) -> ``detect.transform.domains.narrow_domains`` (location-sensitive:
 the program counters bound loop counters such as ``do :: l < N -> l++ od``).  See ``lower`` for the semantics and
 deviations.
 """
@@ -18,12 +18,12 @@ import lark
 from detect import ir
 from detect.errors import InputError
 
-from ..source import read_source
+from frontends.source import read_source
 
-from .lower import ATOMIC, lower_with_storage
-from .preprocess import preprocess
-from .syntax import parse_program
-from .wide import settle
+from frontends.promela.lower import ATOMIC, lower_with_storage
+from frontends.promela.preprocess import preprocess
+from frontends.promela.syntax import parse_program
+from frontends.promela.wide import settle
 
 SUFFIXES = (".pml", ".p", ".prom")
 
@@ -84,7 +84,7 @@ def spin_state_count(model: ir.SequentialModel, states, stored: ir.Expr | None =
         pos = [v.name for v in model.variables].index(ATOMIC)
     except ValueError:
         return len(states)
-    from detect.compile import compile_model
+    from detect.statespace.compile import compile_model
 
     if stored is None:
         stored = spin_storage(model)
@@ -102,7 +102,7 @@ def spin_stored_states(model: ir.SequentialModel, max_states: int | None = None)
     Our count includes the states inside atomic sequences, which Spin passes through
     without storing; ``spin_state_count`` gives the number comparable with Spin's
     ``-o1 -o2 -o3`` run without partial-order reduction and without a never claim."""
-    from detect.explore import reachable_graph
+    from detect.statespace.explore import reachable_graph
 
     graph = reachable_graph(model, max_states=max_states or 10_000_000)
     return spin_state_count(model, graph.states), len(graph.states), graph.complete

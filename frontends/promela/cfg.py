@@ -29,7 +29,7 @@ from typing import Optional
 
 from detect.errors import InputError
 
-from . import syntax as S
+from frontends.promela import syntax as S
 
 
 @dataclass(frozen=True)

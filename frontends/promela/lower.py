@@ -32,9 +32,9 @@ from detect import ir
 from detect.errors import InputError
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
 
-from . import syntax as S
-from .cfg import Graph, Transition, build_graph
-from .normal import alternatives, normal_guard
+from frontends.promela import syntax as S
+from frontends.promela.cfg import Graph, Transition, build_graph
+from frontends.promela.normal import alternatives, normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
@@ -264,7 +264,7 @@ class Lowering:
 
     def static(self, e, known: dict) -> Optional[int]:
         """Value of ``e`` from constants, mtypes and ``known`` (name -> int), else None."""
-        from detect.semantics import Fault, apply_binary
+        from detect.ir.semantics import Fault, apply_binary
         if isinstance(e, S.Num):
             return e.value
         if isinstance(e, S.VarRef):
@@ -472,7 +472,7 @@ class Translator:
         if isinstance(e, S.BinOp):
             a, b = self.expr(e.left, ctx), self.expr(e.right, ctx)
             if isinstance(a, Const) and isinstance(b, Const) and e.op not in ("/", "%"):
-                from detect.semantics import Fault, apply_binary
+                from detect.ir.semantics import Fault, apply_binary
                 try:
                     return Const(apply_binary(e.op, a.value, b.value))
                 except Fault:

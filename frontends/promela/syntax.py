@@ -17,9 +17,9 @@ from lark import Lark, Token, Transformer, v_args
 
 from detect.errors import InputError
 
-from ..syntax_errors import syntax_error
+from frontends.syntax_errors import syntax_error
 
-from .preprocess import Preprocessed
+from frontends.promela.preprocess import Preprocessed
 
 # ---------------------------------------------------------------------------- expressions
 

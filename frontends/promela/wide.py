@@ -3,13 +3,13 @@
 The front end declares such a variable with its initial values only; every store into it
 wraps as Spin's C does (``lower.wrap``).  Its domain is then
 
-1. the value set of the sound value analysis (``detect.domains.infer_domains``), which
+1. the value set of the sound value analysis (``detect.transform.domains.infer_domains``), which
    over-approximates every value held in a reachable state and every value written by a
    step from one, so no write faults and the transition system is Spin's; or, when that set
    exceeds ``limit`` values (a counter bounded only through another variable),
 2. the values of the reachable states: the model is explored with a provisional range
    (``PROVISIONAL_RANGES``, the next one if a write leaves it), and
-   ``detect.reachable_domains`` takes the reachable values and proves the narrowed model's
+   ``detect.transform.reachable`` takes the reachable values and proves the narrowed model's
    transition system equal.  A write outside the largest provisional range, or more than
    ``PROVISIONAL_STATES`` states, refuses the model with an error naming the variable.
 """
@@ -34,9 +34,9 @@ _OUTSIDE = re.compile(r"written to ([^\s\[]+)(\[\d+\])? is outside its domain")
 def settle(model: ir.SequentialModel, wide: dict[str, tuple[int, int]], path: str,
            limit: int = 4096, narrow: bool = True) -> ir.SequentialModel:
     """``model`` with the domains of the ``wide`` variables settled (module docstring), and
-    when ``narrow``, every other domain narrowed as ``detect.domains.narrow_domains`` does
+    when ``narrow``, every other domain narrowed as ``detect.transform.domains.narrow_domains`` does
     (by the same fixpoint when the analysis bounds the wide variables: one pass, not two)."""
-    from detect.domains import Unbounded, _propagate_constants, _variable_values, narrow_domains
+    from detect.transform.domains import Unbounded, _propagate_constants, _variable_values, narrow_domains
 
     if not wide:
         return narrow_domains(model) if narrow else model
@@ -72,7 +72,7 @@ def _check_span(settled: ir.SequentialModel, wide: dict, path: str) -> ir.Sequen
 
 def _settle(model: ir.SequentialModel, wide: dict[str, tuple[int, int]], path: str,
             limit: int) -> ir.SequentialModel:
-    from detect.domains import Unbounded, infer_domains
+    from detect.transform.domains import Unbounded, infer_domains
 
     provisional: dict[str, str] = {}  # variable -> why the analysis could not bound it
     current = model
@@ -107,9 +107,9 @@ def _with_range(model: ir.SequentialModel, ranges: dict, wide: dict) -> ir.Seque
 
 
 def _reachable(model: ir.SequentialModel, provisional: dict, wide: dict, path: str) -> ir.SequentialModel:
-    from detect.explore import reachable_graph
+    from detect.statespace.explore import reachable_graph
     from detect.ir import slot_offsets
-    from detect.semantics import steps
+    from detect.ir.semantics import steps
 
     names = ", ".join(f"'{v}'" for v in provisional)
     for lo, hi in PROVISIONAL_RANGES:

@@ -410,3 +410,38 @@ def _show_domain(domain: tuple[int, ...]) -> str:
 def show_domain(domain: tuple[int, ...]) -> str:
     """``{0..3}`` for an interval, ``{0, 2, 5}`` otherwise."""
     return _show_domain(domain)
+
+
+__all__ = [
+    "UNARY_OPS",
+    "BINARY_OPS",
+    "Const",
+    "Name",
+    "Index",
+    "Unary",
+    "Binary",
+    "Ite",
+    "Expr",
+    "TRUE",
+    "FALSE",
+    "Assign",
+    "If",
+    "While",
+    "Assert",
+    "Stmt",
+    "Variable",
+    "Local",
+    "Event",
+    "Summand",
+    "Assertion",
+    "SequentialModel",
+    "Slot",
+    "state_slots",
+    "slot_offsets",
+    "literal_label",
+    "left_spine",
+    "may_fault",
+    "ModelError",
+    "validate",
+    "show_domain",
+]

@@ -9,7 +9,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
-from .ir import (
+from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt,
     Summand, Unary, While, slot_offsets,
 )

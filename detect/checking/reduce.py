@@ -1,7 +1,7 @@
 """Symmetry-reduced exploration: canonicalisers behind one interface and property checks.
 
 A *canonicaliser* maps a state to a representative of its orbit under the detected symmetry
-group G (``detect.group.SymmetryGroup``), which acts on literal points ``(slot, value)``.
+group G (``detect.symmetry.group.SymmetryGroup``), which acts on literal points ``(slot, value)``.
 Strategies (``make_reducer``):
 
 * ``enumerate`` -- every element of G, the least image (refused above ``enumerate_limit``);
@@ -29,10 +29,10 @@ import operator
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
-from .compile import CompiledModel, State, compile_model
-from .engine import AUTO_THRESHOLD
-from .explore import Exploration, NotASymmetry, Progress, explore
-from .ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
+from detect.statespace.compile import CompiledModel, State, compile_model
+from detect.symmetry.automorphisms import AUTO_THRESHOLD
+from detect.statespace.explore import Exploration, NotASymmetry, Progress, explore
+from detect.ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -71,7 +71,7 @@ class ReducedExploration:
 
 @dataclass(frozen=True)
 class _Points:
-    """Literal points ``(slot, value)`` numbered slot by slot (as ``detect.group`` does)."""
+    """Literal points ``(slot, value)`` numbered slot by slot (as ``detect.symmetry.group`` does)."""
 
     pairs: tuple[tuple[int, int], ...]
     index: dict
@@ -118,7 +118,7 @@ def _action_source(images: Sequence[int], pts: _Points) -> Optional[str]:
 def _compile_action(images: Sequence[int], pts: _Points) -> Callable[[State], State]:
     src = _action_source(images, pts)
     action = (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
-    action.images = tuple(images)  # read by the native explorer (detect.native)
+    action.images = tuple(images)  # read by the native explorer (detect.statespace.native)
     return action
 
 
@@ -476,7 +476,7 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points,
     G-orbit.  Cheap invariant first: the multiset of point orbits of the state's literals; a
     state whose invariant is new is a new orbit and costs no labelling until a second state
     with that invariant shows up.  Dense nauty is used up to ``AUTO_THRESHOLD`` nodes, sparse
-    bliss (igraph) above, as in ``detect.engine``.
+    bliss (igraph) above, as in ``detect.symmetry.automorphisms``.
     """
     classes = graph.colour_classes()
     if engine == "auto":
@@ -576,7 +576,7 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points,
 def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
                  enumerate_limit: int = ENUMERATE_LIMIT, fast_paths: bool = True,
                  graph_engine: str = "auto") -> Reducer:
-    """The canonicaliser of ``strategy`` for ``group`` (a ``detect.group.SymmetryGroup``).
+    """The canonicaliser of ``strategy`` for ``group`` (a ``detect.symmetry.group.SymmetryGroup``).
 
     ``graph`` (the detection's coloured graph) is needed by ``graph`` only; ``fast_paths=False``
     makes ``exact`` use the general backtracking even where sorting would do (tests, benchmarks).
@@ -693,7 +693,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
 
     With ``check`` every generator is checked on every expanded state (see ``explore``'s
     ``symmetries``); a refuted one makes the whole run an unreduced one, with a note.
-    ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.native``).
+    ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.statespace.native``).
 
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
@@ -701,7 +701,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     """
     if detection is not None:
         # The input, or its narrowing to the reachable domains (the same transition system,
-        # see ``detect.reachable_domains``), whose domains the generators act on.
+        # see ``detect.transform.reachable``), whose domains the generators act on.
         model = detection.model
     compiled = compile_model(model)
     if strategy == "none":
@@ -709,7 +709,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         return ReducedExploration(explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                                           progress=progress), reducer, ())
     if detection is None:
-        from .pipeline import detect
+        from detect.symmetry.pipeline import detect
 
         detection = detect(model, engine=engine, table_limit=table_limit)
     group = detection.group

@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .compile import CompiledModel, State, compile_model
-from .explore import ReachableGraph, reachable_graph
-from .ir import SequentialModel, literal_label, state_slots
-from .group import group_order
-from .perm import StatePermutation
+from detect.statespace.compile import CompiledModel, State, compile_model
+from detect.statespace.explore import ReachableGraph, reachable_graph
+from detect.ir import SequentialModel, literal_label, state_slots
+from detect.symmetry.group import group_order
+from detect.symmetry.perm import StatePermutation
 
 
 @dataclass(frozen=True)

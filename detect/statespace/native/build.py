@@ -1,7 +1,7 @@
 """Compile generated C with the system compiler and load it with cffi (ABI mode).
 
 Shared objects are cached by a hash of the source, the compiler and the flags, under
-``$SYMDETECT_NATIVE_CACHE`` or ``$XDG_CACHE_HOME/symdetect/native`` (``~/.cache/...``).
+``$SYMDETECT_NATIVE_CACHE`` or ``$XDG_CACHE_HOME/symdetect/statespace/native`` (``~/.cache/...``).
 """
 from __future__ import annotations
 

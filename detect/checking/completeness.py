@@ -11,7 +11,7 @@ of the image slot, so it induces a literal permutation σ acting on states.  It 
 state node to the node of σ(s), which must be reachable, and transitions, initial states,
 faults and end states to their own kind.  Values no reachable state holds are left out (they
 would only add inert permutations); σ maps them in order onto the image slot's.  So the literal permutations of Aut are exactly
-the symmetries of the reachable LTS (the same notion ``detect.verify`` checks).
+the symmetries of the reachable LTS (the same notion ``detect.checking.verify`` checks).
 
 Both groups are compared by their action on the reachable states
 (``verify.reachable_action_order``).  Literal moves that fix every reachable state, such as
@@ -24,13 +24,13 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .compile import compile_model
-from .engine import automorphisms
-from .explore import reachable_graph
-from .graph import ColouredGraph
-from .ir import SequentialModel, state_slots
-from .perm import StatePermutation
-from .verify import reachable_action_order
+from detect.statespace.compile import compile_model
+from detect.symmetry.automorphisms import automorphisms
+from detect.statespace.explore import reachable_graph
+from detect.symmetry.graph import ColouredGraph
+from detect.ir import SequentialModel, state_slots
+from detect.symmetry.perm import StatePermutation
+from detect.checking.verify import reachable_action_order
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ def completeness(model: SequentialModel, found: Sequence[StatePermutation], max_
     true_order = reachable_action_order(states, true)
     missing = ""
     if found_order < true_order:
-        from .group import classify
+        from detect.symmetry.group import classify
 
         slots = state_slots(model)
         for sigma in true:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .csp import AUX, LOCAL, POST, PRE, Csp
+from detect.symmetry.constraints import AUX, LOCAL, POST, PRE, Csp
 
 VARIABLE, LITERAL, CONSTRAINT, TUPLE, SUMMAND, FRAME, INIT, FAULT = (
     "variable", "literal", "constraint", "tuple", "summand", "frame", "init", "fault",

@@ -1,7 +1,7 @@
 """C source for one ``SequentialModel``: the successor function, the terminal predicate, the
 assertion conditions, state packing and the initial states, in front of ``runtime.c``.
 
-The meaning is ``detect.semantics``'s (and ``detect.compile``'s): summands in order, locals in
+The meaning is ``detect.ir.semantics``'s (and ``detect.statespace.compile``'s): summands in order, locals in
 lexicographic order, the guard and the event arguments read the source state, the program
 works on a copy; every run-time fault (index out of bounds, division or modulo by zero, a shift
 outside 0..64, a value outside a variable's domain, a loop over ``loop_bound`` rounds, a failed
@@ -20,7 +20,7 @@ import itertools
 from pathlib import Path
 from typing import Sequence
 
-from ..ir import (
+from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
     While, left_spine, slot_offsets, state_slots,
 )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from detect.compile import compile_model
+from detect.statespace.compile import compile_model
 from detect.ir import SequentialModel
 
 

@@ -1,6 +1,6 @@
 """Domains taken from the reachable states, for models whose static analysis is too coarse.
 
-``detect.domains`` bounds every variable by a sound value analysis, but it is
+``detect.transform.domains`` bounds every variable by a sound value analysis, but it is
 non-relational: in BEEM's gear.1 ``toGear = toGear + dir`` is bounded only because
 ``currentGear`` is (``toGear - currentGear`` stays in -1..1), so the static domain of
 ``toGear`` is the whole DVE ``int`` and its constraint tables cannot be written.  When the
@@ -18,7 +18,7 @@ run of ``model``, the narrowed model's reachable states and transitions are subs
 faults only after narrowing (a value outside V, overwritten later in the same step) removes
 a transition or adds a fault state, unless another summand instance makes the same
 (source, target) pair from a state that faults anyway; then the unlabelled transition systems,
-which are what symmetries act on (``detect.verify``), are still equal.  Equal counts of
+which are what symmetries act on (``detect.checking.verify``), are still equal.  Equal counts of
 subsets mean equal sets.  The initial states are the same because every initial value is
 reachable.
 
@@ -32,8 +32,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .explore import ReachableGraph, reachable_graph
-from .ir import SequentialModel, slot_offsets
+from detect.statespace.explore import ReachableGraph, reachable_graph
+from detect.ir import SequentialModel, slot_offsets
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from typing import Sequence
 
 from sympy.combinatorics import Permutation, PermutationGroup
 
-from .graph import ColouredGraph
-from .ir import SequentialModel, Slot, literal_label, state_slots
-from .perm import StatePermutation
+from detect.symmetry.graph import ColouredGraph
+from detect.ir import SequentialModel, Slot, literal_label, state_slots
+from detect.symmetry.perm import StatePermutation
 
 PROCESS, VARIABLE, DATA, MIXED = "process", "variable", "data", "mixed"
 

@@ -2,9 +2,9 @@
 
 ``compile_model`` generates Python source once per model and ``exec``s it.  The result has
 
-* ``steps(state)``: every transition of ``state`` as ``detect.semantics.Step`` objects, in
+* ``steps(state)``: every transition of ``state`` as ``detect.ir.semantics.Step`` objects, in
   the interpreter's order (summands in order, locals lexicographically), with the same event
-  labels, successors and fault messages as ``detect.semantics.steps`` -- used for traces,
+  labels, successors and fault messages as ``detect.ir.semantics.steps`` -- used for traces,
   fault reports and the soundness checker;
 * ``successors(state)``: the hot path of the explorer, a list with one entry per enabled
   summand instance: the successor tuple, or ``None`` for an instance that faults.  No labels
@@ -19,7 +19,7 @@ list(semantics.steps(model, s))``.  The tests check both on random models.
 Why generate source: a tree-walking interpreter spends most of its time dispatching on node
 types; generated code lets CPython run each guard and assignment as straight-line bytecode.
 Evaluation order (operands left to right, value before index in an assignment, index bounds
-before the domain check) follows ``detect.semantics`` so that even fault messages agree.
+before the domain check) follows ``detect.ir.semantics`` so that even fault messages agree.
 """
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from .ir import (
+from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, SequentialModel,
     Stmt, Summand, Unary, While, left_spine, slot_offsets, validate,
 )
-from .semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
+from detect.ir.semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
 
 State = tuple[int, ...]
 

@@ -1,8 +1,8 @@
 """Native (C) exploration of a ``SequentialModel``: the same ``Exploration`` as
-``detect.explore.explore`` without canonicalisation, at compiled-code speed.
+``detect.statespace.explore.explore`` without canonicalisation, at compiled-code speed.
 
 ``codegen`` writes C for the successor function, the terminal predicate and the assertion
-conditions (``detect.semantics``'s meaning, faults included); ``build`` compiles it with the
+conditions (``detect.ir.semantics``'s meaning, faults included); ``build`` compiles it with the
 system C compiler (cached by a hash of the source) and loads it with cffi; ``runtime.c`` keeps
 the packed states (in breadth-first order, which makes the state array the queue), their
 parent indices and an open-addressing visited table.  Python drives the search in slices (to
@@ -30,8 +30,8 @@ import time
 from dataclasses import replace
 from typing import Optional
 
-from ..compile import CompiledModel, State, compile_model
-from ..ir import SequentialModel
+from detect.statespace.compile import CompiledModel, State, compile_model
+from detect.ir import SequentialModel
 
 ENGINES = ("auto", "native", "python")
 #: States the Python explorer handles before ``auto`` switches to native code.
@@ -72,9 +72,9 @@ def warn(message: str) -> None:
 
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
              canonicalise=None, symmetries=()):
-    """``detect.explore.explore`` on the chosen engine: unreduced, or reduced by sorting blocks
+    """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting blocks
     (``canonicalise.blocks``) with the generators ``symmetries`` checked on every state."""
-    from ..explore import explore as explore_python
+    from detect.statespace.explore import explore as explore_python
 
     def python(max_states=max_states, timeout=timeout):
         return explore_python(model, max_states=max_states, timeout=timeout, progress=progress,
@@ -105,7 +105,7 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
 
 
 def native_source(model: SequentialModel) -> str:
-    from .codegen import Unsupported, c_source
+    from detect.statespace.native.codegen import Unsupported, c_source
 
     try:
         return c_source(model)
@@ -117,7 +117,7 @@ def native_source(model: SequentialModel) -> str:
 
 def load(model: SequentialModel):
     """The compiled library of ``model`` (``NativeUnavailable`` when it cannot be built)."""
-    from .build import BuildError, load as load_library
+    from detect.statespace.native.build import BuildError, load as load_library
 
     source = native_source(model)
     try:
@@ -139,7 +139,7 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
         raise NativeUnavailable("only the sorting canonicaliser runs natively")
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
-    from ..reduce import _Points
+    from detect.checking.reduce import _Points
 
     pts = _Points.of(model)
     nslots = len(pts.slot_points)
@@ -169,14 +169,14 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
 
     ``canonicalise`` must be ``None`` or a sorting canonicaliser (its ``blocks`` are sorted in
     C); each of ``symmetries`` (``images`` over the model's literal points, as
-    ``detect.reduce._compile_action`` makes them) is checked on every expanded state, and
-    ``detect.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
+    ``detect.checking.reduce._compile_action`` makes them) is checked on every expanded state, and
+    ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
     ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited
     table) and ``states``.
     """
-    from .. import explore as ex
-    from .build import ffi as get_ffi
+    from detect.statespace import explore as ex
+    from detect.statespace.native.build import ffi as get_ffi
 
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     lib = load(compiled.model)
@@ -256,7 +256,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
 
 
 def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise=None):
-    from .. import explore as ex
+    from detect.statespace import explore as ex
 
     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
     nslots = lib.nx_nslots()
@@ -301,7 +301,7 @@ _NO_PARENT = 0xFFFFFFFF
 
 
 class _IndexTracer:
-    """``detect.explore._Tracer`` over the native parent indices (states known by index)."""
+    """``detect.statespace.explore._Tracer`` over the native parent indices (states known by index)."""
 
     def __init__(self, compiled, state_of, parent_of, index_of, canonicalise=None):
         self.canonicalise = canonicalise
@@ -311,7 +311,7 @@ class _IndexTracer:
         self.index_of = index_of
 
     def trace(self, state: State):
-        from ..explore import trace_between
+        from detect.statespace.explore import trace_between
 
         path = [self.index_of[state]]
         while (p := self.parent_of(path[-1])) != _NO_PARENT:
@@ -326,7 +326,7 @@ class _IndexTracer:
         return trace_between(self.compiled, start, states[1:], self.canonicalise)
 
     def fault_trace(self, state: State):
-        from ..explore import TraceStep
+        from detect.statespace.explore import TraceStep
 
         trace = self.trace(state)
         for step in self.compiled.steps(trace[-1].state):
@@ -337,7 +337,7 @@ class _IndexTracer:
 
 def native_states(model: SequentialModel, max_states: int | None = None) -> list[State]:
     """Every state the native explorer stores, in discovery order (for tests and tools)."""
-    from .build import ffi as get_ffi
+    from detect.statespace.native.build import ffi as get_ffi
 
     lib = load(model)
     ffi = get_ffi()

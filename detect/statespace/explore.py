@@ -1,6 +1,6 @@
 """Breadth-first explicit-state exploration of a ``SequentialModel`` (compiled, see ``compile``).
 
-Meaning: exactly ``detect.semantics`` (the tests compare state sets, transitions, faults and
+Meaning: exactly ``detect.ir.semantics`` (the tests compare state sets, transitions, faults and
 deadlocks with ``semantics.explore`` on random models).  Definitions used in the results:
 
 * a *transition* is a distinct ``(source, target)`` pair of states (labels are not counted,
@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional
 
-from .compile import CompiledModel, State, compile_model
-from .ir import Assertion, SequentialModel
+from detect.statespace.compile import CompiledModel, State, compile_model
+from detect.ir import Assertion, SequentialModel
 
 Canonicalise = Callable[[State], State]
 Progress = Callable[[int, int, float], None]
@@ -169,13 +169,13 @@ def explore(
     faults included; else ``NotASymmetry`` is raised.  Detection proves this, but a reduced
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
 
-    ``engine`` (``auto``, ``native``, ``python``; see ``detect.native``) picks the explorer of
+    ``engine`` (``auto``, ``native``, ``python``; see ``detect.statespace.native``) picks the explorer of
     an unreduced run, and of a run reduced by sorting blocks of slots (``canonicalise.blocks``,
-    see ``detect.reduce.sorting_canonicaliser``); other canonicalised runs use this Python one.
+    see ``detect.checking.reduce.sorting_canonicaliser``); other canonicalised runs use this Python one.
     """
     if engine != "python" and (canonicalise is None and not symmetries
                                or getattr(canonicalise, "blocks", None) is not None):
-        from .native import dispatch
+        from detect.statespace.native import dispatch
 
         return dispatch(model, max_states=max_states, timeout=timeout, progress=progress,
                         engine=engine, canonicalise=canonicalise, symmetries=symmetries)

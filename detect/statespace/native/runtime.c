@@ -1,4 +1,4 @@
-/* symdetect native explorer: the model-independent part (see detect/native/__init__.py).
+/* symdetect native explorer: the model-independent part (see detect/statespace/native/__init__.py).
  *
  * The generated prelude before this text defines NSLOTS, NWORDS, NCOND, NINIT_SLOTS and the
  * model functions after it: model_successors, model_terminal, model_condition, pack, unpack,

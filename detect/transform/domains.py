@@ -72,11 +72,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
-from .ir import (
+from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
     While,
 )
-from .semantics import Fault, apply_binary, apply_unary
+from detect.ir.semantics import Fault, apply_binary, apply_unary
 
 #: ``None`` stands for "too many values to track" (top of the lattice).
 ValueSet = Optional[frozenset]
@@ -105,7 +105,7 @@ class Unbounded(Exception):
 
 
 def _why(st: Assign, limit: int) -> str:
-    from .pretty import show_stmt
+    from detect.ir.pretty import show_stmt
 
     return f"more than {limit} values, from {show_stmt(st)}"
 

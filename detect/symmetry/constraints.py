@@ -10,7 +10,7 @@ Every summand becomes a set of constraints over four kinds of variables:
 Invariant (exactness): for every summand k, the projection onto (pre, locals, post) of the
 solutions of k's constraints, together with k's *frames* (slots it leaves unchanged:
 ``post = pre``), is exactly the set of fault-free steps of k in the reference interpreter
-(``detect.semantics``).  A step that faults has no solution.  ``init`` constraints (unary,
+(``detect.ir.semantics``).  A step that faults has no solution.  ``init`` constraints (unary,
 on ``pre``) allow exactly the initial states.
 
 How exactness survives flattening: expressions are flattened into functional constraints
@@ -35,12 +35,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .ir import (
+from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Slot, Stmt,
     Summand, Unary, While, may_fault, slot_offsets, state_slots,
 )
-from .pretty import show_expr
-from .semantics import Fault, apply_binary, apply_unary
+from detect.ir.pretty import show_expr
+from detect.ir.semantics import Fault, apply_binary, apply_unary
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).

@@ -11,7 +11,7 @@ and gets the 0-based node numbers of the coloured graph directly.
 
 State permutations for model checkers (the ``state_permutation`` of each JSON generator).
 A generator σ acts on states as ``σ(s)[target[k]] = values[k][s[k]]``
-(``detect.perm.StatePermutation``).  Per global variable it is written as::
+(``detect.symmetry.perm.StatePermutation``).  Per global variable it is written as::
 
     {"variable": "token", "target": "token", "index": [1, 2, 0],
      "values": [[0, 1], [0, 1], [0, 1]]}
@@ -32,10 +32,10 @@ import tempfile
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
-from .graph import CONSTRAINT, FRAME, INIT, LITERAL, SUMMAND, TUPLE, VARIABLE, ColouredGraph
-from .group import SymmetryGroup
-from .ir import SequentialModel, state_slots
-from .perm import StatePermutation
+from detect.symmetry.graph import CONSTRAINT, FRAME, INIT, LITERAL, SUMMAND, TUPLE, VARIABLE, ColouredGraph
+from detect.symmetry.group import SymmetryGroup
+from detect.ir import SequentialModel, state_slots
+from detect.symmetry.perm import StatePermutation
 
 FORMATS = ("gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg")
 #: Formats that only need the coloured graph (no automorphisms are computed for them).
@@ -152,7 +152,7 @@ def state_permutation_json(sigma: StatePermutation, model: SequentialModel) -> l
 
 def json_document(detection, timings: Sequence[tuple[str, float]]) -> dict:
     """The versioned export: every field of ``analyze --json`` plus literals, points and the
-    per-variable state permutations (schema: ``detect/schema/symmetries-v1.json``)."""
+    per-variable state permutations (schema: ``detect/export/schema/symmetries-v1.json``)."""
     model, graph, group = detection.model, detection.graph, detection.group
     classes = graph.colour_classes()
     return {
@@ -417,7 +417,7 @@ class ExportOptions:
     constraint: Optional[int] = None
     max_nodes: int = DEFAULT_MAX_NODES
     layout: str = "sfdp"
-    #: see ``detect.pipeline.csp_of``
+    #: see ``detect.symmetry.pipeline.csp_of``
     domain_states: int = 0
 
 
@@ -437,9 +437,9 @@ def export_chunks(
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     title = title_of(model)
     if fmt in GRAPH_FORMATS:
-        from .graph import build_graph
-        from .ir import validate
-        from .pipeline import csp_of
+        from detect.symmetry.graph import build_graph
+        from detect.ir import validate
+        from detect.symmetry.pipeline import csp_of
 
         validate(model)
         graph = build_graph(csp_of(model, options.table_limit, options.domain_states)[1])
@@ -452,7 +452,7 @@ def export_chunks(
         if fmt == "dot":
             return source
         return iter([render("".join(source), fmt, options.layout)])
-    from .pipeline import detect
+    from detect.symmetry.pipeline import detect
 
     detection = detect(model, engine=options.engine, table_limit=options.table_limit,
                        domain_states=options.domain_states)

@@ -1,7 +1,7 @@
 """Readable text for IR expressions, statements and whole models (``symdetect linearise``)."""
 from __future__ import annotations
 
-from .ir import (
+from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Summand,
     Unary, While, show_domain,
 )

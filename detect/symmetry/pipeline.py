@@ -5,12 +5,12 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .csp import Csp, TableTooLarge, translate
-from .engine import Automorphisms, automorphisms
-from .graph import ColouredGraph, build_graph
-from .group import SymmetryGroup, symmetry_group
-from .ir import SequentialModel, validate
-from .reachable_domains import DomainsNotNarrowed, ReachableDomains, narrow_to_reachable
+from detect.symmetry.constraints import Csp, TableTooLarge, translate
+from detect.symmetry.automorphisms import Automorphisms, automorphisms
+from detect.symmetry.graph import ColouredGraph, build_graph
+from detect.symmetry.group import SymmetryGroup, symmetry_group
+from detect.ir import SequentialModel, validate
+from detect.transform.reachable import DomainsNotNarrowed, ReachableDomains, narrow_to_reachable
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def csp_of(
 ) -> tuple[SequentialModel, Csp, Optional[ReachableDomains]]:
     """The CSP of ``model``.  When a table would exceed ``table_limit`` and ``domain_states``
     is positive, the CSP of ``model`` with the domains of its reachable states instead (at
-    most ``domain_states`` of them; see ``detect.reachable_domains``), returned with that
+    most ``domain_states`` of them; see ``detect.transform.reachable``), returned with that
     model; otherwise ``TableTooLarge`` propagates."""
     try:
         return model, translate(model, table_limit), None

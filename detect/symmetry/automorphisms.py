@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .graph import ColouredGraph
+from detect.symmetry.graph import ColouredGraph
 
 ENGINES = ("auto", "nauty", "bliss")
 #: Above this many nodes ``auto`` uses bliss (see results/engines.md for the measurement).
