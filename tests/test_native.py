@@ -282,14 +282,15 @@ def test_native_sorting_reduction_agrees_with_python(name, capsys):
 
 def test_native_reduction_refuses_a_wrong_generator_like_python(capsys):
     from detect.statespace.explore import NotASymmetry
-    from detect.checking.reduce import _compile_action, _Points, sorting_canonicaliser
+    from detect.checking.reduce import _compile_action, sorting_canonicaliser
+    from detect.ir.points import LiteralPoints
 
     # x counts up, y never moves: swapping them is no symmetry.
     model = SequentialModel(
         "asym", (Variable("x", (0, 1, 2), ((0,),)), Variable("y", (0, 1, 2), ((0,),))),
         (Summand((), Binary("<", Name("x"), Const(2)), Event("inc"),
                  (Assign(Name("x"), Binary("+", Name("x"), Const(1))),)),))
-    pts = _Points.of(model)
+    pts = LiteralPoints.of(model)
     swap = [pts.index[(1 - k, v)] for k, v in pts.pairs]
     canon = sorting_canonicaliser(((0,), (1,)))
     for engine in ("native", "python"):

@@ -15,8 +15,9 @@ from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
 )
 from detect.symmetry.pipeline import detect
+from detect.ir.points import LiteralPoints
 from detect.checking.reduce import (
-    ReductionError, _compile_action, _group, _Points, condition_invariant, explore_reduced,
+    ReductionError, _compile_action, _group, condition_invariant, explore_reduced,
     make_reducer,
 )
 
@@ -79,7 +80,7 @@ def orbit_count(model: SequentialModel, group) -> tuple[int, dict]:
     graph = reachable_graph(model)
     assert graph.complete
     index = graph.index()
-    pts = _Points.of(model)
+    pts = LiteralPoints.of(model)
     actions = [_compile_action(g, pts) for g in group.points]
     parent = list(range(len(graph.states)))
 
@@ -251,7 +252,7 @@ def test_non_invariant_conditions_are_checked_without_reduction():
 def test_condition_invariance_check():
     model = counters(3, 2)
     detection = detect(model)
-    pts = _Points.of(model)
+    pts = LiteralPoints.of(model)
     actions = [_compile_action(g, pts) for g in detection.group.points]
     targets = [[pts.pairs[g[pts.slot_points[k][0]]][0] for k in range(3)] for g in detection.group.points]
     total = b("+", b("+", Index("c", Const(0)), Index("c", Const(1))), Index("c", Const(2)))
@@ -298,7 +299,7 @@ _LOCK_ELEMENTS = None
 def lock_elements():
     global _LOCK_ELEMENTS
     if _LOCK_ELEMENTS is None:
-        pts = _Points.of(_LOCK)
+        pts = LiteralPoints.of(_LOCK)
         group = _group([tuple(g) for g in _LOCK_DETECTION.group.points], len(pts.pairs))
         _LOCK_ELEMENTS = [_compile_action(list(g.array_form) + list(range(g.size, len(pts.pairs))), pts)
                           for g in group.generate()]

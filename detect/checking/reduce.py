@@ -33,6 +33,7 @@ from detect.statespace.compile import CompiledModel, State, compile_model
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import Exploration, NotASymmetry, Progress, explore
 from detect.ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
+from detect.ir.points import LiteralPoints
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -69,28 +70,7 @@ class ReducedExploration:
 # ------------------------------------------------------------------------ points and actions
 
 
-@dataclass(frozen=True)
-class _Points:
-    """Literal points ``(slot, value)`` numbered slot by slot (as ``detect.symmetry.group`` does)."""
-
-    pairs: tuple[tuple[int, int], ...]
-    index: dict
-    slot_points: tuple[tuple[int, ...], ...]
-
-    @staticmethod
-    def of(model: SequentialModel) -> "_Points":
-        pairs, index, per_slot = [], {}, []
-        for k, slot in enumerate(state_slots(model)):
-            mine = []
-            for v in slot.domain:
-                index[(k, v)] = len(pairs)
-                mine.append(len(pairs))
-                pairs.append((k, v))
-            per_slot.append(tuple(mine))
-        return _Points(tuple(pairs), index, tuple(per_slot))
-
-
-def _action_source(images: Sequence[int], pts: _Points) -> Optional[str]:
+def _action_source(images: Sequence[int], pts: LiteralPoints) -> Optional[str]:
     """Python source of ``lambda s: σ(s)`` for the point permutation ``images`` (None = id).
 
     σ(s)[target] = value map of slot k applied to s[k]; unmoved slots are copied.
@@ -115,7 +95,7 @@ def _action_source(images: Sequence[int], pts: _Points) -> Optional[str]:
     return "lambda s: (" + ", ".join(parts) + ",)"
 
 
-def _compile_action(images: Sequence[int], pts: _Points) -> Callable[[State], State]:
+def _compile_action(images: Sequence[int], pts: LiteralPoints) -> Callable[[State], State]:
     src = _action_source(images, pts)
     action = (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
     action.images = tuple(images)  # read by the native explorer (detect.statespace.native)
@@ -146,7 +126,7 @@ def _generator_arrays(group, degree: int) -> list[Images]:
     return out
 
 
-def slot_order(group, pts: _Points) -> tuple[int, ...]:
+def slot_order(group, pts: LiteralPoints) -> tuple[int, ...]:
     """Slots fixed (setwise) by G first, then greedily: the next slot, then all its stabiliser fixes."""
     degree = len(pts.pairs)
     remaining = [k for k in range(len(pts.slot_points))]
@@ -183,7 +163,7 @@ def _key_function(order: Sequence[int]) -> Callable[[State], tuple]:
 class _GroupInfo:
     """One stabiliser in the chain: its sympy group, orbit tables per slot, children."""
 
-    def __init__(self, group, pts: _Points):
+    def __init__(self, group, pts: LiteralPoints):
         self.group = group
         self.pts = pts
         degree = len(pts.pairs)
@@ -235,7 +215,7 @@ class _GroupInfo:
 class _Registry:
     """Stabilisers shared by identity, so equal subgroups reached by different prefixes are one."""
 
-    def __init__(self, pts: _Points):
+    def __init__(self, pts: LiteralPoints):
         self.pts = pts
         self.known: dict[tuple, list[_GroupInfo]] = {}
 
@@ -262,7 +242,7 @@ class _Registry:
         return found
 
 
-def smallest_image(group, pts: _Points, order: Sequence[int]) -> Callable[[State], State]:
+def smallest_image(group, pts: LiteralPoints, order: Sequence[int]) -> Callable[[State], State]:
     """The least image of a state under ``group`` (sympy, on points), by backtracking.
 
     Level by level along ``order``: keep the candidate images whose key prefix is least so far;
@@ -314,7 +294,7 @@ def smallest_image(group, pts: _Points, order: Sequence[int]) -> Callable[[State
 # ------------------------------------------------------------------------ exact: sorting fast path
 
 
-def symmetric_blocks(point_generators: Sequence[Images], order_of_group: int, pts: _Points,
+def symmetric_blocks(point_generators: Sequence[Images], order_of_group: int, pts: LiteralPoints,
                      order: Sequence[int]) -> Optional[tuple[tuple[int, ...], ...]]:
     """Blocks of slots (each in ``order``) if G is exactly Sym(blocks) acting without value maps.
 
@@ -425,7 +405,7 @@ def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], 
 # ------------------------------------------------------------------------ enumerate, local
 
 
-def enumerating_canonicaliser(group, pts: _Points, key) -> Callable[[State], State]:
+def enumerating_canonicaliser(group, pts: LiteralPoints, key) -> Callable[[State], State]:
     degree = len(pts.pairs)
     actions = []
     for g in group.generate():
@@ -438,7 +418,7 @@ def enumerating_canonicaliser(group, pts: _Points, key) -> Callable[[State], Sta
     return canonicalise
 
 
-def local_canonicaliser(point_generators: Sequence[Images], pts: _Points, key) -> Callable[[State], State]:
+def local_canonicaliser(point_generators: Sequence[Images], pts: LiteralPoints, key) -> Callable[[State], State]:
     """Apply generators (and inverses) while the key decreases: sound, not canonical."""
     actions = []
     for g in point_generators:
@@ -465,7 +445,7 @@ def local_canonicaliser(point_generators: Sequence[Images], pts: _Points, key) -
 # ------------------------------------------------------------------------ graph
 
 
-def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: _Points,
+def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: LiteralPoints,
                         engine: str = "auto") -> Callable[[State], State]:
     """Representative = the first state seen with the same canonical form (nauty or bliss).
 
@@ -583,7 +563,7 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     """
     if strategy not in STRATEGIES:
         raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
-    pts = _Points.of(model)
+    pts = LiteralPoints.of(model)
     n = len(pts.slot_points)
     if strategy == "none" or group.order == 1:
         method = "no reduction" if strategy == "none" else "trivial group: nothing to reduce"
@@ -714,7 +694,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         detection = detect(model, engine=engine, table_limit=table_limit)
     group = detection.group
     reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
-    pts = _Points.of(model)
+    pts = LiteralPoints.of(model)
     actions = [_compile_action(g, pts) for g in group.points]
     try:
         result = explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,

@@ -139,9 +139,9 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
         raise NativeUnavailable("only the sorting canonicaliser runs natively")
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
-    from detect.checking.reduce import _Points
+    from detect.ir.points import LiteralPoints
 
-    pts = _Points.of(model)
+    pts = LiteralPoints.of(model)
     nslots = len(pts.slot_points)
     targets, values = [], []
     for sym in symmetries:
@@ -169,7 +169,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
 
     ``canonicalise`` must be ``None`` or a sorting canonicaliser (its ``blocks`` are sorted in
     C); each of ``symmetries`` (``images`` over the model's literal points, as
-    ``detect.checking.reduce._compile_action`` makes them) is checked on every expanded state, and
+    ``detect.checking.reduce`` makes them) is checked on every expanded state, and
     ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
     ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited

@@ -1,0 +1,44 @@
+"""The layers contract (pyproject.toml, ``[tool.importlinter]``): imports flow one way,
+frontends -> ir -> transform -> statespace -> symmetry -> checking -> export -> cli."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _lint(cwd: Path) -> subprocess.CompletedProcess:
+    exe = shutil.which("lint-imports")
+    if exe is None:
+        pytest.skip("import-linter is not installed (pip install -e '.[test]')")
+    return subprocess.run([exe, "--no-cache"], cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"})
+
+
+def test_the_tree_keeps_the_layers():
+    done = _lint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 kept, 0 broken" in done.stdout
+
+
+def test_a_back_edge_breaks_the_contract(tmp_path):
+    # A copy of the packages with one upward import: the IR importing the CLI.
+    for package in ("detect", "frontends"):
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.o"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    model = tmp_path / "detect" / "ir" / "model.py"
+    model.write_text(model.read_text() + textwrap.dedent("""
+        def _back_edge():
+            from detect.cli import main
+            return main
+        """))
+    done = _lint(tmp_path)
+    assert done.returncode != 0
+    assert "detect.ir.model -> detect.cli" in done.stdout
