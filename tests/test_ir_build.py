@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from detect.ir import FALSE, TRUE, Binary, Const, Ite, Name, SequentialModel, Unary, Variable
-from detect.ir.build import conj, disj, fold, neg, simplify, truth
+from detect.ir.build import conj, disj, fold, is_truth, neg, simplify, truth
 from detect.ir.semantics import Env, Fault, evaluate
 from tests.ir_strategies import expressions
 
@@ -59,6 +59,8 @@ def test_fold_keeps_a_faulting_operation_for_run_time():
     division = Binary("/", Const(1), Const(0))
     assert fold(division) is division
     assert fold(Binary("+", x, Const(0))) == Binary("+", x, Const(0))
+    assert fold(Binary("/", Const(7), Const(2))) == Const(3)
+    assert fold(Binary("/", Const(7), Const(2)), keep=("/", "%")) == Binary("/", Const(7), Const(2))
 
 
 def test_simplify_identities():
@@ -114,5 +116,8 @@ def test_simplify_and_neg_keep_the_value(e):
             continue
         assert _value(simplify(e), state) == want
         assert _value(fold(e), state) == want
+        assert _value(truth(e), state) == int(bool(want))
+        if is_truth(e):
+            assert want in (0, 1)
         assert bool(_value(neg(e), state)) == (not want)
         assert bool(_value(neg(e, cancel=True), state)) == (not want)

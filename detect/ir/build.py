@@ -76,13 +76,15 @@ def neg(e: Expr, *, cancel: bool = False) -> Expr:
     return Unary("!", e)
 
 
-def fold(e: Expr) -> Expr:
+def fold(e: Expr, *, keep: tuple[str, ...] = ()) -> Expr:
     """``e`` with its top operator applied when its operands are constants (children are
     already folded); an operation that faults on those constants stays, so the fault happens
-    at run time, where the languages' own tools report it."""
+    at run time, where the languages' own tools report it.  Operators in ``keep`` stay even
+    on constants (Promela's lowering keeps ``/`` and ``%``; folding them would change the
+    shape of its models' guards)."""
     if isinstance(e, Unary) and isinstance(e.operand, Const):
         return Const(apply_unary(e.op, e.operand.value))
-    if isinstance(e, Binary) and isinstance(e.left, Const) and isinstance(e.right, Const):
+    if isinstance(e, Binary) and isinstance(e.left, Const) and isinstance(e.right, Const) and e.op not in keep:
         try:
             return Const(apply_binary(e.op, e.left.value, e.right.value))
         except Fault:
@@ -125,10 +127,16 @@ def simplify(e: Expr) -> Expr:
     return e
 
 
+def is_truth(e: Expr) -> bool:
+    """``e`` certainly evaluates to 0 or 1: a comparison, ``&&``/``||``, ``!``, or 0/1."""
+    return (isinstance(e, Const) and e.value in (0, 1) or isinstance(e, Unary) and e.op == "!"
+            or isinstance(e, Binary) and e.op in TRUTH_OPERATORS)
+
+
 def truth(e: Expr) -> Expr:
-    """``e`` as a 0/1 value: comparisons and negations already are, a constant folds, anything
-    else becomes ``e != 0``."""
-    if isinstance(e, Binary) and e.op in TRUTH_OPERATORS or isinstance(e, Unary) and e.op == "!":
+    """``e`` as a 0/1 value: ``e`` itself if ``is_truth``, a constant folds, anything else
+    becomes ``e != 0``."""
+    if is_truth(e):
         return e
     if isinstance(e, Const):
         return Const(int(bool(e.value)))

@@ -53,7 +53,7 @@ from typing import Callable, Iterator, Mapping, Optional, Union
 from detect import ir
 from detect.errors import InputError
 from detect.ir import build
-from detect.ir.build import disj, fold
+from detect.ir.build import disj, fold, is_truth
 from detect.ir.semantics import Env, Fault, execute
 
 from frontends.murphi.syntax import (
@@ -1125,15 +1125,6 @@ def _merge(c: ir.Expr, new: "Value", old: Optional["Value"]) -> "Value":
     return Value(_ite(c, new.expr, old.expr), lo, hi, _ite(c, new.defined, old.defined))
 
 
-_BOOLEAN_OPS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
-
-
-def _is_boolean(e: ir.Expr) -> bool:
-    """``e`` certainly evaluates to 0 or 1."""
-    return (isinstance(e, ir.Const) and e.value in (0, 1)) or (isinstance(e, ir.Unary) and e.op == "!") \
-        or (isinstance(e, ir.Binary) and e.op in _BOOLEAN_OPS)
-
-
 def _ite(c: ir.Expr, a: ir.Expr, b: ir.Expr) -> ir.Expr:
     """``c ? a : b``, as ``&&``/``||`` where both sides are truth values.
 
@@ -1144,7 +1135,7 @@ def _ite(c: ir.Expr, a: ir.Expr, b: ir.Expr) -> ir.Expr:
         return a
     if isinstance(c, ir.Const):
         return a if c.value else b
-    if _is_boolean(c) and _is_boolean(a) and _is_boolean(b):
+    if is_truth(c) and is_truth(a) and is_truth(b):
         if a == ir.TRUE:
             return disj(c, b)
         if a == ir.FALSE:

@@ -32,7 +32,7 @@ from detect import ir
 from detect.errors import InputError
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
 from detect.ir import build
-from detect.ir.build import disj, neg
+from detect.ir.build import disj, fold, neg
 
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
 from frontends.promela import syntax as S
@@ -442,20 +442,11 @@ class Translator:
             x = self.expr(e.operand, ctx)
             if e.op == "~":
                 return Binary("-", Unary("-", x), Const(1))
-            if isinstance(x, Const):
-                return Const(-x.value if e.op == "-" else int(not x.value))
-            return Unary(e.op, x)
+            return fold(Unary(e.op, x))
         if isinstance(e, S.BinOp):
-            a, b = self.expr(e.left, ctx), self.expr(e.right, ctx)
-            if isinstance(a, Const) and isinstance(b, Const) and e.op not in ("/", "%"):
-                from detect.ir.semantics import Fault, apply_binary
-                try:
-                    return Const(apply_binary(e.op, a.value, b.value))
-                except Fault:
-                    # e.g. ``1 << 300``: not an input error (Spin accepts it), but a
-                    # run-time fault of the model, as the other front ends leave it.
-                    pass
-            return Binary(e.op, a, b)
+            # A faulting operation on constants (``1 << 300``) is not an input error (Spin
+            # accepts it) but a run-time fault of the model, as the other front ends leave it.
+            return fold(Binary(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx)), keep=("/", "%"))
         if isinstance(e, S.CondExpr):
             return Ite(self.expr(e.cond, ctx), self.expr(e.then, ctx), self.expr(e.else_, ctx))
         if isinstance(e, S.Special):
