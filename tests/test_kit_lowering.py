@@ -49,6 +49,10 @@ def test_fifo_delivers_in_order_and_blocks_when_full_or_empty():
         assert env.state == _fifo_env().state
 
 
+def test_named_buffer():
+    assert FifoBuffer.named("c", 2, 3, length="len", field="f") == FifoBuffer(("c.f0", "c.f1"), "c.len", 3, 0)
+
+
 def test_dequeue_order_is_the_only_difference():
     shifts_then_length, length_then_shifts = FIFO.dequeue(), FIFO.dequeue(length_first=True)
     assert shifts_then_length[-1] == length_then_shifts[0]

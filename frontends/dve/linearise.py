@@ -89,8 +89,7 @@ class ChannelSymbol:
     @property
     def buffer(self) -> FifoBuffer:
         """The state of a buffered channel: ``name.count`` and one array ``name.x<k>`` per field."""
-        return FifoBuffer(tuple(f"{self.name}.x{k}" for k in range(len(self.types))), f"{self.name}.count",
-                          self.capacity)
+        return FifoBuffer.named(self.name, len(self.types), self.capacity, length="count", field="x")
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,12 @@ class FifoBuffer:
     capacity: int
     vacant: int = 0
 
+    @classmethod
+    def named(cls, prefix: str, arity: int, capacity: int, *, length: str, field: str) -> "FifoBuffer":
+        """The buffer whose length is ``prefix.<length>`` and whose field ``k`` is
+        ``prefix.<field><k>``, with vacant slots 0."""
+        return cls(tuple(f"{prefix}.{field}{k}" for k in range(arity)), f"{prefix}.{length}", capacity)
+
     def length_variable(self) -> Variable:
         """The declaration of ``length``: 0 .. ``capacity``, initially 0."""
         return Variable(self.length, tuple(range(self.capacity + 1)), ((0,),))

@@ -187,8 +187,7 @@ class Channel:
     @property
     def buffer(self) -> FifoBuffer:
         """The state of a buffered channel: ``prefix.len`` and one array ``prefix.f<k>`` per field."""
-        return FifoBuffer(tuple(f"{self.prefix}.f{k}" for k in range(len(self.fields))), f"{self.prefix}.len",
-                          self.capacity)
+        return FifoBuffer.named(self.prefix, len(self.fields), self.capacity, length="len", field="f")
 
 
 @dataclass(frozen=True)
