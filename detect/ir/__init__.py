@@ -1,5 +1,6 @@
 """The IR: ``SequentialModel`` and its parts (``model``), the reference semantics of its
-operators and programs (``semantics``), and its printer (``pretty``).
+operators and programs (``semantics``), its printer (``pretty``), and the one rule for
+building guards with constant folding (``build``: ``conj``, ``disj``, ``neg``, ``fold``).
 
 Every other package depends on this one and it depends on nothing of ours: front ends
 build IR values, transforms map IR to IR, detection and checking read it.  ``detect.ir``

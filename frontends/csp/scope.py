@@ -84,7 +84,7 @@ class Scope:
             return simplify(Binary(e.op, self.expr(e.left, env, _macros), self.expr(e.right, env, _macros)))
         if isinstance(e, Cond):
             return simplify(Ite(self.expr(e.cond, env, _macros), self.expr(e.then, env, _macros),
-                            self.expr(e.else_, env, _macros)))
+                                self.expr(e.else_, env, _macros)))
         raise TypeError(e)
 
     def element(self, e: Subscript, env: Mapping[str, Expr]) -> Index:
