@@ -668,12 +668,14 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                     max_states: int | None = None, timeout: float | None = None,
                     progress: Progress | None = None, enumerate_limit: int = ENUMERATE_LIMIT,
                     engine: str = "auto", table_limit: int = 100_000,
-                    check: bool = True, explorer: str | None = None) -> ReducedExploration:
+                    check: bool = True, explorer: str | None = None,
+                    memory_limit: int | None = None) -> ReducedExploration:
     """Explore with ``strategy``; verdicts that reduction cannot justify come from a plain run.
 
     With ``check`` every generator is checked on every expanded state (see ``explore``'s
     ``symmetries``); a refuted one makes the whole run an unreduced one, with a note.
-    ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.statespace.native``).
+    ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.statespace.native``);
+    ``memory_limit`` (bytes) bounds each exploration as ``explore``'s does.
 
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
@@ -687,6 +689,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     if strategy == "none":
         reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")
         return ReducedExploration(explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
+                                          memory_limit=memory_limit,
                                           progress=progress), reducer, ())
     if detection is None:
         from detect.symmetry.pipeline import detect
@@ -698,6 +701,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     actions = [_compile_action(g, pts) for g in group.points]
     try:
         result = explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
+                         memory_limit=memory_limit,
                          canonicalise=reducer.canonicalise, progress=progress,
                          symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
     except NotASymmetry as wrong:
@@ -705,7 +709,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         note = (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                 f"steps of a reachable state onto those of its image): explored without reduction. "
                 f"This is a bug in symmetry detection; please report it")
-        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer)
+        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
+                        memory_limit=memory_limit)
         return ReducedExploration(plain, replace(reducer, canonicalise=None, method="no reduction: " + note),
                                   (note,))
     if reducer.canonicalise is None:
@@ -733,7 +738,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         return ReducedExploration(result, reducer, ())
     # The re-check shares the caller's time budget: what the reduced run used is spent.
     remaining = None if timeout is None else max(0.0, timeout - result.seconds)
-    plain = explore(compiled, max_states=max_states, timeout=remaining, engine=explorer)
+    plain = explore(compiled, max_states=max_states, timeout=remaining, engine=explorer, memory_limit=memory_limit)
     verdicts = list(result.assertions)
     notes = []
     for i, why in redo.items():

@@ -71,14 +71,15 @@ def warn(message: str) -> None:
 
 
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
-             canonicalise=None, symmetries=()):
+             canonicalise=None, symmetries=(), memory_limit=None):
     """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting blocks
     (``canonicalise.blocks``) with the generators ``symmetries`` checked on every state."""
     from detect.statespace.explore import explore as explore_python
 
     def python(max_states=max_states, timeout=timeout):
         return explore_python(model, max_states=max_states, timeout=timeout, progress=progress,
-                              engine="python", canonicalise=canonicalise, symmetries=symmetries)
+                              engine="python", canonicalise=canonicalise, symmetries=symmetries,
+                              memory_limit=memory_limit)
 
     choice = engine_choice(engine)
     if choice == "python":
@@ -96,7 +97,8 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
     try:
         result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress,
-                                canonicalise=canonicalise, symmetries=symmetries)
+                                canonicalise=canonicalise, symmetries=symmetries,
+                                memory_limit=memory_limit)
     except NativeUnavailable as e:
         warn(f"native explorer unavailable ({e}); using the Python explorer")
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
@@ -126,7 +128,10 @@ def load(model: SequentialModel):
         raise NativeUnavailable(str(e)) from None
 
 
-_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY = 2, 3, 4, 5
+_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT = 2, 3, 4, 5, 6
+_NO_LIMIT = (1 << 64) - 1
+#: How the native explorer's ``memory_bytes`` are counted.
+MEMORY_MEASURE = "held: packed states, parent indices and the visited table"
 
 
 def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
@@ -164,13 +169,18 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
 
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
-                   stats: dict | None = None, canonicalise=None, symmetries=()):
+                   stats: dict | None = None, canonicalise=None, symmetries=(),
+                   memory_limit: int | None = None):
     """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
 
     ``canonicalise`` must be ``None`` or a sorting canonicaliser (its ``blocks`` are sorted in
     C); each of ``symmetries`` (``images`` over the model's literal points, as
     ``detect.checking.reduce`` makes them) is checked on every expanded state, and
     ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
+
+    ``memory_limit`` bounds the bytes held for states, parents and the visited table: C
+    checks before each allocation and stops (``memory_limit_reached``) rather than exceed it
+    (beyond the first ~30 KB, always allocated).
 
     ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited
     table) and ``states``.
@@ -183,13 +193,13 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     ffi = get_ffi()
     start = time.perf_counter()
     deadline = start + timeout if timeout is not None else None
-    limit = max_states if max_states is not None else (1 << 64) - 1
-    ctx = lib.nx_new(max(0, limit))
+    limit = max_states if max_states is not None else _NO_LIMIT
+    ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit))
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
     try:
         keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries)
-        truncated = interrupted = False
+        truncated = interrupted = memory_limited = False
         tick = ex.Clock(start, deadline, progress,
                         lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx))).out_of_time
         budget = 1024
@@ -210,8 +220,9 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 adapt(time.perf_counter() - t0)
                 if rc == _RC_MEMORY:
                     raise NativeUnavailable("out of memory")
-                if rc == _RC_TRUNCATED:
+                if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
                     truncated = True
+                    memory_limited = rc == _RC_MEMORY_LIMIT
                 if tick():
                     truncated = True
                 if rc == 0:
@@ -230,8 +241,9 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                     s = tuple(buf[k] for k in range(lib.nx_nslots()))
                     g = lib.nx_bad_generator(ctx)
                     raise ex.NotASymmetry(g, s, symmetries[g](s))
-                if rc == _RC_TRUNCATED:
+                if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
                     truncated = True
+                    memory_limited = rc == _RC_MEMORY_LIMIT
                     break
                 if rc == 0:
                     break
@@ -250,7 +262,9 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
             stats["bytes"] = lib.nx_memory(ctx)
             stats["states"] = states
         del keep
-        return _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise)
+        return replace(_result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise),
+                       memory_bytes=lib.nx_memory(ctx), memory_measure=MEMORY_MEASURE,
+                       memory_limit_reached=memory_limited)
     finally:
         lib.nx_free(ctx)
 
@@ -341,7 +355,7 @@ def native_states(model: SequentialModel, max_states: int | None = None) -> list
 
     lib = load(model)
     ffi = get_ffi()
-    ctx = lib.nx_new(max_states if max_states is not None else (1 << 64) - 1)
+    ctx = lib.nx_new(max_states if max_states is not None else _NO_LIMIT, _NO_LIMIT)
     try:
         while lib.nx_init(ctx, 1 << 20) == 1:
             pass

@@ -16,7 +16,7 @@ FLAGS = ("-O2", "-shared", "-fPIC", "-w")
 
 #: What ``runtime.c`` exports (cffi ABI mode reads this declaration).
 CDEF = """
-void *nx_new(uint64_t limit);
+void *nx_new(uint64_t limit, uint64_t mem_limit);
 void nx_free(void *p);
 int nx_init(void *p, uint64_t budget);
 int nx_run(void *p, uint64_t budget);

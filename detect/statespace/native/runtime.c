@@ -41,7 +41,9 @@ typedef struct Ctx {
     size_t tmask;
     size_t expanded;
     u64 limit;
+    u64 mem_limit;        /* bytes the states, parents and table may take */
     int truncated;
+    int mem_limited;      /* stopped because growing would exceed mem_limit */
     u64 transitions;
     u64 initial;
     /* successors of the state being expanded */
@@ -138,6 +140,13 @@ static int emit(Ctx *c, const i64 *t) {
     return 0;
 }
 
+#define STATE_BYTES (NWORDS * sizeof(u64) + sizeof(u32))
+
+/* Bytes held for the exploration: packed states, parents, visited table. */
+static u64 held(const Ctx *c) {
+    return (u64)c->cap * STATE_BYTES + (u64)(c->tmask + 1) * sizeof(u64);
+}
+
 static int grow_table(Ctx *c) {
     size_t cap = (c->tmask + 1) * 2;
     u64 *t = calloc(cap, sizeof(u64));
@@ -155,8 +164,35 @@ static int grow_table(Ctx *c) {
     return 0;
 }
 
+/* Room for one more state within mem_limit: the state arrays double (or take what is left
+ * below the limit), the table doubles at load 1/2 (or, when doubling would pass the limit,
+ * fills up to load 7/8).  Returns 0, -2 out of memory, -3 the limit is reached. */
+static int make_room(Ctx *c) {
+    if (c->count == c->cap) {
+        size_t cap = c->cap * 2;
+        u64 now = held(c);
+        if (now + (u64)(cap - c->cap) * STATE_BYTES > c->mem_limit)
+            cap = c->cap + (size_t)((c->mem_limit > now ? c->mem_limit - now : 0) / STATE_BYTES);
+        if (cap <= c->cap) return -3;
+        u64 *s = realloc(c->states, cap * NWORDS * sizeof(u64));
+        if (!s) return -2;
+        c->states = s;
+        u32 *pa = realloc(c->parent, cap * sizeof(u32));
+        if (!pa) return -2;
+        c->parent = pa;
+        c->cap = cap;
+    }
+    size_t slots = c->tmask + 1;
+    if ((c->count + 1) * 2 > slots) {
+        if (held(c) + (u64)slots * sizeof(u64) <= c->mem_limit) return grow_table(c) ? -2 : 0;
+        if ((c->count + 1) * 8 > slots * 7) return -3;
+    }
+    return 0;
+}
+
 /* Index of state w, inserting it with parent p when new (and room remains).
- * Returns the index, -1 when new but the limit is reached, -2 out of memory. */
+ * Returns the index, -1 when new but the limit is reached, -2 out of memory, -3 when new but
+ * the memory limit is reached. */
 static int64_t lookup_insert(Ctx *c, const u64 *w, u64 h, u32 p) {
     size_t pos = h & c->tmask;
     u64 tag = h & 0xFFFFFFFF00000000ULL;
@@ -171,30 +207,25 @@ static int64_t lookup_insert(Ctx *c, const u64 *w, u64 h, u32 p) {
     }
     if ((u64)c->count >= c->limit) return -1;
     if (c->count >= 0xFFFFFFF0u) return -2;
-    if (c->count == c->cap) {
-        size_t cap = c->cap * 2;
-        u64 *s = realloc(c->states, cap * NWORDS * sizeof(u64));
-        if (!s) return -2;
-        c->states = s;
-        u32 *pa = realloc(c->parent, cap * sizeof(u32));
-        if (!pa) return -2;
-        c->parent = pa;
-        c->cap = cap;
+    size_t slots = c->tmask + 1;
+    int r = make_room(c);
+    if (r) return r;
+    if (c->tmask + 1 != slots) {  /* the table grew: find the free slot again */
+        pos = h & c->tmask;
+        while (c->table[pos]) pos = (pos + 1) & c->tmask;
     }
     size_t i = c->count++;
     memcpy(c->states + i * NWORDS, w, NWORDS * sizeof(u64));
     c->parent[i] = p;
     c->table[pos] = tag | (u64)(i + 1);
-    if (c->count * 2 > c->tmask + 1) {
-        if (grow_table(c)) return -2;
-    }
     return (int64_t)i;
 }
 
-void *nx_new(u64 limit) {
+void *nx_new(u64 limit, u64 mem_limit) {
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return NULL;
     c->limit = limit;
+    c->mem_limit = mem_limit;
     c->cap = 1024;
     c->states = malloc(c->cap * NWORDS * sizeof(u64));
     c->parent = malloc(c->cap * sizeof(u32));
@@ -215,7 +246,8 @@ void nx_free(void *p) {
 }
 
 /* Enumerate up to budget initial states (product of the init sets, last slot fastest).
- * Returns 0 when all are enumerated, 1 when more remain, 2 truncated, 4 out of memory. */
+ * Returns 0 when all are enumerated, 1 when more remain, 2 truncated, 4 out of memory,
+ * 6 the memory limit is reached. */
 int nx_init(void *p, u64 budget) {
     Ctx *c = p;
     if (c->init_done) return 0;
@@ -230,6 +262,7 @@ int nx_init(void *p, u64 budget) {
         int64_t r = lookup_insert(c, c->wscratch, hash_words(c->wscratch), NONE32);
         if (r == -1) { c->truncated = 1; return 2; }
         if (r == -2) return 4;
+        if (r == -3) { c->truncated = c->mem_limited = 1; return 6; }
         c->initial = c->count;
         /* advance the odometer */
         int k = NSLOTS - 1;
@@ -353,7 +386,7 @@ int nx_bad_generator(void *p) { return ((Ctx *)p)->bad_gen; }
 
 /* Expand up to budget states.  Returns 0 done, 1 budget used up, 2 truncated (limit),
  * 3 int64 overflow (the caller falls back to Python), 4 out of memory, 5 a generator is no
- * symmetry at state expanded (nx_bad_generator says which). */
+ * symmetry at state expanded (nx_bad_generator says which), 6 the memory limit is reached. */
 int nx_run(void *p, u64 budget) {
     Ctx *c = p;
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
@@ -400,7 +433,9 @@ int nx_run(void *p, u64 budget) {
             int64_t r = lookup_insert(c, c->succ + j * NWORDS, c->succ_hash[j], (u32)idx);
             if (r == -1) c->truncated = 1;
             else if (r == -2) return 4;
+            else if (r == -3) c->truncated = c->mem_limited = 1;
         }
+        if (c->mem_limited) return 6;
         if (c->truncated) return 2;
     }
     return c->expanded >= c->count ? 0 : 1;
@@ -439,8 +474,4 @@ void nx_state(void *p, u64 i, i64 *out) {
     for (int k = 0; k < NSLOTS; k++) out[k] = s[k];
 }
 
-/* Bytes held for the exploration: packed states, parents, visited table. */
-u64 nx_memory(void *p) {
-    Ctx *c = p;
-    return (u64)c->cap * (NWORDS * sizeof(u64) + sizeof(u32)) + (u64)(c->tmask + 1) * sizeof(u64);
-}
+u64 nx_memory(void *p) { return held((Ctx *)p); }
