@@ -436,6 +436,8 @@ def explore(model, defines, as_json, process, max_states, timeout, memory_limit,
     finally:
         if bar is not None:
             bar.stop()
+    for note in reduced.exploration.notes:
+        err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit

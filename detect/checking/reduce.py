@@ -31,7 +31,9 @@ from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
-from detect.statespace.explore import Exploration, NotASymmetry, Progress, explore
+from detect.statespace.explore import (
+    Exploration, NotASymmetry, PointSymmetry, Progress, SortedBlocks, explore,
+)
 from detect.ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
 from detect.ir.points import LiteralPoints
 
@@ -57,6 +59,8 @@ class Reducer:
     canonicalise: Optional[Callable[[State], State]]
     slot_order: tuple[int, ...]
     method: str
+    #: Set when ``canonicalise`` sorts interchangeable blocks (the native explorer does it in C).
+    sorted_blocks: Optional[SortedBlocks] = None
 
 
 @dataclass(frozen=True)
@@ -97,9 +101,12 @@ def _action_source(images: Sequence[int], pts: LiteralPoints) -> Optional[str]:
 
 def _compile_action(images: Sequence[int], pts: LiteralPoints) -> Callable[[State], State]:
     src = _action_source(images, pts)
-    action = (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
-    action.images = tuple(images)  # read by the native explorer (detect.statespace.native)
-    return action
+    return (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
+
+
+def point_symmetry(images: Sequence[int], pts: LiteralPoints) -> PointSymmetry:
+    """The generator ``images`` as the explorer checks it (compiled, images kept for C)."""
+    return PointSymmetry(tuple(images), _compile_action(images, pts))
 
 
 def _inverse(images: Sequence[int]) -> Images:
@@ -398,7 +405,6 @@ def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], 
             out[k] = v
         return tuple(out)
 
-    canonicalise.blocks = tuple(tuple(b) for b in blocks)  # the native explorer sorts these in C
     return canonicalise
 
 
@@ -583,7 +589,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         blocks = symmetric_blocks(gens, group.order, pts, order) if fast_paths else None
         if blocks is not None:
             return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
-                           f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})")
+                           f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})",
+                           SortedBlocks(tuple(tuple(b) for b in blocks)))
         return Reducer(strategy, group.order, smallest_image(sym, pts, order), order,
                        "least image by stabiliser-chain backtracking")
     if strategy == "local":
@@ -698,11 +705,12 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     group = detection.group
     reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
     pts = LiteralPoints.of(model)
-    actions = [_compile_action(g, pts) for g in group.points]
+    actions = [point_symmetry(g, pts) for g in group.points]
     try:
         result = explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                          memory_limit=memory_limit,
-                         canonicalise=reducer.canonicalise, progress=progress,
+                         canonicalise=reducer.canonicalise, sorted_blocks=reducer.sorted_blocks,
+                         progress=progress,
                          symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
     except NotASymmetry as wrong:
         # Never trust a refuted generator: the verdicts come from a plain run.
@@ -711,7 +719,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                 f"This is a bug in symmetry detection; please report it")
         plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
                         memory_limit=memory_limit)
-        return ReducedExploration(plain, replace(reducer, canonicalise=None, method="no reduction: " + note),
+        return ReducedExploration(plain, replace(reducer, canonicalise=None, sorted_blocks=None,
+                                                 method="no reduction: " + note),
                                   (note,))
     if reducer.canonicalise is None:
         return ReducedExploration(result, reducer, ())
@@ -746,4 +755,6 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         note = f"{why}: checked without reduction" + (f"; {fresh.note}" if fresh.note else "")
         verdicts[i] = replace(fresh, note=note)
         notes.append(f"assert {model.assertions[i].text}: {why}; checked without reduction")
-    return ReducedExploration(replace(result, assertions=tuple(verdicts)), reducer, tuple(notes))
+    return ReducedExploration(replace(result, assertions=tuple(verdicts),
+                                      notes=tuple(dict.fromkeys(result.notes + plain.notes))),
+                              reducer, tuple(notes))

@@ -88,6 +88,28 @@ class ResidentGrowth:
         return self.used() > self.limit
 
 
+@dataclass(frozen=True)
+class SortedBlocks:
+    """Passed with a canonicaliser that is the least image under Sym(blocks), the group
+    permuting whole blocks of slots (position by position): that image is the state with the
+    blocks' value tuples sorted, which the native explorer computes in C."""
+
+    blocks: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class PointSymmetry:
+    """A state permutation: ``images`` permutes the model's literal points
+    (``detect.ir.points.LiteralPoints``), ``apply`` is the same map compiled for states (the
+    native explorer reads the images, the Python one calls ``apply``)."""
+
+    images: tuple[int, ...]
+    apply: Callable[[State], State]
+
+    def __call__(self, state: State) -> State:
+        return self.apply(state)
+
+
 class NotASymmetry(Exception):
     """A generator checked during exploration (``explore(symmetries=...)``) does not map the
     successors and faults of an expanded state onto those of its image."""
@@ -159,6 +181,8 @@ class Exploration:
     #: The run stopped because it would have exceeded ``explore``'s ``memory_limit``
     #: (``truncated`` is then set too).
     memory_limit_reached: bool = False
+    #: How the run was made, when not as asked (the native explorer could not run, ...).
+    notes: tuple[str, ...] = ()
 
     @property
     def states_per_second(self) -> float:
@@ -207,6 +231,7 @@ def explore(
     symmetries: tuple[Callable[[State], State], ...] = (),
     engine: str | None = None,
     memory_limit: int | None = None,
+    sorted_blocks: SortedBlocks | None = None,
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
 
@@ -223,16 +248,16 @@ def explore(
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
 
     ``engine`` (``auto``, ``native``, ``python``; see ``detect.statespace.native``) picks the explorer of
-    an unreduced run, and of a run reduced by sorting blocks of slots (``canonicalise.blocks``,
-    see ``detect.checking.reduce.sorting_canonicaliser``); other canonicalised runs use this Python one.
+    an unreduced run, and of a run reduced by sorting blocks of slots (``sorted_blocks`` says
+    ``canonicalise`` is that, see ``detect.checking.reduce.sorting_canonicaliser``; the native
+    explorer then needs ``symmetries`` as ``PointSymmetry``); other canonicalised runs use this Python one.
     """
-    if engine != "python" and (canonicalise is None and not symmetries
-                               or getattr(canonicalise, "blocks", None) is not None):
+    if engine != "python" and (canonicalise is None and not symmetries or sorted_blocks is not None):
         from detect.statespace.native import dispatch
 
         return dispatch(model, max_states=max_states, timeout=timeout, progress=progress,
                         engine=engine, canonicalise=canonicalise, symmetries=symmetries,
-                        memory_limit=memory_limit)
+                        memory_limit=memory_limit, sorted_blocks=sorted_blocks)
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     canon = canonicalise

@@ -25,7 +25,6 @@ environment variable ``SYMDETECT_NATIVE`` (``0``/``python``, ``1``/``native``, `
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import replace
 from typing import Optional
@@ -38,9 +37,6 @@ ENGINES = ("auto", "native", "python")
 AUTO_THRESHOLD = 20_000
 #: Target seconds of one C slice between Python checks (progress, timeout, Ctrl-C).
 _SLICE_SECONDS = 0.05
-
-_warned: set[str] = set()
-
 
 class NativeUnavailable(Exception):
     """The native explorer cannot run this model here (no compiler, build error, ...)."""
@@ -63,17 +59,11 @@ def engine_choice(explicit: Optional[str] = None) -> str:
     return "auto"
 
 
-def warn(message: str) -> None:
-    """One line on stderr, once per message and process."""
-    if message not in _warned:
-        _warned.add(message)
-        print(f"symdetect: warning: {message}", file=sys.stderr, flush=True)
-
-
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
-             canonicalise=None, symmetries=(), memory_limit=None):
-    """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting blocks
-    (``canonicalise.blocks``) with the generators ``symmetries`` checked on every state."""
+             canonicalise=None, symmetries=(), memory_limit=None, sorted_blocks=None):
+    """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting
+    ``sorted_blocks`` with the generators ``symmetries`` checked on every state.  A fallback to
+    the Python explorer is said in the result's ``notes``."""
     from detect.statespace.explore import explore as explore_python
 
     def python(max_states=max_states, timeout=timeout):
@@ -98,11 +88,12 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     try:
         result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress,
                                 canonicalise=canonicalise, symmetries=symmetries,
-                                memory_limit=memory_limit)
+                                memory_limit=memory_limit, sorted_blocks=sorted_blocks)
     except NativeUnavailable as e:
-        warn(f"native explorer unavailable ({e}); using the Python explorer")
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
-        return python(timeout=remaining)
+        fallback = python(timeout=remaining)
+        note = f"native explorer unavailable ({e}); used the Python explorer"
+        return replace(fallback, notes=fallback.notes + (note,))
     return replace(result, seconds=time.perf_counter() - start) if first is not None else result
 
 
@@ -134,14 +125,16 @@ _NO_LIMIT = (1 << 64) - 1
 MEMORY_MEASURE = "held: packed states, parent indices and the visited table"
 
 
-def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
+def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks):
     """Hand the blocks and the generators' slot/value tables to C; returns what must stay
     alive while C may read it (nothing after ``nx_set_symmetry`` copies, but be safe)."""
+    from detect.statespace.explore import PointSymmetry
+
     if canonicalise is None and not symmetries:
         return None
-    blocks = getattr(canonicalise, "blocks", None) if canonicalise is not None else ()
-    if blocks is None:
+    if canonicalise is not None and sorted_blocks is None:
         raise NativeUnavailable("only the sorting canonicaliser runs natively")
+    blocks = sorted_blocks.blocks if canonicalise is not None else ()
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
     from detect.ir.points import LiteralPoints
@@ -150,9 +143,9 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
     nslots = len(pts.slot_points)
     targets, values = [], []
     for sym in symmetries:
-        images = getattr(sym, "images", None)
-        if images is None:
+        if not isinstance(sym, PointSymmetry):
             raise NativeUnavailable("a generator without its point images")
+        images = sym.images
         for k, points in enumerate(pts.slot_points):
             targets.append(pts.pairs[images[points[0]]][0])
         for p in range(len(pts.pairs)):
@@ -170,12 +163,12 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
                    stats: dict | None = None, canonicalise=None, symmetries=(),
-                   memory_limit: int | None = None):
+                   memory_limit: int | None = None, sorted_blocks=None):
     """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
 
-    ``canonicalise`` must be ``None`` or a sorting canonicaliser (its ``blocks`` are sorted in
-    C); each of ``symmetries`` (``images`` over the model's literal points, as
-    ``detect.checking.reduce`` makes them) is checked on every expanded state, and
+    ``canonicalise`` must be ``None`` or a sorting canonicaliser (``sorted_blocks``, a
+    ``detect.statespace.explore.SortedBlocks``, are sorted in C); each of ``symmetries`` (a
+    ``PointSymmetry``, as ``detect.checking.reduce`` makes them) is checked on every expanded state, and
     ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
     ``memory_limit`` bounds the bytes held for states, parents and the visited table: C
@@ -198,7 +191,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
     try:
-        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries)
+        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks)
         truncated = interrupted = memory_limited = False
         tick = ex.Clock(start, deadline, progress,
                         lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx))).out_of_time
