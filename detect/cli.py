@@ -415,8 +415,10 @@ def status_line(enabled: bool):
 @click.option("--engine", "explorer", type=click.Choice(["auto", "native", "python"]), default=None,
               help="Explorer of unreduced runs: native (generated C), python, or auto (Python for small "
                    "models, native past 20,000 states). Default: $SYMDETECT_NATIVE, else auto.")
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="Threads of the native explorer (default: one per core); the result does not depend on it.")
 def explore(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy, table_limit,
-            spin_states, trust_symmetry, partial_ok, domain_states, explorer):
+            spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 
@@ -430,7 +432,7 @@ def explore(model, defines, as_json, process, max_states, timeout, memory_limit,
     try:
         reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states, timeout=timeout,
                                   progress=update, check=not trust_symmetry, explorer=explorer,
-                                  memory_limit=memory_limit)
+                                  memory_limit=memory_limit, workers=workers)
     except ReductionError as e:
         raise Failure(f"{model}: {e}") from None
     finally:

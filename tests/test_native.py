@@ -55,12 +55,25 @@ def both(model, **kw):
     return explore(model, engine="native", **kw), explore(model, engine="python", **kw)
 
 
+#: One worker, and more workers than this machine's cores (a count that is no power of two).
+WORKERS = (1, 3)
+
+
+def all_agree(model, **kw):
+    """Native runs with each of ``WORKERS`` agree with the Python run."""
+    p = explore(model, engine="python", **kw)
+    runs = [explore(model, engine="native", workers=w, **kw) for w in WORKERS]
+    for n in runs:
+        assert n.notes == ()  # native indeed
+        assert_same(model, n, p)
+    return runs, p
+
+
 @pytest.mark.parametrize("path", [p for p in MODELS if p.name not in _SKIP],
                          ids=lambda p: str(p.relative_to(ROOT / "models")))
 def test_native_agrees_with_python_on_bundled_models(path: Path):
     model = load(str(path), parameters_for(path))
-    n, p = both(model)
-    assert_same(model, n, p)
+    all_agree(model)
 
 
 FEW = settings(max_examples=25, deadline=None,
@@ -70,16 +83,32 @@ FEW = settings(max_examples=25, deadline=None,
 @FEW
 @given(random_models())
 def test_native_agrees_with_python_on_random_models(model):
-    n, p = both(model)
-    assert_same(model, n, p)
-    assert set(native.native_states(model)) == _python_states(model)
+    all_agree(model)
+    for w in WORKERS:
+        states = native.native_states(model, workers=w)
+        assert len(states) == len(set(states)) and set(states) == _python_states(model)
 
 
 @FEW
 @given(ir_models())
 def test_native_agrees_with_python_on_ir_strategy_models(model):
-    n, p = both(model)
-    assert_same(model, n, p)
+    all_agree(model)
+
+
+def test_workers_find_the_same_states_in_the_same_order_every_time():
+    model = load(str(ROOT / "models" / "peterson_filter.pml"), {"N": 3})
+    first = native.native_states(model, workers=2)
+    assert native.native_states(model, workers=2) == first
+    assert sorted(first) == sorted(native.native_states(model, workers=1))
+
+
+def test_workers_share_the_state_limit_and_the_memory_limit():
+    model = _counter(100_000)
+    for w in WORKERS + (2,):
+        n = explore(model, engine="native", workers=w, max_states=777)
+        assert n.states == 777 and n.truncated and not n.memory_limit_reached
+        m = explore(model, engine="native", workers=w, memory_limit=1 << 20)
+        assert m.truncated and m.memory_limit_reached and m.memory_bytes <= 1 << 20
 
 
 def _python_states(model):
@@ -278,12 +307,13 @@ def test_native_sorting_reduction_agrees_with_python(name):
     model = (_independent_counters(4, 3) if name == "counters"
              else load(str(ROOT / "models" / name), parameters_for(ROOT / "models" / name)))
     results = []
-    for engine in ("native", "python"):
-        reduced = explore_reduced(model, "exact", explorer=engine)
+    for engine, workers in (("python", 1),) + tuple(("native", w) for w in WORKERS):
+        reduced = explore_reduced(model, "exact", explorer=engine, workers=workers)
         assert reduced.reducer.method.startswith("sorting")
         assert reduced.exploration.notes == ()  # the native run did not fall back
         results.append(reduced.exploration)
-    assert_same(model, *results)
+    for native_result in results[1:]:
+        assert_same(model, native_result, results[0])
     if name == "counters":
         assert results[0].states == 15  # multisets of size 4 over 3 values: C(6, 2)
 
@@ -304,7 +334,27 @@ def test_native_reduction_refuses_a_wrong_generator_like_python():
     kw = dict(canonicalise=canon, sorted_blocks=SortedBlocks(((0,), (1,))),
               symmetries=(point_symmetry(swap, pts),))
     # explore_native never falls back to Python: C itself refuses.
-    for run in (lambda: native.explore_native(model, **kw), lambda: explore(model, engine="python", **kw)):
+    for run in (lambda: native.explore_native(model, workers=1, **kw),
+                lambda: native.explore_native(model, workers=3, **kw),
+                lambda: explore(model, engine="python", **kw)):
         with pytest.raises(NotASymmetry) as info:
             run()
         assert info.value.generator == 0 and info.value.state == (0, 0)
+
+
+def test_cli_workers_option():
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    path = str(ROOT / "models" / "peterson_filter.pml")
+    outputs = []
+    for workers in ("1", "2"):
+        run = CliRunner().invoke(main, ["explore", path, "-D", "N=3", "--json", "--engine", "native",
+                                        "--workers", workers])
+        assert run.exit_code == 0, run.output
+        data = json.loads(run.output)
+        outputs.append({k: data[k] for k in ("states", "transitions", "deadlocks", "faults")})
+    assert outputs[0] == outputs[1] and outputs[0]["states"] > 1000

@@ -232,6 +232,7 @@ def explore(
     engine: str | None = None,
     memory_limit: int | None = None,
     sorted_blocks: SortedBlocks | None = None,
+    workers: int | None = None,
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
 
@@ -251,13 +252,14 @@ def explore(
     an unreduced run, and of a run reduced by sorting blocks of slots (``sorted_blocks`` says
     ``canonicalise`` is that, see ``detect.checking.reduce.sorting_canonicaliser``; the native
     explorer then needs ``symmetries`` as ``PointSymmetry``); other canonicalised runs use this Python one.
+    ``workers`` threads share a native run (default: one per core); the result does not depend on it.
     """
     if engine != "python" and (canonicalise is None and not symmetries or sorted_blocks is not None):
         from detect.statespace.native import dispatch
 
         return dispatch(model, max_states=max_states, timeout=timeout, progress=progress,
                         engine=engine, canonicalise=canonicalise, symmetries=symmetries,
-                        memory_limit=memory_limit, sorted_blocks=sorted_blocks)
+                        memory_limit=memory_limit, sorted_blocks=sorted_blocks, workers=workers)
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     canon = canonicalise

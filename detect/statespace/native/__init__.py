@@ -46,6 +46,14 @@ class NativeOverflow(NativeUnavailable):
     """Some arithmetic left the int64 range: Python's unbounded ints are needed."""
 
 
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def engine_choice(explicit: Optional[str] = None) -> str:
     if explicit is not None:
         if explicit not in ENGINES:
@@ -60,7 +68,7 @@ def engine_choice(explicit: Optional[str] = None) -> str:
 
 
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
-             canonicalise=None, symmetries=(), memory_limit=None, sorted_blocks=None):
+             canonicalise=None, symmetries=(), memory_limit=None, sorted_blocks=None, workers=None):
     """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting
     ``sorted_blocks`` with the generators ``symmetries`` checked on every state.  A fallback to
     the Python explorer is said in the result's ``notes``."""
@@ -88,7 +96,7 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     try:
         result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress,
                                 canonicalise=canonicalise, symmetries=symmetries,
-                                memory_limit=memory_limit, sorted_blocks=sorted_blocks)
+                                memory_limit=memory_limit, sorted_blocks=sorted_blocks, workers=workers)
     except NativeUnavailable as e:
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
         fallback = python(timeout=remaining)
@@ -163,7 +171,7 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks)
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
                    stats: dict | None = None, canonicalise=None, symmetries=(),
-                   memory_limit: int | None = None, sorted_blocks=None):
+                   memory_limit: int | None = None, sorted_blocks=None, workers: int | None = None):
     """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
 
     ``canonicalise`` must be ``None`` or a sorting canonicaliser (``sorted_blocks``, a
@@ -174,6 +182,11 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     ``memory_limit`` bounds the bytes held for states, parents and the visited table: C
     checks before each allocation and stops (``memory_limit_reached``) rather than exceed it
     (beyond the first ~30 KB, always allocated).
+
+    ``workers`` threads (default: one per core, at most 64) share the search, each owning the
+    states whose hash falls to it (see ``runtime.c``); the counts, deadlocks, faults and
+    verdicts do not depend on it, and a given number of workers always finds the same states
+    in the same order.
 
     ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited
     table) and ``states``.
@@ -187,7 +200,8 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     start = time.perf_counter()
     deadline = start + timeout if timeout is not None else None
     limit = max_states if max_states is not None else _NO_LIMIT
-    ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit))
+    ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit),
+                     default_workers() if workers is None else workers)
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
     try:
@@ -230,7 +244,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                     raise NativeUnavailable("out of memory")
                 if rc == _RC_NOT_A_SYMMETRY:
                     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
-                    lib.nx_state(ctx, lib.nx_expanded(ctx), buf)
+                    lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
                     s = tuple(buf[k] for k in range(lib.nx_nslots()))
                     g = lib.nx_bad_generator(ctx)
                     raise ex.NotASymmetry(g, s, symmetries[g](s))
@@ -342,13 +356,14 @@ class _IndexTracer:
         return trace
 
 
-def native_states(model: SequentialModel, max_states: int | None = None) -> list[State]:
-    """Every state the native explorer stores, in discovery order (for tests and tools)."""
+def native_states(model: SequentialModel, max_states: int | None = None, workers: int = 1) -> list[State]:
+    """Every state the native explorer stores, in each worker's discovery order, worker after
+    worker (for tests and tools)."""
     from detect.statespace.native.build import ffi as get_ffi
 
     lib = load(model)
     ffi = get_ffi()
-    ctx = lib.nx_new(max_states if max_states is not None else _NO_LIMIT, _NO_LIMIT)
+    ctx = lib.nx_new(max_states if max_states is not None else _NO_LIMIT, _NO_LIMIT, workers)
     try:
         while lib.nx_init(ctx, 1 << 20) == 1:
             pass
@@ -359,9 +374,10 @@ def native_states(model: SequentialModel, max_states: int | None = None) -> list
         n = lib.nx_nslots()
         buf = ffi.new("int64_t[]", max(1, n))
         out = []
-        for i in range(lib.nx_count(ctx)):
-            lib.nx_state(ctx, i, buf)
-            out.append(tuple(buf[k] for k in range(n)))
+        for w in range(workers):
+            for i in range(lib.nx_worker_count(ctx, w)):
+                lib.nx_state(ctx, i * workers + w, buf)
+                out.append(tuple(buf[k] for k in range(n)))
         return out
     finally:
         lib.nx_free(ctx)
