@@ -60,12 +60,14 @@ WORKERS = (1, 3)
 
 
 def all_agree(model, **kw):
-    """Native runs with each of ``WORKERS`` agree with the Python run."""
+    """Native runs with each of ``WORKERS`` agree with the Python run, and so does a run whose
+    every level goes to the threads (small levels otherwise run on one)."""
     p = explore(model, engine="python", **kw)
     runs = [explore(model, engine="native", workers=w, **kw) for w in WORKERS]
     for n in runs:
         assert n.notes == ()  # native indeed
         assert_same(model, n, p)
+    assert_same(model, native.explore_native(model, workers=3, parallel_min=0, **kw), p)
     return runs, p
 
 
@@ -87,6 +89,8 @@ def test_native_agrees_with_python_on_random_models(model):
     for w in WORKERS:
         states = native.native_states(model, workers=w)
         assert len(states) == len(set(states)) and set(states) == _python_states(model)
+        # On the threads or on one, the workers do the same: the same states in the same order.
+        assert native.native_states(model, workers=w, parallel_min=0) == states
 
 
 @FEW
@@ -97,7 +101,9 @@ def test_native_agrees_with_python_on_ir_strategy_models(model):
 
 def test_workers_find_the_same_states_in_the_same_order_every_time():
     model = load(str(ROOT / "models" / "peterson_filter.pml"), {"N": 3})
-    first = native.native_states(model, workers=2)
+    first = native.native_states(model, workers=2, parallel_min=0)
+    for _ in range(3):
+        assert native.native_states(model, workers=2, parallel_min=0) == first
     assert native.native_states(model, workers=2) == first
     assert sorted(first) == sorted(native.native_states(model, workers=1))
 
@@ -105,10 +111,11 @@ def test_workers_find_the_same_states_in_the_same_order_every_time():
 def test_workers_share_the_state_limit_and_the_memory_limit():
     model = _counter(100_000)
     for w in WORKERS + (2,):
-        n = explore(model, engine="native", workers=w, max_states=777)
-        assert n.states == 777 and n.truncated and not n.memory_limit_reached
-        m = explore(model, engine="native", workers=w, memory_limit=1 << 20)
-        assert m.truncated and m.memory_limit_reached and m.memory_bytes <= 1 << 20
+        for parallel_min in (None, 0):
+            n = native.explore_native(model, workers=w, max_states=777, parallel_min=parallel_min)
+            assert n.states == 777 and n.truncated and not n.memory_limit_reached
+            m = native.explore_native(model, workers=w, memory_limit=1 << 20, parallel_min=parallel_min)
+            assert m.truncated and m.memory_limit_reached and m.memory_bytes <= 1 << 20
 
 
 def _python_states(model):
@@ -301,13 +308,19 @@ def _index(array, e):
 
 
 @pytest.mark.parametrize("name", ["paper/hanoi.csp", "paper/leader_complete.csp", "counters"])
-def test_native_sorting_reduction_agrees_with_python(name):
+def test_native_sorting_reduction_agrees_with_python(name, monkeypatch):
+    import functools
+
     from detect.checking.reduce import explore_reduced
 
     model = (_independent_counters(4, 3) if name == "counters"
              else load(str(ROOT / "models" / name), parameters_for(ROOT / "models" / name)))
     results = []
-    for engine, workers in (("python", 1),) + tuple(("native", w) for w in WORKERS):
+    runs = (("python", 1, None),) + tuple(("native", w, None) for w in WORKERS) + (("native", 3, 0),)
+    real = native.explore_native
+    for engine, workers, parallel_min in runs:
+        # parallel_min=0: every level on the threads
+        monkeypatch.setattr(native, "explore_native", functools.partial(real, parallel_min=parallel_min))
         reduced = explore_reduced(model, "exact", explorer=engine, workers=workers)
         assert reduced.reducer.method.startswith("sorting")
         assert reduced.exploration.notes == ()  # the native run did not fall back
@@ -335,7 +348,7 @@ def test_native_reduction_refuses_a_wrong_generator_like_python():
               symmetries=(point_symmetry(swap, pts),))
     # explore_native never falls back to Python: C itself refuses.
     for run in (lambda: native.explore_native(model, workers=1, **kw),
-                lambda: native.explore_native(model, workers=3, **kw),
+                lambda: native.explore_native(model, workers=3, parallel_min=0, **kw),
                 lambda: explore(model, engine="python", **kw)):
         with pytest.raises(NotASymmetry) as info:
             run()

@@ -285,6 +285,15 @@ def explore(
     clock_every = 1 if canon is not None else _CLOCK_EVERY
     out_of_time = Clock(start, deadline, progress, lambda: (len(parent), transitions)).out_of_time
 
+    def must_stop() -> bool:
+        """Read the memory and the clock: set the flags and say whether to stop."""
+        nonlocal truncated, memory_limited
+        if memory.over():
+            truncated = memory_limited = True
+        elif out_of_time():
+            truncated = True
+        return truncated
+
     try:
         # A model can have millions of initial states (every colouring of a ring): the bounds
         # and the clock apply while they are enumerated too.
@@ -297,13 +306,8 @@ def explore(
                 parent[r] = None
                 initial_real[r] = x
                 queue.append(r)
-            if n % clock_every == 0:
-                if memory.over():
-                    truncated = memory_limited = True
-                    break
-                if out_of_time():
-                    truncated = True
-                    break
+            if n % clock_every == 0 and must_stop():
+                break
         next_clock = clock_every
         while expanded < len(queue) and not truncated:
             s = queue[expanded]
@@ -334,11 +338,7 @@ def explore(
                 queue.extend(new)
             if expanded == next_clock:
                 next_clock += clock_every
-                if memory.over():
-                    truncated = memory_limited = True
-                    break
-                if out_of_time():
-                    truncated = True
+                if must_stop():
                     break
     except KeyboardInterrupt:
         truncated = interrupted = True

@@ -36,7 +36,7 @@ ENGINES = ("auto", "native", "python")
 #: States the Python explorer handles before ``auto`` switches to native code.
 AUTO_THRESHOLD = 20_000
 #: Target seconds of one C slice between Python checks (progress, timeout, Ctrl-C).
-_SLICE_SECONDS = 0.05
+_SLICE_SECONDS = 0.2
 
 class NativeUnavailable(Exception):
     """The native explorer cannot run this model here (no compiler, build error, ...)."""
@@ -171,7 +171,8 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks)
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
                    stats: dict | None = None, canonicalise=None, symmetries=(),
-                   memory_limit: int | None = None, sorted_blocks=None, workers: int | None = None):
+                   memory_limit: int | None = None, sorted_blocks=None, workers: int | None = None,
+                   parallel_min: int | None = None):
     """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
 
     ``canonicalise`` must be ``None`` or a sorting canonicaliser (``sorted_blocks``, a
@@ -186,10 +187,14 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     ``workers`` threads (default: one per core, at most 64) share the search, each owning the
     states whose hash falls to it (see ``runtime.c``); the counts, deadlocks, faults and
     verdicts do not depend on it, and a given number of workers always finds the same states
-    in the same order.
+    in the same order.  Levels of fewer than ``parallel_min`` states (default: ``runtime.c``'s
+    ``PARALLEL_MIN``) are expanded on one thread, the workers' phases one after another (the
+    same result: tests set 0 to run every level on the threads).
 
     ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited
-    table) and ``states``.
+    table), ``states``, ``cpu`` (CPU seconds of the workers' search) and ``cpu_critical`` (of
+    those, the ones along the critical path: ``cpu / cpu_critical`` is the speed-up the workers
+    give with a core each, however loaded the machine is).
     """
     from detect.statespace import explore as ex
     from detect.statespace.native.build import ffi as get_ffi
@@ -204,6 +209,8 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                      default_workers() if workers is None else workers)
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
+    if parallel_min is not None:
+        lib.nx_set_parallel_min(ctx, parallel_min)
     try:
         keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks)
         truncated = interrupted = memory_limited = False
@@ -268,6 +275,8 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         if stats is not None:
             stats["bytes"] = lib.nx_memory(ctx)
             stats["states"] = states
+            stats["cpu"] = lib.nx_cpu_total(ctx)
+            stats["cpu_critical"] = lib.nx_cpu_critical(ctx)
         del keep
         return replace(_result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise),
                        memory_bytes=lib.nx_memory(ctx), memory_measure=MEMORY_MEASURE,
@@ -356,7 +365,8 @@ class _IndexTracer:
         return trace
 
 
-def native_states(model: SequentialModel, max_states: int | None = None, workers: int = 1) -> list[State]:
+def native_states(model: SequentialModel, max_states: int | None = None, workers: int = 1,
+                  parallel_min: int | None = None) -> list[State]:
     """Every state the native explorer stores, in each worker's discovery order, worker after
     worker (for tests and tools)."""
     from detect.statespace.native.build import ffi as get_ffi
@@ -364,6 +374,8 @@ def native_states(model: SequentialModel, max_states: int | None = None, workers
     lib = load(model)
     ffi = get_ffi()
     ctx = lib.nx_new(max_states if max_states is not None else _NO_LIMIT, _NO_LIMIT, workers)
+    if parallel_min is not None:
+        lib.nx_set_parallel_min(ctx, parallel_min)
     try:
         while lib.nx_init(ctx, 1 << 20) == 1:
             pass

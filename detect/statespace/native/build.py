@@ -40,6 +40,9 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
 int nx_bad_generator(void *p);
 uint32_t nx_bad_state(void *p);
 int nx_nworkers(void *p);
+void nx_set_parallel_min(void *p, uint64_t n);
+double nx_cpu_total(void *p);
+double nx_cpu_critical(void *p);
 uint64_t nx_worker_count(void *p, int w);
 """
 

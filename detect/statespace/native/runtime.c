@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <time.h>
 
 typedef int64_t i64;
 typedef uint64_t u64;
@@ -32,6 +33,9 @@ typedef uint32_t u32;
 /* Expansions per worker per round when several work: bounds the boxes (a round's routed
  * successors) and the time between synchronisations. */
 #define ROUND 65536
+/* A level with fewer states left than this is expanded on one thread (the workers' phases
+ * run one after another): three synchronisations per round cost more than such a level. */
+#define PARALLEL_MIN 8192
 /* Routed successor: NWORDS words, hash, parent id. */
 #define BOX_STRIDE (NWORDS + 2)
 #define STATE_BYTES (NWORDS * sizeof(u64) + sizeof(u32))
@@ -92,6 +96,7 @@ typedef struct Worker {
     int bad_gen;
     size_t round;         /* expansions allowed in this round */
     size_t did;           /* expansions made in this round */
+    double cpu;           /* this thread's CPU seconds in this round's phases */
     Box out[MAXWORKERS];  /* successors routed to each other worker in this round */
 } Worker;
 
@@ -127,6 +132,12 @@ typedef struct Ctx {
     /* one nx_run call */
     u64 budget;           /* expansions left in this call */
     int verdict;          /* -1 go on, else what nx_run returns */
+    int small_level;      /* the level has fewer than parallel_min states left */
+    u64 parallel_min;     /* PARALLEL_MIN, unless nx_set_parallel_min said otherwise */
+    /* CPU seconds of the phases: in all, and along the critical path (a parallel round
+     * costs its slowest worker, a serial one the sum): their ratio is the speed-up the
+     * workers would give with a core each, whatever else the machine runs. */
+    double cpu_total, cpu_critical;
     pthread_barrier_t barrier;
     int barrier_ready;
     /* the threads of one nx_run wait at this gate until all exist (abort: not all could) */
@@ -384,6 +395,7 @@ void *nx_new(u64 limit, u64 mem_limit, int nworkers) {
     c->nworkers = nworkers;
     c->limit = limit;
     c->mem_limit = mem_limit;
+    c->parallel_min = PARALLEL_MIN;
     for (int i = 0; i < (NCOND > 0 ? NCOND : 1); i++) c->decided[i] = -1;
     c->w = calloc((size_t)nworkers, sizeof(Worker));
     if (!c->w) { nx_free(c); return NULL; }
@@ -593,8 +605,15 @@ static int expand(Worker *w, size_t idx) {
     return 0;
 }
 
+static double thread_cpu(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* Phase 1: expand up to w->round states of the current level. */
 static void phase_expand(Worker *w) {
+    double start = thread_cpu();
     for (int o = 0; o < w->ctx->nworkers; o++) w->out[o].n = 0;
     size_t end = w->level_end - w->expanded > w->round ? w->expanded + w->round : w->level_end;
     size_t first = w->expanded;
@@ -604,10 +623,11 @@ static void phase_expand(Worker *w) {
         w->expanded++;
     }
     w->did = w->expanded - first;
+    w->cpu = thread_cpu() - start;
 }
 
 /* Phase 2: insert what the other workers routed to w in phase 1. */
-static void phase_receive(Worker *w) {
+static void receive(Worker *w) {
     Ctx *c = w->ctx;
     for (int i = 0; i < c->nworkers; i++) {
         if (c->w[i].error) return;
@@ -621,6 +641,12 @@ static void phase_receive(Worker *w) {
     }
 }
 
+static void phase_receive(Worker *w) {
+    double start = thread_cpu();
+    receive(w);
+    w->cpu += thread_cpu() - start;
+}
+
 static int append_all(Vec32 *to, Vec32 *from) {
     for (size_t j = 0; j < from->n; j++)
         if (vec_push(to, from->items[j])) return -1;
@@ -630,12 +656,15 @@ static int append_all(Vec32 *to, Vec32 *from) {
 
 /* The round's end, on one thread: merge the workers' findings in worker order, then set
  * c->verdict (-1: another round) and each worker's next round. */
-static void end_round(Ctx *c) {
+static void end_round(Ctx *c, int parallel) {
     int n = c->nworkers;
     int error = 0, more_in_level = 0, more = 0;
     u64 done = 0;
+    double slowest = 0, sum = 0;
     for (int i = 0; i < n; i++) {
         Worker *w = &c->w[i];
+        sum += w->cpu;
+        if (w->cpu > slowest) slowest = w->cpu;
         if (w->error && !error) {
             error = w->error;
             if (error == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = w->bad_state; }
@@ -654,6 +683,8 @@ static void end_round(Ctx *c) {
         done += w->did;
         if (w->expanded < w->level_end) more_in_level = 1;
     }
+    c->cpu_total += sum;
+    c->cpu_critical += parallel ? slowest : sum;
     if (error) { c->verdict = error; return; }
     if (c->mem_limited) { c->verdict = RC_MEMORY_LIMIT; return; }
     if (c->truncated) { c->verdict = RC_TRUNCATED; return; }
@@ -666,6 +697,9 @@ static void end_round(Ctx *c) {
     }
     c->budget = c->budget > done ? c->budget - done : 0;
     if (c->budget == 0) { c->verdict = RC_MORE; return; }
+    u64 left = 0;
+    for (int i = 0; i < n; i++) left += c->w[i].level_end - c->w[i].expanded;
+    c->small_level = left < c->parallel_min;
     u64 share = (c->budget + (u64)n - 1) / (u64)n;
     for (int i = 0; i < n; i++) c->w[i].round = (size_t)(n > 1 && share > ROUND ? ROUND : share);
     c->verdict = -1;
@@ -684,10 +718,37 @@ static void *work(void *arg) {
         phase_expand(w);
         pthread_barrier_wait(&c->barrier);
         phase_receive(w);
-        if (pthread_barrier_wait(&c->barrier) == PTHREAD_BARRIER_SERIAL_THREAD) end_round(c);
+        if (pthread_barrier_wait(&c->barrier) == PTHREAD_BARRIER_SERIAL_THREAD) end_round(c, 1);
         pthread_barrier_wait(&c->barrier);
-        if (c->verdict >= 0) return NULL;
+        if (c->verdict >= 0 || c->small_level) return NULL;
     }
+}
+
+/* One round on this thread: the workers' phases one after another, in worker order (what
+ * the threads would do, so the result is the same). */
+static void serial_round(Ctx *c) {
+    for (int i = 0; i < c->nworkers; i++) phase_expand(&c->w[i]);
+    for (int i = 0; i < c->nworkers; i++) phase_receive(&c->w[i]);
+    end_round(c, 0);
+}
+
+/* Rounds on nworkers threads while the level is large; returns nonzero when the threads
+ * could not be started. */
+static int parallel_rounds(Ctx *c) {
+    int n = c->nworkers;
+    pthread_t threads[MAXWORKERS];
+    int started = 1;
+    c->gate_open = c->abort = 0;
+    for (; started < n; started++)
+        if (pthread_create(&threads[started], NULL, work, &c->w[started])) break;
+    pthread_mutex_lock(&c->gate_lock);
+    c->abort = started < n;  /* too few threads for the barrier: the started ones just leave */
+    c->gate_open = 1;
+    pthread_cond_broadcast(&c->gate);
+    pthread_mutex_unlock(&c->gate_lock);
+    if (!c->abort) work(&c->w[0]);
+    for (int i = 1; i < started; i++) pthread_join(threads[i], NULL);
+    return c->abort;
 }
 
 /* Expand up to budget states (all workers together).  Returns RC_DONE, RC_MORE (budget used
@@ -701,26 +762,14 @@ int nx_run(void *p, u64 budget) {
     u64 share = (c->budget + (u64)n - 1) / (u64)n;
     for (int i = 0; i < n; i++) c->w[i].round = (size_t)(n > 1 && share > ROUND ? ROUND : share);
     c->verdict = -1;
-    if (n == 1) {
-        while (c->verdict < 0) {
-            phase_expand(&c->w[0]);
-            end_round(c);
-        }
-        return c->verdict;
+    u64 left = 0;
+    for (int i = 0; i < n; i++) left += c->w[i].level_end - c->w[i].expanded;
+    c->small_level = left < c->parallel_min;
+    while (c->verdict < 0) {
+        if (n == 1 || c->small_level) serial_round(c);
+        else if (parallel_rounds(c)) return RC_MEMORY;
     }
-    pthread_t threads[MAXWORKERS];
-    int started = 1;
-    c->gate_open = c->abort = 0;
-    for (; started < n; started++)
-        if (pthread_create(&threads[started], NULL, work, &c->w[started])) break;
-    pthread_mutex_lock(&c->gate_lock);
-    c->abort = started < n;  /* too few threads for the barrier: the started ones just leave */
-    c->gate_open = 1;
-    pthread_cond_broadcast(&c->gate);
-    pthread_mutex_unlock(&c->gate_lock);
-    if (!c->abort) work(&c->w[0]);
-    for (int i = 1; i < started; i++) pthread_join(threads[i], NULL);
-    return c->abort ? RC_MEMORY : c->verdict;
+    return c->verdict;
 }
 
 /* Check the reaches/invariant conditions on the discovered but unexpanded states. */
@@ -766,6 +815,10 @@ int nx_nslots(void) { return NSLOTS; }
 int nx_bad_generator(void *p) { return ((Ctx *)p)->bad_gen; }
 u32 nx_bad_state(void *p) { return ((Ctx *)p)->bad_state; }
 int nx_nworkers(void *p) { return ((Ctx *)p)->nworkers; }
+/* Levels with at least n states left run on the threads (0: every level; for tests). */
+void nx_set_parallel_min(void *p, u64 n) { ((Ctx *)p)->parallel_min = n; }
+double nx_cpu_total(void *p) { return ((Ctx *)p)->cpu_total; }
+double nx_cpu_critical(void *p) { return ((Ctx *)p)->cpu_critical; }
 u64 nx_worker_count(void *p, int w) { return ((Ctx *)p)->w[w].count; }
 
 u32 nx_parent(void *p, u64 id) {
