@@ -416,7 +416,8 @@ def status_line(enabled: bool):
               help="Explorer of unreduced runs: native (generated C), python, or auto (Python for small "
                    "models, native past 20,000 states). Default: $SYMDETECT_NATIVE, else auto.")
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
-              help="Threads of the native explorer (default: one per core); the result does not depend on it.")
+              help="Threads of the native explorer (default: one per core the load average shows idle, "
+                   "counting this process); the result does not depend on it.")
 def explore(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy, table_limit,
             spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""

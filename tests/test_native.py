@@ -371,3 +371,10 @@ def test_cli_workers_option():
         data = json.loads(run.output)
         outputs.append({k: data[k] for k in ("states", "transitions", "deadlocks", "faults")})
     assert outputs[0] == outputs[1] and outputs[0]["states"] > 1000
+
+
+def test_default_workers_are_the_idle_cores(monkeypatch):
+    monkeypatch.setattr(native.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    for load, workers in ((0.2, 4), (1.3, 4), (2.0, 3), (3.6, 1), (11.0, 1)):
+        monkeypatch.setattr(native.os, "getloadavg", lambda load=load: (load, load, load))
+        assert native.default_workers() == workers

@@ -252,7 +252,8 @@ def explore(
     an unreduced run, and of a run reduced by sorting blocks of slots (``sorted_blocks`` says
     ``canonicalise`` is that, see ``detect.checking.reduce.sorting_canonicaliser``; the native
     explorer then needs ``symmetries`` as ``PointSymmetry``); other canonicalised runs use this Python one.
-    ``workers`` threads share a native run (default: one per core); the result does not depend on it.
+    ``workers`` threads share a native run (default: one per idle core, see
+    ``detect.statespace.native.default_workers``); the result does not depend on it.
     """
     if engine != "python" and (canonicalise is None and not symmetries or sorted_blocks is not None):
         from detect.statespace.native import dispatch
