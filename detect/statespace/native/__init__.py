@@ -50,8 +50,8 @@ def default_workers() -> int:
     """One worker per core this process may run on that the load average does not show busy
     (this process counts as one; at least one worker).  Workers meet at the end of every
     round, and on busy cores a worker that waits for another waits for a core too: on the
-    shared 2-core machine at load 11, 2 workers took 1.2-1.5x the wall time of 1 while their
-    critical path was 1.4-1.7x shorter (``results/native.md``)."""
+    shared 2-core machine at load 11, 2 workers took 1.2-1.6x the wall time of 1 while their
+    critical path was 1.1-1.7x shorter (``results/native.md``)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
@@ -139,7 +139,7 @@ def load(model: SequentialModel):
 _RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT = 2, 3, 4, 5, 6
 _NO_LIMIT = (1 << 64) - 1
 #: How the native explorer's ``memory_bytes`` are counted.
-MEMORY_MEASURE = "held: packed states, parent indices and the visited table"
+MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
 
 
 def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks):
