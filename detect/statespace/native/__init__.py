@@ -5,9 +5,10 @@
 conditions (``detect.ir.semantics``'s meaning, faults included); ``build`` compiles it with the
 system C compiler (cached by a hash of the source) and loads it with cffi; ``runtime.c`` keeps
 the packed states (in breadth-first order, which makes the state array the queue), their
-parent indices and an open-addressing visited table.  Python drives the search in slices (to
-report progress and honour ``max_states``, ``timeout`` and Ctrl-C) and rebuilds traces by
-re-running the Python compiled model along the parent chain.
+parent indices and an open-addressing visited table, hash-partitioned over worker threads.
+Python drives the search in slices (to report progress and honour ``max_states``,
+``memory_limit``, ``timeout`` and Ctrl-C) and rebuilds traces by re-running the Python
+compiled model along the parent chain.
 
 The result equals the Python explorer's in states, transitions, initial states, deadlock and
 terminal state sets, fault count, truncation and verdicts.  What may differ is only what
@@ -15,8 +16,9 @@ depends on the order in which one state's new successors are queued (Python queu
 the order of ``deadlocks``/``terminal_states``, which shortest counterexample is shown, which
 fault states are reported first, and which states are kept when ``max_states`` truncates.
 
-Engines (``dispatch``): ``python``, ``native`` (falls back to Python with a one-line warning
-when no compiler is available, compilation fails, or int64 arithmetic would overflow), and
+Engines (``dispatch``): ``python``, ``native`` (falls back to Python, saying so in the result's
+``notes``, when no compiler is available, compilation fails, or int64 arithmetic would
+overflow), and
 ``auto``, the default: Python explores the first ``AUTO_THRESHOLD`` states (small models never
 wait for a compiler) and a model with more is explored natively.  The choice comes from the
 ``engine`` argument (the CLI's ``--engine``, passed down), else the
@@ -37,6 +39,7 @@ ENGINES = ("auto", "native", "python")
 AUTO_THRESHOLD = 20_000
 #: Target seconds of one C slice between Python checks (progress, timeout, Ctrl-C).
 _SLICE_SECONDS = 0.2
+
 
 class NativeUnavailable(Exception):
     """The native explorer cannot run this model here (no compiler, build error, ...)."""
