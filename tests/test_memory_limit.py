@@ -11,8 +11,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from detect.cli import main, parse_size
-from detect.cli import Failure
+from detect.cli import Failure, main, parse_size
 from detect.ir import Assign, Binary, Const, Event, Name, SequentialModel, Summand, Variable
 from detect.statespace.explore import explore
 from detect.statespace.native import build
