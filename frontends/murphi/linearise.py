@@ -1498,7 +1498,7 @@ def _split_quantified(tr: _Translator, kind: str, quantifiers, body, scope: Scop
         if len(cases) > 1:
             # One conjunct per copy keeps the guard at one case (not 2^N): the copy as it
             # stands, which reads no undefined value (no fault cases).
-            whole = tr.expr(Quantified(kind, rest, body, q.line, q.column) if rest else body, inner)
+            whole = tr.expr(Quantified(kind, rest, body, q.pos) if rest else body, inner)
             cases = [Case((whole.expr if every else neg(whole.expr),))]
         combined = _product(combined, cases)
         if len(combined) > MAX_CASES:
@@ -1545,7 +1545,7 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
         split = _split(tr, cond, scope, taken)
         if split is not None:
             if len(first.branches) > 1:
-                otherwise = (IfStmt(first.branches[1:], first.else_, first.line, first.column),) + rest
+                otherwise = (IfStmt(first.branches[1:], first.else_, first.pos),) + rest
             else:
                 otherwise = tuple(first.else_) + rest
             then_cases, then_faults = _split_body(tr, tuple(then) + rest, scope, taken)
