@@ -379,11 +379,11 @@ class _Translator:
                 raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
             return Simple("subrange", lo, hi, f"{lo}..{hi}")
         if isinstance(t, EnumType):
-            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _, _ in t.names) + "}",
-                            tuple((k, n) for k, (n, _, _) in enumerate(t.names)))
-            for k, (n, line, column) in enumerate(t.names):
+            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _ in t.names) + "}",
+                            tuple((k, n) for k, (n, _) in enumerate(t.names)))
+            for k, (n, pos) in enumerate(t.names):
                 if n in scope:
-                    raise InputError(f"{n!r} declared twice", self.path, line, column)
+                    raise self.error(f"{n!r} declared twice", pos)
                 scope[n] = ConstSym(k, simple)
             return simple
         if isinstance(t, ScalarsetType):
@@ -404,9 +404,9 @@ class _Translator:
             fields: list[tuple[str, Type]] = []
             for decl in t.fields:
                 ftype = self.resolve_type(decl.type, scope)
-                for n, line, column in decl.names:
+                for n, pos in decl.names:
                     if any(n == f for f, _ in fields):
-                        raise InputError(f"field {n!r} declared twice", self.path, line, column)
+                        raise self.error(f"field {n!r} declared twice", pos)
                     fields.append((n, ftype))
             result = Record(tuple(fields))
             if _slots_of(result) > MAX_ELEMENTS:
@@ -442,11 +442,11 @@ class _Translator:
                 self.declare(self.globals, item.name, RoutineSym(item), item)
             elif isinstance(item, VarDecl):
                 t = self.resolve_type(item.type, self.globals)
-                for n, line, column in item.names:
+                for n, pos in item.names:
                     leaves = {leaf.path: leaf for leaf in _leaves(n, t)}
                     sym = VarSym(n, t, leaves)
                     if n in self.globals:
-                        raise InputError(f"{n!r} declared twice", self.path, line, column)
+                        raise self.error(f"{n!r} declared twice", pos)
                     self.globals[n] = sym
                     self.variables.append(sym)
 
@@ -465,10 +465,10 @@ class _Translator:
         inner: dict[str, Symbol] = dict(scope)
         own: set[str] = set()
         for d in decls:
-            names = [(d.name, d.line, d.column)] if not isinstance(d, VarDecl) else list(d.names)
-            for n, line, column in names:
+            names = [(d.name, d.pos)] if not isinstance(d, VarDecl) else list(d.names)
+            for n, pos in names:
                 if n in own:
-                    raise InputError(f"{n!r} declared twice", self.path, line, column)
+                    raise self.error(f"{n!r} declared twice", pos)
                 own.add(n)
             if isinstance(d, ConstDecl):
                 inner[d.name] = ConstSym(self.const(d.value, inner), None)
@@ -478,7 +478,7 @@ class _Translator:
                 t = self.resolve_type(d.type, inner)
                 if not isinstance(t, Simple):
                     raise self.error("rule-local variables of array or record type are not supported", d)
-                for n, _, _ in d.names:
+                for n, _ in d.names:
                     inner[n] = variable(n, t) if variable else LocalSym(fresh_name(n, taken), t, temporary=True)
         return inner
 
@@ -759,7 +759,7 @@ class _Translator:
         if isinstance(s, AliasStmt):
             out = []
             inner = dict(scope)
-            for name, target, _, _ in s.aliases:
+            for name, target, _ in s.aliases:
                 inner[name] = self.bind_alias(target, inner, out)
             return out + self.stmts(s.body, inner)
         if isinstance(s, (ClearStmt, UndefineStmt)):
@@ -1137,7 +1137,7 @@ def _assigned_names(body) -> set[str]:
         elif isinstance(s, CallStmt):
             names |= {a.name for a in s.args if isinstance(a, Designator)}
         elif isinstance(s, AliasStmt):
-            names |= {t.name for _, t, _, _ in s.aliases if isinstance(t, Designator)}
+            names |= {t.name for _, t, _ in s.aliases if isinstance(t, Designator)}
         names |= _assigned_names(tuple(_sub_statements(s)))
     return names
 
@@ -1317,7 +1317,7 @@ class _FunctionRun:
             raise self.side_effect(s, f"calls procedure {s.name!r}")
         elif isinstance(s, AliasStmt):
             inner = dict(scope)
-            for name, target, _, _ in s.aliases:
+            for name, target, _ in s.aliases:
                 sym = _lookup(inner, target.name) if isinstance(target, Designator) else None
                 if isinstance(sym, FnLocal) and not target.selectors:
                     inner[name] = sym  # the local itself, as it changes

@@ -96,7 +96,7 @@ class Subrange(Located):
 
 @dataclass(frozen=True)
 class EnumType(Located):
-    names: tuple[tuple[str, int, int], ...]  # (name, line, column)
+    names: tuple[tuple[str, Span], ...]
     pos: Span
 
 
@@ -140,7 +140,7 @@ class TypeDecl(Located):
 
 @dataclass(frozen=True)
 class VarDecl(Located):
-    names: tuple[tuple[str, int, int], ...]  # (name, line, column)
+    names: tuple[tuple[str, Span], ...]
     type: TypeExpr
     pos: Span
 
@@ -250,7 +250,7 @@ class AliasStmt(Located):
     """``Alias a: e; b: f Do body End``: each name stands for its designator or value in
     ``body`` (later aliases may use earlier ones)."""
 
-    aliases: tuple[tuple[str, Expr, int, int], ...]  # (name, target, line, column)
+    aliases: tuple[tuple[str, Expr, Span], ...]
     body: tuple["Stmt", ...]
     pos: Span
 
@@ -438,7 +438,7 @@ class _ToAst(SyntaxBuilder):
 
     def enum_type(self, meta, children):
         kw = children[0]
-        return EnumType(tuple((str(t), t.line, t.column) for t in children[1:]), self.span(kw))
+        return EnumType(tuple((str(t), self.span(t)) for t in children[1:]), self.span(kw))
 
     def scalarset(self, meta, children):
         kw, size = children
@@ -462,7 +462,7 @@ class _ToAst(SyntaxBuilder):
         return TypeDecl(str(tok), type_, self.span(tok))
 
     def var_decl(self, meta, children):
-        names = tuple((str(t), t.line, t.column) for t in children[:-1])
+        names = tuple((str(t), self.span(t)) for t in children[:-1])
         return VarDecl(names, children[-1], self.span(children[0]))
 
     def const_section(self, meta, children):
@@ -518,7 +518,7 @@ class _ToAst(SyntaxBuilder):
 
     def alias_decl(self, meta, children):
         tok, target = children
-        return (str(tok), target, tok.line, tok.column)
+        return (str(tok), target, self.span(tok))
 
     def alias_stmt(self, meta, children):
         kw, body = children[0], children[-2]
