@@ -1,9 +1,9 @@
 """Parse PAT CSP# text into a frozen syntax tree (``Script``); no meaning is given here.
 
 Every node carries ``pos`` (``frontends.kit.Span``, 1-based) of its first token so later
-stages can raise ``InputError`` at the right place.  Process nodes compare by identity (``eq=False``):
-the linearisation uses them as keys of control locations, and two textually equal
-sub-processes at different places are different control points.
+stages can raise ``InputError`` at the right place.  Process nodes compare by identity
+(``eq=False``): the linearisation uses them as keys of control locations, and two textually
+equal sub-processes at different places are different control points.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ Pos = Span
 @dataclass(frozen=True)
 class Ident(Located):
     name: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Subscript(Located):
 
     name: str
     indices: tuple["SExpr", ...]
-    pos: Pos
+    pos: Span
 
 
 SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond]
@@ -47,7 +47,7 @@ SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond]
 class SAssign(Located):
     target: Union[Ident, Subscript]
     value: SExpr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class SLocal(Located):
 
     name: str
     value: SExpr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -64,14 +64,14 @@ class SIf(Located):
     cond: SExpr
     then: tuple["SStmt", ...]
     else_: tuple["SStmt", ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class SWhile(Located):
     cond: SExpr
     body: tuple["SStmt", ...]
-    pos: Pos
+    pos: Span
 
 
 SStmt = Union[SAssign, SLocal, SIf, SWhile]
@@ -86,7 +86,7 @@ class PlainEvent(Located):
     name: str
     args: tuple[SExpr, ...]
     program: tuple[SStmt, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class SendEvent(Located):
     channel: str
     args: tuple[SExpr, ...]
     program: tuple[SStmt, ...]
-    pos: Pos
+    pos: Span
     index: Optional[SExpr] = None  # ``c[i]!...`` on a channel array
 
 
@@ -105,7 +105,7 @@ class RecvEvent(Located):
     channel: str
     names: tuple[str, ...]
     program: tuple[SStmt, ...]
-    pos: Pos
+    pos: Span
     index: Optional[SExpr] = None  # ``c[i]?...`` on a channel array
 
 
@@ -116,33 +116,33 @@ SEvent = Union[PlainEvent, SendEvent, RecvEvent]
 
 @dataclass(frozen=True, eq=False)
 class PSkip(Located):
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
 class PStop(Located):
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
 class PCall(Located):
     name: str
     args: tuple[SExpr, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
 class PPrefix(Located):
     event: SEvent
     then: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
 class PGuard(Located):
     cond: SExpr
     proc: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,7 +152,7 @@ class PBinary(Located):
     op: str
     left: "Proc"
     right: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,13 +160,13 @@ class PIf(Located):
     cond: SExpr
     then: "Proc"
     else_: Optional["Proc"]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
 class PAtomic(Located):
     proc: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,7 +178,7 @@ class PIndexed(Located):
     lo: SExpr
     hi: SExpr
     body: "Proc"
-    pos: Pos
+    pos: Span
 
 
 Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed]
@@ -190,13 +190,13 @@ Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndex
 class Define(Located):
     name: str
     value: SExpr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class EnumDecl:
     names: tuple[str, ...]
-    positions: tuple[Pos, ...]
+    positions: tuple[Span, ...]
 
 
 @dataclass(frozen=True)
@@ -214,14 +214,14 @@ class VarDecl(Located):
     dims: tuple[SExpr, ...]
     range: Optional[tuple[SExpr, SExpr]]
     init: Union[None, str, SExpr, tuple[InitItem, ...]]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class ChannelDecl(Located):
     name: str
     capacity: SExpr
-    pos: Pos
+    pos: Span
     size: Optional[SExpr] = None  # ``channel c[N] k;``: N channels c[0..N-1]
 
 
@@ -230,7 +230,7 @@ class ProcDef(Located):
     name: str
     params: tuple[str, ...]
     body: Proc
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ class AssertDecl(Located):
     kind: str
     condition: Optional[SExpr]
     text: str
-    pos: Pos
+    pos: Span
 
 
 Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl]

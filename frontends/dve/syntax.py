@@ -329,7 +329,8 @@ class _ToAst(SyntaxBuilder):
     def system(self, meta, children):
         kind = children[0]
         prop = children[1] if len(children) > 1 else None
-        return ("system", str(kind) == "sync", self._named(prop) if prop is not None else None, self.span(kind))
+        named = self._named(prop) if prop is not None else None
+        return ("system", str(kind) == "sync", named, self.span(kind))
 
     def start(self, meta, children):
         items: list = []

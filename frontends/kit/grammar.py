@@ -83,7 +83,8 @@ class Grammar:
         try:
             return parser.parse(text)
         except UnexpectedInput as e:
-            message, line, column = syntax_error(e, text, lambda names: self.vocabulary.describe(names, parser))
+            describe = lambda names: self.vocabulary.describe(names, parser)  # noqa: E731
+            message, line, column = syntax_error(e, text, describe)
             if locate is not None:
                 path, line = locate(line)
             raise InputError(message, path, line, column) from None

@@ -1,11 +1,12 @@
 """Murphi source text -> a frozen abstract syntax tree (no name resolution yet).
 
 Every node carries ``pos`` (``frontends.kit.Span``, 1-based) so that later stages report
-``InputError`` at the construct that is wrong.  Parsing uses the LALR grammar in ``grammar.lark``; a lark
-error becomes an ``InputError`` naming what was expected, and constructs outside the
-supported subset (``Put``) are refused by name.  ``Switch`` is desugared here into
-``If``/``Elsif`` (see ``_ToAst.switch_stmt``); procedures, functions, calls, ``Return`` and
-``Alias`` stay in the tree for ``linearise`` to inline.
+``InputError`` at the construct that is wrong.  Parsing uses the LALR grammar in
+``grammar.lark`` through ``frontends.kit``; a lark error becomes an ``InputError`` naming
+what was expected, and constructs outside the supported subset (``Put``) are refused by
+name.  ``Switch`` is desugared here into ``If``/``Elsif`` (see ``_ToAst.switch_stmt``);
+procedures, functions, calls, ``Return`` and ``Alias`` stay in the tree for ``linearise``
+to inline.
 """
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ from frontends.kit import (
 )
 
 # ---------------------------------------------------------------------------- expressions
-
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,7 @@ class Call(Located):
     pos: Span
 
 
+#: ``UnaryOp.op`` is "-" or "!"; ``BinaryOp.op`` one of ``+ - * / % = != < <= > >= & | ->``.
 Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call]
 
 # ---------------------------------------------------------------------------- types
@@ -345,6 +346,7 @@ _UNSUPPORTED = {
 
 
 def _other_word(name: str) -> str:
+    """Keywords as Murphi spells them (``STARTSTATE`` -> ``Startstate``)."""
     if name.startswith("__ANON"):
         return "an operator"
     return name.capitalize() if name.isupper() else name

@@ -34,7 +34,7 @@ class VarRef(Located):
     name: str
     index: Optional["Expr"]
     field: Optional["VarRef"]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class ChanFn(Located):
 
     fn: str
     chan: VarRef
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Poll(Located):
     chan: VarRef
     args: tuple["RecvArg", ...]
     random: bool
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -61,9 +61,10 @@ class Special(Located):
     """``_pid``, ``_nr_pr`` or ``timeout``."""
 
     name: str
-    pos: Pos
+    pos: Span
 
 
+#: ``UnOp.op`` is "!", "-" or "~"; ``CondExpr`` is ``(cond -> then : else_)``.
 Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special]
 
 
@@ -75,7 +76,7 @@ class RecvArg(Located):
     kind: str
     ref: Optional[VarRef]
     expr: Optional[Expr]
-    pos: Pos
+    pos: Span
 
 
 # ---------------------------------------------------------------------------- declarations
@@ -85,7 +86,7 @@ class RecvArg(Located):
 class ChanInit(Located):
     capacity: Expr
     types: tuple[str, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -99,13 +100,13 @@ class VarDecl(Located):
     bits: Optional[Expr]
     init: object
     hidden: bool
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Decl(Located):
     vars: tuple[VarDecl, ...]
-    pos: Pos
+    pos: Span
 
 
 # ---------------------------------------------------------------------------- statements
@@ -115,14 +116,14 @@ class Decl(Located):
 class Assign(Located):
     target: VarRef
     value: Expr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class IncDec(Located):
     target: VarRef
     op: str  # "++" or "--"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ class Send(Located):
     chan: VarRef
     args: tuple[Expr, ...]
     sorted: bool
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -139,48 +140,48 @@ class Recv(Located):
     args: tuple[RecvArg, ...]
     random: bool
     copy: bool
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class ExprStmt(Located):
     expr: Expr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Goto(Located):
     label: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Break(Located):
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Else(Located):
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Printf(Located):
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class AssertStmt(Located):
     cond: Expr
     text: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Run(Located):
     proctype: str
     args: tuple[Expr, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,7 @@ class Call(Located):
 
     name: str
     args: tuple[Expr, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ class Choice(Located):
 
     options: tuple["Sequence", ...]
     loop: bool
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -207,20 +208,20 @@ class Block(Located):
 
     kind: str
     body: "Sequence"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Labeled(Located):
     label: str
     stmt: "Stmt"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Sequence(Located):
     stmts: tuple["Stmt", ...]
-    pos: Pos
+    pos: Span
 
 
 Stmt = Union[Assign, IncDec, Send, Recv, ExprStmt, Goto, Break, Else, Printf, AssertStmt, Run,
@@ -233,7 +234,7 @@ Stmt = Union[Assign, IncDec, Send, Recv, ExprStmt, Goto, Break, Else, Printf, As
 class Param(Located):
     type: str
     name: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -244,13 +245,13 @@ class Proctype(Located):
     active: Optional[Expr]
     params: tuple[Param, ...]
     body: Sequence
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Init(Located):
     body: Sequence
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -258,20 +259,20 @@ class Inline(Located):
     name: str
     params: tuple[str, ...]
     body: Sequence
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class Typedef(Located):
     name: str
     fields: tuple[VarDecl, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class MtypeDecl(Located):
     names: tuple[str, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
