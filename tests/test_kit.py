@@ -22,9 +22,10 @@ def _message(grammar: Grammar, text: str) -> InputError:
     return err.value
 
 
-def test_the_parser_is_built_once_per_grammar_file():
-    assert SAMPLE.parser() is Grammar("tests", Vocabulary({}, str), file="kit_sample.lark").parser()
-    assert SAMPLE.parser() is not Grammar("tests", WORDS, True, "kit_sample.lark").parser()
+def test_the_parser_is_built_once_per_grammar():
+    assert SAMPLE.parser is SAMPLE.parser
+    assert SAMPLE.parser.options.maybe_placeholders is False
+    assert Grammar("tests", WORDS, True, "kit_sample.lark").parser.options.maybe_placeholders is True
 
 
 def test_a_syntax_error_is_located_in_the_file_and_worded_by_the_vocabulary():

@@ -1,4 +1,4 @@
-"""A front end's lark grammar: loaded once from the file beside its modules, parsed with
+"""A front end's lark grammar: loaded once from the file beside its modules, parsing with
 syntax errors turned into one located ``InputError`` each.
 
 The wording (``syntax_errors``) is the same for every language; what differs is data: the
@@ -7,7 +7,7 @@ The wording (``syntax_errors``) is the same for every language; what differs is 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property
 from importlib import resources
 from typing import Callable, Iterable, Mapping, Optional
 
@@ -72,14 +72,17 @@ class Grammar:
     maybe_placeholders: bool = False
     file: str = "grammar.lark"
 
+    @cached_property
     def parser(self) -> Lark:
-        """The lark parser, built once per grammar file and options."""
-        return _lark(self.package, self.file, self.maybe_placeholders)
+        """The lark parser, built on first use and kept by this (module-level, immutable)
+        grammar object: no registry of parsers."""
+        text = resources.files(self.package).joinpath(self.file).read_text()
+        return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=self.maybe_placeholders)
 
     def parse(self, text: str, path: str, locate: Optional[Locate] = None) -> Tree:
         """lark's tree for ``text``; a syntax error is an ``InputError`` at ``path`` (or where
         ``locate`` maps the offending line), worded by ``syntax_errors.syntax_error``."""
-        parser = self.parser()
+        parser = self.parser
         try:
             return parser.parse(text)
         except UnexpectedInput as e:
@@ -89,8 +92,3 @@ class Grammar:
                 path, line = locate(line)
             raise InputError(message, path, line, column) from None
 
-
-@lru_cache(maxsize=None)
-def _lark(package: str, file: str, maybe_placeholders: bool) -> Lark:
-    text = resources.files(package).joinpath(file).read_text()
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=maybe_placeholders)

@@ -670,7 +670,7 @@ class _ToAst(SyntaxBuilder):
 def _first_unsupported(text: str) -> Optional[tuple[str, int, int]]:
     """The first reserved word of an unsupported construct: (message, line, column)."""
     try:
-        for tok in GRAMMAR.parser().lex(text):
+        for tok in GRAMMAR.parser.lex(text):
             if tok.type.lower() in _UNSUPPORTED:
                 return _UNSUPPORTED[tok.type.lower()], tok.line, tok.column
     except lark.exceptions.LarkError:
