@@ -1,7 +1,8 @@
 """Source positions of syntax tree nodes, and the expression nodes all four languages share.
 
-Every node of every front end's syntax tree carries ``pos: Span`` (its first token); error
-messages print ``span.line``/``span.column`` exactly as lark reported them.
+Every node of every front end's syntax tree carries ``pos: Span`` (where the front end
+locates it: its first token, or its operator for some binary operators); error messages
+print ``line``/``column`` exactly as lark reported them.
 """
 from __future__ import annotations
 
