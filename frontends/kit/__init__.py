@@ -1,6 +1,7 @@
 """The front-end kit: what the four front ends (``csp``, ``promela``, ``dve``, ``murphi``)
-share to turn a model file into a syntax tree.
+share, so that no language repeats the machinery another already has.
 
+Reading and parsing:
 - ``source.read_source``: a file's UTF-8 text, or a located ``InputError``.
 - ``span``: ``Span``, the one source position every syntax tree node carries as ``pos``
   (``Located`` gives ``node.line``/``node.column`` through it), and the expression nodes
@@ -12,7 +13,11 @@ share to turn a model file into a syntax tree.
   source text, ``InputError`` out of lark's ``VisitError``), and callbacks for the rules
   every grammar has (lists, tagged parts, operator families).
 
-Each front end keeps its own grammar, node classes and meaning; nothing here knows a language.
+Lowering (``lowering``): FIFO buffers, rendezvous hand-offs, program counters, exclusive
+owners, the helpers each language's lowering would otherwise repeat.
+
+Depends on ``detect.ir``, ``detect.errors`` and lark only; the language packages depend on
+it, never the reverse.  Each front end keeps its own grammar, node classes and meaning.
 """
 from __future__ import annotations
 
