@@ -4,8 +4,9 @@ share, so that no language repeats the machinery another already has.
 Reading and parsing:
 - ``source.read_source``: a file's UTF-8 text, or a located ``InputError``.
 - ``span``: ``Span``, the one source position every syntax tree node carries as ``pos``
-  (``Located`` gives ``node.line``/``node.column`` through it), and the expression nodes
-  whose shape all four languages share (``Num``, ``UnaryOp``, ``BinaryOp``, ``Conditional``).
+  (``Located`` gives ``node.line``/``node.column`` through it), and the nodes whose shape
+  several languages share (``Num``, ``UnaryOp``, ``BinaryOp``, ``Conditional``,
+  ``AssertStmt``, ``CallStmt``).
 - ``grammar``: ``Grammar`` (a lark grammar file beside a front end, loaded once) and
   ``Vocabulary`` (a language's words for its terminals); ``Grammar.parse`` turns lark's
   errors into one located ``InputError`` worded by ``syntax_errors``.
@@ -24,9 +25,11 @@ from __future__ import annotations
 from frontends.kit.build import SyntaxBuilder, collect, first, infix, tagged
 from frontends.kit.grammar import Grammar, Vocabulary
 from frontends.kit.source import read_source
-from frontends.kit.span import BinaryOp, Conditional, Located, Num, Span, UnaryOp
+from frontends.kit.span import (
+    AssertStmt, BinaryOp, CallStmt, Conditional, Located, Num, Span, UnaryOp,
+)
 
 __all__ = [
-    "BinaryOp", "Conditional", "Grammar", "Located", "Num", "Span", "SyntaxBuilder", "UnaryOp",
+    "AssertStmt", "BinaryOp", "CallStmt", "Conditional", "Grammar", "Located", "Num", "Span", "SyntaxBuilder", "UnaryOp",
     "Vocabulary", "collect", "first", "infix", "read_source", "tagged",
 ]

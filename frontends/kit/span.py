@@ -1,4 +1,4 @@
-"""Source positions of syntax tree nodes, and the expression nodes all four languages share.
+"""Source positions of syntax tree nodes, and the nodes several languages share.
 
 Every node of every front end's syntax tree carries ``pos: Span`` (where the front end
 locates it: its first token, or its operator for some binary operators); error messages
@@ -68,4 +68,22 @@ class Conditional(Located):
     cond: object
     then: object
     else_: object
+    pos: Span
+
+
+@dataclass(frozen=True)
+class AssertStmt(Located):
+    """``assert cond`` with the message ``text`` the source gives (empty if none)."""
+
+    cond: object
+    text: str
+    pos: Span
+
+
+@dataclass(frozen=True)
+class CallStmt(Located):
+    """A call statement ``name(args)`` (a Promela inline, a Murphi procedure)."""
+
+    name: str
+    args: tuple
     pos: Span

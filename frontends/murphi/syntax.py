@@ -20,7 +20,8 @@ from lark import Token
 from detect.errors import InputError
 
 from frontends.kit import (
-    BinaryOp, Conditional, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp, Vocabulary, collect, tagged,
+    AssertStmt, BinaryOp, CallStmt, Conditional, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp,
+    Vocabulary, collect, tagged,
 )
 
 # ---------------------------------------------------------------------------- expressions
@@ -219,22 +220,6 @@ class UndefineStmt(Located):
 @dataclass(frozen=True)
 class ErrorStmt(Located):
     text: str
-    pos: Span
-
-
-@dataclass(frozen=True)
-class AssertStmt(Located):
-    cond: Expr
-    text: str
-    pos: Span
-
-
-@dataclass(frozen=True)
-class CallStmt(Located):
-    """A procedure call ``name(args);``."""
-
-    name: str
-    args: tuple[Expr, ...]
     pos: Span
 
 

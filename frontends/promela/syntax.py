@@ -15,8 +15,8 @@ from lark import Token
 from detect.errors import InputError
 
 from frontends.kit import (
-    BinaryOp as BinOp, Conditional as CondExpr, Grammar, Located, Num, Span, SyntaxBuilder,
-    UnaryOp as UnOp, Vocabulary, collect, first, infix, tagged,
+    AssertStmt, BinaryOp as BinOp, CallStmt as Call, Conditional as CondExpr, Grammar, Located, Num,
+    Span, SyntaxBuilder, UnaryOp as UnOp, Vocabulary, collect, first, infix, tagged,
 )
 
 from frontends.promela.preprocess import Preprocessed
@@ -171,24 +171,8 @@ class Printf(Located):
 
 
 @dataclass(frozen=True)
-class AssertStmt(Located):
-    cond: Expr
-    text: str
-    pos: Span
-
-
-@dataclass(frozen=True)
 class Run(Located):
     proctype: str
-    args: tuple[Expr, ...]
-    pos: Span
-
-
-@dataclass(frozen=True)
-class Call(Located):
-    """An ``inline`` call ``name(args)``."""
-
-    name: str
     args: tuple[Expr, ...]
     pos: Span
 
