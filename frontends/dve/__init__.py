@@ -14,7 +14,7 @@ from detect.transform.domains import narrow_domains
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
-from frontends.source import read_source
+from frontends.kit import read_source
 from frontends.dve.linearise import linearise
 from frontends.dve.syntax import parse_syntax
 
