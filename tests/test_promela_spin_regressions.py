@@ -3,6 +3,8 @@ Spin 6.5.2's numbers ("states, stored" and whether pan reports errors, as ``spin
 runs it).  When Spin is installed, each test also re-runs it."""
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from tests.spin_oracle import Counts, SpinRefused, our_counts, spin_available, spin_counts
@@ -206,3 +208,50 @@ def test_deliberate_a_run_after_a_process_ended_is_a_fault(tmp_path):
         our_counts(text)
     if spin_available():
         assert spin_counts(text, tmp_path) == Counts(18, False)
+
+
+# ``_pid`` in a receive.  ``eval(_pid)`` matches the receiver's pid.  A plain ``_pid``
+# argument is refused: Spin's simulator calls it "illegal assignment to _pid"; its verifier
+# stores into the process's _pid but masks _pid out of the stored state, so states differing
+# only there are merged (RECV_INTO_PID: Spin 12 states, a plain store 13) and the result
+# depends on the search order.
+RECV_INTO_PID = "chan c = [2] of { byte, byte };\nactive [2] proctype P() { c!0,1 - _pid; c?0,_pid; end: c?9,_ }\n"
+
+
+def test_eval_pid_in_a_receive_matches_the_receivers_pid(tmp_path):
+    # process 1's receive blocks on (0, 0): an invalid end state
+    check("chan c = [2] of { byte, byte };\nactive [2] proctype P() { c!0,0; c?0,eval(_pid) }", 6, True, tmp_path)
+
+
+def test_receive_into_pid_is_a_located_error(tmp_path):
+    from detect.errors import InputError
+    from frontends.promela import parse_text
+    with pytest.raises(InputError, match=r"pid.pml:2:45: unsupported construct: a receive into _pid"):
+        parse_text(RECV_INTO_PID, "pid.pml")
+    if spin_available():
+        assert spin_counts(RECV_INTO_PID, tmp_path) == Counts(12, False)
+
+
+def test_symmetric_rings_generators_verified():
+    """A token ring addressed by ``_pid`` arithmetic has its rotations (order 3), verified;
+    one that also sends pids as data gets only verified generators (today none: pid values
+    in messages are not permuted)."""
+    from detect.checking.verify import verify
+    from detect.symmetry.pipeline import detect
+    from frontends.promela import parse_text
+
+    token = ("chan ring[3] = [1] of { byte };\nactive [3] proctype node() { byte tok;\n"
+             "  ring[(_pid + 1) % 3]!1;\nend: do :: ring[_pid]?tok -> ring[(_pid + 1) % 3]!tok od }")
+    announce = ("chan ring[3] = [1] of { byte, byte };\nactive [3] proctype node() { byte tok, who;\n"
+                "  ring[(_pid + 1) % 3]!1,_pid;\nend: do :: ring[_pid]?tok,who -> if\n"
+                "  :: who == _pid -> ring[(_pid + 1) % 3]!0,_pid; ring[_pid]?0,eval(_pid)\n"
+                "  :: who != _pid -> ring[(_pid + 1) % 3]!tok,who fi od }")
+    for text, order in ((token, 3), (announce, None)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = parse_text(text, "ring.pml")
+        group = detect(model).group
+        if order is not None:
+            assert group.order == order
+        report = verify(model, [g.permutation for g in group.generators])
+        assert report.complete and all(v.ok for v in report.verdicts)

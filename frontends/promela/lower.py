@@ -426,8 +426,6 @@ class Translator:
             if e.name == "_pid":
                 if ctx.inst is None:
                     raise self.low.error("_pid outside a process", e.pos)
-                if "_pid" in ctx.locals:
-                    return Name(ctx.locals["_pid"].name)
                 return Const(ctx.inst.pid)
             if e.name == "_nr_pr":
                 return self.nr_pr()
@@ -883,15 +881,14 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
         d = S.VarDecl(p.type, p.name, None, None, None, False, p.pos)
         for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
             locals_[src] = info
-    if receives_into_pid(g):
-        # Spin keeps ``_pid`` in the process's state vector and lets a receive overwrite it
-        # (``c?0,_pid`` stores, it does not match; checked against Spin 6.5.2): such a process
-        # gets ``_pid`` as a byte local starting at its pid.
-        low.warn("a receive into _pid overwrites the process's _pid, as Spin's verifier does (Spin's "
-                 "simulator calls it an illegal assignment); eval(_pid) matches the receiver's pid instead")
-        d = S.VarDecl("byte", "_pid", None, None, S.Num(inst.pid, None), False, None)
-        for src, info, _ in low.declare(d, inst.prefix + ".", owner, dict(known)):
-            locals_[src] = info
+    pid_store = receives_into_pid(g)
+    if pid_store is not None:
+        # Spin's simulator rejects this ("illegal assignment to _pid"); its verifier stores
+        # into the process's _pid but leaves _pid out of the states it stores (pan.c masks
+        # it), so two states differing only there are one, and which one's successors are
+        # explored depends on the search order: no semantics to follow.
+        raise low.error("unsupported construct: a receive into _pid (Spin rejects it as an illegal "
+                        "assignment); eval(_pid) matches the receiver's pid", pid_store)
     for d in g.locals:
         if d.type == "chan":
             raise low.error("local channel declarations are not supported", d.pos)
@@ -906,25 +903,22 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
     return Ctx(inst, locals_, chans)
 
 
-def receives_into_pid(g: Graph) -> bool:
-    """Some receive of ``g`` stores into ``_pid`` (a plain variable argument named ``_pid``)."""
-    def walk(node) -> bool:
+def receives_into_pid(g: Graph) -> Optional[S.Pos]:
+    """Where a receive of ``g`` stores into ``_pid`` (a variable argument named ``_pid``), or None."""
+    def find(node) -> Optional[S.Pos]:
         if isinstance(node, S.RecvArg):
-            return node.kind == "var" and node.ref.name == "_pid" and node.ref.index is None \
-                and node.ref.field is None
+            return node.pos if node.kind == "var" and node.ref.name == "_pid" else None
         if isinstance(node, (tuple, list)):
-            return any(walk(x) for x in node)
+            return next((p for x in node if (p := find(x)) is not None), None)
         if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return any(walk(getattr(node, f.name)) for f in dataclasses.fields(node))
-        return False
-    return any(walk(t.stmt) for t in g.transitions)
+            return next((p for f in dataclasses.fields(node) if (p := find(getattr(node, f.name))) is not None), None)
+        return None
+    return next((p for t in g.transitions if (p := find(t.stmt)) is not None), None)
 
 
 def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx) -> tuple:
     """Assignments giving a newly started instance its parameters and initial locals."""
     prog = []
-    if "_pid" in ctx.locals:
-        prog.append(Assign(Name(ctx.locals["_pid"].name), Const(inst.pid)))
     pdecl = low.proctypes.get(inst.proctype)
     params = pdecl.params if pdecl is not None else ()
     for p, arg in zip(params, inst.args):
