@@ -4,6 +4,7 @@ runs it).  When Spin is installed, each test also re-runs it."""
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -255,3 +256,36 @@ def test_symmetric_rings_generators_verified():
             assert group.order == order
         report = verify(model, [g.permutation for g in group.generators])
         assert report.complete and all(v.ok for v in report.verdicts)
+
+
+# Two-dimensional arrays as arrays of records with array fields (``row m[2]`` of
+# ``typedef row { byte c[3] }``): one flat array ``m.c`` in row-major order.
+BOARD = Path(__file__).parent.parent / "models" / "board_rows.pml"
+MATRIX = [
+    (BOARD.read_text(), 196, False),
+    ("typedef row { byte c[2] };\nrow m[2];\nactive [2] proctype P() {\n  m[_pid].c[0] = 1;\n"
+     "  m[1 - _pid].c[0] == 1;\n  m[_pid].c[1] = 2;\n  m[1 - _pid].c[1] == 2 || m[1 - _pid].c[1] == 0;\n"
+     "  assert(m[_pid].c[1] == 2)\n}\n", 34, False),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", MATRIX)
+def test_arrays_of_records_with_array_fields(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
+
+
+def test_inner_index_out_of_range_faults_like_spin(tmp_path):
+    """``m[0].c[2]`` with ``c[2]`` is out of range (Spin: an error), not ``m[1].c[0]``."""
+    text = ("typedef row { byte c[2]; bit b };\nrow m[2];\nactive proctype P() { byte i, j;\n"
+            "  do :: i < 2 -> j = 0; do :: j < 3 -> m[i].c[j] = i + j; j++ :: j == 3 -> break od; i++\n"
+            "     :: i == 2 -> break od }\n")
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
+def test_array_field_of_a_record_array_needs_both_indices():
+    from detect.errors import InputError
+    from frontends.promela import parse_text
+    with pytest.raises(InputError, match=r"m.pml:3:23: m.c needs two indices"):
+        parse_text("typedef row { byte c[2] };\nrow m[2];\nactive proctype P() { m[0].c = 1 }\n", "m.pml")

@@ -148,6 +148,9 @@ class VarInfo:
     bounds: tuple[int, int]
     size: Optional[int]
     hidden: bool = False
+    #: for an array field of an array of records (``row m[2]`` with ``byte c[3]``): the
+    #: field's length; ``m[i].c[j]`` is element ``i * inner + j`` of the flat array ``m.c``
+    inner: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -281,7 +284,11 @@ class Lowering:
             for f in self.typedefs[d.type].fields:
                 fsize = self.const(f.size, known) if f.size is not None else None
                 if fsize is not None and size is not None:
-                    raise self.error("arrays of records with array fields are not supported", f.pos)
+                    sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", size=S.Num(size * fsize, f.pos),
+                                              hidden=d.hidden)
+                    out.extend((src, dataclasses.replace(info, inner=fsize), init)
+                               for src, info, init in self.declare(sub, prefix, owner, known))
+                    continue
                 sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", size=d.size if d.size is not None else f.size, hidden=d.hidden)
                 out.extend(self.declare(sub, prefix, owner, known))
             return out
@@ -374,6 +381,17 @@ class Translator:
             if name in ctx.chans or name in self.low.globals:
                 raise self.low.error(f"channel {name} used as a value", r.pos)
             raise self.low.error(f"undeclared variable {name}", r.pos)
+        if info.inner is not None:
+            if r.index is None or r.field.index is None:
+                raise self.low.error(f"{name} needs two indices: {r.name}[i].{r.field.name}[j]", r.pos)
+            # Spin checks each index against its own bound: an inner index out of range
+            # becomes an out-of-range flat index (a fault), not the next record's element.
+            i, j = self.expr(r.index, ctx), self.expr(r.field.index, ctx)
+            inside = fold(conj(fold(Binary(">=", j, Const(0))), fold(Binary("<", j, Const(info.inner)))))
+            flat = fold(Binary("+", fold(Binary("*", i, Const(info.inner))), j))
+            if isinstance(inside, Const):
+                return info, flat if inside.value else Const(info.size)
+            return info, Ite(inside, flat, Const(info.size))
         if info.size is None and index is not None:
             raise self.low.error(f"{name} is not an array", r.pos)
         if info.size is not None and index is None:
