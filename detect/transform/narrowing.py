@@ -38,10 +38,9 @@ from typing import Mapping, Optional
 from detect.errors import InputError
 from detect.ir import Const, DomainFacts, SequentialModel, Unranged, validate
 from detect.ir.semantics import steps
+from detect.ir.walk import substitute, substitute_program
 from detect.statespace.explore import ReachableGraph, reachable_graph
-from detect.transform.domains import (
-    Unbounded, _propagate_constants, _substitute, _substitute_stmts, _variable_values,
-)
+from detect.transform.domains import Unbounded, _propagate_constants, _variable_values
 from detect.transform.reachable import counts, restrict_to_states
 
 INT16 = (-32768, 32767)
@@ -305,7 +304,7 @@ def _replace_placeholder(model: SequentialModel, placeholder: int, below: frozen
     programs) by one less than the smallest other value the variables ``below`` hold."""
     real = {x for v in model.variables if v.name in below for x in v.domain if x != placeholder}
     none = min(real, default=0) - 1
-    values = {Const(placeholder): none}
+    values = {Const(placeholder): Const(none)}
 
     def value(x: int) -> int:
         return none if x == placeholder else x
@@ -315,8 +314,8 @@ def _replace_placeholder(model: SequentialModel, placeholder: int, below: frozen
                             init=tuple(tuple(sorted({value(x) for x in a})) for a in v.init))
         for v in model.variables)
     summands = tuple(dataclasses.replace(
-        s, guard=_substitute(s.guard, values), program=_substitute_stmts(s.program, values),
-        event=dataclasses.replace(s.event, args=tuple(_substitute(a, values) for a in s.event.args)))
+        s, guard=substitute(s.guard, values), program=substitute_program(s.program, values),
+        event=dataclasses.replace(s.event, args=tuple(substitute(a, values) for a in s.event.args)))
         for s in model.summands)
     return dataclasses.replace(model, variables=variables, summands=summands)
 
