@@ -145,13 +145,13 @@ class NarrowingPolicy:
     wording: Wording = PROMELA_WORDING
 
 
-#: Each front end's policy, by the ``language`` its ``DomainFacts`` name.
+#: Each front end's policy, by the ``language`` its ``DomainFacts`` name.  Murphi records no
+#: facts: its domains (ranges, scalarsets, enums) are exact, and narrowing leaves them.
 POLICIES: Mapping[str, NarrowingPolicy] = {
     "promela": NarrowingPolicy(),
     "csp": NarrowingPolicy(provisional_ranges=(INT16,), refuse_faults=True, reachable_scope="all",
                            reuse_analysis=False, span_limit=None, wording=CSP_WORDING),
     "dve": NarrowingPolicy(value_limit=512),
-    "murphi": NarrowingPolicy(),
 }
 
 
