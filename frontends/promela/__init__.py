@@ -23,7 +23,7 @@ import lark
 from detect import ir
 from detect.errors import InputError
 
-from frontends.source import read_source
+from frontends.kit import read_source
 
 from frontends.promela.lower import ATOMIC, lower_with_storage
 from frontends.promela.preprocess import preprocess
