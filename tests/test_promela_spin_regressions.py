@@ -306,3 +306,71 @@ def test_array_field_of_a_record_array_needs_both_indices():
     from frontends.promela import parse_text
     with pytest.raises(InputError, match=r"m.pml:3:23: m.c needs two indices"):
         parse_text("typedef row { byte c[2] };\nrow m[2];\nactive proctype P() { m[0].c = 1 }\n", "m.pml")
+
+
+# Channel operations inside d_step: each is one deterministic statement of the step; one
+# that blocks after the first statement is an error (pan: "Search not completed").
+ALLOCATOR = """#define N 2
+chan req = [N] of { byte };
+chan reply[N] = [1] of { byte };
+chan release = [N] of { byte };
+bool busy[2];
+active proctype allocator() {
+  byte who, r;
+end:
+  do
+  :: d_step { req?who; if :: !busy[0] -> r = 0 :: else -> r = 1 fi; busy[r] = true; reply[who]!r }
+  :: busy[0] && busy[1] -> skip
+  :: d_step { release?r; busy[r] = false; r = 0 }
+  od
+}
+active [N] proctype client() {
+  byte mine, me = _pid - 1;
+end:
+  do
+  :: d_step { req!me }; reply[me]?mine; release!mine
+  od
+}
+"""
+TOKEN_POOL = Path(__file__).parent.parent / "models" / "token_pool.pml"
+DSTEP_CHANNELS = [
+    # a reply on a channel chosen by a received value (several alternatives in one d_step)
+    (ALLOCATOR, 1400, False),
+    ("chan c = [1] of { byte };\nbyte n;\n"
+     "active [2] proctype A() { byte x; d_step { c!_pid; n++ }; d_step { c?x; n-- } }\n", 12, False),
+    (TOKEN_POOL.read_text(), 27, False),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", DSTEP_CHANNELS)
+def test_channel_operations_inside_d_step(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
+
+
+def test_a_receive_blocking_inside_d_step_is_an_error(tmp_path):
+    text = "chan c = [1] of { byte };\nactive proctype A() { byte x; d_step { x = 1; c?x } }\n"
+    assert our_counts(text) == Counts(1, True)
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
+def test_rendezvous_inside_d_step_is_a_located_error():
+    from detect.errors import InputError
+    from frontends.promela import parse_text
+    with pytest.raises(InputError, match=r"rv.pml:2:47: unsupported construct: a rendezvous inside d_step"):
+        parse_text("chan r = [0] of { byte };\nactive proctype A() { byte x; d_step { x = 1; r!x } }\n"
+                   "active proctype B() { byte y; r?y }\n", "rv.pml")
+
+
+def test_token_pool_clients_are_symmetric_and_verified():
+    """Three clients taking and returning tokens in d_steps: S3, every generator verified."""
+    from detect.checking.verify import verify
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import narrowed
+    from frontends import promela
+
+    model = narrowed(promela.parse_text)(TOKEN_POOL.read_text(), "token_pool.pml")
+    group = detect(model).group
+    assert group.order == 6
+    report = verify(model, [g.permutation for g in group.generators])
+    assert report.complete and all(v.ok for v in report.verdicts)

@@ -259,8 +259,6 @@ def _check_dstep(b: _Builder, body: S.Sequence) -> None:
 def _check_dstep_stmt(b: _Builder, st) -> None:
     if isinstance(st, (S.Goto, S.Labeled)):
         raise b.error("goto and labels inside d_step are not supported", st.pos)
-    if isinstance(st, (S.Send, S.Recv)):
-        raise b.error("channel operations inside d_step are not supported", st.pos)
     if isinstance(st, S.Run):
         raise b.error("run inside d_step is not supported", st.pos)
     if isinstance(st, S.Block):

@@ -612,12 +612,24 @@ class Translator:
             elif isinstance(st, S.Else):
                 continue
             else:
-                alts = self.basic(st, ctx)
-                guard, prog = alts[0] if len(alts) == 1 else (TRUE, ())
-                if guard != TRUE and not (first and i == 0):
-                    out.append(Assert(guard, "d_step statement blocked"))
-                out.extend(prog)
+                out.extend(self.dstep_statement(st, ctx, checked=first and i == 0))
         return tuple(out)
+
+    def dstep_statement(self, st, ctx: Ctx, checked: bool) -> tuple:
+        """A basic statement inside a d_step: the enabled one of its alternatives (their
+        selecting conditions exclude each other), or a fault when none is -- a d_step that
+        blocks after its first statement is an error in Spin.  ``checked``: the step's guard
+        already ensures an alternative is enabled."""
+        if isinstance(st, (S.Send, S.Recv)) and any(ch.capacity == 0 for _, ch in self.channel(st.chan, ctx)):
+            raise self.low.error("unsupported construct: a rendezvous inside d_step", st.pos)
+        alts = self.basic(st, ctx)
+        blocked = () if checked else (Assert(FALSE, "d_step statement blocked"),)
+        if len(alts) == 1 and (checked or alts[0][0] == TRUE):
+            return alts[0][1]
+        out = blocked
+        for guard, prog in reversed(alts):
+            out = (If(guard, prog, out),)
+        return out
 
     def structured_choice(self, st: S.Choice, ctx, brk) -> tuple:
         options = []
