@@ -7,6 +7,7 @@ sub-processes at different places are different control points.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -73,7 +74,30 @@ class Cond:
     pos: Pos
 
 
-SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond]
+@dataclass(frozen=True)
+class Quant:
+    """PAT's ``&& x:{lo..hi}@e`` (``op`` ``&&``) or ``|| x:{lo..hi}@e``: the conjunction or
+    disjunction of ``e`` over the constant range (true, resp. false, when it is empty)."""
+
+    op: str
+    var: str
+    lo: "SExpr"
+    hi: "SExpr"
+    body: "SExpr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class FCall:
+    """``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C# library
+    (never run here; refused where it is translated)."""
+
+    name: str
+    args: tuple["SExpr", ...]
+    pos: Pos
+
+
+SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall]
 
 # ---------------------------------------------------------------------------- statements
 
@@ -109,7 +133,16 @@ class SWhile:
     pos: Pos
 
 
-SStmt = Union[SAssign, SLocal, SIf, SWhile]
+@dataclass(frozen=True)
+class SLocalArray:
+    """``var t = [e0, e1, ...];`` inside a program: a temporary array of fixed length."""
+
+    name: str
+    values: tuple[SExpr, ...]
+    pos: Pos
+
+
+SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile]
 
 # ---------------------------------------------------------------------------- events
 
@@ -135,13 +168,20 @@ class SendEvent:
 
 @dataclass(frozen=True)
 class RecvEvent:
-    """``c?x.y{program}``: binds ``x``, ``y`` in the program and the continuation."""
+    """``c?x.y{program}``: binds ``x``, ``y`` in the program and the continuation.
+
+    PAT's matching input: ``items`` are the received positions as written (a name binds
+    the value unless it names a constant; any other expression must equal the value), and
+    ``guard`` is the ``c?[cond]x`` condition over the received values.  ``names`` are the
+    names among ``items`` (those that turn out to be constants bind nothing)."""
 
     channel: str
     names: tuple[str, ...]
     program: tuple[SStmt, ...]
     pos: Pos
     index: Optional[SExpr] = None  # ``c[i]?...`` on a channel array
+    items: tuple[SExpr, ...] = ()
+    guard: Optional[SExpr] = None
 
 
 SEvent = Union[PlainEvent, SendEvent, RecvEvent]
@@ -216,7 +256,26 @@ class PIndexed:
     pos: Pos
 
 
-Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed]
+@dataclass(frozen=True)
+class HideItem:
+    """One event of a hiding set: ``name`` alone hides every event so named; with ``args``
+    only that compound event (the arguments must be constants)."""
+
+    name: str
+    args: tuple[SExpr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PHide:
+    """``proc \\ {a, b.1}``: the listed events of ``proc`` become τ."""
+
+    proc: "Proc"
+    events: tuple[HideItem, ...]
+    pos: Pos
+
+
+Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed, PHide]
 
 # ---------------------------------------------------------------------------- top level
 
@@ -280,7 +339,51 @@ class AssertDecl:
     pos: Pos
 
 
-Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl]
+@dataclass(frozen=True)
+class Include:
+    """``#include "file";`` (replaced by the included file's items in ``parse_script``)."""
+
+    file: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Import:
+    """``#import "PAT.Lib.X";``: a C# library, whose calls cannot be run here."""
+
+    library: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AlphaEvent:
+    name: str
+    args: tuple[SExpr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AlphaRange:
+    """``x:{lo..hi}@item`` inside an ``#alphabet``."""
+
+    var: str
+    lo: SExpr
+    hi: SExpr
+    item: Union[AlphaEvent, "AlphaRange"]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AlphabetDecl:
+    """``#alphabet P {...};``: the events process ``P`` synchronises on when it is an
+    operand of ``||`` (instead of the events it performs)."""
+
+    process: str
+    items: tuple[Union[AlphaEvent, AlphaRange], ...]
+    pos: Pos
+
+
+Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl, Import, AlphabetDecl]
 
 
 @dataclass(frozen=True)
@@ -310,13 +413,18 @@ def _expr_pos(e) -> Pos:
     return e.pos
 
 
+def _at(meta) -> tuple[int, int]:
+    return getattr(meta, "line", 0) or 0, getattr(meta, "column", 0) or 0
+
+
 @v_args(meta=True)
 class _Build(Transformer):
     """lark tree -> syntax nodes (see the grammar for the rule names)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, path: str = "<input>"):
         super().__init__()
         self.text = text
+        self.path = path
 
     # expressions
     def number(self, meta, c):
@@ -352,6 +460,17 @@ class _Build(Transformer):
     def ite(self, meta, c):
         return Cond(c[0], c[1], c[2], c[0].pos)
 
+    def forall(self, meta, c):
+        var, lo, hi = c[0]
+        return Quant("&&", var, lo, hi, c[1], _pos(meta))
+
+    def exists(self, meta, c):
+        var, lo, hi = c[0]
+        return Quant("||", var, lo, hi, c[1], _pos(meta))
+
+    def fcall(self, meta, c):
+        return FCall(str(c[0]), tuple(a for a in c[1:] if a is not None), _tok_pos(c[0]))
+
     # statements
     def lvalue(self, meta, c):
         if len(c) == 1:
@@ -376,16 +495,23 @@ class _Build(Transformer):
     def local_decl(self, meta, c):
         return SLocal(str(c[0]), c[1], _tok_pos(c[0]))
 
+    def local_array(self, meta, c):
+        return SLocalArray(str(c[0]), tuple(c[1:]), _tok_pos(c[0]))
+
     def empty(self, meta, c):
         return None
 
     def block(self, meta, c):
         return tuple(s for s in c if s is not None)
 
+    def sbody(self, meta, c):
+        body = c[0]
+        if isinstance(body, tuple):
+            return body
+        return () if body is None else (body,)
+
     def sif(self, meta, c):
         else_ = c[2] if len(c) > 2 and c[2] is not None else ()
-        if isinstance(else_, SIf):
-            else_ = (else_,)
         return SIf(c[0], c[1], else_, _pos(meta))
 
     def swhile(self, meta, c):
@@ -403,10 +529,24 @@ class _Build(Transformer):
     def send_event(self, meta, c):
         return SendEvent(str(c[0]), c[2], c[3] or (), _tok_pos(c[0]), c[1])
 
+    def recv_guard(self, meta, c):
+        return ("guard", c[0])
+
     def recv_event(self, meta, c):
         program = c[-1] if isinstance(c[-1], tuple) or c[-1] is None else ()
-        names = [str(t) for t in c[2:] if isinstance(t, Token)]
-        return RecvEvent(str(c[0]), tuple(names), program or (), _tok_pos(c[0]), c[1])
+        rest = c[2:-1]
+        guard = None
+        if rest and isinstance(rest[0], tuple):
+            guard = rest[0][1]
+        elif rest and rest[0] is None:
+            pass
+        items = tuple(x for x in rest[1:] if x is not None)
+        names = tuple(x.name for x in items if isinstance(x, Ident))
+        return RecvEvent(str(c[0]), names, program or (), _tok_pos(c[0]), c[1], items, guard)
+
+    def anon_event(self, meta, c):
+        # PAT's anonymous program ``{x = 1;} -> P``: an invisible event running the program.
+        return PlainEvent("tau", (), c[0], _pos(meta))
 
     # processes
     def skip(self, meta, c):
@@ -433,6 +573,15 @@ class _Build(Transformer):
 
         return build
 
+    def interrupt_op(self, meta, c):
+        raise InputError("'interrupt' (P interrupt Q) is not supported", self.path, *_at(meta))
+
+    def hide_item(self, meta, c):
+        return HideItem(str(c[0]), c[1], _tok_pos(c[0]))
+
+    def hiding(self, meta, c):
+        return PHide(c[0], tuple(c[1:]), _pos(meta))
+
     interleave_op = _binary("|||")
     parallel_op = _binary("||")
     choice_op = _binary("[]")
@@ -445,8 +594,10 @@ class _Build(Transformer):
     def pifa(self, meta, c):
         # PAT's atomic if: the condition is tested together with the chosen branch's first
         # event, so no τ step of its own -- a choice between the two guarded branches.
+        # Without ``else`` the other branch is Skip, as for ``if``.
         pos = _pos(meta)
-        return PBinary("[]", PGuard(c[0], c[1], pos), PGuard(Un("!", c[0], pos), c[2], pos), pos)
+        other = c[2] if len(c) > 2 and c[2] is not None else PSkip(pos)
+        return PBinary("[]", PGuard(c[0], c[1], pos), PGuard(Un("!", c[0], pos), other, pos), pos)
 
     def pifb(self, meta, c):
         # PAT's blocking if: waits until the condition holds.
@@ -494,6 +645,18 @@ class _Build(Transformer):
     indexed_parallel = _indexed("||")
     indexed_choice = _indexed("[]")
     indexed_internal = _indexed("<>")
+
+    def _replicated(op):
+        def build(self, meta, c):
+            # ``|||{N}@P``: N copies of P, an indexed operator whose index P does not read.
+            pos = _pos(meta)
+            hi = Bin("-", c[0], Num(1, pos), pos)
+            return PIndexed(op, f"rep_{pos.line}_{pos.column}", Num(0, pos), hi, c[1], pos)
+
+        return build
+
+    replicated_interleave = _replicated("|||")
+    replicated_parallel = _replicated("||")
 
     # top level
     def define(self, meta, c):
@@ -543,6 +706,9 @@ class _Build(Transformer):
     def assert_reaches(self, meta, c):
         return ("reaches", c[0])
 
+    def reach_with(self, meta, c):
+        return None
+
     def assert_other(self, meta, c):
         return ("unchecked", None)
 
@@ -550,6 +716,25 @@ class _Build(Transformer):
         name, args, (kind, cond) = c
         text = self.text[meta.start_pos:meta.end_pos]
         return AssertDecl(str(name), args or (), kind, cond, text, _pos(meta))
+
+    def include(self, meta, c):
+        return Include(str(c[0])[1:-1], _pos(meta))
+
+    def import_(self, meta, c):
+        return Import(str(c[0])[1:-1], _pos(meta))
+
+    def alpha_event(self, meta, c):
+        return AlphaEvent(str(c[0]), c[1], _tok_pos(c[0]))
+
+    def alpha_range(self, meta, c):
+        return AlphaRange(str(c[0]), c[1], c[2], c[3], _tok_pos(c[0]))
+
+    def alphabet(self, meta, c):
+        return AlphabetDecl(str(c[0]), tuple(x for x in c[1:] if x is not None), _pos(meta))
+
+    def macro(self, meta, c):
+        name = str(c[0]).split("(")[0].split()[-1]
+        raise InputError(f"parameterised #define macro '{name}(...)' is not supported", self.path, *_at(meta))
 
     def start(self, meta, c):
         return tuple(c)
@@ -589,8 +774,13 @@ def _describe_terminals(names, parser: Lark) -> str:
     return ", ".join(ordered)
 
 
-def parse_script(text: str, path: str) -> Script:
-    """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected."""
+def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Script:
+    """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected.
+
+    A leading UTF-8 byte-order mark (PAT's editor writes one) is skipped.  ``#include
+    "f";`` is replaced by the items of ``f``, read relative to the including file; a file
+    that cannot be read, or includes itself, is an error located at the ``#include``."""
+    text = text[1:] if text.startswith("\ufeff") else text
     parser = _parser()
     try:
         tree = parser.parse(text)
@@ -598,9 +788,33 @@ def parse_script(text: str, path: str) -> Script:
         message, line, column = syntax_error(e, text, lambda names: _describe_terminals(names, parser))
         raise InputError(message, path, line, column) from None
     try:
-        items = _Build(text).transform(tree)
+        items = _Build(text, path).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, InputError):
             raise e.orig_exc from None
         raise
-    return Script(tuple(items), path)
+    out: list = []
+    for it in items:
+        if isinstance(it, Include):
+            out.extend(_included(it, path, _including + (path,)).items)
+        else:
+            out.append(it)
+    return Script(tuple(out), path)
+
+
+def _included(inc: Include, path: str, including: tuple[str, ...]) -> Script:
+    """The parsed items of the file ``inc`` names, relative to ``path``'s directory."""
+    from frontends.source import read_source
+
+    base = os.path.dirname(path) if path and not path.startswith("<") else "."
+    target = os.path.normpath(os.path.join(base, inc.file))
+    if target in {os.path.normpath(p) for p in including}:
+        raise InputError(f'#include "{inc.file}" includes itself (through {" -> ".join(including)})',
+                         path, inc.pos.line, inc.pos.column)
+    if not os.path.isfile(target):
+        raise InputError(f'#include "{inc.file}": no such file {target}', path, inc.pos.line, inc.pos.column)
+    try:
+        text = read_source(target, "#include file")
+    except InputError as e:
+        raise InputError(f'#include "{inc.file}": {e}', path, inc.pos.line, inc.pos.column) from None
+    return parse_script(text, target, including)
