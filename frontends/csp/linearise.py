@@ -35,9 +35,9 @@ from detect.ir import (
 
 from frontends.csp.scope import Scope, conj, fold
 from frontends.csp.syntax import (
-    Bin, Cond, Ident, Num, PAtomic, PBinary, PCall, PGuard, PIf, PIndexed, PlainEvent, Pos,
-    PPrefix, Proc, ProcDef, PSkip, PStop, RecvEvent, SAssign, SendEvent, SExpr, SIf, SLocal,
-    Subscript, SWhile, Un,
+    AlphaRange, Bin, Cond, FCall, HideItem, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf, PIndexed,
+    PlainEvent, Pos, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign, SendEvent,
+    SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
 
 TAU = "τ"
@@ -51,6 +51,8 @@ MAX_UNFOLD = 200
 #: coincides with a process id or a data value (a fixed 0 would single out process 0 and
 #: break the symmetry between processes).
 NONE = -(2 ** 40) - 7
+#: Prefix of the placeholders for received values in a receive's matching condition.
+RECEIVED = "_recv"
 
 # ============================================================================ substitution
 
@@ -120,6 +122,10 @@ def sexpr_names(e: SExpr) -> set[str]:
         return sexpr_names(e.left) | sexpr_names(e.right)
     if isinstance(e, Cond):
         return sexpr_names(e.cond) | sexpr_names(e.then) | sexpr_names(e.else_)
+    if isinstance(e, Quant):
+        return sexpr_names(e.lo) | sexpr_names(e.hi) | (sexpr_names(e.body) - {e.var})
+    if isinstance(e, FCall):
+        return set().union(*(sexpr_names(a) for a in e.args))
     raise TypeError(e)
 
 
@@ -130,6 +136,8 @@ def _stmt_names(stmts) -> set[str]:
             out |= sexpr_names(st.target) | sexpr_names(st.value)
         elif isinstance(st, SLocal):
             out |= sexpr_names(st.value)
+        elif isinstance(st, SLocalArray):
+            out |= set().union(*(sexpr_names(v) for v in st.values))
         elif isinstance(st, SIf):
             out |= sexpr_names(st.cond) | _stmt_names(st.then) | _stmt_names(st.else_)
         elif isinstance(st, SWhile):
@@ -153,11 +161,15 @@ def free_names(p: Proc, _cache: dict = {}) -> frozenset:
         names = set().union(*(sexpr_names(a) for a in p.args))
     elif isinstance(p, PPrefix):
         ev = p.event
+        index = sexpr_names(ev.index) if getattr(ev, "index", None) is not None else set()
         if isinstance(ev, RecvEvent):
-            inner = (_stmt_names(ev.program) | free_names(p.then)) - set(ev.names)
-            names = inner
+            matched = set().union(*(sexpr_names(a) for a in ev.items if not isinstance(a, Ident)))
+            guard = sexpr_names(ev.guard) if ev.guard is not None else set()
+            inner = (_stmt_names(ev.program) | free_names(p.then) | guard) - set(ev.names)
+            names = inner | matched | index
         else:
-            names = set().union(*(sexpr_names(a) for a in ev.args)) | _stmt_names(ev.program) | free_names(p.then)
+            names = (set().union(*(sexpr_names(a) for a in ev.args)) | _stmt_names(ev.program)
+                     | free_names(p.then) | index)
     elif isinstance(p, PGuard):
         names = sexpr_names(p.cond) | free_names(p.proc)
     elif isinstance(p, PBinary):
@@ -168,6 +180,8 @@ def free_names(p: Proc, _cache: dict = {}) -> frozenset:
         names = set(free_names(p.proc))
     elif isinstance(p, PIndexed):
         names = sexpr_names(p.lo) | sexpr_names(p.hi) | (free_names(p.body) - {p.var})
+    elif isinstance(p, PHide):
+        names = set(free_names(p.proc))
     else:
         raise TypeError(p)
     result = frozenset(names)
@@ -196,6 +210,8 @@ class Component:
     offset: int
     owner: Optional[str]
     pos: Pos
+    after: tuple[int, ...] = ()         # components that must be at Skip before this one starts
+    alphabet: Optional[frozenset] = None  # declared #alphabet: (name, argument values) pairs
 
     @property
     def count(self) -> int:
@@ -213,6 +229,7 @@ class Tree:
 
     op: str
     children: tuple[Union["Tree", int], ...]
+    hidden: tuple[HideItem, ...] = ()  # events relabelled τ after this node is combined
 
 
 class _Flattener:
@@ -228,6 +245,10 @@ class _Flattener:
     def is_parallel(self, p: Proc, env: Mapping[str, Expr], seen: frozenset = frozenset()) -> bool:
         if isinstance(p, PBinary) and p.op in ("|||", "||"):
             return True
+        if isinstance(p, PHide):
+            return True  # flattened to a node that relabels its events
+        if isinstance(p, PBinary) and p.op == ";" and self.is_parallel(p.right, env, seen):
+            return True  # ``Init(); (P || Q)``: see ``flatten``
         if isinstance(p, PIndexed) and p.op in ("|||", "||"):
             return True
         if isinstance(p, PCall) and p.name in self.scope.processes and p.name not in seen:
@@ -245,6 +266,23 @@ class _Flattener:
     def flatten(self, p: Proc, env: Mapping[str, Expr], locals_: tuple, depth: int = 0) -> Union[Tree, int]:
         if depth > MAX_UNFOLD:
             raise self.error("parallel composition is defined recursively (unbounded number of processes)", p.pos)
+        if isinstance(p, PHide):
+            # Hiding: the node's events (after its own synchronisation) are relabelled τ.
+            inner = self.flatten(p.proc, env, locals_, depth + 1)
+            return Tree("|||", (inner,), p.events)
+        if isinstance(p, PBinary) and p.op == ";" and self.is_parallel(p.right, env):
+            # ``Init(); (P || Q)``: Init is a component of its own, and every component of
+            # the parallel part starts only once Init is at Skip.  Init's terminated state
+            # stands for its absence, so the LTS is PAT's (Skip; Q goes on without a step).
+            if self.is_parallel(p.left, env) or locals_:
+                raise self.error("sequential composition after a parallel composition "
+                                 "('(P || Q); R', or inside a family) is not supported", p.pos)
+            first = self.flatten(p.left, env, locals_, depth + 1)
+            start = len(self.components)
+            rest = self.flatten(p.right, env, locals_, depth + 1)
+            for c in self.components[start:]:
+                c["after"] = c.get("after", ()) + (first,)
+            return Tree("|||", (first, rest))
         if isinstance(p, PCall) and self.is_parallel(p, env):
             d, args = self.bind_call(p, env)
             return self.flatten(d.body, args, locals_, depth + 1)
@@ -290,8 +328,35 @@ class _Flattener:
             owner = group
         local = locals_[0] if locals_ else None
         self.components.append(dict(group=group, entry=p, env=tuple(sorted(env.items(), key=lambda kv: kv[0])),
-                                    local=local, owner=None if local else owner, pos=p.pos))
+                                    local=local, owner=None if local else owner, pos=p.pos,
+                                    alphabet=self.alphabet(p, env)))
         return len(self.components) - 1
+
+    def alphabet(self, p: Proc, env: Mapping[str, Expr]) -> Optional[frozenset]:
+        """The ``#alphabet`` declared for the process ``p`` calls, as concrete events
+        ``(name, argument values)``; ``None`` when none is declared (then a process
+        synchronises on the events it can perform)."""
+        if not isinstance(p, PCall):
+            return None
+        decls = [a for a in self.scope.alphabets if a.process == p.name]
+        if not decls:
+            return None
+        _, args = self.bind_call(p, env)
+        events: set = set()
+
+        def add(item, bindings):
+            if isinstance(item, AlphaRange):
+                for v in self.scope.index_range(item, bindings):
+                    add(item.item, {**bindings, item.var: Const(v)})
+                return
+            values = tuple(self.scope.constant(a, bindings, "a constant event argument in an #alphabet")
+                           for a in item.args)
+            events.add((item.name, values))
+
+        for decl in decls:
+            for item in decl.items:
+                add(item, {**env, **args})
+        return frozenset(events)
 
     def family_ok(self, body: Proc, env) -> bool:
         """A ``|||`` family stays symbolic when its body unfolds only into ``|||`` of sequential parts."""
@@ -372,7 +437,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
             walk(p.then, env, dynamic, multi, changed)
             if p.else_ is not None:
                 walk(p.else_, env, dynamic, multi, changed)
-        elif isinstance(p, PAtomic):
+        elif isinstance(p, (PAtomic, PHide)):
             walk(p.proc, env, dynamic, multi, changed)
         elif isinstance(p, PIndexed):
             envc = {k: v for k, v in env.items() if v != TOP}
@@ -504,6 +569,9 @@ class _Automaton:
         raise ValueError(raw)
 
     def check_sequential(self, node: Proc) -> None:
+        if isinstance(node, PHide):
+            raise self.error("hiding ('P \\ {...}') inside a sequential process is not supported: "
+                             "hide a whole process of the system", node.pos)
         if isinstance(node, (PBinary, PIndexed)) and node.op in ("|||", "||"):
             raise self.error(
                 f"'{node.op}' inside a sequential process is not supported: parallel composition "
@@ -554,6 +622,8 @@ class _Automaton:
                     Move(fold(Unary("!", c)), ("event", TAU, ()), (), other, p.pos)]
         if isinstance(p, PAtomic):
             return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.node_moves(p.proc, env, depth + 1)]
+        if isinstance(p, PHide):
+            self.check_sequential(p)
         if isinstance(p, PIndexed):
             self.check_sequential(p)
             out = []
@@ -601,15 +671,32 @@ class _Automaton:
         if isinstance(ev, SendEvent):
             args = tuple(sc.expr(a, vals) for a in ev.args)
             return Move(Const(1), ("send", channel, args), sc.program(ev.program, vals), ("at", p.then, env), ev.pos)
+        # Each received position either binds a name (stored per instance) or, for PAT's
+        # matching input, must equal an expression.  Conditions on the received values are
+        # written over the placeholders ``_recv<k>``, which the channel lowering replaces by
+        # the values sent (``_received``).
         env2 = dict(env)
-        stores = []
-        for name in ev.names:
-            st = self.storage(self.comp, "recv", None, name, ev.pos)
-            env2[name] = Bound(st, st)
-            stores.append(st)
+        stores: list = []
+        matches: list = []
+        placeholders: dict = {}
+        bound: list = []
+        items = ev.items or tuple(Ident(n, ev.pos) for n in ev.names)
+        for k, item in enumerate(items):
+            slot = Name(f"{RECEIVED}{k}")
+            if isinstance(item, Ident) and item.name not in sc.numeric and item.name not in sc.macros:
+                st = self.storage(self.comp, "recv", None, item.name, ev.pos)
+                env2[item.name] = Bound(st, st)
+                stores.append(st)
+                placeholders[item.name] = slot
+                bound.append(item.name)
+            else:
+                stores.append(slot)
+                matches.append(Binary("==", slot, sc.expr(item, vals)))
+        if ev.guard is not None:
+            matches.append(sc.expr(ev.guard, {**vals, **placeholders}))
         vals2 = self.values(env2)
-        program = sc.program(ev.program, vals2, readonly=frozenset(ev.names))
-        return Move(Const(1), ("recv", channel, tuple(stores)), program, ("at", p.then, env2), ev.pos)
+        program = sc.program(ev.program, vals2, readonly=frozenset(bound))
+        return Move(conj(*matches), ("recv", channel, tuple(stores)), program, ("at", p.then, env2), ev.pos)
 
 
 def live_storage(term: tuple) -> set:
@@ -721,7 +808,8 @@ class Linearisation:
             offset = sizes.get(c["group"], 0)
             sizes[c["group"]] = offset + count
             lo = c["local"].domain[0] if c["local"] else 0
-            comps.append(Component(c["group"], c["entry"], c["env"], c["local"], lo, offset, c["owner"], c["pos"]))
+            comps.append(Component(c["group"], c["entry"], c["env"], c["local"], lo, offset, c["owner"], c["pos"],
+                                   c.get("after", ()), c.get("alphabet")))
         self.comps = comps
         taken = set(sc.variables) | set(sc.numeric) | set(sc.macros) | set(sc.channels) | set(sc.processes)
         storage = _Storage(sc, sizes, taken, {}, [])
@@ -746,10 +834,22 @@ class Linearisation:
 
         pieces: list[list[Cand]] = []
         for k, (c, (locs, edges, init_stores)) in enumerate(zip(comps, autos)):
-            pieces.append(self.pieces(k, c, locs, edges, pcs.get(c.group), sizes[c.group], id_base[k]))
+            gate = conj(*(self.terminated(comps[a], autos[a][0], pcs, sizes) for a in c.after))
+            pieces.append([dataclasses.replace(x, guard=conj(gate, x.guard))
+                           for x in self.pieces(k, c, locs, edges, pcs.get(c.group), sizes[c.group], id_base[k])])
         cands = self.combine(tree, pieces, comps)
         summands = self.channels(cands, comps)
         return comps, autos, pcs, group_locs, storage, summands, id_base
+
+    def terminated(self, comp: Component, locs, pcs, sizes) -> Expr:
+        """The condition that ``comp`` (not a family) is at Skip."""
+        if SKIP not in locs:
+            return Const(0)
+        pc = pcs.get(comp.group)
+        if pc is None:
+            return Const(1)  # Skip is its only location
+        ref = Index(pc, comp.slot()) if sizes[comp.group] > 1 else Name(pc)
+        return Binary("==", ref, Const(locs.index(SKIP)))
 
     # -- one component ---------------------------------------------------------
     def explore(self, comp: Component, storage: _Storage):
@@ -778,7 +878,7 @@ class Linearisation:
                 for st, val in stores:
                     if all(st != s for s, _ in dedup):
                         dedup.append((st, val))
-                received = set(m.action[2]) if m.action[0] == "recv" else set()
+                received = {x for x in m.action[2] if not _is_placeholder(x)} if m.action[0] == "recv" else set()
                 dead = (live_storage(term) | received) - live_storage(tgt)
                 edges.append((locs[term], locs[tgt], m, tuple(dedup), tuple(sorted(dead, key=repr)),
                               in_atomic(term), in_atomic(tgt)))
@@ -822,15 +922,61 @@ class Linearisation:
             return pieces[tree]
         results = [self.combine(ch, pieces, comps) for ch in tree.children]
         if tree.op == "|||":
-            return [c for r in results for c in r]
-        return self.synchronise(results)
+            combined = [c for r in results for c in r]
+        else:
+            alphabets = [comps[ch].alphabet if isinstance(ch, int) else None for ch in tree.children]
+            combined = self.synchronise(results, alphabets)
+        return self.hide(combined, tree.hidden) if tree.hidden else combined
 
-    def synchronise(self, results: list[list[Cand]]) -> list[Cand]:
-        """CSP alphabetised parallel: a shared event needs every child whose alphabet has it."""
+    def hide(self, cands: list[Cand], items: tuple[HideItem, ...]) -> list[Cand]:
+        """Relabel the events ``items`` name as τ (PAT's hiding).  A compound item ``a.1``
+        hides ``a`` with those constant arguments: an event whose arguments depend on a
+        family's local is split into its hidden and visible instances by guards."""
+        out = []
+        for c in cands:
+            if c.action[0] != "event":
+                out.append(c)
+                continue
+            name, args = c.action[1], c.action[2]
+            hidden_when: list[Expr] = []
+            for item in items:
+                if item.name != name:
+                    continue
+                if not item.args:
+                    hidden_when = [Const(1)]
+                    break
+                if len(item.args) != len(args):
+                    continue
+                values = [self.scope.constant(a, what="a constant event argument in a hiding set")
+                          for a in item.args]
+                hidden_when.append(conj(*(fold(Binary("==", a, Const(v))) for a, v in zip(args, values))))
+            hidden = Const(0)
+            for h in hidden_when:
+                hidden = fold(Binary("||", hidden, h))
+            if isinstance(hidden, Const) and not hidden.value:
+                out.append(c)
+                continue
+            tau = dataclasses.replace(c, action=("event", TAU, ()), guard=conj(c.guard, hidden))
+            if isinstance(hidden, Const):
+                out.append(tau)
+            else:
+                out += [tau, dataclasses.replace(c, guard=conj(c.guard, fold(Unary("!", hidden))))]
+        return out
+
+    def synchronise(self, results: list[list[Cand]], alphabets=None) -> list[Cand]:
+        """CSP alphabetised parallel: a shared event needs every child whose alphabet has it.
+
+        A child's alphabet is the events it performs, or its declared ``#alphabet``
+        (``alphabets[i]``, concrete events): a declared event the child cannot perform
+        blocks the others, and an event outside it is not synchronised."""
+        alphabets = alphabets or [None] * len(results)
+
         def key_name(c):
             return (c.action[1], len(c.action[2])) if c.action[0] == "event" and c.action[1] != TAU else None
 
-        names_per_child = [{key_name(c) for c in r} - {None} for r in results]
+        declared_names = [None if a is None else {(n, len(v)) for n, v in a} for a in alphabets]
+        names_per_child = [({key_name(c) for c in r} - {None}) if d is None else d
+                           for r, d in zip(results, declared_names)]
         counts: dict = {}
         for names in names_per_child:
             for n in names:
@@ -838,11 +984,11 @@ class Linearisation:
         shared = {n for n, k in counts.items() if k > 1}
         out: list[Cand] = []
         by_value: list[dict] = []
-        for r in results:
+        for r, alphabet, names in zip(results, alphabets, declared_names):
             table: dict = {}
             for c in r:
                 kn = key_name(c)
-                if kn not in shared:
+                if kn not in shared or (names is not None and kn not in names):
                     out.append(c)
                     continue
                 for inst in self.instantiate(c):
@@ -853,10 +999,15 @@ class Linearisation:
                             f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
                             f"fixed by process parameters", self.scope.path, *_line_col(c.origin))
                     key = (kn[0], tuple(a.value for a in args))
+                    if alphabet is not None and key not in alphabet:
+                        out.append(inst)
+                        continue
                     table.setdefault(key, []).append(inst)
             by_value.append(table)
         keys = sorted({k for t in by_value for k in t}, key=repr)
         for key in keys:
+            if any(a is not None and key in a and key not in t for t, a in zip(by_value, alphabets)):
+                continue  # a child declares the event but cannot perform it
             parts = [t[key] for t in by_value if key in t]
             for combo in itertools.product(*parts):
                 out.append(self.joint(combo))
@@ -980,7 +1131,8 @@ class Linearisation:
         program += list(s.program)
         program += [Assign(st, t) for st, t in zip(rr.action[2], temps)]
         program += list(rr.program)
-        return Cand(s.locals + rr.locals, conj(s.guard, rr.guard, *distinct), ("event", ch, s.action[2]),
+        return Cand(s.locals + rr.locals, conj(s.guard, _received(rr.guard, s.action[2]), *distinct),
+                    ("event", ch, s.action[2]),
                     tuple(program), f"{s.origin},{r.origin}", s.owners + rr.owners, s.comps + rr.comps,
                     s.atomic_ids + rr.atomic_ids)
 
@@ -1003,10 +1155,20 @@ class Linearisation:
                 program += [Assign(Index(b, Const(i)), Index(b, Const(i + 1))) for i in range(cap - 1)]
                 program.append(Assign(Index(b, Const(cap - 1)), Const(NONE)))
             program.append(Assign(cnt, Binary("-", cnt, Const(1))))
-            out.append(dataclasses.replace(r, guard=conj(r.guard, Binary(">", cnt, Const(0))),
+            head = [Index(b, Const(0)) for b in bufs]
+            out.append(dataclasses.replace(r, guard=conj(_received(r.guard, head), Binary(">", cnt, Const(0))),
                                            action=("event", ch + "?", tuple(Index(b, Const(0)) for b in bufs)),
                                            program=tuple(program) + r.program))
         return out
+
+
+def _is_placeholder(e: Expr) -> bool:
+    return isinstance(e, Name) and e.name.startswith(RECEIVED)
+
+
+def _received(guard: Expr, values) -> Expr:
+    """A receive's guard with its placeholders ``_recv<k>`` replaced by the values received."""
+    return subst(guard, {f"{RECEIVED}{k}": v for k, v in enumerate(values)})
 
 
 def _channel_name(channel) -> str:
@@ -1044,6 +1206,8 @@ def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
         return _uses_atomic(scope, p.then, seen) or (p.else_ is not None and _uses_atomic(scope, p.else_, seen))
     if isinstance(p, PIndexed):
         return _uses_atomic(scope, p.body, seen)
+    if isinstance(p, PHide):
+        return _uses_atomic(scope, p.proc, seen)
     return False
 
 
@@ -1157,7 +1321,9 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
             break
         except Unbounded as e:
             pos, what = to_infer.get(e.variable, (Pos(0, 0), "variable"))
-            if what != "user" or e.variable in provisional:
+            # A stored process parameter (``Counter(t+1)`` under a guard ``t < N``) is bounded
+            # by reachability just like a user counter.
+            if not (what == "user" or what.startswith("parameter")) or e.variable in provisional:
                 raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a "
                                   f"guard or a declared range", pos) from None
             provisional.append(e.variable)
