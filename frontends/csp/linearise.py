@@ -258,7 +258,7 @@ class _Flattener:
     def bind_call(self, p: PCall, env: Mapping[str, Expr]) -> tuple[ProcDef, dict]:
         d = self.scope.processes.get(p.name)
         if d is None:
-            raise self.error(f"unknown process '{p.name}'", p.pos)
+            raise self.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
         if len(p.args) != len(d.params):
             raise self.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
         return d, {name: self.scope.expr(a, env) for name, a in zip(d.params, p.args)}
@@ -372,6 +372,11 @@ class _Flattener:
         return not self.is_parallel(body, env)
 
 
+def _did_you_mean(name: str) -> str:
+    """PAT's terminating and deadlocked processes are ``Skip`` and ``Stop``, capitalised."""
+    return f" (PAT writes '{name.capitalize()}')" if name in ("skip", "stop") else ""
+
+
 def _show(e: Expr) -> str:
     from detect.ir.pretty import show_expr
 
@@ -417,7 +422,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
         if isinstance(p, PCall):
             d = scope.processes.get(p.name)
             if d is None:
-                raise scope.error(f"unknown process '{p.name}'", p.pos)
+                raise scope.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
             if len(p.args) != len(d.params):
                 raise scope.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
             for name, a in zip(d.params, p.args):
@@ -521,7 +526,7 @@ class _Automaton:
     def enter(self, call: PCall, env: Mapping[str, Bound]) -> tuple[Proc, dict]:
         d = self.scope.processes.get(call.name)
         if d is None:
-            raise self.error(f"unknown process '{call.name}'", call.pos)
+            raise self.error(f"unknown process '{call.name}'{_did_you_mean(call.name)}", call.pos)
         if len(call.args) != len(d.params):
             raise self.error(f"process '{call.name}' expects {len(d.params)} argument(s), got {len(call.args)}", call.pos)
         vals = self.values(env)
@@ -589,30 +594,43 @@ class _Automaton:
             return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.moves(term[1])]
         raise ValueError(term)
 
-    def node_moves(self, p: Proc, env: dict, depth: int) -> list[Move]:
+    def node_moves(self, p: Proc, env: dict, depth: int, calls: tuple = (), guards: int = 0) -> list[Move]:
+        """The first moves of ``p``.  ``calls`` are the calls unfolded on the way here, each
+        with the number of guards passed before it: a call met again behind a further guard
+        (``P = [c] a -> Q [] R``, ``R = [d] ... [] P``) adds only moves with stronger guards
+        than those it already gave, so the unfolding stops there; met again without one,
+        it is unguarded recursion."""
         if depth > MAX_UNFOLD:
             raise self.error("unguarded recursion: a process calls itself before any event", p.pos)
         if isinstance(p, (PSkip, PStop)):
             return []
         vals = self.values(env)
         if isinstance(p, PCall):
+            key = (p.name, tuple(self.scope.expr(a, vals) for a in p.args))
+            for seen, passed in calls:
+                if seen == key:
+                    if passed < guards:
+                        return []
+                    raise self.error("unguarded recursion: a process calls itself before any event", p.pos)
             body, env2 = self.enter(p, env)
-            return self.node_moves(body, env2, depth + 1)
+            return self.node_moves(body, env2, depth + 1, calls + ((key, guards),), guards)
         if isinstance(p, PPrefix):
             return [self.prefix_move(p, env, vals)]
         if isinstance(p, PGuard):
             g = self.scope.expr(p.cond, vals)
-            return [dataclasses.replace(m, guard=conj(g, m.guard)) for m in self.node_moves(p.proc, env, depth + 1)]
+            return [dataclasses.replace(m, guard=conj(g, m.guard))
+                    for m in self.node_moves(p.proc, env, depth + 1, calls, guards + 1)]
         if isinstance(p, PBinary):
             if p.op == "[]":
-                return self.node_moves(p.left, env, depth + 1) + self.node_moves(p.right, env, depth + 1)
+                return (self.node_moves(p.left, env, depth + 1, calls, guards)
+                        + self.node_moves(p.right, env, depth + 1, calls, guards))
             if p.op == "<>":
                 return [Move(Const(1), ("event", TAU, ()), (), ("at", side, env), p.pos) for side in (p.left, p.right)]
             if p.op == ";":
                 out = [dataclasses.replace(m, target=("seq", m.target, p.right, env))
-                       for m in self.node_moves(p.left, env, depth + 1)]
+                       for m in self.node_moves(p.left, env, depth + 1)]  # another context: no cut
                 if self.may_skip(p.left, 0):
-                    out += self.node_moves(p.right, env, depth + 1)
+                    out += self.node_moves(p.right, env, depth + 1, calls, guards)
                 return out
             self.check_sequential(p)
         if isinstance(p, PIf):
@@ -630,7 +648,7 @@ class _Automaton:
             for v in self.scope.index_range(p, vals):
                 env2 = {**env, p.var: Bound(Const(v))}
                 if p.op == "[]":
-                    out += self.node_moves(p.body, env2, depth + 1)
+                    out += self.node_moves(p.body, env2, depth + 1, calls, guards)
                 else:
                     out.append(Move(Const(1), ("event", TAU, ()), (), ("at", p.body, env2), p.pos))
             return out
@@ -1056,6 +1074,8 @@ class Linearisation:
             if c.action[0] in ("send", "recv"):
                 ch = _channel_name(c.action[1])
                 n = len(c.action[2])
+                if sc.capacities[ch] == 0:
+                    continue  # a hand-shake pairs a send and a receive of as many values (PAT)
                 if arity.setdefault(ch, n) != n:
                     raise InputError(f"channel '{ch}' is used with {n} value(s) here but {arity[ch]} elsewhere",
                                      sc.path, *_line_col(c.origin))
@@ -1068,6 +1088,8 @@ class Linearisation:
                 if cap == 0:
                     for s in sends:
                         for r in recvs:
+                            if len(s.action[2]) != len(r.action[2]):
+                                continue
                             j = self.handshake(ch, s, r, comps)
                             if j is not None:
                                 out.append(j)
@@ -1328,8 +1350,9 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
                                   f"guard or a declared range", pos) from None
             provisional.append(e.variable)
             lo, hi = PROVISIONAL_RANGE
+            dead = {NONE} if what != "user" else set()  # a stored parameter is reset when dead
             current = dataclasses.replace(current, variables=tuple(
-                dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain))))
+                dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain) | dead)))
                 if v.name == e.variable else v for v in current.variables))
             if len(provisional) == 1:
                 first_error = (e, pos)

@@ -351,6 +351,12 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
         elif isinstance(it, VarDecl):
             claim(it.name, "variable", it.pos)
             dims = tuple(partial().constant(d, what="an array size") for d in it.dims)
+            if not dims and isinstance(it.init, tuple):
+                # ``var b = [0, 1, 0];`` / ``[0(N)]``: a one-dimensional array as long as its
+                # initialiser (PAT's arrays declared by their value).
+                dims = (sum(1 if item.count is None else
+                            partial().constant(item.count, what="a constant repeat count")
+                            for item in it.init),)
             for d, e in zip(dims, it.dims):
                 if d <= 0:
                     raise InputError(f"array size must be positive, got {d}", path, e.pos.line, e.pos.column)

@@ -564,6 +564,10 @@ class _Build(Transformer):
     def guarded(self, meta, c):
         return PGuard(c[0], c[1], _pos(meta))
 
+    def call_prefix(self, meta, c):
+        raise InputError(f"'{c[0]}(...) -> ...': a process call followed by '->' is not a PAT event prefix; "
+                         f"write '{c[0]}(...); e -> ...' to run the process first", self.path, *_at(meta))
+
     def event_prefix(self, meta, c):
         return PPrefix(c[0], c[1], c[0].pos)
 
@@ -681,7 +685,11 @@ class _Build(Transformer):
         return "*"
 
     def init_item(self, meta, c):
-        return InitItem(c[0], c[1])
+        value = c[0]
+        if isinstance(value, FCall) and c[1] is None and len(value.args) == 1:
+            # ``[N(K)]``: a name repeated, which the expression grammar read as a call.
+            return InitItem(Ident(value.name, value.pos), value.args[0])
+        return InitItem(value, c[1])
 
     def init_list(self, meta, c):
         return tuple(c)
