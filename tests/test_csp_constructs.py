@@ -199,7 +199,8 @@ def test_guarded_input_on_sync_and_buffered_channels():
     same("channel c 2;\nvar y : {0..3} = 0;\nP() = c!3 -> c!1 -> Stop;\n"
          "Q() = c?[v > 2]v{y = v;} -> c?[w < 2]w -> Stop;\nS() = P() ||| Q();\n",
          "channel c 2;\nvar y : {0..3} = 0;\nP() = c!3 -> c!1 -> Stop;\n"
-         "Q() = c?v{y = v;} -> c?w -> Stop;\nS() = P() ||| Q();\n")
+         "Q() = c?v{y = v;} -> c?w -> Stop;\nS() = P() ||| Q();\n",
+         group=False)  # unguarded, w is never read: its values are interchangeable there
     same("channel c 2;\nP() = c!1 -> Stop;\nQ() = c?[v > 2]v -> a -> Stop;\nS() = P() ||| Q();\n",
          "channel c 2;\nP() = c!1 -> Stop;\nQ() = Stop;\nS() = P() ||| Q();\n")
 
