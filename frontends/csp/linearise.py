@@ -1265,7 +1265,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         assertions.append(Assertion(a.kind, a.text, cond))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
                             scope.path, terminal=terminal, observable_events=True)
-    model = _inferred(scope, model, to_infer)
+    model = _inferred_small_range_first(scope, model, to_infer)
     model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
     model = _narrow_declared(model, {v for v in scope.variables if v not in to_infer})
     try:
@@ -1282,7 +1282,25 @@ PROVISIONAL_RANGE = (-32768, 32767)
 PROVISIONAL_STATES = 1_000_000
 
 
-def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> SequentialModel:
+#: Tried first: the value analysis carries each provisional variable's whole range through
+#: every expression it flows into, and 65,536-value sets made a five-counter model take
+#: minutes (issue 12's VenueEvent).
+SMALL_PROVISIONAL_RANGE = (-256, 1023)
+
+
+def _inferred_small_range_first(scope: Scope, model: SequentialModel, to_infer: dict) -> SequentialModel:
+    """``_inferred`` with ``SMALL_PROVISIONAL_RANGE``, and only when that is refused (a value
+    leaves it, which faults) with ``PROVISIONAL_RANGE``.  When no reachable step faults within
+    the small range, exploring with the wide one reaches the very same states, so the result
+    is the one the wide range gives."""
+    try:
+        return _inferred(scope, model, to_infer, SMALL_PROVISIONAL_RANGE)
+    except InputError:
+        return _inferred(scope, model, to_infer, PROVISIONAL_RANGE)
+
+
+def _inferred(scope: Scope, model: SequentialModel, to_infer: dict,
+              bounds: tuple[int, int] = PROVISIONAL_RANGE) -> SequentialModel:
     """``model`` with the domains of ``to_infer``'s variables inferred.
 
     The value analysis (``infer_domains``) is non-relational: ``x = x + i`` in two processes
@@ -1299,9 +1317,12 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
     from detect.transform.reachable import DomainsNotNarrowed, narrow_to_reachable
 
     provisional: list[str] = []
+    pending: list = []  # further unbounded variables, found by one analysis (see below)
     current = model
     while True:
         try:
+            if pending:
+                raise pending.pop(0)
             inferred = infer_domains(current, {v: w for v, w in to_infer.items() if v not in provisional})
             break
         except Unbounded as e:
@@ -1312,17 +1333,20 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
                 raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a "
                                   f"guard or a declared range", pos) from None
             provisional.append(e.variable)
-            lo, hi = PROVISIONAL_RANGE
+            lo, hi = bounds
             dead = {NONE} if what != "user" else set()  # a stored parameter is reset when dead
             current = dataclasses.replace(current, variables=tuple(
                 dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain) | dead)))
                 if v.name == e.variable else v for v in current.variables))
             if len(provisional) == 1:
                 first_error = (e, pos)
+                # One more analysis names every other unbounded variable at once, rather
+                # than one analysis (thousands of rounds to reach the limit) per variable.
+                pending = _also_unbounded(current, to_infer, provisional)
     if not provisional:
         return inferred
     e, pos = first_error
-    lo, hi = PROVISIONAL_RANGE
+    lo, hi = bounds
 
     def refuse(why: str):
         return scope.error(
@@ -1342,6 +1366,16 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> Sequentia
         warnings.warn(f"{scope.path}: variable '{name}' has no declared range; its domain {shown} was "
                       f"taken from the {found.states:,} reachable states", stacklevel=2)
     return found.model
+
+
+def _also_unbounded(model: SequentialModel, to_infer: dict, known: list) -> list:
+    """``Unbounded`` for each variable of ``to_infer`` (other than ``known``) whose values the
+    analysis of ``model`` cannot bound."""
+    from detect.transform.domains import Unbounded, _variable_values
+
+    values = _variable_values(model, frozenset(), 4096, strict=frozenset())
+    return [Unbounded(name, "more than 4096 values") for name in to_infer
+            if name not in known and name in values and values[name] is None]
 
 
 def _narrow_declared(model: SequentialModel, names: set) -> SequentialModel:
