@@ -28,9 +28,10 @@ from typing import Optional
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "pat"
-#: Wall-clock bound of one run; the issue asks for at most 60 s at default settings.
-TIMEOUT = 60.0
-VERIFY_TIMEOUT = 180.0
+#: The issue asks for at most 60 s at default settings; a run is stopped only after
+#: ``RUN_TIMEOUT`` so that a slow file shows its time instead of a timeout.
+TARGET = 60.0
+RUN_TIMEOUT = 600.0
 
 #: file -> (text the refusal must contain, why the file cannot be analysed).
 REFUSALS = {
@@ -79,7 +80,7 @@ def analyze(path: Path, extra: list[str], timeout: float) -> Run:
 
 
 def row(path: Path, max_states: int) -> dict:
-    plain = analyze(path, [], TIMEOUT)
+    plain = analyze(path, [], RUN_TIMEOUT)
     out = {"file": path.name, "seconds": plain.seconds, "states": "", "group": "", "outcome": ""}
     expected = REFUSALS.get(path.name)
     if plain.data is None:
@@ -89,7 +90,7 @@ def row(path: Path, max_states: int) -> dict:
         out["analysed"] = False
         return out
     out["group"] = plain.data["group_order"]
-    checked = analyze(path, ["--verify", "--max-states", str(max_states), "--partial-ok"], VERIFY_TIMEOUT)
+    checked = analyze(path, ["--verify", "--max-states", str(max_states), "--partial-ok"], RUN_TIMEOUT)
     if checked.data is None:
         out["outcome"] = f"analysed; --verify: {checked.error}"
     else:
@@ -112,22 +113,25 @@ def main(argv=None) -> int:
         print(f"no .csp files in {args.corpus}", file=sys.stderr)
         return 2
     rows = []
+    load_before = os.getloadavg()[0]
     for path in files:
         r = row(path, args.max_states)
         print(f"{r['file'][:60]:60} {r['seconds']:6.1f}s  {r['outcome'][:100]}", flush=True)
         rows.append(r)
     analysed = sum(r["analysed"] for r in rows)
-    slow = [r["file"] for r in rows if r["seconds"] > TIMEOUT]
+    slow = [r["file"] for r in rows if r["seconds"] > TARGET]
+    load_after = os.getloadavg()[0]
     lines = [
         "# Third-party PAT CSP# models (issue 12)",
         "",
         f"Printed by `python results/pat_corpus.py` on {len(files)} files of `{Path(args.corpus).name}/` "
         "(see its `SOURCES.md`). *seconds*: wall time of `symdetect analyze` at default settings in a "
-        "fresh process, on a machine shared with other jobs (an upper bound). *states*: reachable states "
+        f"fresh process, on a machine shared with other jobs (load average {load_before:.1f} at the start, "
+        f"{load_after:.1f} at the end, on {os.cpu_count()} cores: an upper bound). *states*: reachable states "
         f"explored by `analyze --verify --max-states {args.max_states:,} --partial-ok`.",
         "",
         f"**{analysed} of {len(files)} analyse**; the others refuse with a located error naming the "
-        f"construct or the missing include. Slower than {TIMEOUT:.0f} s: {', '.join(slow) or 'none'}.",
+        f"construct or the missing include. Slower than {TARGET:.0f} s: {', '.join(slow) or 'none'}.",
         "",
         "| file | states | group order | seconds | outcome |",
         "|---|---:|---:|---:|---|",

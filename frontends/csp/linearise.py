@@ -36,9 +36,9 @@ from detect.ir.walk import map_expr, map_program
 
 from frontends.csp.scope import Scope, conj, fold
 from frontends.csp.syntax import (
-    AlphaRange, Bin, Cond, FCall, HideItem, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf, PIndexed,
-    PlainEvent, Pos, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign, SendEvent,
-    SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
+    AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
+    PIndexed, PlainEvent, Pos, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
+    SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
 
 TAU = "τ"
@@ -190,7 +190,7 @@ class Tree:
 
     op: str
     children: tuple[Union["Tree", int], ...]
-    hidden: tuple[HideItem, ...] = ()  # events relabelled τ after this node is combined
+    hidden: tuple[EventItem, ...] = ()  # events relabelled τ after this node is combined
 
 
 class _Flattener:
@@ -909,7 +909,7 @@ class Linearisation:
             combined = self.synchronise(results, alphabets)
         return self.hide(combined, tree.hidden) if tree.hidden else combined
 
-    def hide(self, cands: list[Cand], items: tuple[HideItem, ...]) -> list[Cand]:
+    def hide(self, cands: list[Cand], items: tuple[EventItem, ...]) -> list[Cand]:
         """Relabel the events ``items`` name as τ (PAT's hiding).  A compound item ``a.1``
         hides ``a`` with those constant arguments: an event whose arguments depend on a
         family's local is split into its hidden and visible instances by guards."""
@@ -1265,7 +1265,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         assertions.append(Assertion(a.kind, a.text, cond))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
                             scope.path, terminal=terminal, observable_events=True)
-    model = _inferred_small_range_first(scope, model, to_infer)
+    model = _inferred(scope, model, to_infer)
     model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
     model = _narrow_declared(model, {v for v in scope.variables if v not in to_infer})
     try:
@@ -1282,25 +1282,7 @@ PROVISIONAL_RANGE = (-32768, 32767)
 PROVISIONAL_STATES = 1_000_000
 
 
-#: Tried first: the value analysis carries each provisional variable's whole range through
-#: every expression it flows into, and 65,536-value sets made a five-counter model take
-#: minutes (issue 12's VenueEvent).
-SMALL_PROVISIONAL_RANGE = (-256, 1023)
-
-
-def _inferred_small_range_first(scope: Scope, model: SequentialModel, to_infer: dict) -> SequentialModel:
-    """``_inferred`` with ``SMALL_PROVISIONAL_RANGE``, and only when that is refused (a value
-    leaves it, which faults) with ``PROVISIONAL_RANGE``.  When no reachable step faults within
-    the small range, exploring with the wide one reaches the very same states, so the result
-    is the one the wide range gives."""
-    try:
-        return _inferred(scope, model, to_infer, SMALL_PROVISIONAL_RANGE)
-    except InputError:
-        return _inferred(scope, model, to_infer, PROVISIONAL_RANGE)
-
-
-def _inferred(scope: Scope, model: SequentialModel, to_infer: dict,
-              bounds: tuple[int, int] = PROVISIONAL_RANGE) -> SequentialModel:
+def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> SequentialModel:
     """``model`` with the domains of ``to_infer``'s variables inferred.
 
     The value analysis (``infer_domains``) is non-relational: ``x = x + i`` in two processes
@@ -1333,7 +1315,7 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict,
                 raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a "
                                   f"guard or a declared range", pos) from None
             provisional.append(e.variable)
-            lo, hi = bounds
+            lo, hi = PROVISIONAL_RANGE
             dead = {NONE} if what != "user" else set()  # a stored parameter is reset when dead
             current = dataclasses.replace(current, variables=tuple(
                 dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain) | dead)))
@@ -1346,7 +1328,7 @@ def _inferred(scope: Scope, model: SequentialModel, to_infer: dict,
     if not provisional:
         return inferred
     e, pos = first_error
-    lo, hi = bounds
+    lo, hi = PROVISIONAL_RANGE
 
     def refuse(why: str):
         return scope.error(

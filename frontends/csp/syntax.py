@@ -257,9 +257,10 @@ class PIndexed:
 
 
 @dataclass(frozen=True)
-class HideItem:
-    """One event of a hiding set: ``name`` alone hides every event so named; with ``args``
-    only that compound event (the arguments must be constants)."""
+class EventItem:
+    """An event listed in a hiding set or an ``#alphabet``: ``name.a1.a2``.  In a hiding set
+    ``name`` alone hides every event so named; with ``args`` only that compound event (the
+    arguments must be constants)."""
 
     name: str
     args: tuple[SExpr, ...]
@@ -271,7 +272,7 @@ class PHide:
     """``proc \\ {a, b.1}``: the listed events of ``proc`` become τ."""
 
     proc: "Proc"
-    events: tuple[HideItem, ...]
+    events: tuple[EventItem, ...]
     pos: Pos
 
 
@@ -356,20 +357,13 @@ class Import:
 
 
 @dataclass(frozen=True)
-class AlphaEvent:
-    name: str
-    args: tuple[SExpr, ...]
-    pos: Pos
-
-
-@dataclass(frozen=True)
 class AlphaRange:
     """``x:{lo..hi}@item`` inside an ``#alphabet``."""
 
     var: str
     lo: SExpr
     hi: SExpr
-    item: Union[AlphaEvent, "AlphaRange"]
+    item: Union[EventItem, "AlphaRange"]
     pos: Pos
 
 
@@ -379,7 +373,7 @@ class AlphabetDecl:
     operand of ``||`` (instead of the events it performs)."""
 
     process: str
-    items: tuple[Union[AlphaEvent, AlphaRange], ...]
+    items: tuple[Union[EventItem, AlphaRange], ...]
     pos: Pos
 
 
@@ -581,7 +575,7 @@ class _Build(Transformer):
         raise InputError("'interrupt' (P interrupt Q) is not supported", self.path, *_at(meta))
 
     def hide_item(self, meta, c):
-        return HideItem(str(c[0]), c[1], _tok_pos(c[0]))
+        return EventItem(str(c[0]), c[1], _tok_pos(c[0]))
 
     def hiding(self, meta, c):
         return PHide(c[0], tuple(c[1:]), _pos(meta))
@@ -732,7 +726,7 @@ class _Build(Transformer):
         return Import(str(c[0])[1:-1], _pos(meta))
 
     def alpha_event(self, meta, c):
-        return AlphaEvent(str(c[0]), c[1], _tok_pos(c[0]))
+        return self.hide_item(meta, c)
 
     def alpha_range(self, meta, c):
         return AlphaRange(str(c[0]), c[1], c[2], c[3], _tok_pos(c[0]))
