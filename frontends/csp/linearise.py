@@ -32,14 +32,16 @@ from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Expr, If, Index, Ite, Local, Name, SequentialModel,
     Stmt, Summand, Unary, Variable, While,
 )
+from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
 
-from frontends.csp.scope import Scope, conj, fold
+from frontends.csp.scope import Scope, conj
 from frontends.csp.syntax import (
     AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
     PIndexed, PlainEvent, Pos, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
     SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
+from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch, simultaneous
 
 TAU = "τ"
 #: Bounds on the control structure of one component: beyond them recursion is not tail
@@ -60,11 +62,11 @@ RECEIVED = "_recv"
 
 def subst(e: Expr, m: Mapping[str, Expr]) -> Expr:
     """Replace ``Name``s (locals, temporaries) by expressions, folding constants."""
-    return map_expr(e, lambda x: m.get(x.name) if isinstance(x, Name) else None, fold)
+    return map_expr(e, lambda x: m.get(x.name) if isinstance(x, Name) else None, simplify)
 
 
 def subst_stmts(stmts: tuple[Stmt, ...], m: Mapping[str, Expr]) -> tuple[Stmt, ...]:
-    return map_program(stmts, lambda x: m.get(x.name) if isinstance(x, Name) else None, fold)
+    return map_program(stmts, lambda x: m.get(x.name) if isinstance(x, Name) else None, simplify)
 
 
 # ============================================================================ free names
@@ -181,7 +183,7 @@ class Component:
     def slot(self) -> Expr:
         if self.local is None:
             return Const(self.offset)
-        return fold(Binary("+", fold(Binary("-", Name(self.local.name), Const(self.lo))), Const(self.offset)))
+        return simplify(Binary("+", simplify(Binary("-", Name(self.local.name), Const(self.lo))), Const(self.offset)))
 
 
 @dataclass(frozen=True)
@@ -600,7 +602,7 @@ class _Automaton:
             c = self.scope.expr(p.cond, vals)
             other = ("at", p.else_, env) if p.else_ is not None else SKIP
             return [Move(c, ("event", TAU, ()), (), ("at", p.then, env), p.pos),
-                    Move(fold(Unary("!", c)), ("event", TAU, ()), (), other, p.pos)]
+                    Move(simplify(Unary("!", c)), ("event", TAU, ()), (), other, p.pos)]
         if isinstance(p, PAtomic):
             return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.node_moves(p.proc, env, depth + 1)]
         if isinstance(p, PHide):
@@ -796,7 +798,7 @@ class Linearisation:
         storage = _Storage(sc, sizes, taken, {}, [])
         self.storage = storage
         uses_atomic = any(_uses_atomic(sc, c.entry) for c in comps)
-        self.atomic_var = storage.fresh("atomic_owner") if uses_atomic else None
+        self.owner = ExclusiveOwner(storage.fresh("atomic_owner"), 0) if uses_atomic else None
         # Atomic ids: 1 + global position of the instance.
         id_base, acc = [], 0
         for c in comps:
@@ -867,26 +869,21 @@ class Linearisation:
 
     def pieces(self, k: int, comp: Component, locs, edges, pc: Optional[str], size: int, id_base: int) -> list[Cand]:
         slot = comp.slot()
-        pc_ref = (Index(pc, slot) if size > 1 else Name(pc)) if pc else None
+        counter = ProgramCounter(Index(pc, slot) if size > 1 else Name(pc)) if pc else None
         me = self.atomic_id(comp, id_base)
         out = []
         for src, tgt, m, stores, resets, a_src, a_tgt in edges:
-            guard = conj(Binary("==", pc_ref, Const(src)), m.guard) if pc_ref is not None else m.guard
+            guard = conj(counter.at(src), m.guard) if counter is not None else m.guard
             program = list(m.program)
-            if len(stores) == 1:
-                program.append(Assign(stores[0][0], stores[0][1]))
-            elif stores:
-                temps = [Name(f"_arg{j}") for j in range(len(stores))]
-                program += [Assign(t, v) for t, (_, v) in zip(temps, stores)]
-                program += [Assign(st, t) for t, (st, _) in zip(temps, stores)]
+            program += simultaneous(stores, lambda j: f"_arg{j}")
             program += [Assign(r, Const(NONE)) for r in resets]
-            if pc_ref is not None and tgt != src:
-                program.append(Assign(pc_ref, Const(tgt)))
-            if self.atomic_var is not None:
+            if counter is not None and tgt != src:
+                program.append(counter.goto(tgt))
+            if self.owner is not None:
                 if a_tgt:
-                    program.append(Assign(Name(self.atomic_var), me))
+                    program.append(self.owner.take(me))
                 elif a_src:
-                    program.append(Assign(Name(self.atomic_var), Const(0)))
+                    program.append(self.owner.release())
             out.append(Cand(
                 (comp.local,) if comp.local else (), guard, m.action, tuple(program),
                 f"{self.scope.path}:{m.pos.line}", (comp.owner,) if comp.owner else (), (k,), (me,)))
@@ -895,7 +892,7 @@ class Linearisation:
     def atomic_id(self, comp: Component, id_base: int) -> Expr:
         if comp.local is None:
             return Const(id_base + 1)
-        return fold(Binary("+", fold(Binary("-", Name(comp.local.name), Const(comp.lo))), Const(id_base + 1)))
+        return simplify(Binary("+", simplify(Binary("-", Name(comp.local.name), Const(comp.lo))), Const(id_base + 1)))
 
     # -- parallel composition ----------------------------------------------------
     def combine(self, tree: Union[Tree, int], pieces, comps) -> list[Cand]:
@@ -930,10 +927,10 @@ class Linearisation:
                     continue
                 values = [self.scope.constant(a, what="a constant event argument in a hiding set")
                           for a in item.args]
-                hidden_when.append(conj(*(fold(Binary("==", a, Const(v))) for a, v in zip(args, values))))
+                hidden_when.append(conj(*(simplify(Binary("==", a, Const(v))) for a, v in zip(args, values))))
             hidden = Const(0)
             for h in hidden_when:
-                hidden = fold(Binary("||", hidden, h))
+                hidden = simplify(Binary("||", hidden, h))
             if isinstance(hidden, Const) and not hidden.value:
                 out.append(c)
                 continue
@@ -941,7 +938,7 @@ class Linearisation:
             if isinstance(hidden, Const):
                 out.append(tau)
             else:
-                out += [tau, dataclasses.replace(c, guard=conj(c.guard, fold(Unary("!", hidden))))]
+                out += [tau, dataclasses.replace(c, guard=conj(c.guard, simplify(Unary("!", hidden))))]
         return out
 
     def synchronise(self, results: list[list[Cand]], alphabets=None) -> list[Cand]:
@@ -1111,9 +1108,8 @@ class Linearisation:
         for k in same:  # the same family: different instances only
             loc = comps[k].local
             distinct.append(Binary("!=", Name(loc.name), renaming[loc.name]))
-        temps = [Name(f"_sent{j}") for j in range(len(s.action[2]))]
-        program = [Assign(t, v) for t, v in zip(temps, s.action[2])]
-        program += list(s.program)
+        latched, temps = latch(s.action[2], lambda j: f"_sent{j}")
+        program = list(latched) + list(s.program)
         program += [Assign(st, t) for st, t in zip(rr.action[2], temps)]
         program += list(rr.program)
         return Cand(s.locals + rr.locals, conj(s.guard, _received(rr.guard, s.action[2]), *distinct),
@@ -1124,26 +1120,19 @@ class Linearisation:
     def buffered(self, ch: str, cap: int, n: int, sends, recvs) -> list[Cand]:
         base = ch.replace("[", "_").replace("]", "")  # element c[2] of an array: c_2_buf
         bufs = [self.storage.fresh(f"{base}_buf" if n == 1 else f"{base}_buf{j}") for j in range(n)]
-        count = self.storage.fresh(f"{base}_count")
-        self.buffers[ch] = (bufs, count, cap)
+        fifo = FifoBuffer(tuple(bufs), self.storage.fresh(f"{base}_count"), cap, NONE)
+        self.buffers[ch] = fifo
         out = []
-        cnt = Name(count)
         for s in sends:
-            program = [Assign(Index(b, cnt), v) for b, v in zip(bufs, s.action[2])]
-            program.append(Assign(cnt, Binary("+", cnt, Const(1))))
-            out.append(dataclasses.replace(s, guard=conj(s.guard, Binary("<", cnt, Const(cap))),
+            out.append(dataclasses.replace(s, guard=conj(s.guard, fifo.not_full()),
                                            action=("event", ch + "!", s.action[2]),
-                                           program=tuple(program) + s.program))
+                                           program=fifo.enqueue(s.action[2]) + s.program))
+        heads = tuple(fifo.head(k) for k in range(n))
         for r in recvs:
-            program = [Assign(st, Index(b, Const(0))) for st, b in zip(r.action[2], bufs)]
-            for b in bufs:
-                program += [Assign(Index(b, Const(i)), Index(b, Const(i + 1))) for i in range(cap - 1)]
-                program.append(Assign(Index(b, Const(cap - 1)), Const(NONE)))
-            program.append(Assign(cnt, Binary("-", cnt, Const(1))))
-            head = [Index(b, Const(0)) for b in bufs]
-            out.append(dataclasses.replace(r, guard=conj(_received(r.guard, head), Binary(">", cnt, Const(0))),
-                                           action=("event", ch + "?", tuple(Index(b, Const(0)) for b in bufs)),
-                                           program=tuple(program) + r.program))
+            program = tuple(Assign(st, h) for st, h in zip(r.action[2], heads)) + fifo.dequeue()
+            out.append(dataclasses.replace(r, guard=conj(_received(r.guard, heads), fifo.not_empty()),
+                                           action=("event", ch + "?", heads),
+                                           program=program + r.program))
         return out
 
 
@@ -1235,24 +1224,20 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         dom = tuple(sorted({v for (v,) in inits}))
         variables.append(Variable(var, dom, inits, size))
         to_infer[var] = (pos, what)
-    for ch, (bufs, count, cap) in lin.buffers.items():
+    for ch, fifo in lin.buffers.items():
         pos = scope.channels[ch.split("[")[0]].pos
-        for b in bufs:
-            variables.append(Variable(b, (NONE,), ((NONE,),) * cap, cap))
+        for k, b in enumerate(fifo.fields):
+            variables.append(fifo.field_variable(k, (NONE,)))
             to_infer[b] = (pos, f"buffer of channel '{ch}'")
-        variables.append(Variable(count, tuple(range(cap + 1)), ((0,),)))
-    if lin.atomic_var is not None:
-        variables.append(Variable(lin.atomic_var, tuple(range(lin.n_instances + 1)), ((0,),)))
+        variables.append(fifo.length_variable())
+    if lin.owner is not None:
+        variables.append(lin.owner.variable(range(1, lin.n_instances + 1)))
 
     summands = []
     for c in cands:
         guard = c.guard
-        if lin.atomic_var is not None:
-            a = Name(lin.atomic_var)
-            allowed: Expr = Binary("==", a, Const(0))
-            for me in c.atomic_ids:
-                allowed = Binary("||", allowed, Binary("==", a, me))
-            guard = conj(guard, allowed)
+        if lin.owner is not None:
+            guard = conj(guard, lin.owner.turn(c.atomic_ids))
         if isinstance(guard, Const) and not guard.value:
             continue
         summands.append(Summand(c.locals, guard, Event(c.action[1], tuple(c.action[2])), c.program,
@@ -1436,8 +1421,8 @@ def _terminal(comps, autos, pcs, sizes) -> Optional[Expr]:
         values = c.local.domain if c.local else (None,)
         for v in values:
             slot = subst(c.slot(), {c.local.name: Const(v)}) if c.local else c.slot()
-            ref = Index(pc, slot) if sizes[c.group] > 1 else Name(pc)
-            parts.append(Binary("==", ref, Const(skip_id)))
+            counter = ProgramCounter(Index(pc, slot) if sizes[c.group] > 1 else Name(pc))
+            parts.append(counter.at(skip_id))
     return conj(*parts)
 
 
