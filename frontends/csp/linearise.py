@@ -29,8 +29,8 @@ from typing import Mapping, Optional, Union
 
 from detect.errors import InputError
 from detect.ir import (
-    Assertion, Assign, Binary, Const, Event, Expr, If, Index, Ite, Local, Name, SequentialModel,
-    Stmt, Summand, Unary, Variable, While,
+    Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Placeholder,
+    SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
 )
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
@@ -49,10 +49,10 @@ TAU = "τ"
 MAX_LOCATIONS = 20_000
 MAX_TERM_DEPTH = 40
 MAX_UNFOLD = 200
-#: Placeholder for "no value" of a dead stored value or an empty buffer slot.  It is replaced
-#: by one less than the smallest value those globals can really hold, so that it never
-#: coincides with a process id or a data value (a fixed 0 would single out process 0 and
-#: break the symmetry between processes).
+#: Placeholder for "no value" of a dead stored value or an empty buffer slot.  Narrowing
+#: replaces it by one less than the smallest value those globals can really hold, so that it
+#: never coincides with a process id or a data value (a fixed 0 would single out process 0 and
+#: break the symmetry between processes): the model's ``ir.Placeholder``.
 NONE = -(2 ** 40) - 7
 #: Prefix of the placeholders for received values in a receive's matching condition.
 RECEIVED = "_recv"
@@ -1190,7 +1190,10 @@ def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
 
 def build_model(scope: Scope, system: str, system_args: tuple, name: str,
                 parameters: tuple[tuple[str, int], ...]) -> SequentialModel:
-    """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel``."""
+    """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel`` whose
+    ``DomainFacts`` ask ``detect.transform.narrowing`` to settle the domains of variables
+    without a declared range and of stored values and buffers (placeholders until then,
+    holding ``NONE``) and to narrow the declared ranges of user variables."""
     from detect.ir import ModelError, validate
 
     lin = Linearisation(scope, system, system_args, name)
@@ -1221,7 +1224,10 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     for var, size, pos, what in storage.order:
         given = init_values.get(var, {})
         inits = tuple((given.get(k, NONE),) for k in range(size or 1))
-        dom = tuple(sorted({v for (v,) in inits}))
+        # A parameter's dead value is written when it is reset; under a provisional range
+        # (see ``Unranged``) the placeholder must already allow it.
+        dead = {NONE} if what.startswith("parameter") else set()
+        dom = tuple(sorted({v for (v,) in inits} | dead))
         variables.append(Variable(var, dom, inits, size))
         to_infer[var] = (pos, what)
     for ch, fifo in lin.buffers.items():
@@ -1248,124 +1254,23 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     for a in scope.assertions:
         cond = scope.expr(a.condition, {}) if a.condition is not None else None
         assertions.append(Assertion(a.kind, a.text, cond))
+    unranged = tuple(
+        # A stored process parameter (``Tick(t + 1)`` under a guard ``t < N``) is bounded by
+        # reachability like a user counter, so it may take its domain from the reachable states.
+        Unranged(v, None, what == "user" or what.startswith("parameter"),
+                 f"variable '{v}'" if what == "user" else what, scope.path,
+                 pos.line, pos.column)
+        for v, (pos, what) in to_infer.items())
+    facts = DomainFacts(
+        "csp", unranged, frozenset(v for v in scope.variables if v not in to_infer),
+        Placeholder(NONE, frozenset(v for v, (_, what) in to_infer.items() if what != "user")))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
-                            scope.path, terminal=terminal, observable_events=True)
-    model = _inferred(scope, model, to_infer)
-    model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
-    model = _narrow_declared(model, {v for v in scope.variables if v not in to_infer})
+                            scope.path, terminal=terminal, observable_events=True, domains=facts)
     try:
         validate(model)
     except ModelError as e:
         raise InputError(f"cannot linearise this model: {e}", scope.path) from None
     return model
-
-
-#: A variable without a declared range that the value analysis cannot bound is given this
-#: provisional range (PAT's ints are wider) and the model is explored with it, up to this
-#: many states; see ``_inferred``.
-PROVISIONAL_RANGE = (-32768, 32767)
-PROVISIONAL_STATES = 1_000_000
-
-
-def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> SequentialModel:
-    """``model`` with the domains of ``to_infer``'s variables inferred.
-
-    The value analysis (``infer_domains``) is non-relational: ``x = x + i`` in two processes
-    that stop once ``x > 3`` is bounded only by reachability.  For a user variable it cannot
-    bound, the model is explored with the provisional range ``PROVISIONAL_RANGE`` and its
-    domain becomes the values of the reachable states (``detect.transform.reachable``).  That
-    is PAT's transition system exactly when no reachable step faults (a write outside the
-    provisional range faults), so any fault refuses the fallback, as do too many states;
-    the error then names the variable and how to declare a range.
-    """
-    import warnings
-
-    from detect.transform.domains import Unbounded, infer_domains
-    from detect.transform.reachable import DomainsNotNarrowed, narrow_to_reachable
-
-    provisional: list[str] = []
-    pending: list = []  # further unbounded variables, found by one analysis (see below)
-    current = model
-    while True:
-        try:
-            if pending:
-                raise pending.pop(0)
-            inferred = infer_domains(current, {v: w for v, w in to_infer.items() if v not in provisional})
-            break
-        except Unbounded as e:
-            pos, what = to_infer.get(e.variable, (Pos(0, 0), "variable"))
-            # A stored process parameter (``Counter(t+1)`` under a guard ``t < N``) is bounded
-            # by reachability just like a user counter.
-            if not (what == "user" or what.startswith("parameter")) or e.variable in provisional:
-                raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a "
-                                  f"guard or a declared range", pos) from None
-            provisional.append(e.variable)
-            lo, hi = PROVISIONAL_RANGE
-            dead = {NONE} if what != "user" else set()  # a stored parameter is reset when dead
-            current = dataclasses.replace(current, variables=tuple(
-                dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain) | dead)))
-                if v.name == e.variable else v for v in current.variables))
-            if len(provisional) == 1:
-                first_error = (e, pos)
-                # One more analysis names every other unbounded variable at once, rather
-                # than one analysis (thousands of rounds to reach the limit) per variable.
-                pending = _also_unbounded(current, to_infer, provisional)
-    if not provisional:
-        return inferred
-    e, pos = first_error
-    lo, hi = PROVISIONAL_RANGE
-
-    def refuse(why: str):
-        return scope.error(
-            f"variable '{e.variable}' has no declared range and its values are unbounded "
-            f"({e.reason.rstrip(';')}; {why}); declare one, e.g. var {e.variable} : {{0..7}} = 0;", pos)
-
-    try:
-        found = narrow_to_reachable(inferred, PROVISIONAL_STATES)
-    except DomainsNotNarrowed as why:
-        raise refuse(f"exploring with the range {lo}..{hi} failed: {why}") from None
-    if found.faults:
-        raise refuse(f"exploring with the range {lo}..{hi}, {found.faults} reachable states fault") from None
-    narrowed = {name: values for name, _, values in found.narrowed}
-    for name in provisional:
-        values = narrowed.get(name)
-        shown = f"{values[0]}..{values[-1]}" if values else "its initial values"
-        warnings.warn(f"{scope.path}: variable '{name}' has no declared range; its domain {shown} was "
-                      f"taken from the {found.states:,} reachable states", stacklevel=2)
-    return found.model
-
-
-def _also_unbounded(model: SequentialModel, to_infer: dict, known: list) -> list:
-    """``Unbounded`` for each variable of ``to_infer`` (other than ``known``) whose values the
-    analysis of ``model`` cannot bound."""
-    from detect.transform.domains import Unbounded, _variable_values
-
-    values = _variable_values(model, frozenset(), 4096, strict=frozenset())
-    return [Unbounded(name, "more than 4096 values") for name in to_infer
-            if name not in known and name in values and values[name] is None]
-
-
-def _narrow_declared(model: SequentialModel, names: set) -> SequentialModel:
-    """``model`` with the declared range D of each user variable in ``names`` narrowed to
-    V ∩ D, V the values the sound value analysis says it can hold or be written
-    (``detect.transform.domains``; seed 002 §IV drops values that no initial state has and no step
-    can produce).  A write outside D faults in PAT as in the IR, so the narrowed model has
-    the same transition system, and ``var x:{0..3}`` holding only 0 and 1 no longer reports
-    a swap of 2 and 3 that acts on no reachable state (issue 13)."""
-    from detect.transform.domains import _variable_values
-
-    if not names:
-        return model
-    values = _variable_values(model, frozenset(), 4096, strict=frozenset())
-    variables = []
-    for v in model.variables:
-        vals = values.get(v.name)
-        if v.name in names and vals is not None:
-            kept = tuple(x for x in v.domain if x in vals)
-            if kept and kept != v.domain:
-                v = dataclasses.replace(v, domain=kept)
-        variables.append(v)
-    return dataclasses.replace(model, variables=tuple(variables))
 
 
 def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:
@@ -1424,49 +1329,3 @@ def _terminal(comps, autos, pcs, sizes) -> Optional[Expr]:
             counter = ProgramCounter(Index(pc, slot) if sizes[c.group] > 1 else Name(pc))
             parts.append(counter.at(skip_id))
     return conj(*parts)
-
-
-def _settle_none(model: SequentialModel, names: set) -> SequentialModel:
-    """Replace the ``NONE`` placeholder by a concrete value below every real value."""
-    real = {x for v in model.variables if v.name in names for x in v.domain if x != NONE}
-    if not any(NONE in v.domain for v in model.variables):
-        return model
-    none = min(real, default=0) - 1
-
-    def value(x: int) -> int:
-        return none if x == NONE else x
-
-    def expr(e):
-        if isinstance(e, Const):
-            return Const(value(e.value))
-        if isinstance(e, Index):
-            return Index(e.array, expr(e.index))
-        if isinstance(e, Unary):
-            return Unary(e.op, expr(e.operand))
-        if isinstance(e, Binary):
-            return Binary(e.op, expr(e.left), expr(e.right))
-        if isinstance(e, Ite):
-            return Ite(expr(e.cond), expr(e.then), expr(e.else_))
-        return e
-
-    def stmts(body):
-        out = []
-        for st in body:
-            if isinstance(st, Assign):
-                out.append(Assign(expr(st.target), expr(st.value)))
-            elif isinstance(st, If):
-                out.append(If(expr(st.cond), stmts(st.then), stmts(st.else_)))
-            elif isinstance(st, While):
-                out.append(While(expr(st.cond), stmts(st.body)))
-            else:
-                out.append(dataclasses.replace(st, cond=expr(st.cond)))
-        return tuple(out)
-
-    variables = tuple(
-        dataclasses.replace(v, domain=tuple(sorted({value(x) for x in v.domain})),
-                            init=tuple(tuple(sorted({value(x) for x in a})) for a in v.init))
-        for v in model.variables)
-    summands = tuple(dataclasses.replace(s, guard=expr(s.guard), program=stmts(s.program),
-                                         event=Event(s.event.name, tuple(expr(a) for a in s.event.args)))
-                     for s in model.summands)
-    return dataclasses.replace(model, variables=variables, summands=summands)
