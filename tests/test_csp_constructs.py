@@ -16,7 +16,11 @@ from detect.errors import InputError
 from detect.ir.semantics import initial_states, steps
 from detect.statespace.explore import explore
 from detect.symmetry.pipeline import detect
-from frontends.csp import load, parse_text
+from detect.transform.load import narrowed
+from frontends.csp import load as load_unnarrowed, parse_text as parse_unnarrowed
+
+# The models the CLI analyses: the front end's model with the one narrowing step applied.
+load, parse_text = narrowed(load_unnarrowed), narrowed(parse_unnarrowed)
 
 
 def signature(text: str, path: str = "m.csp"):
