@@ -175,7 +175,8 @@ def _moves(sigma: StatePermutation, model: SequentialModel, slots) -> _Moves:
             if v.owner in owner_map and v.name not in variable_map:
                 whole = False  # a variable of a moved process stays behind
     if whole and index_maps:
-        numbers = {_owner_number(a): _owner_number(b) for a, b in owner_map.items()}
+        pid = _pids(model)
+        numbers = {pid.get(a): pid.get(b) for a, b in owner_map.items()}
         # Arrays move along with the processes: by the processes' numbers when their names
         # have numbers (P_0, user[2]), else by one shared index map (processes A, B).
         whole = shared_index is not None and (
@@ -215,10 +216,16 @@ def _describe_permutation(mapping: dict, noun: str) -> str:
     return f"permute {noun} " + " ".join("(" + "→".join(map(str, c + [c[0]])) + ")" for c in cycles)
 
 
-def _owner_number(owner: str):
-    """The process number in an owner name (``P_3``, ``user[2]``), or None."""
-    match = re.search(r"(\d+)\D*$", owner)
-    return int(match.group(1)) if match else None
+def _pids(model: SequentialModel) -> dict:
+    """Process name -> the number the model's data uses for it (``Process.pid``, None when
+    it has none).
+
+    Fallback for models built by hand without ``processes`` (tests): the trailing number of
+    each owner name (``P_3``, ``user[2]``), which is what the front ends' pids are."""
+    if model.processes:
+        return {p.name: p.pid for p in model.processes}
+    owners = {v.owner for v in model.variables if v.owner is not None}
+    return {o: int(m.group(1)) if (m := re.search(r"(\d+)\D*$", o)) else None for o in owners}
 
 
 def _pid_like(value_map: dict, process: dict) -> bool:
@@ -274,8 +281,9 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
     process_numbers = {}
     if moves.processes is not None:
         if moves.owners:
+            pid = _pids(model)
             for a, b in moves.processes.items():
-                na, nb = _owner_number(a), _owner_number(b)
+                na, nb = pid.get(a), pid.get(b)
                 if na is not None and nb is not None:
                     process_numbers[na] = nb
         else:
