@@ -181,8 +181,8 @@ def _moves(sigma: StatePermutation, model: SequentialModel, slots) -> _Moves:
     if whole and index_maps:
         pid = _pids(model)
         numbers = {pid.get(a): pid.get(b) for a, b in owner_map.items()}
-        # Arrays move along with the processes: by the processes' numbers when their names
-        # have numbers (P_0, user[2]), else by one shared index map (processes A, B).
+        # Arrays move along with the processes: by the processes' pids when they have pids
+        # (P_0, user[2]), else by one shared index map (DVE processes A, B).
         whole = shared_index is not None and (
             None in numbers or None in numbers.values() or _same_up_to_offset(shared_index, numbers))
     return _Moves(index_maps, variable_map, owner_map if whole else None, True)

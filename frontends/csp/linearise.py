@@ -1140,9 +1140,9 @@ def _processes(comps: list[Component], pcs: Mapping[str, str], storage: _Storage
         group_arrays.setdefault(group, []).insert(0, pc)
     processes = []
     for c in comps:
+        scalar = storage.group_sizes[c.group] == 1
         for k in range(c.count):
             slot = c.offset + k
-            scalar = storage.group_sizes[c.group] == 1
             owned = tuple((var, 0 if scalar else slot) for var in group_arrays.get(c.group, ()))
             if c.local is None:
                 processes.append(Process(c.owner, c.group, slot, None, owned))

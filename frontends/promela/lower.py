@@ -732,8 +732,10 @@ def _at(low: Lowering, line: int, text: str) -> ir.SourceLocation:
 
 
 def _line_of(low: Lowering, inst: Instance, line: int) -> ir.Origin:
-    """The origin of a step of ``inst`` at preprocessed ``line`` (Spin's ``proc line N``)."""
-    return ir.Origin((_at(low, line, f"{inst.owner} line {low.pre.origin(line)[1]}"),))
+    """The origin of a step of ``inst`` at preprocessed ``line``, shown as ``proc line N``
+    with N the line in its own file."""
+    path, src_line = low.pre.origin(line)
+    return ir.Origin((ir.SourceLocation(path or low.path, src_line, 0, f"{inst.owner} line {src_line}"),))
 
 
 def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
