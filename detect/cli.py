@@ -110,8 +110,18 @@ class _Commands(click.Group):
     explored, is one line and exit code 3 (incomplete), not click's "Aborted!" and 1."""
 
     def invoke(self, ctx):
+        import warnings
+
+        # Front ends warn about what they changed or ignored (ltl formulas, int ranges,
+        # domains taken from reachable states): one plain line each, not Python's source
+        # excerpt -- for this command only, so embedding code keeps its own handler.
+        def show(message, category, filename, lineno, file=None, line=None) -> None:
+            err.print(f"symdetect: warning: {message}", markup=False)
+
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings():
+                warnings.showwarning = show
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Failure("interrupted: the run is incomplete", EXIT_INCOMPLETE) from None
 
@@ -120,14 +130,6 @@ class _Commands(click.Group):
 @click.version_option(package_name="symdetect")
 def main() -> None:
     """Find process and data symmetries of concurrent models and use them to reduce exploration."""
-    import warnings
-
-    # Front ends warn about what they changed or ignored (ltl formulas, int ranges, domains
-    # taken from reachable states): one plain line each, not Python's source excerpt.
-    def show(message, category, filename, lineno, file=None, line=None) -> None:
-        err.print(f"symdetect: warning: {message}", markup=False)
-
-    warnings.showwarning = show
     import signal
 
     # ``timeout`` and service managers stop a run with SIGTERM: treat it as Ctrl-C, so that
@@ -196,15 +198,9 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
                 bar.stop()
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
-        data = analysis_json(detection, timings, report)
-        if measured is not None:
-            data["completeness"] = {
-                "found_order": measured.found_order, "true_order": measured.true_order,
-                "complete": measured.complete, "states": measured.states,
-                "explored_all": measured.explored_all, "missing": measured.missing,
-                "seconds": round(measured.seconds, 6),
-            }
-        click.echo(json.dumps(data, indent=2))
+        from detect.export import analysis_json
+
+        click.echo(json.dumps(analysis_json(detection, timings, report, measured), indent=2))
     else:
         print_analysis(detection, timings, report, all_cycles)
         if measured is not None:
@@ -228,46 +224,6 @@ def print_completeness(measured, max_states: int) -> None:
     else:
         out.print(f"completeness: [red]found {measured.found_order} of {measured.true_order}[/red] ({on}); "
                   f"missing, e.g.: {escape(measured.missing)}")
-
-
-def analysis_json(detection, timings, report) -> dict:
-    model, graph, group = detection.model, detection.graph, detection.group
-    data = {
-        "model": model.name,
-        "source": model.source,
-        "parameters": dict(model.parameters),
-        "group_order": group.order,
-        "graph_group_order": detection.automorphisms.order,
-        "engine": detection.automorphisms.engine,
-        "generators": [
-            {"kind": g.kind, "description": g.description, "cycles": [list(c) for c in g.cycles]}
-            for g in group.generators
-        ],
-        "graph": {"nodes": graph.n, "edges": len(graph.edges), "colours": len(graph.colour_keys)},
-        "csp": {
-            "variables": len(detection.csp.variables),
-            "constraints": len(detection.csp.constraints),
-            "summands": len(detection.csp.summands),
-        },
-        "timings": {name: round(seconds, 6) for name, seconds in timings},
-    }
-    if detection.domains is not None:
-        d = detection.domains
-        data["domains"] = {
-            "source": "reachable states", "states": d.states, "transitions": d.transitions,
-            "narrowed": {name: list(values) for name, _, values in d.narrowed},
-        }
-    if report is not None:
-        data["verify"] = {
-            "ok": report.ok,
-            "complete": report.complete,
-            "states": report.states,
-            "checked_states": report.checked,
-            "generators": [{"ok": v.ok, "message": v.message} for v in report.verdicts],
-            "reachable_group_order": report.reachable_order,
-            "inert_generators": list(report.inert),
-        }
-    return data
 
 
 def print_analysis(detection, timings, report, all_cycles: bool) -> None:

@@ -162,11 +162,16 @@ def test_sigterm_stops_an_exploration_with_its_partial_report():
     import sys
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "detect.cli", "explore", TOKEN, "-D", "N=14", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
-    time.sleep(3)
+    command = [sys.executable, "-m", "detect.cli", "explore", TOKEN, "-D", "N=14", "--json", "--engine", "python"]
+    # The signal must arrive while the exploration runs, not while the model loads: time the
+    # loading first (a run bounded to one state) so that a loaded machine does not make this flaky.
+    start = time.monotonic()
+    subprocess.run(command + ["--max-states", "1"], capture_output=True, cwd=ROOT, timeout=300)
+    loading = time.monotonic() - start
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
+    time.sleep(1.5 * loading + 1.0)
     proc.send_signal(signal.SIGTERM)
-    stdout, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 3
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 3, stderr
     data = json.loads(stdout)
     assert data["interrupted"] is True and data["truncated"] is True and data["states"] > 0

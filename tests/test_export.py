@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detect.cli import analysis_json, main
+from detect.cli import main
+from detect.export import analysis_json
 from detect.export import (
     ExportError, ExportOptions, atomic_write, dimacs_lines, dot_lines, dreadnaut_lines, export_chunks,
     gap_lines, gap_permutation, json_document, load_schema, select_view, state_permutation_json,

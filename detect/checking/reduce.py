@@ -29,11 +29,12 @@ import operator
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
-from detect.statespace.compile import CompiledModel, State, compile_model
+from detect.statespace.compile import State, compile_model
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import Exploration, NotASymmetry, Progress, explore
-from detect.ir import Binary, Const, Expr, Index, Ite, Name, SequentialModel, Unary, state_slots
+from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
+from detect.ir.walk import subexpressions
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -606,29 +607,15 @@ def read_slots(model: SequentialModel, expr: Expr) -> set[int]:
         offsets[v.name] = (pos, v.length)
         pos += v.length
     out: set[int] = set()
-
-    def walk(e: Expr) -> None:
-        if isinstance(e, Name):
-            if e.name in offsets:
-                out.add(offsets[e.name][0])
+    for e in subexpressions(expr):
+        if isinstance(e, Name) and e.name in offsets:
+            out.add(offsets[e.name][0])
         elif isinstance(e, Index):
             start, length = offsets[e.array]
             if isinstance(e.index, Const) and 0 <= e.index.value < length:
                 out.add(start + e.index.value)
             else:
                 out.update(range(start, start + length))
-                walk(e.index)
-        elif isinstance(e, Unary):
-            walk(e.operand)
-        elif isinstance(e, Binary):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, Ite):
-            walk(e.cond)
-            walk(e.then)
-            walk(e.else_)
-
-    walk(expr)
     return out
 
 

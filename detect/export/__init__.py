@@ -150,6 +150,70 @@ def state_permutation_json(sigma: StatePermutation, model: SequentialModel) -> l
     return entries
 
 
+def _summary(detection) -> dict:
+    """The fields every JSON report of a detection starts with."""
+    model = detection.model
+    return {
+        "model": model.name,
+        "source": model.source,
+        "parameters": dict(model.parameters),
+        "group_order": detection.group.order,
+        "graph_group_order": detection.automorphisms.order,
+        "engine": detection.automorphisms.engine,
+    }
+
+
+def _graph_size(graph) -> dict:
+    return {"nodes": graph.n, "edges": len(graph.edges), "colours": len(graph.colour_keys)}
+
+
+def _csp_size(csp) -> dict:
+    return {"variables": len(csp.variables), "constraints": len(csp.constraints),
+            "summands": len(csp.summands)}
+
+
+def _timings(timings: Sequence[tuple[str, float]]) -> dict:
+    return {name: round(seconds, 6) for name, seconds in timings}
+
+
+def analysis_json(detection, timings: Sequence[tuple[str, float]], report=None, measured=None) -> dict:
+    """``analyze --json``: the group, its generators in words and cycles, graph and CSP sizes,
+    stage timings; with ``report`` (``--verify``) and ``measured`` (``--completeness``) their
+    verdicts."""
+    data = _summary(detection)
+    data["generators"] = [
+        {"kind": g.kind, "description": g.description, "cycles": [list(c) for c in g.cycles]}
+        for g in detection.group.generators
+    ]
+    data["graph"] = _graph_size(detection.graph)
+    data["csp"] = _csp_size(detection.csp)
+    data["timings"] = _timings(timings)
+    if detection.domains is not None:
+        d = detection.domains
+        data["domains"] = {
+            "source": "reachable states", "states": d.states, "transitions": d.transitions,
+            "narrowed": {name: list(values) for name, _, values in d.narrowed},
+        }
+    if report is not None:
+        data["verify"] = {
+            "ok": report.ok,
+            "complete": report.complete,
+            "states": report.states,
+            "checked_states": report.checked,
+            "generators": [{"ok": v.ok, "message": v.message} for v in report.verdicts],
+            "reachable_group_order": report.reachable_order,
+            "inert_generators": list(report.inert),
+        }
+    if measured is not None:
+        data["completeness"] = {
+            "found_order": measured.found_order, "true_order": measured.true_order,
+            "complete": measured.complete, "states": measured.states,
+            "explored_all": measured.explored_all, "missing": measured.missing,
+            "seconds": round(measured.seconds, 6),
+        }
+    return data
+
+
 def json_document(detection, timings: Sequence[tuple[str, float]]) -> dict:
     """The versioned export: every field of ``analyze --json`` plus literals, points and the
     per-variable state permutations (schema: ``detect/export/schema/symmetries-v1.json``)."""
@@ -158,12 +222,7 @@ def json_document(detection, timings: Sequence[tuple[str, float]]) -> dict:
     return {
         "schema": SCHEMA_ID,
         "version": SCHEMA_VERSION,
-        "model": model.name,
-        "source": model.source,
-        "parameters": dict(model.parameters),
-        "group_order": group.order,
-        "graph_group_order": detection.automorphisms.order,
-        "engine": detection.automorphisms.engine,
+        **_summary(detection),
         "state_variables": state_variables_json(model),
         "literals": list(group.literals),
         "generators": [
@@ -177,19 +236,13 @@ def json_document(detection, timings: Sequence[tuple[str, float]]) -> dict:
             for g, images in zip(group.generators, group.points)
         ],
         "graph": {
-            "nodes": graph.n,
-            "edges": len(graph.edges),
-            "colours": len(graph.colour_keys),
+            **_graph_size(graph),
             "colour_classes": [
                 {"key": key, "size": len(members)} for key, members in zip(graph.colour_keys, classes)
             ],
         },
-        "csp": {
-            "variables": len(detection.csp.variables),
-            "constraints": len(detection.csp.constraints),
-            "summands": len(detection.csp.summands),
-        },
-        "timings": {name: round(seconds, 6) for name, seconds in timings},
+        "csp": _csp_size(detection.csp),
+        "timings": _timings(timings),
     }
 
 

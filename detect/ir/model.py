@@ -26,7 +26,7 @@ distinct slots, and are what ``Variable.owner`` and ``Summand.owners`` name (see
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Union
 
 # ---------------------------------------------------------------------------- expressions
@@ -349,23 +349,6 @@ def left_spine(e: Binary) -> list[Expr]:
     return operands
 
 
-def may_fault(e: Expr, sizes) -> bool:
-    """Whether evaluating ``e`` might fault (a conservative syntactic test): an array read
-    whose index is not a constant within ``sizes`` (array name -> length), a division, a
-    remainder or a shift."""
-    if isinstance(e, Index):
-        if not (isinstance(e.index, Const) and 0 <= e.index.value < sizes.get(e.array, 0)):
-            return True
-        return False
-    if isinstance(e, Unary):
-        return may_fault(e.operand, sizes)
-    if isinstance(e, Binary):
-        return e.op in ("/", "%", "<<", ">>") or may_fault(e.left, sizes) or may_fault(e.right, sizes)
-    if isinstance(e, Ite):
-        return any(may_fault(x, sizes) for x in (e.cond, e.then, e.else_))
-    return False
-
-
 # ---------------------------------------------------------------------------- validation
 
 
@@ -450,53 +433,30 @@ def _check_processes(model: SequentialModel) -> None:
 
 
 def _summand_exprs(s: Summand):
+    """Every expression of a summand, element targets included (their array is checked)."""
+    from detect.ir.walk import program_expressions, statements  # walk builds on this module
+
     yield s.guard
     yield from s.event.args
-    yield from _stmt_exprs(s.program)
-
-
-def _stmt_exprs(stmts):
-    for st in stmts:
-        if isinstance(st, Assign):
-            if isinstance(st.target, Index):
-                yield st.target
-            yield st.value
-        elif isinstance(st, If):
-            yield st.cond
-            yield from _stmt_exprs(st.then)
-            yield from _stmt_exprs(st.else_)
-        elif isinstance(st, While):
-            yield st.cond
-            yield from _stmt_exprs(st.body)
-        elif isinstance(st, Assert):
-            yield st.cond
-        else:
-            raise ModelError(f"unknown statement {st!r}")
+    yield from (st.target for st in statements(s.program)
+                if isinstance(st, Assign) and isinstance(st.target, Index))
+    yield from program_expressions(s.program)
 
 
 def _check_expr(e: Expr, arrays: set[str], where: str) -> None:
-    if isinstance(e, (Const, Name)):
-        if isinstance(e, Name) and e.name in arrays:
-            raise ModelError(f"{where}: array {e.name!r} used without an index")
-        return
-    if isinstance(e, Index):
-        if e.array not in arrays:
-            raise ModelError(f"{where}: {e.array!r} indexed but is not an array")
-        _check_expr(e.index, arrays, where)
-    elif isinstance(e, Unary):
-        if e.op not in UNARY_OPS:
-            raise ModelError(f"{where}: unknown unary operator {e.op!r}")
-        _check_expr(e.operand, arrays, where)
-    elif isinstance(e, Binary):
-        if e.op not in BINARY_OPS:
-            raise ModelError(f"{where}: unknown binary operator {e.op!r}")
-        _check_expr(e.left, arrays, where)
-        _check_expr(e.right, arrays, where)
-    elif isinstance(e, Ite):
-        for sub in (e.cond, e.then, e.else_):
-            _check_expr(sub, arrays, where)
-    else:
-        raise ModelError(f"{where}: unknown expression {e!r}")
+    from detect.ir.walk import subexpressions
+
+    for x in subexpressions(e):
+        if isinstance(x, Name) and x.name in arrays:
+            raise ModelError(f"{where}: array {x.name!r} used without an index")
+        if isinstance(x, Index) and x.array not in arrays:
+            raise ModelError(f"{where}: {x.array!r} indexed but is not an array")
+        if isinstance(x, Unary) and x.op not in UNARY_OPS:
+            raise ModelError(f"{where}: unknown unary operator {x.op!r}")
+        if isinstance(x, Binary) and x.op not in BINARY_OPS:
+            raise ModelError(f"{where}: unknown binary operator {x.op!r}")
+        if not isinstance(x, (Const, Name, Index, Unary, Binary, Ite)):
+            raise ModelError(f"{where}: unknown expression {x!r}")
 
 
 def _check_domain(name: str, domain: tuple[int, ...]) -> None:
@@ -546,7 +506,6 @@ __all__ = [
     "slot_offsets",
     "literal_label",
     "left_spine",
-    "may_fault",
     "ModelError",
     "validate",
     "show_domain",

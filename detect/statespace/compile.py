@@ -32,6 +32,7 @@ from detect.ir import (
     Stmt, Summand, Unary, While, left_spine, slot_offsets, validate,
 )
 from detect.ir.semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
+from detect.ir.walk import assigned_names, may_fault, names_read, program_names_read, subexpressions
 
 State = tuple[int, ...]
 
@@ -131,7 +132,7 @@ class _Scope:
         """
         if e in self.hoisted:
             return self.hoisted[e][0]
-        names = _expr_names(e)
+        names = names_read(e)
         if not names <= self.locals - self.copied_locals or _has_index(e):
             return None
         values = []
@@ -150,7 +151,7 @@ class _Scope:
     def static_slot(self, array: str, index: Expr) -> str | None:
         """Source for the state position of ``array[index]`` when ``index`` depends only on
         locals and is in bounds for every binding, so no run-time bounds check is needed."""
-        if not _expr_names(index) <= self.locals - self.copied_locals or _has_index(index):
+        if not names_read(index) <= self.locals - self.copied_locals or _has_index(index):
             return None
         length = self.variables[array].length
         for binding in self.bindings:
@@ -331,18 +332,6 @@ def _program(stmts: Sequence[Stmt], sc: _Scope, defined: frozenset[str], indent:
     return defined
 
 
-def _assigned_names(stmts: Sequence[Stmt]) -> set[str]:
-    names: set[str] = set()
-    for stmt in stmts:
-        if isinstance(stmt, Assign) and isinstance(stmt.target, Name):
-            names.add(stmt.target.name)
-        elif isinstance(stmt, If):
-            names |= _assigned_names(stmt.then) | _assigned_names(stmt.else_)
-        elif isinstance(stmt, While):
-            names |= _assigned_names(stmt.body)
-    return names
-
-
 def _writes_state(stmts: Sequence[Stmt], globals_: set[str]) -> bool:
     for stmt in stmts:
         if isinstance(stmt, Assign):
@@ -356,32 +345,9 @@ def _writes_state(stmts: Sequence[Stmt], globals_: set[str]) -> bool:
     return False
 
 
-def _expr_names(e: Expr) -> set[str]:
-    if isinstance(e, Name):
-        return {e.name}
-    if isinstance(e, Index):
-        return _expr_names(e.index)
-    if isinstance(e, Unary):
-        return _expr_names(e.operand)
-    if isinstance(e, Binary):
-        return _expr_names(e.left) | _expr_names(e.right)
-    if isinstance(e, Ite):
-        return _expr_names(e.cond) | _expr_names(e.then) | _expr_names(e.else_)
-    return set()
-
-
 def _stmt_names(stmts: Sequence[Stmt]) -> set[str]:
-    names: set[str] = set()
-    for stmt in stmts:
-        if isinstance(stmt, Assign):
-            names |= _expr_names(stmt.value) | _expr_names(stmt.target)
-        elif isinstance(stmt, If):
-            names |= _expr_names(stmt.cond) | _stmt_names(stmt.then) | _stmt_names(stmt.else_)
-        elif isinstance(stmt, While):
-            names |= _expr_names(stmt.cond) | _stmt_names(stmt.body)
-        elif isinstance(stmt, Assert):
-            names |= _expr_names(stmt.cond)
-    return names
+    """Every name a program reads or assigns."""
+    return program_names_read(stmts) | assigned_names(stmts)
 
 
 def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
@@ -395,13 +361,13 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
     """
     globals_ = {v.name for v in model.variables}
     local_names = [loc.name for loc in s.locals]
-    assigned = _assigned_names(s.program)
+    assigned = assigned_names(s.program)
     copied = {n for n in local_names if n in assigned}
     bindings = list(itertools.product(*(loc.domain for loc in s.locals)))
     sc = _Scope(model, local_names, copied, bindings)
     temps = sorted(
-        (_stmt_names(s.program) | _expr_names(s.guard)
-         | set().union(*(_expr_names(a) for a in s.event.args)))
+        (_stmt_names(s.program) | names_read(s.guard)
+         | set().union(*(names_read(a) for a in s.event.args)))
         - globals_ - set(local_names)
     )
     ind = indent + "    "
@@ -460,42 +426,22 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
 
 
 def _has_index(e: Expr) -> bool:
-    if isinstance(e, Index):
-        return True
-    if isinstance(e, Unary):
-        return _has_index(e.operand)
-    if isinstance(e, Binary):
-        return _has_index(e.left) or _has_index(e.right)
-    if isinstance(e, Ite):
-        return _has_index(e.cond) or _has_index(e.then) or _has_index(e.else_)
-    return False
+    return any(isinstance(x, Index) for x in subexpressions(e))
 
 
 def _may_fault(e: Expr, sc: _Scope) -> bool:
-    """Whether evaluating ``e`` can raise a fault (a cheap, conservative syntactic test)."""
-    if isinstance(e, Const):
-        return False
-    if isinstance(e, Name):
-        return e.name not in sc.locals and e.name not in sc.variables
-    if isinstance(e, Index):
-        n = sc.variables[e.array].length
-        if isinstance(e.index, Const):
-            return not 0 <= e.index.value < n
-        return True
-    if isinstance(e, Unary):
-        return _may_fault(e.operand, sc)
-    if isinstance(e, Binary):
-        return (e.op in ("/", "%", "<<", ">>") or _may_fault(e.left, sc)
-                or _may_fault(e.right, sc))
-    if isinstance(e, Ite):
-        return any(_may_fault(x, sc) for x in (e.cond, e.then, e.else_))
-    return True
+    """Whether evaluating ``e`` can raise a fault (a cheap, conservative syntactic test):
+    ``may_fault``, or a name that is neither a local nor a variable (an unset temporary)."""
+    sizes = {name: v.length for name, v in sc.variables.items()}
+    return may_fault(e, sizes) or any(
+        isinstance(x, Name) and x.name not in sc.locals and x.name not in sc.variables
+        for x in subexpressions(e))
 
 
 def _condition_source(name: str, e: Expr, model: SequentialModel) -> list[str]:
     """A function ``name(s) -> bool``; a fault while evaluating counts as false."""
     sc = _Scope(model, (), set())
-    temps = sorted(_expr_names(e) - {v.name for v in model.variables})
+    temps = sorted(names_read(e) - {v.name for v in model.variables})
     lines = [f"def {name}(s):", "    try:"]
     lines += [f"        T_{_ident(t)} = _UNSET" for t in temps]
     lines.append(f"        return bool({_expr(e, sc, 's', frozenset(), cond=True)})")

@@ -55,96 +55,125 @@ class ColouredGraph:
         return classes
 
 
-def build_graph(csp: Csp) -> ColouredGraph:
-    keys: list[str] = []
-    kinds: list[str] = []
-    labels: list[str] = []
-    # Edges as integers u·2^32 + v (u < v): a set and a sort of ints are several times
-    # faster than of tuples, which matters at 10^6 edges.
-    edges: set[int] = set()
+class _Builder:
+    """Nodes (colour key, kind, label each) and edges of the graph being built; a node's
+    number is its creation order, so the stages below run in a fixed order."""
 
-    def node(kind: str, key: str, label: str) -> int:
-        keys.append(key)
-        kinds.append(kind)
-        labels.append(label)
-        return len(keys) - 1
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.kinds: list[str] = []
+        self.labels: list[str] = []
+        # Edges as integers u·2^32 + v (u < v): a set and a sort of ints are several times
+        # faster than of tuples, which matters at 10^6 edges.
+        self.edges: set[int] = set()
 
-    def edge(u: int, v: int) -> None:
-        edges.add((u << 32) | v if u < v else (v << 32) | u)
+    def node(self, kind: str, key: str, label: str) -> int:
+        self.keys.append(key)
+        self.kinds.append(kind)
+        self.labels.append(label)
+        return len(self.keys) - 1
 
-    var_node = []
-    lit_node: list[dict] = []
+    def edge(self, u: int, v: int) -> None:
+        self.edges.add((u << 32) | v if u < v else (v << 32) | u)
+
+
+def _variables(g: _Builder, csp: Csp) -> tuple[list[int], list[dict]]:
+    """A node per CSP variable and per literal; pre and post copies of a slot joined, literal
+    to literal.  Returns the variable nodes and, per variable, value -> literal node."""
+    var_node, lit_node = [], []
     for var in csp.variables:
-        v = node(VARIABLE, f"1 variable {var.role} |D|={len(var.domain)}", var.name)
+        v = g.node(VARIABLE, f"1 variable {var.role} |D|={len(var.domain)}", var.name)
         var_node.append(v)
         lits = {}
         for value in var.domain:
-            lit = node(LITERAL, f"2 literal {var.role}", f"{var.name}={value}")
-            edge(v, lit)
+            lit = g.node(LITERAL, f"2 literal {var.role}", f"{var.name}={value}")
+            g.edge(v, lit)
             lits[value] = lit
         lit_node.append(lits)
     for k in range(len(csp.slots)):
         pre, post = csp.pre[k], csp.post[k]
-        edge(var_node[pre], var_node[post])
+        g.edge(var_node[pre], var_node[post])
         for value, lit in lit_node[pre].items():
-            edge(lit, lit_node[post][value])
-    # Where event names are observable (CSP#), a summand's colour carries its event's name, so
-    # automorphisms map steps to steps with the same event name (arguments are not compared).
-    event = dict(csp.events)
-    summand_node = {s: node(SUMMAND, f"0 summand {event[s]!r}" if s in event else "0 summand",
-                            f"summand {s}") for s in csp.summands}
+            g.edge(lit, lit_node[post][value])
+    return var_node, lit_node
+
+
+def _fault_nodes(g: _Builder, csp: Csp) -> dict:
+    """(summand, 0) -> the node of its fault relation's body, (summand, r) -> fault point r."""
     # A summand's fault relation hangs off a node of its own colour, so automorphisms map
     # faulting steps to faulting steps, never to blocked ones.
     # The body hangs off the fault node, each fault point's requirements off a point node
     # joined to it: the relation is "the body and some point's requirements".
     fault_node = {}
     for s, point_kinds in csp.faulting:
-        fault_node[s, 0] = node(FAULT, "0 summand faults", f"summand {s} faults")
+        fault_node[s, 0] = g.node(FAULT, "0 summand faults", f"summand {s} faults")
         for r, kind in enumerate(point_kinds, 1):
             # The point's kind (an assertion, an index out of bounds...) is what the user is
             # told: symmetric faults are faults of one kind.
-            fault_node[s, r] = node(FAULT, f"0 summand fault point {kind}", f"summand {s} fault point {r} ({kind})")
-            edge(fault_node[s, r], fault_node[s, 0])
+            fault_node[s, r] = g.node(FAULT, f"0 summand fault point {kind}",
+                                      f"summand {s} fault point {r} ({kind})")
+            g.edge(fault_node[s, r], fault_node[s, 0])
+    return fault_node
+
+
+def _constraint(g: _Builder, csp: Csp, c, owner, lit_node: list[dict]) -> None:
+    """A constraint node joined to its owner (summand or fault node) and its allowed
+    assignments: tuple nodes, or the literals themselves for an unguarded unary one."""
+    arity = len(c.scope)
+    if c.summand < 0:
+        cn = g.node(INIT, f"3 init |T|={len(c.tuples)}", c.text)
+    elif c.guard is None:
+        cn = g.node(CONSTRAINT, f"3 constraint arity={arity} |T|={len(c.tuples)}", c.text)
+        g.edge(cn, owner)
+    else:
+        guard, value, holds = c.guard
+        cn = g.node(CONSTRAINT, f"3 constraint {'if' if holds else 'unless'} arity={arity} "
+                                f"|T|={len(c.tuples)}", c.text)
+        g.edge(cn, owner)
+        # The guard literal is the only literal adjacent to a guarded constraint node:
+        # its body always goes through tuple nodes, even at arity 1.
+        g.edge(cn, lit_node[guard][value])
+    if arity == 1 and c.guard is None:
+        # A unary constraint is the set of literals it allows: no tuple nodes needed.
+        for (value,) in c.tuples:
+            g.edge(cn, lit_node[c.scope[0]][value])
+        return
+    tuple_key = f"4 tuple of arity={arity} |T|={len(c.tuples)}"
+    for t in c.tuples:
+        tn = g.node(TUPLE, tuple_key, "(" + ", ".join(
+            f"{csp.variables[v].name}={x}" for v, x in zip(c.scope, t)) + ")")
+        g.edge(tn, cn)
+        for v, x in zip(c.scope, t):
+            g.edge(tn, lit_node[v][x])
+
+
+def build_graph(csp: Csp) -> ColouredGraph:
+    """The coloured graph of ``csp`` (seed 002, section V): variable and literal nodes, summand
+    and fault nodes, constraint nodes with their allowed tuples, frame nodes; automorphisms
+    of it are symmetries of the constraints."""
+    g = _Builder()
+    var_node, lit_node = _variables(g, csp)
+    # Where event names are observable (CSP#), a summand's colour carries its event's name, so
+    # automorphisms map steps to steps with the same event name (arguments are not compared).
+    event = dict(csp.events)
+    summand_node = {s: g.node(SUMMAND, f"0 summand {event[s]!r}" if s in event else "0 summand",
+                              f"summand {s}") for s in csp.summands}
+    fault_node = _fault_nodes(g, csp)
     for c in csp.constraints:
-        arity = len(c.scope)
         owner = fault_node.get((c.summand, c.fault)) if c.fault >= 0 else summand_node.get(c.summand)
-        if c.summand < 0:
-            cn = node(INIT, f"3 init |T|={len(c.tuples)}", c.text)
-        elif c.guard is None:
-            cn = node(CONSTRAINT, f"3 constraint arity={arity} |T|={len(c.tuples)}", c.text)
-            edge(cn, owner)
-        else:
-            g, value, holds = c.guard
-            cn = node(CONSTRAINT, f"3 constraint {'if' if holds else 'unless'} arity={arity} "
-                                  f"|T|={len(c.tuples)}", c.text)
-            edge(cn, owner)
-            # The guard literal is the only literal adjacent to a guarded constraint node:
-            # its body always goes through tuple nodes, even at arity 1.
-            edge(cn, lit_node[g][value])
-        if arity == 1 and c.guard is None:
-            # A unary constraint is the set of literals it allows: no tuple nodes needed.
-            for (value,) in c.tuples:
-                edge(cn, lit_node[c.scope[0]][value])
-            continue
-        tuple_key = f"4 tuple of arity={arity} |T|={len(c.tuples)}"
-        for t in c.tuples:
-            tn = node(TUPLE, tuple_key, "(" + ", ".join(
-                f"{csp.variables[v].name}={x}" for v, x in zip(c.scope, t)) + ")")
-            edge(tn, cn)
-            for v, x in zip(c.scope, t):
-                edge(tn, lit_node[v][x])
+        _constraint(g, csp, c, owner, lit_node)
     for s, k in csp.frames:
-        f = node(FRAME, "5 frame", f"{csp.slots[k].label}' = {csp.slots[k].label}")
-        edge(f, summand_node[s])
-        edge(f, var_node[csp.pre[k]])
-    colour_keys = tuple(sorted(set(keys)))
+        f = g.node(FRAME, "5 frame", f"{csp.slots[k].label}' = {csp.slots[k].label}")
+        g.edge(f, summand_node[s])
+        g.edge(f, var_node[csp.pre[k]])
+    colour_keys = tuple(sorted(set(g.keys)))
     index = {key: i for i, key in enumerate(colour_keys)}
     return ColouredGraph(
-        n=len(keys),
-        edges=tuple((code >> 32, code & 0xFFFFFFFF) for code in sorted(edges)),
-        colour=tuple(index[key] for key in keys),
+        n=len(g.keys),
+        edges=tuple((code >> 32, code & 0xFFFFFFFF) for code in sorted(g.edges)),
+        colour=tuple(index[key] for key in g.keys),
         colour_keys=colour_keys,
-        kind=tuple(kinds),
-        label=tuple(labels),
+        kind=tuple(g.kinds),
+        label=tuple(g.labels),
         pre_literal=tuple(lit_node[csp.pre[k]] for k in range(len(csp.slots))),
     )

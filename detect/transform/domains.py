@@ -73,10 +73,11 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
 from detect.ir import (
-    Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
+    Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Unary,
     While,
 )
 from detect.ir.semantics import Fault, apply_binary, apply_unary
+from detect.ir.walk import constants, map_expr, map_program, program_expressions, statements, subexpressions
 
 #: ``None`` stands for "too many values to track" (top of the lattice).
 ValueSet = Optional[frozenset]
@@ -161,58 +162,23 @@ def _location_test(conjunct: Expr) -> Optional[tuple]:
     return None
 
 
-def _statements(stmts) -> Iterable[Stmt]:
-    for st in stmts:
-        yield st
-        if isinstance(st, If):
-            yield from _statements(st.then)
-            yield from _statements(st.else_)
-        elif isinstance(st, While):
-            yield from _statements(st.body)
-
-
-def _constants(e: Expr) -> Iterable[int]:
-    if isinstance(e, Const):
-        yield e.value
-    elif isinstance(e, Index):
-        yield from _constants(e.index)
-    elif isinstance(e, Unary):
-        yield from _constants(e.operand)
-    elif isinstance(e, Binary):
-        yield from _constants(e.left)
-        yield from _constants(e.right)
-    elif isinstance(e, Ite):
-        for sub in (e.cond, e.then, e.else_):
-            yield from _constants(sub)
-
-
-def _stmt_exprs(stmts) -> Iterable[Expr]:
-    for st in _statements(stmts):
-        if isinstance(st, Assign):
-            yield st.value
-            if isinstance(st.target, Index):
-                yield st.target.index
-        elif isinstance(st, (If, While, Assert)):
-            yield st.cond
-
-
 def _layout(model: SequentialModel, strict: frozenset, limit: int) -> _Layout:
     sizes = {v.name: v.size for v in model.variables if v.size is not None}
     scalars = frozenset(v.name for v in model.variables if v.size is None)
     declared = {v.name: None if v.name in strict else frozenset(v.domain) for v in model.variables}
-    constants = set()
+    literals = set()
     for v in model.variables:
         if v.name not in strict:
-            constants |= {v.domain[0], v.domain[-1]}
+            literals |= {v.domain[0], v.domain[-1]}
     for s in model.summands:
-        for e in itertools.chain((s.guard,), _stmt_exprs(s.program)):
-            constants.update(_constants(e))
-    thresholds = tuple(sorted({c + d for c in constants for d in (-1, 0, 1)}))
+        for e in itertools.chain((s.guard,), program_expressions(s.program)):
+            literals.update(constants(e))
+    thresholds = tuple(sorted({c + d for c in literals for d in (-1, 0, 1)}))
 
     # Locations: every write is a constant, and some guard tests them against a constant.
     const_only = {name: True for name in scalars | set(sizes)}
     for s in model.summands:
-        for st in _statements(s.program):
+        for st in statements(s.program):
             if isinstance(st, Assign):
                 name = st.target.array if isinstance(st.target, Index) else st.target.name
                 if name in const_only and not isinstance(st.value, Const):
@@ -240,34 +206,13 @@ def _layout(model: SequentialModel, strict: frozenset, limit: int) -> _Layout:
 
 
 def _leaves(e: Expr, out: Counter) -> None:
-    if isinstance(e, Name):
-        out[e] += 1
-    elif isinstance(e, Index):
-        out[e] += 1
-        _leaves(e.index, out)
-    elif isinstance(e, Unary):
-        _leaves(e.operand, out)
-    elif isinstance(e, Binary):
-        _leaves(e.left, out)
-        _leaves(e.right, out)
-    elif isinstance(e, Ite):
-        for sub in (e.cond, e.then, e.else_):
-            _leaves(sub, out)
+    """Count the variable reads of ``e``: its ``Name`` and ``Index`` nodes."""
+    out.update(x for x in subexpressions(e) if isinstance(x, (Name, Index)))
 
 
 def _substitute(e: Expr, values: dict) -> Expr:
-    if e in values:
-        return Const(values[e])
-    if isinstance(e, Index):
-        return Index(e.array, _substitute(e.index, values))
-    if isinstance(e, Unary):
-        return Unary(e.op, _substitute(e.operand, values))
-    if isinstance(e, Binary):
-        return Binary(e.op, _substitute(e.left, values), _substitute(e.right, values))
-    if isinstance(e, Ite):
-        return Ite(_substitute(e.cond, values), _substitute(e.then, values),
-                   _substitute(e.else_, values))
-    return e
+    """``e`` with each subtree that is a key of ``values`` replaced by that constant."""
+    return map_expr(e, lambda x: Const(values[x]) if x in values else None)
 
 
 def _cells(index_values: ValueSet, array: str, lay: _Layout) -> tuple:
@@ -639,7 +584,7 @@ def _fixpoint(model: SequentialModel, strict: frozenset, limit: int) -> tuple[_L
             if test is not None and test[0] in location_set and test[0] not in fixed:
                 fixed[test[0]] = test[1]
         writes = set()
-        for st in _statements(s.program):
+        for st in statements(s.program):
             if isinstance(st, Assign):
                 if isinstance(st.target, Index):
                     writes.update(lay.keys_of(st.target.array))
@@ -727,23 +672,7 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
 
 
 def _substitute_stmts(stmts, values: dict) -> tuple:
-    out = []
-    for st in stmts:
-        if isinstance(st, Assign):
-            target = st.target
-            if isinstance(target, Index):
-                target = Index(target.array, _substitute(target.index, values))
-            out.append(Assign(target, _substitute(st.value, values)))
-        elif isinstance(st, If):
-            out.append(If(_substitute(st.cond, values), _substitute_stmts(st.then, values),
-                          _substitute_stmts(st.else_, values)))
-        elif isinstance(st, While):
-            out.append(While(_substitute(st.cond, values), _substitute_stmts(st.body, values)))
-        elif isinstance(st, Assert):
-            out.append(Assert(_substitute(st.cond, values), st.text))
-        else:
-            out.append(st)
-    return tuple(out)
+    return map_program(stmts, lambda x: Const(values[x]) if x in values else None)
 
 
 def _propagate_constants(model: SequentialModel, lay: _Layout, state: _State) -> SequentialModel:
@@ -775,7 +704,7 @@ def _propagate_constants(model: SequentialModel, lay: _Layout, state: _State) ->
         if not fixed or any(view is None for view in views):
             summands.append(s)
             continue
-        written = {st.target.name for st in _statements(s.program)
+        written = {st.target.name for st in statements(s.program)
                    if isinstance(st, Assign) and isinstance(st.target, Name)}
         values = {}
         for name in owned:

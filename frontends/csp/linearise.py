@@ -32,6 +32,7 @@ from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Expr, If, Index, Ite, Local, Name, Origin, Process,
     SequentialModel, Stmt, Summand, Unary, Variable, While,
 )
+from detect.ir.walk import map_expr, map_program
 
 from frontends.csp.scope import Scope, conj, fold
 from frontends.csp.syntax import (
@@ -57,51 +58,11 @@ NONE = -(2 ** 40) - 7
 
 def subst(e: Expr, m: Mapping[str, Expr]) -> Expr:
     """Replace ``Name``s (locals, temporaries) by expressions, folding constants."""
-    if isinstance(e, Const):
-        return e
-    if isinstance(e, Name):
-        return m.get(e.name, e)
-    if isinstance(e, Index):
-        return Index(e.array, subst(e.index, m))
-    if isinstance(e, Unary):
-        return fold(Unary(e.op, subst(e.operand, m)))
-    if isinstance(e, Binary):
-        return fold(Binary(e.op, subst(e.left, m), subst(e.right, m)))
-    if isinstance(e, Ite):
-        return fold(Ite(subst(e.cond, m), subst(e.then, m), subst(e.else_, m)))
-    raise TypeError(e)
+    return map_expr(e, lambda x: m.get(x.name) if isinstance(x, Name) else None, fold)
 
 
 def subst_stmts(stmts: tuple[Stmt, ...], m: Mapping[str, Expr]) -> tuple[Stmt, ...]:
-    out = []
-    for st in stmts:
-        if isinstance(st, Assign):
-            target = st.target if isinstance(st.target, Name) else subst(st.target, m)
-            out.append(Assign(target, subst(st.value, m)))
-        elif isinstance(st, If):
-            out.append(If(subst(st.cond, m), subst_stmts(st.then, m), subst_stmts(st.else_, m)))
-        elif isinstance(st, While):
-            out.append(While(subst(st.cond, m), subst_stmts(st.body, m)))
-        else:
-            out.append(dataclasses.replace(st, cond=subst(st.cond, m)))
-    return tuple(out)
-
-
-def expr_names(e: Expr) -> set[str]:
-    """Scalar names and array names read by ``e``."""
-    if isinstance(e, Const):
-        return set()
-    if isinstance(e, Name):
-        return {e.name}
-    if isinstance(e, Index):
-        return {e.array} | expr_names(e.index)
-    if isinstance(e, Unary):
-        return expr_names(e.operand)
-    if isinstance(e, Binary):
-        return expr_names(e.left) | expr_names(e.right)
-    if isinstance(e, Ite):
-        return expr_names(e.cond) | expr_names(e.then) | expr_names(e.else_)
-    raise TypeError(e)
+    return map_program(stmts, lambda x: m.get(x.name) if isinstance(x, Name) else None, fold)
 
 
 # ============================================================================ free names
@@ -137,14 +98,14 @@ def _stmt_names(stmts) -> set[str]:
     return out
 
 
-def free_names(p: Proc, _cache: dict = {}) -> frozenset:
+def free_names(p: Proc, cache: dict) -> frozenset:
     """Names a process term reads (over-approximation: globals are included too).
 
     Syntax nodes are immutable, so the cache keyed by identity (nodes are kept alive by the
     script) is safe; it makes location keys cheap to build.
     """
     key = id(p)
-    hit = _cache.get(key)
+    hit = cache.get(key)
     if hit is not None and hit[0] is p:
         return hit[1]
     if isinstance(p, (PSkip, PStop)):
@@ -154,24 +115,24 @@ def free_names(p: Proc, _cache: dict = {}) -> frozenset:
     elif isinstance(p, PPrefix):
         ev = p.event
         if isinstance(ev, RecvEvent):
-            inner = (_stmt_names(ev.program) | free_names(p.then)) - set(ev.names)
+            inner = (_stmt_names(ev.program) | free_names(p.then, cache)) - set(ev.names)
             names = inner
         else:
-            names = set().union(*(sexpr_names(a) for a in ev.args)) | _stmt_names(ev.program) | free_names(p.then)
+            names = set().union(*(sexpr_names(a) for a in ev.args)) | _stmt_names(ev.program) | free_names(p.then, cache)
     elif isinstance(p, PGuard):
-        names = sexpr_names(p.cond) | free_names(p.proc)
+        names = sexpr_names(p.cond) | free_names(p.proc, cache)
     elif isinstance(p, PBinary):
-        names = free_names(p.left) | free_names(p.right)
+        names = free_names(p.left, cache) | free_names(p.right, cache)
     elif isinstance(p, PIf):
-        names = sexpr_names(p.cond) | free_names(p.then) | (free_names(p.else_) if p.else_ else set())
+        names = sexpr_names(p.cond) | free_names(p.then, cache) | (free_names(p.else_, cache) if p.else_ else set())
     elif isinstance(p, PAtomic):
-        names = set(free_names(p.proc))
+        names = set(free_names(p.proc, cache))
     elif isinstance(p, PIndexed):
-        names = sexpr_names(p.lo) | sexpr_names(p.hi) | (free_names(p.body) - {p.var})
+        names = sexpr_names(p.lo) | sexpr_names(p.hi) | (free_names(p.body, cache) - {p.var})
     else:
         raise TypeError(p)
     result = frozenset(names)
-    _cache[key] = (p, result)
+    cache[key] = (p, result)
     return result
 
 
@@ -435,6 +396,8 @@ class _Automaton:
         self.comp = comp
         self.storage = storage  # callable(comp, kind, process, name, pos) -> Expr
         self.classes = _classify(scope, comp)
+        #: ``free_names`` memo for this automaton's terms (keyed by node identity)
+        self.free_names: dict = {}
 
     def error(self, msg, pos):
         return self.scope.error(msg, pos)
@@ -445,7 +408,7 @@ class _Automaton:
 
     def freeze(self, node: Proc, env: Mapping[str, Bound], stores: list) -> tuple:
         items = []
-        for name in sorted(free_names(node) & env.keys()):
+        for name in sorted(free_names(node, self.free_names) & env.keys()):
             b = env[name]
             if b.storage is not None and b.value != b.storage:
                 stores.append((b.storage, b.value))

@@ -24,6 +24,7 @@ one template differ only in constants, never in the order of their clauses.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import Optional
@@ -31,6 +32,7 @@ from typing import Optional
 from detect import ir
 from detect.errors import InputError
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
+from detect.ir import walk
 
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
@@ -51,13 +53,10 @@ _TYPES = {
     "bit": (0, 1), "bool": (0, 1), "byte": (0, 255), "pid": (0, 255), "mtype": (0, 255),
     "short": (-32768, 32767), "int": INT_RANGE,
 }
-_DOMAINS: dict = {}
-
-
+@functools.lru_cache(maxsize=None)
 def domain_of(bounds: tuple[int, int]) -> tuple[int, ...]:
-    if bounds not in _DOMAINS:
-        _DOMAINS[bounds] = tuple(range(bounds[0], bounds[1] + 1))
-    return _DOMAINS[bounds]
+    """The values ``bounds[0]..bounds[1]`` (memoised: type domains are asked for per variable)."""
+    return tuple(range(bounds[0], bounds[1] + 1))
 
 
 def wrap(e: Expr, bounds: tuple[int, int], exact: bool) -> Expr:
@@ -155,35 +154,11 @@ def neg(e: Expr) -> Expr:
 
 
 def substitute(e: Expr, name: str, value: Expr) -> Expr:
-    if isinstance(e, Name):
-        return value if e.name == name else e
-    if isinstance(e, Index):
-        return Index(e.array, substitute(e.index, name, value))
-    if isinstance(e, Unary):
-        return Unary(e.op, substitute(e.operand, name, value))
-    if isinstance(e, Binary):
-        return Binary(e.op, substitute(e.left, name, value), substitute(e.right, name, value))
-    if isinstance(e, Ite):
-        return Ite(substitute(e.cond, name, value), substitute(e.then, name, value), substitute(e.else_, name, value))
-    return e
+    return walk.substitute(e, {Name(name): value})
 
 
 def substitute_stmts(stmts, name, value):
-    out = []
-    for st in stmts:
-        if isinstance(st, Assign):
-            tgt = st.target
-            if isinstance(tgt, Index):
-                tgt = Index(tgt.array, substitute(tgt.index, name, value))
-            out.append(Assign(tgt, substitute(st.value, name, value)))
-        elif isinstance(st, If):
-            out.append(If(substitute(st.cond, name, value), substitute_stmts(st.then, name, value),
-                          substitute_stmts(st.else_, name, value)))
-        elif isinstance(st, While):
-            out.append(While(substitute(st.cond, name, value), substitute_stmts(st.body, name, value)))
-        elif isinstance(st, Assert):
-            out.append(Assert(substitute(st.cond, name, value), st.text))
-    return tuple(out)
+    return walk.substitute_program(stmts, {Name(name): value})
 
 
 # ---------------------------------------------------------------------------- declarations

@@ -1,0 +1,181 @@
+"""Walkers over IR expressions and statements: the one place that switches on node classes.
+
+Every pass that needs "the sub-expressions", "the names read", "this expression with some
+leaves replaced" or "every expression of a program" uses these instead of its own
+``isinstance`` chain, so a new node class is taught to the IR in one module.
+
+Conventions: ``names_read`` gives ``Name`` leaves only (array names are not values; an
+``Index`` contributes the names in its subscript).  ``map_expr`` is top-down: where the
+function returns an expression it replaces the whole subtree, where it returns ``None``
+the node is rebuilt from its mapped children (and returned unchanged, the same object,
+when no child changed).
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
+
+from detect.ir.model import (
+    Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, Stmt, Unary, While,
+)
+
+ExprMap = Callable[[Expr], Optional[Expr]]
+
+
+def children(e: Expr) -> tuple[Expr, ...]:
+    """The direct sub-expressions of ``e`` in source order."""
+    if isinstance(e, Index):
+        return (e.index,)
+    if isinstance(e, Unary):
+        return (e.operand,)
+    if isinstance(e, Binary):
+        return (e.left, e.right)
+    if isinstance(e, Ite):
+        return (e.cond, e.then, e.else_)
+    return ()
+
+
+def _rebuild(e: Expr, parts: Sequence[Expr]) -> Expr:
+    if isinstance(e, Index):
+        return Index(e.array, parts[0])
+    if isinstance(e, Unary):
+        return Unary(e.op, parts[0])
+    if isinstance(e, Binary):
+        return Binary(e.op, parts[0], parts[1])
+    if isinstance(e, Ite):
+        return Ite(parts[0], parts[1], parts[2])
+    return e
+
+
+def subexpressions(e: Expr) -> Iterator[Expr]:
+    """``e`` and every expression below it, pre-order."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+def map_expr(e: Expr, f: ExprMap, finish: Optional[Callable[[Expr], Expr]] = None) -> Expr:
+    """``e`` with every subtree for which ``f`` returns an expression replaced by it.
+
+    ``finish``, when given, is applied to every rebuilt operator node (``Index`` excepted),
+    bottom-up: a front end passes its constant folder so substitution leaves folded
+    expressions."""
+    replaced = f(e)
+    if replaced is not None:
+        return replaced
+    old = children(e)
+    if not old:
+        return e
+    new = tuple(map_expr(c, f, finish) for c in old)
+    if finish is not None and not isinstance(e, Index):
+        return finish(_rebuild(e, new))
+    return e if all(a is b for a, b in zip(old, new)) else _rebuild(e, new)
+
+
+def substitute(e: Expr, mapping: Mapping[Expr, Expr]) -> Expr:
+    """``e`` with each subtree equal to a key of ``mapping`` replaced by its value
+    (outermost match wins; replacements are not substituted again)."""
+    if not mapping:
+        return e
+    return map_expr(e, mapping.get)
+
+
+def names_read(e: Expr) -> set[str]:
+    """The ``Name`` leaves of ``e`` (globals, locals and temporaries it reads)."""
+    return {x.name for x in subexpressions(e) if isinstance(x, Name)}
+
+
+def constants(e: Expr) -> Iterator[int]:
+    """The values of the ``Const`` leaves of ``e``, pre-order."""
+    return (x.value for x in subexpressions(e) if isinstance(x, Const))
+
+
+# ---------------------------------------------------------------------------- statements
+
+
+def statements(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
+    """Every statement of a program, nested ones included, in source order."""
+    for st in stmts:
+        yield st
+        if isinstance(st, If):
+            yield from statements(st.then)
+            yield from statements(st.else_)
+        elif isinstance(st, While):
+            yield from statements(st.body)
+
+
+def own_expressions(st: Stmt) -> tuple[Expr, ...]:
+    """The expressions a statement itself evaluates (not those of nested statements): an
+    assignment's value and, for an element target, its subscript; a condition."""
+    if isinstance(st, Assign):
+        if isinstance(st.target, Index):
+            return (st.value, st.target.index)
+        return (st.value,)
+    if isinstance(st, (If, While, Assert)):
+        return (st.cond,)
+    raise ModelError(f"unknown statement {st!r}")
+
+
+def program_expressions(stmts: Iterable[Stmt]) -> Iterator[Expr]:
+    """``own_expressions`` of every statement of a program, in source order."""
+    for st in statements(stmts):
+        yield from own_expressions(st)
+
+
+def program_names_read(stmts: Iterable[Stmt]) -> set[str]:
+    """Names a program reads (``names_read`` of every expression it evaluates)."""
+    names: set[str] = set()
+    for e in program_expressions(stmts):
+        names |= names_read(e)
+    return names
+
+
+def assigned_names(stmts: Iterable[Stmt]) -> set[str]:
+    """Names a program assigns as scalars (``Name`` targets: globals and temporaries)."""
+    return {st.target.name for st in statements(stmts)
+            if isinstance(st, Assign) and isinstance(st.target, Name)}
+
+
+def map_program(stmts: Iterable[Stmt], f: ExprMap,
+                finish: Optional[Callable[[Expr], Expr]] = None) -> tuple[Stmt, ...]:
+    """A program with ``map_expr(·, f, finish)`` applied to every expression it evaluates
+    (targets keep their variable; an element target's subscript is mapped)."""
+    out: list[Stmt] = []
+    for st in stmts:
+        if isinstance(st, Assign):
+            target = st.target
+            if isinstance(target, Index):
+                target = Index(target.array, map_expr(target.index, f, finish))
+            out.append(Assign(target, map_expr(st.value, f, finish)))
+        elif isinstance(st, If):
+            out.append(If(map_expr(st.cond, f, finish), map_program(st.then, f, finish),
+                          map_program(st.else_, f, finish)))
+        elif isinstance(st, While):
+            out.append(While(map_expr(st.cond, f, finish), map_program(st.body, f, finish)))
+        elif isinstance(st, Assert):
+            out.append(Assert(map_expr(st.cond, f, finish), st.text))
+        else:
+            raise ModelError(f"unknown statement {st!r}")
+    return tuple(out)
+
+
+def substitute_program(stmts: Iterable[Stmt], mapping: Mapping[Expr, Expr]) -> tuple[Stmt, ...]:
+    """``substitute`` applied to every expression a program evaluates."""
+    return map_program(stmts, mapping.get) if mapping else tuple(stmts)
+
+
+# ---------------------------------------------------------------------------- faults
+
+
+def may_fault(e: Expr, sizes: Mapping[str, int]) -> bool:
+    """Whether evaluating ``e`` might fault (a conservative syntactic test): an array read
+    whose index is not a constant within ``sizes`` (array name -> length), a division, a
+    remainder or a shift."""
+    for x in subexpressions(e):
+        if isinstance(x, Index) and not (
+                isinstance(x.index, Const) and 0 <= x.index.value < sizes.get(x.array, 0)):
+            return True
+        if isinstance(x, Binary) and x.op in ("/", "%", "<<", ">>"):
+            return True
+    return False
