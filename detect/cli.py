@@ -52,6 +52,30 @@ def parse_defines(values: tuple[str, ...]) -> dict[str, int]:
     return defines
 
 
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """Bytes in ``2G``, ``512M``, ``100k``, ``1.5GiB`` or ``4096`` (binary units)."""
+    body = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = body[-1:] if body[-1:] in _SIZE_UNITS else ""
+    try:
+        number = float(body[:len(body) - len(unit)])
+    except ValueError:
+        number = -1.0
+    if not number >= 0 or number != number or number == float("inf"):
+        raise Failure(f"--memory-limit expects a size such as 2G, 512M or 100000, got '{text}'")
+    return int(number * _SIZE_UNITS[unit])
+
+
+def show_size(n: float) -> str:
+    for unit in ("GiB", "MiB", "KiB"):
+        scale = {"GiB": 1 << 30, "MiB": 1 << 20, "KiB": 1 << 10}[unit]
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n:.0f} bytes"
+
+
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None) -> SequentialModel:
     import warnings
 
@@ -325,6 +349,9 @@ def status_line(enabled: bool):
 @process_option
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @click.option("--timeout", default=None, type=float, help="Stop after this many seconds.")
+@click.option("--memory-limit", default=None, metavar="SIZE",
+              help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
+                   "the native explorer counts what it allocates, the Python one its resident-set growth.")
 @click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
 @click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph"]),
               default="none", show_default=True,
@@ -344,11 +371,15 @@ def status_line(enabled: bool):
 @click.option("--engine", "explorer", type=click.Choice(["auto", "native", "python"]), default=None,
               help="Explorer of unreduced runs: native (generated C), python, or auto (Python for small "
                    "models, native past 20,000 states). Default: $SYMDETECT_NATIVE, else auto.")
-def explore(model, defines, as_json, process, max_states, timeout, trace, strategy, table_limit, spin_states,
-            trust_symmetry, partial_ok, domain_states, explorer):
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="Threads of the native explorer (default: one per core the load average shows idle, "
+                   "counting this process); the result does not depend on it.")
+def explore(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy, table_limit,
+            spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 
+    memory_limit = parse_size(memory_limit) if memory_limit is not None else None
     seq = load_model(model, defines, process)
     detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json)
                  if strategy != "none" else None)
@@ -357,13 +388,18 @@ def explore(model, defines, as_json, process, max_states, timeout, trace, strate
         bar.start()
     try:
         reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states, timeout=timeout,
-                                  progress=update, check=not trust_symmetry, explorer=explorer)
+                                  progress=update, check=not trust_symmetry, explorer=explorer,
+                                  memory_limit=memory_limit, workers=workers)
     except ReductionError as e:
         raise Failure(f"{model}: {e}") from None
     finally:
         if bar is not None:
             bar.stop()
+    for note in reduced.exploration.notes:
+        err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
+    if memory_limit is not None:
+        extra["memory_limit"] = memory_limit
     if strategy != "none":
         extra["method"] = reduced.reducer.method
     if reduced.notes:
@@ -408,6 +444,10 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
             "truncated": result.truncated,
             "interrupted": result.interrupted,
             "seconds": round(result.seconds, 6),
+            "memory_limit_reached": result.memory_limit_reached,
+            "bytes": result.memory_bytes,
+            "bytes_per_state": round(result.bytes_per_state, 1),
+            "memory_measure": result.memory_measure,
             "assertions": [
                 {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
                  "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
@@ -425,19 +465,25 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         table.add_column("", style="bold")
         table.add_column("", justify="right")
         for key, value in extra.items():
-            table.add_row(key, escape(str(value)))
+            table.add_row(key, escape(show_size(value) if key == "memory_limit" else str(value)))
         rate = result.states / result.seconds if result.seconds > 0 else 0
         for key, value in (
             ("states", f"{result.states:,}"), ("transitions", f"{result.transitions:,}"),
             ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
             ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f}"),
             ("states/s", f"{rate:,.0f}"),
+            ("memory", f"{show_size(result.memory_bytes)} ({result.bytes_per_state:,.0f} bytes/state; "
+                       f"{result.memory_measure})"),
         ):
-            table.add_row(key, value)
+            table.add_row(key, escape(value))
         out.print(table)
         if result.truncated:
-            why = "interrupted" if result.interrupted else "bound reached"
-            out.print(f"[yellow]exploration incomplete ({why}): counts are partial[/yellow]")
+            if result.memory_limit_reached:
+                why = f"memory limit of {show_size(extra.get('memory_limit') or 0)} reached"
+            else:
+                why = "interrupted" if result.interrupted else "bound reached"
+            out.print(f"[yellow]exploration incomplete ({why}): counts are partial; "
+                      f"{result.states:,} states explored[/yellow]")
         for f in result.first_faults:
             out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
             out.print(f"    in state {show_state(f.state)}", markup=False)

@@ -55,12 +55,27 @@ def both(model, **kw):
     return explore(model, engine="native", **kw), explore(model, engine="python", **kw)
 
 
+#: One worker, and more workers than this machine's cores (a count that is no power of two).
+WORKERS = (1, 3)
+
+
+def all_agree(model, **kw):
+    """Native runs with each of ``WORKERS`` agree with the Python run, and so does a run whose
+    every level goes to the threads (small levels otherwise run on one)."""
+    p = explore(model, engine="python", **kw)
+    runs = [explore(model, engine="native", workers=w, **kw) for w in WORKERS]
+    for n in runs:
+        assert n.notes == ()  # native indeed
+        assert_same(model, n, p)
+    assert_same(model, native.explore_native(model, workers=3, parallel_min=0, **kw), p)
+    return runs, p
+
+
 @pytest.mark.parametrize("path", [p for p in MODELS if p.name not in _SKIP],
                          ids=lambda p: str(p.relative_to(ROOT / "models")))
 def test_native_agrees_with_python_on_bundled_models(path: Path):
     model = load(str(path), parameters_for(path))
-    n, p = both(model)
-    assert_same(model, n, p)
+    all_agree(model)
 
 
 FEW = settings(max_examples=25, deadline=None,
@@ -70,16 +85,37 @@ FEW = settings(max_examples=25, deadline=None,
 @FEW
 @given(random_models())
 def test_native_agrees_with_python_on_random_models(model):
-    n, p = both(model)
-    assert_same(model, n, p)
-    assert set(native.native_states(model)) == _python_states(model)
+    all_agree(model)
+    for w in WORKERS:
+        states = native.native_states(model, workers=w)
+        assert len(states) == len(set(states)) and set(states) == _python_states(model)
+        # On the threads or on one, the workers do the same: the same states in the same order.
+        assert native.native_states(model, workers=w, parallel_min=0) == states
 
 
 @FEW
 @given(ir_models())
 def test_native_agrees_with_python_on_ir_strategy_models(model):
-    n, p = both(model)
-    assert_same(model, n, p)
+    all_agree(model)
+
+
+def test_workers_find_the_same_states_in_the_same_order_every_time():
+    model = load(str(ROOT / "models" / "peterson_filter.pml"), {"N": 3})
+    first = native.native_states(model, workers=2, parallel_min=0)
+    for _ in range(3):
+        assert native.native_states(model, workers=2, parallel_min=0) == first
+    assert native.native_states(model, workers=2) == first
+    assert sorted(first) == sorted(native.native_states(model, workers=1))
+
+
+def test_workers_share_the_state_limit_and_the_memory_limit():
+    model = _counter(100_000)
+    for w in WORKERS + (2,):
+        for parallel_min in (None, 0):
+            n = native.explore_native(model, workers=w, max_states=777, parallel_min=parallel_min)
+            assert n.states == 777 and n.truncated and not n.memory_limit_reached
+            m = native.explore_native(model, workers=w, memory_limit=1 << 20, parallel_min=parallel_min)
+            assert m.truncated and m.memory_limit_reached and m.memory_bytes <= 1 << 20
 
 
 def _python_states(model):
@@ -138,8 +174,7 @@ def _counter(n: int, step: Binary | None = None, **kw) -> SequentialModel:
                  (Assign(Name("x"), step),)),), **kw)
 
 
-def test_overflow_falls_back_to_python_with_a_warning(capsys):
-    native._warned.clear()
+def test_overflow_falls_back_to_python_with_a_note():
     big = Binary("*", Name("x"), Const((1 << 62) + 1))
     model = SequentialModel(
         "overflow", (Variable("x", (0, 1, 2), ((0,),)),),
@@ -149,28 +184,37 @@ def test_overflow_falls_back_to_python_with_a_warning(capsys):
         native.explore_native(model)
     n = explore(model, engine="native")
     assert (n.states, n.transitions) == (3, 2)
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "64-bit" in err and "Python explorer" in err
+    assert len(n.notes) == 1 and "64-bit" in n.notes[0] and "Python explorer" in n.notes[0]
 
 
-def test_no_compiler_falls_back_to_python_with_one_warning(monkeypatch, tmp_path, capsys):
-    native._warned.clear()
+def test_no_compiler_falls_back_to_python_with_a_note(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(build, "compiler", lambda: None)
     monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
     model = _counter(5)
     n = explore(model, engine="native")
     assert (n.states, n.transitions, len(n.deadlocks)) == (5, 4, 1)
-    explore(model, engine="native")
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "no C compiler" in err and "Python explorer" in err
+    assert len(n.notes) == 1 and "no C compiler" in n.notes[0] and "Python explorer" in n.notes[0]
+    assert capsys.readouterr().err == ""  # the library says it in the result; the CLI prints it
 
 
-def test_compile_error_falls_back(monkeypatch, tmp_path, capsys):
-    native._warned.clear()
+def test_cli_prints_the_fallback_note_once(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    monkeypatch.setattr(build, "compiler", lambda: None)
+    monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
+    run = CliRunner().invoke(
+        main, ["explore", str(ROOT / "models" / "peterson.csp"), "--engine", "native", "--json"])
+    assert run.exit_code in (0, 1), run.output
+    assert run.stderr.count("warning: native explorer unavailable (no C compiler") == 1
+
+
+def test_compile_error_falls_back(monkeypatch, tmp_path):
     monkeypatch.setattr(build, "FLAGS", build.FLAGS + ("--no-such-option-xyz",))
     monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
-    assert explore(_counter(4), engine="native").states == 4
-    assert "C compiler failed" in capsys.readouterr().err
+    n = explore(_counter(4), engine="native")
+    assert n.states == 4 and "C compiler failed" in n.notes[0]
 
 
 def test_shared_objects_are_cached(monkeypatch, tmp_path):
@@ -264,25 +308,32 @@ def _index(array, e):
 
 
 @pytest.mark.parametrize("name", ["paper/hanoi.csp", "paper/leader_complete.csp", "counters"])
-def test_native_sorting_reduction_agrees_with_python(name, capsys):
+def test_native_sorting_reduction_agrees_with_python(name, monkeypatch):
+    import functools
+
     from detect.checking.reduce import explore_reduced
 
     model = (_independent_counters(4, 3) if name == "counters"
              else load(str(ROOT / "models" / name), parameters_for(ROOT / "models" / name)))
     results = []
-    for engine in ("native", "python"):
-        reduced = explore_reduced(model, "exact", explorer=engine)
+    runs = (("python", 1, None),) + tuple(("native", w, None) for w in WORKERS) + (("native", 3, 0),)
+    real = native.explore_native
+    for engine, workers, parallel_min in runs:
+        # parallel_min=0: every level on the threads
+        monkeypatch.setattr(native, "explore_native", functools.partial(real, parallel_min=parallel_min))
+        reduced = explore_reduced(model, "exact", explorer=engine, workers=workers)
         assert reduced.reducer.method.startswith("sorting")
+        assert reduced.exploration.notes == ()  # the native run did not fall back
         results.append(reduced.exploration)
-    assert "warning" not in capsys.readouterr().err  # the native run did not fall back
-    assert_same(model, *results)
+    for native_result in results[1:]:
+        assert_same(model, native_result, results[0])
     if name == "counters":
         assert results[0].states == 15  # multisets of size 4 over 3 values: C(6, 2)
 
 
-def test_native_reduction_refuses_a_wrong_generator_like_python(capsys):
-    from detect.statespace.explore import NotASymmetry
-    from detect.checking.reduce import _compile_action, sorting_canonicaliser
+def test_native_reduction_refuses_a_wrong_generator_like_python():
+    from detect.statespace.explore import NotASymmetry, SortedBlocks
+    from detect.checking.reduce import point_symmetry, sorting_canonicaliser
     from detect.ir.points import LiteralPoints
 
     # x counts up, y never moves: swapping them is no symmetry.
@@ -293,9 +344,37 @@ def test_native_reduction_refuses_a_wrong_generator_like_python(capsys):
     pts = LiteralPoints.of(model)
     swap = [pts.index[(1 - k, v)] for k, v in pts.pairs]
     canon = sorting_canonicaliser(((0,), (1,)))
-    for engine in ("native", "python"):
+    kw = dict(canonicalise=canon, sorted_blocks=SortedBlocks(((0,), (1,))),
+              symmetries=(point_symmetry(swap, pts),))
+    # explore_native never falls back to Python: C itself refuses.
+    for run in (lambda: native.explore_native(model, workers=1, **kw),
+                lambda: native.explore_native(model, workers=3, parallel_min=0, **kw),
+                lambda: explore(model, engine="python", **kw)):
         with pytest.raises(NotASymmetry) as info:
-            explore(model, engine=engine, canonicalise=canon,
-                    symmetries=(_compile_action(swap, pts),))
+            run()
         assert info.value.generator == 0 and info.value.state == (0, 0)
-    assert "warning" not in capsys.readouterr().err
+
+
+def test_cli_workers_option():
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    path = str(ROOT / "models" / "peterson_filter.pml")
+    outputs = []
+    for workers in ("1", "2"):
+        run = CliRunner().invoke(main, ["explore", path, "-D", "N=3", "--json", "--engine", "native",
+                                        "--workers", workers])
+        assert run.exit_code == 0, run.output
+        data = json.loads(run.output)
+        outputs.append({k: data[k] for k in ("states", "transitions", "deadlocks", "faults")})
+    assert outputs[0] == outputs[1] and outputs[0]["states"] > 1000
+
+
+def test_default_workers_are_the_idle_cores(monkeypatch):
+    monkeypatch.setattr(native.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    for load, workers in ((0.2, 4), (1.3, 4), (2.0, 3), (3.6, 1), (11.0, 1)):
+        monkeypatch.setattr(native.os, "getloadavg", lambda load=load: (load, load, load))
+        assert native.default_workers() == workers

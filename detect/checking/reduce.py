@@ -31,7 +31,9 @@ from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import State, compile_model
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
-from detect.statespace.explore import Exploration, NotASymmetry, Progress, explore
+from detect.statespace.explore import (
+    Exploration, NotASymmetry, PointSymmetry, Progress, SortedBlocks, explore,
+)
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
@@ -58,6 +60,8 @@ class Reducer:
     canonicalise: Optional[Callable[[State], State]]
     slot_order: tuple[int, ...]
     method: str
+    #: Set when ``canonicalise`` sorts interchangeable blocks (the native explorer does it in C).
+    sorted_blocks: Optional[SortedBlocks] = None
 
 
 @dataclass(frozen=True)
@@ -98,9 +102,12 @@ def _action_source(images: Sequence[int], pts: LiteralPoints) -> Optional[str]:
 
 def _compile_action(images: Sequence[int], pts: LiteralPoints) -> Callable[[State], State]:
     src = _action_source(images, pts)
-    action = (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
-    action.images = tuple(images)  # read by the native explorer (detect.statespace.native)
-    return action
+    return (lambda s: s) if src is None else eval(src)  # generated from ints and dicts of ints only
+
+
+def point_symmetry(images: Sequence[int], pts: LiteralPoints) -> PointSymmetry:
+    """The generator ``images`` as the explorer checks it (compiled, images kept for C)."""
+    return PointSymmetry(tuple(images), _compile_action(images, pts))
 
 
 def _inverse(images: Sequence[int]) -> Images:
@@ -399,7 +406,6 @@ def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], 
             out[k] = v
         return tuple(out)
 
-    canonicalise.blocks = tuple(tuple(b) for b in blocks)  # the native explorer sorts these in C
     return canonicalise
 
 
@@ -584,7 +590,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         blocks = symmetric_blocks(gens, group.order, pts, order) if fast_paths else None
         if blocks is not None:
             return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
-                           f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})")
+                           f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})",
+                           SortedBlocks(tuple(tuple(b) for b in blocks)))
         return Reducer(strategy, group.order, smallest_image(sym, pts, order), order,
                        "least image by stabiliser-chain backtracking")
     if strategy == "local":
@@ -655,12 +662,15 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                     max_states: int | None = None, timeout: float | None = None,
                     progress: Progress | None = None, enumerate_limit: int = ENUMERATE_LIMIT,
                     engine: str = "auto", table_limit: int = 100_000,
-                    check: bool = True, explorer: str | None = None) -> ReducedExploration:
+                    check: bool = True, explorer: str | None = None,
+                    memory_limit: int | None = None, workers: int | None = None) -> ReducedExploration:
     """Explore with ``strategy``; verdicts that reduction cannot justify come from a plain run.
 
     With ``check`` every generator is checked on every expanded state (see ``explore``'s
     ``symmetries``); a refuted one makes the whole run an unreduced one, with a note.
-    ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.statespace.native``).
+    ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.statespace.native``);
+    ``memory_limit`` (bytes) bounds each exploration and ``workers`` shares a native one, as
+    ``explore``'s do.
 
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
@@ -674,6 +684,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     if strategy == "none":
         reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")
         return ReducedExploration(explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
+                                          memory_limit=memory_limit, workers=workers,
                                           progress=progress), reducer, ())
     if detection is None:
         from detect.symmetry.pipeline import detect
@@ -682,18 +693,22 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     group = detection.group
     reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
     pts = LiteralPoints.of(model)
-    actions = [_compile_action(g, pts) for g in group.points]
+    actions = [point_symmetry(g, pts) for g in group.points]
     try:
         result = explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
-                         canonicalise=reducer.canonicalise, progress=progress,
+                         memory_limit=memory_limit, workers=workers,
+                         canonicalise=reducer.canonicalise, sorted_blocks=reducer.sorted_blocks,
+                         progress=progress,
                          symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
     except NotASymmetry as wrong:
         # Never trust a refuted generator: the verdicts come from a plain run.
         note = (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                 f"steps of a reachable state onto those of its image): explored without reduction. "
                 f"This is a bug in symmetry detection; please report it")
-        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer)
-        return ReducedExploration(plain, replace(reducer, canonicalise=None, method="no reduction: " + note),
+        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
+                        memory_limit=memory_limit, workers=workers)
+        return ReducedExploration(plain, replace(reducer, canonicalise=None, sorted_blocks=None,
+                                                 method="no reduction: " + note),
                                   (note,))
     if reducer.canonicalise is None:
         return ReducedExploration(result, reducer, ())
@@ -720,7 +735,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         return ReducedExploration(result, reducer, ())
     # The re-check shares the caller's time budget: what the reduced run used is spent.
     remaining = None if timeout is None else max(0.0, timeout - result.seconds)
-    plain = explore(compiled, max_states=max_states, timeout=remaining, engine=explorer)
+    plain = explore(compiled, max_states=max_states, timeout=remaining, engine=explorer,
+                    memory_limit=memory_limit, workers=workers)
     verdicts = list(result.assertions)
     notes = []
     for i, why in redo.items():
@@ -728,4 +744,6 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         note = f"{why}: checked without reduction" + (f"; {fresh.note}" if fresh.note else "")
         verdicts[i] = replace(fresh, note=note)
         notes.append(f"assert {model.assertions[i].text}: {why}; checked without reduction")
-    return ReducedExploration(replace(result, assertions=tuple(verdicts)), reducer, tuple(notes))
+    return ReducedExploration(replace(result, assertions=tuple(verdicts),
+                                      notes=tuple(dict.fromkeys(result.notes + plain.notes))),
+                              reducer, tuple(notes))

@@ -1,6 +1,7 @@
 """The IR: ``SequentialModel`` and its parts (``model``), the reference semantics of its
 operators and programs (``semantics``), its printer (``pretty``), the walkers every pass uses instead of its own
-``isinstance`` chain (``walk``), and literal points (``points``).
+``isinstance`` chain (``walk``), the one rule for building guards with constant folding
+(``build``: ``conj``, ``disj``, ``neg``, ``fold``), and literal points (``points``).
 
 Every other package depends on this one and it depends on nothing of ours: front ends
 build IR values, transforms map IR to IR, detection and checking read it.  ``detect.ir``

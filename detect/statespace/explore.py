@@ -19,6 +19,7 @@ representatives of a sound symmetry group.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Optional
@@ -48,6 +49,65 @@ class Clock:
             self.next_progress = now + PROGRESS_INTERVAL
             self.progress(*self.counts(), now - self.start)
         return False
+
+
+def resident_bytes() -> int:
+    """The process's resident set size now (0 where ``/proc`` cannot tell it)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class ResidentGrowth:
+    """Memory of the Python explorer: growth of the resident set since ``start`` (Python
+    objects cannot be counted cheaply; the growth is what the run costs the machine).
+    ``over()`` says whether it exceeds ``limit`` (never, without one)."""
+
+    MEASURE = "resident set growth of the process"
+    #: ``over()`` reads ``/proc`` at most this often, in seconds (a read costs ~10 µs and a
+    #: canonicalising run asks after every state).
+    INTERVAL = 0.01
+
+    def __init__(self, limit: Optional[int]):
+        self.limit = limit
+        self.start = resident_bytes()
+        self.next_read = 0.0
+
+    def used(self) -> int:
+        return max(0, resident_bytes() - self.start)
+
+    def over(self) -> bool:
+        if self.limit is None:
+            return False
+        now = time.perf_counter()
+        if now < self.next_read:
+            return False
+        self.next_read = now + self.INTERVAL
+        return self.used() > self.limit
+
+
+@dataclass(frozen=True)
+class SortedBlocks:
+    """Passed with a canonicaliser that is the least image under Sym(blocks), the group
+    permuting whole blocks of slots (position by position): that image is the state with the
+    blocks' value tuples sorted, which the native explorer computes in C."""
+
+    blocks: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class PointSymmetry:
+    """A state permutation: ``images`` permutes the model's literal points
+    (``detect.ir.points.LiteralPoints``), ``apply`` is the same map compiled for states (the
+    native explorer reads the images, the Python one calls ``apply``)."""
+
+    images: tuple[int, ...]
+    apply: Callable[[State], State]
+
+    def __call__(self, state: State) -> State:
+        return self.apply(state)
 
 
 class NotASymmetry(Exception):
@@ -115,10 +175,22 @@ class Exploration:
     #: Shortest trace to the first deadlock / first fault state found (empty if none).
     deadlock_trace: tuple[TraceStep, ...] = ()
     fault_trace: tuple[TraceStep, ...] = ()
+    #: Memory the run took, in bytes, counted as ``memory_measure`` says.
+    memory_bytes: int = 0
+    memory_measure: str = ""
+    #: The run stopped because it would have exceeded ``explore``'s ``memory_limit``
+    #: (``truncated`` is then set too).
+    memory_limit_reached: bool = False
+    #: How the run was made, when not as asked (the native explorer could not run, ...).
+    notes: tuple[str, ...] = ()
 
     @property
     def states_per_second(self) -> float:
         return self.states / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def bytes_per_state(self) -> float:
+        return self.memory_bytes / self.states if self.states else 0.0
 
 
 @dataclass(frozen=True)
@@ -158,11 +230,18 @@ def explore(
     progress: Progress | None = None,
     symmetries: tuple[Callable[[State], State], ...] = (),
     engine: str | None = None,
+    memory_limit: int | None = None,
+    sorted_blocks: SortedBlocks | None = None,
+    workers: int | None = None,
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
 
-    Stops early (``truncated``) after ``max_states`` states or ``timeout`` seconds; Ctrl-C
-    also stops it and returns the partial result with ``interrupted`` set.
+    Stops early (``truncated``) after ``max_states`` states or ``timeout`` seconds, or
+    (``memory_limit_reached`` too) once it would hold more than ``memory_limit`` bytes; Ctrl-C
+    also stops it and returns the partial result with ``interrupted`` set.  This Python
+    explorer measures its memory as the growth of the resident set (read with the clock, so
+    it may overshoot the limit by what 512 expansions allocate); the native one counts what
+    it allocates and stops before it would exceed the limit.
 
     ``symmetries`` (state permutations, the generators ``canonicalise`` reduces by) are
     checked on every expanded state s: the steps of σ(s) must be σ applied to the steps of s,
@@ -170,15 +249,18 @@ def explore(
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
 
     ``engine`` (``auto``, ``native``, ``python``; see ``detect.statespace.native``) picks the explorer of
-    an unreduced run, and of a run reduced by sorting blocks of slots (``canonicalise.blocks``,
-    see ``detect.checking.reduce.sorting_canonicaliser``); other canonicalised runs use this Python one.
+    an unreduced run, and of a run reduced by sorting blocks of slots (``sorted_blocks`` says
+    ``canonicalise`` is that, see ``detect.checking.reduce.sorting_canonicaliser``; the native
+    explorer then needs ``symmetries`` as ``PointSymmetry``); other canonicalised runs use this Python one.
+    ``workers`` threads share a native run (default: one per idle core, see
+    ``detect.statespace.native.default_workers``); the result does not depend on it.
     """
-    if engine != "python" and (canonicalise is None and not symmetries
-                               or getattr(canonicalise, "blocks", None) is not None):
+    if engine != "python" and (canonicalise is None and not symmetries or sorted_blocks is not None):
         from detect.statespace.native import dispatch
 
         return dispatch(model, max_states=max_states, timeout=timeout, progress=progress,
-                        engine=engine, canonicalise=canonicalise, symmetries=symmetries)
+                        engine=engine, canonicalise=canonicalise, symmetries=symmetries,
+                        memory_limit=memory_limit, sorted_blocks=sorted_blocks, workers=workers)
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     canon = canonicalise
@@ -196,12 +278,22 @@ def explore(
     fault_states: list[State] = []
     pending = _PendingConditions(compiled)
     transitions = 0
-    truncated = interrupted = False
+    truncated = interrupted = memory_limited = False
     expanded = 0
+    memory = ResidentGrowth(memory_limit)
     # Canonicalising is costly enough that reading the clock after every expansion is
     # free by comparison, and a timeout must not wait for 512 canonical labellings.
     clock_every = 1 if canon is not None else _CLOCK_EVERY
     out_of_time = Clock(start, deadline, progress, lambda: (len(parent), transitions)).out_of_time
+
+    def must_stop() -> bool:
+        """Read the memory and the clock: set the flags and say whether to stop."""
+        nonlocal truncated, memory_limited
+        if memory.over():
+            truncated = memory_limited = True
+        elif out_of_time():
+            truncated = True
+        return truncated
 
     try:
         # A model can have millions of initial states (every colouring of a ring): the bounds
@@ -215,8 +307,7 @@ def explore(
                 parent[r] = None
                 initial_real[r] = x
                 queue.append(r)
-            if n % clock_every == 0 and out_of_time():
-                truncated = True
+            if n % clock_every == 0 and must_stop():
                 break
         next_clock = clock_every
         while expanded < len(queue) and not truncated:
@@ -248,8 +339,7 @@ def explore(
                 queue.extend(new)
             if expanded == next_clock:
                 next_clock += clock_every
-                if out_of_time():
-                    truncated = True
+                if must_stop():
                     break
     except KeyboardInterrupt:
         truncated = interrupted = True
@@ -266,12 +356,14 @@ def explore(
                     states=len(parent), transitions=transitions, initial=len(initial_real),
                     deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                     faults=len(fault_states), truncated=truncated, interrupted=interrupted,
-                    seconds=seconds)
+                    seconds=seconds, memory_bytes=memory.used(), memory_measure=memory.MEASURE,
+                    memory_limit_reached=memory_limited)
 
 
 def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitions: int, initial: int,
              deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
-             seconds: float) -> Exploration:
+             seconds: float, memory_bytes: int = 0, memory_measure: str = "",
+             memory_limit_reached: bool = False) -> Exploration:
     """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
     rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
     native explorers."""
@@ -289,6 +381,9 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         assertions=_verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated),
         deadlock_trace=tracer.trace(deadlocks[0]) if deadlocks else (),
         fault_trace=tracer.fault_trace(fault_states[0]) if fault_states else (),
+        memory_bytes=memory_bytes,
+        memory_measure=memory_measure,
+        memory_limit_reached=memory_limit_reached,
     )
 
 

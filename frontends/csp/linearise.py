@@ -32,14 +32,16 @@ from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Expr, If, Index, Ite, Local, Name, Origin, Process,
     SequentialModel, Stmt, Summand, Unary, Variable, While,
 )
+from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
 
-from frontends.csp.scope import Scope, conj, fold
+from frontends.csp.scope import Scope, conj
 from frontends.csp.syntax import (
     Bin, Cond, Ident, Num, PAtomic, PBinary, PCall, PGuard, PIf, PIndexed, PlainEvent, Pos,
     PPrefix, Proc, ProcDef, PSkip, PStop, RecvEvent, SAssign, SendEvent, SExpr, SIf, SLocal,
     Subscript, SWhile, Un,
 )
+from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch, simultaneous
 
 TAU = "τ"
 #: Bounds on the control structure of one component: beyond them recursion is not tail
@@ -58,11 +60,11 @@ NONE = -(2 ** 40) - 7
 
 def subst(e: Expr, m: Mapping[str, Expr]) -> Expr:
     """Replace ``Name``s (locals, temporaries) by expressions, folding constants."""
-    return map_expr(e, lambda x: m.get(x.name) if isinstance(x, Name) else None, fold)
+    return map_expr(e, lambda x: m.get(x.name) if isinstance(x, Name) else None, simplify)
 
 
 def subst_stmts(stmts: tuple[Stmt, ...], m: Mapping[str, Expr]) -> tuple[Stmt, ...]:
-    return map_program(stmts, lambda x: m.get(x.name) if isinstance(x, Name) else None, fold)
+    return map_program(stmts, lambda x: m.get(x.name) if isinstance(x, Name) else None, simplify)
 
 
 # ============================================================================ free names
@@ -165,7 +167,7 @@ class Component:
     def slot(self) -> Expr:
         if self.local is None:
             return Const(self.offset)
-        return fold(Binary("+", fold(Binary("-", Name(self.local.name), Const(self.lo))), Const(self.offset)))
+        return simplify(Binary("+", simplify(Binary("-", Name(self.local.name), Const(self.lo))), Const(self.offset)))
 
 
 @dataclass(frozen=True)
@@ -514,7 +516,7 @@ class _Automaton:
             c = self.scope.expr(p.cond, vals)
             other = ("at", p.else_, env) if p.else_ is not None else SKIP
             return [Move(c, ("event", TAU, ()), (), ("at", p.then, env), p.pos),
-                    Move(fold(Unary("!", c)), ("event", TAU, ()), (), other, p.pos)]
+                    Move(simplify(Unary("!", c)), ("event", TAU, ()), (), other, p.pos)]
         if isinstance(p, PAtomic):
             return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.node_moves(p.proc, env, depth + 1)]
         if isinstance(p, PIndexed):
@@ -690,7 +692,7 @@ class Linearisation:
         storage = _Storage(sc, sizes, taken, {}, [])
         self.storage = storage
         uses_atomic = any(_uses_atomic(sc, c.entry) for c in comps)
-        self.atomic_var = storage.fresh("atomic_owner") if uses_atomic else None
+        self.owner = ExclusiveOwner(storage.fresh("atomic_owner"), 0) if uses_atomic else None
         # Atomic ids: 1 + global position of the instance.
         id_base, acc = [], 0
         for c in comps:
@@ -749,26 +751,21 @@ class Linearisation:
 
     def pieces(self, k: int, comp: Component, locs, edges, pc: Optional[str], size: int, id_base: int) -> list[Cand]:
         slot = comp.slot()
-        pc_ref = (Index(pc, slot) if size > 1 else Name(pc)) if pc else None
+        counter = ProgramCounter(Index(pc, slot) if size > 1 else Name(pc)) if pc else None
         me = self.atomic_id(comp, id_base)
         out = []
         for src, tgt, m, stores, resets, a_src, a_tgt in edges:
-            guard = conj(Binary("==", pc_ref, Const(src)), m.guard) if pc_ref is not None else m.guard
+            guard = conj(counter.at(src), m.guard) if counter is not None else m.guard
             program = list(m.program)
-            if len(stores) == 1:
-                program.append(Assign(stores[0][0], stores[0][1]))
-            elif stores:
-                temps = [Name(f"_arg{j}") for j in range(len(stores))]
-                program += [Assign(t, v) for t, (_, v) in zip(temps, stores)]
-                program += [Assign(st, t) for t, (st, _) in zip(temps, stores)]
+            program += simultaneous(stores, lambda j: f"_arg{j}")
             program += [Assign(r, Const(NONE)) for r in resets]
-            if pc_ref is not None and tgt != src:
-                program.append(Assign(pc_ref, Const(tgt)))
-            if self.atomic_var is not None:
+            if counter is not None and tgt != src:
+                program.append(counter.goto(tgt))
+            if self.owner is not None:
                 if a_tgt:
-                    program.append(Assign(Name(self.atomic_var), me))
+                    program.append(self.owner.take(me))
                 elif a_src:
-                    program.append(Assign(Name(self.atomic_var), Const(0)))
+                    program.append(self.owner.release())
             out.append(Cand(
                 (comp.local,) if comp.local else (), guard, m.action, tuple(program),
                 Origin.at(self.scope.path, m.pos.line, m.pos.column, f"{self.scope.path}:{m.pos.line}"),
@@ -778,7 +775,7 @@ class Linearisation:
     def atomic_id(self, comp: Component, id_base: int) -> Expr:
         if comp.local is None:
             return Const(id_base + 1)
-        return fold(Binary("+", fold(Binary("-", Name(comp.local.name), Const(comp.lo))), Const(id_base + 1)))
+        return simplify(Binary("+", simplify(Binary("-", Name(comp.local.name), Const(comp.lo))), Const(id_base + 1)))
 
     # -- parallel composition ----------------------------------------------------
     def combine(self, tree: Union[Tree, int], pieces, comps) -> list[Cand]:
@@ -940,9 +937,8 @@ class Linearisation:
         for k in same:  # the same family: different instances only
             loc = comps[k].local
             distinct.append(Binary("!=", Name(loc.name), renaming[loc.name]))
-        temps = [Name(f"_sent{j}") for j in range(len(s.action[2]))]
-        program = [Assign(t, v) for t, v in zip(temps, s.action[2])]
-        program += list(s.program)
+        latched, temps = latch(s.action[2], lambda j: f"_sent{j}")
+        program = list(latched) + list(s.program)
         program += [Assign(st, t) for st, t in zip(rr.action[2], temps)]
         program += list(rr.program)
         return Cand(s.locals + rr.locals, conj(s.guard, rr.guard, *distinct), ("event", ch, s.action[2]),
@@ -953,25 +949,19 @@ class Linearisation:
     def buffered(self, ch: str, cap: int, n: int, sends, recvs) -> list[Cand]:
         base = ch.replace("[", "_").replace("]", "")  # element c[2] of an array: c_2_buf
         bufs = [self.storage.fresh(f"{base}_buf" if n == 1 else f"{base}_buf{j}") for j in range(n)]
-        count = self.storage.fresh(f"{base}_count")
-        self.buffers[ch] = (bufs, count, cap)
+        fifo = FifoBuffer(tuple(bufs), self.storage.fresh(f"{base}_count"), cap, NONE)
+        self.buffers[ch] = fifo
         out = []
-        cnt = Name(count)
         for s in sends:
-            program = [Assign(Index(b, cnt), v) for b, v in zip(bufs, s.action[2])]
-            program.append(Assign(cnt, Binary("+", cnt, Const(1))))
-            out.append(dataclasses.replace(s, guard=conj(s.guard, Binary("<", cnt, Const(cap))),
+            out.append(dataclasses.replace(s, guard=conj(s.guard, fifo.not_full()),
                                            action=("event", ch + "!", s.action[2]),
-                                           program=tuple(program) + s.program))
+                                           program=fifo.enqueue(s.action[2]) + s.program))
+        heads = tuple(fifo.head(k) for k in range(n))
         for r in recvs:
-            program = [Assign(st, Index(b, Const(0))) for st, b in zip(r.action[2], bufs)]
-            for b in bufs:
-                program += [Assign(Index(b, Const(i)), Index(b, Const(i + 1))) for i in range(cap - 1)]
-                program.append(Assign(Index(b, Const(cap - 1)), Const(NONE)))
-            program.append(Assign(cnt, Binary("-", cnt, Const(1))))
-            out.append(dataclasses.replace(r, guard=conj(r.guard, Binary(">", cnt, Const(0))),
-                                           action=("event", ch + "?", tuple(Index(b, Const(0)) for b in bufs)),
-                                           program=tuple(program) + r.program))
+            program = tuple(Assign(st, h) for st, h in zip(r.action[2], heads)) + fifo.dequeue()
+            out.append(dataclasses.replace(r, guard=conj(r.guard, fifo.not_empty()),
+                                           action=("event", ch + "?", heads),
+                                           program=program + r.program))
         return out
 
 
@@ -1051,24 +1041,20 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         dom = tuple(sorted({v for (v,) in inits}))
         variables.append(Variable(var, dom, inits, size))
         to_infer[var] = (pos, what)
-    for ch, (bufs, count, cap) in lin.buffers.items():
+    for ch, fifo in lin.buffers.items():
         pos = scope.channels[ch.split("[")[0]].pos
-        for b in bufs:
-            variables.append(Variable(b, (NONE,), ((NONE,),) * cap, cap))
+        for k, b in enumerate(fifo.fields):
+            variables.append(fifo.field_variable(k, (NONE,)))
             to_infer[b] = (pos, f"buffer of channel '{ch}'")
-        variables.append(Variable(count, tuple(range(cap + 1)), ((0,),)))
-    if lin.atomic_var is not None:
-        variables.append(Variable(lin.atomic_var, tuple(range(lin.n_instances + 1)), ((0,),)))
+        variables.append(fifo.length_variable())
+    if lin.owner is not None:
+        variables.append(lin.owner.variable(range(1, lin.n_instances + 1)))
 
     summands = []
     for c in cands:
         guard = c.guard
-        if lin.atomic_var is not None:
-            a = Name(lin.atomic_var)
-            allowed: Expr = Binary("==", a, Const(0))
-            for me in c.atomic_ids:
-                allowed = Binary("||", allowed, Binary("==", a, me))
-            guard = conj(guard, allowed)
+        if lin.owner is not None:
+            guard = conj(guard, lin.owner.turn(c.atomic_ids))
         if isinstance(guard, Const) and not guard.value:
             continue
         summands.append(Summand(c.locals, guard, Event(c.action[1], tuple(c.action[2])), c.program,
@@ -1257,8 +1243,8 @@ def _terminal(comps, autos, pcs, sizes) -> Optional[Expr]:
         values = c.local.domain if c.local else (None,)
         for v in values:
             slot = subst(c.slot(), {c.local.name: Const(v)}) if c.local else c.slot()
-            ref = Index(pc, slot) if sizes[c.group] > 1 else Name(pc)
-            parts.append(Binary("==", ref, Const(skip_id)))
+            counter = ProgramCounter(Index(pc, slot) if sizes[c.group] > 1 else Name(pc))
+            parts.append(counter.at(skip_id))
     return conj(*parts)
 
 

@@ -11,7 +11,8 @@ from typing import Mapping, Optional, Union
 
 from detect.errors import InputError
 from detect.ir import Assign, Binary, Const, Expr, If, Index, Ite, Name, Stmt, Unary, While
-from detect.ir.semantics import Fault, apply_binary, apply_unary
+from detect.ir import build
+from detect.ir.build import simplify
 
 from frontends.csp.syntax import (
     AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, Ident, Num, Pos, ProcDef, SAssign,
@@ -78,12 +79,12 @@ class Scope:
         if isinstance(e, Subscript):
             return self.element(e, env)
         if isinstance(e, Un):
-            return fold(Unary(e.op, self.expr(e.operand, env, _macros)))
+            return simplify(Unary(e.op, self.expr(e.operand, env, _macros)))
         if isinstance(e, Bin):
-            return fold(Binary(e.op, self.expr(e.left, env, _macros), self.expr(e.right, env, _macros)))
+            return simplify(Binary(e.op, self.expr(e.left, env, _macros), self.expr(e.right, env, _macros)))
         if isinstance(e, Cond):
-            return fold(Ite(self.expr(e.cond, env, _macros), self.expr(e.then, env, _macros),
-                            self.expr(e.else_, env, _macros)))
+            return simplify(Ite(self.expr(e.cond, env, _macros), self.expr(e.then, env, _macros),
+                                self.expr(e.else_, env, _macros)))
         raise TypeError(e)
 
     def element(self, e: Subscript, env: Mapping[str, Expr]) -> Index:
@@ -101,7 +102,7 @@ class Scope:
                 f"index(es) given", e.pos)
         flat: Expr = Const(0)
         for idx, dim in zip(e.indices, var.dims):
-            flat = fold(Binary("+", fold(Binary("*", flat, Const(dim))), self.expr(idx, env)))
+            flat = simplify(Binary("+", simplify(Binary("*", flat, Const(dim))), self.expr(idx, env)))
         return Index(e.name, flat)
 
     def index_range(self, p, env: Mapping[str, Expr] = {}) -> range:
@@ -167,65 +168,9 @@ class Scope:
 # ---------------------------------------------------------------------------- folding
 
 
-def fold(e: Expr) -> Expr:
-    """Constant-fold one level (children are already folded); faults are left to run time."""
-    if isinstance(e, Unary) and isinstance(e.operand, Const):
-        return Const(apply_unary(e.op, e.operand.value))
-    if isinstance(e, Binary):
-        a, b = e.left, e.right
-        if isinstance(a, Const) and isinstance(b, Const):
-            try:
-                return Const(apply_binary(e.op, a.value, b.value))
-            except Fault:
-                return e
-        if e.op in ("+", "-") and isinstance(b, Const) and b.value == 0:
-            return a
-        if e.op == "+" and isinstance(a, Const) and a.value == 0:
-            return b
-        if (e.op in ("+", "-") and isinstance(b, Const) and isinstance(a, Binary)
-                and a.op == ("-" if e.op == "+" else "+") and isinstance(a.right, Const)
-                and a.right.value == b.value):
-            # (x - k) + k and (x + k) - k are x (ints do not overflow).  Family slot indices
-            # come out as ``c - lo + base``; left unfolded, a family starting at 0 (no
-            # offset) would get a different CSP shape from its sibling families and the
-            # symmetry between them would be lost.
-            return a.left
-        if e.op == "*" and isinstance(a, Const) and a.value == 0 and _pure(b):
-            return Const(0)
-        if e.op == "&&" and isinstance(a, Const):
-            return _bool(b) if a.value else Const(0)
-        if e.op == "&&" and isinstance(b, Const) and b.value:
-            return _bool(a)
-        if e.op == "||" and isinstance(a, Const):
-            return Const(1) if a.value else _bool(b)
-    if isinstance(e, Ite) and isinstance(e.cond, Const):
-        return e.then if e.cond.value else e.else_
-    return e
-
-
-def _pure(e: Expr) -> bool:
-    return isinstance(e, (Const, Name))
-
-
-_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "&&", "||")
-
-
-def _bool(e: Expr) -> Expr:
-    """``e`` as a 0/1 value (comparisons already are)."""
-    if isinstance(e, Binary) and e.op in _COMPARISONS or isinstance(e, Unary) and e.op == "!":
-        return e
-    if isinstance(e, Const):
-        return Const(int(bool(e.value)))
-    return Binary("!=", e, Const(0))
-
-
 def conj(*parts: Expr) -> Expr:
-    out: Expr = Const(1)
-    for p in parts:
-        if isinstance(p, Const) and p.value:
-            continue
-        out = p if isinstance(out, Const) and out.value else Binary("&&", out, p)
-    return out
+    """CSP#'s conjunction of guards: truth values, so every non-zero constant is a unit."""
+    return build.conj(*parts, units="truthy")
 
 
 # ---------------------------------------------------------------------------- building

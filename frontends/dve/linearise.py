@@ -37,12 +37,14 @@ from typing import Mapping, Optional, Union
 
 from detect import ir
 from detect.errors import InputError
+from detect.ir.build import conj, disj, fold
 from detect.ir.semantics import Fault, apply_binary, apply_unary
 
 from frontends.dve.syntax import (
     Assignment, BinaryOp, ChannelDecl, Expr, Named, Num, ProcessDecl, Ref, SyncSpec,
     SystemDecl, TransitionDecl, UnaryOp, VarDecl,
 )
+from frontends.kit.lowering import FifoBuffer, ProgramCounter, simultaneous
 
 TYPE_DOMAINS: dict[str, tuple[int, int]] = {"byte": (0, 255), "int": (-32768, 32767)}
 
@@ -86,11 +88,9 @@ class ChannelSymbol:
     capacity: int  # 0: rendezvous
 
     @property
-    def count_name(self) -> str:
-        return f"{self.name}.count"
-
-    def item_name(self, k: int) -> str:
-        return f"{self.name}.x{k}"
+    def buffer(self) -> FifoBuffer:
+        """The state of a buffered channel: ``name.count`` and one array ``name.x<k>`` per field."""
+        return FifoBuffer.named(self.name, len(self.types), self.capacity, length="count", field="x")
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,10 @@ class ProcessSymbol:
     @property
     def pc_name(self) -> str:
         return f"{self.name}.state"
+
+    @property
+    def counter(self) -> ProgramCounter:
+        return ProgramCounter(ir.Name(self.pc_name))
 
 
 @dataclass
@@ -257,22 +261,6 @@ class _ChainedScope(dict):
 # ---------------------------------------------------------------------------- expressions
 
 
-def _fold(e: ir.Expr) -> ir.Expr:
-    """Fold operators whose operands are constants (BEEM writes ``8 - 3``, ``1 + 1``)."""
-    try:
-        if isinstance(e, ir.Unary) and isinstance(e.operand, ir.Const):
-            return ir.Const(apply_unary(e.op, e.operand.value))
-        if (
-            isinstance(e, ir.Binary)
-            and isinstance(e.left, ir.Const)
-            and isinstance(e.right, ir.Const)
-        ):
-            return ir.Const(apply_binary(e.op, e.left.value, e.right.value))
-    except Fault:
-        pass  # keep it: the fault then happens at run time, as in DiVinE
-    return e
-
-
 @dataclass(frozen=True)
 class _Context:
     """Where an expression is translated: inside process ``process`` (or at top level)."""
@@ -296,23 +284,23 @@ def translate_expr(e: Expr, ctx: _Context) -> ir.Expr:
     if isinstance(e, UnaryOp):
         a = translate_expr(e.operand, ctx)
         if e.op == "not":
-            return _fold(ir.Unary("!", a))
+            return fold(ir.Unary("!", a))
         if e.op == "-":
-            return _fold(ir.Unary("-", a))
+            return fold(ir.Unary("-", a))
         if e.op == "+":
             return a
         if e.op == "~":  # two's complement: ~a == -a - 1
-            return _fold(ir.Binary("-", _fold(ir.Unary("-", a)), ir.Const(1)))
+            return fold(ir.Binary("-", fold(ir.Unary("-", a)), ir.Const(1)))
         raise tables.error(f"unknown operator {e.op!r}", e)
     if isinstance(e, BinaryOp):
         a = translate_expr(e.left, ctx)
         b = translate_expr(e.right, ctx)
         if e.op == "imply":
-            return _fold(ir.Binary("||", _fold(ir.Unary("!", a)), b))
+            return fold(ir.Binary("||", fold(ir.Unary("!", a)), b))
         op = _IR_BINARY.get(e.op, e.op)
         if op not in ir.BINARY_OPS:
             raise tables.error(f"unknown operator {e.op!r}", e)
-        return _fold(ir.Binary(op, a, b))
+        return fold(ir.Binary(op, a, b))
     raise tables.error("expected an expression", e)
 
 
@@ -323,7 +311,7 @@ def _translate_ref(e: Ref, ctx: _Context) -> ir.Expr:
         if proc is None:
             raise tables.error(f"unknown process {e.process!r}", e)
         if e.dotted and e.index is None and e.name in proc.states:
-            return ir.Binary("==", ir.Name(proc.pc_name), ir.Const(proc.states[e.name]))
+            return proc.counter.at(proc.states[e.name])
         sym = proc.symbols.get(e.name)
         if sym is None:
             what = "state or variable" if e.dotted else "variable"
@@ -383,25 +371,6 @@ def translate_target(target: Ref, ctx: _Context) -> Union[ir.Name, ir.Index]:
     return value
 
 
-def _conj(parts: list[ir.Expr]) -> ir.Expr:
-    parts = [p for p in parts if p != ir.TRUE]
-    if not parts:
-        return ir.TRUE
-    result = parts[0]
-    for p in parts[1:]:
-        result = ir.Binary("&&", result, p)
-    return result
-
-
-def _disj(parts: list[ir.Expr]) -> ir.Expr:
-    if not parts:
-        return ir.FALSE
-    result = parts[0]
-    for p in parts[1:]:
-        result = ir.Binary("||", result, p)
-    return result
-
-
 # ---------------------------------------------------------------------------- declarations
 
 
@@ -442,15 +411,10 @@ def _declare(system: SystemDecl, path: str, defines: Mapping[str, int]) -> tuple
             chan = ChannelSymbol(item.name, item.types, capacity)
             tables.channels[item.name] = chan
             if capacity > 0:
-                tables.variables.append(
-                    ir.Variable(chan.count_name, tuple(range(capacity + 1)), ((0,),))
-                )
+                tables.variables.append(chan.buffer.length_variable())
                 for k, type_name in enumerate(item.types):
                     lo, hi = TYPE_DOMAINS[type_name]
-                    tables.variables.append(
-                        ir.Variable(chan.item_name(k), tuple(range(lo, hi + 1)),
-                                    tuple((0,) for _ in range(capacity)), size=capacity)
-                    )
+                    tables.variables.append(chan.buffer.field_variable(k, tuple(range(lo, hi + 1))))
         else:
             _check_not_keyword(item.name, item, tables)
             if item.name in tables.globals or item.name in tables.channels or item.name in tables.processes:
@@ -504,10 +468,10 @@ def _transition_part(
     ctx = _Context(tables, proc)
     src = _state_index(proc, t.source, tables)
     dst = _state_index(proc, t.target, tables)
-    guard = [ir.Binary("==", ir.Name(proc.pc_name), ir.Const(src))]
+    guard = [proc.counter.at(src)]
     guard += [translate_expr(g, ctx) for g in t.guards]
     program: list[ir.Stmt] = list(pre)
-    program.append(ir.Assign(ir.Name(proc.pc_name), ir.Const(dst)))
+    program.append(proc.counter.goto(dst))
     for a in t.effects:
         program.append(ir.Assign(translate_target(a.target, ctx), translate_expr(a.value, ctx)))
     return _Part(tuple(guard), tuple(program))
@@ -521,8 +485,8 @@ def _state_index(proc: ProcessSymbol, named: Named, tables: _Tables) -> int:
 
 def _committed(tables: _Tables) -> ir.Expr:
     """True iff some process is in a committed state."""
-    return _disj([
-        ir.Binary("==", ir.Name(p.pc_name), ir.Const(c))
+    return disj(*[
+        p.counter.at(c)
         for p in tables.processes.values()
         for c in sorted(p.commits)
     ])
@@ -537,28 +501,15 @@ def _buffered_ops(chan: ChannelSymbol, sync: SyncSpec, ctx: _Context) -> tuple[l
             f"this {'send' if sync.send else 'receive'} has {len(sync.items)}",
             sync,
         )
-    count = ir.Name(chan.count_name)
+    fifo = chan.buffer
     if sync.send:
-        guard = [ir.Binary("<", count, ir.Const(chan.capacity))]
-        stmts: list[ir.Stmt] = [
-            ir.Assign(ir.Index(chan.item_name(k), count), translate_expr(v, ctx))
-            for k, v in enumerate(sync.items)
-        ]
-        stmts.append(ir.Assign(count, ir.Binary("+", count, ir.Const(1))))
-        return guard, stmts
-    guard = [ir.Binary(">", count, ir.Const(0))]
-    stmts = []
+        return [fifo.not_full()], list(fifo.enqueue([translate_expr(v, ctx) for v in sync.items]))
+    stmts: list[ir.Stmt] = []
     for k, target in enumerate(sync.items):
         if not isinstance(target, Ref) or target.process is not None:
             raise tables.error("expected a variable to receive into", target)
-        stmts.append(ir.Assign(translate_target(target, ctx), ir.Index(chan.item_name(k), ir.Const(0))))
-    stmts.append(ir.Assign(count, ir.Binary("-", count, ir.Const(1))))
-    for k in range(len(chan.types)):
-        item = chan.item_name(k)
-        for i in range(1, chan.capacity):
-            stmts.append(ir.Assign(ir.Index(item, ir.Const(i - 1)), ir.Index(item, ir.Const(i))))
-        stmts.append(ir.Assign(ir.Index(item, ir.Const(chan.capacity - 1)), ir.Const(0)))
-    return guard, stmts
+        stmts.append(ir.Assign(translate_target(target, ctx), fifo.head(k)))
+    return [fifo.not_empty()], stmts + list(fifo.dequeue(length_first=True))
 
 
 def _origin(tables: _Tables, *transitions: TransitionDecl) -> ir.Origin:
@@ -606,7 +557,7 @@ def _async_summands(processes: list[ProcessDecl], tables: _Tables) -> list[ir.Su
             if not_committed is not None and src not in proc.commits:
                 guard.append(not_committed)
             summands.append(ir.Summand(
-                (), _conj(guard), event, part.program, _origin(tables, t), (proc.name,),
+                (), conj(*guard), event, part.program, _origin(tables, t), (proc.name,),
             ))
     summands += _rendezvous_summands(senders, receivers, not_committed, tables)
     return summands
@@ -638,21 +589,14 @@ def _rendezvous_summands(senders, receivers, not_committed, tables: _Tables) -> 
                     if not isinstance(target, Ref) or target.process is not None:
                         raise tables.error("expected a variable to receive into", target)
                     targets.append(translate_target(target, r_ctx))
-                transfer: list[ir.Stmt] = []
-                if len(values) == 1:
-                    transfer.append(ir.Assign(targets[0], values[0]))
-                elif values:
-                    # All values are read in the pre-state, before any target is written.
-                    temps = [ir.Name(f"{chan_name}.v{k}") for k in range(len(values))]
-                    transfer += [ir.Assign(tmp, v) for tmp, v in zip(temps, values)]
-                    transfer += [ir.Assign(tgt, tmp) for tgt, tmp in zip(targets, temps)]
-                r_part = _transition_part(receiver, rt, tables, tuple(transfer))
+                transfer = simultaneous(list(zip(targets, values)), lambda k: f"{chan_name}.v{k}")
+                r_part = _transition_part(receiver, rt, tables, transfer)
                 s_part = _transition_part(sender, st, tables)
                 guard = list(r_part.guard) + list(s_part.guard)
                 if not_committed is not None and not s_committed:
                     guard.append(not_committed)
                 summands.append(ir.Summand(
-                    (), _conj(guard), ir.Event(chan_name, tuple(values)),
+                    (), conj(*guard), ir.Event(chan_name, tuple(values)),
                     r_part.program + s_part.program, _origin(tables, st, rt),
                     (sender.name, receiver.name),
                 ))
@@ -683,7 +627,7 @@ def _sync_system_summands(processes: list[ProcessDecl], tables: _Tables) -> list
         guard = [g for _, part in combo for g in part.guard]
         program = tuple(st for _, part in combo for st in part.program)
         summands.append(ir.Summand(
-            (), _conj(guard), ir.Event("step"), program,
+            (), conj(*guard), ir.Event("step"), program,
             _origin(tables, *(t for t, _ in combo)), owners,
         ))
     return summands

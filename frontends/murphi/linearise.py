@@ -52,7 +52,9 @@ from typing import Callable, Iterator, Mapping, Optional, Union
 
 from detect import ir
 from detect.errors import InputError
-from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, execute
+from detect.ir import build
+from detect.ir.build import disj, fold, is_truth
+from detect.ir.semantics import Env, Fault, execute
 
 from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, CallStmt, ClearStmt, ConstDecl,
@@ -243,48 +245,18 @@ PREDEFINED: dict[str, Symbol] = {
 # ---------------------------------------------------------------------------- helpers
 
 
-def _fold(e: ir.Expr) -> ir.Expr:
-    """Fold operators on constants; keep a faulting one for run time (Murphi's error)."""
-    try:
-        if isinstance(e, ir.Unary) and isinstance(e.operand, ir.Const):
-            return ir.Const(apply_unary(e.op, e.operand.value))
-        if isinstance(e, ir.Binary) and isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
-            return ir.Const(apply_binary(e.op, e.left.value, e.right.value))
-    except Fault:
-        pass
-    return e
-
-
-def conj(a: ir.Expr, b: ir.Expr) -> ir.Expr:
-    if a == ir.TRUE:
-        return b
-    if b == ir.TRUE:
-        return a
-    if a == ir.FALSE:
-        return a
-    return ir.Binary("&&", a, b)
-
-
-def disj(a: ir.Expr, b: ir.Expr) -> ir.Expr:
-    if a == ir.TRUE or b == ir.TRUE:
-        return ir.TRUE
-    if a == ir.FALSE:
-        return b
-    if b == ir.FALSE:
-        return a
-    return ir.Binary("||", a, b)
+def conj(*parts: ir.Expr) -> ir.Expr:
+    """Murphi's short-circuit conjunction: a leading ``FALSE`` is the whole (``build.conj``)."""
+    return build.conj(*parts, false="leading")
 
 
 def neg(a: ir.Expr) -> ir.Expr:
-    if isinstance(a, ir.Const):
-        return ir.Const(int(not a.value))
-    if isinstance(a, ir.Unary) and a.op == "!":
-        return a.operand
-    return ir.Unary("!", a)
+    """Negation of a Murphi truth value (0/1): ``!!x`` is ``x`` (``build.neg``)."""
+    return build.neg(a, cancel=True)
 
 
 def _in_range(e: ir.Expr, lo: int, hi: int) -> ir.Expr:
-    return conj(_fold(ir.Binary(">=", e, ir.Const(lo))), _fold(ir.Binary("<=", e, ir.Const(hi))))
+    return conj(fold(ir.Binary(">=", e, ir.Const(lo))), fold(ir.Binary("<=", e, ir.Const(hi))))
 
 
 @dataclass(frozen=True)
@@ -541,10 +513,10 @@ class _Translator:
         checks: ir.Expr = ir.TRUE
         stride = 1
         for dim, v in reversed(list(zip(leaf.dims, indices))):
-            term = _fold(ir.Binary("-", v.expr, ir.Const(dim.lo))) if dim.lo else v.expr
+            term = fold(ir.Binary("-", v.expr, ir.Const(dim.lo))) if dim.lo else v.expr
             if stride != 1:
-                term = _fold(ir.Binary("*", term, ir.Const(stride)))
-            flat = term if flat == ir.Const(0) else _fold(ir.Binary("+", term, flat))
+                term = fold(ir.Binary("*", term, ir.Const(stride)))
+            flat = term if flat == ir.Const(0) else fold(ir.Binary("+", term, flat))
             if len(leaf.dims) > 1 and not v.within(dim):
                 checks = conj(checks, _in_range(v.expr, dim.lo, dim.hi))
             stride *= dim.size
@@ -602,7 +574,7 @@ class _Translator:
             v = self.expr(e.operand, scope)
             if e.op == "-":
                 lo, hi = (None, None) if v.lo is None else (-v.hi, -v.lo)
-                return _const_value(Value(_fold(ir.Unary("-", v.expr)), lo, hi, v.defined))
+                return _const_value(Value(fold(ir.Unary("-", v.expr)), lo, hi, v.defined))
             return _const_value(Value(neg(v.expr), 0, 1, v.defined))
         if isinstance(e, BinaryOp):
             return self._binary(e, scope)
@@ -657,7 +629,7 @@ class _Translator:
         else:
             defined = conj(a.defined, disj(neg(a.expr), b.defined))
             expr = ir.TRUE if a.expr == ir.FALSE else disj(neg(a.expr), b.expr)
-        return _const_value(Value(_fold(expr), 0, 1, defined))
+        return _const_value(Value(fold(expr), 0, 1, defined))
 
     def _binary(self, e: BinaryOp, scope: Scope) -> Value:
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
@@ -666,7 +638,7 @@ class _Translator:
         defined = conj(a.defined, b.defined)
         if e.op in ("=", "!=", "<", "<=", ">", ">="):
             op = "==" if e.op == "=" else e.op
-            return _const_value(Value(_fold(ir.Binary(op, a.expr, b.expr)), 0, 1, defined))
+            return _const_value(Value(fold(ir.Binary(op, a.expr, b.expr)), 0, 1, defined))
         lo = hi = None
         if a.lo is not None and b.lo is not None:
             if e.op == "+":
@@ -676,7 +648,7 @@ class _Translator:
             elif e.op == "*":
                 products = [x * y for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
                 lo, hi = min(products), max(products)
-        return _const_value(Value(_fold(ir.Binary(e.op, a.expr, b.expr)), lo, hi, defined))
+        return _const_value(Value(fold(ir.Binary(e.op, a.expr, b.expr)), lo, hi, defined))
 
     def quantified_scopes(self, quantifiers, scope: Scope) -> Iterator[Scope]:
         """One scope per valuation of ``quantifiers``, each variable bound to a constant."""
@@ -1153,15 +1125,6 @@ def _merge(c: ir.Expr, new: "Value", old: Optional["Value"]) -> "Value":
     return Value(_ite(c, new.expr, old.expr), lo, hi, _ite(c, new.defined, old.defined))
 
 
-_BOOLEAN_OPS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
-
-
-def _is_boolean(e: ir.Expr) -> bool:
-    """``e`` certainly evaluates to 0 or 1."""
-    return (isinstance(e, ir.Const) and e.value in (0, 1)) or (isinstance(e, ir.Unary) and e.op == "!") \
-        or (isinstance(e, ir.Binary) and e.op in _BOOLEAN_OPS)
-
-
 def _ite(c: ir.Expr, a: ir.Expr, b: ir.Expr) -> ir.Expr:
     """``c ? a : b``, as ``&&``/``||`` where both sides are truth values.
 
@@ -1172,7 +1135,7 @@ def _ite(c: ir.Expr, a: ir.Expr, b: ir.Expr) -> ir.Expr:
         return a
     if isinstance(c, ir.Const):
         return a if c.value else b
-    if _is_boolean(c) and _is_boolean(a) and _is_boolean(b):
+    if is_truth(c) and is_truth(a) and is_truth(b):
         if a == ir.TRUE:
             return disj(c, b)
         if a == ir.FALSE:
@@ -1561,13 +1524,6 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
     return [(Case(), tuple(tr.stmts(stmts, scope)))], []
 
 
-def _conjunction(parts) -> ir.Expr:
-    result = ir.TRUE
-    for p in parts:
-        result = conj(result, p)
-    return result
-
-
 def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...],
                    global_names: frozenset[str]) -> list[ir.Summand]:
     taken = set(global_names) | {p.ir_name for p in params}
@@ -1604,14 +1560,14 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     summands = []
     for g in guard.true:
         for c, program in body_cases:
-            guard_expr = _conjunction(g.conjuncts + c.conjuncts)
+            guard_expr = conj(*(g.conjuncts + c.conjuncts))
             if guard_expr == ir.FALSE:
                 continue
             summands.append(ir.Summand(params_locals + g.locals + c.locals, guard_expr, event, program, origin))
     fault_cases = [(c, "guard") for c in guard.fault] + [(c, "condition") for c in _product(guard.true, body_faults)]
     for c, what in fault_cases:
         text = f"{where}: {what} of rule \"{name}\" reads an undefined value"
-        summands.append(ir.Summand(params_locals + c.locals, _conjunction(c.conjuncts), undefined_event,
+        summands.append(ir.Summand(params_locals + c.locals, conj(*c.conjuncts), undefined_event,
                                    (ir.Assert(ir.FALSE, text),), origin))
     return summands
 

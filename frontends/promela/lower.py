@@ -32,8 +32,10 @@ from typing import Optional
 from detect import ir
 from detect.errors import InputError
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
-from detect.ir import walk
+from detect.ir import build, walk
+from detect.ir.build import disj, fold, neg
 
+from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.normal import alternatives, normal_guard
@@ -122,35 +124,8 @@ def _bounds(e: Expr, env) -> Optional[tuple[int, int]]:
 
 
 def conj(*es: Expr) -> Expr:
-    es = [e for e in es if e != TRUE]
-    if any(e == FALSE for e in es):
-        return FALSE
-    if not es:
-        return TRUE
-    out = es[0]
-    for e in es[1:]:
-        out = Binary("&&", out, e)
-    return out
-
-
-def disj(es) -> Expr:
-    es = [e for e in es if e != FALSE]
-    if any(e == TRUE for e in es):
-        return TRUE
-    if not es:
-        return FALSE
-    out = es[0]
-    for e in es[1:]:
-        out = Binary("||", out, e)
-    return out
-
-
-def neg(e: Expr) -> Expr:
-    if e == TRUE:
-        return FALSE
-    if e == FALSE:
-        return TRUE
-    return Unary("!", e)
+    """Promela's conjunction: any ``FALSE`` conjunct is the whole (``build.conj``)."""
+    return build.conj(*es, false="absorbs")
 
 
 def substitute(e: Expr, name: str, value: Expr) -> Expr:
@@ -183,11 +158,10 @@ class Channel:
     capacity: int
     fields: tuple[tuple[int, int], ...]
 
-    def len_name(self) -> str:
-        return f"{self.prefix}.len"
-
-    def field(self, k: int) -> str:
-        return f"{self.prefix}.f{k}"
+    @property
+    def buffer(self) -> FifoBuffer:
+        """The state of a buffered channel: ``prefix.len`` and one array ``prefix.f<k>`` per field."""
+        return FifoBuffer.named(self.prefix, len(self.fields), self.capacity, length="len", field="f")
 
 
 @dataclass(frozen=True)
@@ -352,10 +326,10 @@ class Lowering:
             prefix = d.name if count is None else f"{d.name}_{k}"
             ch = Channel(prefix, cap, tuple(fields))
             if cap > 0:
-                self.variables.append(ir.Variable(ch.len_name(), domain_of((0, cap)), ((0,),)))
+                fifo = ch.buffer
+                self.variables.append(fifo.length_variable())
                 for j, fb in enumerate(fields):
-                    self.variables.append(ir.Variable(ch.field(j), self.domain(ch.field(j), fb, (0,)),
-                                                      tuple((0,) for _ in range(cap)), cap))
+                    self.variables.append(fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,))))
             chans.append(ch)
         return chans
 
@@ -377,11 +351,11 @@ class Translator:
         self.low = low
         self.instances = instances
 
-    def pc(self, inst: Instance) -> str:
-        return f"{inst.prefix}.pc"
+    def counter(self, inst: Instance) -> ProgramCounter:
+        return ProgramCounter(Name(f"{inst.prefix}.pc"))
 
     def nr_pr(self) -> Expr:
-        terms = [Binary("!=", Name(self.pc(i)), Const(0)) for i in self.instances]
+        terms = [Binary("!=", self.counter(i).slot, Const(0)) for i in self.instances]
         out = terms[0]
         for t in terms[1:]:
             out = Binary("+", out, t)
@@ -441,20 +415,11 @@ class Translator:
             x = self.expr(e.operand, ctx)
             if e.op == "~":
                 return Binary("-", Unary("-", x), Const(1))
-            if isinstance(x, Const):
-                return Const(-x.value if e.op == "-" else int(not x.value))
-            return Unary(e.op, x)
+            return fold(Unary(e.op, x))
         if isinstance(e, S.BinOp):
-            a, b = self.expr(e.left, ctx), self.expr(e.right, ctx)
-            if isinstance(a, Const) and isinstance(b, Const) and e.op not in ("/", "%"):
-                from detect.ir.semantics import Fault, apply_binary
-                try:
-                    return Const(apply_binary(e.op, a.value, b.value))
-                except Fault:
-                    # e.g. ``1 << 300``: not an input error (Spin accepts it), but a
-                    # run-time fault of the model, as the other front ends leave it.
-                    pass
-            return Binary(e.op, a, b)
+            # A faulting operation on constants (``1 << 300``) is not an input error (Spin
+            # accepts it) but a run-time fault of the model, as the other front ends leave it.
+            return fold(Binary(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx)), keep=("/", "%"))
         if isinstance(e, S.CondExpr):
             return Ite(self.expr(e.cond, ctx), self.expr(e.then, ctx), self.expr(e.else_, ctx))
         if isinstance(e, S.Special):
@@ -468,7 +433,7 @@ class Translator:
         if isinstance(e, S.ChanFn):
             out = []
             for cond, ch in self.channel(e.chan, ctx):
-                ln = Name(ch.len_name()) if ch.capacity > 0 else Const(0)
+                ln = Name(ch.buffer.length) if ch.capacity > 0 else Const(0)
                 v = {"len": ln, "empty": Binary("==", ln, Const(0)), "nempty": Binary("!=", ln, Const(0)),
                      "full": Binary("==", ln, Const(ch.capacity)), "nfull": Binary("<", ln, Const(ch.capacity))}[e.fn]
                 if ch.capacity == 0 and e.fn in ("full", "nfull"):
@@ -500,41 +465,34 @@ class Translator:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
         if len(args) != len(ch.fields):
             raise self.low.error(f"receive with {len(args)} arguments from a channel of {len(ch.fields)} fields", pos)
-        conds = [Binary(">", Name(ch.len_name()), Const(0))]
+        fifo = ch.buffer
+        conds = [fifo.not_empty()]
         for j, a in enumerate(args):
             v = self.recv_arg_value(a, ctx)
             if v is not None:
-                conds.append(Binary("==", Index(ch.field(j), Const(0)), v))
+                conds.append(Binary("==", fifo.head(j), v))
         return conj(*conds)
 
     def recv_program(self, ch: Channel, args, ctx: Ctx, copy: bool) -> tuple:
+        fifo = ch.buffer
         prog = []
         for j, a in enumerate(args):
             if self.recv_arg_value(a, ctx) is not None or (a.kind == "var" and a.ref.name == "_"):
                 continue
             info, target = self.lvalue(a.ref, ctx)
-            value = Index(ch.field(j), Const(0))
-            prog.append(Assign(target, wrap(value, info.bounds, _fits(ch.fields[j], info.bounds))))
-        if not copy:
-            for j in range(len(ch.fields)):
-                for k in range(ch.capacity - 1):
-                    prog.append(Assign(Index(ch.field(j), Const(k)), Index(ch.field(j), Const(k + 1))))
-                prog.append(Assign(Index(ch.field(j), Const(ch.capacity - 1)), Const(0)))
-            prog.append(Assign(Name(ch.len_name()), Binary("-", Name(ch.len_name()), Const(1))))
-        return tuple(prog)
+            prog.append(Assign(target, wrap(fifo.head(j), info.bounds, _fits(ch.fields[j], info.bounds))))
+        return tuple(prog) + (() if copy else fifo.dequeue())
 
     def send_program(self, ch: Channel, args, ctx: Ctx, pos) -> tuple:
         if ch.capacity == 0:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
         if len(args) != len(ch.fields):
             raise self.low.error(f"send of {len(args)} values to a channel of {len(ch.fields)} fields", pos)
-        prog = []
+        values = []
         for j, a in enumerate(args):
             v = self.expr(a, ctx)
-            prog.append(Assign(Index(ch.field(j), Name(ch.len_name())),
-                               wrap(v, ch.fields[j], _fits(_bounds(v, self.low.var_bounds), ch.fields[j]))))
-        prog.append(Assign(Name(ch.len_name()), Binary("+", Name(ch.len_name()), Const(1))))
-        return tuple(prog)
+            values.append(wrap(v, ch.fields[j], _fits(_bounds(v, self.low.var_bounds), ch.fields[j])))
+        return ch.buffer.enqueue(values)
 
     def rendezvous(self, t: Transition, ctx: Ctx) -> Optional[list[tuple[Expr, Channel]]]:
         """The (selecting condition, channel) offers of a send or receive on rendezvous
@@ -580,7 +538,7 @@ class Translator:
             for cond, ch in self.channel(st.chan, ctx):
                 if ch.capacity == 0:
                     raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", st.pos)
-                out.append((conj(cond, Binary("<", Name(ch.len_name()), Const(ch.capacity))),
+                out.append((conj(cond, ch.buffer.not_full()),
                             self.send_program(ch, st.args, ctx, st.pos)))
             return out
         if isinstance(st, S.Recv):
@@ -616,10 +574,10 @@ class Translator:
                 if isinstance(inner[0], S.Else):
                     return TRUE
                 gs.append(self.first_guard(inner[0], ctx))
-            return disj(gs)
+            return disj(*gs)
         if isinstance(st, (S.Break, S.Goto, S.Else)):
             return TRUE
-        return disj(g for g, _ in self.basic(st, ctx))
+        return disj(*(g for g, _ in self.basic(st, ctx)))
 
     def structured(self, stmts, ctx, first=False, brk: Optional[str] = None) -> tuple:
         out = []
@@ -669,7 +627,7 @@ def _fits(inner, outer) -> bool:
 def _select(alts: list[tuple[Expr, Expr]]) -> Expr:
     if len(alts) == 1 and alts[0][0] == TRUE:
         return alts[0][1]
-    return disj(conj(c, v) for c, v in alts)
+    return disj(*(conj(c, v) for c, v in alts))
 
 
 # ---------------------------------------------------------------------------- assembly
@@ -813,7 +771,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
                 if g.end not in g.reachable_from(g.entry) and not (inst is init_inst and plan.stop == g.end):
                     continue
                 later = [i for i in instances if i.pid > inst.pid]
-                guard = conj(*[Binary("==", Name(tr.pc(i)), Const(0)) for i in later])
+                guard = conj(*[tr.counter(i).at(0) for i in later])
                 steps.append(_Step(inst, g.end, 0, guard, reset_program(low, inst, ctx),
                                    ir.Origin((_at(low, 0, f"{inst.owner} -end-"),)), f"{inst.proctype}.end"))
                 continue
@@ -865,16 +823,16 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
                 raise low.error(f"receive with {len(recv.args)} arguments from a channel of {len(ch.fields)} fields", recv.pos)
             match = [Binary("==", values[j], want) for j, a in enumerate(recv.args)
                      if (want := tr.recv_arg_value(a, r_ctx)) is not None]
-            guard = conj(s_cond, Binary("==", Name(tr.pc(r_inst)), Const(r_t.src)), r_cond, *match)
+            guard = conj(s_cond, tr.counter(r_inst).at(r_t.src), r_cond, *match)
             offered.setdefault((s_inst.pid, id(s_t)), []).append(guard)
-            temps = [Assign(Name(f"__rv{j}"), v) for j, v in enumerate(values)]
+            latched, temps = latch(values, lambda j: f"__rv{j}")
             stores = []
             for j, a in enumerate(recv.args):
                 if tr.recv_arg_value(a, r_ctx) is not None or (a.kind == "var" and a.ref.name == "_"):
                     continue
                 info, target = tr.lvalue(a.ref, r_ctx)
-                stores.append(Assign(target, wrap(Name(f"__rv{j}"), info.bounds, _fits(ch.fields[j], info.bounds))))
-            program = tuple(temps + stores) + (Assign(Name(tr.pc(r_inst)), Const(r_t.dst)),)
+                stores.append(Assign(target, wrap(temps[j], info.bounds, _fits(ch.fields[j], info.bounds))))
+            program = latched + tuple(stores) + (tr.counter(r_inst).goto(r_t.dst),)
             origin = ir.Origin(_line_of(low, s_inst, s_t.line).locations
                                + _line_of(low, r_inst, r_t.line).locations, " ! ")
             out.append(_Step(s_inst, s_t.src, s_t.dst, guard, program, origin,
@@ -1008,7 +966,7 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
                 continue
             for guard, _ in transition_alternatives(low, tr, g, other, ctx):
                 sib.append(guard)
-        return [(neg(disj(sib)), ())]
+        return [(neg(disj(*sib)), ())]
     if t.kind == "dstep":
         return [tr.dstep(t.stmt.body, ctx)]
     return tr.basic(t.stmt, ctx)
@@ -1175,7 +1133,7 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
                 if first_run and any(i.graph.end in i.graph.reachable_from(i.graph.entry) for i in started):
                     check = (Assert(Binary("==", tr.nr_pr(), Const(target.pid)),
                                     "a process ended before init's run: pids differ from the load-time plan"),)
-                prog = check + (Assign(Name(tr.pc(target)), Const(target.graph.entry)),) + \
+                prog = check + (tr.counter(target).goto(target.graph.entry),) + \
                     local_initialisers(low, tr, target, ctxs[target.pid])
                 alts = [(TRUE, prog)]
                 started.append(target)
@@ -1198,6 +1156,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
              ) -> tuple[Expr, ir.SequentialModel]:
     """The model, and the condition under which Spin stores a state (``spin_storage``)."""
     atomic_pids = sorted({st.holder() for st in steps} - {None})
+    owner = ExclusiveOwner(ATOMIC, -1)
     # Where each process may hold atomic control: after a step that keeps it.
     holding: dict[int, set] = {}
     for st in steps:
@@ -1210,41 +1169,39 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     steps = [dataclasses.replace(st, guard=g) for st in steps for g in alternatives(normal_guard(st.guard), sizes)]
     full = []
     for st in steps:
-        pc_test = Binary("==", Name(tr.pc(st.inst)), Const(st.src))
-        full.append(conj(pc_test, st.guard))
+        full.append(conj(tr.counter(st.inst).at(st.src), st.guard))
     if atomic_pids:
-        low.variables.append(ir.Variable(ATOMIC, tuple([-1] + atomic_pids), ((-1,),)))
+        low.variables.append(owner.variable(atomic_pids))
         for pid in atomic_pids:
             # Spin decides that the atomic process is blocked before it tries timeout: a
             # holder whose only move is a timeout hands control to everybody (who may then
             # take their own timeout moves).
-            at_guard[pid] = substitute(disj(f for st, f in zip(steps, full)
-                                            if st.inst.pid == pid and st.src in holding[pid]),
+            at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
+                                             if st.inst.pid == pid and st.src in holding[pid])),
                                        _TIMEOUT, FALSE)
-    timeout = neg(disj(substitute(f, _TIMEOUT, FALSE) for f in full))
+    timeout = neg(disj(*(substitute(f, _TIMEOUT, FALSE) for f in full)))
     summands = []
     for st, f in zip(steps, full):
         excl = TRUE
         if atomic_pids:
-            others = [conj(Binary("==", Name(ATOMIC), Const(p)), neg(at_guard[p])) for p in atomic_pids if p != st.inst.pid]
-            mine = [Binary("==", Name(ATOMIC), Const(st.inst.pid))] if st.inst.pid in atomic_pids else []
-            excl = disj([Binary("==", Name(ATOMIC), Const(-1))] + mine + others)
+            others = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids if p != st.inst.pid]
+            mine = [Const(st.inst.pid)] if st.inst.pid in atomic_pids else []
+            excl = owner.turn(mine, others)
         guard = substitute(conj(f, excl), _TIMEOUT, timeout)
         prog = substitute_stmts(st.program, _TIMEOUT, timeout)
-        prog += (Assign(Name(tr.pc(st.inst)), Const(st.dst)),)
+        prog += (tr.counter(st.inst).goto(st.dst),)
         if atomic_pids:
             holder = st.holder()
-            prog += (Assign(Name(ATOMIC), Const(-1 if holder is None else holder)),)
+            prog += (owner.release() if holder is None else owner.take(Const(holder)),)
         owners = (st.inst.owner,) if st.partner is None else (st.inst.owner, st.partner[0].owner)
         summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, owners))
     terminal_parts = []
     for inst in instances:
         g = inst.graph
         ok = sorted({0} | set(g.end_labels))
-        terminal_parts.append(disj(Binary("==", Name(tr.pc(inst)), Const(v)) for v in ok))
+        terminal_parts.append(disj(*(tr.counter(inst).at(v) for v in ok)))
     params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
-    stored = disj([Binary("==", Name(ATOMIC), Const(-1))] +
-                  [conj(Binary("==", Name(ATOMIC), Const(p)), neg(at_guard[p])) for p in atomic_pids]) \
+    stored = owner.turn((), [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids]) \
         if atomic_pids else TRUE
     return stored, ir.SequentialModel(
         name=low.name, variables=tuple(low.variables), summands=tuple(summands),

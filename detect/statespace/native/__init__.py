@@ -5,9 +5,10 @@
 conditions (``detect.ir.semantics``'s meaning, faults included); ``build`` compiles it with the
 system C compiler (cached by a hash of the source) and loads it with cffi; ``runtime.c`` keeps
 the packed states (in breadth-first order, which makes the state array the queue), their
-parent indices and an open-addressing visited table.  Python drives the search in slices (to
-report progress and honour ``max_states``, ``timeout`` and Ctrl-C) and rebuilds traces by
-re-running the Python compiled model along the parent chain.
+parent indices and an open-addressing visited table, hash-partitioned over worker threads.
+Python drives the search in slices (to report progress and honour ``max_states``,
+``memory_limit``, ``timeout`` and Ctrl-C) and rebuilds traces by re-running the Python
+compiled model along the parent chain.
 
 The result equals the Python explorer's in states, transitions, initial states, deadlock and
 terminal state sets, fault count, truncation and verdicts.  What may differ is only what
@@ -15,8 +16,9 @@ depends on the order in which one state's new successors are queued (Python queu
 the order of ``deadlocks``/``terminal_states``, which shortest counterexample is shown, which
 fault states are reported first, and which states are kept when ``max_states`` truncates.
 
-Engines (``dispatch``): ``python``, ``native`` (falls back to Python with a one-line warning
-when no compiler is available, compilation fails, or int64 arithmetic would overflow), and
+Engines (``dispatch``): ``python``, ``native`` (falls back to Python, saying so in the result's
+``notes``, when no compiler is available, compilation fails, or int64 arithmetic would
+overflow), and
 ``auto``, the default: Python explores the first ``AUTO_THRESHOLD`` states (small models never
 wait for a compiler) and a model with more is explored natively.  The choice comes from the
 ``engine`` argument (the CLI's ``--engine``, passed down), else the
@@ -25,7 +27,6 @@ environment variable ``SYMDETECT_NATIVE`` (``0``/``python``, ``1``/``native``, `
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import replace
 from typing import Optional
@@ -37,9 +38,7 @@ ENGINES = ("auto", "native", "python")
 #: States the Python explorer handles before ``auto`` switches to native code.
 AUTO_THRESHOLD = 20_000
 #: Target seconds of one C slice between Python checks (progress, timeout, Ctrl-C).
-_SLICE_SECONDS = 0.05
-
-_warned: set[str] = set()
+_SLICE_SECONDS = 0.2
 
 
 class NativeUnavailable(Exception):
@@ -48,6 +47,23 @@ class NativeUnavailable(Exception):
 
 class NativeOverflow(NativeUnavailable):
     """Some arithmetic left the int64 range: Python's unbounded ints are needed."""
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on that the load average does not show busy
+    (this process counts as one; at least one worker).  Workers meet at the end of every
+    round, and on busy cores a worker that waits for another waits for a core too: on the
+    shared 2-core machine at load 11, 2 workers took 1.2-1.6x the wall time of 1 while their
+    critical path was 1.1-1.7x shorter (``results/native.md``)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        busy = round(os.getloadavg()[0]) - 1
+    except (AttributeError, OSError):
+        busy = 0
+    return max(1, min(cores, cores - busy))
 
 
 def engine_choice(explicit: Optional[str] = None) -> str:
@@ -63,22 +79,17 @@ def engine_choice(explicit: Optional[str] = None) -> str:
     return "auto"
 
 
-def warn(message: str) -> None:
-    """One line on stderr, once per message and process."""
-    if message not in _warned:
-        _warned.add(message)
-        print(f"symdetect: warning: {message}", file=sys.stderr, flush=True)
-
-
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
-             canonicalise=None, symmetries=()):
-    """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting blocks
-    (``canonicalise.blocks``) with the generators ``symmetries`` checked on every state."""
+             canonicalise=None, symmetries=(), memory_limit=None, sorted_blocks=None, workers=None):
+    """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting
+    ``sorted_blocks`` with the generators ``symmetries`` checked on every state.  A fallback to
+    the Python explorer is said in the result's ``notes``."""
     from detect.statespace.explore import explore as explore_python
 
     def python(max_states=max_states, timeout=timeout):
         return explore_python(model, max_states=max_states, timeout=timeout, progress=progress,
-                              engine="python", canonicalise=canonicalise, symmetries=symmetries)
+                              engine="python", canonicalise=canonicalise, symmetries=symmetries,
+                              memory_limit=memory_limit)
 
     choice = engine_choice(engine)
     if choice == "python":
@@ -96,11 +107,13 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
     try:
         result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress,
-                                canonicalise=canonicalise, symmetries=symmetries)
+                                canonicalise=canonicalise, symmetries=symmetries,
+                                memory_limit=memory_limit, sorted_blocks=sorted_blocks, workers=workers)
     except NativeUnavailable as e:
-        warn(f"native explorer unavailable ({e}); using the Python explorer")
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
-        return python(timeout=remaining)
+        fallback = python(timeout=remaining)
+        note = f"native explorer unavailable ({e}); used the Python explorer"
+        return replace(fallback, notes=fallback.notes + (note,))
     return replace(result, seconds=time.perf_counter() - start) if first is not None else result
 
 
@@ -126,17 +139,22 @@ def load(model: SequentialModel):
         raise NativeUnavailable(str(e)) from None
 
 
-_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY = 2, 3, 4, 5
+_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT = 2, 3, 4, 5, 6
+_NO_LIMIT = (1 << 64) - 1
+#: How the native explorer's ``memory_bytes`` are counted.
+MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
 
 
-def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
+def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks):
     """Hand the blocks and the generators' slot/value tables to C; returns what must stay
     alive while C may read it (nothing after ``nx_set_symmetry`` copies, but be safe)."""
+    from detect.statespace.explore import PointSymmetry
+
     if canonicalise is None and not symmetries:
         return None
-    blocks = getattr(canonicalise, "blocks", None) if canonicalise is not None else ()
-    if blocks is None:
+    if canonicalise is not None and sorted_blocks is None:
         raise NativeUnavailable("only the sorting canonicaliser runs natively")
+    blocks = sorted_blocks.blocks if canonicalise is not None else ()
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
     from detect.ir.points import LiteralPoints
@@ -145,9 +163,9 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
     nslots = len(pts.slot_points)
     targets, values = [], []
     for sym in symmetries:
-        images = getattr(sym, "images", None)
-        if images is None:
+        if not isinstance(sym, PointSymmetry):
             raise NativeUnavailable("a generator without its point images")
+        images = sym.images
         for k, points in enumerate(pts.slot_points):
             targets.append(pts.pairs[images[points[0]]][0])
         for p in range(len(pts.pairs)):
@@ -164,16 +182,31 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries):
 
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
-                   stats: dict | None = None, canonicalise=None, symmetries=()):
+                   stats: dict | None = None, canonicalise=None, symmetries=(),
+                   memory_limit: int | None = None, sorted_blocks=None, workers: int | None = None,
+                   parallel_min: int | None = None):
     """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
 
-    ``canonicalise`` must be ``None`` or a sorting canonicaliser (its ``blocks`` are sorted in
-    C); each of ``symmetries`` (``images`` over the model's literal points, as
-    ``detect.checking.reduce`` makes them) is checked on every expanded state, and
+    ``canonicalise`` must be ``None`` or a sorting canonicaliser (``sorted_blocks``, a
+    ``detect.statespace.explore.SortedBlocks``, are sorted in C); each of ``symmetries`` (a
+    ``PointSymmetry``, as ``detect.checking.reduce`` makes them) is checked on every expanded state, and
     ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
+    ``memory_limit`` bounds the bytes held for states, parents and the visited table: C
+    checks before each allocation and stops (``memory_limit_reached``) rather than exceed it
+    (beyond the first ~30 KB, always allocated).
+
+    ``workers`` threads (default: ``default_workers()``, at most 64) share the search, each owning the
+    states whose hash falls to it (see ``runtime.c``); the counts, deadlocks, faults and
+    verdicts do not depend on it, and a given number of workers always finds the same states
+    in the same order.  Levels of fewer than ``parallel_min`` states (default: ``runtime.c``'s
+    ``PARALLEL_MIN``) are expanded on one thread, the workers' phases one after another (the
+    same result: tests set 0 to run every level on the threads).
+
     ``stats``, when given, receives ``bytes`` (memory held for states, parents and the visited
-    table) and ``states``.
+    table), ``states``, ``cpu`` (CPU seconds of the workers' search) and ``cpu_critical`` (of
+    those, the ones along the critical path: ``cpu / cpu_critical`` is the speed-up the workers
+    give with a core each, however loaded the machine is).
     """
     from detect.statespace import explore as ex
     from detect.statespace.native.build import ffi as get_ffi
@@ -183,13 +216,16 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     ffi = get_ffi()
     start = time.perf_counter()
     deadline = start + timeout if timeout is not None else None
-    limit = max_states if max_states is not None else (1 << 64) - 1
-    ctx = lib.nx_new(max(0, limit))
+    limit = max_states if max_states is not None else _NO_LIMIT
+    ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit),
+                     default_workers() if workers is None else workers)
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
+    if parallel_min is not None:
+        lib.nx_set_parallel_min(ctx, parallel_min)
     try:
-        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries)
-        truncated = interrupted = False
+        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks)
+        truncated = interrupted = memory_limited = False
         tick = ex.Clock(start, deadline, progress,
                         lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx))).out_of_time
         budget = 1024
@@ -210,8 +246,9 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 adapt(time.perf_counter() - t0)
                 if rc == _RC_MEMORY:
                     raise NativeUnavailable("out of memory")
-                if rc == _RC_TRUNCATED:
+                if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
                     truncated = True
+                    memory_limited = rc == _RC_MEMORY_LIMIT
                 if tick():
                     truncated = True
                 if rc == 0:
@@ -226,12 +263,13 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                     raise NativeUnavailable("out of memory")
                 if rc == _RC_NOT_A_SYMMETRY:
                     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
-                    lib.nx_state(ctx, lib.nx_expanded(ctx), buf)
+                    lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
                     s = tuple(buf[k] for k in range(lib.nx_nslots()))
                     g = lib.nx_bad_generator(ctx)
                     raise ex.NotASymmetry(g, s, symmetries[g](s))
-                if rc == _RC_TRUNCATED:
+                if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
                     truncated = True
+                    memory_limited = rc == _RC_MEMORY_LIMIT
                     break
                 if rc == 0:
                     break
@@ -249,8 +287,12 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         if stats is not None:
             stats["bytes"] = lib.nx_memory(ctx)
             stats["states"] = states
+            stats["cpu"] = lib.nx_cpu_total(ctx)
+            stats["cpu_critical"] = lib.nx_cpu_critical(ctx)
         del keep
-        return _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise)
+        return replace(_result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise),
+                       memory_bytes=lib.nx_memory(ctx), memory_measure=MEMORY_MEASURE,
+                       memory_limit_reached=memory_limited)
     finally:
         lib.nx_free(ctx)
 
@@ -335,13 +377,17 @@ class _IndexTracer:
         return trace
 
 
-def native_states(model: SequentialModel, max_states: int | None = None) -> list[State]:
-    """Every state the native explorer stores, in discovery order (for tests and tools)."""
+def native_states(model: SequentialModel, max_states: int | None = None, workers: int = 1,
+                  parallel_min: int | None = None) -> list[State]:
+    """Every state the native explorer stores, in each worker's discovery order, worker after
+    worker (for tests and tools)."""
     from detect.statespace.native.build import ffi as get_ffi
 
     lib = load(model)
     ffi = get_ffi()
-    ctx = lib.nx_new(max_states if max_states is not None else (1 << 64) - 1)
+    ctx = lib.nx_new(max_states if max_states is not None else _NO_LIMIT, _NO_LIMIT, workers)
+    if parallel_min is not None:
+        lib.nx_set_parallel_min(ctx, parallel_min)
     try:
         while lib.nx_init(ctx, 1 << 20) == 1:
             pass
@@ -352,9 +398,10 @@ def native_states(model: SequentialModel, max_states: int | None = None) -> list
         n = lib.nx_nslots()
         buf = ffi.new("int64_t[]", max(1, n))
         out = []
-        for i in range(lib.nx_count(ctx)):
-            lib.nx_state(ctx, i, buf)
-            out.append(tuple(buf[k] for k in range(n)))
+        for w in range(workers):
+            for i in range(lib.nx_worker_count(ctx, w)):
+                lib.nx_state(ctx, i * workers + w, buf)
+                out.append(tuple(buf[k] for k in range(n)))
         return out
     finally:
         lib.nx_free(ctx)

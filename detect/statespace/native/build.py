@@ -12,17 +12,16 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-FLAGS = ("-O2", "-shared", "-fPIC", "-w")
+FLAGS = ("-O2", "-shared", "-fPIC", "-pthread", "-w")
 
 #: What ``runtime.c`` exports (cffi ABI mode reads this declaration).
 CDEF = """
-void *nx_new(uint64_t limit);
+void *nx_new(uint64_t limit, uint64_t mem_limit, int nworkers);
 void nx_free(void *p);
 int nx_init(void *p, uint64_t budget);
 int nx_run(void *p, uint64_t budget);
 int nx_finish(void *p);
 uint64_t nx_count(void *p);
-uint64_t nx_expanded(void *p);
 uint64_t nx_transitions(void *p);
 uint64_t nx_initial(void *p);
 uint64_t nx_nfaults(void *p);
@@ -39,6 +38,12 @@ uint64_t nx_memory(void *p);
 int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int ngens,
                     const int32_t *gtarget, int npoints, const int32_t *poff, const int64_t *gvalue);
 int nx_bad_generator(void *p);
+uint32_t nx_bad_state(void *p);
+int nx_nworkers(void *p);
+void nx_set_parallel_min(void *p, uint64_t n);
+double nx_cpu_total(void *p);
+double nx_cpu_critical(void *p);
+uint64_t nx_worker_count(void *p, int w);
 """
 
 

@@ -314,7 +314,7 @@ def c_source(model: SequentialModel) -> str:
     up += si
 
     # successors
-    succ = ["static int model_successors(const i64 *s, Ctx *c) {",
+    succ = ["static int model_successors(const i64 *s, Worker *c) {",
             "  int ovf = 0;", f"  i64 t[{max(1, nslots)}];", "  (void)t;"]
     for si, summand in enumerate(model.summands):
         fault = f"F{si}"

@@ -2,19 +2,46 @@
  *
  * The generated prelude before this text defines NSLOTS, NWORDS, NCOND, NINIT_SLOTS and the
  * model functions after it: model_successors, model_terminal, model_condition, pack, unpack,
- * init_value, INIT_COUNT.  States are stored packed (NWORDS 64-bit words) in discovery order,
- * which is breadth-first order, so the array of states is also the queue: states[expanded..count)
- * is the frontier.  The visited set is an open-addressing table of (hash tag, index+1) words.
+ * init_value, INIT_COUNT.
+ *
+ * Workers.  The states are hash-partitioned over nworkers workers: worker w owns the states
+ * whose hash maps to w (owner_of), and only w ever touches its packed states (in discovery
+ * order, so its array is also its queue: states[expanded..count) is its frontier), their
+ * parent ids and its open-addressing visited table.  A state's global id is
+ * local * nworkers + w.  The search is level-synchronous breadth first, in rounds: in phase 1
+ * every worker expands up to a round's share of its states of the current level, inserting
+ * the successors it owns and routing the others to their owner's box; in phase 2 every worker
+ * inserts what was routed to it; then one thread merges the round's findings (deadlocks,
+ * faults, decided conditions) in worker order and decides whether the level, the slice or the
+ * search is over.  Levels never mix, so parents are at the least depth (shortest traces), and
+ * the run is deterministic for a given nworkers: each worker's order depends only on the
+ * boxes' contents, never on timing.  With one worker there are no boxes and no threads: this
+ * is a plain breadth-first search.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <time.h>
 
 typedef int64_t i64;
 typedef uint64_t u64;
 typedef uint32_t u32;
 
 #define NONE32 0xFFFFFFFFu
+#define MAXWORKERS 64
+/* Expansions per worker per round when several work: bounds the boxes (a round's routed
+ * successors) and the time between synchronisations. */
+#define ROUND 65536
+/* A level with fewer states left than this is expanded on one thread (the workers' phases
+ * run one after another): three synchronisations per round cost more than such a level. */
+#define PARALLEL_MIN 8192
+/* Routed successor: NWORDS words, hash, parent id. */
+#define BOX_STRIDE (NWORDS + 2)
+#define STATE_BYTES (NWORDS * sizeof(u64) + sizeof(u32))
+
+enum { RC_DONE = 0, RC_MORE = 1, RC_TRUNCATED = 2, RC_OVERFLOW = 3, RC_MEMORY = 4,
+       RC_NOT_A_SYMMETRY = 5, RC_MEMORY_LIMIT = 6 };
 
 typedef struct {
     u32 *items;
@@ -33,17 +60,24 @@ static int vec_push(Vec32 *v, u32 x) {
     return 0;
 }
 
-typedef struct Ctx {
+typedef struct {
+    u64 *items;           /* n entries of BOX_STRIDE words */
+    size_t n, cap;
+} Box;
+
+struct Ctx;
+
+typedef struct Worker {
+    struct Ctx *ctx;
+    int id;
     u64 *states;          /* count * NWORDS words */
-    u32 *parent;          /* parent index, NONE32 for initial states */
+    u32 *parent;          /* parent's global id, NONE32 for initial states */
     size_t count, cap;
-    u64 *table;           /* 0 empty, else (hash & ~0xffffffff) | (index + 1) */
+    u64 *table;           /* 0 empty, else (hash & ~0xffffffff) | (local index + 1) */
     size_t tmask;
-    size_t expanded;
-    u64 limit;
-    int truncated;
+    size_t expanded;      /* local states before this one are expanded */
+    size_t level_end;     /* local states before this one are of the current level or earlier */
     u64 transitions;
-    u64 initial;
     /* successors of the state being expanded */
     u64 *succ;
     u64 *succ_hash;
@@ -52,6 +86,29 @@ typedef struct Ctx {
     size_t dedup_cap;
     int fault;
     int ovf;
+    u64 *gimg;            /* scratch: images of the successors */
+    size_t gimg_cap;
+    /* found in this round (global ids, in expansion order); merged by the round's end */
+    Vec32 deadlocks, terminals, faults;
+    i64 decided[NCOND > 0 ? NCOND : 1];
+    int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY or RC_NOT_A_SYMMETRY */
+    u32 bad_state;
+    int bad_gen;
+    size_t round;         /* expansions allowed in this round */
+    size_t did;           /* expansions made in this round */
+    double cpu;           /* this thread's CPU seconds in this round's phases */
+    Box out[MAXWORKERS];  /* successors routed to each other worker in this round */
+} Worker;
+
+typedef struct Ctx {
+    int nworkers;
+    Worker *w;
+    u64 limit;            /* states, all workers */
+    u64 mem_limit;        /* bytes all workers' states, parents, tables and boxes may take */
+    u64 total;            /* states stored (atomic while workers run) */
+    u64 held;             /* bytes held (atomic while workers run) */
+    int truncated, mem_limited;
+    u64 initial;
     Vec32 deadlocks, terminals;
     u64 nfaults;
     u32 first_faults[16];
@@ -71,20 +128,34 @@ typedef struct Ctx {
     int32_t *poff;        /* NSLOTS: first point of each slot */
     int npoints;
     int bad_gen;
-    u64 *gimg;            /* scratch: images of the successors */
-    size_t gimg_cap;
+    u32 bad_state;
+    /* one nx_run call */
+    u64 budget;           /* expansions left in this call */
+    int verdict;          /* -1 go on, else what nx_run returns */
+    int small_level;      /* the level has fewer than parallel_min states left */
+    u64 parallel_min;     /* PARALLEL_MIN, unless nx_set_parallel_min said otherwise */
+    /* CPU seconds of the phases: in all, and along the critical path (a parallel round
+     * costs its slowest worker, a serial one the sum): their ratio is the speed-up the
+     * workers would give with a core each, whatever else the machine runs. */
+    double cpu_total, cpu_critical;
+    pthread_barrier_t barrier;
+    int barrier_ready;
+    /* the threads of one nx_run wait at this gate until all exist (abort: not all could) */
+    pthread_mutex_t gate_lock;
+    pthread_cond_t gate;
+    int gate_open, abort;
 } Ctx;
 
 static i64 slot_index(int k, i64 v);
 
-static int model_successors(const i64 *s, Ctx *c);
+static int model_successors(const i64 *s, Worker *c);
 static int model_terminal(const i64 *s, int *ovf);
 static int model_condition(int i, const i64 *s, int *ovf);
 static void pack(const i64 *t, u64 *w);
 static void unpack(const u64 *w, i64 *t);
 
 /* Least image under Sym(blocks): the blocks' value tuples sorted (insertion sort). */
-static void canonicalise(Ctx *c, i64 *t) {
+static void canonicalise(const Ctx *c, i64 *t) {
     int m = c->nblocks, L = c->blen;
     const int32_t *b = c->blocks;
     for (int i = 1; i < m; i++) {
@@ -98,7 +169,7 @@ static void canonicalise(Ctx *c, i64 *t) {
     }
 }
 
-static void apply_generator(Ctx *c, int g, const i64 *s, i64 *out) {
+static void apply_generator(const Ctx *c, int g, const i64 *s, i64 *out) {
     const int32_t *tg = c->gtarget + (size_t)g * NSLOTS;
     const i64 *val = c->gvalue + (size_t)g * c->npoints;
     for (int k = 0; k < NSLOTS; k++) out[tg[k]] = val[c->poff[k] + slot_index(k, s[k])];
@@ -119,8 +190,38 @@ static inline u64 hash_words(const u64 *w) {
     return h ? h : 1;
 }
 
+/* The worker owning a state: the hash's high half scaled to [0, n).  The table position uses
+ * the low bits, so the two stay independent. */
+static inline int owner_of(u64 h, int n) {
+    return n == 1 ? 0 : (int)(((h >> 32) * (u64)n) >> 32);
+}
+
+static inline u32 global_id(const Worker *w, size_t local) {
+    return (u32)(local * (size_t)w->ctx->nworkers + (size_t)w->id);
+}
+
+/* ---------------------------------------------------------------- memory accounting */
+
+/* Reserve want bytes, or (unit > 0) as many whole units of them as fit below mem_limit;
+ * returns the bytes reserved, 0 when nothing fits. */
+static u64 reserve(Ctx *c, u64 want, u64 unit) {
+    u64 cur = __atomic_load_n(&c->held, __ATOMIC_RELAXED);
+    for (;;) {
+        u64 room = c->mem_limit > cur ? c->mem_limit - cur : 0;
+        u64 got = want <= room ? want : unit ? room / unit * unit : 0;
+        if (got == 0) return 0;
+        if (__atomic_compare_exchange_n(&c->held, &cur, cur + got, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return got;
+    }
+}
+
+static void release(Ctx *c, u64 bytes) {
+    __atomic_sub_fetch(&c->held, bytes, __ATOMIC_RELAXED);
+}
+
 /* Called by the generated successor code for each successor (unpacked) t. */
-static int emit(Ctx *c, const i64 *t) {
+static int emit(Worker *c, const i64 *t) {
     if (c->nsucc == c->succ_cap) {
         size_t cap = c->succ_cap ? c->succ_cap * 2 : 64;
         u64 *p = realloc(c->succ, cap * NWORDS * sizeof(u64));
@@ -138,87 +239,183 @@ static int emit(Ctx *c, const i64 *t) {
     return 0;
 }
 
-static int grow_table(Ctx *c) {
-    size_t cap = (c->tmask + 1) * 2;
+/* Double the table; the new one is reserved in full before the old one is released, so the
+ * limit holds while both exist.  Returns 0, -2 out of memory, -3 over the limit. */
+static int grow_table(Worker *w) {
+    size_t cap = (w->tmask + 1) * 2;
+    if (!reserve(w->ctx, (u64)cap * sizeof(u64), 0)) return -3;
     u64 *t = calloc(cap, sizeof(u64));
-    if (!t) return -1;
+    if (!t) { release(w->ctx, (u64)cap * sizeof(u64)); return -2; }
     size_t mask = cap - 1;
-    for (size_t i = 0; i < c->count; i++) {
-        u64 h = hash_words(c->states + i * NWORDS);
+    for (size_t i = 0; i < w->count; i++) {
+        u64 h = hash_words(w->states + i * NWORDS);
         size_t pos = h & mask;
         while (t[pos]) pos = (pos + 1) & mask;
         t[pos] = (h & 0xFFFFFFFF00000000ULL) | (u64)(i + 1);
     }
-    free(c->table);
-    c->table = t;
-    c->tmask = mask;
+    free(w->table);
+    release(w->ctx, (u64)(w->tmask + 1) * sizeof(u64));
+    w->table = t;
+    w->tmask = mask;
     return 0;
 }
 
-/* Index of state w, inserting it with parent p when new (and room remains).
- * Returns the index, -1 when new but the limit is reached, -2 out of memory. */
-static int64_t lookup_insert(Ctx *c, const u64 *w, u64 h, u32 p) {
-    size_t pos = h & c->tmask;
+/* Room for one more state within mem_limit: the state arrays double (or take what is left
+ * below the limit), the table doubles at load 1/2 (or, when doubling would pass the limit,
+ * fills up to load 7/8).  Returns 0, -2 out of memory, -3 the limit is reached. */
+static int make_room(Worker *w) {
+    if (w->count == w->cap) {
+        u64 got = reserve(w->ctx, (u64)w->cap * STATE_BYTES, STATE_BYTES);
+        if (!got) return -3;
+        size_t cap = w->cap + (size_t)(got / STATE_BYTES);
+        u64 *s = realloc(w->states, cap * NWORDS * sizeof(u64));
+        u32 *pa = s ? realloc(w->parent, cap * sizeof(u32)) : NULL;
+        if (s) w->states = s;
+        if (!pa) { release(w->ctx, got); return -2; }
+        w->parent = pa;
+        w->cap = cap;
+    }
+    size_t slots = w->tmask + 1;
+    if ((w->count + 1) * 2 > slots) {
+        int r = grow_table(w);
+        if (r == -2) return -2;
+        if (r == -3 && (w->count + 1) * 8 > slots * 7) return -3;
+    }
+    return 0;
+}
+
+/* Local index of state s (hash h) in w, inserting it with parent p when new and room remains.
+ * Returns the index, -1 when new but the state limit is reached, -2 out of memory, -3 when
+ * new but the memory limit is reached. */
+static int64_t lookup_insert(Worker *w, const u64 *s, u64 h, u32 p) {
+    Ctx *c = w->ctx;
+    size_t pos = h & w->tmask;
     u64 tag = h & 0xFFFFFFFF00000000ULL;
     for (;;) {
-        u64 e = c->table[pos];
+        u64 e = w->table[pos];
         if (!e) break;
         if ((e & 0xFFFFFFFF00000000ULL) == tag) {
             size_t i = (size_t)(e & 0xFFFFFFFFULL) - 1;
-            if (memcmp(c->states + i * NWORDS, w, NWORDS * sizeof(u64)) == 0) return (int64_t)i;
+            if (memcmp(w->states + i * NWORDS, s, NWORDS * sizeof(u64)) == 0) return (int64_t)i;
         }
-        pos = (pos + 1) & c->tmask;
+        pos = (pos + 1) & w->tmask;
     }
-    if ((u64)c->count >= c->limit) return -1;
-    if (c->count >= 0xFFFFFFF0u) return -2;
-    if (c->count == c->cap) {
-        size_t cap = c->cap * 2;
-        u64 *s = realloc(c->states, cap * NWORDS * sizeof(u64));
-        if (!s) return -2;
-        c->states = s;
-        u32 *pa = realloc(c->parent, cap * sizeof(u32));
-        if (!pa) return -2;
-        c->parent = pa;
-        c->cap = cap;
+    if (__atomic_add_fetch(&c->total, 1, __ATOMIC_RELAXED) > c->limit) {
+        __atomic_sub_fetch(&c->total, 1, __ATOMIC_RELAXED);
+        return -1;
     }
-    size_t i = c->count++;
-    memcpy(c->states + i * NWORDS, w, NWORDS * sizeof(u64));
-    c->parent[i] = p;
-    c->table[pos] = tag | (u64)(i + 1);
-    if (c->count * 2 > c->tmask + 1) {
-        if (grow_table(c)) return -2;
+    /* global ids are 32-bit */
+    int r = (u64)(w->count + 1) * (u64)c->nworkers >= 0xFFFFFFF0ULL ? -2 : 0;
+    size_t slots = w->tmask + 1;
+    if (!r) r = make_room(w);
+    if (r) {
+        __atomic_sub_fetch(&c->total, 1, __ATOMIC_RELAXED);
+        return r;
     }
+    if (w->tmask + 1 != slots) {  /* the table grew: find the free slot again */
+        pos = h & w->tmask;
+        while (w->table[pos]) pos = (pos + 1) & w->tmask;
+    }
+    size_t i = w->count++;
+    memcpy(w->states + i * NWORDS, s, NWORDS * sizeof(u64));
+    w->parent[i] = p;
+    w->table[pos] = tag | (u64)(i + 1);
     return (int64_t)i;
 }
 
-void *nx_new(u64 limit) {
-    Ctx *c = calloc(1, sizeof(Ctx));
-    if (!c) return NULL;
-    c->limit = limit;
-    c->cap = 1024;
-    c->states = malloc(c->cap * NWORDS * sizeof(u64));
-    c->parent = malloc(c->cap * sizeof(u32));
-    c->tmask = 2047;
-    c->table = calloc(c->tmask + 1, sizeof(u64));
-    if (!c->states || !c->parent || !c->table) return NULL;
-    for (int i = 0; i < (NCOND > 0 ? NCOND : 1); i++) c->decided[i] = -1;
-    return c;
+/* Insert into w and note a stop (state or memory limit); returns nonzero out of memory. */
+static int insert_noting(Worker *w, const u64 *s, u64 h, u32 p) {
+    int64_t r = lookup_insert(w, s, h, p);
+    if (r == -1) w->truncated = 1;
+    else if (r == -3) w->mem_limited = 1;
+    return r == -2;
+}
+
+static int box_push(Worker *w, Box *b, const u64 *s, u64 h, u32 p) {
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        u64 bytes = (u64)(cap - b->cap) * BOX_STRIDE * sizeof(u64);
+        if (!reserve(w->ctx, bytes, 0)) { w->mem_limited = 1; return 0; }
+        u64 *q = realloc(b->items, cap * BOX_STRIDE * sizeof(u64));
+        if (!q) { release(w->ctx, bytes); return -1; }
+        b->items = q;
+        b->cap = cap;
+    }
+    u64 *e = b->items + b->n * BOX_STRIDE;
+    memcpy(e, s, NWORDS * sizeof(u64));
+    e[NWORDS] = h;
+    e[NWORDS + 1] = p;
+    b->n++;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- context */
+
+static int worker_init(Ctx *c, Worker *w, int id) {
+    w->ctx = c;
+    w->id = id;
+    w->cap = 1024;
+    w->tmask = 2047;
+    w->states = malloc(w->cap * NWORDS * sizeof(u64));
+    w->parent = malloc(w->cap * sizeof(u32));
+    w->table = calloc(w->tmask + 1, sizeof(u64));
+    for (int i = 0; i < (NCOND > 0 ? NCOND : 1); i++) w->decided[i] = -1;
+    c->held += (u64)w->cap * STATE_BYTES + (u64)(w->tmask + 1) * sizeof(u64);
+    return w->states && w->parent && w->table ? 0 : -1;
+}
+
+static void worker_free(Worker *w) {
+    free(w->states); free(w->parent); free(w->table); free(w->succ); free(w->succ_hash);
+    free(w->dedup); free(w->gimg);
+    free(w->deadlocks.items); free(w->terminals.items); free(w->faults.items);
+    for (int i = 0; i < MAXWORKERS; i++) free(w->out[i].items);
 }
 
 void nx_free(void *p) {
     Ctx *c = p;
     if (!c) return;
-    free(c->states); free(c->parent); free(c->table); free(c->succ); free(c->succ_hash);
-    free(c->dedup); free(c->deadlocks.items); free(c->terminals.items);
-    free(c->blocks); free(c->gtarget); free(c->gvalue); free(c->poff); free(c->gimg);
+    if (c->w)
+        for (int i = 0; i < c->nworkers; i++) worker_free(&c->w[i]);
+    free(c->w);
+    if (c->barrier_ready) {
+        pthread_barrier_destroy(&c->barrier);
+        pthread_mutex_destroy(&c->gate_lock);
+        pthread_cond_destroy(&c->gate);
+    }
+    free(c->deadlocks.items); free(c->terminals.items);
+    free(c->blocks); free(c->gtarget); free(c->gvalue); free(c->poff);
     free(c);
 }
 
-/* Enumerate up to budget initial states (product of the init sets, last slot fastest).
- * Returns 0 when all are enumerated, 1 when more remain, 2 truncated, 4 out of memory. */
+void *nx_new(u64 limit, u64 mem_limit, int nworkers) {
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return NULL;
+    if (nworkers < 1) nworkers = 1;
+    if (nworkers > MAXWORKERS) nworkers = MAXWORKERS;
+    c->nworkers = nworkers;
+    c->limit = limit;
+    c->mem_limit = mem_limit;
+    c->parallel_min = PARALLEL_MIN;
+    for (int i = 0; i < (NCOND > 0 ? NCOND : 1); i++) c->decided[i] = -1;
+    c->w = calloc((size_t)nworkers, sizeof(Worker));
+    if (!c->w) { nx_free(c); return NULL; }
+    for (int i = 0; i < nworkers; i++)
+        if (worker_init(c, &c->w[i], i)) { nx_free(c); return NULL; }
+    if (nworkers > 1) {
+        if (pthread_barrier_init(&c->barrier, NULL, (unsigned)nworkers)) { nx_free(c); return NULL; }
+        pthread_mutex_init(&c->gate_lock, NULL);
+        pthread_cond_init(&c->gate, NULL);
+        c->barrier_ready = 1;
+    }
+    return c;
+}
+
+/* Enumerate up to budget initial states (product of the init sets, last slot fastest), each
+ * to its owner.  Returns RC_DONE when all are enumerated, RC_MORE when more remain,
+ * RC_TRUNCATED, RC_MEMORY or RC_MEMORY_LIMIT. */
 int nx_init(void *p, u64 budget) {
     Ctx *c = p;
-    if (c->init_done) return 0;
+    if (c->init_done) return RC_DONE;
     if (!c->init_started) {
         c->init_started = 1;
         memset(c->init_pos, 0, sizeof(c->init_pos));
@@ -227,10 +424,12 @@ int nx_init(void *p, u64 budget) {
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
         if (c->nblocks) canonicalise(c, c->scratch);
         pack(c->scratch, c->wscratch);
-        int64_t r = lookup_insert(c, c->wscratch, hash_words(c->wscratch), NONE32);
-        if (r == -1) { c->truncated = 1; return 2; }
-        if (r == -2) return 4;
-        c->initial = c->count;
+        u64 h = hash_words(c->wscratch);
+        int64_t r = lookup_insert(&c->w[owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
+        if (r == -1) { c->truncated = 1; return RC_TRUNCATED; }
+        if (r == -2) return RC_MEMORY;
+        if (r == -3) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
+        c->initial = c->total;
         /* advance the odometer */
         int k = NSLOTS - 1;
         while (k >= 0) {
@@ -238,25 +437,30 @@ int nx_init(void *p, u64 budget) {
             c->init_pos[k] = 0;
             k--;
         }
-        if (k < 0) { c->init_done = 1; return 0; }
+        if (k < 0) { c->init_done = 1; break; }
     }
-    return 1;
+    if (!c->init_done) return RC_MORE;
+    for (int i = 0; i < c->nworkers; i++) c->w[i].level_end = c->w[i].count;
+    return RC_DONE;
 }
 
+/* ---------------------------------------------------------------- expansion */
+
 /* Returns nonzero on an int64 overflow (the verdict would be unreliable). */
-static int check_conditions(Ctx *c, size_t idx, const i64 *s) {
+static int check_conditions(Worker *w, u32 id, const i64 *s) {
+    const Ctx *c = w->ctx;
     int ovf = 0;
     for (int i = 0; i < NCOND; i++) {
-        if (c->decided[i] >= 0 || COND_WANT[i] < 0) continue;
+        if (c->decided[i] >= 0 || w->decided[i] >= 0 || COND_WANT[i] < 0) continue;
         int r = model_condition(i, s, &ovf);
         if (ovf) return 1;
-        if (r == COND_WANT[i]) c->decided[i] = (i64)idx;
+        if (r == COND_WANT[i]) w->decided[i] = (i64)id;
     }
     return 0;
 }
 
 /* Compact succ[start, start+n) to its distinct entries (first occurrences, in order). */
-static size_t dedup(Ctx *c, size_t start, size_t n) {
+static size_t dedup(Worker *c, size_t start, size_t n) {
     if (n <= 1) return n;
     size_t need = 4, distinct = 0;
     while (need < 2 * n) need *= 2;
@@ -294,7 +498,8 @@ static size_t dedup(Ctx *c, size_t start, size_t n) {
 /* Each generator g must map the steps of s onto those of g(s): same fault flag and
  * {g(t) : t in succ[0, n)} == successors of g(s).  Returns 0 if all do, g + 1 for the first
  * that does not, -3 on overflow, -4 out of memory. */
-static int check_generators(Ctx *c, const i64 *s, size_t n) {
+static int check_generators(Worker *c, const i64 *s, size_t n) {
+    const Ctx *x = c->ctx;
     i64 img[NSLOTS > 0 ? NSLOTS : 1], t[NSLOTS > 0 ? NSLOTS : 1], u[NSLOTS > 0 ? NSLOTS : 1];
     int fault = c->fault;
     if (n > c->gimg_cap) {
@@ -303,13 +508,13 @@ static int check_generators(Ctx *c, const i64 *s, size_t n) {
         if (!c->gimg) { c->gimg_cap = 0; return -4; }
         c->gimg_cap = n;
     }
-    for (int g = 0; g < c->ngens; g++) {
+    for (int g = 0; g < x->ngens; g++) {
         for (size_t j = 0; j < n; j++) {
             unpack(c->succ + j * NWORDS, t);
-            apply_generator(c, g, t, u);
+            apply_generator(x, g, t, u);
             pack(u, c->gimg + j * NWORDS);
         }
-        apply_generator(c, g, s, img);
+        apply_generator(x, g, s, img);
         c->nsucc = n;
         c->fault = 0;
         if (model_successors(img, c)) return c->ovf ? -3 : -4;
@@ -341,7 +546,7 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
     c->gtarget = malloc(sizeof(int32_t) * ((size_t)ngens * NSLOTS + 1));
     c->gvalue = malloc(sizeof(i64) * ((size_t)ngens * npoints + 1));
     c->poff = malloc(sizeof(int32_t) * (NSLOTS + 1));
-    if (!c->blocks || !c->gtarget || !c->gvalue || !c->poff) return 4;
+    if (!c->blocks || !c->gtarget || !c->gvalue || !c->poff) return RC_MEMORY;
     memcpy(c->blocks, blocks, sizeof(int32_t) * (size_t)(nblocks * blen));
     memcpy(c->gtarget, gtarget, sizeof(int32_t) * (size_t)ngens * NSLOTS);
     memcpy(c->gvalue, gvalue, sizeof(i64) * (size_t)ngens * npoints);
@@ -349,61 +554,222 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
     return 0;
 }
 
-int nx_bad_generator(void *p) { return ((Ctx *)p)->bad_gen; }
+/* Expand w's local state idx: its successors go to their owners (inserted here when w owns
+ * them, else routed).  Returns 0, or RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY (the state
+ * then counts as not expanded). */
+static int expand(Worker *w, size_t idx) {
+    const Ctx *c = w->ctx;
+    int n = c->nworkers;
+    i64 s[NSLOTS > 0 ? NSLOTS : 1];
+    u32 id = global_id(w, idx);
+    unpack(w->states + idx * NWORDS, s);
+    if (NCOND > 0 && check_conditions(w, id, s)) return RC_OVERFLOW;
+    w->nsucc = 0;
+    w->fault = 0;
+    w->ovf = 0;
+    if (model_successors(s, w)) return w->ovf ? RC_OVERFLOW : RC_MEMORY;
+    size_t distinct = dedup(w, 0, w->nsucc);
+    if (distinct == (size_t)-1) return RC_MEMORY;
+    if (c->ngens) {
+        int bad = check_generators(w, s, distinct);
+        if (bad < 0) return bad == -3 ? RC_OVERFLOW : RC_MEMORY;
+        if (bad > 0) { w->bad_gen = bad - 1; w->bad_state = id; return RC_NOT_A_SYMMETRY; }
+    }
+    if (w->fault && vec_push(&w->faults, id)) return RC_MEMORY;
+    if (c->nblocks) {
+        i64 t[NSLOTS > 0 ? NSLOTS : 1];
+        for (size_t j = 0; j < distinct; j++) {
+            u64 *x = w->succ + j * NWORDS;
+            unpack(x, t);
+            canonicalise(c, t);
+            pack(t, x);
+            w->succ_hash[j] = hash_words(x);
+        }
+        distinct = dedup(w, 0, distinct);
+        if (distinct == (size_t)-1) return RC_MEMORY;
+    }
+    w->transitions += distinct;
+    if (distinct == 0) {
+        int ovf = 0;
+        int term = model_terminal(s, &ovf);
+        if (ovf) return RC_OVERFLOW;
+        if (vec_push(term ? &w->terminals : &w->deadlocks, id)) return RC_MEMORY;
+    }
+    for (size_t j = 0; j < distinct; j++) {
+        const u64 *x = w->succ + j * NWORDS;
+        u64 h = w->succ_hash[j];
+        int o = owner_of(h, n);
+        int bad = o == w->id ? insert_noting(w, x, h, id) : box_push(w, &w->out[o], x, h, id);
+        if (bad) return RC_MEMORY;
+    }
+    return 0;
+}
 
-/* Expand up to budget states.  Returns 0 done, 1 budget used up, 2 truncated (limit),
- * 3 int64 overflow (the caller falls back to Python), 4 out of memory, 5 a generator is no
- * symmetry at state expanded (nx_bad_generator says which). */
+static double thread_cpu(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Phase 1: expand up to w->round states of the current level. */
+static void phase_expand(Worker *w) {
+    double start = thread_cpu();
+    for (int o = 0; o < w->ctx->nworkers; o++) w->out[o].n = 0;
+    size_t end = w->level_end - w->expanded > w->round ? w->expanded + w->round : w->level_end;
+    size_t first = w->expanded;
+    while (w->expanded < end && !w->truncated && !w->mem_limited) {
+        int rc = expand(w, w->expanded);
+        if (rc) { w->error = rc; break; }
+        w->expanded++;
+    }
+    w->did = w->expanded - first;
+    w->cpu = thread_cpu() - start;
+}
+
+/* Phase 2: insert what the other workers routed to w in phase 1. */
+static void receive(Worker *w) {
+    Ctx *c = w->ctx;
+    for (int i = 0; i < c->nworkers; i++) {
+        if (c->w[i].error) return;
+    }
+    for (int i = 0; i < c->nworkers; i++) {
+        const Box *b = &c->w[i].out[w->id];
+        for (size_t j = 0; j < b->n; j++) {
+            const u64 *e = b->items + j * BOX_STRIDE;
+            if (insert_noting(w, e, e[NWORDS], (u32)e[NWORDS + 1])) { w->error = RC_MEMORY; return; }
+        }
+    }
+}
+
+static void phase_receive(Worker *w) {
+    double start = thread_cpu();
+    receive(w);
+    w->cpu += thread_cpu() - start;
+}
+
+static int append_all(Vec32 *to, Vec32 *from) {
+    for (size_t j = 0; j < from->n; j++)
+        if (vec_push(to, from->items[j])) return -1;
+    from->n = 0;
+    return 0;
+}
+
+/* The round's end, on one thread: merge the workers' findings in worker order, then set
+ * c->verdict (-1: another round) and each worker's next round. */
+static void end_round(Ctx *c, int parallel) {
+    int n = c->nworkers;
+    int error = 0, more_in_level = 0, more = 0;
+    u64 done = 0;
+    double slowest = 0, sum = 0;
+    for (int i = 0; i < n; i++) {
+        Worker *w = &c->w[i];
+        sum += w->cpu;
+        if (w->cpu > slowest) slowest = w->cpu;
+        if (w->error && !error) {
+            error = w->error;
+            if (error == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = w->bad_state; }
+        }
+        if (append_all(&c->deadlocks, &w->deadlocks) || append_all(&c->terminals, &w->terminals))
+            error = error ? error : RC_MEMORY;
+        for (size_t j = 0; j < w->faults.n; j++, c->nfaults++)
+            if (c->nfaults < 16) c->first_faults[c->nfaults] = w->faults.items[j];
+        w->faults.n = 0;
+        for (int k = 0; k < NCOND; k++) {
+            if (w->decided[k] >= 0 && c->decided[k] < 0) c->decided[k] = w->decided[k];
+            w->decided[k] = -1;
+        }
+        c->truncated |= w->truncated | w->mem_limited;
+        c->mem_limited |= w->mem_limited;
+        done += w->did;
+        if (w->expanded < w->level_end) more_in_level = 1;
+    }
+    c->cpu_total += sum;
+    c->cpu_critical += parallel ? slowest : sum;
+    if (error) { c->verdict = error; return; }
+    if (c->mem_limited) { c->verdict = RC_MEMORY_LIMIT; return; }
+    if (c->truncated) { c->verdict = RC_TRUNCATED; return; }
+    if (!more_in_level) {
+        for (int i = 0; i < n; i++) {
+            c->w[i].level_end = c->w[i].count;
+            if (c->w[i].expanded < c->w[i].count) more = 1;
+        }
+        if (!more) { c->verdict = RC_DONE; return; }
+    }
+    c->budget = c->budget > done ? c->budget - done : 0;
+    if (c->budget == 0) { c->verdict = RC_MORE; return; }
+    u64 left = 0;
+    for (int i = 0; i < n; i++) left += c->w[i].level_end - c->w[i].expanded;
+    c->small_level = left < c->parallel_min;
+    u64 share = (c->budget + (u64)n - 1) / (u64)n;
+    for (int i = 0; i < n; i++) c->w[i].round = (size_t)(n > 1 && share > ROUND ? ROUND : share);
+    c->verdict = -1;
+}
+
+static void *work(void *arg) {
+    Worker *w = arg;
+    Ctx *c = w->ctx;
+    if (w->id != 0) {
+        pthread_mutex_lock(&c->gate_lock);
+        while (!c->gate_open) pthread_cond_wait(&c->gate, &c->gate_lock);
+        pthread_mutex_unlock(&c->gate_lock);
+        if (c->abort) return NULL;
+    }
+    for (;;) {
+        phase_expand(w);
+        pthread_barrier_wait(&c->barrier);
+        phase_receive(w);
+        if (pthread_barrier_wait(&c->barrier) == PTHREAD_BARRIER_SERIAL_THREAD) end_round(c, 1);
+        pthread_barrier_wait(&c->barrier);
+        if (c->verdict >= 0 || c->small_level) return NULL;
+    }
+}
+
+/* One round on this thread: the workers' phases one after another, in worker order (what
+ * the threads would do, so the result is the same). */
+static void serial_round(Ctx *c) {
+    for (int i = 0; i < c->nworkers; i++) phase_expand(&c->w[i]);
+    for (int i = 0; i < c->nworkers; i++) phase_receive(&c->w[i]);
+    end_round(c, 0);
+}
+
+/* Rounds on nworkers threads while the level is large; returns nonzero when the threads
+ * could not be started. */
+static int parallel_rounds(Ctx *c) {
+    int n = c->nworkers;
+    pthread_t threads[MAXWORKERS];
+    int started = 1;
+    c->gate_open = c->abort = 0;
+    for (; started < n; started++)
+        if (pthread_create(&threads[started], NULL, work, &c->w[started])) break;
+    pthread_mutex_lock(&c->gate_lock);
+    c->abort = started < n;  /* too few threads for the barrier: the started ones just leave */
+    c->gate_open = 1;
+    pthread_cond_broadcast(&c->gate);
+    pthread_mutex_unlock(&c->gate_lock);
+    if (!c->abort) work(&c->w[0]);
+    for (int i = 1; i < started; i++) pthread_join(threads[i], NULL);
+    return c->abort;
+}
+
+/* Expand up to budget states (all workers together).  Returns RC_DONE, RC_MORE (budget used
+ * up), RC_TRUNCATED (state limit), RC_OVERFLOW (the caller falls back to Python), RC_MEMORY,
+ * RC_NOT_A_SYMMETRY (nx_bad_generator and nx_bad_state say where) or RC_MEMORY_LIMIT. */
 int nx_run(void *p, u64 budget) {
     Ctx *c = p;
-    i64 s[NSLOTS > 0 ? NSLOTS : 1];
-    while (budget--) {
-        if (c->expanded >= c->count) return 0;
-        size_t idx = c->expanded++;
-        unpack(c->states + idx * NWORDS, s);
-        if (NCOND > 0 && check_conditions(c, idx, s)) return 3;
-        c->nsucc = 0;
-        c->fault = 0;
-        c->ovf = 0;
-        if (model_successors(s, c)) return c->ovf ? 3 : 4;
-        if (c->fault) {
-            if (c->nfaults < 16) c->first_faults[c->nfaults] = (u32)idx;
-            c->nfaults++;
-        }
-        size_t distinct = dedup(c, 0, c->nsucc);
-        if (distinct == (size_t)-1) return 4;
-        if (c->ngens) {
-            int bad = check_generators(c, s, distinct);
-            if (bad < 0) return bad == -3 ? 3 : 4;
-            if (bad > 0) { c->bad_gen = bad - 1; c->expanded--; return 5; }
-        }
-        if (c->nblocks) {
-            i64 t[NSLOTS > 0 ? NSLOTS : 1];
-            for (size_t j = 0; j < distinct; j++) {
-                u64 *w = c->succ + j * NWORDS;
-                unpack(w, t);
-                canonicalise(c, t);
-                pack(t, w);
-                c->succ_hash[j] = hash_words(w);
-            }
-            distinct = dedup(c, 0, distinct);
-            if (distinct == (size_t)-1) return 4;
-        }
-        c->transitions += distinct;
-        if (distinct == 0) {
-            int ovf = 0;
-            int term = model_terminal(s, &ovf);
-            if (ovf) return 3;
-            if (vec_push(term ? &c->terminals : &c->deadlocks, (u32)idx)) return 4;
-        }
-        for (size_t j = 0; j < distinct; j++) {
-            int64_t r = lookup_insert(c, c->succ + j * NWORDS, c->succ_hash[j], (u32)idx);
-            if (r == -1) c->truncated = 1;
-            else if (r == -2) return 4;
-        }
-        if (c->truncated) return 2;
+    int n = c->nworkers;
+    if (c->truncated) return c->mem_limited ? RC_MEMORY_LIMIT : RC_TRUNCATED;
+    c->budget = budget ? budget : 1;
+    u64 share = (c->budget + (u64)n - 1) / (u64)n;
+    for (int i = 0; i < n; i++) c->w[i].round = (size_t)(n > 1 && share > ROUND ? ROUND : share);
+    c->verdict = -1;
+    u64 left = 0;
+    for (int i = 0; i < n; i++) left += c->w[i].level_end - c->w[i].expanded;
+    c->small_level = left < c->parallel_min;
+    while (c->verdict < 0) {
+        if (n == 1 || c->small_level) serial_round(c);
+        else if (parallel_rounds(c)) return RC_MEMORY;
     }
-    return c->expanded >= c->count ? 0 : 1;
+    return c->verdict;
 }
 
 /* Check the reaches/invariant conditions on the discovered but unexpanded states. */
@@ -411,16 +777,32 @@ int nx_finish(void *p) {
     Ctx *c = p;
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
     if (NCOND == 0) return 0;
-    for (size_t idx = c->expanded; idx < c->count; idx++) {
-        unpack(c->states + idx * NWORDS, s);
-        if (check_conditions(c, idx, s)) return 3;
+    for (int i = 0; i < c->nworkers; i++) {
+        Worker *w = &c->w[i];
+        for (size_t idx = w->expanded; idx < w->count; idx++) {
+            unpack(w->states + idx * NWORDS, s);
+            if (check_conditions(w, global_id(w, idx), s)) return RC_OVERFLOW;
+        }
+        for (int k = 0; k < NCOND; k++) {
+            if (w->decided[k] >= 0 && c->decided[k] < 0) c->decided[k] = w->decided[k];
+            w->decided[k] = -1;
+        }
     }
     return 0;
 }
 
-u64 nx_count(void *p) { return ((Ctx *)p)->count; }
-u64 nx_expanded(void *p) { return ((Ctx *)p)->expanded; }
-u64 nx_transitions(void *p) { return ((Ctx *)p)->transitions; }
+static const Worker *owner_of_id(const Ctx *c, u64 id, size_t *local) {
+    *local = (size_t)(id / (u64)c->nworkers);
+    return &c->w[id % (u64)c->nworkers];
+}
+
+u64 nx_count(void *p) { return ((Ctx *)p)->total; }
+u64 nx_transitions(void *p) {
+    Ctx *c = p;
+    u64 t = 0;
+    for (int i = 0; i < c->nworkers; i++) t += c->w[i].transitions;
+    return t;
+}
 u64 nx_initial(void *p) { return ((Ctx *)p)->initial; }
 u64 nx_nfaults(void *p) { return ((Ctx *)p)->nfaults; }
 u32 nx_first_fault(void *p, int i) { return ((Ctx *)p)->first_faults[i]; }
@@ -429,18 +811,29 @@ u32 *nx_deadlocks(void *p) { return ((Ctx *)p)->deadlocks.items; }
 u64 nx_nterminals(void *p) { return ((Ctx *)p)->terminals.n; }
 u32 *nx_terminals(void *p) { return ((Ctx *)p)->terminals.items; }
 i64 nx_decided(void *p, int i) { return ((Ctx *)p)->decided[i]; }
-u32 nx_parent(void *p, u64 i) { return ((Ctx *)p)->parent[i]; }
 int nx_nslots(void) { return NSLOTS; }
+int nx_bad_generator(void *p) { return ((Ctx *)p)->bad_gen; }
+u32 nx_bad_state(void *p) { return ((Ctx *)p)->bad_state; }
+int nx_nworkers(void *p) { return ((Ctx *)p)->nworkers; }
+/* Levels with at least n states left run on the threads (0: every level; for tests). */
+void nx_set_parallel_min(void *p, u64 n) { ((Ctx *)p)->parallel_min = n; }
+double nx_cpu_total(void *p) { return ((Ctx *)p)->cpu_total; }
+double nx_cpu_critical(void *p) { return ((Ctx *)p)->cpu_critical; }
+u64 nx_worker_count(void *p, int w) { return ((Ctx *)p)->w[w].count; }
 
-void nx_state(void *p, u64 i, i64 *out) {
-    Ctx *c = p;
+u32 nx_parent(void *p, u64 id) {
+    size_t local;
+    const Worker *w = owner_of_id(p, id, &local);
+    return w->parent[local];
+}
+
+void nx_state(void *p, u64 id, i64 *out) {
+    size_t local;
+    const Worker *w = owner_of_id(p, id, &local);
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
-    unpack(c->states + i * NWORDS, s);
+    unpack(w->states + local * NWORDS, s);
     for (int k = 0; k < NSLOTS; k++) out[k] = s[k];
 }
 
-/* Bytes held for the exploration: packed states, parents, visited table. */
-u64 nx_memory(void *p) {
-    Ctx *c = p;
-    return (u64)c->cap * (NWORDS * sizeof(u64) + sizeof(u32)) + (u64)(c->tmask + 1) * sizeof(u64);
-}
+/* Bytes held for the exploration: packed states, parents, visited tables, boxes. */
+u64 nx_memory(void *p) { return ((Ctx *)p)->held; }

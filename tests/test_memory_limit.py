@@ -1,0 +1,97 @@
+"""``explore --memory-limit``: a clear, honest stop for both explorers (exit 3 unless
+``--partial-ok``; the JSON report says what was explored, that the limit was reached, and the
+bytes per state)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from detect.cli import Failure, main, parse_size
+from detect.ir import Assign, Binary, Const, Event, Name, SequentialModel, Summand, Variable
+from detect.statespace.explore import explore
+from detect.statespace.native import build
+
+from tests.test_models import ROOT
+
+PETERSON = str(ROOT / "models" / "peterson_filter.pml")
+native_only = pytest.mark.skipif(build.compiler() is None, reason="no C compiler")
+
+
+def _counter(n: int) -> SequentialModel:
+    return SequentialModel(
+        "counter", (Variable("x", tuple(range(n)), ((0,),)),),
+        (Summand((), Binary("<", Name("x"), Const(n - 1)), Event("inc"),
+                 (Assign(Name("x"), Binary("+", Name("x"), Const(1))),)),))
+
+
+def test_sizes_parse_in_binary_units():
+    assert parse_size("2G") == 2 << 30
+    assert parse_size("512m") == 512 << 20
+    assert parse_size("1.5GiB") == 3 << 29
+    assert parse_size("100k") == 102_400
+    assert parse_size("4096") == 4096
+    for bad in ("", "G", "-1M", "two", "1X", "nan"):
+        with pytest.raises(Failure):
+            parse_size(bad)
+
+
+@native_only
+def test_native_explorer_stops_before_the_limit():
+    model = _counter(1_000_000)
+    full = explore(model, engine="native", max_states=300_000)
+    assert not full.memory_limit_reached and full.memory_bytes > 1 << 20
+    limited = explore(model, engine="native", memory_limit=1 << 20)
+    assert limited.truncated and limited.memory_limit_reached and not limited.interrupted
+    assert 1000 < limited.states < 300_000
+    assert limited.memory_bytes <= 1 << 20  # it counts what it allocates and stops first
+    assert limited.bytes_per_state == limited.memory_bytes / limited.states
+    small = explore(_counter(100), engine="native", memory_limit=1 << 20)
+    assert small.states == 100 and not small.truncated and not small.memory_limit_reached
+
+
+def test_python_explorer_reports_its_resident_growth():
+    result = explore(_counter(2000), engine="python", memory_limit=1 << 40)
+    assert result.states == 2000 and not result.memory_limit_reached
+    assert result.memory_measure == "resident set growth of the process"
+
+
+def _cli(*args: str) -> tuple[int, dict]:
+    run = CliRunner().invoke(main, ["explore", PETERSON, "-D", "N=4", "--json", *args])
+    return run.exit_code, json.loads(run.output)
+
+
+@native_only
+def test_cli_native_memory_limit_exit_code_and_json():
+    code, data = _cli("--engine", "native", "--memory-limit", "256K")
+    assert code == 3
+    assert data["memory_limit"] == 256 << 10 and data["memory_limit_reached"] and data["truncated"]
+    assert 0 < data["states"] and data["bytes"] <= 256 << 10
+    assert data["bytes_per_state"] == pytest.approx(data["bytes"] / data["states"], abs=0.1)
+    assert data["assertions"][0]["verdict"] == "unknown"
+    code, partial = _cli("--engine", "native", "--memory-limit", "256K", "--partial-ok")
+    assert code == 0 and partial["states"] == data["states"]
+    code, full = _cli("--engine", "native")
+    assert code == 0 and not full["memory_limit_reached"] and full["states"] > data["states"]
+    assert full["bytes_per_state"] > 0 and "memory_limit" not in full
+
+
+def test_cli_python_memory_limit_in_a_fresh_process():
+    # A fresh process: in this one, memory freed by earlier tests would be reused unseen.
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-m", "detect.cli", "explore", PETERSON, "-D", "N=4",
+                          "--json", "--engine", "python", "--memory-limit", "4M"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 3, run.stderr
+    data = json.loads(run.stdout)
+    assert data["memory_limit_reached"] and data["truncated"] and data["states"] > 0
+    assert data["bytes"] > 4 << 20 and data["memory_measure"] == "resident set growth of the process"
+
+
+def test_cli_refuses_a_bad_size():
+    run = CliRunner().invoke(main, ["explore", PETERSON, "--memory-limit", "lots"])
+    assert run.exit_code == 2 and "--memory-limit expects a size" in run.output
