@@ -199,10 +199,10 @@ class Result1:
 
 
 def load_paper_model(system: str, config: str):
-    from frontends import load
+    from detect.transform.load import load_model
 
     s = SYSTEMS[system]
-    return load(os.path.join(MODELS, s.model), s.defines(config))
+    return load_model(os.path.join(MODELS, s.model), s.defines(config))
 
 
 def warm_up() -> None:

@@ -88,10 +88,10 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
 
 
 def _load(path: str, defines: tuple[str, ...], process: Optional[str]) -> SequentialModel:
-    from frontends import load
+    from detect.transform.load import load_model as load_narrowed
 
     try:
-        return load(path, parse_defines(defines), process=process)
+        return load_narrowed(path, parse_defines(defines), process=process)
     except InputError as e:
         raise Failure(str(e)) from None
     except ModelError as e:
@@ -407,7 +407,7 @@ def explore(model, defines, as_json, process, max_states, timeout, memory_limit,
     if detection is not None and detection.domains is not None:
         extra["domains"] = detection.domains.summary()
     if spin_states:
-        from frontends.promela import spin_stored_states
+        from detect.checking.spin_counts import spin_stored_states
 
         if not model.endswith((".pml", ".p", ".prom")):
             raise Failure(f"{model}: --spin-states applies to Promela models only")

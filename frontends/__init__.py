@@ -2,6 +2,10 @@
 
 ``load`` picks the front end from the file's suffix: ``.csp`` (PAT CSP#), ``.pml``/``.p``/
 ``.prom`` (Promela), ``.dve`` (DiVinE/BEEM), ``.m`` (Murphi, CMurphi's language).
+
+Front ends depend on ``detect.ir`` and ``detect.errors`` only.  They narrow no domain: each
+records in its model's ``DomainFacts`` what ``detect.transform.narrowing`` needs, and
+``detect.transform.load.load_model`` loads and narrows.
 """
 from __future__ import annotations
 

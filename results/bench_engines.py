@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 from detect.symmetry.constraints import translate  # noqa: E402
 from detect.symmetry.automorphisms import automorphisms  # noqa: E402
 from detect.symmetry.graph import build_graph  # noqa: E402
-from frontends import load  # noqa: E402
+from detect.transform.load import load_model as load  # noqa: E402
 
 CASES = [
     ("token_circulation.csp", "N", [3, 6, 10, 16, 24, 32]),

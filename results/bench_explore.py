@@ -95,7 +95,7 @@ CORPUS = REPO / ".." / "shared" / "corpus" / "beem" / "dve"
 def corpus_models() -> list[SequentialModel]:
     """BEEM instances from the shared corpus through the DVE front end, when both exist."""
     try:
-        from frontends.dve import load
+        from detect.transform.load import load_model as load
     except ImportError:
         return []
     models = []

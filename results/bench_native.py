@@ -41,7 +41,7 @@ def rss_bytes() -> int:
 def child(engine: str, path: str, n: int) -> None:
     from detect.statespace.compile import compile_model
     from detect.statespace.explore import explore
-    from frontends import load
+    from detect.transform.load import load_model as load
 
     start = time.perf_counter()
     model = load(path, {"N": n})

@@ -27,7 +27,7 @@ sys.path.insert(0, ROOT)
 
 from detect.symmetry.pipeline import detect  # noqa: E402
 from detect.checking.reduce import ReductionError, explore_reduced, make_reducer  # noqa: E402
-from frontends import load  # noqa: E402
+from detect.transform.load import load_model as load  # noqa: E402
 from results.bench_explore import philosophers  # noqa: E402
 from tests.test_reduce import counters, lock  # noqa: E402
 

@@ -39,7 +39,7 @@ def main(quick: bool, repeat: int) -> None:
     from detect.bench import machine
     from detect.statespace import native
     from detect.statespace.compile import compile_model
-    from frontends import load
+    from detect.transform.load import load_model as load
 
     n = 4 if quick else 5
     print(f"Machine: {machine()}.  Each row is one run; the runs alternate 1 and 2 workers.")

@@ -44,10 +44,13 @@ from detect.statespace.compile import compile_model  # noqa: E402
 from detect.statespace.explore import Exploration, explore, reachable_graph  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
 from detect.checking.verify import compile_permutation  # noqa: E402
-from frontends.dve import load  # noqa: E402
+from detect.transform.load import narrowed  # noqa: E402
+from frontends import dve  # noqa: E402
 from results.dve_symmetry import (  # noqa: E402
     InstanceSymmetry, analyse, describe, min_image_canonicaliser,
 )
+
+load = narrowed(dve.load)
 
 #: Published BEEM state counts (DiVinE semantics), /work/shared/corpus/README.md.
 PUBLISHED = {

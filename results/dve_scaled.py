@@ -24,7 +24,10 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from detect.statespace.explore import explore  # noqa: E402
-from frontends.dve import parse_text  # noqa: E402
+from detect.transform.load import narrowed  # noqa: E402
+from frontends import dve  # noqa: E402
+
+parse_text = narrowed(dve.parse_text)
 
 
 def peterson_text(n: int) -> str:

@@ -42,7 +42,10 @@ from detect.symmetry.pipeline import detect  # noqa: E402
 from detect.symmetry.perm import StatePermutation  # noqa: E402
 from detect.transform.reachable import ReachableDomains  # noqa: E402
 from detect.checking.verify import VerifyReport, compile_permutation, reachable_action_order, verify  # noqa: E402
-from frontends.dve import load  # noqa: E402
+from detect.transform.load import narrowed  # noqa: E402
+from frontends import dve  # noqa: E402
+
+load = narrowed(dve.load)
 
 #: The corpus instances need at most 131,584 rows for one constraint (fischer's timer update
 #: ``(t-1) | ((t==255)*255)`` over t in 0..255); 2·10^6 stays well below memory trouble.

@@ -18,7 +18,11 @@ from pathlib import Path
 from detect.symmetry.constraints import TableTooLarge
 from detect.statespace.explore import reachable_graph
 from detect.symmetry.pipeline import detect
-from frontends.promela import load, spin_state_count
+from detect.checking.spin_counts import spin_state_count
+from detect.transform.load import narrowed
+from frontends import promela
+
+load = narrowed(promela.load)
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / ".." / "shared" / "corpus"

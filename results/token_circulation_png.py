@@ -13,7 +13,7 @@ import re
 from detect.symmetry.constraints import translate
 from detect.export import ExportOptions, atomic_write, export_chunks
 from detect.symmetry.graph import CONSTRAINT, INIT, build_graph
-from frontends import load
+from detect.transform.load import load_model as load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODEL = os.path.join(HERE, "..", "models", "token_circulation.csp")

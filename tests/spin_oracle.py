@@ -5,7 +5,7 @@ Spin is run as ``spin -o1 -o2 -o3 -a`` (no statement merging, data-flow optimisa
 dead-variable hiding), pan compiled with ``-DSAFETY -DNOREDUCE -DNOCLAIM`` (no partial-order
 reduction, no never claim) and run with ``-c0`` (count every error, go on after it).  We read
 "states, stored" and "errors: N".  Our side is what ``symdetect explore --spin-states``
-reports: the states Spin would store (``frontends.promela.spin_state_count``), and whether a
+reports: the states Spin would store (``detect.checking.spin_counts``), and whether a
 fault (a failed assertion or another run-time error) or an invalid end state is reachable.
 
 Spin goes on past a failed assertion (the statement completes), while our semantics stops
@@ -79,11 +79,13 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
     reachable states, and whether a fault or an invalid end state is reachable."""
     from detect.statespace.compile import compile_model
     from detect.statespace.explore import reachable_graph
-    from frontends.promela import parse_with_storage, spin_state_count
+    from detect.checking.spin_counts import spin_state_count
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        stored, model = parse_with_storage(text, name, defines)
+        model = narrow(parse_text(text, name, defines))
     compiled = compile_model(model)
     graph = reachable_graph(compiled, max_states=max_states)
     if graph.expanded < len(graph.states):
@@ -95,7 +97,7 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
         for k in sorted(graph.faults)[:200]:
             if any(_PID_REUSE in (step.fault or "") for step in steps(model, graph.states[k])):
                 raise Unsupported("a process ends before a later run of init (Spin reuses its pid)")
-    return Counts(spin_state_count(model, graph.states, stored), bool(graph.faults) or dead)
+    return Counts(spin_state_count(model, graph.states), bool(graph.faults) or dead)
 
 
 _PID_REUSE = "a process ended before init's run"

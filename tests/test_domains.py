@@ -264,9 +264,9 @@ def corpus(*parts):
     ("peterson.1.dve", None, None),
 ])
 def test_dve_corpus_domains(name, variable, expected):
-    from frontends import load
+    from detect.transform.load import load_model
 
-    model = load(str(corpus("beem", "dve", name)))
+    model = load_model(str(corpus("beem", "dve", name)))
     assert max(len(v.domain) for v in model.variables if v.name != "toGear") <= 16
     if variable is not None:
         assert model.variable(variable).domain == expected
@@ -276,7 +276,7 @@ def test_peterson_filter_locals_are_small():
     from frontends.promela import load
 
     path = REPO / "models" / "peterson_filter.pml"
-    model = narrow_domains(load(path, {"N": 5}, narrow=False))
+    model = narrow_domains(load(path, {"N": 5}))
     assert model.variable("user_1.l").domain == (0, 1, 2, 3, 4, 5)
     assert model.variable("level").domain == (0, 1, 2, 3, 4)
 

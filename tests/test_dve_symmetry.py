@@ -22,7 +22,10 @@ from detect.ir import SequentialModel, state_slots
 from detect.symmetry.perm import StatePermutation
 from detect.symmetry.pipeline import detect
 from detect.checking.verify import verify
-from frontends.dve import load, parse_text
+from detect.transform.load import narrowed
+from frontends import dve
+
+load, parse_text = narrowed(dve.load), narrowed(dve.parse_text)
 from results.dve_symmetry import (
     DOMAIN_STATES, TABLE_LIMIT, analyse, group_elements, min_image_canonicaliser, pc_histograms,
     reachable_symmetry_order,

@@ -11,6 +11,7 @@ from detect.statespace import explore as explore_module
 from detect.ir import semantics
 from detect.statespace.compile import compile_model
 from detect.statespace.explore import explore, reachable_graph, trace_between
+from detect.transform.narrowing import narrow
 from detect.ir import (
     TRUE, Assert, Assertion, Assign, Binary, BINARY_OPS, Const, Event, If, Index, Ite, Local,
     ModelError, Name, Origin, SequentialModel, Summand, Unary, Variable, While,
@@ -401,14 +402,14 @@ def test_beem_instances_agree_with_interpreter_and_published_counts(instance):
     path = CORPUS / f"{instance}.dve"
     if not path.exists():
         pytest.skip(f"shared corpus not found at {CORPUS}")
-    result = assert_agrees_with_interpreter(dve.load(path))
+    result = assert_agrees_with_interpreter(narrow(dve.load(path)))
     assert result.states == BEEM_SMALL[instance]
 
 
 @pytest.mark.parametrize("path", sorted((REPO / "models").glob("*.csp")), ids=lambda p: p.name)
 def test_csp_models_agree_with_interpreter(path):
     csp = pytest.importorskip("frontends.csp")
-    assert_agrees_with_interpreter(csp.load(str(path)))
+    assert_agrees_with_interpreter(narrow(csp.load(str(path))))
 
 
 def test_long_left_nested_chains_compile_and_too_deep_nesting_is_a_model_error():

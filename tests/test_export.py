@@ -24,7 +24,7 @@ from detect.export import (
 from detect.symmetry.graph import CONSTRAINT, INIT, LITERAL, SUMMAND, TUPLE, VARIABLE
 from detect.ir import state_slots
 from detect.symmetry.pipeline import detect
-from frontends import load
+from detect.transform.load import load_model as load
 from tests.ir_strategies import models
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -13,7 +13,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from detect.errors import InputError
 from detect.ir import slot_offsets, validate
 from detect.ir.semantics import explore
-from frontends.csp import load, parse_text
+from detect.transform.load import narrowed
+from frontends import csp
+
+load, parse_text = narrowed(csp.load), narrowed(csp.parse_text)
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS = sorted((REPO / "models").glob("*.csp"))

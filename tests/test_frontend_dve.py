@@ -14,8 +14,11 @@ from detect import ir
 from detect.ir import semantics
 from detect.errors import InputError
 from detect.statespace.explore import explore
-from frontends.dve import load, parse_text
+from detect.transform.load import narrowed
+from frontends import dve
 from frontends.dve.linearise import KEYWORDS
+
+load, parse_text = narrowed(dve.load), narrowed(dve.parse_text)
 
 BEEM = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "beem" / "dve"
 

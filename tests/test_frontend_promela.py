@@ -12,8 +12,12 @@ from hypothesis import given, settings, strategies as st
 
 from detect.errors import InputError
 from detect.statespace.explore import reachable_graph
-from frontends.promela import load, parse_text, spin_state_count
+from detect.checking.spin_counts import spin_state_count
+from detect.transform.load import narrowed
+from frontends import promela
 from frontends.promela.preprocess import preprocess
+
+load, parse_text = narrowed(promela.load), narrowed(promela.parse_text)
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -306,7 +310,7 @@ def test_fuzz_never_crashes(text):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            parse_text(text, "fuzz.pml", narrow=False)
+            promela.parse_text(text, "fuzz.pml")
     except InputError:
         pass
 
@@ -376,8 +380,8 @@ def test_local_ranges_follow_the_control_flow():
                        " do :: l < N -> s = l; l = l + 1 :: else -> break od }", "r.pml")
     assert model.variable("P_0.l").domain == (0, 1, 2, 3)
     assert model.variable("s").domain == (0, 1, 2)
-    unnarrowed = parse_text("#define N 3\nbyte s;\nactive proctype P() { byte l;\n"
-                            " do :: l < N -> s = l; l = l + 1 :: else -> break od }", "r.pml", narrow=False)
+    unnarrowed = promela.parse_text("#define N 3\nbyte s;\nactive proctype P() { byte l;\n"
+                            " do :: l < N -> s = l; l = l + 1 :: else -> break od }", "r.pml")
     assert len(unnarrowed.variable("P_0.l").domain) == 256
     assert len(reachable_graph(model).states) == len(reachable_graph(unnarrowed).states)
 

@@ -132,7 +132,7 @@ def check_model(language: str, seed: int) -> str:
     from detect.symmetry.constraints import TableTooLarge
     from detect.statespace.explore import reachable_graph
     from detect.symmetry.pipeline import detect
-    from frontends import load
+    from detect.transform.load import load_model as load
 
     suffix, generate = GENERATORS[language]
     text = generate(seed)
@@ -183,7 +183,7 @@ def test_many_random_models_get_sound_symmetries(language):
 
 def test_csp_and_dve_generators_make_valid_models_with_symmetry():
     from detect.symmetry.pipeline import detect
-    from frontends import load
+    from detect.transform.load import load_model as load
 
     with tempfile.TemporaryDirectory() as d:
         for language in ("csp", "dve"):

@@ -16,7 +16,7 @@ import pytest
 from detect.symmetry.pipeline import detect
 from detect.checking.verify import verify
 from frontends import SUFFIXES
-from frontends import load
+from detect.transform.load import load_model as load
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = sorted(p for p in (ROOT / "models").rglob("*") if p.suffix in SUFFIXES)

@@ -17,7 +17,7 @@ from detect.ir import (
 from detect.statespace.native import build
 from detect.ir.semantics import Fault, apply_binary, apply_unary
 from frontends import SUFFIXES
-from frontends import load
+from detect.transform.load import load_model as load
 
 from tests.ir_strategies import models as ir_models
 from tests.test_explore import is_real_trace, random_models

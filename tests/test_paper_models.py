@@ -10,7 +10,10 @@ import pytest
 from detect.bench import MODELS, SYSTEMS, load_paper_model
 from detect.symmetry.pipeline import detect
 from detect.checking.verify import verify
-from frontends.csp import parse_text
+from detect.transform.load import narrowed
+from frontends import csp
+
+parse_text = narrowed(csp.parse_text)
 
 # (system, small configuration, expected order of the state group): the orders follow from
 # each system's structure (e.g. clients of one server permuted, equal servers swapped).

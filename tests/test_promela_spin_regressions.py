@@ -3,6 +3,8 @@ Spin 6.5.2's numbers ("states, stored" and whether pan reports errors, as ``spin
 runs it).  When Spin is installed, each test also re-runs it."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests.spin_oracle import Counts, SpinRefused, our_counts, spin_available, spin_counts
@@ -76,7 +78,10 @@ def test_atomic_loop_process_is_not_swapped_with_a_per_iteration_atomic_one():
     """A keeps control through its whole loop, B only per iteration: no A<->B symmetry
     (the loop head used to release control, which made them look alike)."""
     from detect.symmetry.pipeline import detect
-    from frontends.promela import parse_text
+    from detect.transform.load import narrowed
+    from frontends import promela
+
+    parse_text = narrowed(promela.parse_text)
 
     text = ("byte a, b;\n"
             "active proctype A() { atomic { do :: a < 2 -> a++ :: a == 2 -> a = 0 od } }\n"
@@ -122,7 +127,10 @@ def test_integer_types_follow_spin(text, stored, error, tmp_path):
 
 def test_two_writers_of_different_int_values_are_not_symmetric():
     from detect.symmetry.pipeline import detect
-    from frontends.promela import parse_text
+    from detect.transform.load import narrowed
+    from frontends import promela
+
+    parse_text = narrowed(promela.parse_text)
 
     text = INTS[1][0]
     model = parse_text(text, "ints.pml")
@@ -134,7 +142,10 @@ def test_int_beyond_enumerable_span_is_a_clear_error():
     """Spin wraps INT_MAX + 1 to INT_MIN; a domain spanning all 2^32 ints cannot be
     represented (the IR's checks enumerate the span): refused, naming the variable."""
     from detect.errors import InputError
-    from frontends.promela import parse_text
+    from detect.transform.load import narrowed
+    from frontends import promela
+
+    parse_text = narrowed(promela.parse_text)
 
     with pytest.raises(InputError, match="variable 'x' holds values from -2147483648 to 2147483647"):
         parse_text("int x = 2147483647; active proctype A() { x++; assert(x < 0) }", "o.pml")
@@ -142,11 +153,12 @@ def test_int_beyond_enumerable_span_is_a_clear_error():
 
 def test_unbounded_int_counter_is_refused_naming_it(monkeypatch):
     from detect.errors import InputError
-    from frontends.promela import parse_text, wide
+    from detect.transform.narrowing import POLICIES, narrow
+    from frontends.promela import parse_text
 
-    monkeypatch.setattr(wide, "PROVISIONAL_STATES", 1000)
+    policy = dataclasses.replace(POLICIES["promela"], provisional_states=1000)
     with pytest.raises(InputError, match="'x': the value analysis bounds no domain"):
-        parse_text("int x; active proctype A() { do :: x++ od }", "u.pml")
+        narrow(parse_text("int x; active proctype A() { do :: x++ od }", "u.pml"), policy)
 
 
 # Found by tests/test_differential_spin.py.
@@ -194,7 +206,10 @@ def test_deliberate_a_run_after_a_process_ended_is_a_fault(tmp_path):
     plan") instead of mis-numbering.  Spin: 18 states, no error."""
     from detect.statespace.explore import reachable_graph
     from detect.ir.semantics import steps
-    from frontends.promela import parse_text
+    from detect.transform.load import narrowed
+    from frontends import promela
+
+    parse_text = narrowed(promela.parse_text)
     from tests.spin_oracle import Unsupported
 
     text = "byte g0;\nproctype P0() { g0 = 1 }\nproctype P1() { g0 = 2 }\ninit { run P0(); run P1() }"

@@ -127,7 +127,7 @@ def model_id(path) -> str:
 @functools.lru_cache(maxsize=None)
 def load_small(path):
     from detect.symmetry.constraints import TableTooLarge
-    from frontends import load
+    from detect.transform.load import load_model as load
 
     model = load(path)
     graph = reachable_graph(model, max_states=SMALL_STATES)

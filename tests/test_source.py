@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from detect.cli import main
 from detect.errors import InputError
-from frontends.source import read_source
+from frontends.kit import read_source
 
 
 def test_bad_byte_is_located(tmp_path):

@@ -5,7 +5,7 @@ import pytest
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from frontends.syntax_errors import end_position, syntax_error
+from frontends.kit.syntax_errors import end_position, syntax_error
 
 GRAMMAR = r"""
 start: item+

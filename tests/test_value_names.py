@@ -9,9 +9,11 @@ import pytest
 from detect.export import json_document, load_schema
 from detect.ir import TRUE, Event, ModelError, SequentialModel, Summand, Variable, literal_label, state_slots, validate
 from detect.symmetry.pipeline import detect
-from frontends.dve import parse_text as parse_dve
+from detect.transform.load import narrowed
+from frontends import dve, promela
 from frontends.murphi import parse_text as parse_murphi
-from frontends.promela import parse_text as parse_promela
+
+parse_dve, parse_promela = narrowed(dve.parse_text), narrowed(promela.parse_text)
 
 RING = """
 byte fork[3];

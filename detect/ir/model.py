@@ -263,6 +263,57 @@ class Assertion:
 
 
 @dataclass(frozen=True)
+class Unranged:
+    """A variable whose declared range is too wide to enumerate (Promela's ``int``), or that
+    has none (PAT's ``var x = 0;``, CSP#'s stored process parameters and channel buffers).
+    Until ``detect.transform.narrowing`` settles it, its domain in the model is a placeholder
+    holding its initial values; the IR's domain checks enumerate ``lo..hi``, so it cannot
+    be given ``bounds`` instead.
+
+    ``bounds`` is the declared type's range (``None``: no declared range); ``provisional``
+    says whether, when the value analysis cannot bound it, its domain may be taken from the
+    states reachable under a provisional range (user variables: yes; values the front end
+    introduced, which the user cannot declare a range for: no).  ``subject`` is how a
+    refusal names it ("variable 'x'", "buffer of channel 'c'"), and ``path``, ``line``,
+    ``column`` where (line 0: the file as a whole)."""
+
+    variable: str
+    bounds: tuple[int, int] | None
+    provisional: bool
+    subject: str
+    path: str
+    line: int = 0
+    column: int = 0
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """A constant ``value`` that stands for "no value" (CSP#'s dead stored parameter or empty
+    buffer slot) until the domains are known: it then becomes one less than the smallest
+    value the variables ``below`` can hold, so that it never coincides with a process id or
+    a data value (a fixed 0 would single out process 0)."""
+
+    value: int
+    below: frozenset[str]
+
+
+@dataclass(frozen=True)
+class DomainFacts:
+    """What a front end knows about its model's domains, for ``detect.transform.narrowing``.
+
+    ``language`` names the front end (it picks the narrowing policy); ``unranged`` lists the
+    variables with placeholder domains; ``narrowable`` names the variables whose domain is a
+    declared type or range, which the value analysis may shrink to the values they can hold
+    (a write outside the domain faults either way); every other domain is exact and kept.
+    The default, no facts, leaves a model as it is (hand-built models, Murphi)."""
+
+    language: str = ""
+    unranged: tuple[Unranged, ...] = ()
+    narrowable: frozenset[str] = frozenset()
+    placeholder: Placeholder | None = None
+
+
+@dataclass(frozen=True)
 class SequentialModel:
     """The whole linearised model; ``parameters`` are the ``#define`` values used."""
 
@@ -280,9 +331,18 @@ class SequentialModel:
     #: events), so a symmetry must map each step to a step with the same event name.  False
     #: where a front end makes event names up (Promela lines, Murphi rule names).
     observable_events: bool = False
+    #: What narrowing needs to know (``DomainFacts``); a narrowed model has none left.
+    domains: DomainFacts = DomainFacts()
+    #: Language facts later stages may use, as ``(key, value)`` pairs of hashable values
+    #: (Promela: ``("spin_stored", condition)``, the states Spin stores).
+    annotations: tuple[tuple[str, object], ...] = ()
     #: The process instances, in the order the front end created them; empty for models
     #: without processes (Murphi's rules, models built by hand).
     processes: tuple[Process, ...] = ()
+
+    def annotation(self, key: str, default: object = None) -> object:
+        """The value annotated under ``key`` (``default`` when there is none)."""
+        return dict(self.annotations).get(key, default)
 
     def variable(self, name: str) -> Variable:
         for v in self.variables:
@@ -500,6 +560,9 @@ __all__ = [
     "Summand",
     "Process",
     "Assertion",
+    "Unranged",
+    "Placeholder",
+    "DomainFacts",
     "SequentialModel",
     "Slot",
     "state_slots",

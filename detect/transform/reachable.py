@@ -82,26 +82,36 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
     first = reachable_graph(model, max_states=max_states, progress=telling("exploring"))
     if not first.complete:
         raise DomainsNotNarrowed(f"the model has more than {max_states:,} reachable states; raise --domain-states")
-    offsets = slot_offsets(model)
-    variables, narrowed = [], []
-    for v in model.variables:
-        base = offsets[v.name]
-        values = {state[base + k] for state in first.states for k in range(v.length)}
-        kept = tuple(x for x in v.domain if x in values)
-        if len(kept) < len(v.domain):
-            narrowed.append((v.name, len(v.domain), kept))
-            v = dataclasses.replace(v, domain=kept)
-        variables.append(v)
-    smaller = dataclasses.replace(model, variables=tuple(variables))
+    smaller, narrowed = restrict_to_states(model, first)
     second = reachable_graph(smaller, max_states=max_states, progress=telling("re-exploring narrowed"))
-    before, after = _counts(first), _counts(second)
+    before, after = counts(first), counts(second)
     if before != after:
         raise DomainsNotNarrowed(
             "the reachable values do not cover the values written during steps "
             "(states, transitions, fault states: {} after narrowing, {} before)".format(after, before))
-    return ReachableDomains(model, smaller, before[0], before[1], tuple(narrowed),
+    return ReachableDomains(model, smaller, before[0], before[1], narrowed,
                             time.perf_counter() - start, before[2])
 
 
-def _counts(graph: ReachableGraph) -> tuple[int, int, int]:
+def restrict_to_states(model: SequentialModel, graph: ReachableGraph, names: Optional[frozenset] = None
+                       ) -> tuple[SequentialModel, tuple[tuple[str, int, tuple[int, ...]], ...]]:
+    """``model`` with the domain of each variable in ``names`` (default: all) cut to the values
+    its elements hold in ``graph``'s states, and the ``narrowed`` list of ``ReachableDomains``.
+    Only step 2 of the module docstring: the caller proves the result equal (step 3)."""
+    offsets = slot_offsets(model)
+    variables, narrowed = [], []
+    for v in model.variables:
+        if names is None or v.name in names:
+            base = offsets[v.name]
+            values = {state[base + k] for state in graph.states for k in range(v.length)}
+            kept = tuple(x for x in v.domain if x in values)
+            if len(kept) < len(v.domain):
+                narrowed.append((v.name, len(v.domain), kept))
+                v = dataclasses.replace(v, domain=kept)
+        variables.append(v)
+    return dataclasses.replace(model, variables=tuple(variables)), tuple(narrowed)
+
+
+def counts(graph: ReachableGraph) -> tuple[int, int, int]:
+    """States, transitions and fault states: equal counts prove step 3 of the module docstring."""
     return len(graph.states), sum(len(s) for s in graph.successors), len(graph.faults)

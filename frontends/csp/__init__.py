@@ -11,7 +11,7 @@ from typing import Mapping, Optional
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
-from frontends.source import read_source
+from frontends.kit import read_source
 from frontends.csp.linearise import build_model
 from frontends.csp.scope import build_scope
 from frontends.csp.syntax import parse_script

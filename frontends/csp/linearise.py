@@ -29,8 +29,8 @@ from typing import Mapping, Optional, Union
 
 from detect.errors import InputError
 from detect.ir import (
-    Assertion, Assign, Binary, Const, Event, Expr, If, Index, Ite, Local, Name, Origin, Process,
-    SequentialModel, Stmt, Summand, Unary, Variable, While,
+    Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Origin,
+    Placeholder, Process, SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
 )
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
@@ -49,10 +49,10 @@ TAU = "τ"
 MAX_LOCATIONS = 20_000
 MAX_TERM_DEPTH = 40
 MAX_UNFOLD = 200
-#: Placeholder for "no value" of a dead stored value or an empty buffer slot.  It is replaced
-#: by one less than the smallest value those globals can really hold, so that it never
-#: coincides with a process id or a data value (a fixed 0 would single out process 0 and
-#: break the symmetry between processes).
+#: Placeholder for "no value" of a dead stored value or an empty buffer slot.  Narrowing
+#: replaces it by one less than the smallest value those globals can really hold, so that it
+#: never coincides with a process id or a data value (a fixed 0 would single out process 0 and
+#: break the symmetry between processes): the model's ``ir.Placeholder``.
 NONE = -(2 ** 40) - 7
 
 # ============================================================================ substitution
@@ -1007,7 +1007,10 @@ def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
 
 def build_model(scope: Scope, system: str, system_args: tuple, name: str,
                 parameters: tuple[tuple[str, int], ...]) -> SequentialModel:
-    """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel``."""
+    """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel`` whose
+    ``DomainFacts`` ask ``detect.transform.narrowing`` to settle the domains of variables
+    without a declared range and of stored values and buffers (placeholders until then,
+    holding ``NONE``) and to narrow the declared ranges of user variables."""
     from detect.ir import ModelError, validate
 
     lin = Linearisation(scope, system, system_args, name)
@@ -1065,12 +1068,16 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     for a in scope.assertions:
         cond = scope.expr(a.condition, {}) if a.condition is not None else None
         assertions.append(Assertion(a.kind, a.text, cond))
+    unranged = tuple(
+        Unranged(v, None, what == "user", f"variable '{v}'" if what == "user" else what, scope.path,
+                 pos.line, pos.column)
+        for v, (pos, what) in to_infer.items())
+    facts = DomainFacts(
+        "csp", unranged, frozenset(v for v in scope.variables if v not in to_infer),
+        Placeholder(NONE, frozenset(v for v, (_, what) in to_infer.items() if what != "user")))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
-                            scope.path, terminal=terminal, observable_events=True,
+                            scope.path, terminal=terminal, observable_events=True, domains=facts,
                             processes=_processes(comps, pcs, storage))
-    model = _inferred(scope, model, to_infer)
-    model = _settle_none(model, set(to_infer) - {v for v in to_infer if to_infer[v][1] == "user"})
-    model = _narrow_declared(model, {v for v in scope.variables if v not in to_infer})
     try:
         validate(model)
     except ModelError as e:
@@ -1099,95 +1106,6 @@ def _processes(comps: list[Component], pcs: Mapping[str, str], storage: _Storage
                 pid = c.lo + k
                 processes.append(Process(f"{c.group}({pid})", c.group, slot, pid, owned))
     return tuple(processes)
-
-
-#: A variable without a declared range that the value analysis cannot bound is given this
-#: provisional range (PAT's ints are wider) and the model is explored with it, up to this
-#: many states; see ``_inferred``.
-PROVISIONAL_RANGE = (-32768, 32767)
-PROVISIONAL_STATES = 1_000_000
-
-
-def _inferred(scope: Scope, model: SequentialModel, to_infer: dict) -> SequentialModel:
-    """``model`` with the domains of ``to_infer``'s variables inferred.
-
-    The value analysis (``infer_domains``) is non-relational: ``x = x + i`` in two processes
-    that stop once ``x > 3`` is bounded only by reachability.  For a user variable it cannot
-    bound, the model is explored with the provisional range ``PROVISIONAL_RANGE`` and its
-    domain becomes the values of the reachable states (``detect.transform.reachable``).  That
-    is PAT's transition system exactly when no reachable step faults (a write outside the
-    provisional range faults), so any fault refuses the fallback, as do too many states;
-    the error then names the variable and how to declare a range.
-    """
-    import warnings
-
-    from detect.transform.domains import Unbounded, infer_domains
-    from detect.transform.reachable import DomainsNotNarrowed, narrow_to_reachable
-
-    provisional: list[str] = []
-    current = model
-    while True:
-        try:
-            inferred = infer_domains(current, {v: w for v, w in to_infer.items() if v not in provisional})
-            break
-        except Unbounded as e:
-            pos, what = to_infer.get(e.variable, (Pos(0, 0), "variable"))
-            if what != "user" or e.variable in provisional:
-                raise scope.error(f"{what} takes unboundedly many values ({e.reason}); bound it with a "
-                                  f"guard or a declared range", pos) from None
-            provisional.append(e.variable)
-            lo, hi = PROVISIONAL_RANGE
-            current = dataclasses.replace(current, variables=tuple(
-                dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain))))
-                if v.name == e.variable else v for v in current.variables))
-            if len(provisional) == 1:
-                first_error = (e, pos)
-    if not provisional:
-        return inferred
-    e, pos = first_error
-    lo, hi = PROVISIONAL_RANGE
-
-    def refuse(why: str):
-        return scope.error(
-            f"variable '{e.variable}' has no declared range and its values are unbounded "
-            f"({e.reason.rstrip(';')}; {why}); declare one, e.g. var {e.variable} : {{0..7}} = 0;", pos)
-
-    try:
-        found = narrow_to_reachable(inferred, PROVISIONAL_STATES)
-    except DomainsNotNarrowed as why:
-        raise refuse(f"exploring with the range {lo}..{hi} failed: {why}") from None
-    if found.faults:
-        raise refuse(f"exploring with the range {lo}..{hi}, {found.faults} reachable states fault") from None
-    narrowed = {name: values for name, _, values in found.narrowed}
-    for name in provisional:
-        values = narrowed.get(name)
-        shown = f"{values[0]}..{values[-1]}" if values else "its initial values"
-        warnings.warn(f"{scope.path}: variable '{name}' has no declared range; its domain {shown} was "
-                      f"taken from the {found.states:,} reachable states", stacklevel=2)
-    return found.model
-
-
-def _narrow_declared(model: SequentialModel, names: set) -> SequentialModel:
-    """``model`` with the declared range D of each user variable in ``names`` narrowed to
-    V ∩ D, V the values the sound value analysis says it can hold or be written
-    (``detect.transform.domains``; seed 002 §IV drops values that no initial state has and no step
-    can produce).  A write outside D faults in PAT as in the IR, so the narrowed model has
-    the same transition system, and ``var x:{0..3}`` holding only 0 and 1 no longer reports
-    a swap of 2 and 3 that acts on no reachable state (issue 13)."""
-    from detect.transform.domains import _variable_values
-
-    if not names:
-        return model
-    values = _variable_values(model, frozenset(), 4096, strict=frozenset())
-    variables = []
-    for v in model.variables:
-        vals = values.get(v.name)
-        if v.name in names and vals is not None:
-            kept = tuple(x for x in v.domain if x in vals)
-            if kept and kept != v.domain:
-                v = dataclasses.replace(v, domain=kept)
-        variables.append(v)
-    return dataclasses.replace(model, variables=tuple(variables))
 
 
 def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:
@@ -1246,49 +1164,3 @@ def _terminal(comps, autos, pcs, sizes) -> Optional[Expr]:
             counter = ProgramCounter(Index(pc, slot) if sizes[c.group] > 1 else Name(pc))
             parts.append(counter.at(skip_id))
     return conj(*parts)
-
-
-def _settle_none(model: SequentialModel, names: set) -> SequentialModel:
-    """Replace the ``NONE`` placeholder by a concrete value below every real value."""
-    real = {x for v in model.variables if v.name in names for x in v.domain if x != NONE}
-    if not any(NONE in v.domain for v in model.variables):
-        return model
-    none = min(real, default=0) - 1
-
-    def value(x: int) -> int:
-        return none if x == NONE else x
-
-    def expr(e):
-        if isinstance(e, Const):
-            return Const(value(e.value))
-        if isinstance(e, Index):
-            return Index(e.array, expr(e.index))
-        if isinstance(e, Unary):
-            return Unary(e.op, expr(e.operand))
-        if isinstance(e, Binary):
-            return Binary(e.op, expr(e.left), expr(e.right))
-        if isinstance(e, Ite):
-            return Ite(expr(e.cond), expr(e.then), expr(e.else_))
-        return e
-
-    def stmts(body):
-        out = []
-        for st in body:
-            if isinstance(st, Assign):
-                out.append(Assign(expr(st.target), expr(st.value)))
-            elif isinstance(st, If):
-                out.append(If(expr(st.cond), stmts(st.then), stmts(st.else_)))
-            elif isinstance(st, While):
-                out.append(While(expr(st.cond), stmts(st.body)))
-            else:
-                out.append(dataclasses.replace(st, cond=expr(st.cond)))
-        return tuple(out)
-
-    variables = tuple(
-        dataclasses.replace(v, domain=tuple(sorted({value(x) for x in v.domain})),
-                            init=tuple(tuple(sorted({value(x) for x in a})) for a in v.init))
-        for v in model.variables)
-    summands = tuple(dataclasses.replace(s, guard=expr(s.guard), program=stmts(s.program),
-                                         event=Event(s.event.name, tuple(expr(a) for a in s.event.args)))
-                     for s in model.summands)
-    return dataclasses.replace(model, variables=variables, summands=summands)

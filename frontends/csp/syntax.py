@@ -1,76 +1,41 @@
 """Parse PAT CSP# text into a frozen syntax tree (``Script``); no meaning is given here.
 
-Every node carries ``line``/``column`` (1-based) of its first token so later stages can
-raise ``InputError`` at the right place.  Process nodes compare by identity (``eq=False``):
-the linearisation uses them as keys of control locations, and two textually equal
-sub-processes at different places are different control points.
+Every node carries ``pos`` (``frontends.kit.Span``, 1-based) of its first token so later
+stages can raise ``InputError`` at the right place.  Process nodes compare by identity
+(``eq=False``): the linearisation uses them as keys of control locations, and two textually
+equal sub-processes at different places are different control points.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import Optional, Union
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedInput, VisitError
+from lark import Token
 
-from detect.errors import InputError
+from frontends.kit import (
+    BinaryOp as Bin, Conditional as Cond, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp as Un,
+    Vocabulary, collect, infix,
+)
 
-from frontends.syntax_errors import syntax_error
-
-
-@dataclass(frozen=True)
-class Pos:
-    line: int
-    column: int
-
+#: The name ``scope`` and ``linearise`` know positions by.
+Pos = Span
 
 # ---------------------------------------------------------------------------- expressions
 
 
 @dataclass(frozen=True)
-class Num:
-    value: int
-    pos: Pos
-
-
-@dataclass(frozen=True)
-class Ident:
+class Ident(Located):
     name: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
-class Subscript:
+class Subscript(Located):
     """``name[i][j]...``: one index per declared dimension."""
 
     name: str
     indices: tuple["SExpr", ...]
-    pos: Pos
-
-
-@dataclass(frozen=True)
-class Un:
-    op: str
-    operand: "SExpr"
-    pos: Pos
-
-
-@dataclass(frozen=True)
-class Bin:
-    op: str
-    left: "SExpr"
-    right: "SExpr"
-    pos: Pos
-
-
-@dataclass(frozen=True)
-class Cond:
-    cond: "SExpr"
-    then: "SExpr"
-    else_: "SExpr"
-    pos: Pos
+    pos: Span
 
 
 SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond]
@@ -79,34 +44,34 @@ SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond]
 
 
 @dataclass(frozen=True)
-class SAssign:
+class SAssign(Located):
     target: Union[Ident, Subscript]
     value: SExpr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
-class SLocal:
+class SLocal(Located):
     """``var t = e;`` inside a program: a temporary visible until the program ends."""
 
     name: str
     value: SExpr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
-class SIf:
+class SIf(Located):
     cond: SExpr
     then: tuple["SStmt", ...]
     else_: tuple["SStmt", ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
-class SWhile:
+class SWhile(Located):
     cond: SExpr
     body: tuple["SStmt", ...]
-    pos: Pos
+    pos: Span
 
 
 SStmt = Union[SAssign, SLocal, SIf, SWhile]
@@ -115,32 +80,32 @@ SStmt = Union[SAssign, SLocal, SIf, SWhile]
 
 
 @dataclass(frozen=True)
-class PlainEvent:
+class PlainEvent(Located):
     """``name.a1.a2{program}``; ``name`` ``tau`` is the invisible event."""
 
     name: str
     args: tuple[SExpr, ...]
     program: tuple[SStmt, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
-class SendEvent:
+class SendEvent(Located):
     channel: str
     args: tuple[SExpr, ...]
     program: tuple[SStmt, ...]
-    pos: Pos
+    pos: Span
     index: Optional[SExpr] = None  # ``c[i]!...`` on a channel array
 
 
 @dataclass(frozen=True)
-class RecvEvent:
+class RecvEvent(Located):
     """``c?x.y{program}``: binds ``x``, ``y`` in the program and the continuation."""
 
     channel: str
     names: tuple[str, ...]
     program: tuple[SStmt, ...]
-    pos: Pos
+    pos: Span
     index: Optional[SExpr] = None  # ``c[i]?...`` on a channel array
 
 
@@ -150,62 +115,62 @@ SEvent = Union[PlainEvent, SendEvent, RecvEvent]
 
 
 @dataclass(frozen=True, eq=False)
-class PSkip:
-    pos: Pos
+class PSkip(Located):
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PStop:
-    pos: Pos
+class PStop(Located):
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PCall:
+class PCall(Located):
     name: str
     args: tuple[SExpr, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PPrefix:
+class PPrefix(Located):
     event: SEvent
     then: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PGuard:
+class PGuard(Located):
     cond: SExpr
     proc: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PBinary:
+class PBinary(Located):
     """``left op right`` for ``op`` in ``[]``, ``<>``, ``|||``, ``||``, ``;``."""
 
     op: str
     left: "Proc"
     right: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PIf:
+class PIf(Located):
     cond: SExpr
     then: "Proc"
     else_: Optional["Proc"]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PAtomic:
+class PAtomic(Located):
     proc: "Proc"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
-class PIndexed:
+class PIndexed(Located):
     """``op var:{lo..hi}@body`` for ``op`` in ``[]``, ``<>``, ``|||``, ``||``."""
 
     op: str
@@ -213,7 +178,7 @@ class PIndexed:
     lo: SExpr
     hi: SExpr
     body: "Proc"
-    pos: Pos
+    pos: Span
 
 
 Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed]
@@ -222,16 +187,16 @@ Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndex
 
 
 @dataclass(frozen=True)
-class Define:
+class Define(Located):
     name: str
     value: SExpr
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
 class EnumDecl:
     names: tuple[str, ...]
-    positions: tuple[Pos, ...]
+    positions: tuple[Span, ...]
 
 
 @dataclass(frozen=True)
@@ -241,7 +206,7 @@ class InitItem:
 
 
 @dataclass(frozen=True)
-class VarDecl:
+class VarDecl(Located):
     """``init`` is ``None`` (zero), ``"*"`` (any value of the range), an expression or a list."""
 
     name: str
@@ -249,27 +214,27 @@ class VarDecl:
     dims: tuple[SExpr, ...]
     range: Optional[tuple[SExpr, SExpr]]
     init: Union[None, str, SExpr, tuple[InitItem, ...]]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
-class ChannelDecl:
+class ChannelDecl(Located):
     name: str
     capacity: SExpr
-    pos: Pos
+    pos: Span
     size: Optional[SExpr] = None  # ``channel c[N] k;``: N channels c[0..N-1]
 
 
 @dataclass(frozen=True)
-class ProcDef:
+class ProcDef(Located):
     name: str
     params: tuple[str, ...]
     body: Proc
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
-class AssertDecl:
+class AssertDecl(Located):
     """``kind`` is ``deadlockfree``, ``reaches`` (with ``condition``) or ``unchecked``."""
 
     process: str
@@ -277,7 +242,7 @@ class AssertDecl:
     kind: str
     condition: Optional[SExpr]
     text: str
-    pos: Pos
+    pos: Span
 
 
 Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl]
@@ -292,53 +257,46 @@ class Script:
 # ---------------------------------------------------------------------------- parser
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    text = resources.files("frontends.csp").joinpath("grammar.lark").read_text()
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+#: The grammar, with plain words for its named terminals in "expected ..." messages.
+GRAMMAR = Grammar("frontends.csp", Vocabulary({
+    "NAME": "an identifier",
+    "NUMBER": "a number",
+    "EQOP": "'==' or '!='",
+    "RELOP": "a comparison ('<', '<=', '>', '>=')",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '/' or '%'",
+    "XOROP": "'^'",
+    "SHIFTOP": "'<<' or '>>'",
+    "DEF_END": "';' ending the process definition",
+    "OTHER_ASSERT": "an assertion ('deadlockfree', 'reaches', '|=', 'refines', ...)",
+    "$END": "end of file",
+}, str.lower, literals=True, sort_words=True, limit=12), maybe_placeholders=True)
 
 
-def _pos(meta_or_token) -> Pos:
-    return Pos(getattr(meta_or_token, "line", 0) or 0, getattr(meta_or_token, "column", 0) or 0)
-
-
-def _tok_pos(tok: Token) -> Pos:
-    return Pos(tok.line or 0, tok.column or 0)
-
-
-def _expr_pos(e) -> Pos:
-    return e.pos
-
-
-@v_args(meta=True)
-class _Build(Transformer):
+class _Build(SyntaxBuilder):
     """lark tree -> syntax nodes (see the grammar for the rule names)."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        self.text = text
 
     # expressions
     def number(self, meta, c):
-        return Num(int(c[0]), _tok_pos(c[0]))
+        return Num(int(c[0]), self.span(c[0]))
 
     def true(self, meta, c):
-        return Num(1, _pos(meta))
+        return Num(1, self.span(meta))
 
     def false(self, meta, c):
-        return Num(0, _pos(meta))
+        return Num(0, self.span(meta))
 
     def name(self, meta, c):
-        return Ident(str(c[0]), _tok_pos(c[0]))
+        return Ident(str(c[0]), self.span(c[0]))
 
     def index(self, meta, c):
-        return Subscript(str(c[0]), tuple(c[1:]), _tok_pos(c[0]))
+        return Subscript(str(c[0]), tuple(c[1:]), self.span(c[0]))
 
     def not_(self, meta, c):
-        return Un("!", c[0], _pos(meta))
+        return Un("!", c[0], self.span(meta))
 
     def neg(self, meta, c):
-        return Un("-", c[0], _pos(meta))
+        return Un("-", c[0], self.span(meta))
 
     def binop(self, meta, c):
         return Bin(str(c[1]), c[0], c[2], c[0].pos)
@@ -355,8 +313,8 @@ class _Build(Transformer):
     # statements
     def lvalue(self, meta, c):
         if len(c) == 1:
-            return Ident(str(c[0]), _tok_pos(c[0]))
-        return Subscript(str(c[0]), tuple(c[1:]), _tok_pos(c[0]))
+            return Ident(str(c[0]), self.span(c[0]))
+        return Subscript(str(c[0]), tuple(c[1:]), self.span(c[0]))
 
     def assign(self, meta, c):
         return SAssign(c[0], c[1], c[0].pos)
@@ -374,7 +332,7 @@ class _Build(Transformer):
         return SAssign(c[0], Bin("-", c[0], c[1], c[0].pos), c[0].pos)
 
     def local_decl(self, meta, c):
-        return SLocal(str(c[0]), c[1], _tok_pos(c[0]))
+        return SLocal(str(c[0]), c[1], self.span(c[0]))
 
     def empty(self, meta, c):
         return None
@@ -386,79 +344,72 @@ class _Build(Transformer):
         else_ = c[2] if len(c) > 2 and c[2] is not None else ()
         if isinstance(else_, SIf):
             else_ = (else_,)
-        return SIf(c[0], c[1], else_, _pos(meta))
+        return SIf(c[0], c[1], else_, self.span(meta))
 
     def swhile(self, meta, c):
-        return SWhile(c[0], c[1], _pos(meta))
+        return SWhile(c[0], c[1], self.span(meta))
 
     # events
-    def eargs(self, meta, c):
-        return tuple(c)
+    eargs = collect
 
     eargs_first = eargs
 
     def plain_event(self, meta, c):
-        return PlainEvent(str(c[0]), c[1], c[2] or (), _tok_pos(c[0]))
+        return PlainEvent(str(c[0]), c[1], c[2] or (), self.span(c[0]))
 
     def send_event(self, meta, c):
-        return SendEvent(str(c[0]), c[2], c[3] or (), _tok_pos(c[0]), c[1])
+        return SendEvent(str(c[0]), c[2], c[3] or (), self.span(c[0]), c[1])
 
     def recv_event(self, meta, c):
         program = c[-1] if isinstance(c[-1], tuple) or c[-1] is None else ()
         names = [str(t) for t in c[2:] if isinstance(t, Token)]
-        return RecvEvent(str(c[0]), tuple(names), program or (), _tok_pos(c[0]), c[1])
+        return RecvEvent(str(c[0]), tuple(names), program or (), self.span(c[0]), c[1])
 
     # processes
     def skip(self, meta, c):
-        return PSkip(_pos(meta))
+        return PSkip(self.span(meta))
 
     def stop(self, meta, c):
-        return PStop(_pos(meta))
+        return PStop(self.span(meta))
 
     def args(self, meta, c):
         return tuple(a for a in c if a is not None)
 
     def call(self, meta, c):
-        return PCall(str(c[0]), c[1] or (), _tok_pos(c[0]))
+        return PCall(str(c[0]), c[1] or (), self.span(c[0]))
 
     def guarded(self, meta, c):
-        return PGuard(c[0], c[1], _pos(meta))
+        return PGuard(c[0], c[1], self.span(meta))
 
     def event_prefix(self, meta, c):
         return PPrefix(c[0], c[1], c[0].pos)
 
-    def _binary(op):
-        def build(self, meta, c):
-            return PBinary(op, c[0], c[1], _pos(meta))
-
-        return build
-
-    interleave_op = _binary("|||")
-    parallel_op = _binary("||")
-    choice_op = _binary("[]")
-    internal_op = _binary("<>")
-    sequence_op = _binary(";")
+    interleave_op = infix(PBinary, "|||")
+    parallel_op = infix(PBinary, "||")
+    choice_op = infix(PBinary, "[]")
+    internal_op = infix(PBinary, "<>")
+    sequence_op = infix(PBinary, ";")
 
     def pif(self, meta, c):
-        return PIf(c[0], c[1], c[2] if len(c) > 2 else None, _pos(meta))
+        return PIf(c[0], c[1], c[2] if len(c) > 2 else None, self.span(meta))
 
     def pifa(self, meta, c):
         # PAT's atomic if: the condition is tested together with the chosen branch's first
         # event, so no τ step of its own -- a choice between the two guarded branches.
-        pos = _pos(meta)
+        pos = self.span(meta)
         return PBinary("[]", PGuard(c[0], c[1], pos), PGuard(Un("!", c[0], pos), c[2], pos), pos)
 
     def pifb(self, meta, c):
         # PAT's blocking if: waits until the condition holds.
-        return PGuard(c[0], c[1], _pos(meta))
+        return PGuard(c[0], c[1], self.span(meta))
 
     def case_arm(self, meta, c):
-        return (c[0], c[1], _pos(meta))
+        return (c[0], c[1], self.span(meta))
 
     def pcase(self, meta, c):
         # PAT's case: ONE τ step to the first arm whose condition holds, else to the default
         # (Skip when there is none) -- a choice of τ-prefixed arms under exclusive guards.
-        pos = _pos(meta)
+        pos = self.span(meta)
         arms = [x for x in c if isinstance(x, tuple)]
         default = c[-1] if c and not isinstance(c[-1], tuple) and c[-1] is not None else PSkip(pos)
         branches, earlier = [], []
@@ -478,7 +429,7 @@ class _Build(Transformer):
         return result
 
     def atomic(self, meta, c):
-        return PAtomic(c[0], _pos(meta))
+        return PAtomic(c[0], self.span(meta))
 
     def binder(self, meta, c):
         return (str(c[0]), c[1], c[2])
@@ -486,7 +437,7 @@ class _Build(Transformer):
     def _indexed(op):
         def build(self, meta, c):
             var, lo, hi = c[0]
-            return PIndexed(op, var, lo, hi, c[1], _pos(meta))
+            return PIndexed(op, var, lo, hi, c[1], self.span(meta))
 
         return build
 
@@ -497,16 +448,15 @@ class _Build(Transformer):
 
     # top level
     def define(self, meta, c):
-        return Define(str(c[0]), c[1], _pos(meta))
+        return Define(str(c[0]), c[1], self.span(meta))
 
     def enumdecl(self, meta, c):
-        return EnumDecl(tuple(str(t) for t in c), tuple(_tok_pos(t) for t in c))
+        return EnumDecl(tuple(str(t) for t in c), tuple(self.span(t) for t in c))
 
     def varkw(self, meta, c):
         return str(c[0]) == "hvar"
 
-    def dims(self, meta, c):
-        return tuple(c)
+    dims = collect
 
     def range(self, meta, c):
         return (c[0], c[1])
@@ -520,22 +470,21 @@ class _Build(Transformer):
     def init_item(self, meta, c):
         return InitItem(c[0], c[1])
 
-    def init_list(self, meta, c):
-        return tuple(c)
+    init_list = collect
 
     def vardecl(self, meta, c):
         hidden, name, dims, rng, init = c
-        return VarDecl(str(name), hidden, dims, rng, init, _tok_pos(name))
+        return VarDecl(str(name), hidden, dims, rng, init, self.span(name))
 
     def channel(self, meta, c):
-        return ChannelDecl(str(c[0]), c[2], _tok_pos(c[0]), c[1])
+        return ChannelDecl(str(c[0]), c[2], self.span(c[0]), c[1])
 
     def params(self, meta, c):
         return tuple(str(t) for t in c if t is not None)
 
     def procdef(self, meta, c):
         name, params, body, _end = c
-        return ProcDef(str(name), params or (), body, _tok_pos(name))
+        return ProcDef(str(name), params or (), body, self.span(name))
 
     def assert_deadlockfree(self, meta, c):
         return ("deadlockfree", None)
@@ -548,59 +497,12 @@ class _Build(Transformer):
 
     def assertion(self, meta, c):
         name, args, (kind, cond) = c
-        text = self.text[meta.start_pos:meta.end_pos]
-        return AssertDecl(str(name), args or (), kind, cond, text, _pos(meta))
+        text = self.source(meta)
+        return AssertDecl(str(name), args or (), kind, cond, text, self.span(meta))
 
-    def start(self, meta, c):
-        return tuple(c)
-
-
-#: Plain words for the grammar's named terminals in "expected ..." messages.
-_TERMINAL_WORDS = {
-    "NAME": "an identifier",
-    "NUMBER": "a number",
-    "EQOP": "'==' or '!='",
-    "RELOP": "a comparison ('<', '<=', '>', '>=')",
-    "ADDOP": "'+' or '-'",
-    "MULOP": "'*', '/' or '%'",
-    "XOROP": "'^'",
-    "SHIFTOP": "'<<' or '>>'",
-    "DEF_END": "';' ending the process definition",
-    "OTHER_ASSERT": "an assertion ('deadlockfree', 'reaches', '|=', 'refines', ...)",
-    "$END": "end of file",
-}
-
-
-def _describe_terminals(names, parser: Lark) -> str:
-    by_name = {t.name: t for t in parser.terminals}
-    words = set()
-    for n in names:
-        if n in _TERMINAL_WORDS:
-            words.add(_TERMINAL_WORDS[n])
-            continue
-        term = by_name.get(n)
-        if term is not None and term.pattern.type == "str":
-            words.add(repr(term.pattern.value))
-        else:
-            words.add(n.lower())
-    ordered = sorted(words)
-    if len(ordered) > 12:
-        ordered = ordered[:12] + ["..."]
-    return ", ".join(ordered)
+    start = collect
 
 
 def parse_script(text: str, path: str) -> Script:
     """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected."""
-    parser = _parser()
-    try:
-        tree = parser.parse(text)
-    except UnexpectedInput as e:
-        message, line, column = syntax_error(e, text, lambda names: _describe_terminals(names, parser))
-        raise InputError(message, path, line, column) from None
-    try:
-        items = _Build(text).transform(tree)
-    except VisitError as e:
-        if isinstance(e.orig_exc, InputError):
-            raise e.orig_exc from None
-        raise
-    return Script(tuple(items), path)
+    return Script(tuple(_Build(text, path).build(GRAMMAR.parse(text, path))), path)

@@ -1,35 +1,24 @@
 """DVE source text -> a frozen abstract syntax tree (no name resolution yet).
 
-Every node carries ``line``/``column`` (1-based) so later stages can report ``InputError``
-at the construct that is wrong.  Parsing uses the LALR grammar in ``grammar.lark``; any
-lark error becomes an ``InputError`` naming what was expected.
+Every node carries ``pos`` (``frontends.kit.Span``, 1-based) so later stages can report
+``InputError`` at the construct that is wrong.  Parsing uses the LALR grammar in
+``grammar.lark`` through ``frontends.kit``; any lark error becomes an ``InputError`` naming
+what was expected.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Optional, Union
 
-import lark
-from lark import Lark, Token, Transformer, v_args
-
-from detect.errors import InputError
-
-from frontends.syntax_errors import syntax_error
+from frontends.kit import (
+    BinaryOp, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp, Vocabulary, collect, tagged,
+)
 
 # ---------------------------------------------------------------------------- expressions
 
 
 @dataclass(frozen=True)
-class Num:
-    value: int
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Ref:
+class Ref(Located):
     """``name`` or ``name[index]``; ``process`` is set for ``P->name`` and ``P.name``.
 
     ``dotted`` distinguishes ``P.name`` (a state test or, failing that, a variable of P)
@@ -38,36 +27,19 @@ class Ref:
 
     name: str
     index: Optional["Expr"]
-    line: int
-    column: int
+    pos: Span
     process: Optional[str] = None
     dotted: bool = False
 
 
-@dataclass(frozen=True)
-class UnaryOp:
-    op: str  # "-", "~", "not"
-    operand: "Expr"
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class BinaryOp:
-    op: str  # C operators plus "and", "or", "imply"
-    left: "Expr"
-    right: "Expr"
-    line: int
-    column: int
-
-
+#: ``UnaryOp.op`` is "-", "~" or "not"; ``BinaryOp.op`` a C operator, "and", "or" or "imply".
 Expr = Union[Num, Ref, UnaryOp, BinaryOp]
 
 # ---------------------------------------------------------------------------- declarations
 
 
 @dataclass(frozen=True)
-class VarDecl:
+class VarDecl(Located):
     """``[const] byte|int name[size] = init``; ``init`` is ``None`` (zeros), one expression
     for a scalar, or the brace list of an array."""
 
@@ -77,58 +49,52 @@ class VarDecl:
     init: Optional[tuple[Expr, ...]]
     init_is_list: bool
     is_const: bool
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class ChannelDecl:
+class ChannelDecl(Located):
     """``channel {types} name[size]``: ``size`` 0 or absent is a rendezvous channel."""
 
     name: str
     types: tuple[str, ...]
     size: Optional[Expr]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class Named:
+class Named(Located):
     """An identifier occurrence (a state name in a list, say) with its position."""
 
     name: str
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class Assignment:
+class Assignment(Located):
     target: Ref
     value: Expr
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class SyncSpec:
+class SyncSpec(Located):
     """``c!v`` (``send``) or ``c?x`` (receive); ``items`` are values or target ``Ref``s."""
 
     channel: str
     send: bool
     items: tuple[Expr, ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class TransitionDecl:
+class TransitionDecl(Located):
     source: Named
     target: Named
     guards: tuple[Expr, ...]
     sync: Optional[SyncSpec]
     effects: tuple[Assignment, ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -139,7 +105,7 @@ class AssertDecl:
 
 
 @dataclass(frozen=True)
-class ProcessDecl:
+class ProcessDecl(Located):
     name: str
     decls: tuple[VarDecl, ...]
     states: tuple[Named, ...]
@@ -148,107 +114,99 @@ class ProcessDecl:
     commits: tuple[Named, ...]
     asserts: tuple[AssertDecl, ...]
     transitions: tuple[TransitionDecl, ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class SystemDecl:
+class SystemDecl(Located):
     """The whole file: top-level items in source order, then ``system async|sync``."""
 
     items: tuple[Union[VarDecl, ChannelDecl, ProcessDecl], ...]
     synchronous: bool
     property: Optional[Named]
-    line: int
-    column: int
+    pos: Span
+
 
 
 # ---------------------------------------------------------------------------- parsing
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = (Path(__file__).with_name("grammar.lark")).read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+def _other_word(name: str) -> str:
+    return name.lower() if name.isupper() else name
 
 
-def _pos(meta_or_token) -> tuple[int, int]:
-    if isinstance(meta_or_token, Token):
-        return meta_or_token.line, meta_or_token.column
-    return getattr(meta_or_token, "line", 0), getattr(meta_or_token, "column", 0)
-
+GRAMMAR = Grammar("frontends.dve", Vocabulary({
+    "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
+    "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "NAME": "an identifier",
+    "NUMBER": "a number", "EQUAL": "'='", "COLON": "':'", "DOT": "'.'", "BANG": "'!'",
+    "RECV": "'?'", "MINUS": "'-'", "PLUS": "'+'", "TILDE": "'~'", "NOT_WORD": "not",
+}, _other_word))
 
 _BINARY_SPELLING = {"||": "or", "&&": "and"}
 
 
-class _ToAst(Transformer):
+class _ToAst(SyntaxBuilder):
     """Bottom-up conversion of lark's parse tree into the dataclasses above."""
 
-    def __init__(self, text: str):
-        super().__init__()
-        self._text = text
-
     # -------------------------------------------------------------- expressions
-    def number(self, children):
+    def number(self, meta, children):
         (tok,) = children
-        return Num(int(tok), tok.line, tok.column)
+        return Num(int(tok), self.span(tok))
 
-    def true(self, children):
-        return Num(1, children[0].line, children[0].column)
+    def true(self, meta, children):
+        return Num(1, self.span(children[0]))
 
-    def false(self, children):
-        return Num(0, children[0].line, children[0].column)
+    def false(self, meta, children):
+        return Num(0, self.span(children[0]))
 
-    def name(self, children):
+    def name(self, meta, children):
         (tok,) = children
-        return Ref(str(tok), None, tok.line, tok.column)
+        return Ref(str(tok), None, self.span(tok))
 
-    def index(self, children):
+    def index(self, meta, children):
         tok, idx = children
-        return Ref(str(tok), idx, tok.line, tok.column)
+        return Ref(str(tok), idx, self.span(tok))
 
-    def dot(self, children):
-        proc, member = children
-        return Ref(str(member), None, proc.line, proc.column, str(proc), True)
+    def _member(self, children, dotted: bool) -> Ref:
+        """``P.name``/``P->name`` with an optional ``[index]``, at ``P``."""
+        proc, member = children[:2]
+        idx = children[2] if len(children) > 2 else None
+        return Ref(str(member), idx, self.span(proc), str(proc), dotted)
 
-    def dot_index(self, children):
-        proc, member, idx = children
-        return Ref(str(member), idx, proc.line, proc.column, str(proc), True)
+    def dot(self, meta, children):
+        return self._member(children, True)
 
-    def arrow(self, children):
-        proc, member = children
-        return Ref(str(member), None, proc.line, proc.column, str(proc), False)
+    dot_index = dot
 
-    def arrow_index(self, children):
-        proc, member, idx = children
-        return Ref(str(member), idx, proc.line, proc.column, str(proc), False)
+    def arrow(self, meta, children):
+        return self._member(children, False)
 
-    def unary(self, children):
+    arrow_index = arrow
+
+    def unary(self, meta, children):
         op, operand = children
         spelled = "not" if str(op) in ("not", "!") else str(op)
-        return UnaryOp(spelled, operand, op.line, op.column)
+        return UnaryOp(spelled, operand, self.span(op))
 
-    def binary(self, children):
+    def binary(self, meta, children):
         left, op, right = children
         spelled = _BINARY_SPELLING.get(str(op), str(op))
-        return BinaryOp(spelled, left, right, op.line, op.column)
+        return BinaryOp(spelled, left, right, self.span(op))
 
-    @v_args(meta=True)
     def imply(self, meta, children):
         left, right = children
-        return BinaryOp("imply", left, right, *_pos(meta))
+        return BinaryOp("imply", left, right, self.span(meta))
 
     # -------------------------------------------------------------- declarations
-    def array_size(self, children):
-        return ("size", children[0])
+    array_size = tagged("size")
 
-    def scalar_init(self, children):
+    def scalar_init(self, meta, children):
         return ("init", tuple(children), False)
 
-    def array_init(self, children):
+    def array_init(self, meta, children):
         return ("init", tuple(children), True)
 
-    def declarator(self, children):
+    def declarator(self, meta, children):
         tok = children[0]
         size = init = None
         is_list = False
@@ -261,105 +219,93 @@ class _ToAst(Transformer):
 
     def _decls(self, type_tok, declarators, is_const):
         return [
-            VarDecl(str(type_tok), str(tok), size, init, is_list, is_const, tok.line, tok.column)
+            VarDecl(str(type_tok), str(tok), size, init, is_list, is_const, self.span(tok))
             for tok, size, init, is_list in declarators
         ]
 
-    def var_decl(self, children):
+    def var_decl(self, meta, children):
         return self._decls(children[0], children[1:], False)
 
-    def const_decl(self, children):
+    def const_decl(self, meta, children):
         return self._decls(children[0], children[1:], True)
 
-    def channel_types(self, children):
+    def channel_types(self, meta, children):
         return ("types", tuple(str(t) for t in children))
 
-    def channel_declarator(self, children):
+    def channel_declarator(self, meta, children):
         tok = children[0]
         size = children[1][1] if len(children) > 1 else None
         return (tok, size)
 
-    def channel_decl(self, children):
+    def channel_decl(self, meta, children):
         types: tuple[str, ...] = ()
         if children and isinstance(children[0], tuple) and children[0][0] == "types":
             types = children[0][1]
             children = children[1:]
-        return [ChannelDecl(str(tok), types, size, tok.line, tok.column) for tok, size in children]
+        return [ChannelDecl(str(tok), types, size, self.span(tok)) for tok, size in children]
 
     # -------------------------------------------------------------- processes
-    @staticmethod
-    def _named(tokens) -> tuple[Named, ...]:
-        return tuple(Named(str(t), t.line, t.column) for t in tokens)
+    def _named(self, tok) -> Named:
+        return Named(str(tok), self.span(tok))
 
-    def state_decl(self, children):
-        return ("states", self._named(children))
+    def state_decl(self, meta, children):
+        return ("states", tuple(map(self._named, children)))
 
-    def init_decl(self, children):
-        return ("init", self._named(children)[0])
+    def init_decl(self, meta, children):
+        return ("init", self._named(children[0]))
 
-    def accept_decl(self, children):
-        return ("accepts", self._named(children))
+    def accept_decl(self, meta, children):
+        return ("accepts", tuple(map(self._named, children)))
 
-    def commit_decl(self, children):
-        return ("commits", self._named(children))
+    def commit_decl(self, meta, children):
+        return ("commits", tuple(map(self._named, children)))
 
-    @v_args(meta=True)
     def assert_item(self, meta, children):
         tok, cond = children
-        text = self._text[meta.start_pos:meta.end_pos]
-        return AssertDecl(Named(str(tok), tok.line, tok.column), cond, " ".join(text.split()))
+        return AssertDecl(self._named(tok), cond, " ".join(self.source(meta).split()))
 
-    def assert_decl(self, children):
+    def assert_decl(self, meta, children):
         return ("asserts", tuple(children))
 
-    def trans_decl(self, children):
+    def trans_decl(self, meta, children):
         return ("transitions", tuple(children))
 
-    def guard(self, children):
+    def guard(self, meta, children):
         return ("guards", tuple(children))
 
-    def sync_values(self, children):
-        return tuple(children)
+    sync_values = collect
+    sync_targets = collect
 
-    def sync_targets(self, children):
-        return tuple(children)
-
-    def lvalue(self, children):
+    def lvalue(self, meta, children):
         tok = children[0]
-        return Ref(str(tok), children[1] if len(children) > 1 else None, tok.line, tok.column)
+        return Ref(str(tok), children[1] if len(children) > 1 else None, self.span(tok))
 
     def _sync(self, children, send: bool):
         kw, chan, _mark = children[:3]
         items = children[3] if len(children) > 3 else ()
-        return ("sync", SyncSpec(str(chan), send, items, kw.line, kw.column))
+        return ("sync", SyncSpec(str(chan), send, items, self.span(kw)))
 
-    def send(self, children):
+    def send(self, meta, children):
         return self._sync(children, True)
 
-    def receive(self, children):
+    def receive(self, meta, children):
         return self._sync(children, False)
 
-    def assignment(self, children):
+    def assignment(self, meta, children):
         target, value = children
-        return Assignment(target, value, target.line, target.column)
+        return Assignment(target, value, target.pos)
 
-    def effect(self, children):
+    def effect(self, meta, children):
         return ("effects", tuple(children))
 
-    def transition(self, children):
+    def transition(self, meta, children):
         src, dst = children[0], children[1]
         parts = dict(children[2:])
         return TransitionDecl(
-            Named(str(src), src.line, src.column),
-            Named(str(dst), dst.line, dst.column),
-            parts.get("guards", ()),
-            parts.get("sync"),
-            parts.get("effects", ()),
-            src.line,
-            src.column,
+            self._named(src), self._named(dst), parts.get("guards", ()), parts.get("sync"),
+            parts.get("effects", ()), self.span(src),
         )
 
-    @v_args(meta=True)
     def process(self, meta, children):
         name = children[0]
         decls: list[VarDecl] = []
@@ -377,50 +323,26 @@ class _ToAst(Transformer):
                 sections[child[0]] = sections[child[0]] + child[1]
         return ProcessDecl(
             str(name), tuple(decls), states, init, sections["accepts"], sections["commits"],
-            sections["asserts"], sections["transitions"], name.line, name.column,
+            sections["asserts"], sections["transitions"], self.span(name),
         )
 
-    @v_args(meta=True)
     def system(self, meta, children):
         kind = children[0]
         prop = children[1] if len(children) > 1 else None
-        return (
-            "system",
-            str(kind) == "sync",
-            Named(str(prop), prop.line, prop.column) if prop is not None else None,
-            kind.line,
-            kind.column,
-        )
+        named = self._named(prop) if prop is not None else None
+        return ("system", str(kind) == "sync", named, self.span(kind))
 
-    def start(self, children):
+    def start(self, meta, children):
         items: list = []
         for child in children[:-1]:
             if isinstance(child, list):
                 items.extend(child)
             else:
                 items.append(child)
-        _, synchronous, prop, line, column = children[-1]
-        return SystemDecl(tuple(items), synchronous, prop, line, column)
-
-
-def _describe_expected(expected) -> str:
-    names = sorted(expected or ())
-    pretty = {
-        "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
-        "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "NAME": "an identifier",
-        "NUMBER": "a number", "EQUAL": "'='", "COLON": "':'", "DOT": "'.'", "BANG": "'!'",
-        "RECV": "'?'", "MINUS": "'-'", "PLUS": "'+'", "TILDE": "'~'", "NOT_WORD": "not",
-    }
-    shown = [pretty.get(n, n.lower() if n.isupper() else n) for n in names[:8]]
-    more = ", ..." if len(names) > 8 else ""
-    return ", ".join(shown) + more
+        _, synchronous, prop, pos = children[-1]
+        return SystemDecl(tuple(items), synchronous, prop, pos)
 
 
 def parse_syntax(text: str, path: str = "") -> SystemDecl:
     """Parse DVE ``text``; syntax errors become ``InputError`` at ``path:line:col``."""
-    try:
-        tree = _parser().parse(text)
-    except lark.exceptions.UnexpectedInput as e:
-        message, line, column = syntax_error(e, text, _describe_expected)
-        raise InputError(message, path, line, column) from None
-    return _ToAst(text).transform(tree)
+    return _ToAst(text, path).build(GRAMMAR.parse(text, path))

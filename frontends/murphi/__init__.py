@@ -14,7 +14,7 @@ from typing import Mapping, Optional
 from detect.errors import InputError
 from detect.ir import SequentialModel
 
-from frontends.source import read_source
+from frontends.kit import read_source
 from frontends.murphi.linearise import linearise
 from frontends.murphi.syntax import parse_syntax
 

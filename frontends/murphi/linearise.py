@@ -351,11 +351,11 @@ class _Translator:
                 raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
             return Simple("subrange", lo, hi, f"{lo}..{hi}")
         if isinstance(t, EnumType):
-            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _, _ in t.names) + "}",
-                            tuple((k, n) for k, (n, _, _) in enumerate(t.names)))
-            for k, (n, line, column) in enumerate(t.names):
+            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _ in t.names) + "}",
+                            tuple((k, n) for k, (n, _) in enumerate(t.names)))
+            for k, (n, pos) in enumerate(t.names):
                 if n in scope:
-                    raise InputError(f"{n!r} declared twice", self.path, line, column)
+                    raise self.error(f"{n!r} declared twice", pos)
                 scope[n] = ConstSym(k, simple)
             return simple
         if isinstance(t, ScalarsetType):
@@ -376,9 +376,9 @@ class _Translator:
             fields: list[tuple[str, Type]] = []
             for decl in t.fields:
                 ftype = self.resolve_type(decl.type, scope)
-                for n, line, column in decl.names:
+                for n, pos in decl.names:
                     if any(n == f for f, _ in fields):
-                        raise InputError(f"field {n!r} declared twice", self.path, line, column)
+                        raise self.error(f"field {n!r} declared twice", pos)
                     fields.append((n, ftype))
             result = Record(tuple(fields))
             if _slots_of(result) > MAX_ELEMENTS:
@@ -414,11 +414,11 @@ class _Translator:
                 self.declare(self.globals, item.name, RoutineSym(item), item)
             elif isinstance(item, VarDecl):
                 t = self.resolve_type(item.type, self.globals)
-                for n, line, column in item.names:
+                for n, pos in item.names:
                     leaves = {leaf.path: leaf for leaf in _leaves(n, t)}
                     sym = VarSym(n, t, leaves)
                     if n in self.globals:
-                        raise InputError(f"{n!r} declared twice", self.path, line, column)
+                        raise self.error(f"{n!r} declared twice", pos)
                     self.globals[n] = sym
                     self.variables.append(sym)
 
@@ -437,10 +437,10 @@ class _Translator:
         inner: dict[str, Symbol] = dict(scope)
         own: set[str] = set()
         for d in decls:
-            names = [(d.name, d.line, d.column)] if not isinstance(d, VarDecl) else list(d.names)
-            for n, line, column in names:
+            names = [(d.name, d.pos)] if not isinstance(d, VarDecl) else list(d.names)
+            for n, pos in names:
                 if n in own:
-                    raise InputError(f"{n!r} declared twice", self.path, line, column)
+                    raise self.error(f"{n!r} declared twice", pos)
                 own.add(n)
             if isinstance(d, ConstDecl):
                 inner[d.name] = ConstSym(self.const(d.value, inner), None)
@@ -450,7 +450,7 @@ class _Translator:
                 t = self.resolve_type(d.type, inner)
                 if not isinstance(t, Simple):
                     raise self.error("rule-local variables of array or record type are not supported", d)
-                for n, _, _ in d.names:
+                for n, _ in d.names:
                     inner[n] = variable(n, t) if variable else LocalSym(fresh_name(n, taken), t, temporary=True)
         return inner
 
@@ -731,7 +731,7 @@ class _Translator:
         if isinstance(s, AliasStmt):
             out = []
             inner = dict(scope)
-            for name, target, _, _ in s.aliases:
+            for name, target, _ in s.aliases:
                 inner[name] = self.bind_alias(target, inner, out)
             return out + self.stmts(s.body, inner)
         if isinstance(s, (ClearStmt, UndefineStmt)):
@@ -1109,7 +1109,7 @@ def _assigned_names(body) -> set[str]:
         elif isinstance(s, CallStmt):
             names |= {a.name for a in s.args if isinstance(a, Designator)}
         elif isinstance(s, AliasStmt):
-            names |= {t.name for _, t, _, _ in s.aliases if isinstance(t, Designator)}
+            names |= {t.name for _, t, _ in s.aliases if isinstance(t, Designator)}
         names |= _assigned_names(tuple(_sub_statements(s)))
     return names
 
@@ -1280,7 +1280,7 @@ class _FunctionRun:
             raise self.side_effect(s, f"calls procedure {s.name!r}")
         elif isinstance(s, AliasStmt):
             inner = dict(scope)
-            for name, target, _, _ in s.aliases:
+            for name, target, _ in s.aliases:
                 sym = _lookup(inner, target.name) if isinstance(target, Designator) else None
                 if isinstance(sym, FnLocal) and not target.selectors:
                     inner[name] = sym  # the local itself, as it changes
@@ -1461,7 +1461,7 @@ def _split_quantified(tr: _Translator, kind: str, quantifiers, body, scope: Scop
         if len(cases) > 1:
             # One conjunct per copy keeps the guard at one case (not 2^N): the copy as it
             # stands, which reads no undefined value (no fault cases).
-            whole = tr.expr(Quantified(kind, rest, body, q.line, q.column) if rest else body, inner)
+            whole = tr.expr(Quantified(kind, rest, body, q.pos) if rest else body, inner)
             cases = [Case((whole.expr if every else neg(whole.expr),))]
         combined = _product(combined, cases)
         if len(combined) > MAX_CASES:
@@ -1508,7 +1508,7 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
         split = _split(tr, cond, scope, taken)
         if split is not None:
             if len(first.branches) > 1:
-                otherwise = (IfStmt(first.branches[1:], first.else_, first.line, first.column),) + rest
+                otherwise = (IfStmt(first.branches[1:], first.else_, first.pos),) + rest
             else:
                 otherwise = tuple(first.else_) + rest
             then_cases, then_faults = _split_body(tr, tuple(then) + rest, scope, taken)

@@ -1,168 +1,124 @@
 """Murphi source text -> a frozen abstract syntax tree (no name resolution yet).
 
-Every node carries ``line``/``column`` (1-based) so that later stages report ``InputError``
-at the construct that is wrong.  Parsing uses the LALR grammar in ``grammar.lark``; a lark
-error becomes an ``InputError`` naming what was expected, and constructs outside the
-supported subset (``Put``) are refused by name.  ``Switch`` is desugared here into
-``If``/``Elsif`` (see ``_ToAst.switch_stmt``); procedures, functions, calls, ``Return`` and
-``Alias`` stay in the tree for ``linearise`` to inline.
+Every node carries ``pos`` (``frontends.kit.Span``, 1-based) so that later stages report
+``InputError`` at the construct that is wrong.  Parsing uses the LALR grammar in
+``grammar.lark`` through ``frontends.kit``; a lark error becomes an ``InputError`` naming
+what was expected, and constructs outside the supported subset (``Put``) are refused by
+name.  ``Switch`` is desugared here into ``If``/``Elsif`` (see ``_ToAst.switch_stmt``);
+procedures, functions, calls, ``Return`` and ``Alias`` stay in the tree for ``linearise``
+to inline.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Optional, Union
 
 import lark
-from lark import Lark, Token, Transformer, v_args
+from lark import Token
 
 from detect.errors import InputError
 
-from frontends.syntax_errors import syntax_error
+from frontends.kit import (
+    AssertStmt, BinaryOp, CallStmt, Conditional, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp,
+    Vocabulary, collect, tagged,
+)
 
 # ---------------------------------------------------------------------------- expressions
 
 
 @dataclass(frozen=True)
-class Num:
-    value: int
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Field:
+class Field(Located):
     """``.name`` in a designator."""
 
     name: str
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class Subscript:
+class Subscript(Located):
     """``[index]`` in a designator."""
 
     index: "Expr"
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class Designator:
+class Designator(Located):
     """``name`` followed by field selections and subscripts, in source order."""
 
     name: str
     selectors: tuple[Union[Field, Subscript], ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class UnaryOp:
-    op: str  # "-", "!"
-    operand: "Expr"
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class BinaryOp:
-    """``op`` is one of ``+ - * / % = != < <= > >= & | ->``."""
-
-    op: str
-    left: "Expr"
-    right: "Expr"
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Conditional:
-    cond: "Expr"
-    then: "Expr"
-    else_: "Expr"
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Quantified:
+class Quantified(Located):
     """``Forall``/``Exists`` (``kind``) over ``quantifiers`` of ``body``."""
 
     kind: str
     quantifiers: tuple["Quantifier", ...]
     body: "Expr"
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class IsUndefined:
+class IsUndefined(Located):
     target: Designator
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class Call:
+class Call(Located):
     """A function call ``name(args)`` in an expression (inlined by ``linearise``)."""
 
     name: str
     args: tuple["Expr", ...]
-    line: int
-    column: int
+    pos: Span
 
 
+#: ``UnaryOp.op`` is "-" or "!"; ``BinaryOp.op`` one of ``+ - * / % = != < <= > >= & | ->``.
 Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call]
 
 # ---------------------------------------------------------------------------- types
 
 
 @dataclass(frozen=True)
-class TypeName:
+class TypeName(Located):
     name: str
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class Subrange:
+class Subrange(Located):
     lo: Expr
     hi: Expr
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class EnumType:
-    names: tuple[tuple[str, int, int], ...]  # (name, line, column)
-    line: int
-    column: int
+class EnumType(Located):
+    names: tuple[tuple[str, Span], ...]
+    pos: Span
 
 
 @dataclass(frozen=True)
-class ScalarsetType:
+class ScalarsetType(Located):
     size: Expr
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class ArrayType:
+class ArrayType(Located):
     index: "TypeExpr"
     element: "TypeExpr"
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class RecordType:
+class RecordType(Located):
     fields: tuple["VarDecl", ...]
-    line: int
-    column: int
+    pos: Span
 
 
 TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType]
@@ -171,52 +127,47 @@ TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordT
 
 
 @dataclass(frozen=True)
-class ConstDecl:
+class ConstDecl(Located):
     name: str
     value: Expr
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class TypeDecl:
+class TypeDecl(Located):
     name: str
     type: TypeExpr
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class VarDecl:
-    names: tuple[tuple[str, int, int], ...]  # (name, line, column)
+class VarDecl(Located):
+    names: tuple[tuple[str, Span], ...]
     type: TypeExpr
-    line: int
-    column: int
+    pos: Span
 
 
 Decl = Union[ConstDecl, TypeDecl, VarDecl]
 
 
 @dataclass(frozen=True)
-class QuantType:
+class QuantType(Located):
     """``name : type`` -- every value of a finite type."""
 
     name: str
     type: TypeExpr
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class QuantRange:
+class QuantRange(Located):
     """``name := lo To hi [By step]``."""
 
     name: str
     lo: Expr
     hi: Expr
     step: Optional[Expr]
-    line: int
-    column: int
+    pos: Span
 
 
 Quantifier = Union[QuantType, QuantRange]
@@ -225,96 +176,69 @@ Quantifier = Union[QuantType, QuantRange]
 
 
 @dataclass(frozen=True)
-class AssignStmt:
+class AssignStmt(Located):
     target: Designator
     value: Expr
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class IfStmt:
+class IfStmt(Located):
     """``If c1 Then s1 Elsif c2 Then s2 ... Else e End``."""
 
     branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]
     else_: tuple["Stmt", ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class WhileStmt:
+class WhileStmt(Located):
     cond: Expr
     body: tuple["Stmt", ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class ForStmt:
+class ForStmt(Located):
     quantifiers: tuple[Quantifier, ...]
     body: tuple["Stmt", ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class ClearStmt:
+class ClearStmt(Located):
     target: Designator
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class UndefineStmt:
+class UndefineStmt(Located):
     target: Designator
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class ErrorStmt:
+class ErrorStmt(Located):
     text: str
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class AssertStmt:
-    cond: Expr
-    text: str
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class CallStmt:
-    """A procedure call ``name(args);``."""
-
-    name: str
-    args: tuple[Expr, ...]
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class ReturnStmt:
+class ReturnStmt(Located):
     """``Return [value]``: ends the procedure or function (``value``: a function's result)."""
 
     value: Optional[Expr]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class AliasStmt:
+class AliasStmt(Located):
     """``Alias a: e; b: f Do body End``: each name stands for its designator or value in
     ``body`` (later aliases may use earlier ones)."""
 
-    aliases: tuple[tuple[str, Expr, int, int], ...]  # (name, target, line, column)
+    aliases: tuple[tuple[str, Expr, Span], ...]
     body: tuple["Stmt", ...]
-    line: int
-    column: int
+    pos: Span
 
 
 Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt,
@@ -324,18 +248,17 @@ Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, Er
 
 
 @dataclass(frozen=True)
-class Formal:
+class Formal(Located):
     """One formal parameter; ``by_reference`` for ``Var`` parameters."""
 
     name: str
     type: TypeExpr
     by_reference: bool
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class RoutineDecl:
+class RoutineDecl(Located):
     """A ``Procedure`` (``result`` is ``None``) or ``Function`` declaration."""
 
     name: str
@@ -343,8 +266,7 @@ class RoutineDecl:
     result: Optional[TypeExpr]
     decls: tuple[Decl, ...]
     body: tuple[Stmt, ...]
-    line: int
-    column: int
+    pos: Span
 
     @property
     def kind(self) -> str:
@@ -354,39 +276,35 @@ class RoutineDecl:
 
 
 @dataclass(frozen=True)
-class SimpleRule:
+class SimpleRule(Located):
     name: str
     guard: Optional[Expr]
     decls: tuple[Decl, ...]
     body: tuple[Stmt, ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class StartState:
+class StartState(Located):
     name: str
     decls: tuple[Decl, ...]
     body: tuple[Stmt, ...]
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class InvariantDecl:
+class InvariantDecl(Located):
     name: str
     cond: Expr
     text: str
-    line: int
-    column: int
+    pos: Span
 
 
 @dataclass(frozen=True)
-class RuleSet:
+class RuleSet(Located):
     quantifiers: tuple[Quantifier, ...]
     rules: tuple["Rule", ...]
-    line: int
-    column: int
+    pos: Span
 
 
 Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet]
@@ -402,26 +320,8 @@ class Program:
 # ---------------------------------------------------------------------------- parsing
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = (Path(__file__).with_name("grammar.lark")).read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
-
-
-def _pos(meta_or_token) -> tuple[int, int]:
-    if isinstance(meta_or_token, Token):
-        return meta_or_token.line, meta_or_token.column
-    return getattr(meta_or_token, "line", 0) or 0, getattr(meta_or_token, "column", 0) or 0
-
-
 def _string(tok: Token) -> str:
     return str(tok)[1:-1]
-
-
-class _Unsupported(Exception):
-    def __init__(self, what: str, line: int, column: int):
-        super().__init__(what)
-        self.what, self.line, self.column = what, line, column
 
 
 #: What to say about a construct outside the subset, by its (lower-case) keyword.
@@ -430,188 +330,193 @@ _UNSUPPORTED = {
 }
 
 
-class _ToAst(Transformer):
+def _other_word(name: str) -> str:
+    """Keywords as Murphi spells them (``STARTSTATE`` -> ``Startstate``)."""
+    if name.startswith("__ANON"):
+        return "an operator"
+    return name.capitalize() if name.isupper() else name
+
+
+GRAMMAR = Grammar("frontends.murphi", Vocabulary({
+    "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
+    "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "NAME": "an identifier",
+    "NUMBER": "a number", "STRING": "a string", "COLON": "':'", "DOT": "'.'", "BANG": "'!'",
+    "MINUS": "'-'", "PLUS": "'+'", "COMPARE": "a comparison", "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '/' or '%'", "DOTDOT": "'..'", "QMARK": "'?'", "VBAR": "'|'",
+    "AMPERSAND": "'&'", "__ANON_0": "'==>'", "__ANON_1": "':='", "__ANON_2": "'->'",
+}, _other_word))
+
+
+class _ToAst(SyntaxBuilder):
     """Bottom-up conversion of lark's parse tree into the dataclasses above."""
 
-    def __init__(self, text: str):
-        super().__init__()
-        self._text = text
+    def _unsupported(self, tok: Token) -> InputError:
+        return InputError(_UNSUPPORTED[str(tok).lower()], self.file, tok.line, tok.column)
 
     # -------------------------------------------------------------- expressions
-    def number(self, children):
+    def number(self, meta, children):
         (tok,) = children
-        return Num(int(tok), tok.line, tok.column)
+        return Num(int(tok), self.span(tok))
 
-    def field(self, children):
+    def field(self, meta, children):
         (tok,) = children
-        return Field(str(tok), tok.line, tok.column)
+        return Field(str(tok), self.span(tok))
 
-    @v_args(meta=True)
     def subscript(self, meta, children):
         (index,) = children
-        return Subscript(index, *_pos(meta))
+        return Subscript(index, self.span(meta))
 
-    def designator(self, children):
+    def designator(self, meta, children):
         tok = children[0]
-        return Designator(str(tok), tuple(children[1:]), tok.line, tok.column)
+        return Designator(str(tok), tuple(children[1:]), self.span(tok))
 
-    @v_args(meta=True)
     def negate(self, meta, children):
-        return UnaryOp("-", children[0], *_pos(meta))
+        return UnaryOp("-", children[0], self.span(meta))
 
-    @v_args(meta=True)
     def not_(self, meta, children):
-        return UnaryOp("!", children[0], *_pos(meta))
+        return UnaryOp("!", children[0], self.span(meta))
 
-    def compare(self, children):
+    def compare(self, meta, children):
         left, op, right = children
-        return BinaryOp(str(op), left, right, op.line, op.column)
+        return BinaryOp(str(op), left, right, self.span(op))
 
-    def arith(self, children):
+    def arith(self, meta, children):
         left, op, right = children
-        return BinaryOp(str(op), left, right, op.line, op.column)
+        return BinaryOp(str(op), left, right, self.span(op))
 
-    @v_args(meta=True)
     def and_(self, meta, children):
-        return BinaryOp("&", children[0], children[1], *_pos(meta))
+        return BinaryOp("&", children[0], children[1], self.span(meta))
 
-    @v_args(meta=True)
     def or_(self, meta, children):
-        return BinaryOp("|", children[0], children[1], *_pos(meta))
+        return BinaryOp("|", children[0], children[1], self.span(meta))
 
-    @v_args(meta=True)
     def implies(self, meta, children):
-        return BinaryOp("->", children[0], children[1], *_pos(meta))
+        return BinaryOp("->", children[0], children[1], self.span(meta))
 
-    @v_args(meta=True)
     def conditional(self, meta, children):
-        return Conditional(children[0], children[1], children[2], *_pos(meta))
+        return Conditional(children[0], children[1], children[2], self.span(meta))
 
     def _quantified(self, kind, children):
         kw, quantifiers, body = children[0], children[1], children[3]
-        return Quantified(kind, quantifiers, body, kw.line, kw.column)
+        return Quantified(kind, quantifiers, body, self.span(kw))
 
-    def forall(self, children):
+    def forall(self, meta, children):
         return self._quantified("forall", children)
 
-    def exists(self, children):
+    def exists(self, meta, children):
         return self._quantified("exists", children)
 
-    def isundefined(self, children):
+    def isundefined(self, meta, children):
         kw, target = children
-        return IsUndefined(target, kw.line, kw.column)
+        return IsUndefined(target, self.span(kw))
 
-    def call(self, children):
+    def call(self, meta, children):
         tok = children[0]
-        return Call(str(tok), tuple(children[1:]), tok.line, tok.column)
+        return Call(str(tok), tuple(children[1:]), self.span(tok))
 
     # -------------------------------------------------------------- types
-    def type_name(self, children):
+    def type_name(self, meta, children):
         (tok,) = children
-        return TypeName(str(tok), tok.line, tok.column)
+        return TypeName(str(tok), self.span(tok))
 
-    @v_args(meta=True)
     def subrange(self, meta, children):
         lo, _dots, hi = children
-        return Subrange(lo, hi, *_pos(meta))
+        return Subrange(lo, hi, self.span(meta))
 
-    def enum_type(self, children):
+    def enum_type(self, meta, children):
         kw = children[0]
-        return EnumType(tuple((str(t), t.line, t.column) for t in children[1:]), kw.line, kw.column)
+        return EnumType(tuple((str(t), self.span(t)) for t in children[1:]), self.span(kw))
 
-    def scalarset(self, children):
+    def scalarset(self, meta, children):
         kw, size = children
-        return ScalarsetType(size, kw.line, kw.column)
+        return ScalarsetType(size, self.span(kw))
 
-    def array_type(self, children):
+    def array_type(self, meta, children):
         kw, index, _of, element = children
-        return ArrayType(index, element, kw.line, kw.column)
+        return ArrayType(index, element, self.span(kw))
 
-    def record_type(self, children):
+    def record_type(self, meta, children):
         kw = children[0]
-        return RecordType(tuple(children[1:-1]), kw.line, kw.column)
+        return RecordType(tuple(children[1:-1]), self.span(kw))
 
     # -------------------------------------------------------------- declarations
-    def const_decl(self, children):
+    def const_decl(self, meta, children):
         tok, value = children
-        return ConstDecl(str(tok), value, tok.line, tok.column)
+        return ConstDecl(str(tok), value, self.span(tok))
 
-    def type_decl(self, children):
+    def type_decl(self, meta, children):
         tok, type_ = children
-        return TypeDecl(str(tok), type_, tok.line, tok.column)
+        return TypeDecl(str(tok), type_, self.span(tok))
 
-    def var_decl(self, children):
-        names = tuple((str(t), t.line, t.column) for t in children[:-1])
-        return VarDecl(names, children[-1], children[0].line, children[0].column)
+    def var_decl(self, meta, children):
+        names = tuple((str(t), self.span(t)) for t in children[:-1])
+        return VarDecl(names, children[-1], self.span(children[0]))
 
-    def const_section(self, children):
+    def const_section(self, meta, children):
         return list(children[1:])
 
     type_section = const_section
     var_section = const_section
 
-    def local_decls(self, children):
+    def local_decls(self, meta, children):
         return tuple(d for section in children for d in section)
 
-    def unsupported(self, children):
-        (tok,) = children
-        raise _Unsupported(_UNSUPPORTED[str(tok).lower()], tok.line, tok.column)
+    def unsupported(self, meta, children):
+        raise self._unsupported(children[0])
 
-    def unsupported_stmt(self, children):
-        tok = children[0]
-        raise _Unsupported(_UNSUPPORTED[str(tok).lower()], tok.line, tok.column)
+    unsupported_stmt = unsupported
 
     # -------------------------------------------------------------- routines
-    def formal(self, children):
+    def formal(self, meta, children):
         by_reference = isinstance(children[0], Token) and children[0].type == "VAR"
         names = children[1:-1] if by_reference else children[:-1]
-        return tuple(Formal(str(t), children[-1], by_reference, t.line, t.column) for t in names)
+        return tuple(Formal(str(t), children[-1], by_reference, self.span(t)) for t in names)
 
-    def formals(self, children):
+    def formals(self, meta, children):
         return tuple(f for group in children for f in group)
 
-    def routine_body(self, children):
+    def routine_body(self, meta, children):
         decls, _begin, body, _end = children
         return decls, body
 
-    def routine_body_bare(self, children):
+    def routine_body_bare(self, meta, children):
         body, _end = children
         return (), body
 
-    def procedure(self, children):
+    def procedure(self, meta, children):
         kw, name = children[0], children[1]
         formals = children[2] if len(children) == 4 else ()
         decls, body = children[-1]
-        return [RoutineDecl(str(name), formals, None, decls, body, kw.line, kw.column)]
+        return [RoutineDecl(str(name), formals, None, decls, body, self.span(kw))]
 
-    def function(self, children):
+    def function(self, meta, children):
         kw, name = children[0], children[1]
         formals = children[2] if len(children) == 5 else ()
         decls, body = children[-1]
-        return [RoutineDecl(str(name), formals, children[-2], decls, body, kw.line, kw.column)]
+        return [RoutineDecl(str(name), formals, children[-2], decls, body, self.span(kw))]
 
-    def call_stmt(self, children):
+    def call_stmt(self, meta, children):
         tok = children[0]
-        return CallStmt(str(tok), tuple(children[1:]), tok.line, tok.column)
+        return CallStmt(str(tok), tuple(children[1:]), self.span(tok))
 
-    def return_stmt(self, children):
+    def return_stmt(self, meta, children):
         kw = children[0]
-        return ReturnStmt(children[1] if len(children) > 1 else None, kw.line, kw.column)
+        return ReturnStmt(children[1] if len(children) > 1 else None, self.span(kw))
 
-    def alias_decl(self, children):
+    def alias_decl(self, meta, children):
         tok, target = children
-        return (str(tok), target, tok.line, tok.column)
+        return (str(tok), target, self.span(tok))
 
-    def alias_stmt(self, children):
+    def alias_stmt(self, meta, children):
         kw, body = children[0], children[-2]
         aliases = tuple(children[1:-3])  # then Do, the body, End
-        return AliasStmt(aliases, body, kw.line, kw.column)
+        return AliasStmt(aliases, body, self.span(kw))
 
-    def case(self, children):
+    def case(self, meta, children):
         kw, labels, body = children[0], children[1:-1], children[-1]
         return ("case", kw, tuple(labels), body)
 
-    def switch_stmt(self, children):
+    def switch_stmt(self, meta, children):
         """``Switch e Case c1, c2: s ... Else t End`` as ``If e = c1 | e = c2 Then s ...
         Else t End``: exact, since the labels are constants and ``e`` reads the same state
         each time it is compared (a fault in ``e`` happens at its first comparison, as in
@@ -624,48 +529,46 @@ class _ToAst(Transformer):
                 _, case_kw, labels, body = part
                 cond = None
                 for label in labels:
-                    test = BinaryOp("=", subject, label, case_kw.line, case_kw.column)
-                    cond = test if cond is None else BinaryOp("|", cond, test, case_kw.line, case_kw.column)
+                    test = BinaryOp("=", subject, label, self.span(case_kw))
+                    cond = test if cond is None else BinaryOp("|", cond, test, self.span(case_kw))
                 branches.append((cond, body))
             else:
                 else_ = part[1]
         if not branches:  # only an Else: it always runs
-            return IfStmt(((Num(1, kw.line, kw.column), else_),), (), kw.line, kw.column)
-        return IfStmt(tuple(branches), else_, kw.line, kw.column)
+            return IfStmt(((Num(1, self.span(kw)), else_),), (), self.span(kw))
+        return IfStmt(tuple(branches), else_, self.span(kw))
 
-    def empty_item(self, children):
+    def empty_item(self, meta, children):
         return []
 
     # -------------------------------------------------------------- quantifiers
-    def quant_type(self, children):
+    def quant_type(self, meta, children):
         tok, type_ = children
-        return QuantType(str(tok), type_, tok.line, tok.column)
+        return QuantType(str(tok), type_, self.span(tok))
 
-    def quant_range(self, children):
+    def quant_range(self, meta, children):
         tok, lo, _to, hi = children[:4]
         step = children[5] if len(children) > 4 else None
-        return QuantRange(str(tok), lo, hi, step, tok.line, tok.column)
+        return QuantRange(str(tok), lo, hi, step, self.span(tok))
 
-    def quantifiers(self, children):
-        return tuple(children)
+    quantifiers = collect
 
     # -------------------------------------------------------------- statements
-    def stmts(self, children):
-        return tuple(children)
+    stmts = collect
 
-    def assign(self, children):
+    def assign(self, meta, children):
         target, value = children
-        return AssignStmt(target, value, target.line, target.column)
+        return AssignStmt(target, value, target.pos)
 
-    def elsif(self, children):
+    def elsif(self, meta, children):
         _kw, cond, _then, body = children
         return ("elsif", cond, body)
 
-    def else_part(self, children):
+    def else_part(self, meta, children):
         _kw, body = children
         return ("else", body)
 
-    def if_stmt(self, children):
+    def if_stmt(self, meta, children):
         kw, cond, _then, body = children[:4]
         branches = [(cond, body)]
         else_: tuple = ()
@@ -674,41 +577,40 @@ class _ToAst(Transformer):
                 branches.append((part[1], part[2]))
             else:
                 else_ = part[1]
-        return IfStmt(tuple(branches), else_, kw.line, kw.column)
+        return IfStmt(tuple(branches), else_, self.span(kw))
 
-    def while_stmt(self, children):
+    def while_stmt(self, meta, children):
         kw, cond, _do, body, _end = children
-        return WhileStmt(cond, body, kw.line, kw.column)
+        return WhileStmt(cond, body, self.span(kw))
 
-    def for_stmt(self, children):
+    def for_stmt(self, meta, children):
         kw, quantifiers, _do, body, _end = children
-        return ForStmt(quantifiers, body, kw.line, kw.column)
+        return ForStmt(quantifiers, body, self.span(kw))
 
-    def clear_stmt(self, children):
+    def clear_stmt(self, meta, children):
         kw, target = children
-        return ClearStmt(target, kw.line, kw.column)
+        return ClearStmt(target, self.span(kw))
 
-    def undefine_stmt(self, children):
+    def undefine_stmt(self, meta, children):
         kw, target = children
-        return UndefineStmt(target, kw.line, kw.column)
+        return UndefineStmt(target, self.span(kw))
 
-    def error_stmt(self, children):
+    def error_stmt(self, meta, children):
         kw, text = children
-        return ErrorStmt(_string(text), kw.line, kw.column)
+        return ErrorStmt(_string(text), self.span(kw))
 
-    def assert_stmt(self, children):
+    def assert_stmt(self, meta, children):
         kw, cond = children[0], children[1]
         text = _string(children[2]) if len(children) > 2 else ""
-        return AssertStmt(cond, text, kw.line, kw.column)
+        return AssertStmt(cond, text, self.span(kw))
 
     # -------------------------------------------------------------- rules
-    def rule_name(self, children):
+    def rule_name(self, meta, children):
         return ("name", _string(children[0]))
 
-    def guard(self, children):
-        return ("guard", children[0])
+    guard = tagged("guard")
 
-    def simple_rule(self, children):
+    def simple_rule(self, meta, children):
         kw = children[0]
         name, guard, decls, body = "", None, (), ()
         for child in children[1:]:
@@ -717,32 +619,30 @@ class _ToAst(Transformer):
             elif isinstance(child, tuple) and child and child[0] == "guard":
                 guard = child[1]
         decls, body = children[-4], children[-2]
-        return SimpleRule(name, guard, decls, body, kw.line, kw.column)
+        return SimpleRule(name, guard, decls, body, self.span(kw))
 
-    def start_state(self, children):
+    def start_state(self, meta, children):
         kw = children[0]
         name = children[1][1] if isinstance(children[1], tuple) and children[1][:1] == ("name",) else ""
         decls, body = children[-4], children[-2]
-        return StartState(name, decls, body, kw.line, kw.column)
+        return StartState(name, decls, body, self.span(kw))
 
-    @v_args(meta=True)
     def invariant(self, meta, children):
         kw = children[0]
         name = children[1][1] if len(children) > 2 else ""
-        source = self._text[meta.start_pos:meta.end_pos]
+        source = self.source(meta)
         # The condition's text: the source after the keyword and the optional quoted name.
         source = re.sub(r'^\w+\s*("[^"\n]*")?', "", source)
         text = " ".join(re.sub(r"--[^\n]*", "", source).split())
-        return InvariantDecl(name, children[-1], text, kw.line, kw.column)
+        return InvariantDecl(name, children[-1], text, self.span(kw))
 
-    def rules(self, children):
-        return tuple(children)
+    rules = collect
 
-    def ruleset(self, children):
+    def ruleset(self, meta, children):
         kw, quantifiers, _do, rules, _end = children
-        return RuleSet(quantifiers, rules, kw.line, kw.column)
+        return RuleSet(quantifiers, rules, self.span(kw))
 
-    def start(self, children):
+    def start(self, meta, children):
         items: list = []
         for child in children:
             if isinstance(child, list):
@@ -752,37 +652,10 @@ class _ToAst(Transformer):
         return Program(tuple(items))
 
 
-_PRETTY = {
-    "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
-    "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "NAME": "an identifier",
-    "NUMBER": "a number", "STRING": "a string", "COLON": "':'", "DOT": "'.'", "BANG": "'!'",
-    "MINUS": "'-'", "PLUS": "'+'", "COMPARE": "a comparison", "ADDOP": "'+' or '-'",
-    "MULOP": "'*', '/' or '%'", "DOTDOT": "'..'", "QMARK": "'?'", "VBAR": "'|'",
-    "AMPERSAND": "'&'", "__ANON_0": "'==>'", "__ANON_1": "':='", "__ANON_2": "'->'",
-}
-
-
-def _describe_expected(expected) -> str:
-    names = sorted(expected or ())
-    shown = []
-    for n in names:
-        if n in _PRETTY:
-            shown.append(_PRETTY[n])
-        elif n.startswith("__ANON"):
-            shown.append("an operator")
-        elif n.isupper():
-            shown.append(n.capitalize())
-        else:
-            shown.append(n)
-    shown = list(dict.fromkeys(shown))
-    more = ", ..." if len(shown) > 8 else ""
-    return ", ".join(shown[:8]) + more
-
-
 def _first_unsupported(text: str) -> Optional[tuple[str, int, int]]:
     """The first reserved word of an unsupported construct: (message, line, column)."""
     try:
-        for tok in _parser().lex(text):
+        for tok in GRAMMAR.parser.lex(text):
             if tok.type.lower() in _UNSUPPORTED:
                 return _UNSUPPORTED[tok.type.lower()], tok.line, tok.column
     except lark.exceptions.LarkError:
@@ -793,19 +666,12 @@ def _first_unsupported(text: str) -> Optional[tuple[str, int, int]]:
 def parse_syntax(text: str, path: str = "") -> Program:
     """Parse Murphi ``text``; syntax errors become ``InputError`` at ``path:line:col``."""
     try:
-        tree = _parser().parse(text)
-    except lark.exceptions.UnexpectedInput as e:
-        message, line, column = syntax_error(e, text, _describe_expected)
+        tree = GRAMMAR.parse(text, path)
+    except InputError as e:
         unsupported = _first_unsupported(text)
-        if unsupported is not None and unsupported[1:] <= (line, column):
+        if unsupported is not None and unsupported[1:] <= (e.line, e.column):
             # The parser stumbled over the construct we refuse (``Procedure p(...)``):
             # say what is unsupported rather than what token was unexpected.
             raise InputError(*unsupported[:1], path, *unsupported[1:]) from None
-        raise InputError(message, path, line, column) from None
-    try:
-        return _ToAst(text).transform(tree)
-    except lark.exceptions.VisitError as e:
-        if isinstance(e.orig_exc, _Unsupported):
-            u = e.orig_exc
-            raise InputError(u.what, path, u.line, u.column) from None
         raise
+    return _ToAst(text, path).build(tree)

@@ -9,7 +9,7 @@ the same template as every other instance of ``P``.
 
 Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step keeps atomic
 control (``cfg.Transition.keep``, Spin's ``atom & 2``; -1 otherwise); other processes may move only if that one is blocked.  Spin
-does not store such mid-atomic states unless that process is blocked: ``spin_state_count``
+does not store such mid-atomic states unless that process is blocked: ``detect.checking.spin_counts``
 gives the number Spin reports as "states, stored".
 
 Rendezvous (``chan c = [0] of {...}``): a send and a matching receive of another process are
@@ -48,7 +48,7 @@ _TIMEOUT = "__timeout__"
 INT_RANGE = (-(1 << 31), (1 << 31) - 1)
 #: Types with more values than this are not enumerated: such a variable is declared with its
 #: initial values only and gets its domain from the value analysis (``Lowering.wide``; see
-#: ``frontends.promela.wide``).
+#: ``detect.transform.narrowing``).
 ENUMERATED = 1 << 16
 
 _TYPES = {
@@ -683,7 +683,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
     atomic sequence, or inside one whose process is blocked (timeout counted as false, as
     Spin decides it before trying timeout).  ``wide`` maps the variables whose type is too
     wide to enumerate (``int``) to their type's range; their domains in ``model`` are
-    placeholders until ``frontends.promela.wide.settle`` gives them their values."""
+    placeholders until ``detect.transform.narrowing`` gives them their values."""
     low = Lowering(program, pre, path, name)
     units = program.units
     # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
@@ -1154,7 +1154,7 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
 
 def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan, init_inst
              ) -> tuple[Expr, ir.SequentialModel]:
-    """The model, and the condition under which Spin stores a state (``spin_storage``)."""
+    """The model, and the condition under which Spin stores a state (``detect.checking.spin_counts``)."""
     atomic_pids = sorted({st.holder() for st in steps} - {None})
     owner = ExclusiveOwner(ATOMIC, -1)
     # Where each process may hold atomic control: after a step that keeps it.

@@ -19,7 +19,7 @@ from typing import Mapping, Optional
 
 from detect.errors import InputError
 
-from frontends.source import read_source
+from frontends.kit import read_source
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MAX_EXPANSION_DEPTH = 64

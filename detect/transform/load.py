@@ -1,0 +1,32 @@
+"""Models as the later stages use them: read by a front end, then narrowed once.
+
+``load_model`` is what the command line, the benchmarks and the tests call; the front ends'
+own ``load``/``parse_text`` give the model before narrowing (``detect.transform.narrowing``),
+and ``narrowed(front_end.parse_text)`` is that function followed by narrowing.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Callable, Mapping, Optional
+
+from detect.ir import SequentialModel
+from detect.transform.narrowing import NarrowingPolicy, narrow
+from frontends import load
+
+
+def load_model(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
+               policy: Optional[NarrowingPolicy] = None) -> SequentialModel:
+    """The model at ``path`` (``frontends.load``) narrowed by ``policy`` (default: its
+    language's); every user error is an ``InputError``."""
+    return narrow(load(str(path), defines, process), policy)
+
+
+def narrowed(read: Callable[..., SequentialModel]) -> Callable[..., SequentialModel]:
+    """``read`` (a front end's ``load`` or ``parse_text``) followed by ``narrow`` with the
+    policy of the model's language: a front end as later stages see it."""
+
+    @functools.wraps(read)
+    def read_narrowed(*args, **kwargs) -> SequentialModel:
+        return narrow(read(*args, **kwargs))
+
+    return read_narrowed

@@ -1,0 +1,333 @@
+"""The one narrowing step: a front end's model with its domains settled and narrowed.
+
+Front ends narrow nothing.  They record in the model what narrowing needs to know
+(``detect.ir.DomainFacts``): the *unranged* variables, whose domain is a placeholder because
+their declared range is too wide to enumerate or absent; the *narrowable* ones, whose domain
+is a declared type or range; a *placeholder* value standing for "no value".  Every other
+domain is exact.  ``narrow(model, policy)`` then, in order:
+
+1. gives every unranged variable the value set V of the sound value analysis
+   (``detect.transform.domains``; unranged variables are its strict ones), which contains
+   every value held in a reachable state or written by a step from one, so no write faults
+   and the transition system is the source tool's.  When the analysis cannot bound a
+   variable that is ``provisional``, that variable gets the first provisional range and
+   the analysis runs again for the others; any other unbounded variable refuses the model;
+2. gives the provisional variables the values of the reachable states: the model is
+   explored with each provisional range in turn, the domains are cut to the values the
+   states hold, and a second exploration with equal numbers of states, transitions and
+   fault states proves the two transition systems equal (``detect.transform.reachable``);
+3. replaces the placeholder value by one below every value of the variables it stands
+   beside, and refuses an unranged variable spanning more than the policy's ``span_limit``
+   values (the IR's domain checks enumerate ``lo..hi``);
+4. narrows each narrowable domain D to V ∩ D and replaces reads of process scalars that are
+   constant where a summand runs by the constant (``domains.narrow_domains`` says why the
+   transition system is unchanged).
+
+The result has no ``DomainFacts`` left, so narrowing it again changes nothing.  ``POLICIES``
+holds each language's ``NarrowingPolicy``; ``detect.transform.load`` loads a file and
+applies this step, for the command line, the benchmarks and the tests.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import warnings
+from dataclasses import dataclass
+from typing import Mapping, Optional
+
+from detect.errors import InputError
+from detect.ir import Const, DomainFacts, SequentialModel, Unranged, validate
+from detect.ir.semantics import steps
+from detect.ir.walk import substitute, substitute_program
+from detect.statespace.explore import ReachableGraph, reachable_graph
+from detect.transform.domains import Unbounded, _propagate_constants, _variable_values
+from detect.transform.reachable import counts, restrict_to_states
+
+INT16 = (-32768, 32767)
+INT19 = (-(1 << 18), (1 << 18) - 1)
+
+
+@dataclass(frozen=True)
+class Wording:
+    """The refusals and warning of ``narrow`` as ``str.format`` templates, worded as each
+    front end worded them when it narrowed for itself (users and tests know them).
+
+    Fields: ``subject``, ``variable`` (the first provisional variable; a refusal is located
+    at its declaration), ``names`` (every provisional variable, quoted), ``reason`` (why the
+    analysis could not bound it; ``reason_clause`` without a trailing ``;``), ``lo``/``hi``
+    (the provisional range, or the settled domain's ends for ``span``), ``states`` (the
+    state limit, or in ``warning`` the reachable states), ``before``/``after`` (states,
+    transitions, fault states), ``faults``, ``limit``, ``path``, ``shown`` ("0..6" or "5 values
+    in 0..9"), ``interval`` ("0..6", or "its initial values" when exploring kept them all).
+    ``None``: the policy never refuses that way."""
+
+    unbounded: str
+    too_many_states: str
+    not_covered: str
+    faults: Optional[str]
+    outside: Optional[str]
+    span: Optional[str]
+    warning: str
+
+
+PROMELA_WORDING = Wording(
+    unbounded="{subject} takes unboundedly many values ({reason})",
+    too_many_states="{names}: the value analysis bounds no domain ({reason}), and the model has more than "
+                    "{states:,} reachable states to take the values from; use a narrower type (byte, short) "
+                    "or bound the variable with a guard",
+    not_covered="{names}: the value analysis bounds no domain, and the values of the reachable states do not "
+                "cover the values written during steps; use a narrower type (byte, short) or bound the "
+                "variable with a guard",
+    faults=None,
+    outside="{names}: a reachable value lies outside {lo}..{hi}, more than can be enumerated; use a narrower "
+            "type or bound the variable with a guard",
+    span="variable '{variable}' holds values from {lo} to {hi}: domains spanning more than {limit:,} values "
+         "are not supported",
+    warning="{path}: the value analysis cannot bound {variable} ({reason}); its domain ({shown}) was taken "
+            "from the {states:,} reachable states",
+)
+
+_CSP_REFUSAL = ("variable '{variable}' has no declared range and its values are unbounded ({reason_clause}; "
+                "exploring with the range {lo}..{hi}%s); declare one, e.g. var {variable} : {{0..7}} = 0;")
+CSP_WORDING = Wording(
+    unbounded="{subject} takes unboundedly many values ({reason}); bound it with a guard or a declared range",
+    too_many_states=_CSP_REFUSAL % " failed: the model has more than {states:,} reachable states; raise "
+                                   "--domain-states",
+    not_covered=_CSP_REFUSAL % " failed: the reachable values do not cover the values written during steps "
+                               "(states, transitions, fault states: {after} after narrowing, {before} before)",
+    faults=_CSP_REFUSAL % ", {faults} reachable states fault",
+    outside=None,
+    span=None,
+    warning="{path}: variable '{variable}' has no declared range; its domain {interval} was taken from the "
+            "{states:,} reachable states",
+)
+
+
+@dataclass(frozen=True)
+class NarrowingPolicy:
+    """The parameters of ``narrow``.  The defaults are Promela's; where another language
+    uses another value, the reason is given with the parameter.
+
+    * ``value_limit``: the most values the analysis tracks for one variable; a narrowable
+      variable with more keeps its declared domain, an unranged one is unbounded.  DVE: 512,
+      because the fixpoint grows a counter such as gear's ``toGear = toGear + dir`` by one
+      value per round (512 rounds take 0.6 s, 4096 take 20 s), and a domain of 512 literals
+      is already too big to matter for the coloured graph.
+    * ``provisional_ranges``: the ranges tried in turn (each cut to the variable's declared
+      bounds) when the analysis cannot bound a provisional variable; the next one is tried
+      when a reachable step writes outside the current one.  CSP#: ``INT16`` only, since a
+      write outside it is a fault and faults refuse (``refuse_faults``).
+    * ``provisional_states``: the most reachable states explored per provisional range.
+    * ``refuse_faults``: whether any reachable fault under the provisional range refuses
+      the model.  CSP#: yes -- its front end lowers PAT's transition system exactly only
+      when no step faults.  Promela: no -- faults (failed asserts, bad indices) are Spin's
+      too; only a write leaving the provisional range matters, and it tries the next range.
+    * ``reachable_scope``: whose domains become their reachable values: ``"provisional"``
+      (the provisional variables) or ``"all"``.  CSP#: ``"all"``, as its front end cut every
+      domain (program counters, buffers) to the reachable values once it explored anyway.
+    * ``reuse_analysis``: step 4 reuses step 1's analysis when steps 2 and 3 changed nothing
+      (one fixpoint, not two: Promela models with ``int`` counters take seconds per
+      fixpoint).  CSP#: no; its declared ranges are narrowed by a fresh analysis of the
+      settled model, whose widening thresholds include the settled domains' ends, so the
+      results can differ from step 1's.
+    * ``span_limit``: an unranged variable whose settled domain spans more values is
+      refused; ``None``: not checked (CSP#, whose front end never checked it).
+    * ``wording``: the messages (``Wording``).
+    """
+
+    value_limit: int = 4096
+    provisional_ranges: tuple[tuple[int, int], ...] = (INT16, INT19)
+    provisional_states: int = 1_000_000
+    refuse_faults: bool = False
+    reachable_scope: str = "provisional"
+    reuse_analysis: bool = True
+    span_limit: Optional[int] = 1 << 22
+    wording: Wording = PROMELA_WORDING
+
+
+#: Each front end's policy, by the ``language`` its ``DomainFacts`` name.  Murphi records no
+#: facts: its domains (ranges, scalarsets, enums) are exact, and narrowing leaves them.
+POLICIES: Mapping[str, NarrowingPolicy] = {
+    "promela": NarrowingPolicy(),
+    "csp": NarrowingPolicy(provisional_ranges=(INT16,), refuse_faults=True, reachable_scope="all",
+                           reuse_analysis=False, span_limit=None, wording=CSP_WORDING),
+    "dve": NarrowingPolicy(value_limit=512),
+}
+
+
+def narrow(model: SequentialModel, policy: Optional[NarrowingPolicy] = None) -> SequentialModel:
+    """``model`` with its domains settled and narrowed (module docstring), by ``policy`` (the
+    policy of the language its facts name when not given).  Refusals are ``InputError``s
+    located at the variable's declaration; the warning when domains come from the
+    reachable states is a ``UserWarning``."""
+    facts = model.domains
+    if policy is None:
+        policy = POLICIES.get(facts.language, NarrowingPolicy())
+    unranged = {u.variable: u for u in facts.unranged}
+    analysis: list = []
+    values = None
+    if unranged:
+        model, values, provisional = _settle_unranged(model, unranged, policy, analysis)
+        if provisional:
+            model = _from_reachable(model, provisional, unranged, policy)
+            values = None
+    if facts.placeholder is not None and any(facts.placeholder.value in v.domain for v in model.variables):
+        model = _replace_placeholder(model, facts.placeholder.value, facts.placeholder.below)
+        values = None
+    _check_span(model, unranged, policy)
+    if facts.narrowable:
+        if values is None or not policy.reuse_analysis:
+            analysis = []
+            values = _variable_values(model, frozenset(), policy.value_limit, strict=frozenset(),
+                                      analysis=analysis)
+        model = _propagate_constants(model, *analysis)
+        variables = []
+        for v in model.variables:
+            vals = values[v.name]
+            if v.name in facts.narrowable and vals is not None:
+                v = dataclasses.replace(v, domain=tuple(x for x in v.domain if x in vals))
+            variables.append(v)
+        model = dataclasses.replace(model, variables=tuple(variables))
+    model = dataclasses.replace(model, domains=DomainFacts())
+    validate(model)
+    return model
+
+
+def _settle_unranged(model: SequentialModel, unranged: dict, policy: NarrowingPolicy, analysis: list
+                     ) -> tuple[SequentialModel, Optional[dict], dict]:
+    """Step 1: ``(model, values, provisional)``: the unranged variables the analysis bounds
+    get their values, ``values`` is the analysis' V of every variable (``None`` once a
+    provisional range changed the model) and ``analysis`` receives its layout and state;
+    ``provisional`` maps the others, in the order found, to why the analysis failed."""
+    provisional: dict[str, str] = {}
+    current = model
+    while True:
+        strict = frozenset(name for name in unranged if name not in provisional)
+        if not strict:
+            return current, None, provisional
+        try:
+            attempt: list = []
+            values = _variable_values(current, strict, policy.value_limit, strict=strict, analysis=attempt)
+            break
+        except Unbounded as e:
+            fact = unranged[e.variable]
+            if not fact.provisional:
+                raise _refusal(policy.wording.unbounded, fact, subject=fact.subject, reason=e.reason) from None
+            provisional[e.variable] = e.reason
+            current = _with_range(current, {e.variable}, policy.provisional_ranges[0], unranged)
+    current = dataclasses.replace(current, variables=tuple(
+        dataclasses.replace(v, domain=tuple(sorted(values[v.name]))) if v.name in strict else v
+        for v in current.variables))
+    if provisional:
+        return current, None, provisional
+    analysis.extend(attempt)
+    return current, values, provisional
+
+
+def _with_range(model: SequentialModel, names, bounds: tuple[int, int], unranged: dict) -> SequentialModel:
+    """``model`` with ``bounds`` (cut to each variable's declared bounds) added to the domains
+    of ``names``."""
+    variables = []
+    for v in model.variables:
+        if v.name in names:
+            lo, hi = bounds
+            declared = unranged[v.name].bounds
+            if declared is not None:
+                lo, hi = max(lo, declared[0]), min(hi, declared[1])
+            v = dataclasses.replace(v, domain=tuple(sorted(set(range(lo, hi + 1)) | set(v.domain))))
+        variables.append(v)
+    return dataclasses.replace(model, variables=tuple(variables))
+
+
+def _from_reachable(model: SequentialModel, provisional: dict, unranged: dict,
+                    policy: NarrowingPolicy) -> SequentialModel:
+    """Step 2 (module docstring) for the ``provisional`` variables of ``model``."""
+    wording = policy.wording
+    first_name = next(iter(provisional))
+    fact = unranged[first_name]
+    fields = dict(names=", ".join(f"'{name}'" for name in provisional), variable=first_name,
+                  reason=provisional[first_name], reason_clause=provisional[first_name].rstrip(";"),
+                  states=policy.provisional_states)
+    scope = None if policy.reachable_scope == "all" else frozenset(provisional)
+    for lo, hi in policy.provisional_ranges:
+        trial = _with_range(model, provisional, (lo, hi), unranged)
+        first = reachable_graph(trial, max_states=policy.provisional_states)
+        if not first.complete:
+            raise _refusal(wording.too_many_states, fact, **fields, lo=lo, hi=hi)
+        if not policy.refuse_faults and _leaves_range(trial, first, provisional):
+            continue
+        smaller, narrowed = restrict_to_states(trial, first, scope)
+        second = reachable_graph(smaller, max_states=policy.provisional_states)
+        before, after = counts(first), counts(second)
+        if before != after:
+            raise _refusal(wording.not_covered, fact, **fields, lo=lo, hi=hi, before=before, after=after)
+        if policy.refuse_faults and first.faults:
+            raise _refusal(wording.faults, fact, **fields, lo=lo, hi=hi, faults=len(first.faults))
+        _warn_reachable(smaller, provisional, unranged, dict((n, vals) for n, _, vals in narrowed),
+                        len(first.states), wording)
+        return smaller
+    lo, hi = policy.provisional_ranges[-1]
+    raise _refusal(wording.outside, fact, **fields, lo=lo, hi=hi)
+
+
+def _warn_reachable(model: SequentialModel, provisional: dict, unranged: dict, narrowed: dict,
+                    states: int, wording: Wording) -> None:
+    """One warning per provisional variable, in declaration order: its domain came from the
+    reachable states."""
+    for v in model.variables:
+        if v.name not in provisional:
+            continue
+        d = v.domain
+        shown = (f"{d[0]}..{d[-1]}" if len(d) == d[-1] - d[0] + 1 else f"{len(d)} values in {d[0]}..{d[-1]}")
+        cut = narrowed.get(v.name)
+        interval = f"{cut[0]}..{cut[-1]}" if cut else "its initial values"
+        warnings.warn(wording.warning.format(path=unranged[v.name].path, variable=v.name,
+                                             reason=provisional[v.name], shown=shown, interval=interval,
+                                             states=states), stacklevel=4)
+
+
+_OUTSIDE = re.compile(r"written to ([^\s\[]+)(\[\d+\])? is outside its domain")
+
+
+def _leaves_range(model: SequentialModel, graph: ReachableGraph, provisional: dict) -> bool:
+    """Some reachable step writes a provisional variable outside its provisional range."""
+    for k in sorted(graph.faults):
+        for step in steps(model, graph.states[k]):
+            m = _OUTSIDE.search(step.fault or "")
+            if m and m.group(1) in provisional:
+                return True
+    return False
+
+
+def _replace_placeholder(model: SequentialModel, placeholder: int, below: frozenset) -> SequentialModel:
+    """Step 3: ``placeholder`` replaced everywhere (domains, initial values, guards, events,
+    programs) by one less than the smallest other value the variables ``below`` hold."""
+    real = {x for v in model.variables if v.name in below for x in v.domain if x != placeholder}
+    none = min(real, default=0) - 1
+    values = {Const(placeholder): Const(none)}
+
+    def value(x: int) -> int:
+        return none if x == placeholder else x
+
+    variables = tuple(
+        dataclasses.replace(v, domain=tuple(sorted({value(x) for x in v.domain})),
+                            init=tuple(tuple(sorted({value(x) for x in a})) for a in v.init))
+        for v in model.variables)
+    summands = tuple(dataclasses.replace(
+        s, guard=substitute(s.guard, values), program=substitute_program(s.program, values),
+        event=dataclasses.replace(s.event, args=tuple(substitute(a, values) for a in s.event.args)))
+        for s in model.summands)
+    return dataclasses.replace(model, variables=variables, summands=summands)
+
+
+def _check_span(model: SequentialModel, unranged: dict, policy: NarrowingPolicy) -> None:
+    if policy.span_limit is None:
+        return
+    for v in model.variables:
+        if v.name in unranged and v.domain[-1] - v.domain[0] + 1 > policy.span_limit:
+            raise _refusal(policy.wording.span, unranged[v.name], variable=v.name, lo=v.domain[0],
+                           hi=v.domain[-1], limit=policy.span_limit)
+
+
+def _refusal(template: str, fact: Unranged, **fields) -> InputError:
+    return InputError(template.format(**fields), fact.path, fact.line, fact.column)
