@@ -416,7 +416,7 @@ def _fault_reports(compiled: CompiledModel, fault_states: list[State]) -> tuple[
     for s in fault_states:
         for step in compiled.steps(s):
             if step.target is None:
-                origin = summands[step.summand].origin or f"summand {step.summand}"
+                origin = summands[step.summand].where(step.summand)
                 reports.append(FaultReport(s, origin, step.fault or ""))
                 if len(reports) == _MAX_FAULT_REPORTS:
                     return tuple(reports)

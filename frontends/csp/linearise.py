@@ -29,8 +29,8 @@ from typing import Mapping, Optional, Union
 
 from detect.errors import InputError
 from detect.ir import (
-    Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Placeholder,
-    SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
+    Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Origin,
+    Placeholder, Process, SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
 )
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
@@ -724,7 +724,7 @@ class Cand:
     guard: Expr
     action: tuple
     program: tuple[Stmt, ...]
-    origin: str
+    origin: Origin
     owners: tuple[str, ...]
     comps: tuple[int, ...]
     atomic_ids: tuple[Expr, ...]
@@ -886,7 +886,8 @@ class Linearisation:
                     program.append(self.owner.release())
             out.append(Cand(
                 (comp.local,) if comp.local else (), guard, m.action, tuple(program),
-                f"{self.scope.path}:{m.pos.line}", (comp.owner,) if comp.owner else (), (k,), (me,)))
+                Origin.at(self.scope.path, m.pos.line, m.pos.column, f"{self.scope.path}:{m.pos.line}"),
+                (comp.owner,) if comp.owner else (), (k,), (me,)))
         return out
 
     def atomic_id(self, comp: Component, id_base: int) -> Expr:
@@ -1015,13 +1016,14 @@ class Linearisation:
         program: list = []
         for c in combo:
             program.extend(c.program)
-        origins = []
+        # A part shown like an earlier one (the same line) is listed once.
+        shown: dict[str, Origin] = {}
         for c in combo:
-            if c.origin not in origins:
-                origins.append(c.origin)
+            shown.setdefault(str(c.origin), c.origin)
+        origin = Origin(tuple(loc for o in shown.values() for loc in o.locations))
         return Cand(
             tuple(l for c in combo for l in c.locals), conj(*(c.guard for c in combo)), first.action,
-            tuple(program), ",".join(origins), tuple(o for c in combo for o in c.owners),
+            tuple(program), origin, tuple(o for c in combo for o in c.owners),
             tuple(k for c in combo for k in c.comps), tuple(a for c in combo for a in c.atomic_ids))
 
     # -- channels ------------------------------------------------------------------
@@ -1114,7 +1116,8 @@ class Linearisation:
         program += list(rr.program)
         return Cand(s.locals + rr.locals, conj(s.guard, _received(rr.guard, s.action[2]), *distinct),
                     ("event", ch, s.action[2]),
-                    tuple(program), f"{s.origin},{r.origin}", s.owners + rr.owners, s.comps + rr.comps,
+                    tuple(program), Origin(s.origin.locations + r.origin.locations),
+                    s.owners + rr.owners, s.comps + rr.comps,
                     s.atomic_ids + rr.atomic_ids)
 
     def buffered(self, ch: str, cap: int, n: int, sends, recvs) -> list[Cand]:
@@ -1154,11 +1157,10 @@ def _subst_channel(channel, m: dict):
     return (channel[0], subst(channel[1], m)) if isinstance(channel, tuple) else channel
 
 
-def _line_col(origin: str) -> tuple[int, int]:
-    try:
-        return int(origin.split(",")[0].rsplit(":", 1)[1]), 1
-    except (ValueError, IndexError):
-        return 0, 0
+def _line_col(origin: Origin) -> tuple[int, int]:
+    """Where an error about a candidate points: its first process step."""
+    first = origin.first()
+    return first.line, first.column
 
 
 def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
@@ -1265,12 +1267,36 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         "csp", unranged, frozenset(v for v in scope.variables if v not in to_infer),
         Placeholder(NONE, frozenset(v for v, (_, what) in to_infer.items() if what != "user")))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
-                            scope.path, terminal=terminal, observable_events=True, domains=facts)
+                            scope.path, terminal=terminal, observable_events=True, domains=facts,
+                            processes=_processes(comps, pcs, storage))
     try:
         validate(model)
     except ModelError as e:
         raise InputError(f"cannot linearise this model: {e}", scope.path) from None
     return model
+
+
+def _processes(comps: list[Component], pcs: Mapping[str, str], storage: _Storage) -> tuple[Process, ...]:
+    """The process instances: one per component, one per value of a family's local (named
+    as the summands' owners name them); each owns its element of its group's pc array and
+    of the arrays storing its parameters and received values."""
+    group_arrays: dict[str, list[str]] = {}
+    for (group, *_), var in storage.names.items():
+        group_arrays.setdefault(group, []).append(var)
+    for group, pc in pcs.items():
+        group_arrays.setdefault(group, []).insert(0, pc)
+    processes = []
+    for c in comps:
+        scalar = storage.group_sizes[c.group] == 1
+        for k in range(c.count):
+            slot = c.offset + k
+            owned = tuple((var, 0 if scalar else slot) for var in group_arrays.get(c.group, ()))
+            if c.local is None:
+                processes.append(Process(c.owner, c.group, slot, None, owned))
+            else:
+                pid = c.lo + k
+                processes.append(Process(f"{c.group}({pid})", c.group, slot, pid, owned))
+    return tuple(processes)
 
 
 def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:
