@@ -1195,7 +1195,10 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel`` whose
     ``DomainFacts`` ask ``detect.transform.narrowing`` to settle the domains of variables
     without a declared range and of stored values and buffers (placeholders until then,
-    holding ``NONE``) and to narrow the declared ranges of user variables."""
+    holding ``NONE``) and to narrow the declared ranges of user variables.
+
+    Why one function: it assembles the model's parts in the order their numbering depends on (variables, pcs, storage, summands, processes).
+    """
     from detect.ir import ModelError, validate
 
     lin = Linearisation(scope, system, system_args, name)

@@ -245,7 +245,10 @@ def conj(*parts: Expr) -> Expr:
 
 
 def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
-    """Symbol tables of ``script``; ``overrides`` replace numeric #defines (``-D``)."""
+    """Symbol tables of ``script``; ``overrides`` replace numeric #defines (``-D``).
+
+    Why one function: one pass over the script's declarations with a short case per kind; later kinds read the tables earlier ones filled.
+    """
     path = script.path
     defines = [it for it in script.items if isinstance(it, Define)]
     define_names = {d.name for d in defines}

@@ -683,7 +683,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
     atomic sequence, or inside one whose process is blocked (timeout counted as false, as
     Spin decides it before trying timeout).  ``wide`` maps the variables whose type is too
     wide to enumerate (``int``) to their type's range; their domains in ``model`` are
-    placeholders until ``detect.transform.narrowing`` gives them their values."""
+    placeholders until ``detect.transform.narrowing`` gives them their values.
+
+    Why one function: the lowering's phases in Spin's order (mtypes, typedefs, globals, proctypes, instances, summands), all on one ``Lowering``.
+    """
     low = Lowering(program, pre, path, name)
     units = program.units
     # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
