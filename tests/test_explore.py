@@ -14,7 +14,7 @@ from detect.statespace.explore import explore, reachable_graph, trace_between
 from detect.transform.narrowing import narrow
 from detect.ir import (
     TRUE, Assert, Assertion, Assign, Binary, BINARY_OPS, Const, Event, If, Index, Ite, Local,
-    ModelError, Name, SequentialModel, Summand, Unary, Variable, While,
+    ModelError, Name, Origin, SequentialModel, Summand, Unary, Variable, While,
 )
 
 # ------------------------------------------------------------------------ hand-built models
@@ -39,7 +39,7 @@ def counters(n: int = 2, top: int = 3, terminal: bool = False) -> SequentialMode
         lt(Index("c", Name("i")), Const(top)),
         Event("inc", (Name("i"),)),
         (Assign(Index("c", Name("i")), plus(Index("c", Name("i")), Const(1))),),
-        origin="inc",
+        origin=Origin.at(text="inc"),
     )
     all_top = TRUE
     for k in range(n):
@@ -120,7 +120,7 @@ def test_faults_are_reported_with_origin_and_message():
         "overflow",
         (Variable("x", (0, 1, 2), ((0,),)),),
         (Summand((), TRUE, Event("up"), (Assign(Name("x"), plus(Name("x"), Const(1))),),
-                 origin="line 7"),),
+                 origin=Origin.at(text="line 7")),),
         assertions=(Assertion("deadlockfree", "deadlockfree"),),
     )
     result = explore(model)

@@ -396,8 +396,9 @@ def test_ifa_and_ifb_are_guarded_choices_without_tau():
     assert _lts_of(ifa) == _lts_of(guards) == (2, 2)
     ifb = "var x : {0..1} = 0;\nP() = ifb (x == 1) { a -> P() };\nQ() = set{x = 1;} -> Stop;\nS() = P() ||| Q();\n"
     assert _lts_of(ifb) == _lts_of(ifb.replace("ifb (x == 1) { a -> P() }", "[x == 1] a -> P()"))
-    with pytest.raises(InputError, match="else"):
-        parse_text("var x = 0;\nP() = ifa (x == 0) { a -> P() };\n", "m.csp")
+    # PAT: ``ifa`` without ``else`` has ``Skip`` as its else branch.
+    no_else = "var x : {0..1} = 0;\nP() = ifa (x == 0) { a{x = 1;} -> P() };\n"
+    assert _lts_of(no_else) == _lts_of(no_else.replace("P() };", "P() } else { Skip };"))
 
 
 def test_channel_arrays_equal_separate_channels():

@@ -91,7 +91,8 @@ def test_beem_processes_become_owned_globals_and_summands():
     assert len(model.summands) == 3 * 7
     first = model.summands[0]
     assert first.owners == ("P_0",)
-    assert first.origin == f"{path}:17"  # "NCS -> wait" of P_0
+    assert str(first.origin) == f"{path}:17"  # "NCS -> wait" of P_0
+    assert (first.origin.first().file, first.origin.first().line) == (str(path), 17)
 
 
 def test_reference_interpreter_agrees_on_small_instance():
@@ -119,8 +120,8 @@ def _rename(obj, old: str, new: str):
 def test_identical_template_bodies_give_identical_summands_up_to_renaming():
     body = "byte k; state a, b; init a; trans a -> b { guard k < 2; effect k = k + 1; }, b -> a {};"
     model = _model(f"byte g; process P_0 {{ {body} }} process P_1 {{ {body} }} system async;")
-    p0 = [dataclasses.replace(s, origin="") for s in model.summands if s.owners == ("P_0",)]
-    p1 = [dataclasses.replace(s, origin="") for s in model.summands if s.owners == ("P_1",)]
+    p0 = [dataclasses.replace(s, origin=ir.Origin()) for s in model.summands if s.owners == ("P_0",)]
+    p1 = [dataclasses.replace(s, origin=ir.Origin()) for s in model.summands if s.owners == ("P_1",)]
     assert _rename(p1, "P_1", "P_0") == p0
     v0, v1 = model.variable("P_0.k"), model.variable("P_1.k")
     assert (v0.domain, v0.init, v0.owner, v1.owner) == (v1.domain, v1.init, "P_0", "P_1")
@@ -473,7 +474,7 @@ def _scaled():
 
 
 def _comparable(model: ir.SequentialModel):
-    return (model.variables, tuple(dataclasses.replace(s, origin="") for s in model.summands))
+    return (model.variables, tuple(dataclasses.replace(s, origin=ir.Origin()) for s in model.summands))
 
 
 @pytest.mark.parametrize("name, make", [

@@ -154,6 +154,7 @@ def _terminal_strategy(language: str, term, ignored: bool):
         "DEF_END": st.just(";\n"),
         "OTHER_ASSERT": st.sampled_from(["refines P()", "deterministic"]),
         "LTL": st.just("ltl p { [] (x < 3) }"),
+        "MACRO_HEAD": st.just("#define f(v)"),
     }
     if name in special:
         return special[name].map(lambda s: s + " ")

@@ -310,6 +310,8 @@ def symmetric_blocks(point_generators: Sequence[Images], order_of_group: int, pt
     split into m blocks that every generator maps onto each other position by position; |G| =
     m!; and ``order`` lists the blocks one after another with positions aligned.  Then the least
     image is the blocks sorted by their value tuples.
+
+    Why one function: every condition reads the slot maps computed first; it runs once per model.
     """
     n = len(pts.slot_points)
     slot_maps = []
@@ -464,6 +466,8 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: LiteralP
     state whose invariant is new is a new orbit and costs no labelling until a second state
     with that invariant shows up.  Dense nauty is used up to ``AUTO_THRESHOLD`` nodes, sparse
     bliss (igraph) above, as in ``detect.symmetry.automorphisms``.
+
+    Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
     """
     classes = graph.colour_classes()
     if engine == "auto":
@@ -675,6 +679,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
     (same bounds) and records why in ``notes`` and in the verdict's note.
+
+    Why one function: each strategy's set-up (canonicaliser, checks, the unreduced fallback) is a few lines sharing one detection and one verdict merge.
     """
     if detection is not None:
         # The input, or its narrowing to the reachable domains (the same transition system,

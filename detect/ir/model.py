@@ -20,7 +20,9 @@ reports it and the CSP treats that summand instance as having no successor.
 Invariants (checked by ``validate``): names are unique across globals, and locals do not
 shadow globals; array indices are expressions, arrays are one-dimensional (front ends
 flatten), every domain is a non-empty sorted tuple of distinct ints, and every initial value
-lies inside its domain.
+lies inside its domain.  Process instances (``SequentialModel.processes``) are distinct, own
+distinct slots, and are what ``Variable.owner`` and ``Summand.owners`` name (see
+``_check_processes``).
 """
 from __future__ import annotations
 
@@ -176,19 +178,79 @@ class Event:
 
 
 @dataclass(frozen=True)
+class SourceLocation:
+    """A place in the source: ``file``, 1-based ``line`` and ``column`` (0 when unknown), and
+    ``text``, how the front end names the place in messages (``a.csp:12``, ``user[2] line
+    14``, ``m.m:30: rule "Try"``); the text is for people, nothing reads it back."""
+
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a summand comes from: the location of each process step it combines (one for a
+    step of one process; the sender first for a hand-shake), shown joined by ``joiner``, the
+    language's way of writing a joint step (``,`` CSP#, ``&`` DVE, ``!`` Promela)."""
+
+    locations: tuple[SourceLocation, ...] = ()
+    joiner: str = ","
+
+    @classmethod
+    def at(cls, file: str = "", line: int = 0, column: int = 0, text: str = "") -> "Origin":
+        """The origin of a step of one process."""
+        return cls((SourceLocation(file, line, column, text),))
+
+    def __str__(self) -> str:
+        return self.joiner.join(loc.text for loc in self.locations)
+
+    def first(self) -> SourceLocation:
+        """The first location (the sender's for a hand-shake); an empty one when unknown."""
+        return self.locations[0] if self.locations else SourceLocation()
+
+
+@dataclass(frozen=True)
 class Summand:
     """``sum locals . [guard] event {program}``.
 
-    ``owners`` lists the process instances taking part (empty for an indexed family, whose
-    process is the value of a local); ``origin`` says where in the source it comes from.
+    ``owners`` names the process instances taking part (``Process.name``; empty for an
+    indexed family, whose process is the value of a local); ``origin`` says where in the
+    source it comes from.
     """
 
     locals: tuple[Local, ...]
     guard: Expr
     event: Event
     program: tuple[Stmt, ...]
-    origin: str = ""
+    origin: Origin = Origin()
     owners: tuple[str, ...] = ()
+
+    def where(self, index: int) -> str:
+        """How messages name this summand: its origin, or ``summand <index>`` without one."""
+        return str(self.origin) or f"summand {index}"
+
+
+@dataclass(frozen=True)
+class Process:
+    """One process instance of the model, as the front end created it.
+
+    ``name`` is how the source names the instance (``user[2]``, ``P_0``, ``Phil(3)``): what
+    ``Variable.owner`` and ``Summand.owners`` say.  ``family`` is the definition it
+    instantiates (a proctype, a CSP# process; a DVE process is its own), ``index`` its
+    position among the family's instances (for a CSP# family, the element of the family's
+    arrays that holds its state).  ``pid`` is the number the model's own data uses for it
+    (Promela's ``_pid``, the value of a CSP# family's index variable, the number BEEM puts
+    in a DVE process name), ``None`` when the model has none.  ``slots`` is the state it
+    owns: ``(variable, element)`` pairs, element 0 for a scalar.
+    """
+
+    name: str
+    family: str
+    index: int
+    pid: int | None = None
+    slots: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -274,6 +336,9 @@ class SequentialModel:
     #: Language facts later stages may use, as ``(key, value)`` pairs of hashable values
     #: (Promela: ``("spin_stored", condition)``, the states Spin stores).
     annotations: tuple[tuple[str, object], ...] = ()
+    #: The process instances, in the order the front end created them; empty for models
+    #: without processes (Murphi's rules, models built by hand).
+    processes: tuple[Process, ...] = ()
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""
@@ -375,8 +440,9 @@ def validate(model: SequentialModel) -> None:
                     f"initial value of {v.element_name(k)} {allowed} outside its domain "
                     f"{_show_domain(v.domain)}"
                 )
+    _check_processes(model)
     for i, s in enumerate(model.summands):
-        where = s.origin or f"summand {i}"
+        where = s.where(i)
         local_names = set()
         for loc in s.locals:
             if loc.name in names:
@@ -387,6 +453,43 @@ def validate(model: SequentialModel) -> None:
             _check_domain(loc.name, loc.domain)
         for e in _summand_exprs(s):
             _check_expr(e, arrays, where)
+
+
+def _check_processes(model: SequentialModel) -> None:
+    """The process invariants: instances are distinct ``(family, index)`` pairs and own
+    distinct existing slots; when there are processes, every ``Variable.owner`` names exactly
+    one of them, which owns all the variable's slots, and every ``Summand.owners`` entry
+    names one.  (A name may repeat -- CSP#'s ``P() ||| P()`` -- where no variable uses it.)"""
+    if not model.processes:
+        return
+    lengths = {v.name: v.length for v in model.variables}
+    instances: set[tuple[str, int]] = set()
+    owned_by: dict[tuple[str, int], str] = {}
+    by_name: dict[str, list[Process]] = {}
+    for p in model.processes:
+        if (p.family, p.index) in instances:
+            raise ModelError(f"process {p.family} instance {p.index} declared twice")
+        instances.add((p.family, p.index))
+        by_name.setdefault(p.name, []).append(p)
+        for slot in p.slots:
+            variable, element = slot
+            if not 0 <= element < lengths.get(variable, 0):
+                raise ModelError(f"process {p.name!r} owns {variable}[{element}], which is no state slot")
+            if slot in owned_by:
+                raise ModelError(f"{variable}[{element}] owned by both {owned_by[slot]!r} and {p.name!r}")
+            owned_by[slot] = p.name
+    for v in model.variables:
+        if v.owner is None:
+            continue
+        named = by_name.get(v.owner, [])
+        if len(named) != 1:
+            raise ModelError(f"{v.name!r}: owner {v.owner!r} names {len(named)} processes, not one")
+        if any(owned_by.get((v.name, k)) != v.owner for k in range(v.length)):
+            raise ModelError(f"{v.name!r} belongs to {v.owner!r} but that process does not own its slots")
+    for i, s in enumerate(model.summands):
+        for owner in s.owners:
+            if owner not in by_name:
+                raise ModelError(f"{s.where(i)}: owner {owner!r} is no process")
 
 
 def _summand_exprs(s: Summand):
@@ -452,7 +555,10 @@ __all__ = [
     "Variable",
     "Local",
     "Event",
+    "SourceLocation",
+    "Origin",
     "Summand",
+    "Process",
     "Assertion",
     "Unranged",
     "Placeholder",

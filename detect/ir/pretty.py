@@ -56,7 +56,7 @@ def show_summand(s: Summand) -> str:
     binders = "".join(f"sum {loc.name}:{show_domain(loc.domain)} . " for loc in s.locals)
     event = ".".join([s.event.name] + [show_expr(a, 11) for a in s.event.args])
     program = " ".join(show_stmt(st) for st in s.program).replace("\n", " ")
-    origin = f"    // {s.origin}" if s.origin else ""
+    origin = f"    // {s.origin}" if s.origin.locations else ""
     return f"{binders}[{show_expr(s.guard)}] {event} {{{program}}}{origin}"
 
 

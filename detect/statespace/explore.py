@@ -254,6 +254,8 @@ def explore(
     explorer then needs ``symmetries`` as ``PointSymmetry``); other canonicalised runs use this Python one.
     ``workers`` threads share a native run (default: one per idle core, see
     ``detect.statespace.native.default_workers``); the result does not depend on it.
+
+    Why one function: this is the Python explorer's inner loop; per-state work stays inline (local variables, no calls) because it runs millions of times.
     """
     if engine != "python" and (canonicalise is None and not symmetries or sorted_blocks is not None):
         from detect.statespace.native import dispatch
@@ -416,7 +418,7 @@ def _fault_reports(compiled: CompiledModel, fault_states: list[State]) -> tuple[
     for s in fault_states:
         for step in compiled.steps(s):
             if step.target is None:
-                origin = summands[step.summand].origin or f"summand {step.summand}"
+                origin = summands[step.summand].where(step.summand)
                 reports.append(FaultReport(s, origin, step.fault or ""))
                 if len(reports) == _MAX_FAULT_REPORTS:
                     return tuple(reports)

@@ -755,7 +755,7 @@ class _Builder:
         for loc in summand.locals:
             if len(loc.domain) == 1:
                 temps[loc.name] = K(loc.domain[0])
-        self.s = _Summand(index, summand.origin or f"summand {index}", cur, temps)
+        self.s = _Summand(index, summand.where(index), cur, temps)
         mark = len(self.vars)
         for loc in summand.locals:
             if loc.name not in temps:
@@ -804,7 +804,7 @@ class _Builder:
         dropping it does not change the relation.
         """
         temps = {loc.name: K(loc.domain[0]) for loc in summand.locals if len(loc.domain) == 1}
-        self.s = _Summand(index, summand.origin or f"summand {index}",
+        self.s = _Summand(index, summand.where(index),
                           {k: self.pre[k] for k in range(len(self.slots))}, temps, faulting=True)
         mark = len(self.vars)
         for loc in summand.locals:

@@ -10,6 +10,10 @@ symmetry when it moves variables or array elements that are not whole processes 
 elements of a channel buffer, two constant variables) and no values; a *data* symmetry when
 it maps every variable to itself and permutes values; *mixed* otherwise.  Where a mixed generator's process part is itself in the group,
 it is split into a process and a data generator, which is what users read most easily.
+
+Which variables belong to which process, and the number (pid) the model's data uses for
+each, are facts of the IR (``Variable.owner``, ``SequentialModel.processes``); only the
+offset between a pid and how the data stores it (``pid + 1``) is searched for.
 """
 from __future__ import annotations
 
@@ -126,7 +130,7 @@ def _moves(sigma: StatePermutation, model: SequentialModel, slots) -> _Moves:
     A model whose variables have owners (Promela and DVE processes) has processes = owners: a
     move is a process move when a bijection of owners maps *every* variable of each moved
     owner onto the corresponding variable of its image (arrays indexed by pid and shared
-    variables may move along).  A model without owners (CSP# families, linearised into arrays indexed by the
+    variables may move along, by the processes' pids, ``_pids``).  A model without owners (CSP# families, linearised into arrays indexed by the
     process number) has processes = array indices: one index map shared by every array that
     moves.  Anything else (elements of one channel buffer, two unrelated variables) only
     permutes variables.
@@ -175,9 +179,10 @@ def _moves(sigma: StatePermutation, model: SequentialModel, slots) -> _Moves:
             if v.owner in owner_map and v.name not in variable_map:
                 whole = False  # a variable of a moved process stays behind
     if whole and index_maps:
-        numbers = {_owner_number(a): _owner_number(b) for a, b in owner_map.items()}
-        # Arrays move along with the processes: by the processes' numbers when their names
-        # have numbers (P_0, user[2]), else by one shared index map (processes A, B).
+        pid = _pids(model)
+        numbers = {pid.get(a): pid.get(b) for a, b in owner_map.items()}
+        # Arrays move along with the processes: by the processes' pids when they have pids
+        # (P_0, user[2]), else by one shared index map (DVE processes A, B).
         whole = shared_index is not None and (
             None in numbers or None in numbers.values() or _same_up_to_offset(shared_index, numbers))
     return _Moves(index_maps, variable_map, owner_map if whole else None, True)
@@ -215,15 +220,26 @@ def _describe_permutation(mapping: dict, noun: str) -> str:
     return f"permute {noun} " + " ".join("(" + "→".join(map(str, c + [c[0]])) + ")" for c in cycles)
 
 
-def _owner_number(owner: str):
-    """The process number in an owner name (``P_3``, ``user[2]``), or None."""
-    match = re.search(r"(\d+)\D*$", owner)
-    return int(match.group(1)) if match else None
+def _pids(model: SequentialModel) -> dict:
+    """Process name -> the number the model's data uses for it (``Process.pid``, None when
+    it has none).
+
+    Fallback for models built by hand without ``processes`` (tests): the trailing number of
+    each owner name (``P_3``, ``user[2]``), which is what the front ends' pids are."""
+    if model.processes:
+        return {p.name: p.pid for p in model.processes}
+    owners = {v.owner for v in model.variables if v.owner is not None}
+    return {o: int(m.group(1)) if (m := re.search(r"(\d+)\D*$", o)) else None for o in owners}
 
 
 def _pid_like(value_map: dict, process: dict) -> bool:
     """Whether ``value_map`` permutes pid values the way ``process`` permutes processes,
-    up to a constant offset (``id = pid + 1``): v ↦ process(v - c) + c."""
+    up to a constant offset (``id = pid + 1``): v ↦ process(v - c) + c.
+
+    ``process`` maps the processes' numbers (``Process.pid``, or a family's array indices);
+    the offset is how the model's *data* encodes a process (Promela's ``_pid - 1`` when
+    ``init`` is pid 0, a CSP# family over ``1..N`` stored in arrays from 0), which no
+    front end can know, so it stays a small search."""
     if not process:
         return False
     for c in range(-2, 3):
@@ -253,7 +269,8 @@ def _moved_slots(sigma: StatePermutation, model: SequentialModel, slots) -> dict
 
 def _same_up_to_offset(m: dict, reference: dict) -> bool:
     """Whether ``m`` is ``reference`` shifted by a small constant c: m(i + c) = reference(i) + c
-    for every i ``reference`` moves, and ``m`` moves nothing else."""
+    for every i ``reference`` moves, and ``m`` moves nothing else.  (An array indexed by
+    ``pid + c``: the offset is in the model's code, not in the IR; see ``_pid_like``.)"""
     moved_m = {a: b for a, b in m.items() if a != b}
     moved_r = {a: b for a, b in reference.items() if a != b}
     return any(
@@ -274,8 +291,9 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
     process_numbers = {}
     if moves.processes is not None:
         if moves.owners:
+            pid = _pids(model)
             for a, b in moves.processes.items():
-                na, nb = _owner_number(a), _owner_number(b)
+                na, nb = pid.get(a), pid.get(b)
                 if na is not None and nb is not None:
                     process_numbers[na] = nb
         else:

@@ -29,17 +29,17 @@ from typing import Mapping, Optional, Union
 
 from detect.errors import InputError
 from detect.ir import (
-    Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Placeholder,
-    SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
+    Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Origin,
+    Placeholder, Process, SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
 )
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
 
 from frontends.csp.scope import Scope, conj
 from frontends.csp.syntax import (
-    Bin, Cond, Ident, Num, PAtomic, PBinary, PCall, PGuard, PIf, PIndexed, PlainEvent, Pos,
-    PPrefix, Proc, ProcDef, PSkip, PStop, RecvEvent, SAssign, SendEvent, SExpr, SIf, SLocal,
-    Subscript, SWhile, Un,
+    AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
+    PIndexed, PlainEvent, Pos, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
+    SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch, simultaneous
 
@@ -54,6 +54,8 @@ MAX_UNFOLD = 200
 #: never coincides with a process id or a data value (a fixed 0 would single out process 0 and
 #: break the symmetry between processes): the model's ``ir.Placeholder``.
 NONE = -(2 ** 40) - 7
+#: Prefix of the placeholders for received values in a receive's matching condition.
+RECEIVED = "_recv"
 
 # ============================================================================ substitution
 
@@ -83,6 +85,10 @@ def sexpr_names(e: SExpr) -> set[str]:
         return sexpr_names(e.left) | sexpr_names(e.right)
     if isinstance(e, Cond):
         return sexpr_names(e.cond) | sexpr_names(e.then) | sexpr_names(e.else_)
+    if isinstance(e, Quant):
+        return sexpr_names(e.lo) | sexpr_names(e.hi) | (sexpr_names(e.body) - {e.var})
+    if isinstance(e, FCall):
+        return set().union(*(sexpr_names(a) for a in e.args))
     raise TypeError(e)
 
 
@@ -93,6 +99,8 @@ def _stmt_names(stmts) -> set[str]:
             out |= sexpr_names(st.target) | sexpr_names(st.value)
         elif isinstance(st, SLocal):
             out |= sexpr_names(st.value)
+        elif isinstance(st, SLocalArray):
+            out |= set().union(*(sexpr_names(v) for v in st.values))
         elif isinstance(st, SIf):
             out |= sexpr_names(st.cond) | _stmt_names(st.then) | _stmt_names(st.else_)
         elif isinstance(st, SWhile):
@@ -116,11 +124,15 @@ def free_names(p: Proc, cache: dict) -> frozenset:
         names = set().union(*(sexpr_names(a) for a in p.args))
     elif isinstance(p, PPrefix):
         ev = p.event
+        index = sexpr_names(ev.index) if getattr(ev, "index", None) is not None else set()
         if isinstance(ev, RecvEvent):
-            inner = (_stmt_names(ev.program) | free_names(p.then, cache)) - set(ev.names)
-            names = inner
+            matched = set().union(*(sexpr_names(a) for a in ev.items if not isinstance(a, Ident)))
+            guard = sexpr_names(ev.guard) if ev.guard is not None else set()
+            inner = (_stmt_names(ev.program) | free_names(p.then, cache) | guard) - set(ev.names)
+            names = inner | matched | index
         else:
-            names = set().union(*(sexpr_names(a) for a in ev.args)) | _stmt_names(ev.program) | free_names(p.then, cache)
+            names = (set().union(*(sexpr_names(a) for a in ev.args)) | _stmt_names(ev.program)
+                     | free_names(p.then, cache) | index)
     elif isinstance(p, PGuard):
         names = sexpr_names(p.cond) | free_names(p.proc, cache)
     elif isinstance(p, PBinary):
@@ -131,6 +143,8 @@ def free_names(p: Proc, cache: dict) -> frozenset:
         names = set(free_names(p.proc, cache))
     elif isinstance(p, PIndexed):
         names = sexpr_names(p.lo) | sexpr_names(p.hi) | (free_names(p.body, cache) - {p.var})
+    elif isinstance(p, PHide):
+        names = set(free_names(p.proc, cache))
     else:
         raise TypeError(p)
     result = frozenset(names)
@@ -159,6 +173,8 @@ class Component:
     offset: int
     owner: Optional[str]
     pos: Pos
+    after: tuple[int, ...] = ()         # components that must be at Skip before this one starts
+    alphabet: Optional[frozenset] = None  # declared #alphabet: (name, argument values) pairs
 
     @property
     def count(self) -> int:
@@ -176,6 +192,7 @@ class Tree:
 
     op: str
     children: tuple[Union["Tree", int], ...]
+    hidden: tuple[EventItem, ...] = ()  # events relabelled τ after this node is combined
 
 
 class _Flattener:
@@ -191,6 +208,10 @@ class _Flattener:
     def is_parallel(self, p: Proc, env: Mapping[str, Expr], seen: frozenset = frozenset()) -> bool:
         if isinstance(p, PBinary) and p.op in ("|||", "||"):
             return True
+        if isinstance(p, PHide):
+            return True  # flattened to a node that relabels its events
+        if isinstance(p, PBinary) and p.op == ";" and self.is_parallel(p.right, env, seen):
+            return True  # ``Init(); (P || Q)``: see ``flatten``
         if isinstance(p, PIndexed) and p.op in ("|||", "||"):
             return True
         if isinstance(p, PCall) and p.name in self.scope.processes and p.name not in seen:
@@ -200,7 +221,7 @@ class _Flattener:
     def bind_call(self, p: PCall, env: Mapping[str, Expr]) -> tuple[ProcDef, dict]:
         d = self.scope.processes.get(p.name)
         if d is None:
-            raise self.error(f"unknown process '{p.name}'", p.pos)
+            raise self.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
         if len(p.args) != len(d.params):
             raise self.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
         return d, {name: self.scope.expr(a, env) for name, a in zip(d.params, p.args)}
@@ -208,6 +229,23 @@ class _Flattener:
     def flatten(self, p: Proc, env: Mapping[str, Expr], locals_: tuple, depth: int = 0) -> Union[Tree, int]:
         if depth > MAX_UNFOLD:
             raise self.error("parallel composition is defined recursively (unbounded number of processes)", p.pos)
+        if isinstance(p, PHide):
+            # Hiding: the node's events (after its own synchronisation) are relabelled τ.
+            inner = self.flatten(p.proc, env, locals_, depth + 1)
+            return Tree("|||", (inner,), p.events)
+        if isinstance(p, PBinary) and p.op == ";" and self.is_parallel(p.right, env):
+            # ``Init(); (P || Q)``: Init is a component of its own, and every component of
+            # the parallel part starts only once Init is at Skip.  Init's terminated state
+            # stands for its absence, so the LTS is PAT's (Skip; Q goes on without a step).
+            if self.is_parallel(p.left, env) or locals_:
+                raise self.error("sequential composition after a parallel composition "
+                                 "('(P || Q); R', or inside a family) is not supported", p.pos)
+            first = self.flatten(p.left, env, locals_, depth + 1)
+            start = len(self.components)
+            rest = self.flatten(p.right, env, locals_, depth + 1)
+            for c in self.components[start:]:
+                c["after"] = c.get("after", ()) + (first,)
+            return Tree("|||", (first, rest))
         if isinstance(p, PCall) and self.is_parallel(p, env):
             d, args = self.bind_call(p, env)
             return self.flatten(d.body, args, locals_, depth + 1)
@@ -253,8 +291,35 @@ class _Flattener:
             owner = group
         local = locals_[0] if locals_ else None
         self.components.append(dict(group=group, entry=p, env=tuple(sorted(env.items(), key=lambda kv: kv[0])),
-                                    local=local, owner=None if local else owner, pos=p.pos))
+                                    local=local, owner=None if local else owner, pos=p.pos,
+                                    alphabet=self.alphabet(p, env)))
         return len(self.components) - 1
+
+    def alphabet(self, p: Proc, env: Mapping[str, Expr]) -> Optional[frozenset]:
+        """The ``#alphabet`` declared for the process ``p`` calls, as concrete events
+        ``(name, argument values)``; ``None`` when none is declared (then a process
+        synchronises on the events it can perform)."""
+        if not isinstance(p, PCall):
+            return None
+        decls = [a for a in self.scope.alphabets if a.process == p.name]
+        if not decls:
+            return None
+        _, args = self.bind_call(p, env)
+        events: set = set()
+
+        def add(item, bindings):
+            if isinstance(item, AlphaRange):
+                for v in self.scope.index_range(item, bindings):
+                    add(item.item, {**bindings, item.var: Const(v)})
+                return
+            values = tuple(self.scope.constant(a, bindings, "a constant event argument in an #alphabet")
+                           for a in item.args)
+            events.add((item.name, values))
+
+        for decl in decls:
+            for item in decl.items:
+                add(item, {**env, **args})
+        return frozenset(events)
 
     def family_ok(self, body: Proc, env) -> bool:
         """A ``|||`` family stays symbolic when its body unfolds only into ``|||`` of sequential parts."""
@@ -268,6 +333,11 @@ class _Flattener:
         if isinstance(body, PBinary) and body.op == "|||":
             return self.family_ok(body.left, env) and self.family_ok(body.right, env)
         return not self.is_parallel(body, env)
+
+
+def _did_you_mean(name: str) -> str:
+    """PAT's terminating and deadlocked processes are ``Skip`` and ``Stop``, capitalised."""
+    return f" (PAT writes '{name.capitalize()}')" if name in ("skip", "stop") else ""
 
 
 def _show(e: Expr) -> str:
@@ -315,7 +385,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
         if isinstance(p, PCall):
             d = scope.processes.get(p.name)
             if d is None:
-                raise scope.error(f"unknown process '{p.name}'", p.pos)
+                raise scope.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
             if len(p.args) != len(d.params):
                 raise scope.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
             for name, a in zip(d.params, p.args):
@@ -335,7 +405,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
             walk(p.then, env, dynamic, multi, changed)
             if p.else_ is not None:
                 walk(p.else_, env, dynamic, multi, changed)
-        elif isinstance(p, PAtomic):
+        elif isinstance(p, (PAtomic, PHide)):
             walk(p.proc, env, dynamic, multi, changed)
         elif isinstance(p, PIndexed):
             envc = {k: v for k, v in env.items() if v != TOP}
@@ -421,7 +491,7 @@ class _Automaton:
     def enter(self, call: PCall, env: Mapping[str, Bound]) -> tuple[Proc, dict]:
         d = self.scope.processes.get(call.name)
         if d is None:
-            raise self.error(f"unknown process '{call.name}'", call.pos)
+            raise self.error(f"unknown process '{call.name}'{_did_you_mean(call.name)}", call.pos)
         if len(call.args) != len(d.params):
             raise self.error(f"process '{call.name}' expects {len(d.params)} argument(s), got {len(call.args)}", call.pos)
         vals = self.values(env)
@@ -469,6 +539,9 @@ class _Automaton:
         raise ValueError(raw)
 
     def check_sequential(self, node: Proc) -> None:
+        if isinstance(node, PHide):
+            raise self.error("hiding ('P \\ {...}') inside a sequential process is not supported: "
+                             "hide a whole process of the system", node.pos)
         if isinstance(node, (PBinary, PIndexed)) and node.op in ("|||", "||"):
             raise self.error(
                 f"'{node.op}' inside a sequential process is not supported: parallel composition "
@@ -486,30 +559,43 @@ class _Automaton:
             return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.moves(term[1])]
         raise ValueError(term)
 
-    def node_moves(self, p: Proc, env: dict, depth: int) -> list[Move]:
+    def node_moves(self, p: Proc, env: dict, depth: int, calls: tuple = (), guards: int = 0) -> list[Move]:
+        """The first moves of ``p``.  ``calls`` are the calls unfolded on the way here, each
+        with the number of guards passed before it: a call met again behind a further guard
+        (``P = [c] a -> Q [] R``, ``R = [d] ... [] P``) adds only moves with stronger guards
+        than those it already gave, so the unfolding stops there; met again without one,
+        it is unguarded recursion."""
         if depth > MAX_UNFOLD:
             raise self.error("unguarded recursion: a process calls itself before any event", p.pos)
         if isinstance(p, (PSkip, PStop)):
             return []
         vals = self.values(env)
         if isinstance(p, PCall):
+            key = (p.name, tuple(self.scope.expr(a, vals) for a in p.args))
+            for seen, passed in calls:
+                if seen == key:
+                    if passed < guards:
+                        return []
+                    raise self.error("unguarded recursion: a process calls itself before any event", p.pos)
             body, env2 = self.enter(p, env)
-            return self.node_moves(body, env2, depth + 1)
+            return self.node_moves(body, env2, depth + 1, calls + ((key, guards),), guards)
         if isinstance(p, PPrefix):
             return [self.prefix_move(p, env, vals)]
         if isinstance(p, PGuard):
             g = self.scope.expr(p.cond, vals)
-            return [dataclasses.replace(m, guard=conj(g, m.guard)) for m in self.node_moves(p.proc, env, depth + 1)]
+            return [dataclasses.replace(m, guard=conj(g, m.guard))
+                    for m in self.node_moves(p.proc, env, depth + 1, calls, guards + 1)]
         if isinstance(p, PBinary):
             if p.op == "[]":
-                return self.node_moves(p.left, env, depth + 1) + self.node_moves(p.right, env, depth + 1)
+                return (self.node_moves(p.left, env, depth + 1, calls, guards)
+                        + self.node_moves(p.right, env, depth + 1, calls, guards))
             if p.op == "<>":
                 return [Move(Const(1), ("event", TAU, ()), (), ("at", side, env), p.pos) for side in (p.left, p.right)]
             if p.op == ";":
                 out = [dataclasses.replace(m, target=("seq", m.target, p.right, env))
-                       for m in self.node_moves(p.left, env, depth + 1)]
+                       for m in self.node_moves(p.left, env, depth + 1)]  # another context: no cut
                 if self.may_skip(p.left, 0):
-                    out += self.node_moves(p.right, env, depth + 1)
+                    out += self.node_moves(p.right, env, depth + 1, calls, guards)
                 return out
             self.check_sequential(p)
         if isinstance(p, PIf):
@@ -519,13 +605,15 @@ class _Automaton:
                     Move(simplify(Unary("!", c)), ("event", TAU, ()), (), other, p.pos)]
         if isinstance(p, PAtomic):
             return [dataclasses.replace(m, target=("atomic", m.target)) for m in self.node_moves(p.proc, env, depth + 1)]
+        if isinstance(p, PHide):
+            self.check_sequential(p)
         if isinstance(p, PIndexed):
             self.check_sequential(p)
             out = []
             for v in self.scope.index_range(p, vals):
                 env2 = {**env, p.var: Bound(Const(v))}
                 if p.op == "[]":
-                    out += self.node_moves(p.body, env2, depth + 1)
+                    out += self.node_moves(p.body, env2, depth + 1, calls, guards)
                 else:
                     out.append(Move(Const(1), ("event", TAU, ()), (), ("at", p.body, env2), p.pos))
             return out
@@ -566,15 +654,32 @@ class _Automaton:
         if isinstance(ev, SendEvent):
             args = tuple(sc.expr(a, vals) for a in ev.args)
             return Move(Const(1), ("send", channel, args), sc.program(ev.program, vals), ("at", p.then, env), ev.pos)
+        # Each received position either binds a name (stored per instance) or, for PAT's
+        # matching input, must equal an expression.  Conditions on the received values are
+        # written over the placeholders ``_recv<k>``, which the channel lowering replaces by
+        # the values sent (``_received``).
         env2 = dict(env)
-        stores = []
-        for name in ev.names:
-            st = self.storage(self.comp, "recv", None, name, ev.pos)
-            env2[name] = Bound(st, st)
-            stores.append(st)
+        stores: list = []
+        matches: list = []
+        placeholders: dict = {}
+        bound: list = []
+        items = ev.items or tuple(Ident(n, ev.pos) for n in ev.names)
+        for k, item in enumerate(items):
+            slot = Name(f"{RECEIVED}{k}")
+            if isinstance(item, Ident) and item.name not in sc.numeric and item.name not in sc.macros:
+                st = self.storage(self.comp, "recv", None, item.name, ev.pos)
+                env2[item.name] = Bound(st, st)
+                stores.append(st)
+                placeholders[item.name] = slot
+                bound.append(item.name)
+            else:
+                stores.append(slot)
+                matches.append(Binary("==", slot, sc.expr(item, vals)))
+        if ev.guard is not None:
+            matches.append(sc.expr(ev.guard, {**vals, **placeholders}))
         vals2 = self.values(env2)
-        program = sc.program(ev.program, vals2, readonly=frozenset(ev.names))
-        return Move(Const(1), ("recv", channel, tuple(stores)), program, ("at", p.then, env2), ev.pos)
+        program = sc.program(ev.program, vals2, readonly=frozenset(bound))
+        return Move(conj(*matches), ("recv", channel, tuple(stores)), program, ("at", p.then, env2), ev.pos)
 
 
 def live_storage(term: tuple) -> set:
@@ -619,7 +724,7 @@ class Cand:
     guard: Expr
     action: tuple
     program: tuple[Stmt, ...]
-    origin: str
+    origin: Origin
     owners: tuple[str, ...]
     comps: tuple[int, ...]
     atomic_ids: tuple[Expr, ...]
@@ -686,7 +791,8 @@ class Linearisation:
             offset = sizes.get(c["group"], 0)
             sizes[c["group"]] = offset + count
             lo = c["local"].domain[0] if c["local"] else 0
-            comps.append(Component(c["group"], c["entry"], c["env"], c["local"], lo, offset, c["owner"], c["pos"]))
+            comps.append(Component(c["group"], c["entry"], c["env"], c["local"], lo, offset, c["owner"], c["pos"],
+                                   c.get("after", ()), c.get("alphabet")))
         self.comps = comps
         taken = set(sc.variables) | set(sc.numeric) | set(sc.macros) | set(sc.channels) | set(sc.processes)
         storage = _Storage(sc, sizes, taken, {}, [])
@@ -711,10 +817,22 @@ class Linearisation:
 
         pieces: list[list[Cand]] = []
         for k, (c, (locs, edges, init_stores)) in enumerate(zip(comps, autos)):
-            pieces.append(self.pieces(k, c, locs, edges, pcs.get(c.group), sizes[c.group], id_base[k]))
+            gate = conj(*(self.terminated(comps[a], autos[a][0], pcs, sizes) for a in c.after))
+            pieces.append([dataclasses.replace(x, guard=conj(gate, x.guard))
+                           for x in self.pieces(k, c, locs, edges, pcs.get(c.group), sizes[c.group], id_base[k])])
         cands = self.combine(tree, pieces, comps)
         summands = self.channels(cands, comps)
         return comps, autos, pcs, group_locs, storage, summands, id_base
+
+    def terminated(self, comp: Component, locs, pcs, sizes) -> Expr:
+        """The condition that ``comp`` (not a family) is at Skip."""
+        if SKIP not in locs:
+            return Const(0)
+        pc = pcs.get(comp.group)
+        if pc is None:
+            return Const(1)  # Skip is its only location
+        ref = Index(pc, comp.slot()) if sizes[comp.group] > 1 else Name(pc)
+        return Binary("==", ref, Const(locs.index(SKIP)))
 
     # -- one component ---------------------------------------------------------
     def explore(self, comp: Component, storage: _Storage):
@@ -743,7 +861,7 @@ class Linearisation:
                 for st, val in stores:
                     if all(st != s for s, _ in dedup):
                         dedup.append((st, val))
-                received = set(m.action[2]) if m.action[0] == "recv" else set()
+                received = {x for x in m.action[2] if not _is_placeholder(x)} if m.action[0] == "recv" else set()
                 dead = (live_storage(term) | received) - live_storage(tgt)
                 edges.append((locs[term], locs[tgt], m, tuple(dedup), tuple(sorted(dead, key=repr)),
                               in_atomic(term), in_atomic(tgt)))
@@ -768,7 +886,8 @@ class Linearisation:
                     program.append(self.owner.release())
             out.append(Cand(
                 (comp.local,) if comp.local else (), guard, m.action, tuple(program),
-                f"{self.scope.path}:{m.pos.line}", (comp.owner,) if comp.owner else (), (k,), (me,)))
+                Origin.at(self.scope.path, m.pos.line, m.pos.column, f"{self.scope.path}:{m.pos.line}"),
+                (comp.owner,) if comp.owner else (), (k,), (me,)))
         return out
 
     def atomic_id(self, comp: Component, id_base: int) -> Expr:
@@ -782,15 +901,61 @@ class Linearisation:
             return pieces[tree]
         results = [self.combine(ch, pieces, comps) for ch in tree.children]
         if tree.op == "|||":
-            return [c for r in results for c in r]
-        return self.synchronise(results)
+            combined = [c for r in results for c in r]
+        else:
+            alphabets = [comps[ch].alphabet if isinstance(ch, int) else None for ch in tree.children]
+            combined = self.synchronise(results, alphabets)
+        return self.hide(combined, tree.hidden) if tree.hidden else combined
 
-    def synchronise(self, results: list[list[Cand]]) -> list[Cand]:
-        """CSP alphabetised parallel: a shared event needs every child whose alphabet has it."""
+    def hide(self, cands: list[Cand], items: tuple[EventItem, ...]) -> list[Cand]:
+        """Relabel the events ``items`` name as τ (PAT's hiding).  A compound item ``a.1``
+        hides ``a`` with those constant arguments: an event whose arguments depend on a
+        family's local is split into its hidden and visible instances by guards."""
+        out = []
+        for c in cands:
+            if c.action[0] != "event":
+                out.append(c)
+                continue
+            name, args = c.action[1], c.action[2]
+            hidden_when: list[Expr] = []
+            for item in items:
+                if item.name != name:
+                    continue
+                if not item.args:
+                    hidden_when = [Const(1)]
+                    break
+                if len(item.args) != len(args):
+                    continue
+                values = [self.scope.constant(a, what="a constant event argument in a hiding set")
+                          for a in item.args]
+                hidden_when.append(conj(*(simplify(Binary("==", a, Const(v))) for a, v in zip(args, values))))
+            hidden = Const(0)
+            for h in hidden_when:
+                hidden = simplify(Binary("||", hidden, h))
+            if isinstance(hidden, Const) and not hidden.value:
+                out.append(c)
+                continue
+            tau = dataclasses.replace(c, action=("event", TAU, ()), guard=conj(c.guard, hidden))
+            if isinstance(hidden, Const):
+                out.append(tau)
+            else:
+                out += [tau, dataclasses.replace(c, guard=conj(c.guard, simplify(Unary("!", hidden))))]
+        return out
+
+    def synchronise(self, results: list[list[Cand]], alphabets=None) -> list[Cand]:
+        """CSP alphabetised parallel: a shared event needs every child whose alphabet has it.
+
+        A child's alphabet is the events it performs, or its declared ``#alphabet``
+        (``alphabets[i]``, concrete events): a declared event the child cannot perform
+        blocks the others, and an event outside it is not synchronised."""
+        alphabets = alphabets or [None] * len(results)
+
         def key_name(c):
             return (c.action[1], len(c.action[2])) if c.action[0] == "event" and c.action[1] != TAU else None
 
-        names_per_child = [{key_name(c) for c in r} - {None} for r in results]
+        declared_names = [None if a is None else {(n, len(v)) for n, v in a} for a in alphabets]
+        names_per_child = [({key_name(c) for c in r} - {None}) if d is None else d
+                           for r, d in zip(results, declared_names)]
         counts: dict = {}
         for names in names_per_child:
             for n in names:
@@ -798,11 +963,11 @@ class Linearisation:
         shared = {n for n, k in counts.items() if k > 1}
         out: list[Cand] = []
         by_value: list[dict] = []
-        for r in results:
+        for r, alphabet, names in zip(results, alphabets, declared_names):
             table: dict = {}
             for c in r:
                 kn = key_name(c)
-                if kn not in shared:
+                if kn not in shared or (names is not None and kn not in names):
                     out.append(c)
                     continue
                 for inst in self.instantiate(c):
@@ -813,10 +978,15 @@ class Linearisation:
                             f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
                             f"fixed by process parameters", self.scope.path, *_line_col(c.origin))
                     key = (kn[0], tuple(a.value for a in args))
+                    if alphabet is not None and key not in alphabet:
+                        out.append(inst)
+                        continue
                     table.setdefault(key, []).append(inst)
             by_value.append(table)
         keys = sorted({k for t in by_value for k in t}, key=repr)
         for key in keys:
+            if any(a is not None and key in a and key not in t for t, a in zip(by_value, alphabets)):
+                continue  # a child declares the event but cannot perform it
             parts = [t[key] for t in by_value if key in t]
             for combo in itertools.product(*parts):
                 out.append(self.joint(combo))
@@ -846,13 +1016,14 @@ class Linearisation:
         program: list = []
         for c in combo:
             program.extend(c.program)
-        origins = []
+        # A part shown like an earlier one (the same line) is listed once.
+        shown: dict[str, Origin] = {}
         for c in combo:
-            if c.origin not in origins:
-                origins.append(c.origin)
+            shown.setdefault(str(c.origin), c.origin)
+        origin = Origin(tuple(loc for o in shown.values() for loc in o.locations))
         return Cand(
             tuple(l for c in combo for l in c.locals), conj(*(c.guard for c in combo)), first.action,
-            tuple(program), ",".join(origins), tuple(o for c in combo for o in c.owners),
+            tuple(program), origin, tuple(o for c in combo for o in c.owners),
             tuple(k for c in combo for k in c.comps), tuple(a for c in combo for a in c.atomic_ids))
 
     # -- channels ------------------------------------------------------------------
@@ -865,6 +1036,8 @@ class Linearisation:
             if c.action[0] in ("send", "recv"):
                 ch = _channel_name(c.action[1])
                 n = len(c.action[2])
+                if sc.capacities[ch] == 0:
+                    continue  # a hand-shake pairs a send and a receive of as many values (PAT)
                 if arity.setdefault(ch, n) != n:
                     raise InputError(f"channel '{ch}' is used with {n} value(s) here but {arity[ch]} elsewhere",
                                      sc.path, *_line_col(c.origin))
@@ -877,6 +1050,8 @@ class Linearisation:
                 if cap == 0:
                     for s in sends:
                         for r in recvs:
+                            if len(s.action[2]) != len(r.action[2]):
+                                continue
                             j = self.handshake(ch, s, r, comps)
                             if j is not None:
                                 out.append(j)
@@ -939,8 +1114,10 @@ class Linearisation:
         program = list(latched) + list(s.program)
         program += [Assign(st, t) for st, t in zip(rr.action[2], temps)]
         program += list(rr.program)
-        return Cand(s.locals + rr.locals, conj(s.guard, rr.guard, *distinct), ("event", ch, s.action[2]),
-                    tuple(program), f"{s.origin},{r.origin}", s.owners + rr.owners, s.comps + rr.comps,
+        return Cand(s.locals + rr.locals, conj(s.guard, _received(rr.guard, s.action[2]), *distinct),
+                    ("event", ch, s.action[2]),
+                    tuple(program), Origin(s.origin.locations + r.origin.locations),
+                    s.owners + rr.owners, s.comps + rr.comps,
                     s.atomic_ids + rr.atomic_ids)
 
     def buffered(self, ch: str, cap: int, n: int, sends, recvs) -> list[Cand]:
@@ -956,10 +1133,19 @@ class Linearisation:
         heads = tuple(fifo.head(k) for k in range(n))
         for r in recvs:
             program = tuple(Assign(st, h) for st, h in zip(r.action[2], heads)) + fifo.dequeue()
-            out.append(dataclasses.replace(r, guard=conj(r.guard, fifo.not_empty()),
+            out.append(dataclasses.replace(r, guard=conj(_received(r.guard, heads), fifo.not_empty()),
                                            action=("event", ch + "?", heads),
                                            program=program + r.program))
         return out
+
+
+def _is_placeholder(e: Expr) -> bool:
+    return isinstance(e, Name) and e.name.startswith(RECEIVED)
+
+
+def _received(guard: Expr, values) -> Expr:
+    """A receive's guard with its placeholders ``_recv<k>`` replaced by the values received."""
+    return subst(guard, {f"{RECEIVED}{k}": v for k, v in enumerate(values)})
 
 
 def _channel_name(channel) -> str:
@@ -971,11 +1157,10 @@ def _subst_channel(channel, m: dict):
     return (channel[0], subst(channel[1], m)) if isinstance(channel, tuple) else channel
 
 
-def _line_col(origin: str) -> tuple[int, int]:
-    try:
-        return int(origin.split(",")[0].rsplit(":", 1)[1]), 1
-    except (ValueError, IndexError):
-        return 0, 0
+def _line_col(origin: Origin) -> tuple[int, int]:
+    """Where an error about a candidate points: its first process step."""
+    first = origin.first()
+    return first.line, first.column
 
 
 def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
@@ -997,6 +1182,8 @@ def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
         return _uses_atomic(scope, p.then, seen) or (p.else_ is not None and _uses_atomic(scope, p.else_, seen))
     if isinstance(p, PIndexed):
         return _uses_atomic(scope, p.body, seen)
+    if isinstance(p, PHide):
+        return _uses_atomic(scope, p.proc, seen)
     return False
 
 
@@ -1008,7 +1195,10 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel`` whose
     ``DomainFacts`` ask ``detect.transform.narrowing`` to settle the domains of variables
     without a declared range and of stored values and buffers (placeholders until then,
-    holding ``NONE``) and to narrow the declared ranges of user variables."""
+    holding ``NONE``) and to narrow the declared ranges of user variables.
+
+    Why one function: it assembles the model's parts in the order their numbering depends on (variables, pcs, storage, summands, processes).
+    """
     from detect.ir import ModelError, validate
 
     lin = Linearisation(scope, system, system_args, name)
@@ -1039,7 +1229,10 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     for var, size, pos, what in storage.order:
         given = init_values.get(var, {})
         inits = tuple((given.get(k, NONE),) for k in range(size or 1))
-        dom = tuple(sorted({v for (v,) in inits}))
+        # A parameter's dead value is written when it is reset; under a provisional range
+        # (see ``Unranged``) the placeholder must already allow it.
+        dead = {NONE} if what.startswith("parameter") else set()
+        dom = tuple(sorted({v for (v,) in inits} | dead))
         variables.append(Variable(var, dom, inits, size))
         to_infer[var] = (pos, what)
     for ch, fifo in lin.buffers.items():
@@ -1067,19 +1260,46 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         cond = scope.expr(a.condition, {}) if a.condition is not None else None
         assertions.append(Assertion(a.kind, a.text, cond))
     unranged = tuple(
-        Unranged(v, None, what == "user", f"variable '{v}'" if what == "user" else what, scope.path,
+        # A stored process parameter (``Tick(t + 1)`` under a guard ``t < N``) is bounded by
+        # reachability like a user counter, so it may take its domain from the reachable states.
+        Unranged(v, None, what == "user" or what.startswith("parameter"),
+                 f"variable '{v}'" if what == "user" else what, scope.path,
                  pos.line, pos.column)
         for v, (pos, what) in to_infer.items())
     facts = DomainFacts(
         "csp", unranged, frozenset(v for v in scope.variables if v not in to_infer),
         Placeholder(NONE, frozenset(v for v, (_, what) in to_infer.items() if what != "user")))
     model = SequentialModel(name, tuple(variables), tuple(summands), tuple(assertions), parameters,
-                            scope.path, terminal=terminal, observable_events=True, domains=facts)
+                            scope.path, terminal=terminal, observable_events=True, domains=facts,
+                            processes=_processes(comps, pcs, storage))
     try:
         validate(model)
     except ModelError as e:
         raise InputError(f"cannot linearise this model: {e}", scope.path) from None
     return model
+
+
+def _processes(comps: list[Component], pcs: Mapping[str, str], storage: _Storage) -> tuple[Process, ...]:
+    """The process instances: one per component, one per value of a family's local (named
+    as the summands' owners name them); each owns its element of its group's pc array and
+    of the arrays storing its parameters and received values."""
+    group_arrays: dict[str, list[str]] = {}
+    for (group, *_), var in storage.names.items():
+        group_arrays.setdefault(group, []).append(var)
+    for group, pc in pcs.items():
+        group_arrays.setdefault(group, []).insert(0, pc)
+    processes = []
+    for c in comps:
+        scalar = storage.group_sizes[c.group] == 1
+        for k in range(c.count):
+            slot = c.offset + k
+            owned = tuple((var, 0 if scalar else slot) for var in group_arrays.get(c.group, ()))
+            if c.local is None:
+                processes.append(Process(c.owner, c.group, slot, None, owned))
+            else:
+                pid = c.lo + k
+                processes.append(Process(f"{c.group}({pid})", c.group, slot, pid, owned))
+    return tuple(processes)
 
 
 def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:

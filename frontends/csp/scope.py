@@ -15,8 +15,9 @@ from detect.ir import build
 from detect.ir.build import simplify
 
 from frontends.csp.syntax import (
-    AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, Ident, Num, Pos, ProcDef, SAssign,
-    Script, SExpr, SIf, SLocal, SStmt, Subscript, SWhile, Un, VarDecl,
+    AlphabetDecl, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
+    Pos, ProcDef, Quant, SAssign, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
+    Un, VarDecl,
 )
 
 
@@ -42,6 +43,15 @@ class GlobalVar:
 
 
 @dataclass(frozen=True)
+class TempArray:
+    """A program's ``var t = [a, b];``: in an ``env``, ``t`` maps to this (its elements are
+    the IR temporaries ``_t_0``, ``_t_1``, ...)."""
+
+    name: str
+    elements: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
 class Scope:
     path: str
     numeric: Mapping[str, int]          # numeric #defines (after overrides) and enum constants
@@ -52,6 +62,8 @@ class Scope:
     processes: Mapping[str, ProcDef]
     assertions: tuple[AssertDecl, ...]
     order: tuple[str, ...]              # variable names in declaration order
+    imports: tuple[Import, ...] = ()    # #import'ed C# libraries
+    alphabets: tuple[AlphabetDecl, ...] = ()  # #alphabet declarations, in order
 
     def error(self, message: str, pos: Pos) -> InputError:
         return InputError(message, self.path, pos.line, pos.column)
@@ -63,6 +75,8 @@ class Scope:
             return Const(e.value)
         if isinstance(e, Ident):
             if e.name in env:
+                if isinstance(env[e.name], TempArray):
+                    raise self.error(f"array '{e.name}' used without an index", e.pos)
                 return env[e.name]
             var = self.variables.get(e.name)
             if var is not None:
@@ -77,7 +91,19 @@ class Scope:
                 return self.expr(self.macros[e.name].value, {}, _macros + (e.name,))
             raise self.error(f"unknown identifier '{e.name}'", e.pos)
         if isinstance(e, Subscript):
+            if isinstance(env.get(e.name), TempArray):
+                return self.temp_element(e, env)
             return self.element(e, env)
+        if isinstance(e, Quant):
+            # PAT's quantifiers over a constant range: unrolled into && / || of the instances.
+            parts = [self.expr(e.body, {**env, e.var: Const(v)}, _macros)
+                     for v in self.index_range(e, env)]
+            out: Expr = Const(1 if e.op == "&&" else 0)
+            for part in parts:
+                out = simplify(Binary(e.op, out, part))
+            return out
+        if isinstance(e, FCall):
+            raise self.error(self.call_refusal(e), e.pos)
         if isinstance(e, Un):
             return simplify(Unary(e.op, self.expr(e.operand, env, _macros)))
         if isinstance(e, Bin):
@@ -105,6 +131,33 @@ class Scope:
             flat = simplify(Binary("+", simplify(Binary("*", flat, Const(dim))), self.expr(idx, env)))
         return Index(e.name, flat)
 
+    def call_refusal(self, e: FCall) -> str:
+        """Why the call ``e`` cannot be translated, naming the function and the library."""
+        libraries = ", ".join(f'"{i.library}"' for i in self.imports) or "none is #import'ed"
+        if e.name == "call" and e.args and isinstance(e.args[0], Ident):
+            return (f"call({e.args[0].name}, ...) runs a C# library function (#import: {libraries}); "
+                    f"C# libraries cannot be run, so this model is refused")
+        return f"'{e.name}(...)' is a function call: only C# library calls (#import: {libraries}) are " \
+               f"written so in PAT, and they cannot be run, so this model is refused"
+
+    def temp_element(self, e: Subscript, env: Mapping[str, Expr]) -> Expr:
+        """``t[i]`` of a program's temporary array: the element itself for a constant index,
+        else a choice over the elements; an index outside the array divides by zero so that
+        the step faults, as PAT's out-of-bounds access does."""
+        arr = env[e.name]
+        if len(e.indices) != 1:
+            raise self.error(f"temporary array '{e.name}' has one dimension", e.pos)
+        i = self.expr(e.indices[0], env)
+        if isinstance(i, Const):
+            if not 0 <= i.value < len(arr.elements):
+                raise self.error(f"index {i.value} is outside temporary array '{e.name}' "
+                                 f"of {len(arr.elements)} element(s)", e.pos)
+            return arr.elements[i.value]
+        out: Expr = Binary("/", Const(1), Const(0))
+        for k in reversed(range(len(arr.elements))):
+            out = Ite(Binary("==", i, Const(k)), arr.elements[k], out)
+        return out
+
     def index_range(self, p, env: Mapping[str, Expr] = {}) -> range:
         """The values of an indexed operator's ``x:{lo..hi}``: located errors when a bound is
         not constant or the range has more than ``MAX_INDEXED`` values (a parameter too
@@ -129,7 +182,22 @@ class Scope:
         out: list[Stmt] = []
         env = dict(env)
         for st in stmts:
-            if isinstance(st, SLocal):
+            if isinstance(st, SLocalArray):
+                elements = tuple(Name(f"_{st.name}_{k}") for k in range(len(st.values)))
+                for el, value in zip(elements, st.values):
+                    out.append(Assign(el, self.expr(value, env)))
+                env[st.name] = TempArray(st.name, elements)
+            elif isinstance(st, SAssign) and isinstance(st.target, Subscript) \
+                    and isinstance(env.get(st.target.name), TempArray):
+                value = self.expr(st.value, env)
+                arr = env[st.target.name]
+                index = self.expr(st.target.indices[0], env)
+                # Outside the array: a division by zero, so the step faults (as in PAT).
+                branch: tuple = (Assign(arr.elements[0], Binary("/", Const(1), Const(0))),)
+                for k in reversed(range(len(arr.elements))):
+                    branch = (If(simplify(Binary("==", index, Const(k))), (Assign(arr.elements[k], value),), branch),)
+                out.extend(branch)
+            elif isinstance(st, SLocal):
                 temp = Name("_" + st.name)
                 if temp.name in self.variables:
                     raise self.error(f"temporary '{st.name}' clashes with variable '{temp.name}'", st.pos)
@@ -177,7 +245,10 @@ def conj(*parts: Expr) -> Expr:
 
 
 def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
-    """Symbol tables of ``script``; ``overrides`` replace numeric #defines (``-D``)."""
+    """Symbol tables of ``script``; ``overrides`` replace numeric #defines (``-D``).
+
+    Why one function: one pass over the script's declarations with a short case per kind; later kinds read the tables earlier ones filled.
+    """
     path = script.path
     defines = [it for it in script.items if isinstance(it, Define)]
     define_names = {d.name for d in defines}
@@ -192,6 +263,8 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
     capacities: dict[str, int] = {}
     processes: dict[str, ProcDef] = {}
     assertions: list[AssertDecl] = []
+    imports: list[Import] = []
+    alphabets: list[AlphabetDecl] = []
     order: list[str] = []
     taken: dict[str, str] = {}
 
@@ -201,10 +274,15 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
         taken[name] = kind
 
     def partial() -> Scope:
-        return Scope(path, numeric, macros, variables, channels, capacities, processes, (), tuple(order))
+        return Scope(path, numeric, macros, variables, channels, capacities, processes, (), tuple(order),
+                     tuple(imports))
 
     for it in script.items:
-        if isinstance(it, Define):
+        if isinstance(it, Import):
+            imports.append(it)
+        elif isinstance(it, AlphabetDecl):
+            alphabets.append(it)
+        elif isinstance(it, Define):
             claim(it.name, "#define", it.pos)
             if it.name in overrides:
                 numeric[it.name] = int(overrides[it.name])
@@ -221,6 +299,12 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
         elif isinstance(it, VarDecl):
             claim(it.name, "variable", it.pos)
             dims = tuple(partial().constant(d, what="an array size") for d in it.dims)
+            if not dims and isinstance(it.init, tuple):
+                # ``var b = [0, 1, 0];`` / ``[0(N)]``: a one-dimensional array as long as its
+                # initialiser (PAT's arrays declared by their value).
+                dims = (sum(1 if item.count is None else
+                            partial().constant(item.count, what="a constant repeat count")
+                            for item in it.init),)
             for d, e in zip(dims, it.dims):
                 if d <= 0:
                     raise InputError(f"array size must be positive, got {d}", path, e.pos.line, e.pos.column)
@@ -246,7 +330,7 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
         elif isinstance(it, AssertDecl):
             assertions.append(it)
     return Scope(path, numeric, macros, variables, channels, capacities, processes,
-                 tuple(assertions), tuple(order))
+                 tuple(assertions), tuple(order), tuple(imports), tuple(alphabets))
 
 
 def _is_closed(e: SExpr, scope: Scope) -> bool:
@@ -261,4 +345,6 @@ def _is_closed(e: SExpr, scope: Scope) -> bool:
         return _is_closed(e.left, scope) and _is_closed(e.right, scope)
     if isinstance(e, Cond):
         return all(_is_closed(x, scope) for x in (e.cond, e.then, e.else_))
+    if isinstance(e, (Quant, FCall)):
+        return False  # a condition kept as a macro (translated, or refused, where it is used)
     return True

@@ -7,10 +7,11 @@ equal sub-processes at different places are different control points.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from lark import Token
+from detect.errors import InputError
 
 from frontends.kit import (
     BinaryOp as Bin, Conditional as Cond, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp as Un,
@@ -38,7 +39,30 @@ class Subscript(Located):
     pos: Span
 
 
-SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond]
+@dataclass(frozen=True)
+class Quant:
+    """PAT's ``&& x:{lo..hi}@e`` (``op`` ``&&``) or ``|| x:{lo..hi}@e``: the conjunction or
+    disjunction of ``e`` over the constant range (true, resp. false, when it is empty)."""
+
+    op: str
+    var: str
+    lo: "SExpr"
+    hi: "SExpr"
+    body: "SExpr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class FCall:
+    """``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C# library
+    (never run here; refused where it is translated)."""
+
+    name: str
+    args: tuple["SExpr", ...]
+    pos: Pos
+
+
+SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall]
 
 # ---------------------------------------------------------------------------- statements
 
@@ -74,7 +98,16 @@ class SWhile(Located):
     pos: Span
 
 
-SStmt = Union[SAssign, SLocal, SIf, SWhile]
+@dataclass(frozen=True)
+class SLocalArray:
+    """``var t = [e0, e1, ...];`` inside a program: a temporary array of fixed length."""
+
+    name: str
+    values: tuple[SExpr, ...]
+    pos: Pos
+
+
+SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile]
 
 # ---------------------------------------------------------------------------- events
 
@@ -100,13 +133,20 @@ class SendEvent(Located):
 
 @dataclass(frozen=True)
 class RecvEvent(Located):
-    """``c?x.y{program}``: binds ``x``, ``y`` in the program and the continuation."""
+    """``c?x.y{program}``: binds ``x``, ``y`` in the program and the continuation.
+
+    PAT's matching input: ``items`` are the received positions as written (a name binds
+    the value unless it names a constant; any other expression must equal the value), and
+    ``guard`` is the ``c?[cond]x`` condition over the received values.  ``names`` are the
+    names among ``items`` (those that turn out to be constants bind nothing)."""
 
     channel: str
     names: tuple[str, ...]
     program: tuple[SStmt, ...]
     pos: Span
     index: Optional[SExpr] = None  # ``c[i]?...`` on a channel array
+    items: tuple[SExpr, ...] = ()
+    guard: Optional[SExpr] = None
 
 
 SEvent = Union[PlainEvent, SendEvent, RecvEvent]
@@ -181,7 +221,27 @@ class PIndexed(Located):
     pos: Span
 
 
-Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed]
+@dataclass(frozen=True)
+class EventItem:
+    """An event listed in a hiding set or an ``#alphabet``: ``name.a1.a2``.  In a hiding set
+    ``name`` alone hides every event so named; with ``args`` only that compound event (the
+    arguments must be constants)."""
+
+    name: str
+    args: tuple[SExpr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, eq=False)
+class PHide:
+    """``proc \\ {a, b.1}``: the listed events of ``proc`` become τ."""
+
+    proc: "Proc"
+    events: tuple[EventItem, ...]
+    pos: Pos
+
+
+Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed, PHide]
 
 # ---------------------------------------------------------------------------- top level
 
@@ -245,7 +305,44 @@ class AssertDecl(Located):
     pos: Span
 
 
-Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl]
+@dataclass(frozen=True)
+class Include:
+    """``#include "file";`` (replaced by the included file's items in ``parse_script``)."""
+
+    file: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Import:
+    """``#import "PAT.Lib.X";``: a C# library, whose calls cannot be run here."""
+
+    library: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AlphaRange:
+    """``x:{lo..hi}@item`` inside an ``#alphabet``."""
+
+    var: str
+    lo: SExpr
+    hi: SExpr
+    item: Union[EventItem, "AlphaRange"]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class AlphabetDecl:
+    """``#alphabet P {...};``: the events process ``P`` synchronises on when it is an
+    operand of ``||`` (instead of the events it performs)."""
+
+    process: str
+    items: tuple[Union[EventItem, AlphaRange], ...]
+    pos: Pos
+
+
+Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl, Import, AlphabetDecl]
 
 
 @dataclass(frozen=True)
@@ -275,6 +372,11 @@ GRAMMAR = Grammar("frontends.csp", Vocabulary({
 
 class _Build(SyntaxBuilder):
     """lark tree -> syntax nodes (see the grammar for the rule names)."""
+
+    def at(self, meta) -> tuple[str, int, int]:
+        """``InputError``'s file, line and column for a refusal of the construct at ``meta``."""
+        span = self.span(meta)
+        return self.file, span.line, span.column
 
     # expressions
     def number(self, meta, c):
@@ -310,6 +412,17 @@ class _Build(SyntaxBuilder):
     def ite(self, meta, c):
         return Cond(c[0], c[1], c[2], c[0].pos)
 
+    def forall(self, meta, c):
+        var, lo, hi = c[0]
+        return Quant("&&", var, lo, hi, c[1], self.span(meta))
+
+    def exists(self, meta, c):
+        var, lo, hi = c[0]
+        return Quant("||", var, lo, hi, c[1], self.span(meta))
+
+    def fcall(self, meta, c):
+        return FCall(str(c[0]), tuple(a for a in c[1:] if a is not None), self.span(c[0]))
+
     # statements
     def lvalue(self, meta, c):
         if len(c) == 1:
@@ -334,16 +447,23 @@ class _Build(SyntaxBuilder):
     def local_decl(self, meta, c):
         return SLocal(str(c[0]), c[1], self.span(c[0]))
 
+    def local_array(self, meta, c):
+        return SLocalArray(str(c[0]), tuple(c[1:]), self.span(c[0]))
+
     def empty(self, meta, c):
         return None
 
     def block(self, meta, c):
         return tuple(s for s in c if s is not None)
 
+    def sbody(self, meta, c):
+        body = c[0]
+        if isinstance(body, tuple):
+            return body
+        return () if body is None else (body,)
+
     def sif(self, meta, c):
         else_ = c[2] if len(c) > 2 and c[2] is not None else ()
-        if isinstance(else_, SIf):
-            else_ = (else_,)
         return SIf(c[0], c[1], else_, self.span(meta))
 
     def swhile(self, meta, c):
@@ -360,10 +480,24 @@ class _Build(SyntaxBuilder):
     def send_event(self, meta, c):
         return SendEvent(str(c[0]), c[2], c[3] or (), self.span(c[0]), c[1])
 
+    def recv_guard(self, meta, c):
+        return ("guard", c[0])
+
     def recv_event(self, meta, c):
         program = c[-1] if isinstance(c[-1], tuple) or c[-1] is None else ()
-        names = [str(t) for t in c[2:] if isinstance(t, Token)]
-        return RecvEvent(str(c[0]), tuple(names), program or (), self.span(c[0]), c[1])
+        rest = c[2:-1]
+        guard = None
+        if rest and isinstance(rest[0], tuple):
+            guard = rest[0][1]
+        elif rest and rest[0] is None:
+            pass
+        items = tuple(x for x in rest[1:] if x is not None)
+        names = tuple(x.name for x in items if isinstance(x, Ident))
+        return RecvEvent(str(c[0]), names, program or (), self.span(c[0]), c[1], items, guard)
+
+    def anon_event(self, meta, c):
+        # PAT's anonymous program ``{x = 1;} -> P``: an invisible event running the program.
+        return PlainEvent("tau", (), c[0], self.span(meta))
 
     # processes
     def skip(self, meta, c):
@@ -381,8 +515,21 @@ class _Build(SyntaxBuilder):
     def guarded(self, meta, c):
         return PGuard(c[0], c[1], self.span(meta))
 
+    def call_prefix(self, meta, c):
+        raise InputError(f"'{c[0]}(...) -> ...': a process call followed by '->' is not a PAT event prefix; "
+                         f"write '{c[0]}(...); e -> ...' to run the process first", *self.at(meta))
+
     def event_prefix(self, meta, c):
         return PPrefix(c[0], c[1], c[0].pos)
+
+    def interrupt_op(self, meta, c):
+        raise InputError("'interrupt' (P interrupt Q) is not supported", *self.at(meta))
+
+    def hide_item(self, meta, c):
+        return EventItem(str(c[0]), c[1], self.span(c[0]))
+
+    def hiding(self, meta, c):
+        return PHide(c[0], tuple(c[1:]), self.span(meta))
 
     interleave_op = infix(PBinary, "|||")
     parallel_op = infix(PBinary, "||")
@@ -396,8 +543,10 @@ class _Build(SyntaxBuilder):
     def pifa(self, meta, c):
         # PAT's atomic if: the condition is tested together with the chosen branch's first
         # event, so no τ step of its own -- a choice between the two guarded branches.
+        # Without ``else`` the other branch is Skip, as for ``if``.
         pos = self.span(meta)
-        return PBinary("[]", PGuard(c[0], c[1], pos), PGuard(Un("!", c[0], pos), c[2], pos), pos)
+        other = c[2] if len(c) > 2 and c[2] is not None else PSkip(pos)
+        return PBinary("[]", PGuard(c[0], c[1], pos), PGuard(Un("!", c[0], pos), other, pos), pos)
 
     def pifb(self, meta, c):
         # PAT's blocking if: waits until the condition holds.
@@ -446,6 +595,18 @@ class _Build(SyntaxBuilder):
     indexed_choice = _indexed("[]")
     indexed_internal = _indexed("<>")
 
+    def _replicated(op):
+        def build(self, meta, c):
+            # ``|||{N}@P``: N copies of P, an indexed operator whose index P does not read.
+            pos = self.span(meta)
+            hi = Bin("-", c[0], Num(1, pos), pos)
+            return PIndexed(op, f"rep_{pos.line}_{pos.column}", Num(0, pos), hi, c[1], pos)
+
+        return build
+
+    replicated_interleave = _replicated("|||")
+    replicated_parallel = _replicated("||")
+
     # top level
     def define(self, meta, c):
         return Define(str(c[0]), c[1], self.span(meta))
@@ -468,7 +629,11 @@ class _Build(SyntaxBuilder):
         return "*"
 
     def init_item(self, meta, c):
-        return InitItem(c[0], c[1])
+        value = c[0]
+        if isinstance(value, FCall) and c[1] is None and len(value.args) == 1:
+            # ``[N(K)]``: a name repeated, which the expression grammar read as a call.
+            return InitItem(Ident(value.name, value.pos), value.args[0])
+        return InitItem(value, c[1])
 
     init_list = collect
 
@@ -492,6 +657,9 @@ class _Build(SyntaxBuilder):
     def assert_reaches(self, meta, c):
         return ("reaches", c[0])
 
+    def reach_with(self, meta, c):
+        return None
+
     def assert_other(self, meta, c):
         return ("unchecked", None)
 
@@ -500,9 +668,58 @@ class _Build(SyntaxBuilder):
         text = self.source(meta)
         return AssertDecl(str(name), args or (), kind, cond, text, self.span(meta))
 
+    def include(self, meta, c):
+        return Include(str(c[0])[1:-1], self.span(meta))
+
+    def import_(self, meta, c):
+        return Import(str(c[0])[1:-1], self.span(meta))
+
+    def alpha_event(self, meta, c):
+        return self.hide_item(meta, c)
+
+    def alpha_range(self, meta, c):
+        return AlphaRange(str(c[0]), c[1], c[2], c[3], self.span(c[0]))
+
+    def alphabet(self, meta, c):
+        return AlphabetDecl(str(c[0]), tuple(x for x in c[1:] if x is not None), self.span(meta))
+
+    def macro(self, meta, c):
+        name = str(c[0]).split("(")[0].split()[-1]
+        raise InputError(f"parameterised #define macro '{name}(...)' is not supported", *self.at(meta))
+
     start = collect
 
 
-def parse_script(text: str, path: str) -> Script:
-    """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected."""
-    return Script(tuple(_Build(text, path).build(GRAMMAR.parse(text, path))), path)
+def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Script:
+    """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected.
+
+    A leading UTF-8 byte-order mark (PAT's editor writes one) is skipped.  ``#include
+    "f";`` is replaced by the items of ``f``, read relative to the including file; a file
+    that cannot be read, or includes itself, is an error located at the ``#include``."""
+    text = text[1:] if text.startswith("\ufeff") else text
+    items = _Build(text, path).build(GRAMMAR.parse(text, path))
+    out: list = []
+    for it in items:
+        if isinstance(it, Include):
+            out.extend(_included(it, path, _including + (path,)).items)
+        else:
+            out.append(it)
+    return Script(tuple(out), path)
+
+
+def _included(inc: Include, path: str, including: tuple[str, ...]) -> Script:
+    """The parsed items of the file ``inc`` names, relative to ``path``'s directory."""
+    from frontends.kit.source import read_source
+
+    base = os.path.dirname(path) if path and not path.startswith("<") else "."
+    target = os.path.normpath(os.path.join(base, inc.file))
+    if target in {os.path.normpath(p) for p in including}:
+        raise InputError(f'#include "{inc.file}" includes itself (through {" -> ".join(including)})',
+                         path, inc.pos.line, inc.pos.column)
+    if not os.path.isfile(target):
+        raise InputError(f'#include "{inc.file}": no such file {target}', path, inc.pos.line, inc.pos.column)
+    try:
+        text = read_source(target, "#include file")
+    except InputError as e:
+        raise InputError(f'#include "{inc.file}": {e}', path, inc.pos.line, inc.pos.column) from None
+    return parse_script(text, target, including)

@@ -30,6 +30,7 @@ Semantics follow DiVinE's DVE compiler (the generator LTSmin and DiVinE share):
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional, Union
@@ -511,8 +512,10 @@ def _buffered_ops(chan: ChannelSymbol, sync: SyncSpec, ctx: _Context) -> tuple[l
     return [fifo.not_empty()], stmts + list(fifo.dequeue(length_first=True))
 
 
-def _origin(tables: _Tables, *transitions: TransitionDecl) -> str:
-    return " & ".join(f"{tables.path or '<input>'}:{t.line}" for t in transitions)
+def _origin(tables: _Tables, *transitions: TransitionDecl) -> ir.Origin:
+    path = tables.path or "<input>"
+    return ir.Origin(tuple(ir.SourceLocation(tables.path, t.line, t.column, f"{path}:{t.line}")
+                           for t in transitions), " & ")
 
 
 def _async_summands(processes: list[ProcessDecl], tables: _Tables) -> list[ir.Summand]:
@@ -645,6 +648,19 @@ def _assertions(processes: list[ProcessDecl], tables: _Tables) -> list[ir.Assert
 # ---------------------------------------------------------------------------- entry point
 
 
+def _processes(processes: list[ProcessDecl], tables: _Tables) -> tuple[ir.Process, ...]:
+    """One ``Process`` per declared process, owning its pc and locals.  DVE has no pids, but
+    BEEM's generated models write a template's copies as ``P_0``, ``P_1``, ... and their code
+    refers to the copies by that number (``flag[2]`` is ``P_2``'s), so a name's trailing
+    number is the number the model uses for the process."""
+    out = []
+    for decl in processes:
+        number = re.search(r"(\d+)\D*$", decl.name)
+        slots = tuple((v.name, k) for v in tables.variables if v.owner == decl.name for k in range(v.length))
+        out.append(ir.Process(decl.name, decl.name, 0, int(number.group(1)) if number else None, slots))
+    return tuple(out)
+
+
 def linearise(
     system: SystemDecl, path: str = "", defines: Optional[Mapping[str, int]] = None
 ) -> ir.SequentialModel:
@@ -672,6 +688,7 @@ def linearise(
         assertions=tuple(_assertions(processes, tables)),
         parameters=tuple(sorted(defines.items())),
         source=path,
+        processes=_processes(processes, tables),
     )
     ir.validate(model)
     return model

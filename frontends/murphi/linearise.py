@@ -1539,7 +1539,7 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken, variable)
     entry = tuple(ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars)
     name = rule.name or f"rule@{rule.line}"
-    origin = f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\""
+    origin = ir.Origin.at(tr.path, rule.line, rule.column, f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\"")
     params_locals = tuple(ir.Local(p.ir_name, p.values) for p in params)
     event = ir.Event(name, tuple(ir.Name(p.ir_name) for p in params))
     undefined_event = ir.Event(f"{name}.undefined", event.args)

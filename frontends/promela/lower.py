@@ -670,7 +670,7 @@ class _Step:
     dst: int
     guard: Expr  # executability, without pc test / atomic exclusion
     program: tuple
-    origin: str
+    origin: ir.Origin
     event: str
     #: the process keeps atomic control after this step (``cfg.Transition.keep``)
     keep: bool = False
@@ -688,6 +688,19 @@ class _Step:
         return self.inst.pid if self.keep else None
 
 
+def _at(low: Lowering, line: int, text: str) -> ir.SourceLocation:
+    """The source location of preprocessed ``line``, shown as ``text``."""
+    path, src_line = low.pre.origin(line) if line else ("", 0)
+    return ir.SourceLocation(path or low.path, src_line, 0, text)
+
+
+def _line_of(low: Lowering, inst: Instance, line: int) -> ir.Origin:
+    """The origin of a step of ``inst`` at preprocessed ``line``, shown as ``proc line N``
+    with N the line in its own file."""
+    path, src_line = low.pre.origin(line)
+    return ir.Origin((ir.SourceLocation(path or low.path, src_line, 0, f"{inst.owner} line {src_line}"),))
+
+
 def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
     """The ``SequentialModel`` of ``program`` (see the module docstring); variables of wide
     types (``int``) still have placeholder domains (see ``lower_with_storage``)."""
@@ -700,7 +713,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
     atomic sequence, or inside one whose process is blocked (timeout counted as false, as
     Spin decides it before trying timeout).  ``wide`` maps the variables whose type is too
     wide to enumerate (``int``) to their type's range; their domains in ``model`` are
-    placeholders until ``detect.transform.narrowing`` gives them their values."""
+    placeholders until ``detect.transform.narrowing`` gives them their values.
+
+    Why one function: the lowering's phases in Spin's order (mtypes, typedefs, globals, proctypes, instances, summands), all on one ``Lowering``.
+    """
     low = Lowering(program, pre, path, name)
     units = program.units
     # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
@@ -789,7 +805,8 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
                     continue
                 later = [i for i in instances if i.pid > inst.pid]
                 guard = conj(*[tr.counter(i).at(0) for i in later])
-                steps.append(_Step(inst, g.end, 0, guard, reset_program(low, inst, ctx), f"{inst.owner} -end-", f"{inst.proctype}.end"))
+                steps.append(_Step(inst, g.end, 0, guard, reset_program(low, inst, ctx),
+                                   ir.Origin((_at(low, 0, f"{inst.owner} -end-"),)), f"{inst.proctype}.end"))
                 continue
             offers = tr.rendezvous(t, ctx) if t.kind == "stmt" else None
             if offers is not None:
@@ -801,13 +818,13 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
                 continue
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
                 steps.append(_Step(inst, t.src, t.dst, guard, prog,
-                                   f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}", t.keep))
+                                   _line_of(low, inst, t.line), f"{inst.proctype}.{t.src}", t.keep))
     offered: dict = {}
     steps.extend(handshakes(low, tr, rv_sends, rv_recvs, offered))
     for inst, t, ctx in deferred_else:
         for guard, prog in transition_alternatives(low, tr, inst.graph, t, ctx, offered):
             steps.append(_Step(inst, t.src, t.dst, guard, prog,
-                               f"{inst.owner} line {pre.origin(t.line)[1]}", f"{inst.proctype}.{t.src}", t.keep))
+                               _line_of(low, inst, t.line), f"{inst.proctype}.{t.src}", t.keep))
     stored, model = assemble(low, tr, instances, steps, plan, init_inst)
     return stored, model, dict(low.wide)
 
@@ -849,8 +866,8 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
                 info, target = tr.lvalue(a.ref, r_ctx)
                 stores.append(Assign(target, wrap(temps[j], info.bounds, _fits(ch.fields[j], info.bounds))))
             program = latched + tuple(stores) + (tr.counter(r_inst).goto(r_t.dst),)
-            origin = (f"{s_inst.owner} line {low.pre.origin(s_t.line)[1]} ! "
-                      f"{r_inst.owner} line {low.pre.origin(r_t.line)[1]}")
+            origin = ir.Origin(_line_of(low, s_inst, s_t.line).locations
+                               + _line_of(low, r_inst, r_t.line).locations, " ! ")
             out.append(_Step(s_inst, s_t.src, s_t.dst, guard, program, origin,
                              f"{s_inst.proctype}.{s_t.src}!{r_inst.proctype}.{r_t.src}",
                              partner=(r_inst, r_t.dst, r_t.keep)))
@@ -1181,8 +1198,9 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
             if j == 0:
                 guard = alts[0][0]
             program.extend(alts[0][1])
+        origin = ir.Origin((_at(low, g.transitions[seg[0]].line, f"init start-up step {s}"),))
         steps.append(_Step(inst, src, dst, guard, tuple(program),
-                           f"init start-up step {s}", f"init.start{s}", g.transitions[seg[-1]].keep))
+                           origin, f"init.start{s}", g.transitions[seg[-1]].keep))
     if plan.segments and plan.stop is not None:
         pass
     return steps
@@ -1243,7 +1261,19 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         name=low.name, variables=tuple(low.variables), summands=tuple(summands),
         assertions=(ir.Assertion("deadlockfree", "no invalid end states"),),
         parameters=params, source=low.path, terminal=conj(*terminal_parts),
+        processes=_processes(instances, low.variables),
     )
+
+
+def _processes(instances, variables) -> tuple[ir.Process, ...]:
+    """One ``Process`` per instance (``index``: its place among its proctype's instances),
+    owning the variables declared with it as owner."""
+    out = []
+    for inst in instances:
+        index = sum(1 for other in instances if other.proctype == inst.proctype and other.pid < inst.pid)
+        slots = tuple((v.name, k) for v in variables if v.owner == inst.owner for k in range(v.length))
+        out.append(ir.Process(inst.owner, inst.proctype, index, inst.pid, slots))
+    return tuple(out)
 
 
 def _is_int(v: str) -> bool:

@@ -253,7 +253,10 @@ def _layout(slots) -> tuple[list[tuple[int, int, int]], int]:
 
 
 def c_source(model: SequentialModel) -> str:
-    """The whole C translation unit for ``model``."""
+    """The whole C translation unit for ``model``.
+
+    Why one function: it writes one C translation unit top to bottom, in the order C needs its declarations; each part is a short, linear block.
+    """
     slots = state_slots(model)
     nslots = len(slots)
     domains = _Domains()
