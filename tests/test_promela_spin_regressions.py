@@ -66,14 +66,19 @@ ATOMIC = [
 ]
 
 
-@pytest.mark.parametrize("text,stored,error", ATOMIC)
-def test_atomic_marks_follow_spin(text, stored, error, tmp_path):
+def follows_spin(text, stored, error, tmp_path):
+    """``check`` against the expected counts, or (``stored`` None) against Spin itself."""
     if stored is None:
         if not spin_available():
             pytest.skip("spin or gcc not installed")
         assert our_counts(text) == spin_counts(text, tmp_path)
     else:
         check(text, stored, error, tmp_path)
+
+
+@pytest.mark.parametrize("text,stored,error", ATOMIC)
+def test_atomic_marks_follow_spin(text, stored, error, tmp_path):
+    follows_spin(text, stored, error, tmp_path)
 
 
 def test_atomic_loop_process_is_not_swapped_with_a_per_iteration_atomic_one():
@@ -119,12 +124,7 @@ INTS = [
 
 @pytest.mark.parametrize("text,stored,error", INTS)
 def test_integer_types_follow_spin(text, stored, error, tmp_path):
-    if stored is None:
-        if not spin_available():
-            pytest.skip("spin or gcc not installed")
-        assert our_counts(text) == spin_counts(text, tmp_path)
-    else:
-        check(text, stored, error, tmp_path)
+    follows_spin(text, stored, error, tmp_path)
 
 
 def test_two_writers_of_different_int_values_are_not_symmetric():
