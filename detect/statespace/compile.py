@@ -432,7 +432,8 @@ def _has_index(e: Expr) -> bool:
 def _may_fault(e: Expr, sc: _Scope) -> bool:
     """Whether evaluating ``e`` can raise a fault (a cheap, conservative syntactic test):
     ``may_fault``, or a name that is neither a local nor a variable (an unset temporary)."""
-    sizes = {name: v.length for name, v in sc.variables.items()}
+    # Only the arrays ``e`` indexes: this runs per event argument of every summand.
+    sizes = {x.array: sc.variables[x.array].length for x in subexpressions(e) if isinstance(x, Index)}
     return may_fault(e, sizes) or any(
         isinstance(x, Name) and x.name not in sc.locals and x.name not in sc.variables
         for x in subexpressions(e))
