@@ -6,7 +6,9 @@ rendezvous channels, guards, ``if``/``do`` with ``else``, ``break`` and ``timeou
 ``atomic`` (also around a whole ``do``) and ``d_step`` blocks, forward ``goto`` (also to
 ``end`` labels), ``assert``, ``_pid``, ``_nr_pr``, an ``mtype``, C's arithmetic and bit
 operators, and stores that wrap (byte + 200, short + 30000, int + 65537).  Loops are bounded by local counters
-and values stay small, so state spaces stay in the hundreds to thousands.
+and values stay small, so state spaces stay in the hundreds to thousands.  ``claimed(seed)``
+is the same model with a random never claim over its globals (``do``/``if`` with ``else``,
+``goto``, an ``accept`` label, an end that is a violation).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class _Gen:
         self.arr = self.r.choice([2, 3])
         self.in_dstep = False
         self.in_loop = 0
+        self.in_claim = False  # no _pid, no locals
 
     # ---------------------------------------------------------------- expressions
     def var(self, locals_: list[str]) -> str:
@@ -42,6 +45,8 @@ class _Gen:
         return f"a[{self.index()}]"
 
     def index(self) -> str:
+        if self.in_claim:
+            return self.r.choice([str(self.r.randrange(self.arr)), f"g0 % {self.arr}"])
         return self.r.choice([str(self.r.randrange(self.arr)), f"_pid % {self.arr}", f"g0 % {self.arr}"])
 
     def const(self) -> str:
@@ -219,9 +224,34 @@ class _Gen:
         return "\n".join(lines) + "\n"
 
 
+    def claim(self) -> str:
+        """A never claim of two or three states over the globals: each state loops or moves
+        on; reaching the last one's end is a violation."""
+        self.in_claim = True
+        r = self.r
+        states = r.randint(2, 3)
+        labels = ["accept_s" if r.random() < 0.3 else "S0"] + [f"S{k}" for k in range(1, states)] + [f"E{states}"]
+        parts = []
+        for k in range(states):
+            options = [f":: {self.cond([])} -> goto {labels[k + 1]}"]
+            if r.random() < 0.5:
+                options.append(f":: {self.cond([])} -> goto {labels[0]}")
+            options.append(r.choice([":: else", ":: true", f":: {self.cond([])}"]))
+            parts.append(f"{labels[k]}: do {' '.join(options)} od")
+        parts.append(f"E{states}: {self.cond([])}")
+        self.in_claim = False
+        return "never { " + "; ".join(parts) + " }\n"
+
+
 def model(seed: int) -> str:
     """The random model number ``seed``."""
     return _Gen(seed).model()
+
+
+def claimed(seed: int) -> str:
+    """The random model number ``seed`` with a random never claim."""
+    gen = _Gen(seed)
+    return gen.model() + gen.claim()
 
 
 if __name__ == "__main__":  # print a few

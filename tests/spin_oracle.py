@@ -3,7 +3,9 @@ explorer, and return comparable numbers.
 
 Spin is run as ``spin -o1 -o2 -o3 -a`` (no statement merging, data-flow optimisation or
 dead-variable hiding), pan compiled with ``-DSAFETY -DNOREDUCE -DNOCLAIM`` (no partial-order
-reduction, no never claim) and run with ``-c0`` (count every error, go on after it).  We read
+reduction, no never claim; without ``-DNOCLAIM`` when the model has a never claim, whose
+product with the system is then explored) and run with ``-c0`` (count every error, go on
+after it).  We read
 "states, stored" and "errors: N".  Our side is what ``symdetect explore --spin-states``
 reports: the states Spin would store (``detect.checking.spin_counts``), and whether a
 fault (a failed assertion or another run-time error) or an invalid end state is reachable.
@@ -59,7 +61,8 @@ def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_00
     if r.returncode != 0 or not (workdir / "pan.c").exists():
         raise SpinRefused("spin: " + " ".join((r.stdout + r.stderr).split())[:200])
     # -O0: the counts do not depend on it, and pan.c compiles several times faster.
-    r = subprocess.run(["gcc", "-O0", "-w", "-DSAFETY", "-DNOREDUCE", "-DNOCLAIM", "-o", "pan", "pan.c"],
+    claim = [] if has_claim(text) else ["-DNOCLAIM"]
+    r = subprocess.run(["gcc", "-O0", "-w", "-DSAFETY", "-DNOREDUCE", *claim, "-o", "pan", "pan.c"],
                        cwd=workdir, capture_output=True, text=True, timeout=timeout)
     if r.returncode != 0:
         raise SpinRefused("gcc: " + " ".join(r.stderr.split())[:200])
@@ -72,6 +75,11 @@ def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_00
     if m is None or e is None:
         raise SpinRefused("pan: " + (out.strip().splitlines() or ["no output"])[0])
     return Counts(int(m.group(1)), int(e.group(1)) > 0, "Search not completed" not in out)
+
+
+def has_claim(text: str) -> bool:
+    """Whether Promela ``text`` has a never claim (pan then explores the product with it)."""
+    return re.search(r"\bnever\s*\{", text) is not None
 
 
 def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5_000_000) -> Counts:
@@ -92,6 +100,10 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
         raise RuntimeError(f"more than {max_states} states")
     dead = any(not succ and k not in graph.faults and not compiled.terminal(s)
                for k, (s, succ) in enumerate(zip(graph.states, graph.successors)))
+    # a violated invariant: under a never claim, the claim reached its end
+    invariants = [cond for a, cond in zip(model.assertions, compiled.conditions)
+                  if a.kind == "invariant" and cond is not None]
+    dead = dead or any(not cond(s) for cond in invariants for s in graph.states)
     if graph.faults and _PID_REUSE in repr(model.summands):
         from detect.ir.semantics import steps
         for k in sorted(graph.faults)[:200]:

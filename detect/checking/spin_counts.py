@@ -2,10 +2,12 @@
 
 Spin does not store a state reached by a step that leaves its process inside an atomic
 block (``_atomic`` holds that pid) -- unless that process is blocked there, not counting its
-timeout moves: then Spin hands control to the others and stores the state.  Spin's state
-vector has no ``_atomic``: states that differ only there count once.  The Promela front end
-records the condition (``"spin_stored"``) and the variable (``"spin_atomic"``) in the
-model's annotations; a model without them is stored state for state.
+timeout moves: then Spin hands control to the others and stores the state.  Under a never
+claim it stores the states where the claim is to move, and those after a stutter move
+(``frontends.promela.claim``).  Spin's state vector has no ``_atomic`` and no turn bits:
+states that differ only there count once.  The Promela front end records the condition
+(``"spin_stored"``) and those variables (``"spin_hidden"``) in the model's annotations; a
+model without them is stored state for state.
 """
 from __future__ import annotations
 
@@ -18,17 +20,15 @@ from detect.statespace.explore import reachable_graph
 
 def spin_state_count(model: ir.SequentialModel, states) -> int:
     """How many of ``states`` Spin stores ("states, stored" without partial-order reduction)."""
-    atomic = model.annotation("spin_atomic")
-    names = [v.name for v in model.variables]
-    if atomic is None or atomic not in names:
+    hidden = set(model.annotation("spin_hidden", ()))
+    if not hidden:
         return len(states)
-    pos = names.index(atomic)
     # The condition compiled as the guard of a summand that changes nothing.
     probe = compile_model(dataclasses.replace(
         model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
         assertions=(), terminal=None))
-    offset = sum(v.length for v in model.variables[:pos])
-    kept = {state[:offset] + state[offset + 1:] for state in states if probe.successors(state)}
+    keep = [k for k, slot in enumerate(ir.state_slots(model)) if slot.variable not in hidden]
+    kept = {tuple(state[k] for k in keep) for state in states if probe.successors(state)}
     return len(kept)
 
 

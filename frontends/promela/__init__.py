@@ -9,8 +9,8 @@ The model's domains are the Promela types; variables of a type too wide to enume
 is narrowable, and ``detect.transform.narrowing`` settles and narrows them (location-
 sensitive: the program counters bound loop counters such as ``do :: l < N -> l++ od``).
 The model is annotated with the condition under which Spin stores a state
-(``"spin_stored"``; see ``lower``) and the variable Spin's state vector lacks
-(``"spin_atomic"``), for ``detect.checking.spin_counts``.
+(``"spin_stored"``; see ``lower`` and ``claim``) and the variables Spin's state vector lacks
+(``"spin_hidden"``), for ``detect.checking.spin_counts``.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from detect.errors import InputError
 
 from frontends.kit import read_source
 
+from frontends.promela import claim
 from frontends.promela.lower import ATOMIC, lower_with_storage
 from frontends.promela.preprocess import preprocess
 from frontends.promela.syntax import parse_program
@@ -51,9 +52,9 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     facts = ir.DomainFacts(
         "promela", tuple(ir.Unranged(v, bounds, True, f"variable '{v}'", where) for v, bounds in wide.items()),
         frozenset(v.name for v in model.variables))
-    annotations: tuple = (("spin_stored", stored),)
-    if any(v.name == ATOMIC for v in model.variables):
-        annotations += (("spin_atomic", ATOMIC),)
+    names = {v.name for v in model.variables}
+    annotations: tuple = (("spin_stored", stored),
+                          ("spin_hidden", tuple(n for n in (ATOMIC,) + claim.HIDDEN if n in names)))
     model = dataclasses.replace(model, domains=facts, annotations=annotations)
     ir.validate(model)
     return model

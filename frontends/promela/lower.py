@@ -38,6 +38,7 @@ from detect.ir.build import disj, fold, neg
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
+from frontends.promela.claim import ClaimStep, check_claim, cycle_assertions, product
 from frontends.promela.normal import alternatives, normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
@@ -197,6 +198,8 @@ class Lowering:
         self.warned: set[str] = set()
         #: variables (and channel fields) of types too wide to enumerate -> their bounds
         self.wide: dict[str, tuple[int, int]] = {}
+        #: the never claim, if the model has one (it counts in ``_nr_pr``, as in pan)
+        self.claim: Optional[S.Never] = None
 
     def error(self, message: str, pos: S.Pos) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
@@ -446,7 +449,7 @@ class Translator:
                     raise self.low.error("_pid outside a process", e.pos)
                 return Const(ctx.inst.pid)
             if e.name == "_nr_pr":
-                return self.nr_pr()
+                return self.nr_pr() if self.low.claim is None else Binary("+", self.nr_pr(), Const(1))
             return Name(_TIMEOUT)
         if isinstance(e, S.ChanFn):
             out = []
@@ -459,11 +462,37 @@ class Translator:
                     v = Const(int(e.fn == "nfull"))
                 out.append((cond, v))
             return _select(out)
+        if isinstance(e, S.RemoteLabel):
+            return self.remote_label(e, ctx)
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
             return _select([(c, self.recv_guard(ch, e.args, ctx, e.pos)) for c, ch in self.channel(e.chan, ctx)])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
+
+    def remote_label(self, e: S.RemoteLabel, ctx: Ctx) -> Expr:
+        """``P[pid]@label``: the process with that pid is an instance of ``P`` at ``label``."""
+        insts = [i for i in self.instances if i.proctype == e.proctype]
+        if e.proctype == "init" or not insts:
+            raise self.low.error(f"remote reference to {e.proctype}: no proctype of that name"
+                                 + (" (init is not supported)" if e.proctype == "init" else ""), e.pos)
+        where = dict(insts[0].graph.labels).get(e.label)
+        if where is None:
+            raise self.low.error(f"remote reference {e.proctype}@{e.label}: {e.proctype} has no label {e.label}",
+                                 e.pos)
+        if e.pid is None:
+            if len(insts) != 1:
+                raise self.low.error(f"remote reference {e.proctype}@{e.label} needs a pid: "
+                                     f"{e.proctype} has {len(insts)} instances", e.pos)
+            return self.counter(insts[0]).at(where)
+        pid = self.expr(e.pid, ctx)
+        if isinstance(pid, Const):
+            inst = next((i for i in insts if i.pid == pid.value), None)
+            if inst is None:
+                raise self.low.error(f"remote reference {e.proctype}[{pid.value}]@{e.label}: "
+                                     f"no instance of {e.proctype} has pid {pid.value}", e.pos)
+            return self.counter(inst).at(where)
+        return disj(*(conj(Binary("==", pid, Const(i.pid)), self.counter(i).at(where)) for i in insts))
 
     # ------------------------------------------------------------------ channel operations
     def recv_arg_value(self, a: S.RecvArg, ctx: Ctx) -> Optional[Expr]:
@@ -731,6 +760,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
             if u.name in low.proctypes:
                 raise low.error(f"proctype {u.name} declared twice", u.pos)
             low.proctypes[u.name] = u
+        elif isinstance(u, S.Never):
+            if low.claim is not None:
+                raise low.error("unsupported construct: a second never claim", u.pos)
+            low.claim = u
     if program.ltl_ignored:
         low.warn(f"{program.ltl_ignored} ltl formula(s) ignored")
     for u in units:
@@ -825,8 +858,31 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
         for guard, prog in transition_alternatives(low, tr, inst.graph, t, ctx, offered):
             steps.append(_Step(inst, t.src, t.dst, guard, prog,
                                _line_of(low, inst, t.line), f"{inst.proctype}.{t.src}", t.keep))
-    stored, model = assemble(low, tr, instances, steps, plan, init_inst)
+    claim = None
+    if low.claim is not None:
+        claim_graph = graph(":never:", low.claim.body)
+        check_claim(low.claim, claim_graph, low.error)
+        claim = (claim_graph, claim_steps(low, tr, claim_graph))
+    stored, model = assemble(low, tr, instances, steps, plan, init_inst, claim)
     return stored, model, dict(low.wide)
+
+
+def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
+    """The never claim's transitions with their guards (conditions over the system state)."""
+    ctx = Ctx(None, {}, {})
+    out = []
+    for t in g.transitions:
+        if t.kind == "end":  # the claim is removed last (see ``claim``)
+            out.append(ClaimStep(t.src, t.dst, conj(*(tr.counter(i).at(0) for i in tr.instances)),
+                                 ir.Origin((_at(low, 0, "never -end-"),))))
+            continue
+        for guard, _ in transition_alternatives(low, tr, g, t, ctx):
+            if any(isinstance(x, Name) and x.name == _TIMEOUT for x in walk.subexpressions(guard)):
+                raise low.error("unsupported construct: timeout inside a never claim", t.stmt.pos)
+            path, line = low.pre.origin(t.line)
+            out.append(ClaimStep(t.src, t.dst, guard,
+                                 ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),))))
+    return out
 
 
 def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offered: dict) -> list[_Step]:
@@ -1206,9 +1262,10 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
     return steps
 
 
-def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan, init_inst
-             ) -> tuple[Expr, ir.SequentialModel]:
-    """The model, and the condition under which Spin stores a state (``detect.checking.spin_counts``)."""
+def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan, init_inst,
+             claim: Optional[tuple[Graph, list[ClaimStep]]] = None) -> tuple[Expr, ir.SequentialModel]:
+    """The model, and the condition under which Spin stores a state (``detect.checking.spin_counts``);
+    with a never ``claim`` (its graph and steps), the product with it (``claim.product``)."""
     atomic_pids = sorted({st.holder() for st in steps} - {None})
     owner = ExclusiveOwner(ATOMIC, -1)
     # Where each process may hold atomic control: after a step that keeps it.
@@ -1238,7 +1295,9 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     for st, f in zip(steps, full):
         excl = TRUE
         if atomic_pids:
-            others = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids if p != st.inst.pid]
+            # Under a claim a blocked holder hands control over through a move of the claim.
+            others = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids
+                      if p != st.inst.pid and claim is None]
             mine = [Const(st.inst.pid)] if st.inst.pid in atomic_pids else []
             excl = owner.turn(mine, others)
         guard = substitute(conj(f, excl), _TIMEOUT, timeout)
@@ -1255,13 +1314,26 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         ok = sorted({0} | set(g.end_labels))
         terminal_parts.append(disj(*(tr.counter(inst).at(v) for v in ok)))
     params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
-    stored = owner.turn((), [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids]) \
-        if atomic_pids else TRUE
+    blocked = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids]
+    stored = owner.turn((), blocked) if atomic_pids else TRUE
+    variables, processes = tuple(low.variables), _processes(instances, low.variables)
+    assertions: tuple = (ir.Assertion("deadlockfree", "no invalid end states"),)
+    terminal = conj(*terminal_parts)
+    if claim is not None:
+        claim_graph, claim_moves = claim
+        prod = product(summands, [st.holder() is not None for st in steps], claim_moves, claim_graph,
+                       atomic_free=owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
+                       holder_blocked=disj(*blocked) if atomic_pids else FALSE,
+                       release=(owner.release(),) if atomic_pids else ())
+        summands, stored = list(prod.summands), prod.stored
+        variables, processes = variables + prod.variables, processes + (prod.process,)
+        # pan does not look for invalid end states under a never claim
+        assertions, terminal = (prod.assertion,), TRUE
+    assertions += cycle_assertions([i.graph for i in instances], claim[0] if claim else None)
     return stored, ir.SequentialModel(
-        name=low.name, variables=tuple(low.variables), summands=tuple(summands),
-        assertions=(ir.Assertion("deadlockfree", "no invalid end states"),),
-        parameters=params, source=low.path, terminal=conj(*terminal_parts),
-        processes=_processes(instances, low.variables),
+        name=low.name, variables=variables, summands=tuple(summands),
+        assertions=assertions, parameters=params, source=low.path, terminal=terminal,
+        processes=processes,
     )
 
 

@@ -64,8 +64,19 @@ class Special(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class RemoteLabel(Located):
+    """``proctype[pid]@label`` (``pid`` None for ``proctype@label``): is that process at
+    ``label``?  Spin allows it in never claims."""
+
+    proctype: str
+    pid: Optional["Expr"]
+    label: str
+    pos: Span
+
+
 #: ``UnOp.op`` is "!", "-" or "~"; ``CondExpr`` is ``(cond -> then : else_)``.
-Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special]
+Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel]
 
 
 @dataclass(frozen=True)
@@ -239,6 +250,14 @@ class Init(Located):
 
 
 @dataclass(frozen=True)
+class Never(Located):
+    """``never { ... }``: the never claim, run in lock-step with the system (``lower``)."""
+
+    body: Sequence
+    pos: Span
+
+
+@dataclass(frozen=True)
 class Inline(Located):
     name: str
     params: tuple[str, ...]
@@ -352,6 +371,10 @@ class _ToAst(SyntaxBuilder):
 
     def special(self, meta, c):
         return Special(str(c[0]), self.span(meta))
+
+    def remote_label(self, meta, c):
+        pid = c[1][1] if len(c) == 3 else None
+        return RemoteLabel(str(c[0]), pid, str(c[-1]), self.span(meta))
 
     # ---- receive arguments
     def recv_arg(self, meta, c):
@@ -507,6 +530,9 @@ class _ToAst(SyntaxBuilder):
     def init(self, meta, c):
         return Init(c[0], self.span(meta))
 
+    def never_claim(self, meta, c):
+        return Never(c[0], self.span(meta))
+
     def inline_def(self, meta, c):
         return Inline(str(c[0]), tuple(str(x) for x in c[1:-1]), c[-1], self.span(meta))
 
@@ -517,7 +543,7 @@ class _ToAst(SyntaxBuilder):
 
 
 _UNSUPPORTED = re.compile(
-    r"\b(unless|select|for|c_code|c_decl|c_expr|c_state|c_track|never|trace|notrace|enabled|"
+    r"\b(unless|select|for|c_code|c_decl|c_expr|c_state|c_track|trace|notrace|enabled|"
     r"pc_value|_last|np_|priority|provided)\b|(chan\s+\w+\s*=\s*\[[^]]*\]\s*of\s*\{[^}]*\bchan\b)"
 )
 

@@ -1,0 +1,170 @@
+"""Never claims: the synchronous product of the system and its claim, as Spin's pan explores it.
+
+The claim moves first, on the current system state; then one process of the system moves;
+then the claim again -- except inside an atomic sequence: a step that keeps its process in
+atomic mode is followed by that process's next step, and the claim moves only once the
+sequence ends or blocks (checked against pan.c's ``new_state`` and ``-DVERBOSE`` runs of
+Spin 6.5.2).
+Two state bits say whose move is next: ``_turn`` (1: the claim's) and ``_stutter`` (1: the
+claim's last move was a stutter move).  Besides the alternation, pan has three rules, each a
+summand here:
+
+* *stutter*: when no process can move (``timeout`` moves included), the claim moves again on
+  the same system state (``-DNOSTUTTER`` is not the default, also under ``-DSAFETY``).  Pan
+  stores the state after a stutter move under the same key as the claim-turn state before
+  the system got stuck, and prunes its search there: ``_entry`` keeps that claim location
+  (where the claim was when the system arrived), and a stutter move back to it is not made.
+  Where several claim locations enter one stuck system state, pan's count depends on its
+  search order (whichever key it stores first prunes the others); ours is that of each
+  entry taken first, so it can exceed pan's there;
+* *atomic hand-over*: when the process holding atomic control is blocked, the claim moves
+  before control passes to the others (pan's "switch to claim");
+* *violation*: a claim at its closing brace or at an ``end`` label (pan's ``stopstate``) is
+  the error "end state in claim reached" -- here an ``invariant`` that fails there.  A claim
+  that cannot move prunes the path.  Like any process, a claim at its closing brace is
+  removed (``-end-``, to location 0) once every other process is: pan gives the claim pid 0
+  and removes processes last-in first-out.
+
+Pan stores a product state when the claim is to move and no process holds atomic control,
+and after a stutter move; ``stored`` says which of our states those are, and ``hidden`` the
+bits pan's state vector lacks.  Deadlocks are not errors under a claim (pan: "invalid end
+states - (disabled by never claim)").  The claim is one more process (``never``), with
+``_nr_pr`` counting it as pan does; its ``pid`` is ``None``, the system's pids are unchanged.
+Acceptance cycles (``accept`` labels) and non-progress cycles are not checked: they become
+assertions whose verdict is "not checked".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from detect import ir
+from detect.errors import InputError
+from detect.ir import Assign, Binary, Const, Expr, Name
+from detect.ir.build import conj, disj, neg
+
+from frontends.promela import syntax as S
+from frontends.promela.cfg import Graph, Transition
+
+CLAIM = "never"
+CLAIM_PC = "never.pc"
+TURN = "_turn"
+STUTTER = "_stutter"
+ENTRY = "_entry"
+#: the state pan keeps outside its state vector (its search stack's ``tau``)
+HIDDEN = (TURN, STUTTER, ENTRY)
+
+
+@dataclass(frozen=True)
+class ClaimStep:
+    """One transition of the claim: from ``src`` to ``dst`` where ``guard`` holds."""
+
+    src: int
+    dst: int
+    guard: Expr
+    origin: ir.Origin
+
+
+@dataclass(frozen=True)
+class Product:
+    """The system's summands put in lock-step with the claim (see the module docstring)."""
+
+    variables: tuple[ir.Variable, ...]
+    summands: tuple[ir.Summand, ...]
+    stored: Expr
+    assertion: ir.Assertion
+    process: ir.Process
+
+
+def check_claim(claim: S.Never, graph: Graph, error: Callable[[str, object], InputError]) -> None:
+    """Refuse what a never claim may not do: change state, declare variables, be atomic."""
+    atomic = _atomic_block(claim.body)
+    if atomic is not None:
+        raise error("unsupported construct: atomic or d_step inside a never claim", atomic.pos)
+    if graph.locals:
+        raise error("variable declarations inside a never claim are not supported", graph.locals[0].pos)
+    for t in graph.transitions:
+        if t.kind == "stmt" and not isinstance(t.stmt, (S.ExprStmt, S.Printf)):
+            raise error(f"a never claim may only test conditions, found {type(t.stmt).__name__.lower()}",
+                        t.stmt.pos)
+
+
+def _atomic_block(node) -> S.Block | None:
+    """The first ``atomic``/``d_step`` block inside ``node``, or None."""
+    if isinstance(node, S.Block) and node.kind != "block":
+        return node
+    if isinstance(node, (S.Sequence, S.Block, S.Labeled, S.Choice)):
+        children = {S.Sequence: lambda n: n.stmts, S.Block: lambda n: (n.body,), S.Labeled: lambda n: (n.stmt,),
+                    S.Choice: lambda n: n.options}[type(node)](node)
+        return next((b for c in children if (b := _atomic_block(c)) is not None), None)
+    return None
+
+
+def _conj(*es: Expr) -> Expr:
+    return conj(*es, false="absorbs")
+
+
+def _at(name: str, value: int) -> Expr:
+    return Binary("==", Name(name), Const(value))
+
+
+def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence[ClaimStep], graph: Graph, *,
+            atomic_free: Expr, holder_blocked: Expr, release: tuple) -> Product:
+    """The product of ``system`` (summands with their final guards) and the claim ``graph``.
+
+    ``keeps[k]``: system summand k leaves a process in atomic mode.  ``atomic_free`` holds
+    where no process holds atomic control, ``holder_blocked`` where one does and cannot move
+    (its timeout moves not counted); ``release`` frees control."""
+    system_turn = _at(TURN, 0)
+    moved = (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(0)), Assign(Name(ENTRY), Const(0)))
+    summands = [ir.Summand(s.locals, _conj(system_turn, s.guard), s.event, s.program + (moved[1:] if keep else moved),
+                           s.origin, s.owners) for s, keep in zip(system, keeps)]
+    summands.append(ir.Summand((), _conj(system_turn, atomic_free, no_move(system)), ir.Event("never.stutter"),
+                               (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(1))),
+                               ir.Origin.at(text="never claim stutters (no process can move)"), (CLAIM,)))
+    if holder_blocked != ir.FALSE:
+        summands.append(ir.Summand((), _conj(system_turn, holder_blocked), ir.Event("never.handover"),
+                                   moved + release,
+                                   ir.Origin.at(text="never claim moves (atomic process blocked)"), (CLAIM,)))
+    for st in steps:
+        move = (Assign(Name(CLAIM_PC), Const(st.dst)), Assign(Name(TURN), Const(0)))
+        at = _conj(_at(TURN, 1), _at(CLAIM_PC, st.src), st.guard)
+        summands.append(ir.Summand((), _conj(at, _at(STUTTER, 0)), ir.Event(f"never.{st.src}"),
+                                   move + (Assign(Name(ENTRY), Const(st.src)),), st.origin, (CLAIM,)))
+        summands.append(ir.Summand((), _conj(at, _at(STUTTER, 1), neg(_at(ENTRY, st.dst))),
+                                   ir.Event(f"never.{st.src}"), move, st.origin, (CLAIM,)))
+    locations = tuple(range(0, max(graph.locations) + 1))
+    pc = ir.Variable(CLAIM_PC, locations, ((graph.entry,),), None, CLAIM)
+    variables = (pc, ir.Variable(TURN, (0, 1), ((1,),)), ir.Variable(STUTTER, (0, 1), ((0,),)),
+                 ir.Variable(ENTRY, locations, ((0,),)))
+    stored = disj(_conj(_at(TURN, 1), _at(STUTTER, 0), atomic_free), _conj(system_turn, _at(STUTTER, 1)))
+    ends = sorted(graph.end_labels | {0})
+    assertion = ir.Assertion("invariant", "never claim: its end is not reached",
+                             neg(disj(*(_at(CLAIM_PC, e) for e in ends))))
+    return Product(variables, tuple(summands), stored, assertion,
+                   ir.Process(CLAIM, CLAIM, 0, None, ((CLAIM_PC, 0),)))
+
+
+def no_move(system: Sequence[ir.Summand]) -> Expr:
+    """No summand of ``system`` is enabled, as one conjunct per process (the first owner of
+    a summand; that process cannot move): a flat disjunction of every guard would become a
+    chain of binary constraints past ``JUNCTION_OPERANDS`` operands and single out its last
+    processes, hiding their symmetry."""
+    by_process: dict[tuple, list[Expr]] = {}
+    for s in system:
+        by_process.setdefault(s.owners[:1], []).append(s.guard)
+    return _conj(*(neg(disj(*guards)) for guards in by_process.values()))
+
+
+def cycle_assertions(graphs: Sequence[Graph], claim: Graph | None) -> tuple[ir.Assertion, ...]:
+    """"Not checked" verdicts for the cycle properties the model's labels ask for."""
+    out = []
+    labels = [name for g in graphs for name, _ in g.labels]
+    claim_labels = [name for name, _ in claim.labels] if claim is not None else []
+    if any(n.startswith("accept") for n in labels + claim_labels):
+        out.append(ir.Assertion("acceptance", "no acceptance cycle (accept labels; not checked: "
+                                              "safety properties only)"))
+    if any(n.startswith("progress") for n in labels):
+        out.append(ir.Assertion("progress", "no non-progress cycle (progress labels; not checked: "
+                                            "safety properties only)"))
+    return tuple(out)

@@ -1,0 +1,148 @@
+"""Never claims: the product with the system follows Spin's pan (``frontends.promela.claim``).
+
+Each model's "states, stored" and error verdict are compared with pan compiled without
+``-DNOCLAIM`` (``spin_oracle``); each case is one rule of pan's product: alternation,
+stuttering where no process can move, the claim's own ``-end-``, no claim move inside an
+atomic sequence, the hand-over when the atomic process blocks, ``_nr_pr`` counting the
+claim, rendezvous, remote references.  Random models get random claims
+(``promela_gen.claimed``).  Symmetry must keep the claim: a generator may move what the
+claim reads only where the claim is invariant.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from detect.checking.reduce import explore_reduced
+from detect.checking.verify import verify
+from detect.errors import InputError
+from detect.symmetry.pipeline import detect
+from detect.transform.load import load_model
+from detect.transform.narrowing import narrow
+from frontends.promela import parse_text
+from tests.promela_gen import claimed
+from tests.spin_oracle import SpinRefused, compare, has_claim, spin_available
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CASES = {
+    "alternation": """byte x = 0;
+active proctype P() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }
+never { do :: x == 2 -> break :: else od; x == 3 }""",
+    "violated at once": """byte x;
+active [2] proctype P() { cs: x++; x-- }
+never { do :: P[1]@cs -> break :: else od; P[0]@cs }""",
+    "stutter after the end": """byte x;
+active proctype P() { x = 1; x = 2 }
+never { do :: x == 2 -> break :: x != 2 od; do :: true od }""",
+    "stutter returns to the entry": """byte g0; int i0; byte g1;
+active proctype P() { d_step { g1 > 0; g1 = 2 } }
+never { S0: do :: (g0 == 1 || i0 == 0) -> goto S1 :: g1 == 2 -> goto S0 :: else od;
+        S1: do :: g1 < 2 -> goto S0 :: else od }""",
+    "claim -end- after the system's": """byte g0;
+active proctype P() { g0 = 1 }
+never { S0: do :: true -> goto E2 :: true od; E2: true }""",
+    "atomic: no claim move inside": """byte g1; byte a[2];
+active proctype P() { atomic { a[0] = 2; g1 == 7 } }
+never { S0: do :: a[0] > 0 -> goto S1 :: a[0] < 2 -> goto S0 od; S1: do :: true od }""",
+    "atomic hand-over": """byte x, y;
+active proctype P() { atomic { x = 1; y == 1; x = 2 }; x = 3 }
+active proctype Q() { y = 1; y = 2 }
+never { do :: true :: x == 2 -> break od; x == 3 }""",
+    "timeout and accept label": """byte x;
+active [2] proctype P() { do :: x < 2 -> x++ :: timeout -> x = 0; break od }
+never { accept: do :: x != 1 :: x == 1 -> goto L od; L: x == 0 -> goto accept }""",
+    "rendezvous and end label": """chan c = [0] of { byte };
+byte got;
+active proctype S() { c!1; c!2 }
+active proctype R() { byte v; do :: c?v -> got = v od }
+never { do :: got == 2 -> break :: else od; end0: skip }""",
+    "_nr_pr counts the claim": """byte n;
+active [3] proctype P() { atomic { n < 2 -> n++ }; n-- }
+never { do :: _nr_pr == 4 && n == 2 -> break :: else od }""",
+    "run from init, remote reference by pid": """byte x;
+proctype P() { x++; cs: x-- }
+init { atomic { run P(); run P() } }
+never { do :: P[2]@cs -> break :: else od; do :: x > 0 od }""",
+}
+
+
+def _needs_spin():
+    if not spin_available():
+        pytest.skip("spin or gcc not installed (apt-get install spin)")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_claim_product_agrees_with_spin(name, tmp_path):
+    _needs_spin()
+    assert has_claim(CASES[name])
+    assert compare(CASES[name], tmp_path) is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_model_with_random_claim_agrees_with_spin(seed, tmp_path):
+    _needs_spin()
+    text = claimed(seed)
+    try:
+        assert compare(text, tmp_path) is None, text
+    except SpinRefused as e:
+        pytest.skip(f"Spin gives no count: {e}")
+
+
+def test_bundled_model_agrees_with_spin(tmp_path):
+    _needs_spin()
+    assert compare((ROOT / "models" / "mutex_never.pml").read_text(), tmp_path) is None
+
+
+def test_group_keeps_the_claim():
+    """The claim names users 0 and 1: they may be swapped, users 2 and 3 too, but no user
+    the claim names with one it does not."""
+    path = ROOT / "models" / "mutex_never.pml"
+    model = load_model(str(path), {"N": 4})
+    detection = detect(model)
+    assert detection.group.order == 4
+    assert verify(model, [g.permutation for g in detection.group.generators]).ok
+    # A claim naming user 0 alone: users 1 and 2 may be swapped, user 0 is fixed.
+    text = path.read_text().replace("user[0]@cs && user[1]@cs", "user[0]@cs")
+    model = narrow(parse_text(text, "m.pml"))
+    detection = detect(model)
+    assert detection.group.order == 2
+    assert all("user[0]" not in g.description for g in detection.group.generators)
+    assert verify(model, [g.permutation for g in detection.group.generators]).ok
+
+
+def test_violation_is_found_with_and_without_reduction():
+    text = """bool busy;
+active [3] proctype user() { do :: !busy -> busy = true; cs: busy = false od }
+never { do :: user[0]@cs && user[1]@cs -> break :: else od }"""
+    model = narrow(parse_text(text, "m.pml"))
+    for strategy in ("none", "exact"):
+        result = explore_reduced(model, strategy).exploration
+        verdict = next(a for a in result.assertions if a.assertion.text.startswith("never claim"))
+        assert verdict.verdict == "fails" and verdict.trace, strategy
+
+
+def test_cycle_properties_are_reported_not_checked(tmp_path):
+    path = tmp_path / "acc.pml"
+    path.write_text(CASES["timeout and accept label"] + "\n")
+    out = subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert "no acceptance cycle" in out.stdout and "not checked" in out.stdout, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("text,message", [
+    ("byte x; active proctype P() { x++ }\nnever { x = 1 }", "may only test conditions"),
+    ("byte x; active proctype P() { x++ }\nnever { atomic { x == 1 } }", "atomic or d_step inside a never claim"),
+    ("byte x; active proctype P() { x++ }\nnever { timeout }", "timeout inside a never claim"),
+    ("byte x; active proctype P() { x++ }\nnever { P@cs }", "P has no label cs"),
+    ("byte x; active [2] proctype P() { cs: x++ }\nnever { P@cs }", "needs a pid"),
+    ("byte x; active proctype P() { cs: x++ }\nnever { P[3]@cs }", "no instance of P has pid 3"),
+    ("byte x; active proctype P() { x++ }\nnever { true }\nnever { true }", "a second never claim"),
+])
+def test_refusals_are_located(text, message):
+    with pytest.raises(InputError) as e:
+        parse_text(text, "m.pml")
+    assert message in e.value.message and e.value.line >= 1
