@@ -808,7 +808,7 @@ class Linearisation:
 
         autos = []
         for c in comps:
-            autos.append(self.explore(c, storage))
+            autos.append(self.component_automaton(c, storage))
         # pc arrays: one per group, only if some instance has more than one location.
         group_locs: dict[str, int] = {}
         for c, (locs, _, _) in zip(comps, autos):
@@ -835,7 +835,8 @@ class Linearisation:
         return Binary("==", ref, Const(locs.index(SKIP)))
 
     # -- one component ---------------------------------------------------------
-    def explore(self, comp: Component, storage: _Storage):
+    def component_automaton(self, comp: Component, storage: _Storage):
+        """``comp``'s automaton, explored from its entry: its locations (in discovery order), edges and initial stores."""
         auto = _Automaton(self.scope, comp, storage.get)
         env = {k: Bound(v) for k, v in comp.env}
         init_stores: list = []
