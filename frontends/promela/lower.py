@@ -56,6 +56,9 @@ ENUMERATED = 1 << 16
 _TYPES = {
     "bit": (0, 1), "bool": (0, 1), "byte": (0, 255), "pid": (0, 255), "mtype": (0, 255),
     "short": (-32768, 32767), "int": INT_RANGE,
+    # a channel value is a channel's identity: Spin numbers channels from 1 in creation
+    # order (0: no channel) and stores the number in a byte
+    "chan": (0, 255),
 }
 @functools.lru_cache(maxsize=None)
 def domain_of(bounds: tuple[int, int]) -> tuple[int, ...]:
@@ -150,6 +153,8 @@ class VarInfo:
     bounds: tuple[int, int]
     size: Optional[int]
     hidden: bool = False
+    #: a ``chan`` variable: holds a channel's identity (``Channel.ident``)
+    chan: bool = False
     #: for an array field of an array of records (``row m[2]`` with ``byte c[3]``): the
     #: field's length; ``m[i].c[j]`` is element ``i * inner + j`` of the flat array ``m.c``
     inner: Optional[int] = None
@@ -157,11 +162,14 @@ class VarInfo:
 
 @dataclass(frozen=True)
 class Channel:
-    """One channel instance: ``prefix.len`` and ``prefix.f<k>`` (arrays of ``capacity``)."""
+    """One channel instance: ``prefix.len`` and ``prefix.f<k>`` (arrays of ``capacity``);
+    ``ident`` is its number as a value (Spin's: globals from 1 in declaration order, then
+    each process's local channels as the process is created, in pid order)."""
 
     prefix: str
     capacity: int
     fields: tuple[tuple[int, int], ...]
+    ident: int = 0
 
     @property
     def buffer(self) -> FifoBuffer:
@@ -201,6 +209,8 @@ class Lowering:
         self.wide: dict[str, tuple[int, int]] = {}
         #: the never claim, if the model has one (it counts in ``_nr_pr``, as in pan)
         self.claim: Optional[S.Never] = None
+        #: every channel instance, in the order of their identities (``Channel.ident``)
+        self.channels: list[Channel] = []
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
@@ -229,6 +239,10 @@ class Lowering:
                     return known[e.name]
                 if e.name in self.mtypes:
                     return self.mtypes[e.name]
+            chans = self.globals.get(e.name)
+            if e.field is None and isinstance(chans, list) and chans and isinstance(chans[0], Channel):
+                k = 0 if e.index is None else self.static(e.index, known)
+                return chans[k].ident if k is not None and 0 <= k < len(chans) else None
             return None
         if isinstance(e, S.UnOp):
             v = self.static(e.operand, known)
@@ -276,8 +290,8 @@ class Lowering:
     # ------------------------------------------------------------------ globals
     def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict) -> list:
         """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries."""
-        if d.type == "chan":
-            raise self.error("local or parameter channel declarations with initialisers are declared globally only", d.pos)
+        if d.type == "chan" and isinstance(d.init, S.ChanInit):
+            raise self.error("a channel declaration inside a record is not supported", d.pos)
         size = self.const(d.size, known) if d.size is not None else None
         if size is not None and size <= 0:
             raise self.error(f"array size must be positive, got {size}", d.pos)
@@ -308,7 +322,7 @@ class Lowering:
             self.warn(f"hidden variable {d.name} is kept in the state vector (Spin drops it), "
                       f"so state counts can exceed Spin's")
         name = prefix + d.name
-        info = VarInfo(name, bounds, size, d.hidden)
+        info = VarInfo(name, bounds, size, d.hidden, chan=d.type == "chan")
         self.var_bounds[name] = bounds
         init_value = 0 if value == "dynamic" or owner is not None and not known.get("__running__") else _wrap_value(value, bounds)
         # mtype values show by name (0 is Spin's "no mtype").
@@ -320,28 +334,29 @@ class Lowering:
         ))
         return [(d.name, info, d.init)]
 
-    def declare_channel(self, d: S.VarDecl, known: dict) -> list[Channel]:
-        if not isinstance(d.init, S.ChanInit):
-            raise self.error("a global chan needs an initialiser [N] of { types }", d.pos)
+    def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None
+                        ) -> list[Channel]:
+        """The channel instances ``d`` creates (an array: one per element), numbered next;
+        their buffers are owned by ``owner`` (a process's local channels move with it)."""
         cap = self.const(d.init.capacity, known)
         count = self.const(d.size, known) if d.size is not None else None
         fields = []
         for t in d.init.types:
-            if t == "chan":
-                raise self.error("unsupported construct: channels of channels", d.init.pos)
             if t in self.typedefs:
                 raise self.error("records as message fields are not supported", d.init.pos)
             fields.append(self.type_bounds(t, None, d.init.pos))
         chans = []
         for k in range(count or 1):
-            prefix = d.name if count is None else f"{d.name}_{k}"
-            ch = Channel(prefix, cap, tuple(fields))
+            name = prefix + (d.name if count is None else f"{d.name}_{k}")
+            ch = Channel(name, cap, tuple(fields), len(self.channels) + 1)
             if cap > 0:
                 fifo = ch.buffer
-                self.variables.append(fifo.length_variable())
+                self.variables.append(dataclasses.replace(fifo.length_variable(), owner=owner))
                 for j, fb in enumerate(fields):
-                    self.variables.append(fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,))))
+                    self.variables.append(dataclasses.replace(
+                        fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,))), owner=owner))
             chans.append(ch)
+            self.channels.append(ch)
         return chans
 
 
@@ -406,13 +421,21 @@ class Translator:
         info, idx = self.var(r, ctx)
         return info, (Name(info.name) if idx is None else Index(info.name, idx))
 
-    def channel(self, r: S.VarRef, ctx: Ctx) -> list[tuple[Expr, Channel]]:
-        """Candidate channels of a channel reference, each with the condition selecting it."""
-        chans = ctx.chans.get(r.name)
+    def channel_instances(self, name: str, ctx: Ctx) -> Optional[list[Channel]]:
+        """The channel instances a declared channel ``name`` stands for (None: not one)."""
+        if name in ctx.chans:
+            return ctx.chans[name]
+        if name in ctx.locals:
+            return None
+        chans = self.low.globals.get(name)
+        return chans if isinstance(chans, list) and chans and isinstance(chans[0], Channel) else None
+
+    def channel(self, r: S.VarRef, ctx: Ctx, arity: Optional[int] = None) -> list[tuple[Expr, Channel]]:
+        """Candidate channels of a channel reference, each with the condition selecting it;
+        for a ``chan`` variable, every channel of ``arity`` fields its value may name."""
+        chans = self.channel_instances(r.name, ctx) if r.field is None else None
         if chans is None:
-            chans = self.low.globals.get(r.name)
-            if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
-                raise self.low.error(f"{r.name} is not a channel", r.pos)
+            return self.channel_value(r, ctx, arity)
         if r.index is None:
             if len(chans) != 1:
                 raise self.low.error(f"channel array {r.name} used without an index", r.pos)
@@ -424,9 +447,40 @@ class Translator:
             return [(TRUE, chans[idx.value])]
         return [(Binary("==", idx, Const(k)), ch) for k, ch in enumerate(chans)]
 
+    def channel_value(self, r: S.VarRef, ctx: Ctx, arity: Optional[int]) -> list[tuple[Expr, Channel]]:
+        """The candidates of a reference to a ``chan`` variable (or field): the channel its
+        value names, selected by ``value == ident``.  A value naming no such channel (0, an
+        unset variable) selects none: the operation blocks (pan reports an error)."""
+        info, _ = self.var(r, ctx)
+        if not info.chan:
+            raise self.low.error(f"{r.name} is not a channel", r.pos)
+        value = self.expr(r, ctx)
+        candidates = [ch for ch in self.low.channels if arity is None or len(ch.fields) == arity]
+        if isinstance(value, Const):
+            candidates = [ch for ch in candidates if ch.ident == value.value]
+        if not candidates:
+            raise self.low.error(f"{r.name} names no channel" + ("" if arity is None else f" of {arity} fields"),
+                                 r.pos)
+        return [(TRUE if isinstance(value, Const) else Binary("==", value, Const(ch.ident)), ch) for ch in candidates]
+
+    def is_variable_channel(self, r: S.VarRef, ctx: Ctx) -> bool:
+        """``r`` is a ``chan`` variable, not a declared channel."""
+        return r.field is not None or self.channel_instances(r.name, ctx) is None
+
     def expr(self, e, ctx: Ctx) -> Expr:
         if isinstance(e, S.Num):
             return Const(e.value)
+        if isinstance(e, S.VarRef) and e.field is None and (chans := self.channel_instances(e.name, ctx)):
+            # a declared channel as a value: its identity
+            if e.index is None:
+                return Const(chans[0].ident)
+            idx = self.expr(e.index, ctx)
+            if isinstance(idx, Const):
+                return Const(chans[idx.value].ident if 0 <= idx.value < len(chans) else 0)
+            out: Expr = Const(0)
+            for k in reversed(range(len(chans))):
+                out = Ite(Binary("==", idx, Const(k)), Const(chans[k].ident), out)
+            return out
         if isinstance(e, S.VarRef):
             if e.index is None and e.field is None and e.name not in ctx.locals and e.name not in self.low.globals \
                     and e.name in self.low.mtypes:
@@ -468,7 +522,8 @@ class Translator:
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
-            return _select([(c, self.recv_guard(ch, e.args, ctx, e.pos)) for c, ch in self.channel(e.chan, ctx)])
+            return _select([(c, self.recv_guard(ch, e.args, ctx, e.pos))
+                            for c, ch in self.buffered(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
 
     def remote_label(self, e: S.RemoteLabel, ctx: Ctx) -> Expr:
@@ -542,23 +597,43 @@ class Translator:
             values.append(wrap(v, ch.fields[j], _fits(_bounds(v, self.low.var_bounds), ch.fields[j])))
         return ch.buffer.enqueue(values)
 
+    def buffered(self, r: S.VarRef, ctx: Ctx, arity: Optional[int]) -> list[tuple[Expr, Channel]]:
+        """The buffered candidates of a channel reference (a ``chan`` variable's rendezvous
+        candidates are handshakes, see ``rendezvous``)."""
+        offers = self.channel(r, ctx, arity)
+        if self.is_variable_channel(r, ctx):
+            return [(c, ch) for c, ch in offers if ch.capacity > 0]
+        if any(ch.capacity == 0 for _, ch in offers):
+            raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", r.pos)
+        return offers
+
     def rendezvous(self, t: Transition, ctx: Ctx) -> Optional[list[tuple[Expr, Channel]]]:
         """The (selecting condition, channel) offers of a send or receive on rendezvous
-        channels; None for any other statement or a buffered channel."""
+        channels; None for any other statement or a buffered channel.  A ``chan`` variable
+        may name both kinds: its rendezvous candidates are offers, its buffered ones steps
+        (``has_buffered``)."""
         st = t.stmt
         if not isinstance(st, (S.Send, S.Recv)):
             return None
-        offers = self.channel(st.chan, ctx)
+        offers = self.channel(st.chan, ctx, len(st.args))
         kinds = {ch.capacity == 0 for _, ch in offers}
         if kinds != {True}:
-            if True in kinds:
+            if True not in kinds:
+                return None
+            if not self.is_variable_channel(st.chan, ctx):
                 raise self.low.error("a channel array mixing rendezvous and buffered channels", st.pos)
-            return None
+            offers = [(c, ch) for c, ch in offers if ch.capacity == 0]
         if isinstance(st, S.Send) and st.sorted:
             raise self.low.error("unsupported construct: sorted send !! on a rendezvous channel", st.pos)
         if isinstance(st, S.Recv) and (st.random or st.copy):
             raise self.low.error("unsupported construct: ?? or ?<> on a rendezvous channel", st.pos)
         return offers
+
+    def has_buffered(self, t: Transition, ctx: Ctx) -> bool:
+        """``t`` is a channel operation with a buffered candidate."""
+        st = t.stmt
+        return isinstance(st, (S.Send, S.Recv)) and any(
+            ch.capacity > 0 for _, ch in self.channel(st.chan, ctx, len(st.args)))
 
     # ------------------------------------------------------------------ statements
     def assign(self, r: S.VarRef, value: Expr, ctx: Ctx) -> Assign:
@@ -582,18 +657,13 @@ class Translator:
         if isinstance(st, S.Send):
             if st.sorted:
                 raise self.low.error("unsupported construct: sorted send !!", st.pos)
-            out = []
-            for cond, ch in self.channel(st.chan, ctx):
-                if ch.capacity == 0:
-                    raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", st.pos)
-                out.append((conj(cond, ch.buffer.not_full()),
-                            self.send_program(ch, st.args, ctx, st.pos)))
-            return out
+            return [(conj(cond, ch.buffer.not_full()), self.send_program(ch, st.args, ctx, st.pos))
+                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
         if isinstance(st, S.Recv):
             if st.random:
                 raise self.low.error("unsupported construct: random receive ??", st.pos)
             return [(conj(cond, self.recv_guard(ch, st.args, ctx, st.pos)), self.recv_program(ch, st.args, ctx, st.copy))
-                    for cond, ch in self.channel(st.chan, ctx)]
+                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
         if isinstance(st, S.Run):
             if run_program is None:
                 raise self.low.error("run is supported only in init's start-up sequence (its processes must be known at load time)", st.pos)
@@ -650,7 +720,8 @@ class Translator:
         selecting conditions exclude each other), or a fault when none is -- a d_step that
         blocks after its first statement is an error in Spin.  ``checked``: the step's guard
         already ensures an alternative is enabled."""
-        if isinstance(st, (S.Send, S.Recv)) and any(ch.capacity == 0 for _, ch in self.channel(st.chan, ctx)):
+        if isinstance(st, (S.Send, S.Recv)) and all(
+                ch.capacity == 0 for _, ch in self.channel(st.chan, ctx, len(st.args))):
             raise self.low.error("unsupported construct: a rendezvous inside d_step", st.pos)
         alts = self.basic(st, ctx)
         blocked = () if checked else (Assert(FALSE, "d_step statement blocked"),)
@@ -772,7 +843,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
             for d in u.vars:
                 if d.name in low.globals:
                     raise low.error(f"{d.name} declared twice", d.pos)
-                if d.type == "chan":
+                if d.type == "chan" and isinstance(d.init, S.ChanInit):
                     low.globals[d.name] = low.declare_channel(d, {})
                 else:
                     for src, info, _ in low.declare(d, "", None, {"__running__": True}):
@@ -846,7 +917,8 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
             if offers is not None:
                 (rv_sends if isinstance(t.stmt, S.Send) else rv_recvs).extend(
                     (inst, t, cond, ch, ctx) for cond, ch in offers)
-                continue
+                if not tr.has_buffered(t, ctx):
+                    continue
             if has_rendezvous_send(tr, g, t, ctx):
                 deferred_else.append((inst, t, ctx))
                 continue
@@ -994,8 +1066,14 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
         raise low.error("unsupported construct: a receive into _pid (Spin rejects it as an illegal "
                         "assignment); eval(_pid) matches the receiver's pid", pid_store)
     for d in g.locals:
-        if d.type == "chan":
-            raise low.error("local channel declarations are not supported", d.pos)
+        if d.name in locals_ or d.name in chans:
+            raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
+        if d.type == "chan" and isinstance(d.init, S.ChanInit):
+            # created with the process, as Spin does (their numbers follow the pids)
+            chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner)
+            if d.size is None:
+                known[d.name] = chans[d.name][0].ident  # ``chan c = mine`` reads it
+            continue
         if d.name in locals_:
             raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
         values = dict(known)
@@ -1032,7 +1110,7 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx) 
         value = arg if isinstance(arg, Expr.__args__) else Const(arg)
         prog.append(Assign(Name(info.name), wrap(value, info.bounds, False) if not isinstance(value, Const) else Const(_wrap_value(value.value, info.bounds))))
     for d in inst.graph.locals:
-        if d.init is None:
+        if d.init is None or d.name in ctx.chans:
             continue
         info = ctx.locals[d.name]
         value = tr.expr(d.init, ctx)
@@ -1043,11 +1121,19 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx) 
 
 
 def reset_program(low: Lowering, inst: Instance, ctx: Ctx) -> tuple:
-    """A removed process leaves no trace: its locals return to 0 (Spin drops them)."""
+    """A removed process leaves no trace: its locals return to 0 and its local channels
+    empty (Spin drops both)."""
     prog = []
     for info in ctx.locals.values():
         for k in range(info.size or 1):
             prog.append(Assign(Name(info.name) if info.size is None else Index(info.name, Const(k)), Const(0)))
+    own = [ch for chans in ctx.chans.values() for ch in chans
+           if ch.capacity > 0 and ch.prefix.startswith(inst.prefix + ".")]  # not channel parameters
+    for ch in own:
+        fifo = ch.buffer
+        prog.append(Assign(Name(fifo.length), Const(0)))
+        for f in fifo.fields:
+            prog.extend(Assign(Index(f, Const(k)), Const(0)) for k in range(ch.capacity))
     return tuple(prog)
 
 
@@ -1074,7 +1160,8 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
                 # handshake is possible.
                 if isinstance(other.stmt, S.Send):
                     sib.extend((offered or {}).get((ctx.inst.pid, id(other)), []))
-                continue
+                if not tr.has_buffered(other, ctx):
+                    continue
             for guard, _ in transition_alternatives(low, tr, g, other, ctx):
                 sib.append(guard)
         return [(neg(disj(*sib)), ())]

@@ -541,7 +541,7 @@ class _ToAst(SyntaxBuilder):
 
 _UNSUPPORTED = re.compile(
     r"\b(unless|select|for|c_code|c_decl|c_expr|c_state|c_track|trace|notrace|enabled|"
-    r"pc_value|_last|np_|priority|provided)\b|(chan\s+\w+\s*=\s*\[[^]]*\]\s*of\s*\{[^}]*\bchan\b)"
+    r"pc_value|_last|np_|priority|provided)\b"
 )
 
 
@@ -556,9 +556,7 @@ def parse_program(pre: Preprocessed) -> Program:
     for m in _UNSUPPORTED.finditer(_blank_strings(text)):
         line = text.count("\n", 0, m.start()) + 1
         column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-        word = (m.group(1) or m.group(2)).split()[0]
-        what = "channels of channels (chan fields in messages)" if word == "chan" else f"'{word}'"
-        raise fail(f"unsupported construct {what}", line, column)
+        raise fail(f"unsupported construct '{m.group(1)}'", line, column)
     tree = GRAMMAR.parse(text, "", pre.origin)
     try:
         return _ToAst(text).build(tree)
