@@ -1,0 +1,94 @@
+"""Channels of channels (Promela): a channel value is a channel's identity.
+
+Each model's "states, stored" and error verdict equal Spin's (``spin_oracle``: ``-o1 -o2
+-o3``, ``-DSAFETY -DNOREDUCE -DNOCLAIM``): Spin's numbering of channels (globals from 1 in
+declaration order, then each process's local channels in pid order), ``chan`` variables,
+message fields and record fields, local channels owned by their process, operations on a
+``chan`` variable (buffered, rendezvous, both at once, polls and ``len``).  Symmetry may
+permute channels together with the processes that own them, as it permutes pids.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detect.checking.verify import verify
+from detect.errors import InputError
+from detect.symmetry.pipeline import detect
+from detect.transform.load import load_model
+from frontends.promela import parse_text
+from tests.spin_oracle import compare, spin_available
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CASES = {
+    "numbering": """chan a = [1] of { byte };
+chan b[2] = [1] of { byte };
+chan x;
+active proctype P() { chan mine = [1] of { chan }; chan y; y = b[1]; x = mine; assert(a == 1); assert(y == 3);
+  assert(mine == 4); mine!a; mine?y; assert(y == 1) }
+active proctype Q() { chan q2 = [1] of { byte }; assert(q2 == 5) }""",
+    "reply channels, buffered": """mtype = { req };
+chan server = [2] of { mtype, chan };
+byte served;
+active [2] proctype client() { chan reply = [1] of { byte }; byte v; server!req, reply; reply?v; assert(v == 7) }
+active proctype srv() { chan r; do :: server?req, r -> r!7; served++ od }""",
+    "reply channels, rendezvous": """mtype = { req };
+chan server = [0] of { mtype, chan };
+active [2] proctype client() { chan reply = [0] of { byte }; byte v; server!req, reply; reply?v; assert(v == 7) }
+active proctype srv() { chan r; end: do :: server?req, r -> r!7 od }""",
+    "one variable, rendezvous and buffered": """chan a = [0] of { byte };
+chan b = [1] of { byte };
+chan which[2] = [1] of { chan };
+active proctype S() { chan c; which[0]?c; c!1; which[1]?c; c!2 }
+active proctype R() { byte x; which[0]!a; which[1]!b; a?x; b?x }""",
+    "poll and len on a variable": """chan q = [2] of { byte };
+chan p = [1] of { chan, byte };
+active proctype A() { chan c; p!q,3; p?c,_; c!1; c?[1] -> c?1; assert(len(c) == 0) }""",
+    "record field": """typedef Route { chan to; byte hops };
+chan out[2] = [1] of { byte };
+Route r;
+active proctype A() { r.to = out[1]; r.hops++; r.to!r.hops; out[1]?_; r.to = out[0]; r.to!2 }""",
+    "local channel emptied when its process ends": """chan back = [1] of { chan };
+active proctype A() { chan mine = [2] of { byte }; mine!1; mine!2; back!mine }
+active proctype B() { chan c; back?c; c?_ }""",
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_channel_values_agree_with_spin(name, tmp_path):
+    if not spin_available():
+        pytest.skip("spin or gcc not installed (apt-get install spin)")
+    assert compare(CASES[name], tmp_path) is None
+
+
+def test_load_balancer_agrees_with_spin(tmp_path):
+    if not spin_available():
+        pytest.skip("spin or gcc not installed (apt-get install spin)")
+    assert compare((ROOT / "models" / "load_balancer.pml").read_text(), tmp_path) is None
+
+
+def test_clients_swap_with_their_reply_channels():
+    """Two clients are interchangeable together with their reply channels: the swap also
+    exchanges the two channel identities wherever they are stored; two workers swap with
+    their work channels."""
+    model = load_model(str(ROOT / "models" / "load_balancer.pml"))
+    detection = detect(model)
+    assert detection.group.order == 4
+    texts = [g.description for g in detection.group.generators]
+    assert any("client[0]↔client[1]" in t and "swap values 4↔5 of lb_2.r" in t for t in texts), texts
+    assert any("worker[3]↔worker[4]" in t for t in texts), texts
+    assert verify(model, [g.permutation for g in detection.group.generators]).ok
+
+
+@pytest.mark.parametrize("text,message", [
+    ("chan c; active proctype P() { c!1 }", "c names no channel of 1 fields"),
+    ("chan q = [1] of { byte }; byte x; active proctype P() { x!1 }", "x is not a channel"),
+    ("typedef T { chan c = [1] of { byte } }; T t; active proctype P() { skip }",
+     "a channel declaration inside a record is not supported"),
+])
+def test_refusals_are_located(text, message):
+    with pytest.raises(InputError) as e:
+        parse_text(text, "m.pml")
+    assert message in e.value.message and e.value.line >= 1
