@@ -8,7 +8,9 @@ rendezvous channels, guards, ``if``/``do`` with ``else``, ``break`` and ``timeou
 operators, and stores that wrap (byte + 200, short + 30000, int + 65537).  Loops are bounded by local counters
 and values stay small, so state spaces stay in the hundreds to thousands.  ``claimed(seed)``
 is the same model with a random never claim over its globals (``do``/``if`` with ``else``,
-``goto``, an ``accept`` label, an end that is a violation).
+``goto``, an ``accept`` label, an end that is a violation).  ``routed(seed)`` adds channels of
+channels: a hub channel carrying channel values, a process with a local channel, and
+operations on ``chan`` variables that may name buffered and rendezvous channels alike.
 """
 from __future__ import annotations
 
@@ -246,6 +248,30 @@ class _Gen:
 def model(seed: int) -> str:
     """The random model number ``seed``."""
     return _Gen(seed).model()
+
+
+def routed(seed: int) -> str:
+    """The random model number ``seed`` with channel values passed through a hub channel."""
+    gen = _Gen(seed)
+    text = gen.model()
+    r = random.Random(seed + 7919)
+    names = list(gen.chans) or []
+    if not names:
+        text += "chan q9 = [1] of { byte };\n"
+        names = ["q9"]
+    lines = ["chan hub = [2] of { chan, byte };"]
+
+    def op(c: str) -> str:
+        return r.choice([f"{c}!{r.randint(0, 2)}", f"{c}?g0", f"nempty({c}) -> {c}?_", f"nfull({c}) -> {c}!g1",
+                         f"{c}?[1] -> {c}?1", f"len({c}) == 0"])
+
+    own = "mine" if r.random() < 0.5 else r.choice(names)
+    lines.append(f"active proctype R() {{ chan c; chan mine = [{r.choice([0, 1, 2])}] of {{ byte }}; byte v; "
+                 f"hub!{own},1; hub!{r.choice(names)},2; "
+                 f"do :: hub?c,v -> if :: {op('c')} :: {op('c')} :: else fi; v < 2 -> hub!c,v+1 "
+                 f":: timeout -> break od; "
+                 f"if :: mine?v :: mine!1 :: skip fi }}")
+    return text + "\n".join(lines) + "\n"
 
 
 def claimed(seed: int) -> str:

@@ -18,7 +18,8 @@ from detect.errors import InputError
 from detect.symmetry.pipeline import detect
 from detect.transform.load import load_model
 from frontends.promela import parse_text
-from tests.spin_oracle import compare, spin_available
+from tests.promela_gen import routed
+from tests.spin_oracle import SpinRefused, compare, spin_available
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,6 +62,17 @@ def test_channel_values_agree_with_spin(name, tmp_path):
     if not spin_available():
         pytest.skip("spin or gcc not installed (apt-get install spin)")
     assert compare(CASES[name], tmp_path) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_model_with_channel_values_agrees_with_spin(seed, tmp_path):
+    if not spin_available():
+        pytest.skip("spin or gcc not installed (apt-get install spin)")
+    text = routed(seed)
+    try:
+        assert compare(text, tmp_path) is None, text
+    except SpinRefused as e:
+        pytest.skip(f"Spin gives no count: {e}")
 
 
 def test_load_balancer_agrees_with_spin(tmp_path):
