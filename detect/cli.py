@@ -7,6 +7,7 @@ assertion, a fault, an unsound generator); 2 bad input (always a one-line
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -395,6 +396,9 @@ def explore_command(model, defines, as_json, process, max_states, timeout, memor
     finally:
         if bar is not None:
             bar.stop()
+    from detect.checking.cycles import check_acceptance
+
+    reduced = dataclasses.replace(reduced, exploration=check_acceptance(seq, reduced.exploration, max_states))
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}

@@ -77,6 +77,39 @@ def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_00
     return Counts(int(m.group(1)), int(e.group(1)) > 0, "Search not completed" not in out)
 
 
+def spin_acceptance(text: str, workdir: Path, timeout: float = 120) -> bool:
+    """Whether ``pan -a`` (pan compiled without ``-DSAFETY``, no partial-order reduction, no
+    fairness) finds an acceptance cycle in Promela ``text``."""
+    (workdir / "m.pml").write_text(text)
+    r = subprocess.run(["spin", "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=workdir, capture_output=True, text=True,
+                       timeout=timeout)
+    if r.returncode != 0 or not (workdir / "pan.c").exists():
+        raise SpinRefused("spin: " + " ".join((r.stdout + r.stderr).split())[:200])
+    r = subprocess.run(["gcc", "-O0", "-w", "-DNOREDUCE", "-o", "pan", "pan.c"], cwd=workdir, capture_output=True,
+                       text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise SpinRefused("gcc: " + " ".join(r.stderr.split())[:200])
+    r = subprocess.run(["./pan", "-a", "-m1000000", "-c0", "-n"], cwd=workdir, capture_output=True, text=True,
+                       timeout=timeout)
+    if "max search depth too small" in r.stdout:
+        raise SpinRefused("max search depth too small")
+    return "acceptance cycle" in r.stdout
+
+
+def our_acceptance(text: str, name: str = "m.pml") -> bool:
+    """Whether ``symdetect explore`` finds an acceptance cycle in ``text``."""
+    from detect.checking.cycles import check_acceptance
+    from detect.statespace.explore import explore_state_space
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, name))
+    result = check_acceptance(model, explore_state_space(model, max_states=5_000_000, engine="python"), 5_000_000)
+    return any(a.assertion.kind == "acceptance" and a.verdict == "fails" for a in result.assertions)
+
+
 def has_claim(text: str) -> bool:
     """Whether Promela ``text`` has a never claim (pan then explores the product with it)."""
     return re.search(r"\bnever\s*\{", text) is not None

@@ -5,7 +5,7 @@ Each model's "states, stored" and error verdict are compared with pan compiled w
 stuttering where no process can move, the claim's own ``-end-``, no claim move inside an
 atomic sequence, the hand-over when the atomic process blocks, ``_nr_pr`` counting the
 claim, rendezvous, remote references.  Random models get random claims
-(``promela_gen.claimed``).  Symmetry must keep the claim: a generator may move what the
+(``promela_gen.claimed``).  Acceptance cycles are compared with ``pan -a``.  Symmetry must keep the claim: a generator may move what the
 claim reads only where the claim is invariant.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from detect.transform.load import load_model
 from detect.transform.narrowing import narrow
 from frontends.promela import parse_text
 from tests.promela_gen import claimed
-from tests.spin_oracle import SpinRefused, compare, has_claim, spin_available
+from tests.spin_oracle import SpinRefused, compare, has_claim, our_acceptance, spin_acceptance, spin_available
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -125,12 +125,45 @@ never { do :: user[0]@cs && user[1]@cs -> break :: else od }"""
         assert verdict.verdict == "fails" and verdict.trace, strategy
 
 
-def test_cycle_properties_are_reported_not_checked(tmp_path):
+ACCEPTANCE = {
+    "claim blocked before a cycle": """byte x;
+active proctype P() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }
+never { T0: do :: x == 2 -> goto accept_all :: true od; accept_all: do :: x != 1 od }""",
+    "stutter cycle after the system ends": """byte x;
+active proctype P() { x = 1; x = 2 }
+never { T0: do :: x == 2 -> goto accept_all :: true od; accept_all: do :: true od }""",
+    "accept labels of processes, no claim": """byte x;
+active proctype P() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od; accept: skip }
+active proctype Q() { accept_q: do :: x == 1 -> skip od }""",
+    "accept label not on the loop": """byte x;
+active proctype P() { x = 1; x = 2 }
+never { T0: do :: x == 2 -> goto accept_all :: true od; accept_all: skip; do :: true od }""",
+    "timeout and accept label": CASES["timeout and accept label"],
+}
+
+
+@pytest.mark.parametrize("name", ACCEPTANCE)
+def test_acceptance_cycles_agree_with_pan_a(name, tmp_path):
+    _needs_spin()
+    text = ACCEPTANCE[name]
+    assert our_acceptance(text) == spin_acceptance(text, tmp_path)
+
+
+def test_acceptance_verdict_is_reported(tmp_path):
     path = tmp_path / "acc.pml"
-    path.write_text(CASES["timeout and accept label"] + "\n")
+    path.write_text(ACCEPTANCE["stutter cycle after the system ends"] + "\n")
     out = subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path)],
                          capture_output=True, text=True, cwd=ROOT)
-    assert "no acceptance cycle" in out.stdout and "not checked" in out.stdout, out.stdout + out.stderr
+    assert "no acceptance cycle (accept labels): fails" in out.stdout, out.stdout + out.stderr
+    assert out.returncode == 1
+
+
+def test_non_progress_cycles_are_reported_not_checked(tmp_path):
+    path = tmp_path / "np.pml"
+    path.write_text("byte x; active proctype P() { do :: x < 2 -> x++ :: x == 2 -> progress: x = 0 od }\n")
+    out = subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert "no non-progress cycle" in out.stdout and "not checked" in out.stdout, out.stdout + out.stderr
 
 
 @pytest.mark.parametrize("text,message", [

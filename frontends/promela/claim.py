@@ -13,7 +13,8 @@ summand here:
   the same system state (``-DNOSTUTTER`` is not the default, also under ``-DSAFETY``).  Pan
   stores the state after a stutter move under the same key as the claim-turn state before
   the system got stuck, and prunes its search there: ``_entry`` keeps that claim location
-  (where the claim was when the system arrived), and a stutter move back to it is not made.
+  (where the claim was when the system arrived), and a stutter move back to it leads to
+  that claim-turn state itself, the state pan matches (so cycles stay cycles).
   Where several claim locations enter one stuck system state, pan's count depends on its
   search order (whichever key it stores first prunes the others); ours is that of each
   entry taken first, so it can exceed pan's there;
@@ -30,8 +31,8 @@ and after a stutter move; ``stored`` says which of our states those are, and ``h
 bits pan's state vector lacks.  Deadlocks are not errors under a claim (pan: "invalid end
 states - (disabled by never claim)").  The claim is one more process (``never``), with
 ``_nr_pr`` counting it as pan does; its ``pid`` is ``None``, the system's pids are unchanged.
-Acceptance cycles (``accept`` labels) and non-progress cycles are not checked: they become
-assertions whose verdict is "not checked".
+Acceptance cycles (``accept`` labels) become an ``acceptance`` assertion, checked on the
+unreduced product graph (``detect.checking.cycles``); non-progress cycles are not checked.
 """
 from __future__ import annotations
 
@@ -133,6 +134,9 @@ def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence
                                    move + (Assign(Name(ENTRY), Const(st.src)),), st.origin, (CLAIM,)))
         summands.append(ir.Summand((), _conj(at, _at(STUTTER, 1), neg(_at(ENTRY, st.dst))),
                                    ir.Event(f"never.{st.src}"), move, st.origin, (CLAIM,)))
+        summands.append(ir.Summand((), _conj(at, _at(STUTTER, 1), _at(ENTRY, st.dst)),
+                                   ir.Event(f"never.{st.src}"), (Assign(Name(CLAIM_PC), Const(st.dst)),) + moved,
+                                   st.origin, (CLAIM,)))
     locations = tuple(range(0, max(graph.locations) + 1))
     pc = ir.Variable(CLAIM_PC, locations, ((graph.entry,),), None, CLAIM)
     variables = (pc, ir.Variable(TURN, (0, 1), ((1,),)), ir.Variable(STUTTER, (0, 1), ((0,),)),
@@ -156,15 +160,13 @@ def no_move(system: Sequence[ir.Summand]) -> Expr:
     return _conj(*(neg(disj(*guards)) for guards in by_process.values()))
 
 
-def cycle_assertions(graphs: Sequence[Graph], claim: Graph | None) -> tuple[ir.Assertion, ...]:
-    """"Not checked" verdicts for the cycle properties the model's labels ask for."""
+def cycle_assertions(accepting: Sequence[Expr], progress: bool) -> tuple[ir.Assertion, ...]:
+    """The cycle properties the model's labels ask for: no acceptance cycle (``accepting``:
+    where the claim -- or, without one, a process -- is at an ``accept`` label; checked by
+    ``detect.checking.cycles``), no non-progress cycle (``progress`` labels: not checked)."""
     out = []
-    labels = [name for g in graphs for name, _ in g.labels]
-    claim_labels = [name for name, _ in claim.labels] if claim is not None else []
-    if any(n.startswith("accept") for n in labels + claim_labels):
-        out.append(ir.Assertion("acceptance", "no acceptance cycle (accept labels; not checked: "
-                                              "safety properties only)"))
-    if any(n.startswith("progress") for n in labels):
-        out.append(ir.Assertion("progress", "no non-progress cycle (progress labels; not checked: "
-                                            "safety properties only)"))
+    if accepting:
+        out.append(ir.Assertion("acceptance", "no acceptance cycle (accept labels)", disj(*accepting)))
+    if progress:
+        out.append(ir.Assertion("progress", "no non-progress cycle (progress labels; not checked)"))
     return tuple(out)

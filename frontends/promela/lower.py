@@ -39,7 +39,7 @@ from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, l
 from frontends.kit import Span
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
-from frontends.promela.claim import ClaimStep, check_claim, cycle_assertions, product
+from frontends.promela.claim import CLAIM_PC, ClaimStep, check_claim, cycle_assertions, product
 from frontends.promela.normal import alternatives, normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
@@ -1417,7 +1417,14 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         variables, processes = variables + prod.variables, processes + (prod.process,)
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
-    assertions += cycle_assertions([i.graph for i in instances], claim[0] if claim else None)
+    if claim is not None:
+        accepting = [Binary("==", Name(CLAIM_PC), Const(loc)) for name, loc in claim[0].labels
+                     if name.startswith("accept")]
+    else:
+        accepting = [tr.counter(i).at(loc) for i in instances for name, loc in i.graph.labels
+                     if name.startswith("accept")]
+    progress = any(name.startswith("progress") for i in instances for name, _ in i.graph.labels)
+    assertions += cycle_assertions(accepting, progress)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,

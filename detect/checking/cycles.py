@@ -1,0 +1,102 @@
+"""Acceptance cycles: is there a reachable cycle through an accepting state?
+
+An ``acceptance`` assertion's condition says which states accept (Promela: the never claim,
+or without one a process, at an ``accept`` label).  Its verdict comes from the unreduced
+reachable graph: it fails iff a strongly connected component with a cycle (more than one
+state, or a self-loop) holds an accepting state -- what Spin's ``pan -a`` looks for with its
+nested search, without fairness.  The graph is that of the whole model, never claim and
+stutter moves included, so a system that stops with the claim cycling on its last state is
+an acceptance cycle as in Spin.  Until checked (a graph larger than the bound), the verdict
+stays "not checked".
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional, Sequence
+
+from detect.ir import SequentialModel
+from detect.statespace.compile import compile_model
+from detect.statespace.explore import AssertionResult, Exploration, reachable_graph
+
+
+def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
+    """The strongly connected components of the graph that contain a cycle (Tarjan's
+    algorithm, iterative; a state not expanded has no successors)."""
+    n = len(successors)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, iter(successors[root] if root < len(successors) else ()))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, iter(successors[w] if w < len(successors) else ())))
+                    advanced = True
+                    break
+                if on_stack[w]:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1 or (v < len(successors) and v in successors[v]):
+                    out.append(component)
+    return out
+
+
+def acceptance_cycle(model: SequentialModel, condition, max_states: int) -> Optional[tuple[bool, int]]:
+    """``(found, states)``: whether the reachable graph of ``model`` has a cycle through a
+    state satisfying the compiled ``condition``; None when it has more than ``max_states``."""
+    graph = reachable_graph(model, max_states=max_states)
+    if not graph.complete:
+        return None
+    for component in cyclic_components(graph.successors):
+        if any(condition(graph.states[k]) for k in component):
+            return True, len(graph.states)
+    return False, len(graph.states)
+
+
+def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None) -> Exploration:
+    """``result`` with its ``acceptance`` verdicts decided (see the module docstring)."""
+    kinds = [a.kind for a in model.assertions]
+    if "acceptance" not in kinds:
+        return result
+    compiled = compile_model(model)
+    verdicts = list(result.assertions)
+    for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
+        if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
+            continue
+        found = acceptance_cycle(model, cond, max_states or 1_000_000)
+        if found is None:
+            verdicts[i] = dataclasses.replace(verdicts[i], note="more states than --max-states: not checked")
+        else:
+            cycle, states = found
+            verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", (),
+                                          f"{'a' if cycle else 'no'} cycle through an accepting state "
+                                          f"among {states:,} unreduced states")
+    return dataclasses.replace(result, assertions=tuple(verdicts))
