@@ -57,7 +57,7 @@ from detect.ir.build import disj, fold, is_truth
 from detect.ir.semantics import Env, Fault, execute
 
 from frontends.murphi.syntax import (
-    AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, CallStmt, ClearStmt, ConstDecl,
+    AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
     Designator, EnumType, ErrorStmt, Field, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
     Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp,
@@ -719,7 +719,7 @@ class _Translator:
             flag = _return_flag(scope)
             returns = flag is not None and any(_contains_return(b) for b in s.body)
             return self._copies(s.body, scopes, flag if returns else None)
-        if isinstance(s, CallStmt):
+        if isinstance(s, Call):
             return self.call_procedure(s, scope)
         if isinstance(s, ReturnStmt):
             if RETURN not in scope:
@@ -844,7 +844,7 @@ class _Translator:
             return AliasSym(self.freeze(a, scope, arg, out, routine))
         return AliasSym(a)
 
-    def call_procedure(self, s: CallStmt, scope: Scope) -> list[ir.Stmt]:
+    def call_procedure(self, s: Call, scope: Scope) -> list[ir.Stmt]:
         """Inline procedure call ``s``: arguments bound in order, locals undefined, body."""
         decl = self.routine(s, scope, "procedure")
         inner: dict[str, Symbol] = dict(self.globals)
@@ -1106,7 +1106,7 @@ def _assigned_names(body) -> set[str]:
     for s in body:
         if isinstance(s, (AssignStmt, ClearStmt, UndefineStmt)):
             names.add(s.target.name)
-        elif isinstance(s, CallStmt):
+        elif isinstance(s, Call):
             names |= {a.name for a in s.args if isinstance(a, Designator)}
         elif isinstance(s, AliasStmt):
             names |= {t.name for _, t, _ in s.aliases if isinstance(t, Designator)}
@@ -1276,7 +1276,7 @@ class _FunctionRun:
         elif isinstance(s, AssertStmt):
             c = tr.expr(s.cond, self.view(scope))
             self.fail(active, neg(conj(c.defined, c.expr)))
-        elif isinstance(s, CallStmt):
+        elif isinstance(s, Call):
             raise self.side_effect(s, f"calls procedure {s.name!r}")
         elif isinstance(s, AliasStmt):
             inner = dict(scope)
