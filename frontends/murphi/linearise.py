@@ -46,6 +46,7 @@ value counts as violated.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Union
@@ -55,6 +56,7 @@ from detect.errors import InputError
 from detect.ir import build
 from detect.ir.build import disj, fold, is_truth
 from detect.ir.semantics import Env, Fault, execute
+from detect.ir.walk import names_read, subexpressions
 
 from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
@@ -137,12 +139,7 @@ class Leaf:
 
     @property
     def size(self) -> Optional[int]:
-        if not self.dims:
-            return None
-        n = 1
-        for d in self.dims:
-            n *= d.size
-        return n
+        return math.prod(d.size for d in self.dims) if self.dims else None
 
 
 def _leaves(name: str, t: Type, path=(), dims=()) -> Iterator[Leaf]:
@@ -1065,17 +1062,7 @@ def _stable_names(scope: Scope) -> set[str]:
 
 def _stable(e: ir.Expr, names: set[str]) -> bool:
     """``e`` reads only constants and ``names`` (no state, no temporary)."""
-    if isinstance(e, ir.Const):
-        return True
-    if isinstance(e, ir.Name):
-        return e.name in names
-    if isinstance(e, ir.Unary):
-        return _stable(e.operand, names)
-    if isinstance(e, ir.Binary):
-        return _stable(e.left, names) and _stable(e.right, names)
-    if isinstance(e, ir.Ite):
-        return all(_stable(x, names) for x in (e.cond, e.then, e.else_))
-    return False
+    return not any(isinstance(x, ir.Index) for x in subexpressions(e)) and names_read(e) <= names
 
 
 def _sub_statements(s) -> Iterator:
@@ -1485,17 +1472,8 @@ def _split_quantified(tr: _Translator, kind: str, quantifiers, body, scope: Scop
 
 
 def _mentions(e: ir.Expr, names: set[str]) -> bool:
-    if isinstance(e, ir.Name):
-        return e.name in names
-    if isinstance(e, ir.Index):
-        return _mentions(e.index, names)
-    if isinstance(e, ir.Unary):
-        return _mentions(e.operand, names)
-    if isinstance(e, ir.Binary):
-        return _mentions(e.left, names) or _mentions(e.right, names)
-    if isinstance(e, ir.Ite):
-        return any(_mentions(x, names) for x in (e.cond, e.then, e.else_))
-    return False
+    """``e`` reads one of ``names`` (array names are not read as ``Name``s)."""
+    return not names_read(e).isdisjoint(names)
 
 
 def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
