@@ -60,7 +60,7 @@ from detect.ir.walk import names_read, subexpressions
 
 from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
-    Designator, EnumType, ErrorStmt, Field, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
+    Designator, EnumType, ErrorStmt, Expr, Field, Formal, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
     Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp,
     UndefineStmt, VarDecl, WhileStmt, Conditional,
@@ -853,11 +853,7 @@ class _Translator:
             if f.by_reference:
                 inner[f.name] = self.reference(f, arg, scope, out, decl.name)
                 continue
-            ftype = self.formal_type(f)
-            if not isinstance(ftype, Simple):
-                raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
-                                 "declare it Var", f)
-            v = self.expr(arg, scope)
+            ftype, v = self.value_argument(f, arg, scope)
             if f.name not in assigned and _stable(v.expr, stable) and v.defined == ir.TRUE and v.within(ftype):
                 inner[f.name] = ValueSym(v)  # cannot change while the body runs: substitute
                 continue
@@ -896,6 +892,15 @@ class _Translator:
         out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
         return out + self.stmts(decl.body, body_scope)
 
+    def value_argument(self, f: Formal, arg: Expr, scope: Scope) -> tuple[Simple, Value]:
+        """The type of value parameter ``f`` (arrays and records are refused) and the value of
+        its argument ``arg``."""
+        ftype = self.formal_type(f)
+        if not isinstance(ftype, Simple):
+            raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
+                             "declare it Var", f)
+        return ftype, self.expr(arg, scope)
+
     def call_function(self, e: Call, scope: Scope) -> Value:
         """The value of function call ``e``: the body executed symbolically (``_FunctionRun``)
         into one expression; its ``defined`` is the condition that no fault happens."""
@@ -912,11 +917,7 @@ class _Translator:
                 # The function writes no state, so the reference can stay symbolic.
                 base[f.name] = self.reference(f, arg, scope, [], decl.name)
                 continue
-            ftype = self.formal_type(f)
-            if not isinstance(ftype, Simple):
-                raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
-                                 "declare it Var", f)
-            v = self.expr(arg, scope)
+            ftype, v = self.value_argument(f, arg, scope)
             ok = v.defined if v.within(ftype) else conj(v.defined, _in_range(v.expr, ftype.lo, ftype.hi))
             entry_ok = conj(entry_ok, ok)
             base[f.name] = run.new_local(f.name, ftype, Value(v.expr, *((v.lo, v.hi) if v.within(ftype) else (ftype.lo, ftype.hi))))
