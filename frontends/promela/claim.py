@@ -45,7 +45,7 @@ from detect.ir import Assign, Binary, Const, Expr, Name
 from detect.ir.build import conj, disj, neg
 
 from frontends.promela import syntax as S
-from frontends.promela.cfg import Graph, Transition
+from frontends.promela.cfg import Graph
 
 CLAIM = "never"
 CLAIM_PC = "never.pc"
