@@ -82,7 +82,7 @@ def test_clients_swap_with_their_reply_channels():
     detection = detect(model)
     assert detection.group.order == 4
     texts = [g.description for g in detection.group.generators]
-    assert any("client[0]↔client[1]" in t and "swap values 4↔5 of lb_2.r" in t for t in texts), texts
+    assert any("client[0]↔client[1]" in t and "swap values client_0.reply↔client_1.reply of lb_2.r" in t for t in texts), texts
     assert any("worker[3]↔worker[4]" in t for t in texts), texts
     assert verify(model, [g.permutation for g in detection.group.generators]).ok
 

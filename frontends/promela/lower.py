@@ -211,6 +211,8 @@ class Lowering:
         self.claim: Optional[S.Never] = None
         #: every channel instance, in the order of their identities (``Channel.ident``)
         self.channels: list[Channel] = []
+        #: the IR variables holding channel identities (``chan`` variables and message fields)
+        self.chan_valued: set[str] = set()
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
@@ -323,6 +325,8 @@ class Lowering:
                       f"so state counts can exceed Spin's")
         name = prefix + d.name
         info = VarInfo(name, bounds, size, d.hidden, chan=d.type == "chan")
+        if d.type == "chan":
+            self.chan_valued.add(name)
         self.var_bounds[name] = bounds
         init_value = 0 if value == "dynamic" or owner is not None and not known.get("__running__") else _wrap_value(value, bounds)
         # mtype values show by name (0 is Spin's "no mtype").
@@ -352,6 +356,7 @@ class Lowering:
             if cap > 0:
                 fifo = ch.buffer
                 self.variables.append(dataclasses.replace(fifo.length_variable(), owner=owner))
+                self.chan_valued.update(fifo.fields[j] for j, t in enumerate(d.init.types) if t == "chan")
                 for j, fb in enumerate(fields):
                     self.variables.append(dataclasses.replace(
                         fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,))), owner=owner))
@@ -1402,6 +1407,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         ok = sorted({0} | set(g.end_labels))
         terminal_parts.append(disj(*(tr.counter(inst).at(v) for v in ok)))
     params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
+    # channel identities show as the channels' names
+    idents = tuple((ch.ident, ch.prefix) for ch in low.channels)
+    low.variables = [dataclasses.replace(v, value_names=idents) if v.name in low.chan_valued else v
+                     for v in low.variables]
     blocked = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids]
     stored = owner.turn((), blocked) if atomic_pids else TRUE
     variables, processes = tuple(low.variables), _processes(instances, low.variables)
