@@ -543,11 +543,26 @@ def parse_program(pre: Preprocessed) -> Program:
         line = text.count("\n", 0, m.start()) + 1
         column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
         raise fail(f"unsupported construct '{m.group(1)}'", line, column)
-    tree = GRAMMAR.parse(text, "", pre.origin)
+    try:
+        tree = GRAMMAR.parse(text, "")
+    except InputError as e:  # located in the preprocessed text
+        raise fail(_remote_variable(text, e.line, e.column) or e.message, e.line, e.column) from None
     try:
         return _ToAst(text).build(tree)
     except InputError as e:  # the builder's, located in the preprocessed text
         raise fail(e.message, e.line, e.column) from None
+
+
+def _remote_variable(text: str, line: int, column: int) -> str | None:
+    """The message for a syntax error at the ``:`` of a remote variable reference
+    ``proctype[pid]:var`` (not supported), or None for any other error."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines) or not 1 <= column <= len(lines[line - 1]):
+        return None
+    before, at = lines[line - 1][:column - 1], lines[line - 1][column - 1:]
+    if at.startswith(":") and re.search(r"\b[A-Za-z_]\w*\s*\[[^\]]*\]\s*$", before):
+        return "unsupported construct: remote variable reference proctype[pid]:var"
+    return None
 
 
 def _blank_strings(text: str) -> str:
