@@ -288,7 +288,8 @@ def test_byte_wraps_like_spin():
     ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
     ("byte x;\nactive proctype A() { if :: if :: x == 1 :: else -> skip fi\n :: else -> x = 3 fi }",
      "two else options", 3),
-    ("byte x;\nactive proctype A() { run A() }", "run is supported only in init", 2),
+    ("chan c[2] = [1] of { byte };\nproctype P(chan x) { x!1 }\nactive proctype A() { byte i;\n run P(c[i]) }",
+     "run P with a channel chosen at run time", 4),
 ])
 def test_errors_are_located(text, fragment, line):
     with pytest.raises(InputError) as e:
