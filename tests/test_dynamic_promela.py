@@ -1,0 +1,88 @@
+"""Dynamic process creation in Promela (issue 14): ``run`` anywhere, pids given at run time
+(the lowest free one, Spin's ``_nr_pr``) and reused after last-in-first-out removal.  Each
+model's "states, stored" and verdict are pinned to Spin 6.5.2's (``spin -a -o1 -o2 -o3``,
+pan with ``-DSAFETY -DNOREDUCE -DNOCLAIM``), and Spin is re-run when installed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detect.errors import InputError
+from detect.ir.semantics import steps
+from detect.statespace.explore import reachable_graph
+from detect.transform.load import narrowed
+from frontends import promela
+from tests.spin_oracle import Counts, our_counts, spin_available, spin_counts
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def check(text: str, stored: int, error: bool, tmp_path) -> None:
+    assert our_counts(text) == Counts(stored, error)
+    if spin_available():
+        assert spin_counts(text, tmp_path) == Counts(stored, error)
+
+
+#: the bundled models with Spin's counts at their default parameters
+MODELS = [
+    ("dynamic_server.pml", 15365),   # a handler per request, run inside the server
+    ("dynamic_pool.pml", 548),       # workers end and are restarted: pids reused
+    ("dynamic_ring.pml", 222),       # a ring started by a loop over a variable
+    ("dynamic_session.pml", 557),    # seed 001's server / handler / function threads
+]
+
+
+@pytest.mark.parametrize("name,stored", MODELS)
+def test_bundled_dynamic_models_count_as_spin(name, stored, tmp_path):
+    check((ROOT / "models" / name).read_text(), stored, False, tmp_path)
+
+
+SMALL = [
+    # a chain: each process starts the next, then writes
+    ("byte depth;\nproctype Link(byte d) { if :: d < 3 -> run Link(d + 1) :: else -> skip fi; depth = d }\n"
+     "init { run Link(0) }", 123, False),
+    # init's loop starts processes that may end before the next run: the pid is reused
+    ("byte n;\nproctype H(byte x) { n++ }\ninit { byte i; do :: i < 3 -> run H(i); i++ :: i == 3 -> break od }",
+     120, False),
+    # runs inside atomic, a channel parameter, _pid of a run-time process, runs in two processes
+    ("chan c = [0] of { byte };\nchan d = [2] of { byte };\nbyte sum;\n"
+     "proctype H(chan out; byte k) { byte x = k * 2; out!x; sum = sum + _pid }\n"
+     "active proctype S() { byte v; atomic { run H(d, 1); run H(d, 2) }; d?v; d?v; run H(d, v); d?v }\n"
+     "active proctype T() { byte y; c?y }\nactive proctype U() { c!3; run H(d, 7) }", 6306, False),
+    # a process at pid 1 (not init) ends and its pid is reused by a run of another process
+    ("byte x;\nproctype B() { x++ }\nactive proctype A() { (_nr_pr == 1) -> run B(); run B(); (_nr_pr == 1) }\n"
+     "active proctype C() { x = 9 }", None, None),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", SMALL)
+def test_run_anywhere_counts_as_spin(text, stored, error, tmp_path):
+    if stored is None:
+        if not spin_available():
+            pytest.skip("spin or gcc not installed")
+        assert our_counts(text) == spin_counts(text, tmp_path)
+    else:
+        check(text, stored, error, tmp_path)
+
+
+def test_more_processes_than_the_bound_is_a_fault_naming_the_option():
+    """Spin reports "too many processes" at 255; below that, the bound is ours and says so."""
+    text = "byte x;\nproctype B() { x++; x-- }\nactive proctype A() { do :: x < 2 -> run B() :: timeout -> break od }"
+    model = narrowed(promela.parse_text)(text, "many.pml", max_procs=4)
+    graph = reachable_graph(model)
+    messages = {st.fault for k in graph.faults for st in steps(model, graph.states[k]) if st.fault}
+    assert messages and all("more than 4 processes (raise --max-procs" in m for m in messages)
+    assert our_counts(text).error
+
+
+def test_bound_below_the_initial_processes_is_refused():
+    with pytest.raises(InputError, match="--max-procs 2: 2 processes run from the start"):
+        promela.parse_text("proctype B() { skip }\nactive [2] proctype A() { run B() }", "b.pml", max_procs=2)
+
+
+def test_runs_of_a_proctype_with_different_channels_are_refused():
+    text = ("chan a = [1] of { byte }; chan b = [1] of { byte };\nproctype P(chan x) { x!1 }\n"
+            "active proctype A() { run P(a);\n run P(b) }")
+    with pytest.raises(InputError, match="runs of P pass different channels"):
+        promela.parse_text(text, "c.pml")
