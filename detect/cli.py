@@ -360,10 +360,12 @@ def status_line(enabled: bool):
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
                    "the native explorer counts what it allocates, the Python one its resident-set growth.")
 @click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
-@click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph"]),
+@click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph", "pids"]),
               default="none", show_default=True,
               help="Symmetry reduction: exact (least image, stabiliser chain), enumerate (all of G), "
-                   "local (hill climbing, may keep several states per orbit), graph (nauty canonical form).")
+                   "local (hill climbing, may keep several states per orbit), graph (nauty canonical form), "
+                   "pids (Promela: processes created by run whose pids are unobservable are interchangeable, "
+                   "then exact).")
 @click.option("--table-limit", default=100_000, show_default=True,
               help="With --reduce: largest allowed-assignment table of one constraint.")
 @click.option("--spin-states", is_flag=True,

@@ -8,10 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from detect.checking.pids import anonymous_pids, pid_canonicaliser
+from detect.checking.reduce import explore_reduced
 from detect.errors import InputError
+from detect.statespace.compile import compile_model
+from detect.symmetry.pipeline import detect
 from detect.ir.semantics import steps
 from detect.statespace.explore import reachable_graph
-from detect.transform.load import narrowed
+from detect.transform.load import load_model, narrowed
 from frontends import promela
 from tests.spin_oracle import Counts, our_counts, spin_available, spin_counts
 
@@ -30,6 +34,7 @@ MODELS = [
     ("dynamic_pool.pml", 548),       # workers end and are restarted: pids reused
     ("dynamic_ring.pml", 222),       # a ring started by a loop over a variable
     ("dynamic_session.pml", 557),    # seed 001's server / handler / function threads
+    ("dynamic_workers.pml", 499),    # workers that never end, started by a loop over a variable
 ]
 
 
@@ -86,3 +91,46 @@ def test_runs_of_a_proctype_with_different_channels_are_refused():
             "active proctype A() { run P(a);\n run P(b) }")
     with pytest.raises(InputError, match="runs of P pass different channels"):
         promela.parse_text(text, "c.pml")
+
+
+# ---------------------------------------------------------------- seed 001's pid abstraction
+
+
+def test_pid_abstraction_is_a_bisimulation_and_reduces_to_its_classes():
+    """dynamic_workers: workers never end and never read _pid.  On every reachable state the
+    canonical form is reachable and has the same canonical successors (a bisimulation:
+    the quotient is exact), and ``--reduce pids`` explores exactly one state per class."""
+    model = load_model(str(ROOT / "models" / "dynamic_workers.pml"))
+    abstraction = anonymous_pids(model)
+    assert abstraction is not None and len(abstraction.groups) == 1 and abstraction.pid_slots
+    canon = pid_canonicaliser(abstraction)
+    compiled = compile_model(model)
+    graph = reachable_graph(compiled)
+    reachable = set(graph.states)
+    for s in graph.states:
+        c = canon(s)
+        assert c in reachable and canon(c) == c
+        assert {canon(t) for t in compiled.successors(s)} == {canon(t) for t in compiled.successors(c)}
+    # some state has a worker mid-atomic: _atomic names a pid the abstraction moves
+    atomic = abstraction.pid_slots[0]
+    assert any(s[atomic] >= 1 and canon(s)[atomic] != s[atomic] for s in graph.states)
+    classes = len({canon(s) for s in graph.states})
+    reduced = explore_reduced(model, "pids", detection=detect(model, domain_states=100_000))
+    assert (len(graph.states), classes, reduced.exploration.states) == (724, 162, 162)
+
+
+def test_processes_that_end_are_not_abstracted():
+    """A handler that ends may be removed only while it is the newest process (Spin), so
+    its pid is observable: no anonymous processes, and ``pids`` is the plain exploration."""
+    model = load_model(str(ROOT / "models" / "dynamic_server.pml"))
+    assert anonymous_pids(model) is None
+    reduced = explore_reduced(model, "pids", detection=detect(model, domain_states=100_000))
+    assert "no process whose pid is unobservable" in reduced.reducer.method
+    assert reduced.exploration.states == explore_reduced(model, "none").exploration.states
+
+
+def test_processes_reading_pid_are_not_abstracted():
+    text = ("chan c = [2] of { byte };\nproctype W() { end: do :: c!_pid od }\n"
+            "init { byte i; do :: i < _nr_pr + 1 && i < 2 -> run W(); i++ :: else -> break od }")
+    assert anonymous_pids(narrowed(promela.parse_text)(text, "w.pml")) is None
+    assert anonymous_pids(narrowed(promela.parse_text)(text.replace("c!_pid", "c!1"), "w.pml")) is not None

@@ -55,7 +55,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     annotations: tuple = (("spin_stored", stored),)
     if any(v.name == ATOMIC for v in model.variables):
         annotations += (("spin_atomic", ATOMIC),)
-    model = dataclasses.replace(model, domains=facts, annotations=annotations)
+    model = dataclasses.replace(model, domains=facts, annotations=model.annotations + annotations)
     ir.validate(model)
     return model
 

@@ -885,7 +885,34 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             steps.append(_Step(inst, t.src, t.dst, guard, prog,
                                _line_of(low, inst, t.line), f"{inst.proctype}.{t.src}", t.keep))
     stored, model = assemble(low, tr, instances, steps, plan, init_inst)
+    if slots is not None:
+        groups = anonymous_processes(low, instances, slots)
+        if groups:
+            model = dataclasses.replace(model, annotations=model.annotations + (
+                ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
     return stored, model, dict(low.wide)
+
+
+def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> tuple[tuple[str, ...], ...]:
+    """Per proctype that ``run`` creates and whose pid nobody can observe, its instances
+    (``detect.checking.pids``): it never ends -- Spin's last-in-first-out removal is what
+    tells creation order, hence pids, apart -- and never reads ``_pid``.  Its instances
+    share one code and (``dynamic_slots``) the same channels, so which pids the running
+    ones have is immaterial.  Only groups of two or more."""
+    out = []
+    for name in dict.fromkeys(p for p, _ in dict(slots.holders)):
+        members = [i for i in instances if i.proctype == name]
+        g = members[0].graph
+        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g):
+            continue
+        out.append(tuple(i.owner for i in sorted(members, key=lambda i: i.pid)))
+    return tuple(out)
+
+
+def _reads_pid(g: Graph) -> bool:
+    """Whether ``_pid`` occurs in ``g``'s statements or local initialisers."""
+    return find_node((tuple(t.stmt for t in g.transitions), g.locals),
+                     lambda n: isinstance(n, S.Special) and n.name == "_pid") is not None
 
 
 def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offered: dict) -> list[_Step]:
@@ -1009,17 +1036,23 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
     return Ctx(inst, locals_, chans)
 
 
-def receives_into_pid(g: Graph) -> Optional[Span]:
+def receives_into_pid(g: Graph) -> Optional[S.Pos]:
     """Where a receive of ``g`` stores into ``_pid`` (a variable argument named ``_pid``), or None."""
-    def find(node) -> Optional[Span]:
-        if isinstance(node, S.RecvArg):
-            return node.pos if node.kind == "var" and node.ref.name == "_pid" else None
-        if isinstance(node, (tuple, list)):
-            return next((p for x in node if (p := find(x)) is not None), None)
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return next((p for f in dataclasses.fields(node) if (p := find(getattr(node, f.name))) is not None), None)
-        return None
-    return next((p for t in g.transitions if (p := find(t.stmt)) is not None), None)
+    found = find_node(tuple(t.stmt for t in g.transitions),
+                      lambda n: isinstance(n, S.RecvArg) and n.kind == "var" and n.ref.name == "_pid")
+    return None if found is None else found.pos
+
+
+def find_node(node, match) -> Optional[object]:
+    """The first AST node inside ``node`` (depth first) for which ``match`` holds, or None."""
+    if match(node):
+        return node
+    if isinstance(node, (tuple, list)):
+        return next((f for x in node if (f := find_node(x, match)) is not None), None)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return next((f for fl in dataclasses.fields(node) if (f := find_node(getattr(node, fl.name), match)) is not None),
+                    None)
+    return None
 
 
 def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
