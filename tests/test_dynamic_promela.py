@@ -17,15 +17,10 @@ from detect.ir.semantics import steps
 from detect.statespace.explore import reachable_graph
 from detect.transform.load import load_model, narrowed
 from frontends import promela
-from tests.spin_oracle import Counts, our_counts, spin_available, spin_counts
+from tests.spin_oracle import our_counts
+from tests.test_promela_spin_regressions import check, follows_spin
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def check(text: str, stored: int, error: bool, tmp_path) -> None:
-    assert our_counts(text) == Counts(stored, error)
-    if spin_available():
-        assert spin_counts(text, tmp_path) == Counts(stored, error)
 
 
 #: the bundled models with Spin's counts at their default parameters
@@ -63,12 +58,7 @@ SMALL = [
 
 @pytest.mark.parametrize("text,stored,error", SMALL)
 def test_run_anywhere_counts_as_spin(text, stored, error, tmp_path):
-    if stored is None:
-        if not spin_available():
-            pytest.skip("spin or gcc not installed")
-        assert our_counts(text) == spin_counts(text, tmp_path)
-    else:
-        check(text, stored, error, tmp_path)
+    follows_spin(text, stored, error, tmp_path)
 
 
 def test_more_processes_than_the_bound_is_a_fault_naming_the_option():
