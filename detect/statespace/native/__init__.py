@@ -207,6 +207,10 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     table), ``states``, ``cpu`` (CPU seconds of the workers' search) and ``cpu_critical`` (of
     those, the ones along the critical path: ``cpu / cpu_critical`` is the speed-up the workers
     give with a core each, however loaded the machine is).
+
+    Why one function: it owns one C context from ``nx_new`` to ``nx_free``; the phases (start-up,
+    search in time slices, finish) and their return codes are handled inside that one
+    ``try``/``finally``, in the order the runtime returns them.
     """
     from detect.statespace import explore as ex
     from detect.statespace.native.build import ffi as get_ffi
