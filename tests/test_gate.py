@@ -12,6 +12,7 @@ from detect.symmetry.pipeline import detect
 from detect.transform.load import load_model, narrowed
 from frontends import promela
 from tests.ir_strategies import models
+from tests.test_promela_spin_regressions import check
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,3 +64,11 @@ def test_random_models_same_group(model):
     with pytest.MonkeyPatch.context() as monkeypatch:
         gates, tables = both_ways(model, monkeypatch)
     assert gates.group.order == tables.group.order
+
+
+def test_bundled_peterson_pid_counts_as_spin_and_has_the_users_group(tmp_path):
+    """models/peterson_pid.pml at N = 3: Spin 6.5.2's count; the users' 3! times the two
+    swaps of flag[0]'s unused values."""
+    path = ROOT / "models" / "peterson_pid.pml"
+    check(path.read_text(), 3407, False, tmp_path)
+    assert detect(load_model(str(path))).group.order == 12
