@@ -1036,7 +1036,7 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
     return Ctx(inst, locals_, chans)
 
 
-def receives_into_pid(g: Graph) -> Optional[S.Pos]:
+def receives_into_pid(g: Graph) -> Optional[Span]:
     """Where a receive of ``g`` stores into ``_pid`` (a variable argument named ``_pid``), or None."""
     found = find_node(tuple(t.stmt for t in g.transitions),
                       lambda n: isinstance(n, S.RecvArg) and n.kind == "var" and n.ref.name == "_pid")
