@@ -119,10 +119,8 @@ classes by brute force (`tests/test_dynamic_promela.py`).
 
 **What detection finds.**  The detected group never permutes run-created processes: `run`
 fills the lowest free pid (`pid p - 1 in use, p free`), a condition that tells the pids
-apart, so no permutation of them is an automorphism of the linearised model.  The order
-479,001,600 on `dynamic_workers.pml` is inert: after narrowing to the reachable domains the
-unused process slots (pids 4..7) are constants, interchangeable with each other, which
-reduces nothing (*exact* = *ours, all*).
+apart, so no permutation of them is an automorphism of the linearised model (group 1 on
+every model here), and *pids + group* is the pid abstraction alone.
 """
 
 
