@@ -124,3 +124,17 @@ def test_processes_reading_pid_are_not_abstracted():
             "init { byte i; do :: i < _nr_pr + 1 && i < 2 -> run W(); i++ :: else -> break od }")
     assert anonymous_pids(narrowed(promela.parse_text)(text, "w.pml")) is None
     assert anonymous_pids(narrowed(promela.parse_text)(text.replace("c!_pid", "c!1"), "w.pml")) is not None
+
+
+def test_pid_abstraction_keeps_faults_and_deadlocks():
+    """Workers that never end, one of which can fail an assertion once two have counted:
+    the reduced run finds the fault, and the plain and reduced runs agree on deadlocks."""
+    text = ("chan jobs = [2] of { byte };\nbyte n = 3, seen;\n"
+            "proctype W() { byte c; end: do :: jobs?c -> seen++; assert(seen < 2) od }\n"
+            "init { byte i; do :: i < n -> run W(); i++ :: i == n -> break od; jobs!1; jobs!2 }")
+    model = narrowed(promela.parse_text)(text, "w.pml")
+    assert anonymous_pids(model) is not None
+    reduced = explore_reduced(model, "pids", detection=detect(model, domain_states=100_000)).exploration
+    plain = explore_reduced(model, "none").exploration
+    assert reduced.faults >= 1 and plain.faults >= 1
+    assert bool(reduced.deadlocks) == bool(plain.deadlocks) and reduced.states < plain.states
