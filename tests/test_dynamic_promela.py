@@ -138,3 +138,20 @@ def test_pid_abstraction_keeps_faults_and_deadlocks():
     plain = explore_reduced(model, "none").exploration
     assert reduced.faults >= 1 and plain.faults >= 1
     assert bool(reduced.deadlocks) == bool(plain.deadlocks) and reduced.states < plain.states
+
+
+def test_max_procs_option(tmp_path):
+    """``--max-procs`` reaches the Promela front end; a run beyond it is a violation (exit 1)
+    that names the option; other languages refuse the option (exit 2)."""
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    path = tmp_path / "many.pml"
+    path.write_text("byte x;\nproctype B() { x++; x-- }\n"
+                    "active proctype A() { do :: x < 2 -> run B() :: timeout -> break od }\n")
+    result = CliRunner().invoke(main, ["explore", str(path), "--max-procs", "3"])
+    assert result.exit_code == 1 and "more than 3 processes (raise --max-procs" in result.output
+    csp = ROOT / "models" / "token_circulation.csp"
+    result = CliRunner().invoke(main, ["analyze", str(csp), "--max-procs", "3"])
+    assert result.exit_code == 2 and "--max-procs applies to Promela models only" in result.output
