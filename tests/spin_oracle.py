@@ -137,19 +137,7 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
     invariants = [cond for a, cond in zip(model.assertions, compiled.conditions)
                   if a.kind == "invariant" and cond is not None]
     dead = dead or any(not cond(s) for cond in invariants for s in graph.states)
-    if graph.faults and _PID_REUSE in repr(model.summands):
-        from detect.ir.semantics import steps
-        for k in sorted(graph.faults)[:200]:
-            if any(_PID_REUSE in (step.fault or "") for step in steps(model, graph.states[k])):
-                raise Unsupported("a process ends before a later run of init (Spin reuses its pid)")
     return Counts(spin_state_count(model, graph.states), bool(graph.faults) or dead)
-
-
-_PID_REUSE = "a process ended before init's run"
-
-
-class Unsupported(Exception):
-    """The model reaches a case we refuse at run time, by design (see README)."""
 
 
 _ASSERT = re.compile(r"\bassert\s*\(")
