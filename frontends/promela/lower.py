@@ -587,11 +587,12 @@ class Translator:
             return self.counter(insts[0]).at(where)
         pid = self.expr(e.pid, ctx)
         if isinstance(pid, Const):
-            inst = next((i for i in insts if i.pid == pid.value), None)
-            if inst is None:
+            # several instances may take that pid in turn (processes created at run time)
+            owners = [i for i in insts if i.pid == pid.value]
+            if not owners:
                 raise self.low.error(f"remote reference {e.proctype}[{pid.value}]@{e.label}: "
                                      f"no instance of {e.proctype} has pid {pid.value}", e.pos)
-            return self.counter(inst).at(where)
+            return disj(*(self.counter(i).at(where) for i in owners))
         return disj(*(conj(Binary("==", pid, Const(i.pid)), self.counter(i).at(where)) for i in insts))
 
     # ------------------------------------------------------------------ channel operations
@@ -946,6 +947,13 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         pid = len(instances)
         instances.append(Instance(proctype, pid, f"{proctype}_{pid}", f"{proctype}[{pid}]",
                                   graph(proctype, pdecl.body), args, False))
+    if slots is not None:
+        for inst in instances:
+            local = next((d for d in inst.graph.locals if d.type == "chan" and isinstance(d.init, S.ChanInit)), None)
+            if not inst.running and local is not None:
+                # Spin numbers such a channel when the process is created, at run time
+                raise low.error("unsupported construct: a local channel of a process created at run time "
+                                "(declare the channel globally)", local.pos)
     # ---- per-instance state variables
     ctxs: dict[str, Ctx] = {}
     for inst in instances:
