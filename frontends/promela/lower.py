@@ -1609,10 +1609,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         ok = sorted({0} | set(g.end_labels))
         terminal_parts.append(disj(*(tr.counter(inst).at(v) for v in ok)))
     params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
-    # channel identities show as the channels' names
-    idents = tuple((ch.ident, ch.prefix) for ch in low.channels)
-    low.variables = [dataclasses.replace(v, value_names=idents) if v.name in low.chan_valued else v
-                     for v in low.variables]
+    low.variables = _named_channel_values(low)
     blocked = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids]
     stored = owner.turn((), blocked) if atomic_pids else TRUE
     variables, processes = tuple(low.variables), _processes(instances, low.variables)
@@ -1628,19 +1625,31 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         variables, processes = variables + prod.variables, processes + (prod.process,)
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
-    if claim is not None:
-        accepting = [Binary("==", Name(CLAIM_PC), Const(loc)) for name, loc in claim[0].labels
-                     if name.startswith("accept")]
-    else:
-        accepting = [tr.counter(i).at(loc) for i in instances for name, loc in i.graph.labels
-                     if name.startswith("accept")]
-    progress = any(name.startswith("progress") for i in instances for name, _ in i.graph.labels)
-    assertions += cycle_assertions(accepting, progress)
+    assertions += _cycle_properties(tr, instances, claim[0] if claim is not None else None)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
         processes=processes,
     )
+
+
+def _named_channel_values(low: Lowering) -> list[ir.Variable]:
+    """``low.variables`` with channel identities shown as the channels' names."""
+    idents = tuple((ch.ident, ch.prefix) for ch in low.channels)
+    return [dataclasses.replace(v, value_names=idents) if v.name in low.chan_valued else v for v in low.variables]
+
+
+def _cycle_properties(tr: Translator, instances, claim: Optional[Graph]) -> tuple[ir.Assertion, ...]:
+    """The acceptance and non-progress properties the labels ask for: ``accept`` labels of
+    the claim (of the processes when there is none), ``progress`` labels of the processes."""
+    if claim is not None:
+        accepting = [Binary("==", Name(CLAIM_PC), Const(loc)) for name, loc in claim.labels
+                     if name.startswith("accept")]
+    else:
+        accepting = [tr.counter(i).at(loc) for i in instances for name, loc in i.graph.labels
+                     if name.startswith("accept")]
+    progress = any(name.startswith("progress") for i in instances for name, _ in i.graph.labels)
+    return cycle_assertions(accepting, progress)
 
 
 def _processes(instances, variables) -> tuple[ir.Process, ...]:
