@@ -342,7 +342,7 @@ def status_line(enabled: bool):
     return bar, tell
 
 
-@main.command()
+@main.command("explore")
 @model_argument
 @define_option
 @json_option
@@ -374,8 +374,8 @@ def status_line(enabled: bool):
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Threads of the native explorer (default: one per core the load average shows idle, "
                    "counting this process); the result does not depend on it.")
-def explore(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy, table_limit,
-            spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers):
+def explore_command(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy,
+                    table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 

@@ -44,7 +44,7 @@ def pc_step(pc: str, at: int, to: int, guard=TRUE, program=()) -> Summand:
 
 def values_seen(model: SequentialModel) -> dict:
     """Every value each variable holds in a reachable state, by exhaustive exploration."""
-    states, _, _ = semantics.explore(model)
+    states, _, _ = semantics.reference_state_space(model)
     seen = {v.name: set() for v in model.variables}
     slots = [v.name for v in model.variables for _ in range(v.length)]
     for s in states:
@@ -66,8 +66,8 @@ def wide(model: SequentialModel, low: int = -8, high: int = 8) -> SequentialMode
 def check_narrowing_is_sound(model: SequentialModel) -> None:
     narrowed = narrow_domains(model)
     validate(narrowed)
-    before = semantics.explore(model)
-    after = semantics.explore(narrowed)
+    before = semantics.reference_state_space(model)
+    after = semantics.reference_state_space(narrowed)
     # Same LTS: reachable states, transitions and faulting states.
     assert after == before
     seen = values_seen(model)

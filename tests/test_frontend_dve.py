@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from detect import ir
 from detect.ir import semantics
 from detect.errors import InputError
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.transform.load import narrowed
 from frontends import dve
 from frontends.dve.linearise import KEYWORDS
@@ -47,7 +47,7 @@ def _model(text: str, **kw) -> ir.SequentialModel:
 
 
 def _reachable(model: ir.SequentialModel) -> set[tuple[int, ...]]:
-    states, _, _ = semantics.explore(model)
+    states, _, _ = semantics.reference_state_space(model)
     return states
 
 
@@ -70,7 +70,7 @@ def _state_where(model, states, **values):
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_beem_state_counts_match_published(name):
     model = load(_beem(name))
-    result = explore(model, max_states=200_000)
+    result = explore_state_space(model, max_states=200_000)
     states, transitions = PUBLISHED[name]
     assert result.states == states
     if transitions is not None:
@@ -97,8 +97,8 @@ def test_beem_processes_become_owned_globals_and_summands():
 
 def test_reference_interpreter_agrees_on_small_instance():
     model = load(_beem("phils.2"))
-    states, transitions, faults = semantics.explore(model)
-    result = explore(model)
+    states, transitions, faults = semantics.reference_state_space(model)
+    result = explore_state_space(model)
     assert (len(states), len(transitions), len(faults)) == (result.states, result.transitions, 0)
 
 
@@ -151,7 +151,7 @@ def test_byte_overflow_and_bad_index_are_faults():
     assert len(steps) == 3 and all(st.target is None for st in steps)
     assert "outside its domain" in steps[0].fault and "outside its domain" in steps[1].fault
     assert "out of bounds" in steps[2].fault
-    assert explore(model).faults == 1
+    assert explore_state_space(model).faults == 1
 
 
 def test_int_is_signed_sixteen_bit():
@@ -191,7 +191,7 @@ def test_rendezvous_with_several_values_and_negative_constant():
 def test_compiled_explorer_runs_rendezvous_temporaries_with_dotted_names():
     """The DVE front end names a rendezvous' value temporaries ``c.v0``; the compiled
     explorer once emitted them as Python names verbatim (NameError)."""
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
 
     model = _model("""
         byte a, b;
@@ -199,7 +199,7 @@ def test_compiled_explorer_runs_rendezvous_temporaries_with_dotted_names():
         process S { state s0, s1; init s0; trans s0 -> s1 { sync c!{1, 2}; }; }
         process R { state r0, r1; init r0; trans r0 -> r1 { sync c?{a, b}; }; }
         system async;""")
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states == len(_reachable(model)) == 2 and result.faults == 0
 
 
@@ -314,9 +314,9 @@ def test_assert_section_becomes_an_invariant():
     model = _model(TEXT_ASSERT)
     (assertion,) = model.assertions
     assert assertion.kind == "invariant" and "x == 1" in assertion.text
-    assert [r.verdict for r in explore(model).assertions] == ["holds"]
+    assert [r.verdict for r in explore_state_space(model).assertions] == ["holds"]
     broken = _model(TEXT_ASSERT.replace("x = 1", "x = 2"))
-    assert [r.verdict for r in explore(broken).assertions] == ["fails"]
+    assert [r.verdict for r in explore_state_space(broken).assertions] == ["fails"]
 
 
 def test_synchronous_system_moves_all_processes_together():
@@ -326,7 +326,7 @@ def test_synchronous_system_moves_all_processes_together():
         process B { state b0, b1; init b0; trans b0 -> b1 { guard x < 2; effect x = x + 1; }, b1 -> b0 {}; }
         system sync;""")
     assert all(s.owners == ("A", "B") for s in model.summands)
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states == 5 and len(result.deadlocks) == 1
 
 
@@ -459,7 +459,7 @@ def test_local_named_like_the_program_counter_is_refused():
 
 def test_seed_of_the_fuzzer_is_a_valid_model():
     model = parse_text(SEED, "seed.dve")
-    assert explore(model).states > 1
+    assert explore_state_space(model).states > 1
 
 
 # ---------------------------------------------------------------------------- scaled instances
@@ -491,7 +491,7 @@ def test_generators_reproduce_the_corpus_instances(name, make):
 @pytest.mark.slow
 def test_peterson_4_matches_published_count():
     model = parse_text(_scaled().peterson_text(4), "peterson.4.dve")
-    assert explore(model, max_states=2_000_000).states == 1_119_560
+    assert explore_state_space(model, max_states=2_000_000).states == 1_119_560
 
 
 @pytest.mark.parametrize("name, make", [

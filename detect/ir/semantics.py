@@ -209,7 +209,7 @@ def steps(model: SequentialModel, state: tuple[int, ...]) -> Iterator[Step]:
             yield Step(i, binding, label, tuple(env.state))
 
 
-def explore(model: SequentialModel, max_states: int = 1_000_000):
+def reference_state_space(model: SequentialModel, max_states: int = 1_000_000):
     """Breadth-first reachable states and transitions (the oracle for tests).
 
     Returns ``(states, transitions, faults)`` where ``transitions`` is a set of

@@ -16,9 +16,10 @@ from detect.ir.build import simplify
 
 from frontends.csp.syntax import (
     AlphabetDecl, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
-    Pos, ProcDef, Quant, SAssign, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
+    ProcDef, Quant, SAssign, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
     Un, VarDecl,
 )
+from frontends.kit import Span
 
 
 #: Most values of one indexed operator's range (``||| x:{lo..hi}@P``).
@@ -65,7 +66,7 @@ class Scope:
     imports: tuple[Import, ...] = ()    # #import'ed C# libraries
     alphabets: tuple[AlphabetDecl, ...] = ()  # #alphabet declarations, in order
 
-    def error(self, message: str, pos: Pos) -> InputError:
+    def error(self, message: str, pos: Span) -> InputError:
         return InputError(message, self.path, pos.line, pos.column)
 
     # ------------------------------------------------------------------ expressions
@@ -268,7 +269,7 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
     order: list[str] = []
     taken: dict[str, str] = {}
 
-    def claim(name: str, kind: str, pos: Pos) -> None:
+    def claim(name: str, kind: str, pos: Span) -> None:
         if name in taken:
             raise InputError(f"'{name}' is already declared as a {taken[name]}", path, pos.line, pos.column)
         taken[name] = kind

@@ -18,9 +18,6 @@ from frontends.kit import (
     Vocabulary, collect, infix,
 )
 
-#: The name ``scope`` and ``linearise`` know positions by.
-Pos = Span
-
 # ---------------------------------------------------------------------------- expressions
 
 
@@ -49,7 +46,7 @@ class Quant:
     lo: "SExpr"
     hi: "SExpr"
     body: "SExpr"
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -59,7 +56,7 @@ class FCall:
 
     name: str
     args: tuple["SExpr", ...]
-    pos: Pos
+    pos: Span
 
 
 SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall]
@@ -104,7 +101,7 @@ class SLocalArray:
 
     name: str
     values: tuple[SExpr, ...]
-    pos: Pos
+    pos: Span
 
 
 SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile]
@@ -229,7 +226,7 @@ class EventItem:
 
     name: str
     args: tuple[SExpr, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -238,7 +235,7 @@ class PHide:
 
     proc: "Proc"
     events: tuple[EventItem, ...]
-    pos: Pos
+    pos: Span
 
 
 Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed, PHide]
@@ -310,7 +307,7 @@ class Include:
     """``#include "file";`` (replaced by the included file's items in ``parse_script``)."""
 
     file: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -318,7 +315,7 @@ class Import:
     """``#import "PAT.Lib.X";``: a C# library, whose calls cannot be run here."""
 
     library: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -329,7 +326,7 @@ class AlphaRange:
     lo: SExpr
     hi: SExpr
     item: Union[EventItem, "AlphaRange"]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -339,7 +336,7 @@ class AlphabetDecl:
 
     process: str
     items: tuple[Union[EventItem, AlphaRange], ...]
-    pos: Pos
+    pos: Span
 
 
 Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl, Import, AlphabetDecl]

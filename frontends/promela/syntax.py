@@ -21,9 +21,6 @@ from frontends.kit import (
 
 from frontends.promela.preprocess import Preprocessed
 
-#: The name ``lower`` and ``cfg`` know positions by.
-Pos = Span
-
 # ---------------------------------------------------------------------------- expressions
 
 
