@@ -235,6 +235,10 @@ def pid_canonicaliser(spec: PermutedPids) -> Callable[[State], State]:
     values = [[dict((q, v) for v, q in pairs).get(q) for q in range(m)] for pairs in spec.pid_of]
 
     def canonicalise(s: State) -> State:
+        """The least image of s.
+
+        Why one function: the helpers share the search's placements (closure variables), as
+        C's canonicalise_pids shares them in one struct."""
         lab = [names[k].get(v) if names[k] else None for k, v in enumerate(s)]
         pi: list = [None] * m
         inv: list = [None] * m
