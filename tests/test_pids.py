@@ -154,3 +154,18 @@ def test_other_groups_are_left_to_the_other_paths():
     order = make_reducer(model, detection.group, "exact").slot_order
     assert permuted_pids(gens, detection.group.order, pts, order) is not None
     assert permuted_pids(gens, detection.group.order // 2, pts, order) is None
+
+
+@needs_cc
+def test_auto_goes_native_sooner_when_it_canonicalises(monkeypatch):
+    from detect.statespace import native
+
+    model, detection = case("pointers n=4")
+    python = explore_reduced(model, "exact", detection=detection, explorer="python").exploration
+    assert python.states > 50
+    calls = []
+    real = native.explore_native
+    monkeypatch.setattr(native, "explore_native", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(native, "AUTO_THRESHOLD_REDUCED", 50)
+    auto = explore_reduced(model, "exact", detection=detection, explorer="auto").exploration
+    assert calls == [1] and auto.states == python.states

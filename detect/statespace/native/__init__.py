@@ -19,8 +19,9 @@ fault states are reported first, and which states are kept when ``max_states`` t
 Engines (``dispatch``): ``python``, ``native`` (falls back to Python, saying so in the result's
 ``notes``, when no compiler is available, compilation fails, or int64 arithmetic would
 overflow), and
-``auto``, the default: Python explores the first ``AUTO_THRESHOLD`` states (small models never
-wait for a compiler) and a model with more is explored natively.  The choice comes from the
+``auto``, the default: Python explores the first ``AUTO_THRESHOLD`` states
+(``AUTO_THRESHOLD_REDUCED`` when it canonicalises; small models never wait for a compiler)
+and a model with more is explored natively.  The choice comes from the
 ``engine`` argument (the CLI's ``--engine``, passed down), else the
 environment variable ``SYMDETECT_NATIVE`` (``0``/``python``, ``1``/``native``, ``auto``).
 """
@@ -37,6 +38,9 @@ from detect.ir import SequentialModel
 ENGINES = ("auto", "native", "python")
 #: States the Python explorer handles before ``auto`` switches to native code.
 AUTO_THRESHOLD = 20_000
+#: The same for a reduced run: canonicalising and checking the generators in Python costs
+#: ~1 ms a state (n_peterson N=6: 20,000 states took 20 s, the C build ~2 s).
+AUTO_THRESHOLD_REDUCED = 2_000
 #: Target seconds of one C slice between Python checks (progress, timeout, Ctrl-C).
 _SLICE_SECONDS = 0.2
 
@@ -98,10 +102,11 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     start = time.perf_counter()
     first = None
     if choice == "auto":
-        if max_states is not None and max_states <= AUTO_THRESHOLD:
+        threshold = AUTO_THRESHOLD if canonicalise is None else AUTO_THRESHOLD_REDUCED
+        if max_states is not None and max_states <= threshold:
             return python()
-        first = python(max_states=AUTO_THRESHOLD)
-        if not first.truncated or first.interrupted or first.states < AUTO_THRESHOLD:
+        first = python(max_states=threshold)
+        if not first.truncated or first.interrupted or first.states < threshold:
             return first
         if timeout is not None and time.perf_counter() - start >= timeout:
             return first
