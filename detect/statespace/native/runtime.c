@@ -272,7 +272,7 @@ static void pid_search(PidSearch *x, int j) {
     const Ctx *c = x->c;
     int m = c->pid_m, L = c->pid_len;
     if (j == m) return;
-    i64 least[NSLOTS > 0 ? NSLOTS : 1], img[NSLOTS > 0 ? NSLOTS : 1];
+    i64 least[L], img[L];  /* one block each: the recursion is m levels deep */
     int tied[MAXPIDS], ntied = 0;
     int mark = x->nplaced;
     if (x->inv[j] >= 0) {
