@@ -16,24 +16,12 @@ from detect.ir import (
 )
 
 from tests.ir_strategies import models as small_models
-from tests.test_explore import random_models
+from tests.test_explore import eq, lt, plus, random_models
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 PROPERTY = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-def eq(a, b):
-    return Binary("==", a, b)
-
-
-def lt(a, b):
-    return Binary("<", a, b)
-
-
-def plus(a, b):
-    return Binary("+", a, b)
 
 
 def pc_step(pc: str, at: int, to: int, guard=TRUE, program=()) -> Summand:

@@ -319,17 +319,6 @@ def random_models(draw):
                            terminal=terminal)
 
 
-def oracle_terminal(model, state) -> bool:
-    if model.terminal is None:
-        return False
-    from detect.ir import slot_offsets
-    env = semantics.Env(model, slot_offsets(model), list(state), {})
-    try:
-        return bool(semantics.evaluate(model.terminal, env))
-    except semantics.Fault:
-        return False
-
-
 def state_space(model):
     return itertools.product(*(v.domain for v in model.variables for _ in range(v.length)))
 
@@ -347,7 +336,7 @@ def test_compiled_steps_equal_interpreter_on_every_state(model):
         expected = list(semantics.steps(model, state))
         assert list(compiled.steps(state)) == expected, compiled.source
         assert compiled.successors(state) == [s.target for s in expected], compiled.source
-        assert compiled.terminal(state) == oracle_terminal(model, state)
+        assert compiled.terminal(state) == semantics.is_terminal(model, state)
 
 
 @RANDOM
@@ -359,8 +348,8 @@ def test_explorer_agrees_with_oracle(model):
     assert result.transitions == len(transitions)
     assert result.faults == len(faults)
     dead_ends = states - {s for s, _ in transitions}
-    assert set(result.deadlocks) == {s for s in dead_ends if not oracle_terminal(model, s)}
-    assert set(result.terminal_states) == {s for s in dead_ends if oracle_terminal(model, s)}
+    assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}
+    assert set(result.terminal_states) == {s for s in dead_ends if semantics.is_terminal(model, s)}
     assert {r.state for r in result.first_faults} <= faults
     graph = reachable_graph(model)
     assert set(graph.states) == states
@@ -386,7 +375,7 @@ def assert_agrees_with_interpreter(model):
     assert (result.states, result.transitions, result.faults) == (
         len(states), len(transitions), len(faults))
     dead_ends = states - {s for s, _ in transitions}
-    assert set(result.deadlocks) == {s for s in dead_ends if not oracle_terminal(model, s)}
+    assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}
     for verdict in result.assertions:
         trace = verdict.trace
         if verdict.note == "run-time error reachable":

@@ -17,6 +17,7 @@ from detect.statespace.explore import explore_state_space
 from detect.transform.load import narrowed
 from frontends import dve
 from frontends.dve.linearise import KEYWORDS
+from tests.frontend_checks import assert_located_error, model_or_input_error
 
 load, parse_text = narrowed(dve.load), narrowed(dve.parse_text)
 
@@ -356,12 +357,7 @@ def test_domains_are_narrowed_to_written_values():
     ],
 )
 def test_errors_are_located(text, line, column, fragment):
-    with pytest.raises(InputError) as info:
-        parse_text(text, "bad.dve")
-    err = info.value
-    assert (err.path, err.line, err.column) == ("bad.dve", line, column), str(err)
-    assert fragment in err.message
-    assert str(err).startswith(f"bad.dve:{line}:{column}: ")
+    assert_located_error(parse_text, text, "bad.dve", line, column, fragment)
 
 
 def test_unmatched_rendezvous_is_still_checked():
@@ -397,13 +393,7 @@ TOKENS = [
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(TOKENS), max_size=60))
 def test_fuzz_token_soup_gives_model_or_input_error(tokens):
-    text = " ".join(tokens)
-    try:
-        model = parse_text(text, "fuzz.dve")
-    except InputError as e:
-        assert e.path == "fuzz.dve"
-        return
-    ir.validate(model)
+    model_or_input_error(parse_text, " ".join(tokens), "fuzz.dve")
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -418,12 +408,7 @@ def test_fuzz_mutated_model_gives_model_or_input_error(edits):
     for pos, cut, insert in edits:
         pos = min(pos, len(text))
         text = text[:pos] + insert + text[pos + cut:]
-    try:
-        model = parse_text(text, "fuzz.dve")
-    except InputError as e:
-        assert e.path == "fuzz.dve"
-        return
-    ir.validate(model)
+    model_or_input_error(parse_text, text, "fuzz.dve")
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|->|==|!=|<=|>=|<<|>>|&&|\|\||\S")
@@ -444,12 +429,8 @@ def test_fuzz_renamed_identifiers_and_numbers_give_model_or_input_error(data):
     for i in data.draw(st.lists(st.sampled_from(positions), min_size=1, max_size=4)):
         pool = NUMBERS if tokens[i][0].isdigit() else NAMES + NUMBERS[:2]
         tokens[i] = data.draw(st.sampled_from(pool))
-    try:
-        model = parse_text(" ".join(tokens), "fuzz.dve")
-    except InputError as e:
-        assert e.path == "fuzz.dve" and e.line >= 1
-        return
-    ir.validate(model)
+    result = model_or_input_error(parse_text, " ".join(tokens), "fuzz.dve")
+    assert not isinstance(result, InputError) or result.line >= 1
 
 
 def test_local_named_like_the_program_counter_is_refused():

@@ -21,6 +21,7 @@ from detect.checking.verify import verify
 from frontends import load as load_any
 from frontends.murphi import load
 from frontends.murphi import parse_text
+from tests.frontend_checks import assert_located_error, model_or_input_error
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "murphi"
 
@@ -482,12 +483,7 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
     ],
 )
 def test_errors_are_located(text, line, column, fragment):
-    with pytest.raises(InputError) as info:
-        parse_text(text, "bad.m")
-    err = info.value
-    assert (err.path, err.line, err.column) == ("bad.m", line, column), str(err)
-    assert fragment in err.message
-    assert str(err).startswith(f"bad.m:{line}:{column}: ")
+    assert_located_error(parse_text, text, "bad.m", line, column, fragment)
 
 
 def test_missing_and_binary_files_are_input_errors(tmp_path):
@@ -529,12 +525,7 @@ TOKENS = [
 
 
 def _accepts_or_locates(text: str) -> None:
-    try:
-        model = parse_text(text, "fuzz.m")
-    except InputError as e:
-        assert e.path == "fuzz.m"
-        return
-    ir.validate(model)
+    model_or_input_error(parse_text, text, "fuzz.m")
 
 
 def test_seed_of_the_fuzzer_is_a_valid_model():
@@ -576,11 +567,8 @@ def test_fuzz_renamed_identifiers_and_numbers_give_model_or_input_error(data):
     for i in data.draw(st.lists(st.sampled_from(positions), min_size=1, max_size=4)):
         pool = NUMBERS if tokens[i][0].isdigit() else NAMES + NUMBERS[:2]
         tokens[i] = data.draw(st.sampled_from(pool))
-    text = " ".join(tokens)
-    try:
-        model = parse_text(text, "fuzz.m")
-    except InputError as e:
-        assert e.path == "fuzz.m" and e.line >= 1
-        return
-    ir.validate(model)
-    explore_state_space(model, max_states=2_000)
+    result = model_or_input_error(parse_text, " ".join(tokens), "fuzz.m")
+    if isinstance(result, InputError):
+        assert result.line >= 1
+    else:
+        explore_state_space(result, max_states=2_000)

@@ -6,6 +6,7 @@ name to the IR expression it stands for; lookup order is env, globals, #defines,
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Mapping, Optional, Union
 
@@ -35,12 +36,7 @@ class GlobalVar:
 
     @property
     def size(self) -> Optional[int]:
-        if not self.dims:
-            return None
-        n = 1
-        for d in self.dims:
-            n *= d
-        return n
+        return math.prod(self.dims) if self.dims else None
 
 
 @dataclass(frozen=True)

@@ -14,17 +14,11 @@ from typing import Optional, Union
 from detect.errors import InputError
 
 from frontends.kit import (
-    BinaryOp as Bin, Conditional as Cond, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp as Un,
-    Vocabulary, collect, infix,
+    Assignment as SAssign, BinaryOp as Bin, Call as FCall, Conditional as Cond, Constant as Define, Grammar,
+    Ident, Located, Num, Span, SyntaxBuilder, UnaryOp as Un, Vocabulary, WhileLoop as SWhile, collect, infix,
 )
 
 # ---------------------------------------------------------------------------- expressions
-
-
-@dataclass(frozen=True)
-class Ident(Located):
-    name: str
-    pos: Span
 
 
 @dataclass(frozen=True)
@@ -49,26 +43,11 @@ class Quant:
     pos: Span
 
 
-@dataclass(frozen=True)
-class FCall:
-    """``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C# library
-    (never run here; refused where it is translated)."""
-
-    name: str
-    args: tuple["SExpr", ...]
-    pos: Span
-
-
+#: ``FCall`` is ``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C#
+#: library (never run here; refused where it is translated).
 SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall]
 
 # ---------------------------------------------------------------------------- statements
-
-
-@dataclass(frozen=True)
-class SAssign(Located):
-    target: Union[Ident, Subscript]
-    value: SExpr
-    pos: Span
 
 
 @dataclass(frozen=True)
@@ -85,13 +64,6 @@ class SIf(Located):
     cond: SExpr
     then: tuple["SStmt", ...]
     else_: tuple["SStmt", ...]
-    pos: Span
-
-
-@dataclass(frozen=True)
-class SWhile(Located):
-    cond: SExpr
-    body: tuple["SStmt", ...]
     pos: Span
 
 
@@ -241,13 +213,6 @@ class PHide:
 Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed, PHide]
 
 # ---------------------------------------------------------------------------- top level
-
-
-@dataclass(frozen=True)
-class Define(Located):
-    name: str
-    value: SExpr
-    pos: Span
 
 
 @dataclass(frozen=True)
