@@ -56,6 +56,7 @@ CASES = {
     "peterson_filter.pml": lambda: load_model(ROOT / "models" / "peterson_filter.pml"),
     "peterson.csp": lambda: load_model(ROOT / "models" / "peterson.csp"),
     "client_server.csp": lambda: load_model(ROOT / "models" / "client_server.csp"),
+    "pointers n=2": lambda: pointers(2),  # m = 2: each pid labelling is as good as its swap
     "pointers n=4": lambda: pointers(4),
 }
 
