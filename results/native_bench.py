@@ -171,6 +171,16 @@ def rumur(path: Path, constants: dict, workdir: Path) -> Optional[dict]:
             "bytes_per_state": done.peak / int(found.group(1))}
 
 
+def attempt(peer: str, measure, *args) -> Optional[dict]:
+    """``measure(*args)``, or None after printing why the peer failed (the table goes on)."""
+    try:
+        return measure(*args)
+    except (RuntimeError, OSError, subprocess.CalledProcessError, AttributeError) as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        print(f"\n{peer} failed ({first}): its cells of the next row are empty.\n", flush=True)
+        return None
+
+
 def rate(states: int, seconds: float) -> str:
     return f"{states / seconds:,.0f}"
 
@@ -208,7 +218,9 @@ def spin_rows(quick: bool) -> None:
         if not path.exists():
             print(f"| {name} | not available at {path} |")
             continue
-        theirs = spin(path, defines)
+        theirs = attempt("Spin", spin, path, defines)
+        if theirs is None:
+            continue
         mine, data = ours(path, defines, "--engine", "native", "--workers", "1")
         label = name + "".join(f" {k}={v}" for k, v in defines.items())
         states = f"{data['states']:,}" + ("" if data["states"] == theirs["states"] else f" (Spin {theirs['states']:,})")
@@ -238,8 +250,8 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
             continue
         label = f"{path.name} " + " ".join(f"{k}={v}" for k, v in defines.items())
         mine, data = ours(path, defines, "--engine", "native", "--workers", "1")
-        cm = cmurphi(home, path, defines, "-nosym", 256 if quick else 2048, workdir) if home else None
-        ru = rumur(path, defines, workdir)
+        cm = attempt("CMurphi", cmurphi, home, path, defines, "-nosym", 256 if quick else 2048, workdir) if home else None
+        ru = attempt("Rumur", rumur, path, defines, workdir)
         ours_rate = data["states"] / data["seconds"]
         cells = [label, f"{data['states']:,}"]
         cells += ([f"{cm['seconds']:.2f}", rate(cm["states"], cm["seconds"]), f"{cm['bytes_per_state']:.0f}"]
@@ -265,7 +277,7 @@ def exact_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
         print(f"| n_peterson.m | not available at {N_PETERSON} |\n")
         return
     for n in ((4, 5) if quick else (5, 6, 7)):
-        cm = cmurphi(home, N_PETERSON, {"N": n}, "-sym1", 256, workdir) if home else None
+        cm = attempt("CMurphi", cmurphi, home, N_PETERSON, {"N": n}, "-sym1", 256, workdir) if home else None
         for variant, extra in (("checked", ()), ("trusted", ("--trust-symmetry",))):
             mine, data = ours(N_PETERSON, {"N": n}, "--reduce", "exact", "--engine", "native", "--workers", "1", *extra)
             cells = [f"n_peterson.m N={n}", variant, f"{data['states']:,}"]
