@@ -8,14 +8,17 @@ Strategies (``make_reducer``):
 * ``exact``     -- the same least image, found by Linton-style backtracking over a stabiliser
   chain that follows the state (sympy's Schreier–Sims gives each stabiliser), with a sorting
   fast path when G is the full symmetric group on interchangeable blocks of slots, and one
-  for S_m permuting process slots and pid values together (``detect.checking.pids``);
+  for S_m permuting process slots and pid values together (``detect.checking.scalarset``);
 * ``local``     -- hill climbing with the generators: sound, may keep several per orbit;
 * ``graph``     -- nauty's canonical form of the coloured graph with the state's pre-literals
-  recoloured: exact under Aut(graph), whose action on literals is G.
+  recoloured: exact under Aut(graph), whose action on literals is G;
+* ``pids``      -- seed 001's pid abstraction (``detect.checking.pids``: processes whose pids
+  nobody can observe are interchangeable while present), then ``exact`` under G, repeated
+  until neither changes the state: sound, exact when G is trivial.
 
 "Least" is lexicographic on ``key(s) = (s[o] for o in slot_order)``.  ``slot_order`` puts the
 slots G fixes first, then greedily the next slot and every slot its stabiliser fixes (for
-process symmetry: whole processes one after the other; ``pids.block_key`` keeps whole blocks
+process symmetry: whole processes one after the other; ``scalarset.block_key`` keeps whole blocks
 of slots together where the last ones would interleave), so that the least image of a state
 under a symmetric group is its processes sorted, and backtracking rarely branches.  Invariant:
 ``exact`` and ``enumerate`` return the same state; every strategy returns a state of the orbit.
@@ -42,9 +45,12 @@ from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
 from detect.checking.orbits import orbit_roots
-from detect.checking.pids import aligned_blocks, block_key, permuted_pids, pid_canonicaliser, slot_maps
+from detect.checking.pids import anonymous_pids, pid_canonicaliser
+from detect.checking.scalarset import (
+    aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
+)
 
-STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
+STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
 ENUMERATE_LIMIT = 50_000
 #: Largest number of valuations tried when checking that a condition is G-invariant.
@@ -314,8 +320,8 @@ def symmetric_blocks(point_generators: Sequence[Images], order_of_group: int, pt
 
     Conditions checked: every generator moves slots only (identity value maps); the moved slots
     split into m blocks that every generator maps onto each other position by position
-    (``pids.aligned_blocks``, positions and blocks following ``order``); and |G| = m!.  Then
-    the least image for the key ``pids.block_key(order, blocks)`` is the blocks sorted by their
+    (``scalarset.aligned_blocks``, positions and blocks following ``order``); and |G| = m!.  Then
+    the least image for the key ``scalarset.block_key(order, blocks)`` is the blocks sorted by their
     value tuples.
     """
     if any(pts.pairs[g[p]][1] != v for g in point_generators for p, (_k, v) in enumerate(pts.pairs)):
@@ -494,6 +500,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
     pts = LiteralPoints.of(model)
     n = len(pts.slot_points)
+    if strategy == "pids":
+        return pid_reducer(model, group, enumerate_limit)
     if strategy == "none" or group.order == 1:
         method = "no reduction" if strategy == "none" else "trivial group: nothing to reduce"
         return Reducer(strategy, group.order, None, tuple(range(n)), method)
@@ -520,12 +528,12 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
             return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
                            f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})",
                            SortedBlocks(tuple(tuple(b) for b in blocks)))
-        pids = permuted_pids(gens, group.order, pts, order) if fast_paths else None
-        if pids is not None:
-            m = len(pids.blocks)
-            return Reducer(strategy, group.order, pid_canonicaliser(pids), order,
-                           f"S_{m} on {m} pids (blocks of {len(pids.blocks[0])} slots and the values "
-                           f"naming pids): greedy least image, backtracking over ties", pids)
+        scalar = permuted_pids(gens, group.order, pts, order) if fast_paths else None
+        if scalar is not None:
+            m = len(scalar.blocks)
+            return Reducer(strategy, group.order, scalarset_canonicaliser(scalar), order,
+                           f"S_{m} on {m} pids (blocks of {len(scalar.blocks[0])} slots and the values "
+                           f"naming pids): greedy least image, backtracking over ties", scalar)
         return Reducer(strategy, group.order, smallest_image(sym, pts, order), order,
                        "least image by stabiliser-chain backtracking")
     if strategy == "local":
@@ -536,6 +544,32 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
     return Reducer(strategy, group.order, graph_canonicaliser(graph, gens, pts, engine), order,
                    f"{engine} canonical form of the {graph.n}-node coloured graph with the state marked")
+
+
+def pid_reducer(model: SequentialModel, group, enumerate_limit: int = ENUMERATE_LIMIT) -> Reducer:
+    """``pids``: the pid abstraction, then ``exact`` under ``group``, until a fixed point
+    (each step stays in the state's class under both, so the result does too)."""
+    exact = make_reducer(model, group, "exact", enumerate_limit=enumerate_limit)
+    abstraction = anonymous_pids(model)
+    if abstraction is None:
+        return replace(exact, strategy="pids",
+                       method="no process whose pid is unobservable (detect.checking.pids); " + exact.method)
+    by_pids = pid_canonicaliser(abstraction)
+    by_group = exact.canonicalise
+    if by_group is None:
+        canonicalise = by_pids
+    else:
+        def canonicalise(s: State) -> State:
+            while True:
+                t = by_group(by_pids(s))
+                if t == s:
+                    return t
+                s = t
+    sizes = ", ".join(str(len(g)) for g in abstraction.groups)
+    method = f"pid abstraction over {len(abstraction.groups)} group(s) of {sizes} processes"
+    if by_group is not None:
+        method += f", then {exact.method}"
+    return Reducer("pids", group.order, canonicalise, exact.slot_order, method)
 
 
 # ------------------------------------------------------------------------ invariance of conditions

@@ -1,4 +1,4 @@
-"""The exact fast path for S_m acting on process slots *and* pid values (``detect.checking.pids``
+"""The exact fast path for S_m acting on process slots *and* pid values (``detect.checking.scalarset``
 and C's ``canonicalise_pids``): its least image is the general stabiliser-chain one on random
 states, in Python and in C, and reduced explorations keep exactly one state per orbit
 (brute-force orbit counts), natively and in Python."""
@@ -9,7 +9,7 @@ import functools
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from detect.checking.pids import permuted_pids
+from detect.checking.scalarset import permuted_pids
 from detect.checking.reduce import explore_reduced, make_reducer
 from detect.ir import (
     Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable, state_slots,
