@@ -81,6 +81,7 @@ from detect.ir.walk import constants, map_expr, map_program, program_expressions
 
 #: ``None`` stands for "too many values to track" (top of the lattice).
 ValueSet = Optional[frozenset]
+_EMPTY: frozenset = frozenset()
 #: A scalar global's name, a temporary's or local's name, or an array cell ``(array, k)``.
 Key = Union[str, tuple]
 
@@ -119,7 +120,8 @@ class _Layout:
     """What the analysis needs to know about the model, computed once.
 
     ``declared[name]`` is a variable's domain as a set (``None`` for inferred variables, whose
-    declared domain is a placeholder); ``thresholds`` are the sorted widening end points.
+    declared domain is a placeholder); ``thresholds`` are the sorted widening end points;
+    ``droppable`` are the strict variables given up (top) instead of raising ``Unbounded``.
     """
 
     model: SequentialModel
@@ -131,6 +133,7 @@ class _Layout:
     thresholds: tuple
     locations: tuple  # location keys, in a fixed order
     location_set: frozenset
+    droppable: frozenset = frozenset()
 
     def keys_of(self, name: str) -> tuple:
         size = self.sizes.get(name)
@@ -162,7 +165,8 @@ def _location_test(conjunct: Expr) -> Optional[tuple]:
     return None
 
 
-def _layout(model: SequentialModel, strict: frozenset, limit: int) -> _Layout:
+def _layout(model: SequentialModel, strict: frozenset, limit: int,
+            droppable: frozenset = frozenset()) -> _Layout:
     sizes = {v.name: v.size for v in model.variables if v.size is not None}
     scalars = frozenset(v.name for v in model.variables if v.size is None)
     declared = {v.name: None if v.name in strict else frozenset(v.domain) for v in model.variables}
@@ -196,7 +200,7 @@ def _layout(model: SequentialModel, strict: frozenset, limit: int) -> _Layout:
             if ok and const_only.get(name) and name not in strict and key not in tested:
                 tested.append(key)
     return _Layout(model, sizes, scalars, declared, strict, limit, thresholds, tuple(tested),
-                   frozenset(tested))
+                   frozenset(tested), droppable)
 
 
 # ---------------------------------------------------------------------------- evaluation
@@ -501,6 +505,8 @@ class _State:
     at: dict  # location key -> {c -> {key -> ValueSet}}
     growth: Counter
     version: Counter  # ("flat",) / ("at", p, c) / ("locations",) -> change count
+    #: droppable variables given up so far, in the order found -> why (as ``Unbounded.reason``)
+    dropped: dict = dataclasses.field(default_factory=dict)
 
 
 def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
@@ -532,9 +538,12 @@ def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
 def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, where,
            why: Optional[Assign]) -> bool:
     """``store[key] ∪= vals`` with widening and the size limit; True when it changed."""
-    old = store.get(key, frozenset())
-    if old is None:
-        return False
+    old = store.get(key, _EMPTY)
+    if old is None or (vals is not None and vals <= old):
+        return False  # the common case, decided before any set is built
+    name = lay.variable_of(key)
+    if name in state.dropped:
+        vals = None  # given up: a store it grows becomes top at once, not after its own climb
     new = None if vals is None else old | vals
     if new is not None and new != old and key not in lay.location_set:
         # Locations hold only the constants assigned to them: they need no widening.
@@ -545,11 +554,11 @@ def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, w
         new = None
     if new == old:
         return False
-    name = lay.variable_of(key)
-    if new is None and name in lay.strict:
-        if why is None:
-            raise Unbounded(name, f"more than {lay.limit} values")
-        raise Unbounded(name, _why(why, lay.limit))
+    if new is None and name in lay.strict and name not in state.dropped:
+        reason = f"more than {lay.limit} values" if why is None else _why(why, lay.limit)
+        if name not in lay.droppable:
+            raise Unbounded(name, reason)
+        state.dropped[name] = reason
     store[key] = new
     return True
 
@@ -562,8 +571,9 @@ def _meet(a: ValueSet, b: ValueSet) -> ValueSet:
     return a & b
 
 
-def _fixpoint(model: SequentialModel, strict: frozenset, limit: int) -> tuple[_Layout, _State]:
-    lay = _layout(model, strict, limit)
+def _fixpoint(model: SequentialModel, strict: frozenset, limit: int,
+              droppable: frozenset = frozenset()) -> tuple[_Layout, _State]:
+    lay = _layout(model, strict, limit, droppable)
     keys = [k for v in model.variables for k in lay.keys_of(v.name)]
     initial = {}
     for v in model.variables:
@@ -619,14 +629,12 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
             if view is None:
                 return False  # no reachable state has p = c (yet)
             views.append(view)
-        env = {}
-        for k in keys:
-            vals = views[0][k]
-            for view in views[1:]:
-                vals = _meet(vals, view[k])
-            if vals is not None and not vals:
-                return False
-            env[k] = vals
+        env = dict(views[0])
+        for view in views[1:]:
+            for k, vals in view.items():
+                env[k] = _meet(env[k], vals)
+        if any(vals is not None and not vals for vals in env.values()):
+            return False
     else:
         env = dict(state.flat)
     for loc in s.locals:
@@ -662,8 +670,10 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
                 changed = True
             grew = False
             for k in updated:
-                if k != p and _merge(bucket, k, post[k], lay, state, ("at", p, c),
-                                     run.writer.get(k)):
+                vals, old = post[k], bucket.get(k, _EMPTY)
+                if k == p or old is None or (vals is not None and vals <= old):
+                    continue  # _merge's first test, inlined: this loop is the analysis' hot spot
+                if _merge(bucket, k, vals, lay, state, ("at", p, c), run.writer.get(k)):
                     grew = True
             if grew:
                 state.version[("at", p, c)] += 1
@@ -725,10 +735,14 @@ def _propagate_constants(model: SequentialModel, lay: _Layout, state: _State) ->
 
 
 def _variable_values(model: SequentialModel, names: frozenset, limit: int, strict: frozenset,
-                     analysis: Optional[list] = None) -> dict:
+                     analysis: Optional[list] = None, droppable: frozenset = frozenset()) -> dict:
     """V for every variable (``None``: more than ``limit`` values); ``analysis``, when given,
-    receives the layout and the final abstract state."""
-    lay, state = _fixpoint(model, strict, limit)
+    receives the layout and the final abstract state.  A strict variable that cannot be
+    bounded raises ``Unbounded``, unless it is ``droppable``: then its V is ``None``, the
+    analysis goes on with it as top, and the state's ``dropped`` names it with the reason.
+    Values computed with dropped variables are sound but may be coarser than those of a
+    fresh analysis of a model in which those variables have a declared domain."""
+    lay, state = _fixpoint(model, strict, limit, droppable)
     if analysis is not None:
         analysis.extend((lay, state))
     out = {}
@@ -740,8 +754,10 @@ def _variable_values(model: SequentialModel, names: frozenset, limit: int, stric
         vals = _union(parts)
         if vals is not None and len(vals) > limit:
             vals = None
-        if vals is None and v.name in strict:
-            raise Unbounded(v.name, f"more than {limit} values")
+        if vals is None and v.name in strict and v.name not in state.dropped:
+            if v.name not in droppable:
+                raise Unbounded(v.name, f"more than {limit} values")
+            state.dropped[v.name] = f"more than {limit} values"
         out[v.name] = vals
     return out
 
