@@ -42,12 +42,12 @@ REFUSALS = {
     "omar-thompson__3806ICT_Final_Assignment__collect_survivors.csp": (
         '#include "world.csp": no such file', "the included world is not in the corpus"),
     "creativepsyco__cs4211__p3.csp": (
-        "syntax error: unexpected '='", "'Exchange() =' has no body: the next definition follows it (invalid PAT)"),
+        "process 'Exchange' has no body", "PAT's grammar: a definition is 'Name(...) = process;'"),
     "dukesun99__DPoSFormalVarification__model0.csp": (
         "a process call followed by '->' is not a PAT event prefix",
         "'copychain(...) -> readyfortimer -> ...' puts a process where PAT needs an event"),
     "keaganpzh__4211-proj__working.csp": (
-        "unexpected character \"'\"", "a stray ' after the last line"),
+        "stray character \"'\" after the last definition", "no token of PAT's grammar starts with '"),
     "lunarmoon26__CS5232-IoT__test.csp": (
         "unknown process 'CPDiscovery'", "CPProc calls CPDiscovery, which is not defined (nor is channel network)"),
     "thiago-amaral__3806ict-assignment__validation.csp": (
