@@ -4,7 +4,7 @@
 
 One row per ``CORPUS_DIR/*.dve`` (default ``../shared/corpus/beem/dve``):
 
-* our unreduced exploration (``detect.statespace.explore.explore``; its ``seconds`` are the search
+* our unreduced exploration (``detect.statespace.explore.explore_state_space``; its ``seconds`` are the search
   alone, after compiling the model);
 * the detected group (``detect.symmetry.pipeline.detect``), whether every generator passes
   ``detect.checking.verify`` (what ``symdetect analyze --verify`` runs), and the order of the group of
@@ -41,7 +41,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from detect.statespace.compile import compile_model  # noqa: E402
-from detect.statespace.explore import Exploration, explore, reachable_graph  # noqa: E402
+from detect.statespace.explore import Exploration, explore_state_space, reachable_graph  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
 from detect.checking.verify import compile_permutation  # noqa: E402
 from detect.transform.load import narrowed  # noqa: E402
@@ -181,7 +181,7 @@ def reduced_exploration(model: SequentialModel, symmetry: InstanceSymmetry) -> O
     from detect.checking.reduce import make_reducer
 
     reducer = make_reducer(model, symmetry.group, "exact")
-    return explore(model, canonicalise=reducer.canonicalise)
+    return explore_state_space(model, canonicalise=reducer.canonicalise)
 
 
 def run_spin(pml: Path, workdir: Path) -> SpinRun:
@@ -248,14 +248,14 @@ def measure(path: Path, promela_dir: Optional[Path], with_spin: bool) -> Row:
     model = load(path)
     loaded = time.perf_counter() - start
     name = path.name[: -len(".dve")]
-    exploration = explore(model, max_states=2_000_000)
+    exploration = explore_state_space(model, max_states=2_000_000)
     symmetry = analyse(path)
     generators = [g.permutation for g in symmetry.group.generators] if symmetry.group else None
     # symmetry.model: the model, or its narrowing to the reachable domains (same LTS), whose
     # domains the generators act on.
     orbits = orbit_count(symmetry.model, generators) if generators is not None else None
     canonicalise = min_image_canonicaliser(generators) if generators else None
-    min_image = explore(symmetry.model, canonicalise=canonicalise) if canonicalise is not None else None
+    min_image = explore_state_space(symmetry.model, canonicalise=canonicalise) if canonicalise is not None else None
     reduced = reduced_exploration(symmetry.model, symmetry)
     spin = None
     pml = promela_dir / f"{name}.pml" if promela_dir is not None else None

@@ -114,7 +114,7 @@ def group_elements(generators: Sequence[StatePermutation], limit: int = 10_000
 
 
 def min_image_canonicaliser(generators: Sequence[StatePermutation]):
-    """``canonicalise`` for ``detect.statespace.explore.explore``: the lexicographically smallest image
+    """``canonicalise`` for ``detect.statespace.explore.explore_state_space``: the lexicographically smallest image
     of a state over all group elements (enumeration; one state per orbit, small groups)."""
     images = [compile_permutation(g) for g in group_elements(generators)]
     if not images:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from detect.symmetry.constraints import TableTooLarge
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.ir import SequentialModel, state_slots
 from detect.symmetry.perm import StatePermutation
 from detect.symmetry.pipeline import detect
@@ -81,7 +81,7 @@ def test_gear_needs_the_reachable_domains_and_gets_them():
     detection = detect(model, table_limit=TABLE_LIMIT, domain_states=DOMAIN_STATES)
     assert detection.domains is not None and detection.domains.states == 2_689
     assert dict((n, v) for n, _, v in detection.domains.narrowed)["toGear"] == tuple(range(-1, 6))
-    assert explore(detection.model).states == explore(model).states == 2_689
+    assert explore_state_space(detection.model).states == explore_state_space(model).states == 2_689
 
 
 def test_analyse_reports_detection_verification_and_bound():
@@ -239,5 +239,5 @@ def test_orbit_count_agrees_with_burnside(name, orbits):
     assert fixed % len(elements) == 0
     assert orbit_count(model, generators) == fixed // len(elements) == orbits
     # and exploring with the smallest image over the group visits one state per orbit
-    reduced = explore(model, canonicalise=min_image_canonicaliser(generators))
+    reduced = explore_state_space(model, canonicalise=min_image_canonicaliser(generators))
     assert reduced.states == orbits

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import explore, reachable_graph
+from detect.statespace.explore import explore_state_space, reachable_graph
 from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
 )
@@ -147,7 +147,7 @@ def load_small(path):
 def test_models_reduce_to_exactly_the_orbits(path):
     model, detection = load_small(path)
     orbits, orbit_of = orbit_count(model, detection.group)
-    plain = explore(model)
+    plain = explore_state_space(model)
     for strategy in strategies_for(detection):
         result = explore_reduced(model, strategy, detection=detection).exploration
         assert result.states == orbits, strategy
@@ -171,7 +171,7 @@ def result_states(model, detection, strategy):
 @pytest.mark.parametrize("path", model_files(), ids=model_id)
 def test_models_verdicts_agree_and_traces_are_real(path):
     model, detection = load_small(path)
-    plain = explore(model)
+    plain = explore_state_space(model)
     for strategy in strategies_for(detection) + ("local",):
         result = explore_reduced(model, strategy, detection=detection).exploration
         assert [a.verdict for a in result.assertions] == [a.verdict for a in plain.assertions], strategy
@@ -238,7 +238,7 @@ def test_lock_with_pid_valued_holder_needs_the_general_method():
 def test_non_invariant_conditions_are_checked_without_reduction():
     model = lock(3)
     reduced = explore_reduced(model, "exact")
-    plain = explore(model)
+    plain = explore_state_space(model)
     verdicts = reduced.exploration.assertions
     assert [a.verdict for a in verdicts] == [a.verdict for a in plain.assertions] == [
         "holds", "holds", "holds", "fails"]

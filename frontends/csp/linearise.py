@@ -38,9 +38,10 @@ from detect.ir.walk import map_expr, map_program
 from frontends.csp.scope import Scope, conj
 from frontends.csp.syntax import (
     AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
-    PIndexed, PlainEvent, Pos, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
+    PIndexed, PlainEvent, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
     SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
+from frontends.kit import Span
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch, simultaneous
 
 TAU = "τ"
@@ -172,7 +173,7 @@ class Component:
     lo: int
     offset: int
     owner: Optional[str]
-    pos: Pos
+    pos: Span
     after: tuple[int, ...] = ()         # components that must be at Skip before this one starts
     alphabet: Optional[frozenset] = None  # declared #alphabet: (name, argument values) pairs
 
@@ -457,7 +458,7 @@ class Move:
     action: tuple  # ("event", name, args) | ("send", ch, args) | ("recv", ch, storages)
     program: tuple[Stmt, ...]
     target: tuple  # raw term
-    pos: Pos
+    pos: Span
 
 
 class _Automaton:
@@ -747,7 +748,7 @@ class _Storage:
         self.taken.add(name)
         return name
 
-    def get(self, comp: Component, kind: str, process: Optional[str], name: str, pos: Pos) -> Expr:
+    def get(self, comp: Component, kind: str, process: Optional[str], name: str, pos: Span) -> Expr:
         if kind == "param" and process != comp.group:
             base = f"{comp.group}_{process}_{name}"
         else:
@@ -808,7 +809,7 @@ class Linearisation:
 
         autos = []
         for c in comps:
-            autos.append(self.explore(c, storage))
+            autos.append(self.component_automaton(c, storage))
         # pc arrays: one per group, only if some instance has more than one location.
         group_locs: dict[str, int] = {}
         for c, (locs, _, _) in zip(comps, autos):
@@ -835,7 +836,8 @@ class Linearisation:
         return Binary("==", ref, Const(locs.index(SKIP)))
 
     # -- one component ---------------------------------------------------------
-    def explore(self, comp: Component, storage: _Storage):
+    def component_automaton(self, comp: Component, storage: _Storage):
+        """``comp``'s automaton, explored from its entry: its locations (in discovery order), edges and initial stores."""
         auto = _Automaton(self.scope, comp, storage.get)
         env = {k: Bound(v) for k, v in comp.env}
         init_stores: list = []
@@ -1204,7 +1206,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     lin = Linearisation(scope, system, system_args, name)
     comps, autos, pcs, group_locs, storage, cands, id_base = lin.run()
     variables: list[Variable] = []
-    to_infer: dict[str, tuple[Pos, str]] = {}
+    to_infer: dict[str, tuple[Span, str]] = {}
     for vname in scope.order:
         var, unranged = _user_variable(scope, vname)
         variables.append(var)
