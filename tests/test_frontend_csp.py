@@ -358,6 +358,18 @@ def test_unranged_counter_bounded_only_by_reachability_gets_reachable_domain():
     assert model.variable("x").domain == tuple(range(7))
 
 
+def test_a_chain_of_unranged_counters_all_get_reachable_domains():
+    """``d`` copies ``t``, which the analysis cannot bound (``t + 1 <= 3`` is not a test of
+    a variable): both get their domains from the reachable states, with a warning each."""
+    text = "var t = 0;\nvar d = 0;\nP() = [t + 1 <= 3] a{t = t + 1; d = t * 2;} -> P();\n"
+    with pytest.warns(UserWarning) as caught:
+        model = parse_text(text, "c.csp")
+    assert [str(w.message).split(": ", 1)[1] for w in caught] == [
+        f"variable '{n}' has no declared range; its domain {d} was taken from the 4 reachable states"
+        for n, d in (("t", "0..3"), ("d", "0..6"))]
+    assert model.variable("t").domain == (0, 1, 2, 3) and model.variable("d").domain == (0, 2, 4, 6)
+
+
 def test_truly_unbounded_counter_is_still_refused_with_how_to_bound_it():
     with pytest.raises(InputError, match=r"variable 'x' has no declared range and its values are unbounded"
                                          r".*1 reachable states fault.*var x : \{0\.\.7\} = 0;"):
