@@ -58,8 +58,9 @@ or array cell expression) occurring more than once is enumerated, so ``(t-1) | (
 sees one ``t`` at a time; ``c ? a : b`` refines its branches by ``c``.  **Termination.**  A set
 that grows more than ``_WIDEN_AFTER`` times has each end that grew extended to the next
 constant of the model (±1) or declared bound, and becomes ``None`` past ``limit`` (or
-``Unbounded`` for inferred variables); as declared domains are finite and inferred sets are
-capped, every set stabilises; summands are re-run only when the part of the abstract
+``Unbounded`` for inferred variables, unless the caller lets the analysis give them up: then
+they are top from there on, in every set a write grows); as declared domains are finite and
+inferred sets are capped, every set stabilises; summands are re-run only when the part of the abstract
 state they read has changed.
 """
 from __future__ import annotations
