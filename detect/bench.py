@@ -19,7 +19,8 @@ Where this lives (issue 11): benchmark logic is not part of what the tool runs. 
 command a thin entry point (options in, ``table1``/``table2`` called, the ``Table`` printed
 or written).  The layers contract in pyproject.toml puts ``detect.bench`` just below
 ``detect.cli``, so no other module can import it (``tests/test_layers.py`` runs the
-contract).  The other benchmark and corpus scripts are under ``results/``.
+contract).  The other benchmark and corpus scripts are under ``results/``; no test imports
+them (``tests/test_layers.py`` checks that too).
 """
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The layers contract (pyproject.toml, ``[tool.importlinter]``): imports flow one way,
-frontends -> ir -> transform -> statespace -> symmetry -> checking -> export -> cli; and no
-function in the packages is over 80 lines without saying why (``results/long_functions.py``)."""
+frontends -> ir -> transform -> statespace -> symmetry -> checking -> export -> cli; no function
+in the packages is over 80 lines without saying why (``results/long_functions.py``); and no
+test imports a ``results/`` script."""
 from __future__ import annotations
 
 import shutil
@@ -76,3 +77,16 @@ def test_a_long_function_without_its_reason_is_reported(tmp_path):
     lines = done.stdout.splitlines()
     assert [line.split()[1:] for line in lines] == [["reasoned", "82", "lines", "reason"],
                                                    ["bare", "82", "lines", "NO", "REASON"]]
+
+
+def test_no_test_imports_a_results_script():
+    # results/ holds benchmark and corpus scripts: tests run the tool, not them (issue 11).
+    import ast
+
+    importers = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            importers += [f"{path.name}: {n}" for n in names if n == "results" or n.startswith("results.")]
+    assert not importers, importers

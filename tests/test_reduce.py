@@ -16,6 +16,7 @@ from detect.ir import (
 )
 from detect.symmetry.pipeline import detect
 from detect.ir.points import LiteralPoints
+from detect.checking.orbits import orbit_roots
 from detect.checking.reduce import (
     ReductionError, _compile_action, _group, condition_invariant, explore_reduced,
     make_reducer,
@@ -82,22 +83,10 @@ def orbit_count(model: SequentialModel, group) -> tuple[int, dict]:
     index = graph.index()
     pts = LiteralPoints.of(model)
     actions = [_compile_action(g, pts) for g in group.points]
-    parent = list(range(len(graph.states)))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for k, s in enumerate(graph.states):
-        for act in actions:
-            t = index[act(s)]  # KeyError would mean the reachable set is not closed: unsound group
-            a, c = find(k), find(t)
-            if a != c:
-                parent[max(a, c)] = min(a, c)
-    roots = {find(k) for k in range(len(graph.states))}
-    return len(roots), {s: find(k) for k, s in enumerate(graph.states)}
+    # KeyError would mean the reachable set is not closed: unsound group
+    images = [[index[act(s)] for s in graph.states] for act in actions]
+    roots = orbit_roots(len(graph.states), images)
+    return len(set(roots)), dict(zip(graph.states, roots))
 
 
 def is_real_trace(model: SequentialModel, trace) -> bool:

@@ -37,6 +37,7 @@ from detect.statespace.explore import (
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
+from detect.checking.orbits import orbit_roots
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -501,20 +502,7 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: LiteralP
             return repr((sorted(tuple(sorted(e)) for e in canon.get_edgelist()), canon_colour)).encode()
     node_of = [graph.pre_literal[k][v] for (k, v) in pts.pairs]
     # Orbits of points under G (the invariant).
-    orbit = list(range(len(pts.pairs)))
-
-    def find(p):
-        while orbit[p] != p:
-            orbit[p] = orbit[orbit[p]]
-            p = orbit[p]
-        return p
-
-    for g in point_generators:
-        for p, q in enumerate(g):
-            a, b = find(p), find(q)
-            if a != b:
-                orbit[max(a, b)] = min(a, b)
-    orbit_id = {pair: find(p) for p, pair in enumerate(pts.pairs)}
+    orbit_id = dict(zip(pts.pairs, orbit_roots(len(pts.pairs), point_generators)))
     n_slots = len(pts.slot_points)
 
     def certificate(s: State) -> bytes:

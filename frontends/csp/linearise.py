@@ -220,11 +220,7 @@ class _Flattener:
         return False
 
     def bind_call(self, p: PCall, env: Mapping[str, Expr]) -> tuple[ProcDef, dict]:
-        d = self.scope.processes.get(p.name)
-        if d is None:
-            raise self.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
-        if len(p.args) != len(d.params):
-            raise self.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
+        d = _called_process(self.scope, p)
         return d, {name: self.scope.expr(a, env) for name, a in zip(d.params, p.args)}
 
     def flatten(self, p: Proc, env: Mapping[str, Expr], locals_: tuple, depth: int = 0) -> Union[Tree, int]:
@@ -336,6 +332,17 @@ class _Flattener:
         return not self.is_parallel(body, env)
 
 
+def _called_process(scope: Scope, call: PCall) -> ProcDef:
+    """The process ``call`` calls; refused unless it is defined with as many parameters as
+    ``call`` passes arguments."""
+    d = scope.processes.get(call.name)
+    if d is None:
+        raise scope.error(f"unknown process '{call.name}'{_did_you_mean(call.name)}", call.pos)
+    if len(call.args) != len(d.params):
+        raise scope.error(f"process '{call.name}' expects {len(d.params)} argument(s), got {len(call.args)}", call.pos)
+    return d
+
+
 def _did_you_mean(name: str) -> str:
     """PAT's terminating and deadlocked processes are ``Skip`` and ``Stop``, capitalised."""
     return f" (PAT writes '{name.capitalize()}')" if name in ("skip", "stop") else ""
@@ -384,11 +391,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
         if isinstance(p, (PSkip, PStop)):
             return
         if isinstance(p, PCall):
-            d = scope.processes.get(p.name)
-            if d is None:
-                raise scope.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
-            if len(p.args) != len(d.params):
-                raise scope.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
+            d = _called_process(scope, p)
             for name, a in zip(d.params, p.args):
                 if join((d.name, name), arg_value(a, env, dynamic, multi)):
                     changed.append(d.name)
@@ -490,11 +493,7 @@ class _Automaton:
         return tuple(items)
 
     def enter(self, call: PCall, env: Mapping[str, Bound]) -> tuple[Proc, dict]:
-        d = self.scope.processes.get(call.name)
-        if d is None:
-            raise self.error(f"unknown process '{call.name}'{_did_you_mean(call.name)}", call.pos)
-        if len(call.args) != len(d.params):
-            raise self.error(f"process '{call.name}' expects {len(d.params)} argument(s), got {len(call.args)}", call.pos)
+        d = _called_process(self.scope, call)
         vals = self.values(env)
         new = {}
         for name, a in zip(d.params, call.args):
