@@ -60,8 +60,8 @@ that grows more than ``_WIDEN_AFTER`` times has each end that grew extended to t
 constant of the model (±1) or declared bound, and becomes ``None`` past ``limit`` (or
 ``Unbounded`` for inferred variables, unless the caller lets the analysis give them up: then
 they are top from there on, in every set a write grows); as declared domains are finite and
-inferred sets are capped, every set stabilises; summands are re-run only when the part of the abstract
-state they read has changed.
+inferred sets are capped, every set stabilises; summands are re-run only when the part of
+the abstract state they read has changed.
 """
 from __future__ import annotations
 
@@ -82,7 +82,6 @@ from detect.ir.walk import constants, map_expr, map_program, program_expressions
 
 #: ``None`` stands for "too many values to track" (top of the lattice).
 ValueSet = Optional[frozenset]
-_EMPTY: frozenset = frozenset()
 #: A scalar global's name, a temporary's or local's name, or an array cell ``(array, k)``.
 Key = Union[str, tuple]
 
@@ -510,6 +509,9 @@ class _State:
     dropped: dict = dataclasses.field(default_factory=dict)
 
 
+_EMPTY: frozenset = frozenset()
+
+
 def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
     """``new`` extended, at each end where it grew past ``old``, to the next threshold (a model
     constant ±1 or a declared bound); ``None`` when that adds more than ``limit`` values.
@@ -540,8 +542,8 @@ def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, w
            why: Optional[Assign]) -> bool:
     """``store[key] ∪= vals`` with widening and the size limit; True when it changed."""
     old = store.get(key, _EMPTY)
-    if old is None or (vals is not None and vals <= old):
-        return False  # the common case, decided before any set is built
+    if old is None or (vals is not None and vals <= old and len(old) <= lay.limit):
+        return False  # nothing new (the common case: no union built)
     name = lay.variable_of(key)
     if name in state.dropped:
         vals = None  # given up: a store it grows becomes top at once, not after its own climb
@@ -670,10 +672,15 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
                 state.version[("locations",)] += 1
                 changed = True
             grew = False
+            limit = lay.limit
             for k in updated:
+                if k == p:
+                    continue
                 vals, old = post[k], bucket.get(k, _EMPTY)
-                if k == p or old is None or (vals is not None and vals <= old):
-                    continue  # _merge's first test, inlined: this loop is the analysis' hot spot
+                # Most values are known at the target already: ``_merge``'s first test,
+                # inlined (the call dominated the analysis of large models).
+                if old is None or (vals is not None and vals <= old and len(old) <= limit):
+                    continue
                 if _merge(bucket, k, vals, lay, state, ("at", p, c), run.writer.get(k)):
                     grew = True
             if grew:
