@@ -151,6 +151,9 @@ def test_bundled_model_detects_slot_and_request_symmetry():
     assert detection.group.order == 24 * 2
     orbits = orbit_count(m, [g.permutation for g in detection.group.generators])
     assert explore_reduced(m, "exact", detection=detection).exploration.states == orbits == 73
+    # a larger pool adds states, not orbits: the reduced count is the pool-free one
+    bigger = load(str(ROOT / "models" / "spawn_server.csp"), max_procs=5)
+    assert explore_reduced(bigger, "exact").exploration.states == 73 < explore_state_space(bigger).states
 
 
 def test_max_procs_on_the_command_line():
