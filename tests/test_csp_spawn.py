@@ -88,6 +88,12 @@ EQUIVALENT = [
     ("Q() = b -> Skip;\nP() = a -> (Q() ||| P());\nR() = b -> r -> R();\nSystem = P() || R();",
      "var n : {0..K} = 0;\nP() = a{n = n + 1} -> P();\nB() = [n > 0] b{n = n - 1} -> B();\n"
      "R() = b -> r -> R();\nSystem = (P() ||| B()) || R();"),
+    # a spawned process inside atomic blocks the spawner until it leaves the block
+    ("var x : {0..1} = 0;\nQ() = atomic{b{x = 1} -> c{x = 0} -> Skip};\nP() = a -> (Q() ||| P());\nSystem = P();",
+     "var x : {0..1} = 0;\nvar n : {0..K} = 0;\nP() = a{n = n + 1} -> P();\n"
+     "B() = ([n > 0] atomic{b{x = 1} -> c{x = 0; n = n - 1} -> Skip}); B();\nSystem = P() ||| B();"),
+    # a spawned Skip ends at once: it takes no slot and never meets the bound
+    ("Q() = Skip;\nP() = a -> (Q() ||| P());\nSystem = P();", "P() = a -> P();\nSystem = P();"),
 ]
 
 
