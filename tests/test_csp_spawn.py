@@ -17,6 +17,7 @@ import pytest
 from detect.checking.orbits import orbit_count
 from detect.checking.reduce import explore_reduced
 from detect.checking.verify import verify
+from detect.errors import InputError
 from detect.ir.semantics import initial_states, steps
 from detect.statespace.explore import explore_state_space
 from detect.symmetry.pipeline import detect
@@ -173,3 +174,8 @@ def test_max_procs_on_the_command_line():
     assert result.exit_code == 1 and "more than 2 processes 'Handler'" in result.output
     result = CliRunner().invoke(main, ["explore", path, "--max-procs", "3", "--reduce", "exact"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_pool_needs_a_slot():
+    with pytest.raises(InputError, match="--max-procs 0: a pool of spawned processes needs a slot"):
+        model("Q() = b -> Skip;\nP() = a -> (Q() ||| P());\nSystem = P();", 0)

@@ -176,7 +176,7 @@ class Component:
     pos: Span
     after: tuple[int, ...] = ()         # components that must be at Skip before this one starts
     alphabet: Optional[frozenset] = None  # declared #alphabet: (name, argument values) pairs
-    spawned: Optional[str] = None       # a pool of the process this names, spawned by '|||' (see ``Pool``)
+    spawned: Optional[str] = None       # a pool of slots for this process, spawned by '|||' (see ``Linearisation``)
 
     @property
     def count(self) -> int:
