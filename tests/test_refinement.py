@@ -97,13 +97,14 @@ def test_isomorphism_search_tells_hexagons_from_triangles():
 
 
 @pytest.mark.parametrize("engine, budget", [("nauty", 64), ("nauty", 0), ("bliss", 0)])
-def test_graph_canonicaliser_on_a_certificate_collision(engine, budget):
+@pytest.mark.parametrize("native", [True, False])
+def test_graph_canonicaliser_on_a_certificate_collision(engine, budget, native):
     """Budget 0 sends every equal-certificate comparison to the canonical form."""
     graph = subdivided_complete_graph()
     states = two_regular_states()
     order = list(states)
     random.Random(15).shuffle(order)
-    canon = graph_canonicaliser(graph, engine, search_budget=budget)
+    canon = graph_canonicaliser(graph, engine, search_budget=budget, native=native)
     reps = {canon(s) for s in order}
     assert sorted(states[r] for r in reps) == ["hexagon", "triangles"]
     assert all(states[canon(s)] == states[s] for s in order)
@@ -133,3 +134,17 @@ def test_relabelled_marked_graphs_have_equal_certificates_and_a_checked_isomorph
     # Swapping the two copies is an isomorphism between the markings, so the search finds one.
     f = find_isomorphism(joint, ma, joint.stable_colours(ma), mb, joint.stable_colours(mb), budget=10_000)
     assert f is not None and joint.is_isomorphism(f, ma, mb)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 40), st.floats(0.05, 0.5), st.integers(0, 2**32 - 1))
+def test_c_rounds_give_the_numpy_colours(n, density, seed):
+    rnd = random.Random(seed)
+    edges = [(u, v) for u, v in itertools.combinations(range(n), 2) if rnd.random() < density] or [(0, 1)]
+    colour = [rnd.randrange(3) for _ in range(n)]
+    in_c, in_numpy = RefinementGraph.of(n, edges, colour, native=True), RefinementGraph.of(n, edges, colour, native=False)
+    if not in_c.native:
+        pytest.skip("no C compiler")
+    marked = np.array([rnd.random() < 0.3 for _ in range(n)])
+    assert np.array_equal(in_c.stable_colours(marked), in_numpy.stable_colours(marked))
+    assert np.array_equal(in_c.base, in_numpy.base)

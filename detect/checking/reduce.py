@@ -399,8 +399,8 @@ def local_canonicaliser(point_generators: Sequence[Images], pts: LiteralPoints, 
 # ------------------------------------------------------------------------ graph
 
 
-def graph_canonicaliser(graph, engine: str = "auto",
-                        search_budget: int = SEARCH_BUDGET) -> Callable[[State], State]:
+def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH_BUDGET,
+                        native: bool = True) -> Callable[[State], State]:
     """Representative = the first state seen that is isomorphic to this one as a marked graph.
 
     A state is the coloured graph with its pre-literal nodes marked; two states are isomorphic
@@ -411,7 +411,8 @@ def graph_canonicaliser(graph, engine: str = "auto",
     already in the table is compared with each state of that bucket by the exact isomorphism
     search; where the search passes ``search_budget`` branches, by the full canonical form,
     computed lazily and kept per bucket entry: nauty (dense) up to ``AUTO_THRESHOLD`` nodes,
-    bliss (igraph, sparse) above, as in ``detect.symmetry.automorphisms``.
+    bliss (igraph, sparse) above, as in ``detect.symmetry.automorphisms``.  ``native``: the
+    refinement rounds in C where a compiler is present (the same colours as numpy's).
 
     Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
     """
@@ -446,7 +447,7 @@ def graph_canonicaliser(graph, engine: str = "auto",
             canon_colour = [colour[perm[i]] for i in range(graph.n)]
             return repr((sorted(tuple(sorted(e)) for e in canon.get_edgelist()), canon_colour)).encode()
     node_of_literal = [dict(values) for values in graph.pre_literal]
-    refinement = RefinementGraph.of_coloured_graph(graph)
+    refinement = RefinementGraph.of_coloured_graph(graph, native)
 
     def marks(s: State) -> np.ndarray:
         marked = np.zeros(graph.n, dtype=bool)

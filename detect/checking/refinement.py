@@ -15,11 +15,15 @@ isomorphism f survives the branch that picks f(v)), so ``None`` proves non-isomo
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Optional
 
 import numpy as np
+
+from detect.statespace.native.build import BuildError, shared_object
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _INDIVIDUAL = np.uint64(0xD1B54A32D192ED03)
@@ -44,6 +48,22 @@ def _mix(x: np.ndarray) -> np.ndarray:
     return z
 
 
+@functools.lru_cache(maxsize=None)
+def _kernel():
+    """``(ffi, lib)`` of ``refinement.c`` compiled (cached by ``detect.statespace.native.build``),
+    or ``None`` without a C compiler: the numpy rounds give the same colours, slower."""
+    import cffi
+
+    try:
+        path = shared_object((Path(__file__).parent / "refinement.c").read_text())
+    except BuildError:
+        return None
+    ffi = cffi.FFI()
+    ffi.cdef("int64_t wl_refine(int64_t n, const int64_t *offsets, const int64_t *nbrs, "
+             "uint64_t *colours, uint64_t *work, int64_t size);")
+    return ffi, ffi.dlopen(str(path))
+
+
 def _count_distinct(x: np.ndarray) -> int:
     """Number of distinct values (sorting: several times faster than ``np.unique`` at this size)."""
     y = np.sort(x)
@@ -61,14 +81,18 @@ class RefinementGraph:
     segment_starts: np.ndarray  # start of each non-isolated node's segment in ``neighbours``
     has_neighbours: np.ndarray  # bool per node
     edge_codes: np.ndarray      # int64, sorted
+    offsets: np.ndarray         # int64, n + 1: node i's neighbours are neighbours[offsets[i]:offsets[i+1]]
+    #: Rounds in C (``refinement.c``) rather than numpy: same colours, several times faster.
+    native: bool
     #: The stable colouring of the unmarked graph: marks start from it, not from the colour
     #: classes, which saves the rounds that only rediscover the graph's own structure (the
     #: stable partition is the same: it refines this one).
     base: np.ndarray
 
     @staticmethod
-    def of(n: int, edges, colour_of_node) -> "RefinementGraph":
-        """From ``edges`` (pairs, no duplicates) and a colour class index per node."""
+    def of(n: int, edges, colour_of_node, native: bool = True) -> "RefinementGraph":
+        """From ``edges`` (pairs, no duplicates) and a colour class index per node; ``native``:
+        refine in C where a compiler is present."""
         pairs = np.asarray(list(edges), dtype=np.int64).reshape(-1, 2)
         lo, hi = pairs.min(axis=1), pairs.max(axis=1)
         src = np.concatenate([lo, hi])
@@ -77,17 +101,19 @@ class RefinementGraph:
         degree = np.bincount(src, minlength=n)
         starts = np.concatenate([[0], np.cumsum(degree)[:-1]])
         colour = np.asarray(colour_of_node, dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(degree)]).astype(np.int64)
         unrefined = RefinementGraph(n, colour, dst[order], starts[degree > 0], degree > 0,
-                                    np.sort(lo * n + hi), _mix(colour.astype(np.uint64)))
+                                    np.sort(lo * n + hi), offsets, native and _kernel() is not None,
+                                    _mix(colour.astype(np.uint64)))
         return replace(unrefined, base=unrefined.refine(unrefined.base))
 
     @staticmethod
-    def of_coloured_graph(graph) -> "RefinementGraph":
+    def of_coloured_graph(graph, native: bool = True) -> "RefinementGraph":
         """From a ``detect.symmetry.graph.ColouredGraph``."""
         colour = np.zeros(graph.n, dtype=np.int64)
         for c, cls in enumerate(graph.colour_classes()):
             colour[cls] = c
-        return RefinementGraph.of(graph.n, graph.edges, colour)
+        return RefinementGraph.of(graph.n, graph.edges, colour, native)
 
     def initial_colours(self, marked: np.ndarray) -> np.ndarray:
         """The colouring refinement starts from: the unmarked stable colour and the mark."""
@@ -95,6 +121,8 @@ class RefinementGraph:
 
     def refine(self, colours: np.ndarray) -> np.ndarray:
         """The stable refinement of ``colours``: an isomorphism-invariant function of them."""
+        if self.native:
+            return self._refine_in_c(colours)
         count = _count_distinct(colours)
         while True:
             weights = _mix(colours)[self.neighbours]
@@ -106,6 +134,16 @@ class RefinementGraph:
             if refined_count <= count or refined_count == self.n:
                 return refined
             colours, count = refined, refined_count
+
+    def _refine_in_c(self, colours: np.ndarray) -> np.ndarray:
+        ffi, lib = _kernel()
+        refined = np.array(colours, dtype=np.uint64)
+        size = 1 << (2 * self.n).bit_length()  # a power of two above 2n: short probes
+        work = np.empty(2 * self.n + size, dtype=np.uint64)
+        lib.wl_refine(self.n, ffi.from_buffer("int64_t[]", self.offsets),
+                      ffi.from_buffer("int64_t[]", self.neighbours), ffi.from_buffer("uint64_t[]", refined),
+                      ffi.from_buffer("uint64_t[]", work), size)
+        return refined
 
     def stable_colours(self, marked: np.ndarray) -> np.ndarray:
         return self.refine(self.initial_colours(marked))
