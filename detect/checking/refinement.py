@@ -152,8 +152,7 @@ class RefinementGraph:
         """Whether node map ``f`` (a -> b) preserves edges, colour classes and marks."""
         if not (np.array_equal(self.colour[f], self.colour) and np.array_equal(marked_b[f], marked_a)):
             return False
-        u, v = np.divmod(self.edge_codes, self.n)
-        fu, fv = f[u], f[v]
+        fu, fv = f[self.edge_codes // self.n], f[self.edge_codes % self.n]
         mapped = np.sort(np.minimum(fu, fv) * self.n + np.maximum(fu, fv))
         return bool(np.array_equal(mapped, self.edge_codes))
 
@@ -172,16 +171,22 @@ def find_isomorphism(g: RefinementGraph, marked_a: np.ndarray, stable_a: np.ndar
     tries = [budget]
 
     def search(ca: np.ndarray, cb: np.ndarray) -> Optional[np.ndarray]:
-        if not np.array_equal(np.sort(ca), np.sort(cb)):
+        order_a, order_b = np.argsort(ca), np.argsort(cb)
+        sorted_a = ca[order_a]
+        if not np.array_equal(sorted_a, cb[order_b]):
             return None
-        values, counts = np.unique(ca, return_counts=True)
-        if counts.max() == 1:
+        new_colour = np.empty(g.n, dtype=bool)
+        new_colour[0] = True
+        np.not_equal(sorted_a[1:], sorted_a[:-1], out=new_colour[1:])
+        if new_colour.all():  # discrete: the bijection is forced
             f = np.empty(g.n, dtype=np.int64)
-            f[np.argsort(ca)] = np.argsort(cb)
+            f[order_a] = order_b
             return f if g.is_isomorphism(f, marked_a, marked_b) else None
         # The smallest non-singleton cell (ties: least colour), an invariant choice.
+        starts = np.flatnonzero(new_colour)
+        counts = np.diff(np.append(starts, g.n))
         cells = np.flatnonzero(counts > 1)
-        cell = values[cells[np.argmin(counts[cells])]]
+        cell = sorted_a[starts[cells[np.argmin(counts[cells])]]]
         v = int(np.flatnonzero(ca == cell)[0])
         ra = ca.copy()
         ra[v] = _mix(ra[v:v + 1] ^ _INDIVIDUAL)[0]
