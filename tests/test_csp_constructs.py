@@ -134,6 +134,18 @@ def test_parameterised_macro_and_interrupt_are_refused_by_name():
     refused("P() = a -> skip;\n", "unknown process 'skip'", "PAT writes 'Skip'")
 
 
+def test_invalid_pat_is_refused_naming_the_mistake():
+    # PAT's grammar: a definition is 'Name(...) = process;', and no token starts with "'".
+    e = refused("P() = a -> P();\nQ() =\n// next\nR(x) = b -> Stop;\n", "process 'Q' has no body",
+                "definition of 'R'")
+    assert (e.line, e.column) == (2, 1)
+    e = refused("P() = a -> P();\n#assert P() deadlockfree;'\n\n", "stray character \"'\" after the last definition")
+    assert (e.line, e.column) == (2, 26)
+    # Elsewhere the same characters stay plain syntax errors.
+    refused("var x = 1 = 2;\nP() = a -> P();\n", "syntax error: unexpected '='")
+    refused("P() = a -> P();\n` Q() = b -> Q();\n", "syntax error: unexpected character '`'")
+
+
 def test_import_is_accepted_and_a_library_call_is_refused_naming_it():
     text = ('#import "PAT.Lib.Set";\nvar x : {0..1} = 0;\n'
             'P() = [call(isCheck, x, 1)] a -> P();\n')

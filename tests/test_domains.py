@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from detect.ir import semantics
-from detect.transform.domains import Unbounded, expression_values, infer_domains, narrow_domains
+from detect.transform.domains import Unbounded, expression_values, infer_domains, narrow_domains, variable_values
 from detect.ir import (
     TRUE, Assert, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel,
     Summand, Unary, Variable, While, validate,
@@ -221,6 +221,25 @@ def test_infer_raises_unbounded_with_the_culprit():
     with pytest.raises(Unbounded) as info:
         infer_domains(model, ["x"], limit=100)
     assert info.value.variable == "x" and "x := x + 1" in info.value.reason
+
+
+def test_droppable_variables_are_given_up_in_one_analysis():
+    # t counts for ever, d and h copy it, k only compares it: with t, d and h droppable one
+    # analysis gives them up in the order found (t first: the others are unbounded through
+    # it) and still bounds k; with t alone droppable, d is unbounded.
+    model = SequentialModel("chain", tuple(Variable(n, (0,), ((0,),)) for n in "tdhk"), (
+        Summand((), TRUE, Event("a"), (Assign(Name("t"), plus(Name("t"), Const(1))), Assign(Name("d"), Name("t")))),
+        Summand((), TRUE, Event("b"), (Assign(Name("h"), Name("d")),
+                                       Assign(Name("k"), Binary(">", Name("d"), Const(5))))),
+    ))
+    analysis = variable_values(model, 100, strict=frozenset("tdhk"), droppable=frozenset("tdh"))
+    assert list(analysis.fixpoint.dropped) == ["t", "d", "h"]
+    assert "t := t + 1" in analysis.fixpoint.dropped["t"]
+    assert [analysis.values[n] for n in "tdh"] == [None, None, None]
+    assert analysis.values["k"] == frozenset({0, 1})
+    with pytest.raises(Unbounded) as info:
+        variable_values(model, 100, strict=frozenset("tdhk"), droppable=frozenset("t"))
+    assert info.value.variable == "d"
 
 
 def test_loops_and_branches_in_programs():

@@ -281,7 +281,7 @@ def _error(text, **kw) -> InputError:
     ("var x = 0;\nP() = a -> \n", "bad.csp:3:1", "unexpected end of file; expected"),
     ("var x = 0\nP() = a -> P();", "bad.csp:2:1", "expected"),
     ("P() = a -> (P(); b -> Skip);", "bad.csp:1:1", "non-tail recursion"),
-    ("System() = a -> (Q() ||| Q());\nQ() = b -> Skip;", "bad.csp:1:18", "inside a sequential process"),
+    ("System() = a -> (Q() || Q());\nQ() = b -> Skip;", "bad.csp:1:18", "inside a sequential process"),
     ("var count = 0;\nP() = inc{count++;} -> P();", "bad.csp:1:5", "unbounded"),
     ("channel c 0;\nP() = c?x{x = 1;} -> P();", "bad.csp:2:11", "read-only"),
     ("var a[2];\nP() = e{a = 1;} -> P();", "bad.csp:2:9", "without an index"),
@@ -356,6 +356,18 @@ def test_unranged_counter_bounded_only_by_reachability_gets_reachable_domain():
     with pytest.warns(UserWarning, match=r"'x' has no declared range; its domain 0\.\.6 was taken"):
         model = parse_text(text, "r.csp")
     assert model.variable("x").domain == tuple(range(7))
+
+
+def test_a_chain_of_unranged_counters_all_get_reachable_domains():
+    """``d`` copies ``t``, which the analysis cannot bound (``t + 1 <= 3`` is not a test of
+    a variable): both get their domains from the reachable states, with a warning each."""
+    text = "var t = 0;\nvar d = 0;\nP() = [t + 1 <= 3] a{t = t + 1; d = t * 2;} -> P();\n"
+    with pytest.warns(UserWarning) as caught:
+        model = parse_text(text, "c.csp")
+    assert [str(w.message).split(": ", 1)[1] for w in caught] == [
+        f"variable '{n}' has no declared range; its domain {d} was taken from the 4 reachable states"
+        for n, d in (("t", "0..3"), ("d", "0..6"))]
+    assert model.variable("t").domain == (0, 1, 2, 3) and model.variable("d").domain == (0, 2, 4, 6)
 
 
 def test_truly_unbounded_counter_is_still_refused_with_how_to_bound_it():

@@ -253,11 +253,30 @@ def _expr(e: Expr, sc: _Scope, st: str, defined: frozenset[str], cond: bool = Fa
     raise ValueError(f"unknown expression {e!r}")
 
 
+#: A domain that is not an interval is tested by a set literal, unless it has more values
+#: than this and at most ``_FEW_RUNS`` intervals: then interval by interval.
+_SET_LITERAL_LIMIT = 256
+_FEW_RUNS = 4
+
+
 def _domain_test(value: str, domain: tuple[int, ...]) -> str:
-    """Source of a test that ``value`` lies *outside* ``domain``."""
+    """Source of a test that ``value`` lies *outside* ``domain`` (sorted and distinct, an IR
+    invariant).  Large domains of few intervals are tested by comparisons: a provisional
+    range with a placeholder (-32768..32767 and one value far below) as a set literal would
+    be 65,537 constants to compile at every write of the variable."""
     lo, hi = domain[0], domain[-1]
-    if len(domain) == hi - lo + 1:  # sorted and distinct (IR invariant): an interval
+    if len(domain) == hi - lo + 1:
         return f"not ({lo} <= {value} <= {hi})"
+    if len(domain) > _SET_LITERAL_LIMIT:
+        runs: list[list[int]] = []
+        for x in domain:
+            if runs and x == runs[-1][1] + 1:
+                runs[-1][1] = x
+            else:
+                runs.append([x, x])
+        if len(runs) <= _FEW_RUNS:
+            tests = (f"{value} == {a}" if a == b else f"{a} <= {value} <= {b}" for a, b in runs)
+            return f"not ({' or '.join(tests)})"
     return f"{value} not in {set(domain)!r}"
 
 

@@ -58,9 +58,10 @@ or array cell expression) occurring more than once is enumerated, so ``(t-1) | (
 sees one ``t`` at a time; ``c ? a : b`` refines its branches by ``c``.  **Termination.**  A set
 that grows more than ``_WIDEN_AFTER`` times has each end that grew extended to the next
 constant of the model (±1) or declared bound, and becomes ``None`` past ``limit`` (or
-``Unbounded`` for inferred variables); as declared domains are finite and inferred sets are
-capped, every set stabilises; summands are re-run only when the part of the abstract
-state they read has changed.
+``Unbounded`` for inferred variables, unless the caller lets the analysis give them up: then
+they are top from there on, in every set a write grows); as declared domains are finite and
+inferred sets are capped, every set stabilises; summands are re-run only when the part of
+the abstract state they read has changed.
 """
 from __future__ import annotations
 
@@ -119,7 +120,8 @@ class _Layout:
     """What the analysis needs to know about the model, computed once.
 
     ``declared[name]`` is a variable's domain as a set (``None`` for inferred variables, whose
-    declared domain is a placeholder); ``thresholds`` are the sorted widening end points.
+    declared domain is a placeholder); ``thresholds`` are the sorted widening end points;
+    ``droppable`` are the strict variables given up (top) instead of raising ``Unbounded``.
     """
 
     model: SequentialModel
@@ -131,6 +133,7 @@ class _Layout:
     thresholds: tuple
     locations: tuple  # location keys, in a fixed order
     location_set: frozenset
+    droppable: frozenset = frozenset()
 
     def keys_of(self, name: str) -> tuple:
         size = self.sizes.get(name)
@@ -162,7 +165,8 @@ def _location_test(conjunct: Expr) -> Optional[tuple]:
     return None
 
 
-def _layout(model: SequentialModel, strict: frozenset, limit: int) -> _Layout:
+def _layout(model: SequentialModel, strict: frozenset, limit: int,
+            droppable: frozenset = frozenset()) -> _Layout:
     sizes = {v.name: v.size for v in model.variables if v.size is not None}
     scalars = frozenset(v.name for v in model.variables if v.size is None)
     declared = {v.name: None if v.name in strict else frozenset(v.domain) for v in model.variables}
@@ -196,7 +200,7 @@ def _layout(model: SequentialModel, strict: frozenset, limit: int) -> _Layout:
             if ok and const_only.get(name) and name not in strict and key not in tested:
                 tested.append(key)
     return _Layout(model, sizes, scalars, declared, strict, limit, thresholds, tuple(tested),
-                   frozenset(tested))
+                   frozenset(tested), droppable)
 
 
 # ---------------------------------------------------------------------------- evaluation
@@ -501,6 +505,8 @@ class _State:
     at: dict  # location key -> {c -> {key -> ValueSet}}
     growth: Counter
     version: Counter  # ("flat",) / ("at", p, c) / ("locations",) -> change count
+    #: droppable variables given up so far, in the order found -> why (as ``Unbounded.reason``)
+    dropped: dict = dataclasses.field(default_factory=dict)
 
 
 _EMPTY: frozenset = frozenset()
@@ -538,6 +544,9 @@ def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, w
     old = store.get(key, _EMPTY)
     if old is None or (vals is not None and vals <= old and len(old) <= lay.limit):
         return False  # nothing new (the common case: no union built)
+    name = lay.variable_of(key)
+    if name in state.dropped:
+        vals = None  # given up: a store it grows becomes top at once, not after its own climb
     new = None if vals is None else old | vals
     if new is not None and new != old and key not in lay.location_set:
         # Locations hold only the constants assigned to them: they need no widening.
@@ -548,11 +557,11 @@ def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, w
         new = None
     if new == old:
         return False
-    name = lay.variable_of(key)
-    if new is None and name in lay.strict:
-        if why is None:
-            raise Unbounded(name, f"more than {lay.limit} values")
-        raise Unbounded(name, _why(why, lay.limit))
+    if new is None and name in lay.strict and name not in state.dropped:
+        reason = f"more than {lay.limit} values" if why is None else _why(why, lay.limit)
+        if name not in lay.droppable:
+            raise Unbounded(name, reason)
+        state.dropped[name] = reason
     store[key] = new
     return True
 
@@ -565,8 +574,9 @@ def _meet(a: ValueSet, b: ValueSet) -> ValueSet:
     return a & b
 
 
-def _fixpoint(model: SequentialModel, strict: frozenset, limit: int) -> tuple[_Layout, _State]:
-    lay = _layout(model, strict, limit)
+def _fixpoint(model: SequentialModel, strict: frozenset, limit: int,
+              droppable: frozenset = frozenset()) -> tuple[_Layout, _State]:
+    lay = _layout(model, strict, limit, droppable)
     keys = [k for v in model.variables for k in lay.keys_of(v.name)]
     initial = {}
     for v in model.variables:
@@ -622,14 +632,12 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
             if view is None:
                 return False  # no reachable state has p = c (yet)
             views.append(view)
-        env = {}
-        for k in keys:
-            vals = views[0][k]
-            for view in views[1:]:
-                vals = _meet(vals, view[k])
-            if vals is not None and not vals:
-                return False
-            env[k] = vals
+        env = dict(views[0])
+        for view in views[1:]:
+            for k, vals in view.items():
+                env[k] = _meet(env[k], vals)
+        if any(vals is not None and not vals for vals in env.values()):
+            return False
     else:
         env = dict(state.flat)
     for loc in s.locals:
@@ -746,12 +754,17 @@ class ValueAnalysis:
     fixpoint: _State
 
 
-def variable_values(model: SequentialModel, limit: int, strict: frozenset = frozenset()) -> ValueAnalysis:
+def variable_values(model: SequentialModel, limit: int, strict: frozenset = frozenset(),
+                    droppable: frozenset = frozenset()) -> ValueAnalysis:
     """The value analysis of ``model``: V for every variable, ``None`` past ``limit`` values.
 
     Raises ``Unbounded`` when a variable in ``strict`` (one whose declared domain is a
-    placeholder, see ``infer_domains``) would hold more than ``limit`` values."""
-    lay, state = _fixpoint(model, strict, limit)
+    placeholder, see ``infer_domains``) would hold more than ``limit`` values, unless it is
+    ``droppable``: then its V is ``None``, the analysis goes on with it as top, and
+    ``fixpoint.dropped`` names it with the reason.  Values computed with dropped variables
+    are sound but may be coarser than those of a fresh analysis of a model in which those
+    variables have a declared domain."""
+    lay, state = _fixpoint(model, strict, limit, droppable)
     out = {}
     for v in model.variables:
         parts = []
@@ -761,8 +774,10 @@ def variable_values(model: SequentialModel, limit: int, strict: frozenset = froz
         vals = _union(parts)
         if vals is not None and len(vals) > limit:
             vals = None
-        if vals is None and v.name in strict:
-            raise Unbounded(v.name, f"more than {limit} values")
+        if vals is None and v.name in strict and v.name not in state.dropped:
+            if v.name not in droppable:
+                raise Unbounded(v.name, f"more than {limit} values")
+            state.dropped[v.name] = f"more than {limit} values"
         out[v.name] = vals
     return ValueAnalysis(out, lay, state)
 

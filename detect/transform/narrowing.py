@@ -9,9 +9,10 @@ domain is exact.  ``narrow(model, policy)`` then, in order:
 1. gives every unranged variable the value set V of the sound value analysis
    (``detect.transform.domains``; unranged variables are its strict ones), which contains
    every value held in a reachable state or written by a step from one, so no write faults
-   and the transition system is the source tool's.  When the analysis cannot bound a
-   variable that is ``provisional``, that variable gets the first provisional range and
-   the analysis runs again for the others; any other unbounded variable refuses the model;
+   and the transition system is the source tool's.  The analysis gives up (takes as top)
+   each ``provisional`` variable it cannot bound and goes on; those variables get the first
+   provisional range and the analysis runs again for the others, until a run gives up none;
+   any other unbounded variable refuses the model;
 2. gives the provisional variables the values of the reachable states: the model is
    explored with each provisional range in turn, the domains are cut to the values the
    states hold, and a second exploration with equal numbers of states, transitions and
@@ -197,22 +198,32 @@ def _settle_unranged(model: SequentialModel, unranged: dict, policy: NarrowingPo
     provisional range changed the model); ``provisional`` maps the others, in the order
     found, to why the analysis failed."""
     provisional: dict[str, str] = {}
+    droppable = frozenset(name for name, fact in unranged.items() if fact.provisional)
     current = model
     while True:
         strict = frozenset(name for name in unranged if name not in provisional)
         if not strict:
             return current, None, provisional
         try:
-            analysis = variable_values(current, policy.value_limit, strict=strict)
-            break
+            analysis = variable_values(current, policy.value_limit, strict=strict, droppable=droppable & strict)
         except Unbounded as e:
             fact = unranged[e.variable]
-            if not fact.provisional:
-                raise _refusal(policy.wording.unbounded, fact, subject=fact.subject, reason=e.reason) from None
-            provisional[e.variable] = e.reason
-            current = _with_range(current, {e.variable}, policy.provisional_ranges[0], unranged)
+            raise _refusal(policy.wording.unbounded, fact, subject=fact.subject, reason=e.reason) from None
+        # Giving a variable up lets one analysis find every provisional variable it cannot bound
+        # (a chain t -> day -> held costs one fixpoint, not one each).  The values it computed
+        # with them as top are sound for the model with their provisional ranges but coarser
+        # than a fresh analysis of it, so that analysis is run next, until one gives up nothing
+        # -- unless step 2 cuts every domain to the reachable values anyway: then sound
+        # domains for the exploration are all it needs.
+        dropped = analysis.fixpoint.dropped
+        provisional.update(dropped)
+        if dropped:
+            current = _with_range(current, set(dropped), policy.provisional_ranges[0], unranged)
+        if not dropped or policy.reachable_scope == "all":
+            break
+    settled = strict - provisional.keys()
     current = dataclasses.replace(current, variables=tuple(
-        dataclasses.replace(v, domain=tuple(sorted(analysis.values[v.name]))) if v.name in strict else v
+        dataclasses.replace(v, domain=tuple(sorted(analysis.values[v.name]))) if v.name in settled else v
         for v in current.variables))
     if provisional:
         return current, None, provisional

@@ -8,6 +8,7 @@ equal sub-processes at different places are different control points.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -659,7 +660,11 @@ def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Scri
     "f";`` is replaced by the items of ``f``, read relative to the including file; a file
     that cannot be read, or includes itself, is an error located at the ``#include``."""
     text = text[1:] if text.startswith("\ufeff") else text
-    items = _Build(text, path).build(GRAMMAR.parse(text, path))
+    try:
+        tree = GRAMMAR.parse(text, path)
+    except InputError as e:
+        raise _named_syntax_error(e, text) from None
+    items = _Build(text, path).build(tree)
     out: list = []
     for it in items:
         if isinstance(it, Include):
@@ -667,6 +672,39 @@ def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Scri
         else:
             out.append(it)
     return Script(tuple(out), path)
+
+
+_COMMENT = re.compile(r"//[^\n]*|/\*(?:.|\n)*?\*/")
+_HEAD = r"([A-Za-z_]\w*)\s*(?:\([^()]*\))?\s*"
+#: The text before a syntax error at '=' when a definition has no body: ``P(x) = Q() =``
+#: (the next definition follows the first one's '='), starting a top-level item.
+_NO_BODY = re.compile(r"(?:^|[;}])\s*" + _HEAD + r"=\s*" + _HEAD + r"$")
+
+
+def _named_syntax_error(e: InputError, text: str) -> InputError:
+    """``e`` (a syntax error in ``text``) reworded to name the mistake when it is one PAT
+    users make: a definition without a body, or a stray character after the last
+    definition.  Both are syntax errors in PAT's grammar too (``Name(...) = process;``; no
+    token starts with an unknown character)."""
+    if not e.line:
+        return e
+    # Comments blanked, newlines kept, so that offsets and line numbers stay those of ``text``.
+    plain = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    lines = plain.split("\n")
+    at = sum(len(x) + 1 for x in lines[:e.line - 1]) + e.column - 1
+    if e.message.startswith("syntax error: unexpected '='"):
+        m = _NO_BODY.search(plain[:at])
+        if m:
+            line = plain.count("\n", 0, m.start(1)) + 1
+            column = m.start(1) - (plain.rfind("\n", 0, m.start(1)) + 1) + 1
+            return InputError(f"process '{m.group(1)}' has no body: '{m.group(1)}(...) =' is followed by the "
+                              f"definition of '{m.group(2)}' (a definition is 'Name(...) = process;')",
+                              e.path, line, column)
+    if e.message.startswith("syntax error: unexpected character") and 0 <= at < len(plain) \
+            and not plain[at + 1:].strip():
+        return InputError(f"stray character {plain[at]!r} after the last definition (no CSP# token starts "
+                          "with it)", e.path, e.line, e.column)
+    return e
 
 
 def _included(inc: Include, path: str, including: tuple[str, ...]) -> Script:
