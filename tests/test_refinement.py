@@ -110,13 +110,18 @@ def test_graph_canonicaliser_on_a_certificate_collision(engine, budget, native):
     assert all(states[canon(s)] == states[s] for s in order)
 
 
+def random_marked_graph(rnd: random.Random, n: int, density: float, colours: int):
+    """Edges (at least one), a colour class per node and marks, drawn from ``rnd``."""
+    edges = [(u, v) for u, v in itertools.combinations(range(n), 2) if rnd.random() < density] or [(0, 1)]
+    colour = [rnd.randrange(colours) for _ in range(n)]
+    return edges, colour, np.array([rnd.random() < 0.3 for _ in range(n)])
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(4, 14), st.floats(0.1, 0.6), st.integers(0, 2**32 - 1))
 def test_relabelled_marked_graphs_have_equal_certificates_and_a_checked_isomorphism(n, density, seed):
     rnd = random.Random(seed)
-    edges = [(u, v) for u, v in itertools.combinations(range(n), 2) if rnd.random() < density] or [(0, 1)]
-    colour = [rnd.randrange(2) for _ in range(n)]
-    marked = np.array([rnd.random() < 0.3 for _ in range(n)])
+    edges, colour, marked = random_marked_graph(rnd, n, density, 2)
     perm = list(range(n))
     rnd.shuffle(perm)
     image = RefinementGraph.of(n, [(perm[u], perm[v]) for u, v in edges], [colour[perm.index(v)] for v in range(n)])
@@ -125,8 +130,8 @@ def test_relabelled_marked_graphs_have_equal_certificates_and_a_checked_isomorph
     image_marked[[perm[v] for v in range(n) if marked[v]]] = True
     stable, image_stable = original.stable_colours(marked), image.stable_colours(image_marked)
     assert certificate(stable) == certificate(image_stable)
-    # One graph, two markings: the image marking of an automorphism-free relabelling need not be
-    # an isomorphism of ``original``; search in the relabelled graph's own terms instead.
+    # find_isomorphism compares two markings of one graph: take the disjoint union of the
+    # original and its relabelled copy, marked in the first copy and in the second.
     joint = RefinementGraph.of(2 * n, edges + [(perm[u] + n, perm[v] + n) for u, v in edges],
                                colour + [colour[perm.index(v)] for v in range(n)])
     ma = np.concatenate([marked, np.zeros(n, dtype=bool)])
@@ -139,12 +144,9 @@ def test_relabelled_marked_graphs_have_equal_certificates_and_a_checked_isomorph
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 40), st.floats(0.05, 0.5), st.integers(0, 2**32 - 1))
 def test_c_rounds_give_the_numpy_colours(n, density, seed):
-    rnd = random.Random(seed)
-    edges = [(u, v) for u, v in itertools.combinations(range(n), 2) if rnd.random() < density] or [(0, 1)]
-    colour = [rnd.randrange(3) for _ in range(n)]
+    edges, colour, marked = random_marked_graph(random.Random(seed), n, density, 3)
     in_c, in_numpy = RefinementGraph.of(n, edges, colour, native=True), RefinementGraph.of(n, edges, colour, native=False)
     if not in_c.native:
         pytest.skip("no C compiler")
-    marked = np.array([rnd.random() < 0.3 for _ in range(n)])
     assert np.array_equal(in_c.stable_colours(marked), in_numpy.stable_colours(marked))
     assert np.array_equal(in_c.base, in_numpy.base)
