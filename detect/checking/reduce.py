@@ -10,8 +10,10 @@ Strategies (``make_reducer``):
   fast path when G is the full symmetric group on interchangeable blocks of slots, and one
   for S_m permuting process slots and pid values together (``detect.checking.scalarset``);
 * ``local``     -- hill climbing with the generators: sound, may keep several per orbit;
-* ``graph``     -- nauty's canonical form of the coloured graph with the state's pre-literals
-  recoloured: exact under Aut(graph), whose action on literals is G;
+* ``graph``     -- isomorphism of the coloured graph with the state's pre-literals marked:
+  colour-refinement certificates as the hash key, an exact isomorphism search (nauty's or
+  bliss's canonical form past a budget) on equal keys; exact under Aut(graph), whose action
+  on literals is G;
 * ``pids``      -- seed 001's pid abstraction (``detect.checking.pids``: processes whose pids
   nobody can observe are interchangeable while present), then ``exact`` under G, repeated
   until neither changes the state: sound, exact when G is trivial.
@@ -35,6 +37,8 @@ import operator
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
+import numpy as np
+
 from detect.statespace.compile import State, compile_model
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
@@ -44,7 +48,9 @@ from detect.statespace.explore import (
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
-from detect.checking.orbits import orbit_roots
+from detect.checking.refinement import (
+    RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism,
+)
 from detect.checking.pids import anonymous_pids, pid_canonicaliser
 from detect.checking.scalarset import (
     aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
@@ -55,6 +61,8 @@ STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 ENUMERATE_LIMIT = 50_000
 #: Largest number of valuations tried when checking that a condition is G-invariant.
 INVARIANCE_LIMIT = 200_000
+#: Branches the graph strategy's isomorphism search may try before it asks nauty/bliss.
+SEARCH_BUDGET = 64
 
 Images = tuple[int, ...]  # a permutation of literal points, as the image of each point
 
@@ -391,18 +399,20 @@ def local_canonicaliser(point_generators: Sequence[Images], pts: LiteralPoints, 
 # ------------------------------------------------------------------------ graph
 
 
-def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: LiteralPoints,
-                        engine: str = "auto") -> Callable[[State], State]:
-    """Representative = the first state seen with the same canonical form (nauty or bliss).
+def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH_BUDGET,
+                        native: bool = True) -> Callable[[State], State]:
+    """Representative = the first state seen that is isomorphic to this one as a marked graph.
 
-    The certificate is of the coloured graph with the state's pre-literal nodes in a colour of
-    their own (each literal colour class split into unmarked, marked, in that fixed order, so
-    the ordered partition is canonical).  Two states get the same certificate iff an
-    automorphism of the graph maps one literal set onto the other, i.e. iff they lie in one
-    G-orbit.  Cheap invariant first: the multiset of point orbits of the state's literals; a
-    state whose invariant is new is a new orbit and costs no labelling until a second state
-    with that invariant shows up.  Dense nauty is used up to ``AUTO_THRESHOLD`` nodes, sparse
-    bliss (igraph) above, as in ``detect.symmetry.automorphisms``.
+    A state is the coloured graph with its pre-literal nodes marked; two states are isomorphic
+    iff an automorphism of the graph maps one literal set onto the other, i.e. iff they lie in
+    one G-orbit.  The hash key is the GROOVE-style certificate (seed 003,
+    ``detect.checking.refinement``): colour refinement of the marked graph, equal for isomorphic
+    states, so a state whose certificate is new is a new orbit.  A state whose certificate is
+    already in the table is compared with each state of that bucket by the exact isomorphism
+    search; where the search passes ``search_budget`` branches, by the full canonical form,
+    computed lazily and kept per bucket entry: nauty (dense) up to ``AUTO_THRESHOLD`` nodes,
+    bliss (igraph, sparse) above, as in ``detect.symmetry.automorphisms``.  ``native``: the
+    refinement rounds in C where a compiler is present (the same colours as numpy's).
 
     Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
     """
@@ -436,16 +446,20 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: LiteralP
             canon = bliss_graph.permute_vertices(perm)
             canon_colour = [colour[perm[i]] for i in range(graph.n)]
             return repr((sorted(tuple(sorted(e)) for e in canon.get_edgelist()), canon_colour)).encode()
-    node_of = [graph.pre_literal[k][v] for (k, v) in pts.pairs]
-    # Orbits of points under G (the invariant).
-    orbit_id = dict(zip(pts.pairs, orbit_roots(len(pts.pairs), point_generators)))
-    n_slots = len(pts.slot_points)
+    node_of_literal = [dict(values) for values in graph.pre_literal]
+    refinement = RefinementGraph.of_coloured_graph(graph, native)
 
-    def certificate(s: State) -> bytes:
-        marked = {node_of[pts.index[(k, v)]] for k, v in enumerate(s)}
+    def marks(s: State) -> np.ndarray:
+        marked = np.zeros(graph.n, dtype=bool)
+        marked[[node_of_literal[k][v] for k, v in enumerate(s)]] = True
+        return marked
+
+    def canonical_form(marked: np.ndarray) -> bytes:
+        # Each literal colour class split into unmarked, marked, in that fixed order, so the
+        # ordered partition is canonical.
         partition = []
         for cls in classes:
-            inside = {v for v in cls if v in marked}
+            inside = {v for v in cls if marked[v]}
             if inside:
                 rest = set(cls) - inside
                 if rest:
@@ -456,29 +470,34 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: LiteralP
         return label(partition)
 
     memo: dict[State, State] = {}
-    buckets: dict[tuple, list] = {}  # invariant -> [[state, certificate or None], ...]
+    # certificate -> [[state, marks, stable colours, canonical form or None], ...]
+    buckets: dict[bytes, list] = {}
 
     def canonicalise(s: State) -> State:
         rep = memo.get(s)
         if rep is not None:
             return rep
-        inv = tuple(sorted(orbit_id[(k, s[k])] for k in range(n_slots)))
-        bucket = buckets.get(inv)
-        if bucket is None:
-            buckets[inv] = [[s, None]]
+        marked = marks(s)
+        stable = refinement.stable_colours(marked)
+        key = certificate(stable)
+        bucket = buckets.setdefault(key, [])
+        form = None
+        for entry in bucket:
+            try:
+                same = find_isomorphism(refinement, entry[1], entry[2], marked, stable,
+                                        search_budget) is not None
+            except SearchBudgetExceeded:
+                if entry[3] is None:
+                    entry[3] = canonical_form(entry[1])
+                if form is None:
+                    form = canonical_form(marked)
+                same = entry[3] == form
+            if same:
+                rep = entry[0]
+                break
+        if rep is None:
+            bucket.append([s, marked, stable, form])
             rep = s
-        else:
-            cert = certificate(s)
-            rep = None
-            for entry in bucket:
-                if entry[1] is None:
-                    entry[1] = certificate(entry[0])
-                if entry[1] == cert:
-                    rep = entry[0]
-                    break
-            if rep is None:
-                bucket.append([s, cert])
-                rep = s
         memo[s] = rep
         return rep
 
@@ -542,8 +561,9 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     if graph is None:
         raise ReductionError("--reduce graph needs the coloured graph of the detection")
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
-    return Reducer(strategy, group.order, graph_canonicaliser(graph, gens, pts, engine), order,
-                   f"{engine} canonical form of the {graph.n}-node coloured graph with the state marked")
+    return Reducer(strategy, group.order, graph_canonicaliser(graph, engine), order,
+                   f"colour-refinement certificate of the {graph.n}-node coloured graph with the state marked; "
+                   f"isomorphism search on equal certificates, {engine} canonical form past {SEARCH_BUDGET} branches")
 
 
 def pid_reducer(model: SequentialModel, group, enumerate_limit: int = ENUMERATE_LIMIT) -> Reducer:

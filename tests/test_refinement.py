@@ -1,0 +1,152 @@
+"""GROOVE-style certificates (detect.checking.refinement) and the graph strategy's collision path.
+
+The hand-built graph: K_6 with every edge {i, j} subdivided by two literal nodes, "on" and
+"off", one slot per edge.  A state marks one literal per slot, i.e. it is a graph on six
+labelled vertices; the graph's automorphisms (S_6 on the vertices) act on states as relabelling.
+The 2-regular states -- 60 hexagons and 10 pairs of triangles -- are all alike to colour
+refinement (every vertex has two marked edges), so every one of them has the same certificate,
+yet they form two orbits: the isomorphism search (or the canonical form) must split them.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from detect.checking.reduce import graph_canonicaliser
+from detect.checking.refinement import (
+    RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism,
+)
+from detect.symmetry.graph import ColouredGraph
+
+VERTICES = 6
+PAIRS = list(itertools.combinations(range(VERTICES), 2))
+
+
+def subdivided_complete_graph() -> ColouredGraph:
+    """Vertices 0..5 (colour 0), then for each pair an "off" node (colour 1) and an "on" node
+    (colour 2), both adjacent to the pair's ends."""
+    colour = [0] * VERTICES
+    edges = []
+    pre_literal = []
+    for i, j in PAIRS:
+        nodes = {}
+        for value in (0, 1):
+            node = len(colour)
+            colour.append(1 + value)
+            edges += [(i, node), (j, node)]
+            nodes[value] = node
+        pre_literal.append(nodes)
+    n = len(colour)
+    return ColouredGraph(n, tuple(sorted(edges)), tuple(colour), ("a-vertex", "b-off", "c-on"),
+                         tuple("node" for _ in range(n)), tuple(str(v) for v in range(n)),
+                         tuple(pre_literal))
+
+
+def state_of(edge_set) -> tuple[int, ...]:
+    return tuple(int(p in edge_set) for p in PAIRS)
+
+
+def two_regular_states() -> dict[tuple[int, ...], str]:
+    """Every 2-regular graph on the six vertices, as a state, with its shape."""
+    states = {}
+    for perm in itertools.permutations(range(VERTICES)):
+        hexagon = {tuple(sorted((perm[k], perm[(k + 1) % 6]))) for k in range(6)}
+        triangles = {tuple(sorted((perm[a], perm[b]))) for a, b in ((0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5))}
+        states[state_of(hexagon)] = "hexagon"
+        states[state_of(triangles)] = "triangles"
+    return states
+
+
+def marks(graph: ColouredGraph, state) -> np.ndarray:
+    marked = np.zeros(graph.n, dtype=bool)
+    marked[[graph.pre_literal[k][v] for k, v in enumerate(state)]] = True
+    return marked
+
+
+def test_refinement_does_not_separate_hexagons_from_triangles():
+    graph = subdivided_complete_graph()
+    states = two_regular_states()
+    assert sorted(states.values()).count("hexagon") == 60 and len(states) == 70
+    rg = RefinementGraph.of_coloured_graph(graph)
+    certificates = {certificate(rg.stable_colours(marks(graph, s))) for s in states}
+    assert len(certificates) == 1
+
+
+def test_isomorphism_search_tells_hexagons_from_triangles():
+    graph = subdivided_complete_graph()
+    rg = RefinementGraph.of_coloured_graph(graph)
+    by_shape: dict[str, list] = {}
+    for s, shape in two_regular_states().items():
+        by_shape.setdefault(shape, []).append(s)
+    hexagon, other_hexagon = by_shape["hexagon"][:2]
+    triangles = by_shape["triangles"][0]
+
+    def search(a, b, budget=64):
+        ma, mb = marks(graph, a), marks(graph, b)
+        return find_isomorphism(rg, ma, rg.stable_colours(ma), mb, rg.stable_colours(mb), budget)
+
+    assert search(hexagon, triangles) is None
+    f = search(hexagon, other_hexagon)
+    assert f is not None and rg.is_isomorphism(f, marks(graph, hexagon), marks(graph, other_hexagon))
+    with pytest.raises(SearchBudgetExceeded):
+        search(hexagon, triangles, budget=0)
+
+
+@pytest.mark.parametrize("engine, budget", [("nauty", 64), ("nauty", 0), ("bliss", 0)])
+@pytest.mark.parametrize("native", [True, False])
+def test_graph_canonicaliser_on_a_certificate_collision(engine, budget, native):
+    """Budget 0 sends every equal-certificate comparison to the canonical form."""
+    graph = subdivided_complete_graph()
+    states = two_regular_states()
+    order = list(states)
+    random.Random(15).shuffle(order)
+    canon = graph_canonicaliser(graph, engine, search_budget=budget, native=native)
+    reps = {canon(s) for s in order}
+    assert sorted(states[r] for r in reps) == ["hexagon", "triangles"]
+    assert all(states[canon(s)] == states[s] for s in order)
+
+
+def random_marked_graph(rnd: random.Random, n: int, density: float, colours: int):
+    """Edges (at least one), a colour class per node and marks, drawn from ``rnd``."""
+    edges = [(u, v) for u, v in itertools.combinations(range(n), 2) if rnd.random() < density] or [(0, 1)]
+    colour = [rnd.randrange(colours) for _ in range(n)]
+    return edges, colour, np.array([rnd.random() < 0.3 for _ in range(n)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 14), st.floats(0.1, 0.6), st.integers(0, 2**32 - 1))
+def test_relabelled_marked_graphs_have_equal_certificates_and_a_checked_isomorphism(n, density, seed):
+    rnd = random.Random(seed)
+    edges, colour, marked = random_marked_graph(rnd, n, density, 2)
+    perm = list(range(n))
+    rnd.shuffle(perm)
+    image = RefinementGraph.of(n, [(perm[u], perm[v]) for u, v in edges], [colour[perm.index(v)] for v in range(n)])
+    original = RefinementGraph.of(n, edges, colour)
+    image_marked = np.zeros(n, dtype=bool)
+    image_marked[[perm[v] for v in range(n) if marked[v]]] = True
+    stable, image_stable = original.stable_colours(marked), image.stable_colours(image_marked)
+    assert certificate(stable) == certificate(image_stable)
+    # find_isomorphism compares two markings of one graph: take the disjoint union of the
+    # original and its relabelled copy, marked in the first copy and in the second.
+    joint = RefinementGraph.of(2 * n, edges + [(perm[u] + n, perm[v] + n) for u, v in edges],
+                               colour + [colour[perm.index(v)] for v in range(n)])
+    ma = np.concatenate([marked, np.zeros(n, dtype=bool)])
+    mb = np.concatenate([np.zeros(n, dtype=bool), image_marked])
+    # Swapping the two copies is an isomorphism between the markings, so the search finds one.
+    f = find_isomorphism(joint, ma, joint.stable_colours(ma), mb, joint.stable_colours(mb), budget=10_000)
+    assert f is not None and joint.is_isomorphism(f, ma, mb)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 40), st.floats(0.05, 0.5), st.integers(0, 2**32 - 1))
+def test_c_rounds_give_the_numpy_colours(n, density, seed):
+    edges, colour, marked = random_marked_graph(random.Random(seed), n, density, 3)
+    in_c, in_numpy = RefinementGraph.of(n, edges, colour, native=True), RefinementGraph.of(n, edges, colour, native=False)
+    if not in_c.native:
+        pytest.skip("no C compiler")
+    assert np.array_equal(in_c.stable_colours(marked), in_numpy.stable_colours(marked))
+    assert np.array_equal(in_c.base, in_numpy.base)
