@@ -572,15 +572,18 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     sym = _group(gens, len(pts.pairs))
     order = slot_order(sym, pts)
     key = _key_function(order)
+    # The order on all literals: a multiple of the headline when products of the acting
+    # generators fix every state the value analysis allows.
+    literal_order = int(sym.order())
     if strategy == "enumerate":
-        if group.order > enumerate_limit:
+        if literal_order > enumerate_limit:
             raise ReductionError(
-                f"--reduce enumerate would apply all {group.order:,} group elements to every state "
+                f"--reduce enumerate would apply all {literal_order:,} group elements to every state "
                 f"(limit {enumerate_limit:,}); use --reduce exact")
         return Reducer(strategy, group.order, enumerating_canonicaliser(sym, pts, key), order,
-                       f"least image over all {group.order:,} elements")
+                       f"least image over all {literal_order:,} elements")
     if strategy == "exact":
-        blocks = symmetric_blocks(gens, int(sym.order()), pts, order) if fast_paths else None
+        blocks = symmetric_blocks(gens, literal_order, pts, order) if fast_paths else None
         if blocks is not None:
             return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
                            f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})",
