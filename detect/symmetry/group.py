@@ -88,6 +88,9 @@ class _Points:
     slots: tuple[Slot, ...]
     index: dict  # (slot, value) -> point
     pairs: tuple[tuple[int, int], ...]  # point -> (slot, value)
+    #: per slot, its identity value map, shared by every permutation that fixes the slot's
+    #: literals (value maps are never changed once built)
+    identity: tuple[dict, ...] = ()
 
 
 def _points(slots: Sequence[Slot]) -> _Points:
@@ -96,7 +99,7 @@ def _points(slots: Sequence[Slot]) -> _Points:
         for value in slot.domain:
             index[(k, value)] = len(pairs)
             pairs.append((k, value))
-    return _Points(tuple(slots), index, tuple(pairs))
+    return _Points(tuple(slots), index, tuple(pairs), tuple({v: v for v in slot.domain} for slot in slots))
 
 
 def literal_permutations(graph: ColouredGraph, node_generators, pts: _Points) -> list[tuple[int, ...]]:
@@ -117,15 +120,20 @@ def literal_permutations(graph: ColouredGraph, node_generators, pts: _Points) ->
 
 def to_state_permutation(images: Sequence[int], pts: _Points) -> StatePermutation:
     n = len(pts.slots)
-    target = [-1] * n
-    values: list[dict] = [dict() for _ in range(n)]
-    for p, q in enumerate(images):
-        k, a = pts.pairs[p]
-        k2, b = pts.pairs[q]
-        if target[k] not in (-1, k2):
-            raise AssertionError("literal permutation splits a variable")
-        target[k] = k2
-        values[k][a] = b
+    target = list(range(n))
+    values: list[dict] = list(pts.identity) if pts.identity else [{v: v for v in s.domain} for s in pts.slots]
+    # Only the slots with a moved literal need a map of their own (thousands of generators
+    # over thousands of literals each move a handful).
+    touched = sorted({pts.pairs[p][0] for p, q in enumerate(images) if p != q})
+    for k in touched:
+        mapping, image_slot = {}, None
+        for value in pts.slots[k].domain:
+            k2, b = pts.pairs[images[pts.index[(k, value)]]]
+            if image_slot not in (None, k2):
+                raise AssertionError("literal permutation splits a variable")
+            image_slot = k2
+            mapping[value] = b
+        target[k], values[k] = image_slot, mapping
     return StatePermutation(tuple(target), tuple(values))
 
 
@@ -449,9 +457,12 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
     moves_variables = bool(moves.index_maps or moves.variable_map)
     # Value permutations per variable (merged over its elements when they agree).
     value_maps: dict[str, list[dict]] = {}
-    for k, m in enumerate(sigma.values):
-        if any(a != b for a, b in m.items()):
-            value_maps.setdefault(slots[k].variable, []).append({a: b for a, b in m.items() if a != b})
+    # Slots whose value map moves a value (keys and values compared as lists: C speed, for
+    # thousands of generators over thousands of literals).
+    permuted = [k for k, m in enumerate(sigma.values) if list(m) != list(m.values())]
+    for k in permuted:
+        m = sigma.values[k]
+        value_maps.setdefault(slots[k].variable, []).append({a: b for a, b in m.items() if a != b})
     process_numbers = {}
     if moves.processes is not None:
         if moves.owners:
@@ -482,10 +493,7 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
             every = len(maps) == var.length and all(m == maps[0] for m in maps)
             where = f"{name}[]" if var.size is not None and every else name
             if var.size is not None and not every:
-                where = ", ".join(
-                    slots[k].label for k, m in enumerate(sigma.values)
-                    if slots[k].variable == name and any(a != b for a, b in m.items())
-                )
+                where = ", ".join(slots[k].label for k in permuted if slots[k].variable == name)
             named = {var.show_value(a): var.show_value(b) for a, b in maps[0].items()}
             data_parts.append(f"{_describe_permutation(named, 'values')} of {where}")
     if moves.processes is not None and (not value_maps or pid_like):
@@ -509,8 +517,8 @@ def literal_cycles(images: Sequence[int], literals: Sequence[str]) -> tuple[tupl
     """The cycles of the permutation ``images`` (0-based) that move something, each from its
     smallest point, the points named by ``literals``."""
     seen, cycles = set(), []
-    for p in range(len(images)):
-        if p in seen or images[p] == p:
+    for p in [p for p, q in enumerate(images) if p != q]:
+        if p in seen:
             continue
         cycle, q = [], p
         while q not in seen:
