@@ -10,7 +10,10 @@ Strategies (``make_reducer``):
   fast path when G is the full symmetric group on interchangeable blocks of slots;
 * ``local``     -- hill climbing with the generators: sound, may keep several per orbit;
 * ``graph``     -- nauty's canonical form of the coloured graph with the state's pre-literals
-  recoloured: exact under Aut(graph), whose action on literals is G.
+  recoloured: exact under Aut(graph), whose action on literals is G;
+* ``pids``      -- seed 001's pid abstraction (``detect.checking.pids``: processes whose pids
+  nobody can observe are interchangeable while present), then ``exact`` under G, repeated
+  until neither changes the state: sound, exact when G is trivial.
 
 "Least" is lexicographic on ``key(s) = (s[o] for o in slot_order)``.  ``slot_order`` puts the
 slots G fixes first, then greedily the next slot and every slot its stabiliser fixes (for
@@ -38,8 +41,9 @@ from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
 from detect.checking.orbits import orbit_roots
+from detect.checking.pids import anonymous_pids, pid_canonicaliser
 
-STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
+STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
 ENUMERATE_LIMIT = 50_000
 #: Largest number of valuations tried when checking that a condition is G-invariant.
@@ -564,6 +568,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
     pts = LiteralPoints.of(model)
     n = len(pts.slot_points)
+    if strategy == "pids":
+        return pid_reducer(model, group, enumerate_limit)
     if strategy == "none" or group.order == 1:
         method = "no reduction" if strategy == "none" else "trivial group: nothing to reduce"
         return Reducer(strategy, group.order, None, tuple(range(n)), method)
@@ -598,6 +604,32 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
     return Reducer(strategy, group.order, graph_canonicaliser(graph, gens, pts, engine), order,
                    f"{engine} canonical form of the {graph.n}-node coloured graph with the state marked")
+
+
+def pid_reducer(model: SequentialModel, group, enumerate_limit: int = ENUMERATE_LIMIT) -> Reducer:
+    """``pids``: the pid abstraction, then ``exact`` under ``group``, until a fixed point
+    (each step stays in the state's class under both, so the result does too)."""
+    exact = make_reducer(model, group, "exact", enumerate_limit=enumerate_limit)
+    abstraction = anonymous_pids(model)
+    if abstraction is None:
+        return replace(exact, strategy="pids",
+                       method="no process whose pid is unobservable (detect.checking.pids); " + exact.method)
+    by_pids = pid_canonicaliser(abstraction)
+    by_group = exact.canonicalise
+    if by_group is None:
+        canonicalise = by_pids
+    else:
+        def canonicalise(s: State) -> State:
+            while True:
+                t = by_group(by_pids(s))
+                if t == s:
+                    return t
+                s = t
+    sizes = ", ".join(str(len(g)) for g in abstraction.groups)
+    method = f"pid abstraction over {len(abstraction.groups)} group(s) of {sizes} processes"
+    if by_group is not None:
+        method += f", then {exact.method}"
+    return Reducer("pids", group.order, canonicalise, exact.slot_order, method)
 
 
 # ------------------------------------------------------------------------ invariance of conditions
