@@ -54,6 +54,14 @@ def measure(path: str, queue) -> None:
         queue.put(("error", f"{type(e).__name__}: {e}"[:110], None, 0.0))
 
 
+def _shown(order: int) -> str:
+    """An order as a number, or beyond 10^15 as m.mm·10^e (the DPoS model: nearly 2,000 digits)."""
+    if order < 10 ** 15:
+        return str(order)
+    digits = str(order)
+    return f"{digits[0]}.{digits[1:3]}·10^{len(digits) - 1}"
+
+
 def main() -> None:
     os.chdir(ROOT)
     files = sorted({f for p in PATTERNS for f in glob.glob(p, recursive=True)})
@@ -86,7 +94,7 @@ def main() -> None:
             print(f"| {path} | | | | | | does not analyse: {result.replace('|', '/')} | | | |", flush=True)
             continue
         order, full_order, inert_count = group
-        inert = f"{full_order} ({inert_count})" if inert_count else f"{full_order}"
+        inert = f"{_shown(full_order)} ({inert_count})" if inert_count else _shown(full_order)
         if not result.explored_all:
             print(f"| {path} | >{MAX_STATES:,} | {order} | {inert} | | | unknown (bound) | | {seconds:.1f} | |",
                   flush=True)
@@ -104,12 +112,11 @@ def main() -> None:
 #: What the table cannot say by itself: why models were not measured, and the history.
 NOTES = """
 Not measured: 8 PAT files do not analyse (an `#include` of a file the corpus does not have,
-constructs we do not read yet; `results/pat_corpus.md`), 6 models have more than 50,000
-reachable states, and the rest ran out of the 120 s on a machine shared by several runs
-(load average 14 on 2 cores).  `dukesun99__DPoSFormalVarification__model_v2.csp` was measured
-apart: `symdetect analyze` answers in 29 s there (it found no answer in 60 s before), and
-`analyze --completeness --verify` reports found 1 of 1 on its 166 reachable states, every one
-of its 1,967 generators verified and inert.
+constructs we do not read yet; `results/pat_corpus.md`), 7 models have more than 50,000
+reachable states, and `leader0.pml` ran out of the 120 s, as before, on a machine shared by
+several runs (load average 14 on 2 cores).  `symdetect analyze` answers in 29 s on
+`dukesun99__DPoSFormalVarification__model_v2.csp` at that load (no answer in 60 s before), and
+`analyze --verify` verifies all of its 1,967 generators.
 
 The two misses:
 - `franklingu__CS4211-project__warmup.csp`: the true group transposes the board
@@ -141,6 +148,18 @@ Inert symmetries (issue 13, part 3): group order before -> after (with the inert
   resets (commit 93c55f4).
 Wherever the group order is above 1 and all states were explored, `explore --reduce exact`
 stores fewer states (column exact stores; `tests/test_reduce_headline.py`).
+
+The issue-13 misses, measured with `detect.checking.completeness.completeness`
+(`tests/test_completeness.py`), found/true before → after:
+- Promela `run user(0..2)` with `cnt[i]`: 2/6 → 6/6. The parameter reads become constants
+  where the process steps (`detect/transform/domains.py::propagate_constants`).
+- CSP# `||| c@(||| t@[c != t]T(c,t))`: 2/6 → 6/6. `a[t + 3]` is read under `t`'s literals
+  (`detect/csp.py::shifted_index`). Without the guard it was 6/6 both before and after.
+- The Bandov telecom model cut to 3 users: 2/6 → 6/6. With its 4 users, the detected group
+  now has order 24 on all states, but its more than 400,000 states are beyond this table's
+  bound.
+- Our own Peterson with `_pid` and an unrolled conjunction was 6/6 both before and after; the
+  issue's 2/6 variant was not reproduced.
 """
 
 
