@@ -40,11 +40,11 @@ def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
 
 
 def stabiliser_order(graph: ColouredGraph, marks: dict[int, int], engine: str = "auto") -> int:
-    """|Aut| of ``graph`` with the nodes in ``marks`` recoloured by (colour, mark): the order of
-    the automorphisms mapping each marked node to a node of its own colour and mark.  Every
-    automorphism of ``graph`` that maps the node sets of equal marks onto themselves is one, so
-    with marks on literal nodes this is the kernel of the action on the marked classes, and
-    |Aut| divided by it is the order of that action."""
+    """The order of the automorphisms of ``graph`` that map each node in ``marks`` (marks are
+    non-negative) to a node with the same mark: the graph recoloured by (colour, mark).
+    With literal nodes marked by the class they belong to, and classes that every
+    automorphism permutes, this is the kernel of the action on the classes, and |Aut|
+    divided by it is the order of that action."""
     if engine == "auto":
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
     keys = sorted({(c, marks.get(v, -1)) for v, c in enumerate(graph.colour)})

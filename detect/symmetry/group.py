@@ -1,20 +1,21 @@
 """From graph automorphisms to symmetries of states: literal permutations, order, kinds, words.
 
 The state group is the action of Aut(graph) on the *pre-state literals* (one point per slot and
-value).  Orders are computed with sympy's Schreier–Sims on the moved points only, one
-direct factor at a time (generators whose moved points are disjoint commute; sympy is fine
-on a few hundred points and generators, and a model can have thousands of each).
+value).  Its orders are |Aut| divided by a kernel's order, which the engine counts
+(``symmetry_group``); ``group_order`` computes orders of literal permutations with sympy's
+Schreier–Sims on the moved points only, one direct factor at a time (generators whose moved
+points are disjoint commute; sympy is fine on a few hundred points and generators).
 
 The *headline* is the group's action on the states the value analysis allows
 (``detect.transform.domains.held_values``: per slot, a superset of the values reachable
-states hold).  Its points are the literals those states can hold, closed under the group,
-with the literals of all slots that hold one value there merged into one point (a group
-element exchanging such slots changes no state).  A group element fixing every point fixes
-every state that can be reachable, so the headline group acts faithfully on the reachable
-states up to what the analysis over-approximates; generators acting trivially on the points
-are *inert*: they swap values never held (a 120-cell array written in 21 cells swaps the
-values of the other 99 freely) or variables that always agree.  They are still
-automorphisms and still reported, apart.
+states hold, and slots a program counter ties).  Its points are the literals those states
+can hold, closed under the group, with literals that every reachable state holds both or
+neither of merged (``held_points``).  A group element fixing every point fixes every
+reachable state, so the headline is at least the order of the action on the reachable
+states, and equal to it when the analysis is exact.  Generators acting trivially on the
+points are *inert*: they swap values never held (a 120-cell array written in 21 cells swaps
+the values and places of the other 99 freely) or variables that always agree.  They are
+still automorphisms and still reported, apart.
 
 A generator is a *process* symmetry when it moves whole processes (see ``_moves``) and
 permutes values, if at all, the way it permutes processes (pid-valued data); a *variable*
