@@ -122,9 +122,11 @@ define_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
 process_option = click.option("--process", default=None, help="CSP#: the process to analyse (default: see README).")
 max_procs_option = click.option(
-    "--max-procs", default=None, type=click.IntRange(2, 255), metavar="N",
+    "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
     help="Promela: at most N processes alive at once when run creates them at run time (default 8, or "
-         "what init's runs need; Spin allows 255); a run beyond it is a fault naming this option.")
+         "what init's runs need; Spin allows 255); a run beyond it is a fault naming this option.  "
+         "CSP#: at most N processes alive at once spawned by 'Q() ||| P()' inside a sequential process, "
+         "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
 domain_states_option = click.option(
     "--domain-states", default=1_000_000, show_default=True, metavar="N",
     help="When a constraint table would exceed --table-limit (a domain the static analysis "

@@ -31,12 +31,12 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
         raise InputError("no such file", path)
     if process is not None and language != "csp":
         raise InputError("--process applies to CSP# models only", path)
-    if max_procs is not None and language != "promela":
-        raise InputError("--max-procs applies to Promela models only", path)
+    if max_procs is not None and language not in ("promela", "csp"):
+        raise InputError("--max-procs applies to Promela and CSP# models only", path)
     if language == "csp":
         from frontends.csp import load as load_csp
 
-        return load_csp(path, defines, process=process)
+        return load_csp(path, defines, process=process, max_procs=max_procs)
     if language == "murphi":
         from frontends.murphi import load as load_murphi
 

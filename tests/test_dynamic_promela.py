@@ -142,7 +142,7 @@ def test_pid_abstraction_keeps_faults_and_deadlocks():
 
 def test_max_procs_option(tmp_path):
     """``--max-procs`` reaches the Promela front end; a run beyond it is a violation (exit 1)
-    that names the option; other languages refuse the option (exit 2)."""
+    that names the option; languages other than Promela and CSP# refuse the option (exit 2)."""
     from click.testing import CliRunner
 
     from detect.cli import main
@@ -152,6 +152,6 @@ def test_max_procs_option(tmp_path):
                     "active proctype A() { do :: x < 2 -> run B() :: timeout -> break od }\n")
     result = CliRunner().invoke(main, ["explore", str(path), "--max-procs", "3"])
     assert result.exit_code == 1 and "more than 3 processes (raise --max-procs" in result.output
-    csp = ROOT / "models" / "token_circulation.csp"
-    result = CliRunner().invoke(main, ["analyze", str(csp), "--max-procs", "3"])
-    assert result.exit_code == 2 and "--max-procs applies to Promela models only" in result.output
+    murphi = ROOT / "models" / "peterson_scalarset.m"
+    result = CliRunner().invoke(main, ["analyze", str(murphi), "--max-procs", "3"])
+    assert result.exit_code == 2 and "--max-procs applies to Promela and CSP# models only" in result.output
