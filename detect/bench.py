@@ -237,7 +237,7 @@ def run_row1(row: PaperRow, quick: bool = False, engine: str = "auto") -> Result
     construct = time.perf_counter() - start
     aut = automorphisms(graph, engine)
     start = time.perf_counter()
-    group = symmetry_group(model, graph, aut.generators)
+    group = symmetry_group(model, graph, aut)
     group_s = time.perf_counter() - start
     return Result1(row, config, graph.n, len(graph.edges), construct, aut.seconds, group_s,
                    len(aut.generators), aut.order, group.order, aut.engine)

@@ -248,6 +248,10 @@ def print_completeness(measured, max_states: int) -> None:
                   f"missing, e.g.: {escape(measured.missing)}")
 
 
+#: Inert generators listed without --all-cycles.
+_INERT_SHOWN = 5
+
+
 def print_analysis(detection, timings, report, all_cycles: bool) -> None:
     model, graph, group = detection.model, detection.graph, detection.group
     params = ", ".join(f"{k}={v}" for k, v in model.parameters)
@@ -266,17 +270,21 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
     if detection.domains is not None:
         out.print(detection.domains.summary(), markup=False)
     aut = f"|Aut(graph)| = {detection.automorphisms.order}, engine {detection.automorphisms.engine}"
+    if group.full_order != group.order:
+        aut = f"{group.full_order} with the inert generators; " + aut
     reachable = report.reachable_order if report is not None else None
     if reachable is not None and reachable != group.order:
-        # The headline is the group that can act on reachable states (issue 13).
+        # The exploration shows the group acting on the reachable states as a smaller one.
         out.print(f"[bold]group order on reachable states: {reachable}[/bold]   "
-                  f"(on all states: {group.order}; {aut})")
+                  f"(on the states the value analysis allows: {group.order}; {aut})")
     else:
         out.print(f"[bold]group order on states: {group.order}[/bold]   ({aut})")
-    if not group.generators:
-        out.print("no symmetry found: the group is trivial")
+    acting, inert_ones = group.acting, group.inert
+    if not acting:
+        out.print("no symmetry found: the group is trivial" if not inert_ones else
+                  "no symmetry acts on the reachable states: the group is trivial there")
     inert = set(report.inert) if report is not None else set()
-    for i, g in enumerate(group.generators):
+    for i, g in enumerate(acting):
         tag = ("  [dim](inert: fixes every reachable state; swaps values never held or variables "
                "that always agree)[/dim]" if i in inert else "")
         out.print(f"  [bold]g{i}[/bold] {escape(g.description)}{tag}", markup=True)
@@ -286,6 +294,16 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
                       markup=False)
         if len(shown) < len(g.cycles):
             out.print(f"      … {len(g.cycles) - len(shown)} more cycles (--all-cycles)")
+    if inert_ones:
+        many = len(inert_ones) > 1
+        out.print(f"inert: swaps values never held: {len(inert_ones)} generator{'s' if many else ''} "
+                  f"fix{'' if many else 'es'} every state the value analysis allows (values no reachable "
+                  "state holds, or variables that always agree)")
+        shown_inert = inert_ones if all_cycles else inert_ones[:_INERT_SHOWN]
+        for i, g in enumerate(shown_inert, start=len(acting)):
+            out.print(f"  [bold]g{i}[/bold] {escape(g.description)}", markup=True)
+        if len(shown_inert) < len(inert_ones):
+            out.print(f"  … {len(inert_ones) - len(shown_inert)} more inert generators (--all-cycles)")
     if report is not None:
         if not report.ok:
             verdict = "[red]UNSOUND generator found[/red]"

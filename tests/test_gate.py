@@ -67,8 +67,9 @@ def test_random_models_same_group(model):
 
 
 def test_bundled_peterson_pid_counts_as_spin_and_has_the_users_group(tmp_path):
-    """models/peterson_pid.pml at N = 3: Spin 6.5.2's count; the users' 3! times the two
-    swaps of flag[0]'s unused values."""
+    """models/peterson_pid.pml at N = 3: Spin 6.5.2's count; the users' 3!, and with the
+    inert generators twice that (the swap of flag[0]'s unused values)."""
     path = ROOT / "models" / "peterson_pid.pml"
     check(path.read_text(), 3407, False, tmp_path)
-    assert detect(load_model(str(path))).group.order == 12
+    group = detect(load_model(str(path))).group
+    assert (group.order, group.full_order) == (6, 12)

@@ -524,7 +524,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     if strategy == "none" or group.order == 1:
         method = "no reduction" if strategy == "none" else "trivial group: nothing to reduce"
         return Reducer(strategy, group.order, None, tuple(range(n)), method)
-    gens = [tuple(g) for g in group.points]
+    # Inert generators fix every reachable state: canonicalising with them changes nothing.
+    gens = [tuple(g) for g in group.acting_points]
     sym = _group(gens, len(pts.pairs))
     order = slot_order(sym, pts)
     maps = slot_maps(gens, pts)
@@ -534,15 +535,18 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         # (their stabiliser is trivial): the key the fast paths need.
         order = block_key(order, blocks)
     key = _key_function(order)
+    # The order on all literals: a multiple of the headline when products of the acting
+    # generators fix every state the value analysis allows.
+    literal_order = int(sym.order())
     if strategy == "enumerate":
-        if group.order > enumerate_limit:
+        if literal_order > enumerate_limit:
             raise ReductionError(
-                f"--reduce enumerate would apply all {group.order:,} group elements to every state "
+                f"--reduce enumerate would apply all {literal_order:,} group elements to every state "
                 f"(limit {enumerate_limit:,}); use --reduce exact")
         return Reducer(strategy, group.order, enumerating_canonicaliser(sym, pts, key), order,
-                       f"least image over all {group.order:,} elements")
+                       f"least image over all {literal_order:,} elements")
     if strategy == "exact":
-        blocks = symmetric_blocks(gens, group.order, pts, order) if fast_paths else None
+        blocks = symmetric_blocks(gens, literal_order, pts, order) if fast_paths else None
         if blocks is not None:
             return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
                            f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})",
@@ -683,7 +687,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     group = detection.group
     reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
     pts = LiteralPoints.of(model)
-    actions = [point_symmetry(g, pts) for g in group.points]
+    actions = [point_symmetry(g, pts) for g in group.acting_points]
     try:
         result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                          memory_limit=memory_limit, workers=workers,
@@ -703,7 +707,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     if reducer.canonicalise is None:
         return ReducedExploration(result, reducer, ())
     targets = [[pts.pairs[g[pts.slot_points[k][0]]][0] if pts.slot_points[k] else k
-                for k in range(len(pts.slot_points))] for g in group.points]
+                for k in range(len(pts.slot_points))] for g in group.acting_points]
 
     def invariant(expr, cond) -> Optional[bool]:
         return condition_invariant(model, expr, cond, actions, targets)

@@ -93,7 +93,10 @@ def gap_lines(group: SymmetryGroup, title: str) -> Iterator[str]:
     """A GAP file defining ``G`` (the state group on points 1..n) and ``literals``, its legend."""
     yield f"# symdetect: symmetry group of {title}\n"
     yield f"# G acts on points 1..{len(group.literals)}; point p is the literal literals[p].\n"
-    yield f"# Group order computed by symdetect: {group.order}\n"
+    yield f"# Group order computed by symdetect: {group.full_order}\n"
+    if group.full_order != group.order:
+        yield (f"# (order {group.order} on the states the value analysis allows: the generators marked "
+               "inert fix all of them)\n")
     for p, literal in enumerate(group.literals):
         yield f"#   {p + 1:>5}  {literal}\n"
     yield "literals := [\n"
@@ -105,7 +108,7 @@ def gap_lines(group: SymmetryGroup, title: str) -> Iterator[str]:
     yield "G := Group([\n"
     for i, (perm, gen) in enumerate(zip(perms, group.generators or [None])):
         if gen is not None:
-            yield f"  # {gen.description}\n"
+            yield f"  # {gen.description}{' (inert)' if gen.inert else ''}\n"
         yield "  " + perm + ("," if i + 1 < len(perms) else "") + "\n"
     yield "]);\n"
 
@@ -148,7 +151,8 @@ def _summary(detection) -> dict:
         "model": model.name,
         "source": model.source,
         "parameters": dict(model.parameters),
-        "group_order": detection.group.order,
+        "group_order": detection.group.full_order,
+        "acting_group_order": detection.group.order,
         "graph_group_order": detection.automorphisms.order,
         "engine": detection.automorphisms.engine,
     }
@@ -173,7 +177,7 @@ def analysis_json(detection, timings: Sequence[tuple[str, float]], report=None, 
     verdicts."""
     data = _summary(detection)
     data["generators"] = [
-        {"kind": g.kind, "description": g.description, "cycles": [list(c) for c in g.cycles]}
+        {"kind": g.kind, "description": g.description, "cycles": [list(c) for c in g.cycles], "inert": g.inert}
         for g in detection.group.generators
     ]
     data["graph"] = _graph_size(detection.graph)
@@ -221,6 +225,7 @@ def json_document(detection, timings: Sequence[tuple[str, float]]) -> dict:
                 "kind": g.kind,
                 "description": g.description,
                 "cycles": [list(c) for c in g.cycles],
+                "inert": g.inert,
                 "points": list(images),
                 "state_permutation": state_permutation_json(g.permutation, model),
             }

@@ -39,16 +39,39 @@ def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
     return Automorphisms(tuple(tuple(g) for g in gens), order, engine, time.perf_counter() - start)
 
 
-def _nauty(graph: ColouredGraph):
+def stabiliser_order(graph: ColouredGraph, marks: dict[int, int], engine: str = "auto") -> int:
+    """The order of the automorphisms of ``graph`` that map each node in ``marks`` (marks are
+    non-negative) to a node with the same mark: the graph recoloured by (colour, mark).
+    With literal nodes marked by the class they belong to, and classes that every
+    automorphism permutes, this is the kernel of the action on the classes, and |Aut|
+    divided by it is the order of that action."""
+    if engine == "auto":
+        engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
+    keys = sorted({(c, marks.get(v, -1)) for v, c in enumerate(graph.colour)})
+    index = {key: i for i, key in enumerate(keys)}
+    colour = [index[(c, marks.get(v, -1))] for v, c in enumerate(graph.colour)]
+    if engine == "nauty":
+        return _nauty(graph, colour)[1]
+    import igraph
+
+    return int(igraph.Graph(n=graph.n, edges=list(graph.edges), directed=False).count_automorphisms(
+        sh="fl", color=colour))
+
+
+def _nauty(graph: ColouredGraph, colour=None):
+    """(generators, order) by nauty; ``colour``: node colours replacing the graph's."""
     import pynauty
 
     adjacency: dict[int, list[int]] = {v: [] for v in range(graph.n)}
     for u, v in graph.edges:
         adjacency[u].append(v)
-    g = pynauty.Graph(
-        graph.n, directed=False, adjacency_dict=adjacency,
-        vertex_coloring=[set(c) for c in graph.colour_classes()],
-    )
+    if colour is None:
+        classes = [set(c) for c in graph.colour_classes()]
+    else:
+        classes = [set() for _ in range(max(colour) + 1)]
+        for v, c in enumerate(colour):
+            classes[c].add(v)
+    g = pynauty.Graph(graph.n, directed=False, adjacency_dict=adjacency, vertex_coloring=classes)
     gens, mantissa, exponent, _orbits, _norbits = pynauty.autgrp(g)
     return gens, _order(mantissa, exponent)
 

@@ -1,8 +1,21 @@
 """From graph automorphisms to symmetries of states: literal permutations, order, kinds, words.
 
 The state group is the action of Aut(graph) on the *pre-state literals* (one point per slot and
-value).  Its order is computed with sympy's Schreier–Sims on the moved points only (sympy is
-fine on a few hundred points; the whole graph can have 10^5).
+value).  Its orders are |Aut| divided by a kernel's order, which the engine counts
+(``symmetry_group``); ``group_order`` computes orders of literal permutations with sympy's
+Schreier–Sims on the moved points only, one direct factor at a time (generators whose moved
+points are disjoint commute; sympy is fine on a few hundred points and generators).
+
+The *headline* is the group's action on the states the value analysis allows
+(``detect.transform.domains.held_values``: per slot, a superset of the values reachable
+states hold, and slots a program counter ties).  Its points are the literals those states
+can hold, closed under the group, with literals that every reachable state holds both or
+neither of merged (``held_points``).  A group element fixing every point fixes every
+reachable state, so the headline is at least the order of the action on the reachable
+states, and equal to it when the analysis is exact.  Generators acting trivially on the
+points are *inert*: they swap values never held (a 120-cell array written in 21 cells swaps
+the values and places of the other 99 freely) or variables that always agree.  They are
+still automorphisms and still reported, apart.
 
 A generator is a *process* symmetry when it moves whole processes (see ``_moves``) and
 permutes values, if at all, the way it permutes processes (pid-valued data); a *variable*
@@ -19,13 +32,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 from sympy.combinatorics import Permutation, PermutationGroup
 
+from detect.symmetry.automorphisms import Automorphisms, stabiliser_order
 from detect.symmetry.graph import ColouredGraph
 from detect.ir import SequentialModel, Slot, literal_label, state_slots
 from detect.symmetry.perm import StatePermutation
+from detect.transform.domains import HeldValues, held_values
 
 PROCESS, VARIABLE, DATA, MIXED = "process", "variable", "data", "mixed"
 
@@ -37,16 +52,36 @@ class Generator:
     description: str
     #: cycles on literals, each a tuple of ``"var[idx]=value"`` strings
     cycles: tuple[tuple[str, ...], ...]
+    #: fixes every state the value analysis allows (module docstring)
+    inert: bool = False
 
 
 @dataclass(frozen=True)
 class SymmetryGroup:
+    """Generators acting on states first, then the inert ones."""
+
     generators: tuple[Generator, ...]
+    #: the headline: the order of the group's action on the states the value analysis allows
     order: int
     #: point ``p`` of the literal permutations is literal ``literals[p]``
     literals: tuple[str, ...]
     #: generators as permutations of literal points (images), same order as ``generators``
     points: tuple[tuple[int, ...], ...]
+    #: the order on all literals, inert generators included
+    full_order: int
+
+    @property
+    def acting(self) -> tuple[Generator, ...]:
+        """The generators that are not inert (what reduction uses)."""
+        return tuple(g for g in self.generators if not g.inert)
+
+    @property
+    def acting_points(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(images for g, images in zip(self.generators, self.points) if not g.inert)
+
+    @property
+    def inert(self) -> tuple[Generator, ...]:
+        return tuple(g for g in self.generators if g.inert)
 
 
 @dataclass(frozen=True)
@@ -54,6 +89,9 @@ class _Points:
     slots: tuple[Slot, ...]
     index: dict  # (slot, value) -> point
     pairs: tuple[tuple[int, int], ...]  # point -> (slot, value)
+    #: per slot, its identity value map, shared by every permutation that fixes the slot's
+    #: literals (value maps are never changed once built)
+    identity: tuple[dict, ...] = ()
 
 
 def _points(slots: Sequence[Slot]) -> _Points:
@@ -62,7 +100,7 @@ def _points(slots: Sequence[Slot]) -> _Points:
         for value in slot.domain:
             index[(k, value)] = len(pairs)
             pairs.append((k, value))
-    return _Points(tuple(slots), index, tuple(pairs))
+    return _Points(tuple(slots), index, tuple(pairs), tuple({v: v for v in slot.domain} for slot in slots))
 
 
 def literal_permutations(graph: ColouredGraph, node_generators, pts: _Points) -> list[tuple[int, ...]]:
@@ -71,40 +109,175 @@ def literal_permutations(graph: ColouredGraph, node_generators, pts: _Points) ->
     for k, lits in enumerate(graph.pre_literal):
         for value, node in lits.items():
             node_to_point[node] = pts.index[(k, value)]
+    nodes = [graph.pre_literal[k][value] for k, value in pts.pairs]
     result = []
     for g in node_generators:
-        images = []
-        for p, (k, value) in enumerate(pts.pairs):
-            image = node_to_point.get(g[graph.pre_literal[k][value]])
-            if image is None:
-                raise AssertionError("automorphism moved a pre-state literal off the pre-state literals")
-            images.append(image)
-        result.append(tuple(images))
+        try:
+            result.append(tuple([node_to_point[g[node]] for node in nodes]))
+        except KeyError:
+            raise AssertionError("automorphism moved a pre-state literal off the pre-state literals") from None
     return result
 
 
 def to_state_permutation(images: Sequence[int], pts: _Points) -> StatePermutation:
     n = len(pts.slots)
-    target = [-1] * n
-    values: list[dict] = [dict() for _ in range(n)]
-    for p, q in enumerate(images):
-        k, a = pts.pairs[p]
-        k2, b = pts.pairs[q]
-        if target[k] not in (-1, k2):
-            raise AssertionError("literal permutation splits a variable")
-        target[k] = k2
-        values[k][a] = b
+    target = list(range(n))
+    values: list[dict] = list(pts.identity) if pts.identity else [{v: v for v in s.domain} for s in pts.slots]
+    # Only the slots with a moved literal need a map of their own (thousands of generators
+    # over thousands of literals each move a handful).
+    touched = sorted({pts.pairs[p][0] for p, q in enumerate(images) if p != q})
+    for k in touched:
+        mapping, image_slot = {}, None
+        for value in pts.slots[k].domain:
+            k2, b = pts.pairs[images[pts.index[(k, value)]]]
+            if image_slot not in (None, k2):
+                raise AssertionError("literal permutation splits a variable")
+            image_slot = k2
+            mapping[value] = b
+        target[k], values[k] = image_slot, mapping
     return StatePermutation(tuple(target), tuple(values))
 
 
-def group_order(point_generators: Sequence[Sequence[int]]) -> int:
-    """Order of the group generated, via sympy on the moved points only."""
+def _factors(point_generators: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Indices of the non-identity generators, grouped so that different groups move disjoint
+    sets of points (the connected components of "moves a point in common").  The group is
+    the direct product of the groups the factors generate."""
+    parent: dict[int, int] = {}
+
+    def find(p: int) -> int:
+        while parent.setdefault(p, p) != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    firsts = []
+    for g in point_generators:
+        moved = [p for p, q in enumerate(g) if p != q]
+        firsts.append(moved[0] if moved else None)
+        root = find(moved[0]) if moved else None
+        for p in moved[1:]:
+            other = find(p)
+            if other != root:
+                parent[other] = root
+    factors: dict[int, list[int]] = {}
+    for i, first in enumerate(firsts):
+        if first is not None:
+            factors.setdefault(find(first), []).append(i)
+    return list(factors.values())
+
+
+def _sympy_group(point_generators: Sequence[Sequence[int]]) -> tuple[PermutationGroup, dict]:
+    """The sympy group of ``point_generators`` on their moved points, with the relabelling
+    point -> sympy point."""
     moved = sorted({p for g in point_generators for p, q in enumerate(g) if p != q})
-    if not moved:
-        return 1
     relabel = {p: i for i, p in enumerate(moved)}
-    perms = [Permutation([relabel[g[p]] for p in moved]) for g in point_generators]
-    return int(PermutationGroup(perms).order())
+    return PermutationGroup([Permutation([relabel[g[p]] for p in moved]) for g in point_generators]), relabel
+
+
+def group_order(point_generators: Sequence[Sequence[int]]) -> int:
+    """Order of the group generated: the product over its direct factors (``_factors``), each
+    by sympy on its moved points only."""
+    order = 1
+    for factor in _factors(point_generators):
+        order *= int(_sympy_group([point_generators[i] for i in factor])[0].order())
+    return order
+
+
+#: Largest number of generators of the factors a membership test builds a sympy group of.
+_MEMBERSHIP_LIMIT = 200
+
+
+class _Membership:
+    """Membership in the group generated by ``point_generators``, tested in the product of
+    the direct factors an element touches (sympy groups built once per set of factors);
+    "no" when those factors have more than ``_MEMBERSHIP_LIMIT`` generators."""
+
+    def __init__(self, point_generators: Sequence[Sequence[int]]):
+        self.generators = point_generators
+        self.factors = _factors(point_generators)
+        self.factor_of = {p: f for f, factor in enumerate(self.factors)
+                          for i in factor for p, q in enumerate(point_generators[i]) if p != q}
+        self.groups: dict[frozenset, tuple[PermutationGroup, dict]] = {}
+
+    def contains(self, images: Sequence[int]) -> bool:
+        moved = [p for p, q in enumerate(images) if p != q]
+        if any(p not in self.factor_of for p in moved):
+            return False
+        touched = frozenset(self.factor_of[p] for p in moved)
+        if not touched:
+            return True
+        if sum(len(self.factors[f]) for f in touched) > _MEMBERSHIP_LIMIT:
+            return False  # too dear to decide; callers only lose a simplification
+        if touched not in self.groups:
+            gens = [self.generators[i] for f in sorted(touched) for i in self.factors[f]]
+            self.groups[touched] = _sympy_group(gens)
+        group, relabel = self.groups[touched]
+        inverse = {i: p for p, i in relabel.items()}
+        return group.contains(Permutation([relabel[images[inverse[i]]] for i in range(len(relabel))]))
+
+
+def held_points(point_generators: Sequence[Sequence[int]], pts: _Points, held: HeldValues) -> dict[int, int]:
+    """The headline's points (module docstring): literal point -> the point it belongs to, for
+    the literals some allowed state holds and their images under the group.
+
+    Two literals share a point only when every reachable state holds both or neither: the
+    literals of slots that hold one value, and the literals that one location's values fix
+    in tied slots (``HeldValues.determined``).  The literal set is closed under the
+    generators, so each generator permutes it slot by slot, and slots holding one value go
+    to slots holding one value.  If some generator does not map points onto points, only the
+    first kind of sharing is kept (always well defined)."""
+    closure = {pts.index[(k, v)] for k, values in enumerate(held.values) for v in values}
+    queue = list(closure)
+    for p in queue:
+        for g in point_generators:
+            q = g[p]
+            if q not in closure:
+                closure.add(q)
+                queue.append(q)
+    held_by: dict[int, list[int]] = {}
+    for p in sorted(closure):
+        held_by.setdefault(pts.pairs[p][0], []).append(p)
+    single = [ps[0] for ps in held_by.values() if len(ps) == 1]
+    merged = {p: p for p in closure}
+
+    def find(p: int) -> int:
+        while merged[p] != p:
+            merged[p] = merged[merged[p]]
+            p = merged[p]
+        return p
+
+    def union(ps) -> None:
+        root = find(ps[0])
+        for q in ps[1:]:
+            merged[find(q)] = root
+
+    if single:
+        union(single)
+    constants_only = dict(merged)
+    # Tied slots: one location's value c fixes each of them, through the same partition.
+    by_partition: dict[tuple, list[tuple[int, dict]]] = {}
+    for k, fixes in enumerate(held.determined):
+        for location, pairs in fixes:
+            blocks: dict[int, list[int]] = {}
+            for c, v in pairs:
+                blocks.setdefault(v, []).append(c)
+            key = (location, tuple(sorted(tuple(b) for b in blocks.values())))
+            by_partition.setdefault(key, []).append((k, {c: v for c, v in pairs}))
+    for (_location, partition), fixed in by_partition.items():
+        if len(fixed) < 2:
+            continue
+        for block in partition:
+            union([pts.index[(k, value_at[block[0]])] for k, value_at in fixed])
+    point = {p: find(p) for p in closure}
+    members: dict[int, list[int]] = {}
+    for p, x in point.items():
+        members.setdefault(x, []).append(p)
+    shared = [ps for ps in members.values() if len(ps) > 1]
+    for g in point_generators:
+        if any(len({point[g[p]] for p in ps}) > 1 for ps in shared):
+            merged = constants_only
+            return {p: find(p) for p in closure}
+    return point
 
 
 @dataclass(frozen=True)
@@ -285,9 +458,12 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
     moves_variables = bool(moves.index_maps or moves.variable_map)
     # Value permutations per variable (merged over its elements when they agree).
     value_maps: dict[str, list[dict]] = {}
-    for k, m in enumerate(sigma.values):
-        if any(a != b for a, b in m.items()):
-            value_maps.setdefault(slots[k].variable, []).append({a: b for a, b in m.items() if a != b})
+    # Slots whose value map moves a value (keys and values compared as lists: C speed, for
+    # thousands of generators over thousands of literals).
+    permuted = [k for k, m in enumerate(sigma.values) if list(m) != list(m.values())]
+    for k in permuted:
+        m = sigma.values[k]
+        value_maps.setdefault(slots[k].variable, []).append({a: b for a, b in m.items() if a != b})
     process_numbers = {}
     if moves.processes is not None:
         if moves.owners:
@@ -318,10 +494,7 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
             every = len(maps) == var.length and all(m == maps[0] for m in maps)
             where = f"{name}[]" if var.size is not None and every else name
             if var.size is not None and not every:
-                where = ", ".join(
-                    slots[k].label for k, m in enumerate(sigma.values)
-                    if slots[k].variable == name and any(a != b for a, b in m.items())
-                )
+                where = ", ".join(slots[k].label for k in permuted if slots[k].variable == name)
             named = {var.show_value(a): var.show_value(b) for a, b in maps[0].items()}
             data_parts.append(f"{_describe_permutation(named, 'values')} of {where}")
     if moves.processes is not None and (not value_maps or pid_like):
@@ -345,8 +518,8 @@ def literal_cycles(images: Sequence[int], literals: Sequence[str]) -> tuple[tupl
     """The cycles of the permutation ``images`` (0-based) that move something, each from its
     smallest point, the points named by ``literals``."""
     seen, cycles = set(), []
-    for p in range(len(images)):
-        if p in seen or images[p] == p:
+    for p in [p for p, q in enumerate(images) if p != q]:
+        if p in seen:
             continue
         cycle, q = [], p
         while q not in seen:
@@ -357,7 +530,7 @@ def literal_cycles(images: Sequence[int], literals: Sequence[str]) -> tuple[tupl
     return tuple(cycles)
 
 
-def _split_mixed(images, pts: _Points, group: PermutationGroup, relabel, moved):
+def _split_mixed(images, pts: _Points, members: _Membership):
     """Split a mixed generator into (variable part, value part) when both lie in the group."""
     sigma = to_state_permutation(images, pts)
     # The variable part keeps the slot map and drops value maps (identity on values).
@@ -368,9 +541,7 @@ def _split_mixed(images, pts: _Points, group: PermutationGroup, relabel, moved):
         if q is None:
             return None
         part.append(q)
-    if any(p not in relabel and part[p] != p for p in range(len(part))):
-        return None
-    if not group.contains(Permutation([relabel[part[p]] for p in moved])):
+    if not members.contains(part):
         return None
     inverse = [0] * len(part)
     for p, q in enumerate(part):
@@ -381,35 +552,53 @@ def _split_mixed(images, pts: _Points, group: PermutationGroup, relabel, moved):
 
 
 def symmetry_group(
-    model: SequentialModel, graph: ColouredGraph, node_generators, split: bool = True
+    model: SequentialModel, graph: ColouredGraph, aut: Automorphisms, split: bool = True,
+    held: Optional[HeldValues] = None,
 ) -> SymmetryGroup:
+    """The state group of the graph automorphisms ``aut``.  ``held``: what the value analysis
+    proves of reachable states (``held_values(model)`` when not given).
+
+    Both orders are |Aut| divided by the order of a kernel, which the engine counts on the
+    graph with the literal nodes recoloured (``stabiliser_order``): sympy's Schreier–Sims is
+    hopeless on thousands of generators (a 120-cell array whose 99 unwritten cells may swap
+    values and places freely), while counting with a finer colouring is what the engine
+    does best."""
     slots = state_slots(model)
     pts = _points(slots)
     literals = tuple(literal_label(slots[k], v) for k, v in pts.pairs)
     raw = []
-    for images in literal_permutations(graph, node_generators, pts):
-        if any(p != q for p, q in enumerate(images)) and images not in raw:
+    seen = set()
+    for images in literal_permutations(graph, aut.generators, pts):
+        if any(p != q for p, q in enumerate(images)) and images not in seen:
+            seen.add(images)
             raw.append(images)
-    order = group_order(raw)
-    if split and raw:
-        moved = sorted({p for g in raw for p, q in enumerate(g) if p != q})
-        relabel = {p: i for i, p in enumerate(moved)}
-        group = PermutationGroup([Permutation([relabel[g[p]] for p in moved]) for g in raw])
-        refined = []
+    sigmas = {images: to_state_permutation(images, pts) for images in raw}
+    kinds = {images: classify(sigma, model, slots) for images, sigma in sigmas.items()}
+    if split and any(kind == MIXED for kind, _ in kinds.values()):
+        members = _Membership(raw)
+        refined: list = []
         for images in raw:
-            kind, _ = classify(to_state_permutation(images, pts), model, slots)
             pieces = [images]
-            if kind == MIXED:
-                halves = _split_mixed(images, pts, group, relabel, moved)
+            if kinds[images][0] == MIXED:
+                halves = _split_mixed(images, pts, members)
                 if halves is not None:
                     pieces = [h for h in halves if any(p != q for p, q in enumerate(h))]
-            for piece in pieces:
-                if piece not in refined:
-                    refined.append(piece)
+            refined.extend(piece for piece in pieces if piece not in refined)
         raw = refined
+    point = held_points(raw, pts, held_values(model) if held is None else held)
+    inert = [all(point[images[p]] == x for p, x in point.items()) for images in raw]
+    full_order = order = 1
+    if raw:
+        pre = {node: p for k, lits in enumerate(graph.pre_literal) for p, node in
+               ((pts.index[(k, value)], node) for value, node in lits.items())}
+        full_order = aut.order // stabiliser_order(graph, pre, aut.engine)
+        order = 1 if all(inert) else aut.order // stabiliser_order(
+            graph, {node: point[p] for node, p in pre.items() if p in point}, aut.engine)
     generators = []
-    for images in raw:
-        sigma = to_state_permutation(images, pts)
-        kind, text = classify(sigma, model, slots)
-        generators.append(Generator(sigma, kind, text, literal_cycles(images, literals)))
-    return SymmetryGroup(tuple(generators), order, literals, tuple(raw))
+    for images, dead in zip(raw, inert):
+        sigma = sigmas.get(images) or to_state_permutation(images, pts)
+        kind, text = kinds.get(images) or classify(sigma, model, slots)
+        generators.append(Generator(sigma, kind, text, literal_cycles(images, literals), dead))
+    ranked = sorted(range(len(raw)), key=lambda i: inert[i])  # stable: acting ones first
+    return SymmetryGroup(tuple(generators[i] for i in ranked), order, literals,
+                         tuple(raw[i] for i in ranked), full_order)

@@ -68,6 +68,6 @@ def detect(
     aut = automorphisms(graph, engine)
     timings.append(("automorphisms", aut.seconds))
     start = time.perf_counter()
-    group = symmetry_group(model, graph, aut.generators)
+    group = symmetry_group(model, graph, aut)
     timings.append(("group", time.perf_counter() - start))
     return Detection(model, csp, graph, aut, group, tuple(timings), domains)

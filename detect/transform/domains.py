@@ -782,6 +782,51 @@ def variable_values(model: SequentialModel, limit: int, strict: frozenset = froz
     return ValueAnalysis(out, lay, state)
 
 
+@dataclass(frozen=True)
+class HeldValues:
+    """What the analysis proves of the values of reachable states, per state slot
+    (``state_slots`` order).
+
+    ``values[k]``: a subset of slot ``k``'s domain holding its value in every reachable
+    state.  ``determined[k]``: the locations that fix slot ``k``'s value, each as
+    ``(location slot, ((c, v), ...))``: every reachable state whose location is at ``c`` has
+    ``v`` in slot ``k``, and every reachable state has its location at one of the ``c``
+    listed.  (So slots fixed by one location through the same partition of its values are
+    *tied*: in reachable states each one's value determines the other's.)"""
+
+    values: tuple[frozenset, ...]
+    determined: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]
+
+
+def held_values(model: SequentialModel, limit: int = 4096) -> HeldValues:
+    """``HeldValues`` from the fixpoint: by the invariant I(s), slot ``k`` of a reachable
+    state holds a value of ``flat[k]`` and of ``at[p][s[p]][k]`` for every location ``p``.
+    Values a step writes and overwrites before it ends (a received message reset at once)
+    are held nowhere."""
+    lay, state = _fixpoint(model, frozenset(), limit)
+    keys = [k for v in model.variables for k in lay.keys_of(v.name)]
+    slot_of = {key: i for i, key in enumerate(keys)}
+    values = []
+    for v in model.variables:
+        for key in lay.keys_of(v.name):
+            flat = state.flat.get(key, frozenset())
+            values.append(frozenset(v.domain) if flat is None else frozenset(flat) & frozenset(v.domain))
+    determined: list[list] = [[] for _ in keys]
+    for p in lay.locations:
+        # Location values some reachable state may have: views with no empty value set.
+        views = {c: view for c, view in state.at[p].items()
+                 if all(vals is None or vals for vals in view.values())}
+        for i, key in enumerate(keys):
+            at = [view.get(key) for view in views.values()]
+            if any(vals is None for vals in at):
+                continue
+            values[i] = values[i] & frozenset().union(*at)
+            if all(len(vals) == 1 for vals in at):
+                determined[i].append((slot_of[p], tuple(sorted((c, next(iter(view[key])))
+                                                               for c, view in views.items()))))
+    return HeldValues(tuple(values), tuple(tuple(d) for d in determined))
+
+
 def infer_domains(
     model: SequentialModel, names: Iterable[str], limit: int = 4096
 ) -> SequentialModel:
