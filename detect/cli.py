@@ -94,10 +94,30 @@ def _load(path: str, defines: tuple[str, ...], process: Optional[str]) -> Sequen
         return load_narrowed(path, parse_defines(defines), process=process)
     except InputError as e:
         raise Failure(str(e)) from None
-    except ModelError as e:
-        raise Failure(f"{path}: the front end produced an invalid model ({e}); please report this") from None
-    except RecursionError:
-        raise Failure(f"{path}: model nested too deeply to translate") from None
+
+
+def model_failures(command):
+    """``command`` (whose ``model`` parameter is the input's path) with the errors of a model
+    that loaded but cannot be handled as one line naming the file: nesting beyond Python's
+    limits (lower a parameter) anywhere in the pipeline, and an invalid model (a bug report)."""
+    import functools
+
+    @functools.wraps(command)
+    def run(**params):
+        from detect.statespace.compile import NestedTooDeeply
+
+        path = params["model"]
+        try:
+            return command(**params)
+        except NestedTooDeeply as e:
+            raise Failure(f"{path}: {e}; simplify the expressions or lower the parameters that size them") from None
+        except RecursionError:
+            raise Failure(f"{path}: model nested too deeply to translate; simplify the expressions or lower the "
+                          "parameters that size them") from None
+        except ModelError as e:
+            raise Failure(f"{path}: the front end produced an invalid model ({e}); please report this") from None
+
+    return run
 
 
 def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
@@ -188,6 +208,7 @@ def main() -> None:
 @click.option("--partial-ok", is_flag=True,
               help="Exit 0, not 3, when --verify or --completeness stops at --max-states.")
 @domain_states_option
+@model_failures
 def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, measure,
             partial_ok, domain_states):
     """Detect the symmetries of MODEL and report the group they generate."""
@@ -374,6 +395,7 @@ def status_line(enabled: bool):
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Threads of the native explorer (default: one per core the load average shows idle, "
                    "counting this process); the result does not depend on it.")
+@model_failures
 def explore(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy, table_limit,
             spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
@@ -507,6 +529,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
 @model_argument
 @define_option
 @process_option
+@model_failures
 def linearise(model, defines, process):
     """Print MODEL's linearised sequential model (globals, summands, init)."""
     from detect.ir.pretty import show_model
@@ -536,6 +559,7 @@ def linearise(model, defines, process):
 @click.option("--layout", type=click.Choice(["sfdp", "neato", "fdp", "dot"]), default="sfdp", show_default=True,
               help="Pictures: Graphviz layout program.")
 @domain_states_option
+@model_failures
 def export(model, defines, process, fmt, output, engine, table_limit, run, summand, constraint, max_nodes, layout,
            domain_states):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
@@ -560,8 +584,6 @@ def export(model, defines, process, fmt, output, engine, table_limit, run, summa
             atomic_write(output, chunks)
     except (ExportError, TableTooLarge) as e:
         raise Failure(f"{model}: {e}") from None
-    except ModelError as e:
-        raise Failure(f"{model}: the front end produced an invalid model ({e}); please report this") from None
     except BrokenPipeError:
         if output is not None:
             raise Failure(f"{output}: cannot write: broken pipe") from None
