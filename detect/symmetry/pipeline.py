@@ -54,20 +54,29 @@ def detect(
     model: SequentialModel, engine: str = "auto", table_limit: int = 100_000,
     domain_states: int = 0, progress: Optional[Callable[[str], None]] = None,
 ) -> Detection:
-    """Run every stage (``domain_states``, ``progress``: see ``csp_of``)."""
+    """Run every stage (``domain_states``: see ``csp_of``); ``progress(text)`` is told each
+    stage as it starts, and how domain narrowing goes."""
+    def tell(text: str) -> None:
+        if progress is not None:
+            progress(text)
+
     validate(model)
     timings = []
     start = time.perf_counter()
+    tell("translating to constraints")
     model, csp, domains = csp_of(model, table_limit, domain_states, progress)
     if domains is not None:
         timings.append(("domains", domains.seconds))
     timings.append(("csp", time.perf_counter() - start - (domains.seconds if domains else 0.0)))
     start = time.perf_counter()
+    tell(f"building the coloured graph of {len(csp.variables):,} variables, {len(csp.constraints):,} constraints")
     graph = build_graph(csp)
     timings.append(("graph", time.perf_counter() - start))
+    tell(f"searching the automorphisms of the coloured graph ({graph.n:,} nodes, {len(graph.edges):,} edges)")
     aut = automorphisms(graph, engine)
     timings.append(("automorphisms", aut.seconds))
     start = time.perf_counter()
+    tell(f"computing the state group of {len(aut.generators):,} generators")
     group = symmetry_group(model, graph, aut.generators)
     timings.append(("group", time.perf_counter() - start))
     return Detection(model, csp, graph, aut, group, tuple(timings), domains)
