@@ -127,3 +127,23 @@ def test_the_callers_timer_is_restored():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_an_interrupt_inside_bliss_is_an_interrupt_not_a_system_error(monkeypatch):
+    """igraph runs signal handlers during the search and wraps what they raise in a
+    SystemError (a traceback under ``timeout``'s SIGTERM): it is unwrapped."""
+    import igraph
+
+    from detect.symmetry.automorphisms import automorphisms
+    from detect.symmetry.graph import ColouredGraph
+
+    def search(self, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise SystemError("automorphism_group returned a result with an exception set") from e
+
+    monkeypatch.setattr(igraph.Graph, "automorphism_group", search)
+    graph = ColouredGraph(2, ((0, 1),), (0, 0), ("a",), ("x", "x"), ("u", "v"), ())
+    with pytest.raises(KeyboardInterrupt):
+        automorphisms(graph, "bliss")

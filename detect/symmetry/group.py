@@ -2,7 +2,11 @@
 
 The state group is the action of Aut(graph) on the *pre-state literals* (one point per slot and
 value).  Its order is computed with sympy's Schreier–Sims on the moved points only (sympy is
-fine on a few hundred points; the whole graph can have 10^5).
+fine on a few hundred points; the whole graph can have 10^5).  Beyond ``SYMPY_POINTS`` moved
+points (a ring of 1,000 processes moves 6,000; sympy then takes minutes and gigabytes) the
+order is |Aut(graph)| / |K| instead, K the kernel of the action: the automorphisms fixing every
+pre-state literal, which the automorphism engine counts on the graph with each of those nodes
+coloured apart (``action_order``); mixed generators are then left unsplit.
 
 A generator is a *process* symmetry when it moves whole processes (see ``_moves``) and
 permutes values, if at all, the way it permutes processes (pid-valued data); a *variable*
@@ -17,12 +21,14 @@ offset between a pid and how the data stores it (``pid + 1``) is searched for.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Sequence
 
 from sympy.combinatorics import Permutation, PermutationGroup
 
+from detect.symmetry.automorphisms import automorphisms
 from detect.symmetry.graph import ColouredGraph
 from detect.ir import SequentialModel, Slot, literal_label, state_slots
 from detect.symmetry.perm import StatePermutation
@@ -105,6 +111,25 @@ def group_order(point_generators: Sequence[Sequence[int]]) -> int:
     relabel = {p: i for i, p in enumerate(moved)}
     perms = [Permutation([relabel[g[p]] for p in moved]) for g in point_generators]
     return int(PermutationGroup(perms).order())
+
+
+#: Most moved points whose group order sympy computes (see the module docstring).
+SYMPY_POINTS = 500
+
+
+def action_order(graph: ColouredGraph, aut_order: int, engine: str = "auto") -> int:
+    """The order of Aut(graph)'s action on the pre-state literals, ``aut_order`` = |Aut(graph)|:
+    |Aut(graph)| / |K| with K the automorphisms fixing every pre-state literal node (the
+    kernel of the action), counted on the graph with each of those nodes a colour of its own."""
+    points = sorted(node for lits in graph.pre_literal for node in lits.values())
+    colour = list(graph.colour)
+    base = len(graph.colour_keys)
+    for i, node in enumerate(points):
+        colour[node] = base + i
+    apart = dataclasses.replace(graph, colour=tuple(colour),
+                                colour_keys=graph.colour_keys + tuple(f"~point {i}" for i in range(len(points))))
+    kernel = automorphisms(apart, engine).order
+    return aut_order // kernel
 
 
 @dataclass(frozen=True)
@@ -379,8 +404,12 @@ def _split_mixed(images, pts: _Points, group: PermutationGroup, relabel, moved):
 
 
 def symmetry_group(
-    model: SequentialModel, graph: ColouredGraph, node_generators, split: bool = True
+    model: SequentialModel, graph: ColouredGraph, node_generators, split: bool = True,
+    aut_order: "int | None" = None, engine: str = "auto",
 ) -> SymmetryGroup:
+    """The state group of the automorphisms ``node_generators`` of ``graph``; given
+    ``aut_order`` (|Aut(graph)|), an action on more than ``SYMPY_POINTS`` moved points gets
+    its order from ``engine`` (``action_order``) and keeps its mixed generators whole."""
     slots = state_slots(model)
     pts = _points(slots)
     literals = tuple(literal_label(slots[k], v) for k, v in pts.pairs)
@@ -388,7 +417,11 @@ def symmetry_group(
     for images in literal_permutations(graph, node_generators, pts):
         if any(p != q for p, q in enumerate(images)) and images not in raw:
             raw.append(images)
-    order = group_order(raw)
+    many = len({p for g in raw for p, q in enumerate(g) if p != q}) > SYMPY_POINTS
+    if many and aut_order is not None:
+        order, split = action_order(graph, aut_order, engine), False
+    else:
+        order = group_order(raw)
     if split and raw:
         moved = sorted({p for g in raw for p, q in enumerate(g) if p != q})
         relabel = {p: i for i, p in enumerate(moved)}

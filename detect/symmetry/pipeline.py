@@ -77,6 +77,6 @@ def detect(
     timings.append(("automorphisms", aut.seconds))
     start = time.perf_counter()
     tell(f"computing the state group of {len(aut.generators):,} generators")
-    group = symmetry_group(model, graph, aut.generators)
+    group = symmetry_group(model, graph, aut.generators, aut_order=aut.order, engine=engine)
     timings.append(("group", time.perf_counter() - start))
     return Detection(model, csp, graph, aut, group, tuple(timings), domains)
