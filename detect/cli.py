@@ -19,6 +19,7 @@ from rich.table import Table
 
 from detect.errors import InputError
 from detect.ir import ModelError, SequentialModel
+from detect.symmetry.graph import GRAPH_LIMIT
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_INCOMPLETE = 0, 1, 2, 3
 
@@ -220,8 +221,9 @@ def pipeline_command(command):
 
 
 def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
-                  show_progress: bool = False):
+                  show_progress: bool = False, graph_limit: Optional[int] = None):
     from detect.symmetry.constraints import TableTooLarge
+    from detect.symmetry.graph import GraphTooLarge
     from detect.symmetry.pipeline import detect
 
     run = current_run()
@@ -229,9 +231,13 @@ def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_
     bar, tell = status_line(show_progress and sys.stderr.isatty())
     try:
         return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
-                      progress=run.telling(tell))
+                      progress=run.telling(tell), graph_limit=graph_limit)
     except TableTooLarge as e:
         raise Failure(str(e)) from None
+    except GraphTooLarge as e:
+        sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
+        lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
+        raise Failure(f"{run.path}: {e}; {lower} or raise --graph-limit") from None
     finally:
         if bar is not None:
             bar.stop()
@@ -250,6 +256,9 @@ domain_states_option = click.option(
          "N of them (0: never).")
 
 
+graph_limit_option = click.option(
+    "--graph-limit", default=GRAPH_LIMIT, show_default=True, type=click.IntRange(min=1), metavar="N",
+    help="Refuse, before building it, a coloured graph of more than N nodes and edges in all.")
 timeout_option = click.option(
     "--timeout", default=None, type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
     help="Stop after this many seconds in all (loading, domain narrowing, detection, "
@@ -316,15 +325,17 @@ def main() -> None:
               help="Exit 0, not 3, when --verify or --completeness stops at --max-states.")
 @domain_states_option
 @timeout_option
+@graph_limit_option
 @pipeline_command
 def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, measure,
-            partial_ok, domain_states, timeout):
+            partial_ok, domain_states, timeout, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
     seq = load_model(model, defines, process)
     parse_seconds = time.perf_counter() - start
-    detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json)
+    detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
+                              graph_limit=graph_limit)
     report = None
     if verify:
         from detect.checking.verify import verify as verify_generators
@@ -507,16 +518,18 @@ def status_line(enabled: bool):
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Threads of the native explorer (default: one per core the load average shows idle, "
                    "counting this process); the result does not depend on it.")
+@graph_limit_option
 @pipeline_command
 def explore(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy, table_limit,
-            spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers):
+            spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
     seq = load_model(model, defines, process)
-    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json)
+    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
+                               graph_limit=graph_limit)
                  if strategy != "none" else None)
     # The exploration gets the time left as its own time-out, so that it stops and reports
     # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
