@@ -13,6 +13,14 @@ is printed separately in row order (2; 9!, 12!; 24, 864; 144, 1296, 6912; 3840, 
 20; 0; 216, 288; 12!, 15!; 16, 128; 9, 12; 2, 2; 725760).  Table I was measured on "a Linux
 laptop with Intel 2.8GHz and 3.8 GB memory"; Tables II/III "on a Windows laptop with Intel
 3.4GHz and 8 GB memory with PAT 3.5".  The paper gives no edge counts.
+
+Where this lives (issue 11): benchmark logic is not part of what the tool runs.  Only the
+``symdetect bench`` command imports this module, when it runs; ``detect.cli`` keeps that
+command a thin entry point (options in, ``table1``/``table2`` called, the ``Table`` printed
+or written).  The layers contract in pyproject.toml puts ``detect.bench`` just below
+``detect.cli``, so no other module can import it (``tests/test_layers.py`` runs the
+contract).  The other benchmark and corpus scripts are under ``results/``; no test imports
+them (``tests/test_layers.py`` checks that too).
 """
 from __future__ import annotations
 
@@ -21,7 +29,7 @@ import io
 import os
 import platform
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 #: Directory of the paper's models, relative to the repository root.
@@ -387,8 +395,74 @@ def to_markdown(rows: Sequence[dict], columns: Sequence[str], title: str, prefac
     return "\n".join(lines) + "\n"
 
 
-def write(path_stem: str, rows: Sequence[dict], columns: Sequence[str], title: str, preface: str) -> None:
+def write(path_stem: str, table: "Table") -> None:
+    """``table`` as ``path_stem.csv`` and ``path_stem.md``."""
     with open(path_stem + ".csv", "w", encoding="utf-8") as f:
-        f.write(to_csv(rows, columns))
+        f.write(to_csv(table.rows, table.columns))
     with open(path_stem + ".md", "w", encoding="utf-8") as f:
-        f.write(to_markdown(rows, columns, title, preface))
+        f.write(to_markdown(table.rows, table.columns, table.title, table.preface))
+
+
+# ---------------------------------------------------------------------------- the tables
+
+
+@dataclass(frozen=True)
+class Table:
+    """A rerun table: ``rows`` over ``columns`` (what ``write`` saves, under ``title`` and
+    ``preface``), the ``shown`` rows over ``shown_columns`` that ``symdetect bench`` prints,
+    and a closing ``summary`` line ("" for none)."""
+
+    title: str
+    preface: str
+    columns: Sequence[str]
+    rows: list[dict]
+    shown_columns: Sequence[str]
+    shown: list[dict]
+    summary: str = ""
+
+
+def selected(table: Sequence, only: str, quick: bool) -> list:
+    """The rows of ``table`` whose system contains ``only`` (any case); under ``quick``, only
+    the rows with a small configuration."""
+    return [r for r in table if only.lower() in r.system.lower() and (not quick or r.quick)]
+
+
+def table1(quick: bool, engine: str, only: str = "", say: Callable[[str], None] = lambda text: None) -> Table:
+    """Table I rerun on the ``selected`` rows; ``say`` is told each row before it runs."""
+    warm_up()
+    results = []
+    for row in selected(TABLE1, only, quick):
+        say(f"{row.system} {row.quick if quick else row.config} ...")
+        results.append(run_row1(row, quick, engine))
+    rows = table1_rows(results)
+    preface = (f"Measured on {machine()}; engine {engine}.  Paper: Linux laptop, Intel 2.8GHz, 3.8 GB "
+               "(seed 002, Table I).  construct_s = parse + CSP + graph (CSP# grammar compiled beforehand); "
+               "automorphism_s = engine time; the time ratio in the note is (construct_s + automorphism_s) / "
+               "(paper construction + Saucy), goal <= 0.5.")
+    shown = [dict(row, ratio="—" if quick else f"{r.ratio:.2f}") for row, r in zip(rows, results)]
+    summary = ""
+    if not quick and results:
+        met = sum(1 for r in results if r.ratio <= 0.5)
+        worst = max(results, key=lambda r: r.ratio)
+        summary = (f"time goal (ours <= 0.5 x the paper's construction + Saucy): met on {met} of "
+                   f"{len(results)} rows; worst ratio {worst.ratio:.2f} ({worst.paper.system} {worst.config})")
+    return Table("Seed 002 Table I, rerun", preface, TABLE1_COLUMNS, rows,
+                 ("system", "config", "nodes", "construct_s", "automorphism_s", "ratio", "state_group_order",
+                  "paper_aut_order"), shown, summary)
+
+
+def table2(quick: bool, timeout: float, max_states: int, only: str = "",
+           say: Callable[[str], None] = lambda text: None) -> Table:
+    """Tables II/III rerun on the ``selected`` rows; ``say`` is told each row before it runs."""
+    results = []
+    for row in selected(TABLE2, only, quick):
+        say(f"{row.system} {row.quick if quick else row.config} ...")
+        results.append(run_row2(row, quick, timeout, max_states))
+    rows = table2_rows(results)
+    preface = (f"Measured on {machine()}; per exploration at most {timeout:g} s and {max_states} states.  "
+               "Paper: Windows laptop, Intel 3.4GHz, 8 GB, PAT 3.5 (seed 002, Tables II/III); "
+               "OM = out of memory, OT = over 2 hours.  exact = one representative per orbit (the paper's "
+               "'unique'); local = hill climbing with the generators (the paper's 'multi').")
+    return Table("Seed 002 Tables II/III, rerun", preface, TABLE2_COLUMNS, rows,
+                 ("system", "config", "states", "exact_states", "local_states", "paper_states",
+                  "paper_unique_states", "paper_multi_states"), rows)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Optional
+from contextlib import contextmanager
+from typing import Callable, Iterator, Optional
 
 import click
 from rich.console import Console
@@ -228,19 +229,16 @@ def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_
 
     run = current_run()
     run.enter("detecting symmetries")
-    bar, tell = status_line(show_progress and sys.stderr.isatty())
-    try:
-        return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
-                      progress=run.telling(tell), graph_limit=graph_limit)
-    except TableTooLarge as e:
-        raise Failure(str(e)) from None
-    except GraphTooLarge as e:
-        sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
-        lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
-        raise Failure(f"{run.path}: {e}; {lower} or raise --graph-limit") from None
-    finally:
-        if bar is not None:
-            bar.stop()
+    with status_line(show_progress and sys.stderr.isatty()) as tell:
+        try:
+            return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
+                          progress=run.telling(tell), graph_limit=graph_limit)
+        except TableTooLarge as e:
+            raise Failure(str(e)) from None
+        except GraphTooLarge as e:
+            sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
+            lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
+            raise Failure(f"{run.path}: {e}; {lower} or raise --graph-limit") from None
 
 
 model_argument = click.argument("model", type=click.Path(dir_okay=False))
@@ -342,27 +340,18 @@ def analyze(model, defines, as_json, process, engine, table_limit, verify, max_s
 
         # detection.model: the input, or its narrowing to reachable domains (same LTS).
         run.enter("verifying the generators")
-        bar, tell = status_line(not as_json and sys.stderr.isatty())
-        try:
+        with status_line(not as_json and sys.stderr.isatty()) as tell:
             report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
                                        max_states=max_states, progress=run.telling(tell))
-        finally:
-            if bar is not None:
-                bar.stop()
     measured = None
     if measure:
         from detect.checking.completeness import completeness
 
         run.enter("computing every symmetry of the transition system (--completeness)")
-        bar, tell = status_line(not as_json and sys.stderr.isatty())
-        if tell is not None:
-            tell("completeness: exploring and computing every symmetry of the transition system")
-        try:
+        with status_line(not as_json and sys.stderr.isatty(),
+                         "completeness: exploring and computing every symmetry of the transition system"):
             measured = completeness(detection.model, [g.permutation for g in detection.group.generators],
                                     max_states=max_states, engine=engine)
-        finally:
-            if bar is not None:
-                bar.stop()
     run.disarm()  # the results are in: printing them is not cut short
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
@@ -451,42 +440,39 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
 # ---------------------------------------------------------------------------------- explore
 
 
-def progress_bar(enabled: bool):
-    """A rich progress display of states and states/s; a no-op callback when disabled."""
+@contextmanager
+def status_line(enabled: bool, first: str = "working") -> Iterator[Optional[Callable[[str], None]]]:
+    """A transient rich status line shown while the block runs, reading ``first`` until the
+    block's ``tell(text)`` changes it; ``tell`` is None when disabled (not a terminal, or --json)."""
     if not enabled:
-        return None, None
+        yield None
+        return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
                    transient=True)
-    task = bar.add_task("exploring", total=None)
-
-    def update(states: int, transitions: int, seconds: float) -> None:
-        rate = states / seconds if seconds > 0 else 0.0
-        bar.update(task, description=f"{states:,} states, {transitions:,} transitions, {rate:,.0f} states/s")
-
-    return bar, update
+    task = bar.add_task(first, total=None)
+    with bar:
+        yield lambda text: bar.update(task, description=text)
 
 
-def status_line(enabled: bool):
-    """A transient rich status line for long work, and its ``tell(text)``; (None, None) when
-    disabled (not a terminal, or --json)."""
-    if not enabled:
-        return None, None
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float], None]]]:
+    """``status_line`` showing an exploration's states, transitions and states/s: yields the
+    explorer's ``progress`` callback (None when disabled)."""
+    with status_line(enabled, "exploring") as tell:
+        if tell is None:
+            yield None
+            return
 
-    bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
-                   transient=True)
-    task = bar.add_task("working", total=None)
-    bar.start()
+        def update(states: int, transitions: int, seconds: float) -> None:
+            rate = states / seconds if seconds > 0 else 0.0
+            tell(f"{states:,} states, {transitions:,} transitions, {rate:,.0f} states/s")
 
-    def tell(text: str) -> None:
-        bar.update(task, description=text)
-
-    return bar, tell
+        yield update
 
 
-@main.command()
+@main.command("explore")
 @model_argument
 @define_option
 @json_option
@@ -520,8 +506,9 @@ def status_line(enabled: bool):
                    "counting this process); the result does not depend on it.")
 @graph_limit_option
 @pipeline_command
-def explore(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy, table_limit,
-            spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers, graph_limit):
+def explore_command(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy,
+                    table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers,
+                    graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 
@@ -535,18 +522,13 @@ def explore(model, defines, as_json, process, max_states, timeout, memory_limit,
     # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
     run.enter("exploring")
     run.arm(grace=EXPLORATION_GRACE)
-    bar, update = progress_bar(not as_json and sys.stderr.isatty())
-    if bar is not None:
-        bar.start()
-    try:
-        reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states, timeout=run.remaining(),
-                                  progress=update, check=not trust_symmetry, explorer=explorer,
-                                  memory_limit=memory_limit, workers=workers)
-    except ReductionError as e:
-        raise Failure(f"{model}: {e}") from None
-    finally:
-        if bar is not None:
-            bar.stop()
+    with progress_bar(not as_json and sys.stderr.isatty()) as update:
+        try:
+            reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
+                                      timeout=run.remaining(), progress=update, check=not trust_symmetry,
+                                      explorer=explorer, memory_limit=memory_limit, workers=workers)
+        except ReductionError as e:
+            raise Failure(f"{model}: {e}") from None
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
@@ -740,29 +722,14 @@ def bench() -> None:
 @click.option("--only", default="", help="Only systems whose name contains this text.")
 def bench_table1(quick, engine, stem, only):
     """Detection on the paper's 13 systems beside the paper's Table I."""
-    from detect import bench as b
+    from detect import bench
 
-    rows = [r for r in b.TABLE1 if only.lower() in r.system.lower() and (not quick or r.quick)]
-    b.warm_up()
-    results = []
-    for row in rows:
-        err.print(f"{row.system} {row.quick if quick else row.config} ...", markup=False)
-        results.append(b.run_row1(row, quick, engine))
-    table_rows = b.table1_rows(results)
-    preface = (f"Measured on {b.machine()}; engine {engine}.  Paper: Linux laptop, Intel 2.8GHz, 3.8 GB "
-               "(seed 002, Table I).  construct_s = parse + CSP + graph (CSP# grammar compiled beforehand); "
-               "automorphism_s = engine time; the time ratio in the note is (construct_s + automorphism_s) / "
-               "(paper construction + Saucy), goal <= 0.5.")
+    table = bench.table1(quick, engine, only, say=lambda text: err.print(text, markup=False))
     if stem:
-        b.write(stem, table_rows, b.TABLE1_COLUMNS, "Seed 002 Table I, rerun", preface)
-    shown = [dict(row, ratio="—" if quick else f"{r.ratio:.2f}") for row, r in zip(table_rows, results)]
-    _print_bench(shown, ("system", "config", "nodes", "construct_s", "automorphism_s", "ratio",
-                         "state_group_order", "paper_aut_order"))
-    if not quick and results:
-        met = sum(1 for r in results if r.ratio <= 0.5)
-        worst = max(results, key=lambda r: r.ratio)
-        out.print(f"time goal (ours <= 0.5 x the paper's construction + Saucy): met on {met} of "
-                  f"{len(results)} rows; worst ratio {worst.ratio:.2f} ({worst.paper.system} {worst.config})")
+        bench.write(stem, table)
+    _print_bench(table.shown, table.shown_columns)
+    if table.summary:
+        out.print(table.summary)
 
 
 @bench.command("table2")
@@ -774,22 +741,12 @@ def bench_table1(quick, engine, stem, only):
 @click.option("--only", default="", help="Only systems whose name contains this text.")
 def bench_table2(quick, timeout, max_states, stem, only):
     """States and seconds without reduction, with exact and local canonicalisation (Tables II/III)."""
-    from detect import bench as b
+    from detect import bench
 
-    rows = [r for r in b.TABLE2 if only.lower() in r.system.lower() and (not quick or r.quick)]
-    results = []
-    for row in rows:
-        err.print(f"{row.system} {row.quick if quick else row.config} ...", markup=False)
-        results.append(b.run_row2(row, quick, timeout, max_states))
-    table_rows = b.table2_rows(results)
-    preface = (f"Measured on {b.machine()}; per exploration at most {timeout:g} s and {max_states} states.  "
-               "Paper: Windows laptop, Intel 3.4GHz, 8 GB, PAT 3.5 (seed 002, Tables II/III); "
-               "OM = out of memory, OT = over 2 hours.  exact = one representative per orbit (the paper's "
-               "'unique'); local = hill climbing with the generators (the paper's 'multi').")
+    table = bench.table2(quick, timeout, max_states, only, say=lambda text: err.print(text, markup=False))
     if stem:
-        b.write(stem, table_rows, b.TABLE2_COLUMNS, "Seed 002 Tables II/III, rerun", preface)
-    _print_bench(table_rows, ("system", "config", "states", "exact_states", "local_states", "paper_states",
-                              "paper_unique_states", "paper_multi_states"))
+        bench.write(stem, table)
+    _print_bench(table.shown, table.shown_columns)
 
 
 def _print_bench(rows, columns) -> None:

@@ -3,13 +3,13 @@
 Run: ``python results/bench_explore.py [--quick]``.  Prints one table row per (design, model):
 states, transitions, seconds, states/s.  Designs:
 
-* ``explore``     -- ``detect.statespace.explore.explore`` as shipped (one generated function for all
+* ``explore``     -- ``detect.statespace.explore.explore_state_space`` as shipped (one generated function for all
                      summands, tuple states, no labels in the hot loop);
 * ``bytes``       -- the same generated code but states packed as ``bytes`` (needs every
                      value in 0..255); measured to decide the packing;
 * ``per-summand`` -- one generator per summand yielding labelled ``Step`` objects (the
                      straightforward design, also used for traces);
-* ``interpreter`` -- ``detect.ir.semantics.explore``, the reference (small instances only).
+* ``interpreter`` -- ``detect.ir.semantics.reference_state_space``, the reference (small instances only).
 
 All designs must report the same state and transition counts; the script checks that.
 Times include compiling the model, which dominates on the small instances.
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from detect.ir import semantics
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.ir import (
     TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
 )
@@ -126,7 +126,7 @@ def bfs(successors, initial) -> tuple[int, int]:
 
 
 def design_explore(model):
-    result = explore(model)
+    result = explore_state_space(model)
     return result.states, result.transitions
 
 
@@ -150,7 +150,7 @@ def design_per_summand(model):
 
 
 def design_interpreter(model):
-    states, transitions, _ = semantics.explore(model)
+    states, transitions, _ = semantics.reference_state_space(model)
     return len(states), len(transitions)
 
 

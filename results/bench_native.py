@@ -40,7 +40,7 @@ def rss_bytes() -> int:
 
 def child(engine: str, path: str, n: int) -> None:
     from detect.statespace.compile import compile_model
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
     from detect.transform.load import load_model as load
 
     start = time.perf_counter()
@@ -62,7 +62,7 @@ def child(engine: str, path: str, n: int) -> None:
             result = native.explore_native(compiled, stats=stats)
     else:
         before = rss_bytes()
-        result = explore(compiled, engine="python")
+        result = explore_state_space(compiled, engine="python")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     assert not result.truncated
     out.update(states=result.states, transitions=result.transitions, seconds=result.seconds,

@@ -2,7 +2,8 @@
 
     python results/dve_symmetry.py [CORPUS_DIR]
 
-Library part (used by ``results/dve_corpus.py`` and ``tests/test_dve_symmetry.py``):
+Library part (used by ``results/dve_corpus.py``; the group and orbit enumerations it reports
+with are ``detect.checking.orbits``):
 
 * ``analyse(path)`` runs ``detect.symmetry.pipeline.detect`` and ``detect.checking.verify.verify`` on one
   instance and computes ``reachable_symmetry_order`` as an independent upper bound;
@@ -25,7 +26,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional
 
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,9 +40,8 @@ from detect.statespace.explore import reachable_graph  # noqa: E402
 from detect.symmetry.group import SymmetryGroup  # noqa: E402
 from detect.ir import SequentialModel, state_slots  # noqa: E402
 from detect.symmetry.pipeline import detect  # noqa: E402
-from detect.symmetry.perm import StatePermutation  # noqa: E402
 from detect.transform.reachable import ReachableDomains  # noqa: E402
-from detect.checking.verify import VerifyReport, compile_permutation, reachable_action_order, verify  # noqa: E402
+from detect.checking.verify import VerifyReport, reachable_action_order, verify  # noqa: E402
 from detect.transform.load import narrowed  # noqa: E402
 from frontends import dve  # noqa: E402
 
@@ -86,40 +86,6 @@ def reachable_symmetry_order(model: SequentialModel, max_states: int = 1_000_000
     if not graph.complete:
         raise ValueError(f"more than {max_states} reachable states")
     return reachable_action_order(graph.states, true_symmetries(model, graph))
-
-
-def group_elements(generators: Sequence[StatePermutation], limit: int = 10_000
-                   ) -> list[StatePermutation]:
-    """Every element of the group generated (identity included), by closure under
-    composition; ``ValueError`` beyond ``limit`` elements (this is for small groups)."""
-    def key(p: StatePermutation):
-        return p.target, tuple(tuple(sorted(m.items())) for m in p.values)
-
-    if not generators:
-        return []
-    elements = {key(g): g for g in generators}
-    frontier = list(generators)
-    while frontier:
-        new = []
-        for a in frontier:
-            for g in generators:
-                c = a.then(g)
-                if key(c) not in elements:
-                    if len(elements) >= limit:
-                        raise ValueError(f"group has more than {limit} elements")
-                    elements[key(c)] = c
-                    new.append(c)
-        frontier = new
-    return list(elements.values())
-
-
-def min_image_canonicaliser(generators: Sequence[StatePermutation]):
-    """``canonicalise`` for ``detect.statespace.explore.explore``: the lexicographically smallest image
-    of a state over all group elements (enumeration; one state per orbit, small groups)."""
-    images = [compile_permutation(g) for g in group_elements(generators)]
-    if not images:
-        return None
-    return lambda state: min(image(state) for image in images)
 
 
 def pc_histograms(model: SequentialModel, max_states: int = 1_000_000) -> dict[str, dict[int, int]]:

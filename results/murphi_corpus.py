@@ -6,7 +6,7 @@ exact reduction against Murphi's published ``-sym1`` counts.
 One row per (file, N) in ``ROWS`` (``CORPUS_DIR`` defaults to ``../shared/corpus/murphi``):
 
 * *states (Murphi)*: the count in the file's closing comment (``-nosym``); *states (ours)*:
-  ``detect.statespace.explore.explore`` without reduction (its seconds are the search alone), skipped
+  ``detect.statespace.explore.explore_state_space`` without reduction (its seconds are the search alone), skipped
   where ``UNREDUCED_LIMIT`` says it is too big to be worth the wait;
 * *group order*: ``detect.symmetry.pipeline.detect``; *verify*: every generator checked against the
   explored LTS (``detect.checking.verify``, where the unreduced exploration is small enough);
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from detect.statespace.explore import explore  # noqa: E402
+from detect.statespace.explore import explore_state_space  # noqa: E402
 from detect.symmetry.pipeline import detect  # noqa: E402
 from detect.checking.reduce import make_reducer  # noqa: E402
 from detect.checking.verify import verify  # noqa: E402
@@ -80,7 +80,7 @@ def measure(corpus: Path, p: Published) -> Row:
     model = load((REPO / "models" / "murphi" if p.bundled else corpus) / p.file, defines)
     states = seconds = None
     if p.n is None or p.n <= UNREDUCED_LIMIT:
-        plain = explore(model)
+        plain = explore_state_space(model)
         assert plain.faults == 0 and not plain.deadlocks, p
         states, seconds = plain.states, plain.seconds
     start = time.perf_counter()
@@ -90,7 +90,7 @@ def measure(corpus: Path, p: Published) -> Row:
     if p.n is None or p.n <= VERIFY_LIMIT:
         verified = verify(model, [g.permutation for g in detection.group.generators]).ok
     reducer = make_reducer(model, detection.group, "exact")
-    reduced = explore(model, canonicalise=reducer.canonicalise)
+    reduced = explore_state_space(model, canonicalise=reducer.canonicalise)
     return Row(p, states, seconds, detection.group.order, verified, detect_seconds,
                reduced.states, reduced.seconds, reducer.method)
 

@@ -11,8 +11,8 @@ as their authors committed them; ``SOURCES.md`` there says where each comes from
 * ``analyze --verify --max-states N --partial-ok``: the reachable states explored and
   whether every generator passed on them ("bounded" when the state space is larger than N).
 
-A file is expected to refuse only for a reason listed in ``REFUSALS`` (the test
-``tests/test_pat_corpus.py`` checks the same list).
+A file is expected to refuse only for a reason listed in ``pat_corpus_refusals.json`` (the
+test ``tests/test_pat_corpus.py`` checks the same list).
 """
 from __future__ import annotations
 
@@ -33,26 +33,10 @@ CORPUS = REPO.parent / "shared" / "corpus" / "pat"
 TARGET = 60.0
 RUN_TIMEOUT = 600.0
 
-#: file -> (text the refusal must contain, why the file cannot be analysed).
-REFUSALS = {
-    "GamerNato__2022-3806ICT-Group-Assignment__Part2.csp": (
-        '#include "20x20original.csp": no such file', "the included maze is not in the corpus"),
-    "franklingu__CS4211-project__main.csp": (
-        '#include "rook.csp": no such file', "the six included piece files are not in the corpus"),
-    "omar-thompson__3806ICT_Final_Assignment__collect_survivors.csp": (
-        '#include "world.csp": no such file', "the included world is not in the corpus"),
-    "creativepsyco__cs4211__p3.csp": (
-        "syntax error: unexpected '='", "'Exchange() =' has no body: the next definition follows it (invalid PAT)"),
-    "dukesun99__DPoSFormalVarification__model0.csp": (
-        "a process call followed by '->' is not a PAT event prefix",
-        "'copychain(...) -> readyfortimer -> ...' puts a process where PAT needs an event"),
-    "keaganpzh__4211-proj__working.csp": (
-        "unexpected character \"'\"", "a stray ' after the last line"),
-    "lunarmoon26__CS5232-IoT__test.csp": (
-        "unknown process 'CPDiscovery'", "CPProc calls CPDiscovery, which is not defined (nor is channel network)"),
-    "thiago-amaral__3806ict-assignment__validation.csp": (
-        "unknown process 'skip' (PAT writes 'Skip')", "'[] [cond] skip;' ends a process with lower-case skip"),
-}
+#: file -> (text the refusal must contain, why the file cannot be analysed); kept as data in
+#: ``pat_corpus_refusals.json``, which ``tests/test_pat_corpus.py`` reads too.
+REFUSALS = {name: (r["refusal"], r["why"]) for name, r in
+            json.loads((REPO / "results" / "pat_corpus_refusals.json").read_text(encoding="utf-8")).items()}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ the same machine:
 * Spin 6 (Debian ``spin``): ``spin -o1 -o2 -o3 -a``, ``gcc -O2 -DSAFETY -DNOREDUCE -DNOCLAIM``,
   ``./pan -m10000000 -c0 -n``; states stored and pan's own "elapsed time" (search only; the
   spin and gcc steps are timed separately);
-* ours: ``detect.transform.load.load_model`` + ``detect.statespace.explore.explore`` (compile included in the explore time;
+* ours: ``detect.transform.load.load_model`` + ``detect.statespace.explore.explore_state_space`` (compile included in the explore time;
   the front end is timed separately), states and states/s.
 
 Spin stores fewer states on models with ``atomic`` (see ``results/promela_corpus.md``), so the
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from detect.statespace.explore import explore  # noqa: E402
+from detect.statespace.explore import explore_state_space  # noqa: E402
 from detect.transform.load import load_model as load  # noqa: E402
 
 DEFAULT = [
@@ -63,7 +63,7 @@ def run_ours(path: Path, defines: dict) -> dict:
     start = time.perf_counter()
     model = load(str(path), defines)
     parse = time.perf_counter() - start
-    result = explore(model)
+    result = explore_state_space(model)
     assert not result.truncated
     return {"states": result.states, "parse": parse, "search": result.seconds}
 

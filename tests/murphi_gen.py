@@ -46,14 +46,8 @@ class Ty:
 
     def size(self) -> int:
         """Values a variable of this type can hold, undefined included."""
-        if self.kind == "int":
-            return self.hi - self.lo + 2
-        if self.kind == "bool":
-            return 3
-        if self.kind == "enum":
-            return len(self.values) + 1
-        if self.kind == "scalar":
-            return self.hi + 2
+        if self.simple:
+            return self.count() + 1
         if self.kind == "array":
             return self.elem.size() ** self.index.count()
         n = 1

@@ -28,25 +28,27 @@ def test_configuration_syntax_is_checked():
     assert bench.SYSTEMS["Scheduling the social golfer problem"].defines("3-3-4") == {"G": 3, "S": 3, "W": 4}
 
 
-def _read(path):
-    with open(path, newline="", encoding="utf-8") as f:
+def _quick_rows(tmp_path, table: str, columns) -> list[dict]:
+    """``symdetect bench TABLE --quick --output STEM`` succeeds and writes STEM.csv over
+    ``columns``: its rows."""
+    stem = str(tmp_path / table)
+    result = CliRunner().invoke(main, ["bench", table, "--quick", "--output", stem])
+    assert result.exit_code == 0, result.output
+    with open(stem + ".csv", newline="", encoding="utf-8") as f:
         reader = csv.DictReader(f)
-        return reader.fieldnames, list(reader)
+        assert tuple(reader.fieldnames) == columns
+        return list(reader)
 
 
 def test_table1_quick_writes_every_quick_row(tmp_path):
-    stem = str(tmp_path / "t1")
-    result = CliRunner().invoke(main, ["bench", "table1", "--quick", "--output", stem])
-    assert result.exit_code == 0, result.output
-    columns, rows = _read(stem + ".csv")
-    assert tuple(columns) == bench.TABLE1_COLUMNS
+    rows = _quick_rows(tmp_path, "table1", bench.TABLE1_COLUMNS)
     assert [r["system"] for r in rows] == [r.system for r in bench.TABLE1 if r.quick]
     by_system = {r["system"]: r for r in rows}
     assert by_system["Hanoi puzzle"]["state_group_order"] == "2"
     assert by_system["Message passing in a hypercube network"]["state_group_order"] == str(2 ** 3 * 6)
     assert by_system["Dining philosophers"]["state_group_order"] == "5"
     assert all("no comparison" in r["note"] or "time ratio" in r["note"] for r in rows)
-    assert "Seed 002 Table I" in (tmp_path / "t1.md").read_text()
+    assert "Seed 002 Table I" in (tmp_path / "table1.md").read_text()
 
 
 def test_table1_note_explains_a_different_group():
@@ -59,11 +61,7 @@ def test_table1_note_explains_a_different_group():
 
 
 def test_table2_quick_matches_paper_where_configurations_coincide(tmp_path):
-    stem = str(tmp_path / "t2")
-    result = CliRunner().invoke(main, ["bench", "table2", "--quick", "--output", stem])
-    assert result.exit_code == 0, result.output
-    columns, rows = _read(stem + ".csv")
-    assert tuple(columns) == bench.TABLE2_COLUMNS
+    rows = _quick_rows(tmp_path, "table2", bench.TABLE2_COLUMNS)
     two_hop = rows[-1]
     assert two_hop["config"] == "3" and two_hop["states"] == "13824" == two_hop["paper_states"]
     for r in rows:

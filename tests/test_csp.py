@@ -1,12 +1,9 @@
 """The CSP of a summand has exactly the interpreter's fault-free steps as solutions."""
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
 
-from detect.ir import semantics
 from detect.symmetry.constraints import (
     SearchTooLarge, TableTooLarge, fault_states_of_summand, solutions_of_summand, translate,
 )
@@ -14,6 +11,7 @@ from detect.ir import (
     TRUE, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
 from tests.ir_strategies import models
+from tests.test_group import full_relation
 
 
 def interpreter_steps(model: SequentialModel, summand: int) -> set:
@@ -25,14 +23,7 @@ def interpreter_relation(model: SequentialModel, summand: int) -> tuple[set, set
     """One summand's fault-free (pre, post) pairs and the states where it faults, over *all*
     valuations (not just reachable ones)."""
     one = SequentialModel(model.name, model.variables, (model.summands[summand],), loop_bound=model.loop_bound)
-    slots_domains = [v.domain for v in model.variables for _ in range(v.length)]
-    pairs, faults = set(), set()
-    for state in itertools.product(*slots_domains):
-        for step in semantics.steps(one, state):
-            if step.target is not None:
-                pairs.add((state, step.target))
-            else:
-                faults.add(state)
+    _, pairs, faults = full_relation(one)
     return pairs, faults
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from detect.errors import InputError
 from detect.ir.semantics import initial_states, steps
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.symmetry.pipeline import detect
 from detect.transform.load import narrowed
 from frontends.csp import load as load_unnarrowed, parse_text as parse_unnarrowed
@@ -49,7 +49,7 @@ def signature(text: str, path: str = "m.csp"):
                     nxt.append(step.target)
             out_labels.append(tuple(sorted(labels)))
         frontier = nxt
-    run = explore(model, max_states=100_000)
+    run = explore_state_space(model, max_states=100_000)
     verdicts = tuple(a.verdict for a in run.assertions)
     return (len(seen), sorted(collections.Counter(out_labels).items()), sorted(transitions.items()),
             len(run.deadlocks), faults, verdicts, detect(model).group.order)

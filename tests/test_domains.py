@@ -16,24 +16,12 @@ from detect.ir import (
 )
 
 from tests.ir_strategies import models as small_models
-from tests.test_explore import random_models
+from tests.test_explore import eq, lt, plus, random_models
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
 PROPERTY = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-def eq(a, b):
-    return Binary("==", a, b)
-
-
-def lt(a, b):
-    return Binary("<", a, b)
-
-
-def plus(a, b):
-    return Binary("+", a, b)
 
 
 def pc_step(pc: str, at: int, to: int, guard=TRUE, program=()) -> Summand:
@@ -44,7 +32,7 @@ def pc_step(pc: str, at: int, to: int, guard=TRUE, program=()) -> Summand:
 
 def values_seen(model: SequentialModel) -> dict:
     """Every value each variable holds in a reachable state, by exhaustive exploration."""
-    states, _, _ = semantics.explore(model)
+    states, _, _ = semantics.reference_state_space(model)
     seen = {v.name: set() for v in model.variables}
     slots = [v.name for v in model.variables for _ in range(v.length)]
     for s in states:
@@ -66,8 +54,8 @@ def wide(model: SequentialModel, low: int = -8, high: int = 8) -> SequentialMode
 def check_narrowing_is_sound(model: SequentialModel) -> None:
     narrowed = narrow_domains(model)
     validate(narrowed)
-    before = semantics.explore(model)
-    after = semantics.explore(narrowed)
+    before = semantics.reference_state_space(model)
+    after = semantics.reference_state_space(narrowed)
     # Same LTS: reachable states, transitions and faulting states.
     assert after == before
     seen = values_seen(model)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from detect.statespace import explore as explore_module
 from detect.ir import semantics
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import explore, reachable_graph, trace_between
+from detect.statespace.explore import explore_state_space, reachable_graph, trace_between
 from detect.transform.narrowing import narrow
 from detect.ir import (
     TRUE, Assert, Assertion, Assign, Binary, BINARY_OPS, Const, Event, If, Index, Ite, Local,
@@ -71,7 +71,7 @@ def is_real_trace(model, trace) -> bool:
 
 
 def test_counters_counts_and_deadlock():
-    result = explore(counters())
+    result = explore_state_space(counters())
     assert (result.states, result.transitions, result.initial) == (16, 24, 1)
     assert result.deadlocks == ((3, 3),)
     assert result.terminal_states == ()
@@ -82,7 +82,7 @@ def test_counters_counts_and_deadlock():
 
 
 def test_terminal_states_are_not_deadlocks():
-    result = explore(counters(terminal=True))
+    result = explore_state_space(counters(terminal=True))
     assert result.deadlocks == ()
     assert result.terminal_states == ((3, 3),)
     assert result.assertions[0].verdict == "holds"
@@ -90,7 +90,7 @@ def test_terminal_states_are_not_deadlocks():
 
 def test_assertion_verdicts_and_traces():
     model = counters()
-    deadlockfree, reaches, invariant, unchecked = explore(model).assertions
+    deadlockfree, reaches, invariant, unchecked = explore_state_space(model).assertions
     assert deadlockfree.verdict == "fails" and is_real_trace(model, deadlockfree.trace)
     assert deadlockfree.trace[-1].state == (3, 3)
     assert reaches.verdict == "holds" and reaches.trace[-1].state[0] == 3
@@ -109,7 +109,7 @@ def test_unreachable_condition_fails_reaches_and_holds_invariant():
                     Assertion("invariant", "c[1] <= 3", Binary("<=", Index("c", Const(1)),
                                                                 Const(3)))),
     )
-    reaches, invariant = explore(model).assertions
+    reaches, invariant = explore_state_space(model).assertions
     assert (reaches.verdict, reaches.trace) == ("fails", ())
     assert (invariant.verdict, invariant.trace) == ("holds", ())
 
@@ -123,7 +123,7 @@ def test_faults_are_reported_with_origin_and_message():
                  origin=Origin.at(text="line 7")),),
         assertions=(Assertion("deadlockfree", "deadlockfree"),),
     )
-    result = explore(model)
+    result = explore_state_space(model)
     assert (result.states, result.transitions, result.faults) == (3, 2, 1)
     (report,) = result.first_faults
     assert report.state == (2,) and report.origin == "line 7"
@@ -136,7 +136,7 @@ def test_faults_are_reported_with_origin_and_message():
 
 
 def test_max_states_truncates():
-    result = explore(counters(), max_states=5)
+    result = explore_state_space(counters(), max_states=5)
     assert result.truncated and not result.interrupted
     assert result.states == 5
     assert result.assertions[0].verdict == "unknown"
@@ -145,7 +145,7 @@ def test_max_states_truncates():
 
 def test_timeout_truncates(monkeypatch):
     monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
-    result = explore(counters(3, 5), timeout=0.0)
+    result = explore_state_space(counters(3, 5), timeout=0.0)
     assert result.truncated and result.states < 6 ** 3
 
 
@@ -154,7 +154,7 @@ def test_timeout_applies_while_initial_states_are_enumerated():
     clock must be read while they are enumerated, not only once expansion starts."""
     model = SequentialModel("many", (Variable("c", tuple(range(10)), (tuple(range(10)),) * 4, size=4),), (
         Summand((), TRUE, Event("stay"), ()),))
-    result = explore(model, timeout=0.0, canonicalise=lambda s: s)
+    result = explore_state_space(model, timeout=0.0, canonicalise=lambda s: s)
     assert result.truncated and result.states < 10 ** 4
 
 
@@ -162,7 +162,7 @@ def test_progress_is_reported(monkeypatch):
     monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
     calls = []
-    result = explore(counters(), progress=lambda s, t, sec: calls.append((s, t, sec)))
+    result = explore_state_space(counters(), progress=lambda s, t, sec: calls.append((s, t, sec)))
     assert len(calls) >= 2
     assert calls[-1][:2] == (result.states, result.transitions)
     assert [c[0] for c in calls] == sorted(c[0] for c in calls)
@@ -177,7 +177,7 @@ def test_keyboard_interrupt_returns_partial_result():
             raise KeyboardInterrupt
         return state
 
-    result = explore(counters(), canonicalise=canonicalise)
+    result = explore_state_space(counters(), canonicalise=canonicalise)
     assert result.interrupted and result.truncated
     assert 0 < result.states < 16
 
@@ -188,7 +188,7 @@ def sort_counters(state):
 
 def test_canonicalise_counts_representatives_and_traces_are_real():
     model = counters()
-    result = explore(model, canonicalise=sort_counters)
+    result = explore_state_space(model, canonicalise=sort_counters)
     # Multisets of size 2 over {0..3}: 10 orbits; the orbit graph has 12 edges
     # ({a,b} -> {a+1,b} and {a,b+1}, merged when they coincide).
     assert result.states == 10
@@ -212,7 +212,7 @@ def test_trace_between_marks_a_step_that_does_not_exist():
 def test_reachable_graph_matches_oracle_and_truncates():
     model = counters()
     graph = reachable_graph(model)
-    states, transitions, faults = semantics.explore(model)
+    states, transitions, faults = semantics.reference_state_space(model)
     assert set(graph.states) == states and graph.complete
     assert {(graph.states[i], graph.states[j]) for i, succ in enumerate(graph.successors)
             for j in succ} == transitions
@@ -224,14 +224,14 @@ def test_reachable_graph_matches_oracle_and_truncates():
 def test_invalid_model_is_rejected():
     bad = SequentialModel("bad", (Variable("x", (0, 1), ((2,),)),), ())
     with pytest.raises(ModelError):
-        explore(bad)
+        explore_state_space(bad)
 
 
 def test_initial_states_are_the_product_of_init_sets():
     model = SequentialModel(
         "any", (Variable("x", (0, 1, 2), ((0, 2),)), Variable("a", (0, 1), ((0, 1), (1,)), 2)),
         ())
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.initial == result.states == 4 and len(result.deadlocks) == 4
 
 
@@ -319,17 +319,6 @@ def random_models(draw):
                            terminal=terminal)
 
 
-def oracle_terminal(model, state) -> bool:
-    if model.terminal is None:
-        return False
-    from detect.ir import slot_offsets
-    env = semantics.Env(model, slot_offsets(model), list(state), {})
-    try:
-        return bool(semantics.evaluate(model.terminal, env))
-    except semantics.Fault:
-        return False
-
-
 def state_space(model):
     return itertools.product(*(v.domain for v in model.variables for _ in range(v.length)))
 
@@ -347,20 +336,20 @@ def test_compiled_steps_equal_interpreter_on_every_state(model):
         expected = list(semantics.steps(model, state))
         assert list(compiled.steps(state)) == expected, compiled.source
         assert compiled.successors(state) == [s.target for s in expected], compiled.source
-        assert compiled.terminal(state) == oracle_terminal(model, state)
+        assert compiled.terminal(state) == semantics.is_terminal(model, state)
 
 
 @RANDOM
 @given(random_models())
 def test_explorer_agrees_with_oracle(model):
-    states, transitions, faults = semantics.explore(model)
-    result = explore(model)
+    states, transitions, faults = semantics.reference_state_space(model)
+    result = explore_state_space(model)
     assert result.states == len(states)
     assert result.transitions == len(transitions)
     assert result.faults == len(faults)
     dead_ends = states - {s for s, _ in transitions}
-    assert set(result.deadlocks) == {s for s in dead_ends if not oracle_terminal(model, s)}
-    assert set(result.terminal_states) == {s for s in dead_ends if oracle_terminal(model, s)}
+    assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}
+    assert set(result.terminal_states) == {s for s in dead_ends if semantics.is_terminal(model, s)}
     assert {r.state for r in result.first_faults} <= faults
     graph = reachable_graph(model)
     assert set(graph.states) == states
@@ -381,12 +370,12 @@ BEEM_SMALL = {"phils.1": 80, "phils.2": 581, "fischer.1": 634, "bakery.1": 1_506
 
 
 def assert_agrees_with_interpreter(model):
-    states, transitions, faults = semantics.explore(model)
-    result = explore(model)
+    states, transitions, faults = semantics.reference_state_space(model)
+    result = explore_state_space(model)
     assert (result.states, result.transitions, result.faults) == (
         len(states), len(transitions), len(faults))
     dead_ends = states - {s for s, _ in transitions}
-    assert set(result.deadlocks) == {s for s in dead_ends if not oracle_terminal(model, s)}
+    assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}
     for verdict in result.assertions:
         trace = verdict.trace
         if verdict.note == "run-time error reachable":
@@ -427,6 +416,6 @@ def test_long_left_nested_chains_compile_and_too_deep_nesting_is_a_model_error()
         right = Binary("-", Const(0), right)
     for chain in (total, conj):
         model = model_with(chain)
-        assert explore(model).states == len(semantics.explore(model)[0]) == 3
+        assert explore_state_space(model).states == len(semantics.reference_state_space(model)[0]) == 3
     with pytest.raises(ModelError, match="too deeply nested"):
         compile_model(model_with(right))

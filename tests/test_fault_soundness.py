@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
 from detect.cli import main
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.ir import (
     Assert, Assign, Binary, Const, Event, Name, SequentialModel, Summand, Unary, Variable,
 )
@@ -94,7 +94,7 @@ def test_a_generator_that_is_not_a_symmetry_is_caught_and_not_trusted(strategy):
     faulty = _pair(True)
     wrong = replace(symmetric, model=faulty)
     reduced = explore_reduced(faulty, strategy, detection=wrong)
-    assert reduced.exploration.faults == explore(faulty).faults == 1
+    assert reduced.exploration.faults == explore_state_space(faulty).faults == 1
     assert reduced.notes and "not a symmetry" in reduced.notes[0]
     # Without the check, the wrong generator hides the fault (what issue 18 found).
     if strategy != "local":
@@ -108,7 +108,7 @@ def test_reduced_and_unreduced_verdicts_agree_on_random_models(model):
     """Random models with asserts, partial operations and guards: faults and deadlocks are
     found under every strategy exactly when the unreduced run finds them, and no generator
     is refuted during exploration."""
-    plain = explore(model)
+    plain = explore_state_space(model)
     detection = detect(model)
     for strategy in STRATEGIES:
         reduced = explore_reduced(model, strategy, detection=detection)
@@ -152,6 +152,6 @@ def test_fault_points_carry_their_kind():
     different = SequentialModel("different", variables, tuple(start) + (
         finish("p", (Assert(Binary("==", Name("p"), Const(2)), "p == 2"), Assign(Name("p"), Const(2)))),
         finish("q", (Assign(Index("a", Binary("+", Name("q"), Const(1))), Const(1)), Assign(Name("q"), Const(2))))))
-    assert explore(different).faults == explore(same).faults
+    assert explore_state_space(different).faults == explore_state_space(same).faults
     assert dict(translate(different).faulting) == {2: ("assert",), 3: ("index",)}
     assert all(g.permutation.target[0] == 0 for g in detect(different).group.generators)

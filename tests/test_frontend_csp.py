@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from detect.errors import InputError
 from detect.ir import slot_offsets, validate
-from detect.ir.semantics import explore
+from detect.ir.semantics import reference_state_space
 from detect.transform.load import narrowed
 from frontends import csp
 
@@ -23,7 +23,7 @@ MODELS = sorted((REPO / "models").glob("*.csp"))
 
 
 def _explore(model):
-    states, transitions, faults = explore(model, max_states=200_000)
+    states, transitions, faults = reference_state_space(model, max_states=200_000)
     return states, transitions, faults
 
 
@@ -384,9 +384,9 @@ def test_case_is_one_tau_step_to_the_first_true_arm():
 
 def test_case_without_default_terminates_when_no_arm_holds():
     model = parse_text("var x : {0..1} = 1;\nP() = case { x == 0: a -> P() };\n", "m.csp")
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
 
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states == 2 and not result.deadlocks and len(result.terminal_states) == 1
 
 

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from detect import ir
 from detect.ir import semantics
 from detect.errors import InputError
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.transform.load import narrowed
 from frontends import dve
 from frontends.dve.linearise import KEYWORDS
+from tests.frontend_checks import assert_located_error, model_or_input_error
 
 load, parse_text = narrowed(dve.load), narrowed(dve.parse_text)
 
@@ -47,7 +48,7 @@ def _model(text: str, **kw) -> ir.SequentialModel:
 
 
 def _reachable(model: ir.SequentialModel) -> set[tuple[int, ...]]:
-    states, _, _ = semantics.explore(model)
+    states, _, _ = semantics.reference_state_space(model)
     return states
 
 
@@ -70,7 +71,7 @@ def _state_where(model, states, **values):
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_beem_state_counts_match_published(name):
     model = load(_beem(name))
-    result = explore(model, max_states=200_000)
+    result = explore_state_space(model, max_states=200_000)
     states, transitions = PUBLISHED[name]
     assert result.states == states
     if transitions is not None:
@@ -97,8 +98,8 @@ def test_beem_processes_become_owned_globals_and_summands():
 
 def test_reference_interpreter_agrees_on_small_instance():
     model = load(_beem("phils.2"))
-    states, transitions, faults = semantics.explore(model)
-    result = explore(model)
+    states, transitions, faults = semantics.reference_state_space(model)
+    result = explore_state_space(model)
     assert (len(states), len(transitions), len(faults)) == (result.states, result.transitions, 0)
 
 
@@ -151,7 +152,7 @@ def test_byte_overflow_and_bad_index_are_faults():
     assert len(steps) == 3 and all(st.target is None for st in steps)
     assert "outside its domain" in steps[0].fault and "outside its domain" in steps[1].fault
     assert "out of bounds" in steps[2].fault
-    assert explore(model).faults == 1
+    assert explore_state_space(model).faults == 1
 
 
 def test_int_is_signed_sixteen_bit():
@@ -191,7 +192,7 @@ def test_rendezvous_with_several_values_and_negative_constant():
 def test_compiled_explorer_runs_rendezvous_temporaries_with_dotted_names():
     """The DVE front end names a rendezvous' value temporaries ``c.v0``; the compiled
     explorer once emitted them as Python names verbatim (NameError)."""
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
 
     model = _model("""
         byte a, b;
@@ -199,7 +200,7 @@ def test_compiled_explorer_runs_rendezvous_temporaries_with_dotted_names():
         process S { state s0, s1; init s0; trans s0 -> s1 { sync c!{1, 2}; }; }
         process R { state r0, r1; init r0; trans r0 -> r1 { sync c?{a, b}; }; }
         system async;""")
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states == len(_reachable(model)) == 2 and result.faults == 0
 
 
@@ -314,9 +315,9 @@ def test_assert_section_becomes_an_invariant():
     model = _model(TEXT_ASSERT)
     (assertion,) = model.assertions
     assert assertion.kind == "invariant" and "x == 1" in assertion.text
-    assert [r.verdict for r in explore(model).assertions] == ["holds"]
+    assert [r.verdict for r in explore_state_space(model).assertions] == ["holds"]
     broken = _model(TEXT_ASSERT.replace("x = 1", "x = 2"))
-    assert [r.verdict for r in explore(broken).assertions] == ["fails"]
+    assert [r.verdict for r in explore_state_space(broken).assertions] == ["fails"]
 
 
 def test_synchronous_system_moves_all_processes_together():
@@ -326,7 +327,7 @@ def test_synchronous_system_moves_all_processes_together():
         process B { state b0, b1; init b0; trans b0 -> b1 { guard x < 2; effect x = x + 1; }, b1 -> b0 {}; }
         system sync;""")
     assert all(s.owners == ("A", "B") for s in model.summands)
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states == 5 and len(result.deadlocks) == 1
 
 
@@ -356,12 +357,7 @@ def test_domains_are_narrowed_to_written_values():
     ],
 )
 def test_errors_are_located(text, line, column, fragment):
-    with pytest.raises(InputError) as info:
-        parse_text(text, "bad.dve")
-    err = info.value
-    assert (err.path, err.line, err.column) == ("bad.dve", line, column), str(err)
-    assert fragment in err.message
-    assert str(err).startswith(f"bad.dve:{line}:{column}: ")
+    assert_located_error(parse_text, text, "bad.dve", line, column, fragment)
 
 
 def test_unmatched_rendezvous_is_still_checked():
@@ -397,13 +393,7 @@ TOKENS = [
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(TOKENS), max_size=60))
 def test_fuzz_token_soup_gives_model_or_input_error(tokens):
-    text = " ".join(tokens)
-    try:
-        model = parse_text(text, "fuzz.dve")
-    except InputError as e:
-        assert e.path == "fuzz.dve"
-        return
-    ir.validate(model)
+    model_or_input_error(parse_text, " ".join(tokens), "fuzz.dve")
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -418,12 +408,7 @@ def test_fuzz_mutated_model_gives_model_or_input_error(edits):
     for pos, cut, insert in edits:
         pos = min(pos, len(text))
         text = text[:pos] + insert + text[pos + cut:]
-    try:
-        model = parse_text(text, "fuzz.dve")
-    except InputError as e:
-        assert e.path == "fuzz.dve"
-        return
-    ir.validate(model)
+    model_or_input_error(parse_text, text, "fuzz.dve")
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+|->|==|!=|<=|>=|<<|>>|&&|\|\||\S")
@@ -444,12 +429,8 @@ def test_fuzz_renamed_identifiers_and_numbers_give_model_or_input_error(data):
     for i in data.draw(st.lists(st.sampled_from(positions), min_size=1, max_size=4)):
         pool = NUMBERS if tokens[i][0].isdigit() else NAMES + NUMBERS[:2]
         tokens[i] = data.draw(st.sampled_from(pool))
-    try:
-        model = parse_text(" ".join(tokens), "fuzz.dve")
-    except InputError as e:
-        assert e.path == "fuzz.dve" and e.line >= 1
-        return
-    ir.validate(model)
+    result = model_or_input_error(parse_text, " ".join(tokens), "fuzz.dve")
+    assert not isinstance(result, InputError) or result.line >= 1
 
 
 def test_local_named_like_the_program_counter_is_refused():
@@ -459,7 +440,7 @@ def test_local_named_like_the_program_counter_is_refused():
 
 def test_seed_of_the_fuzzer_is_a_valid_model():
     model = parse_text(SEED, "seed.dve")
-    assert explore(model).states > 1
+    assert explore_state_space(model).states > 1
 
 
 # ---------------------------------------------------------------------------- scaled instances
@@ -491,7 +472,7 @@ def test_generators_reproduce_the_corpus_instances(name, make):
 @pytest.mark.slow
 def test_peterson_4_matches_published_count():
     model = parse_text(_scaled().peterson_text(4), "peterson.4.dve")
-    assert explore(model, max_states=2_000_000).states == 1_119_560
+    assert explore_state_space(model, max_states=2_000_000).states == 1_119_560
 
 
 @pytest.mark.parametrize("name, make", [

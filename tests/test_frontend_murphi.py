@@ -14,13 +14,14 @@ from detect import ir
 from detect.ir import semantics
 from detect.cli import main
 from detect.errors import InputError
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.symmetry.pipeline import detect
 from detect.checking.reduce import make_reducer
 from detect.checking.verify import verify
 from frontends import load as load_any
 from frontends.murphi import load
 from frontends.murphi import parse_text
+from tests.frontend_checks import assert_located_error, model_or_input_error
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "murphi"
 
@@ -37,7 +38,7 @@ def _model(text: str, defines=None) -> ir.SequentialModel:
 
 
 def _reachable(model: ir.SequentialModel) -> set[tuple[int, ...]]:
-    states, _, _ = semantics.explore(model)
+    states, _, _ = semantics.reference_state_space(model)
     return states
 
 
@@ -45,26 +46,26 @@ def _reduced_states(model: ir.SequentialModel) -> tuple[int, int]:
     """(group order, states explored with ``--reduce exact``)."""
     detection = detect(model)
     reducer = make_reducer(model, detection.group, "exact")
-    return detection.group.order, explore(model, canonicalise=reducer.canonicalise).states
+    return detection.group.order, explore_state_space(model, canonicalise=reducer.canonicalise).states
 
 
 # ---------------------------------------------------------------------------- corpus
 
 def test_two_process_peterson_has_26_states():
-    result = explore(load(_corpus("2_peterson.m")))
+    result = explore_state_space(load(_corpus("2_peterson.m")))
     assert (result.states, result.faults, len(result.deadlocks)) == (26, 0, 0)
     assert [a.verdict for a in result.assertions] == ["holds"]
 
 
 def test_n_peterson_three_processes_has_882_states():
-    result = explore(load(_corpus("n_peterson.m"), {"N": 3}))
+    result = explore_state_space(load(_corpus("n_peterson.m"), {"N": 3}))
     assert (result.states, result.faults, len(result.deadlocks)) == (882, 0, 0)
     assert [a.verdict for a in result.assertions] == ["holds"]
 
 
 @pytest.mark.slow
 def test_n_peterson_five_processes_has_628868_states():
-    result = explore(load(_corpus("n_peterson.m"), {"N": 5}))
+    result = explore_state_space(load(_corpus("n_peterson.m"), {"N": 5}))
     assert (result.states, result.faults) == (628_868, 0)
 
 
@@ -82,7 +83,7 @@ def test_suffix_dispatch_reads_murphi():
 
 def test_reference_interpreter_agrees_with_the_explorer():
     model = load(_corpus("n_peterson.m"), {"N": 3})
-    assert len(_reachable(model)) == explore(model).states == 882
+    assert len(_reachable(model)) == explore_state_space(model).states == 882
 
 
 # ---------------------------------------------------------------------------- symmetry
@@ -96,7 +97,7 @@ def test_scalarset_symmetry_gives_murphi_sym1_counts(n, order, reduced):
     if n == 3:
         assert verify(model, [g.permutation for g in detection.group.generators]).ok
     reducer = make_reducer(model, detection.group, "exact")
-    assert explore(model, canonicalise=reducer.canonicalise).states == reduced
+    assert explore_state_space(model, canonicalise=reducer.canonicalise).states == reduced
 
 
 @pytest.mark.slow
@@ -129,7 +130,7 @@ def test_forall_in_a_guard_keeps_the_symmetry():
     Invariant "one" Forall i: pid Do Forall j: pid Do (flag[i] & flag[j]) -> i = j End End;
     """
     model = _model(text)
-    assert explore(model).states == 5
+    assert explore_state_space(model).states == 5
     order, reduced = _reduced_states(model)
     assert (order, reduced) == (24, 2)
 
@@ -138,7 +139,7 @@ def test_quantifier_variable_used_as_a_constant_falls_back_to_expansion():
     # k bounds an inner range, so it cannot become a witness local: the guard is expanded.
     model = _model("Var x: 0..3; Startstate Begin x := 0; End;\n"
                    "Rule Exists k: 0..2 Do Forall m := 0 To k Do x >= m End & x = k End ==> Begin x := x + 1; End;")
-    result = explore(model)
+    result = explore_state_space(model)
     assert (result.states, result.faults, len(result.deadlocks)) == (4, 0, 1)
 
 
@@ -156,7 +157,7 @@ def test_undefined_is_an_extra_value_and_reading_it_is_a_fault():
     # ``x := y`` copies the undefined value (CMurphi reads nothing there); the next guard
     # reads it (CMurphi: "The undefined value at x is referenced").
     assert model.variable("x").domain == (0, 1, 2, 3)
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.faults == 1 and "undefined" in result.first_faults[0].message
 
 
@@ -172,12 +173,12 @@ def test_undefine_and_clear_make_distinct_states():
     assert model.variable("x").domain == (-1, 0, 1)
     states = _reachable(model)
     assert {s[0] for s in states} == {-1, 0, 1} and {s[1] for s in states} == {2, 3}
-    assert explore(model).faults == 0
+    assert explore_state_space(model).faults == 0
 
 
 def test_guard_reading_undefined_faults_instead_of_disabling():
     model = _model("Var x: boolean; Startstate Begin End; Rule x ==> Begin x := false; End;")
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states == 1 and result.faults == 1
     assert "guard" in result.first_faults[0].message
 
@@ -190,20 +191,20 @@ def test_short_circuit_protects_undefined_reads():
     Rule "b" !x | y ==> Begin y := true; End;
     Rule "c" x -> y ==> Begin y := false; End;
     """
-    result = explore(_model(text))
+    result = explore_state_space(_model(text))
     assert result.faults == 0 and result.states == 3
 
 
 def test_out_of_range_assignment_is_a_fault():
     model = _model("Var n: 0..2; Startstate Begin n := 0; End; Rule Begin n := n + 1; End;")
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states == 3 and result.faults == 1
 
 
 def test_out_of_range_write_cannot_masquerade_as_undefined():
     # n's domain holds the undefined value 0 (lo - 1): writing 0 must still be an error.
     model = _model("Var n: 1..2; Startstate Begin Undefine n; End; Rule Begin n := 0; End;")
-    assert explore(model).faults == 1
+    assert explore_state_space(model).faults == 1
 
 
 def test_start_states_inside_a_ruleset_and_several_startstates():
@@ -214,7 +215,7 @@ def test_start_states_inside_a_ruleset_and_several_startstates():
     """
     model = _model(text)
     assert model.variable("a").init == ((0, 1, 2),)
-    assert explore(model).initial == 3
+    assert explore_state_space(model).initial == 3
 
 
 def test_start_states_that_are_not_a_product_are_refused():
@@ -255,7 +256,7 @@ def test_records_arrays_of_arrays_enums_loops_and_expressions():
     """
     model = _model(text)
     assert model.variable("g.on").size == 6 and model.variable("g.col").domain == (0, 1)
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.faults == 0 and [a.verdict for a in result.assertions] == ["holds"]
     assert result.states == len(_reachable(model)) == 7
 
@@ -264,14 +265,14 @@ def test_error_and_assert_statements_are_faults():
     model = _model('Var n: 0..3; Startstate Begin n := 0; End;\n'
                    'Rule n < 2 ==> Begin n := n + 1; End;\nRule n = 2 ==> Begin Error "two"; End;\n'
                    'Rule Begin Assert n != 1 "not one"; End;')
-    result = explore(model)
+    result = explore_state_space(model)
     messages = {f.message for f in result.first_faults}
     assert any("two" in m for m in messages) and any("not one" in m for m in messages)
 
 
 def test_violated_invariant_fails_and_the_cli_exits_1(tmp_path):
     text = 'Var n: 0..3; Startstate Begin n := 0; End; Rule n < 3 ==> Begin n := n + 1; End; Invariant "small" n < 2;'
-    result = explore(_model(text))
+    result = explore_state_space(_model(text))
     assert [a.verdict for a in result.assertions] == ["fails"]
     path = tmp_path / "bad.m"
     path.write_text(text)
@@ -289,16 +290,16 @@ def test_ruleset_parameters_become_summand_locals():
 def test_keywords_are_case_insensitive_and_end_variants_accepted():
     model = _model("VAR x: BOOLEAN; STARTSTATE BEGIN x := FALSE; ENDSTARTSTATE; "
                    "RULE \"r\" !x ==> BEGIN IF !x THEN x := TRUE; ENDIF; ENDRULE;")
-    assert explore(model).states == 2
+    assert explore_state_space(model).states == 2
 
 
 # ---------------------------------------------------------------------------- routines, Alias, Switch
 
 def _lts(model: ir.SequentialModel):
     """(states, transitions as (source, event, target), invariant verdicts, group order)."""
-    states, _, _ = semantics.explore(model)
+    states, _, _ = semantics.reference_state_space(model)
     edges = {(s, st.event, st.target or st.fault) for s in states for st in semantics.steps(model, s)}
-    return len(states), edges, [a.verdict for a in explore(model).assertions], detect(model).group.order
+    return len(states), edges, [a.verdict for a in explore_state_space(model).assertions], detect(model).group.order
 
 
 ROUTINE_HEADER = """
@@ -397,7 +398,7 @@ def test_function_in_a_guard_and_return_in_the_middle():
       Rule "big" !Small(x) & !done ==> Begin Step(); End;""")
     states = _reachable(model)
     assert len(states) == 5  # x = 0..3 with done false, then x = 3 with done true: Step stops at 3
-    result = explore(model)
+    result = explore_state_space(model)
     assert (result.faults, len(result.deadlocks)) == (0, 1)
 
 
@@ -407,13 +408,13 @@ def test_local_variable_read_before_assignment_is_a_fault():
       Startstate Begin x := 0; End;
       Rule "p" x < 2 ==> Begin P(); End;
       Rule "inc" x = 0 ==> Begin x := 1; End;""")
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.faults >= 1
     function = _model("""Var x: 0..2;
       Function F(): 0..2; Var t: 0..2; Begin If x = 1 Then t := 2; End; Return t; End;
       Startstate Begin x := 1; End;
       Rule "f" F() = 2 ==> Begin x := 0; End;""")
-    assert explore(function).faults == 1  # at x = 0, F reads t undefined
+    assert explore_state_space(function).faults == 1  # at x = 0, F reads t undefined
 
 
 def test_procedure_locals_are_undefined_again_at_each_call_in_a_loop():
@@ -421,7 +422,7 @@ def test_procedure_locals_are_undefined_again_at_each_call_in_a_loop():
       Procedure P(); Var t: 0..3; Begin If x = 0 Then t := 1; End; x := t + 1; End;
       Startstate Begin x := 0; End;
       Rule "loop" x = 0 ==> Begin While x < 3 Do P(); End; End;""")
-    assert explore(model).faults == 1  # the second call reads t undefined
+    assert explore_state_space(model).faults == 1  # the second call reads t undefined
 
 
 def test_recursion_is_refused_naming_the_cycle():
@@ -439,14 +440,14 @@ def test_recursion_is_refused_naming_the_cycle():
 def test_bundled_cache_model_has_the_scalarset_symmetry():
     path = Path(__file__).resolve().parents[1] / "models" / "murphi" / "german_small.m"
     model = load(path, {"N": 2})
-    result = explore(model)
+    result = explore_state_space(model)
     assert (result.states, result.faults, len(result.deadlocks)) == (1461, 0, 0)
     assert [a.verdict for a in result.assertions] == ["holds"]
     detection = detect(model)
     assert any(g.kind == "process" for g in detection.group.generators)
     assert verify(model, [g.permutation for g in detection.group.generators]).ok
     reducer = make_reducer(model, detection.group, "exact")
-    assert explore(model, canonicalise=reducer.canonicalise).states == 735
+    assert explore_state_space(model, canonicalise=reducer.canonicalise).states == 735
 
 
 # ---------------------------------------------------------------------------- errors
@@ -486,12 +487,7 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
     ],
 )
 def test_errors_are_located(text, line, column, fragment):
-    with pytest.raises(InputError) as info:
-        parse_text(text, "bad.m")
-    err = info.value
-    assert (err.path, err.line, err.column) == ("bad.m", line, column), str(err)
-    assert fragment in err.message
-    assert str(err).startswith(f"bad.m:{line}:{column}: ")
+    assert_located_error(parse_text, text, "bad.m", line, column, fragment)
 
 
 def test_missing_and_binary_files_are_input_errors(tmp_path):
@@ -533,17 +529,12 @@ TOKENS = [
 
 
 def _accepts_or_locates(text: str) -> None:
-    try:
-        model = parse_text(text, "fuzz.m")
-    except InputError as e:
-        assert e.path == "fuzz.m"
-        return
-    ir.validate(model)
+    model_or_input_error(parse_text, text, "fuzz.m")
 
 
 def test_seed_of_the_fuzzer_is_a_valid_model():
     model = parse_text(SEED, "seed.m")
-    result = explore(model)
+    result = explore_state_space(model)
     assert result.states > 1 and result.faults == 0
 
 
@@ -580,11 +571,8 @@ def test_fuzz_renamed_identifiers_and_numbers_give_model_or_input_error(data):
     for i in data.draw(st.lists(st.sampled_from(positions), min_size=1, max_size=4)):
         pool = NUMBERS if tokens[i][0].isdigit() else NAMES + NUMBERS[:2]
         tokens[i] = data.draw(st.sampled_from(pool))
-    text = " ".join(tokens)
-    try:
-        model = parse_text(text, "fuzz.m")
-    except InputError as e:
-        assert e.path == "fuzz.m" and e.line >= 1
-        return
-    ir.validate(model)
-    explore(model, max_states=2_000)
+    result = model_or_input_error(parse_text, " ".join(tokens), "fuzz.m")
+    if isinstance(result, InputError):
+        assert result.line >= 1
+    else:
+        explore_state_space(result, max_states=2_000)

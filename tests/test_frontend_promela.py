@@ -472,12 +472,12 @@ def test_init_checks_pid_plan_once_per_start_up_step():
     its pid; we report that as a fault.  Runs in one atomic step: nothing ends in between, one
     check suffices, and two instances that could end (``false`` is an edge to their end) are
     still symmetric (BEEM's msmie.1.pml had group 1 for this reason)."""
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
     from detect.symmetry.pipeline import detect
 
     separate = parse_text("proctype A() { skip }\ninit { run A(); run A() }", "s.pml")
-    assert explore(separate).faults > 0
+    assert explore_state_space(separate).faults > 0
     atomic = parse_text("byte n;\nproctype A() { do :: n == 0 -> n = 1; n = 0 :: n == 2 -> break od; false }\n"
                         "init { atomic { run A(); run A() } }", "a.pml")
-    assert explore(atomic).faults == 0
+    assert explore_state_space(atomic).faults == 0
     assert detect(atomic).group.order == 2

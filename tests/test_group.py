@@ -15,7 +15,7 @@ from detect.ir import (
     TRUE, Assert, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Unary, Variable,
 )
 from detect.ir import state_slots
-from detect.transform.domains import _substitute
+from detect.ir.walk import substitute
 from detect.symmetry.pipeline import detect
 from tests.ir_strategies import expressions, models
 
@@ -249,7 +249,7 @@ def fault_or_block_models(draw):
 
 def _at(e, i: int):
     """``e`` with the local ``i`` replaced by the constant ``i``."""
-    return _substitute(e, {Name("i"): i})
+    return substitute(e, {Name("i"): Const(i)})
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from detect.cli import Failure, main, parse_size
 from detect.ir import Assign, Binary, Const, Event, Name, SequentialModel, Summand, Variable
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.statespace.native import build
 
 from tests.test_models import ROOT
@@ -43,19 +43,19 @@ def test_sizes_parse_in_binary_units():
 @native_only
 def test_native_explorer_stops_before_the_limit():
     model = _counter(1_000_000)
-    full = explore(model, engine="native", max_states=300_000)
+    full = explore_state_space(model, engine="native", max_states=300_000)
     assert not full.memory_limit_reached and full.memory_bytes > 1 << 20
-    limited = explore(model, engine="native", memory_limit=1 << 20)
+    limited = explore_state_space(model, engine="native", memory_limit=1 << 20)
     assert limited.truncated and limited.memory_limit_reached and not limited.interrupted
     assert 1000 < limited.states < 300_000
     assert limited.memory_bytes <= 1 << 20  # it counts what it allocates and stops first
     assert limited.bytes_per_state == limited.memory_bytes / limited.states
-    small = explore(_counter(100), engine="native", memory_limit=1 << 20)
+    small = explore_state_space(_counter(100), engine="native", memory_limit=1 << 20)
     assert small.states == 100 and not small.truncated and not small.memory_limit_reached
 
 
 def test_python_explorer_reports_its_resident_growth():
-    result = explore(_counter(2000), engine="python", memory_limit=1 << 40)
+    result = explore_state_space(_counter(2000), engine="python", memory_limit=1 << 40)
     assert result.states == 2000 and not result.memory_limit_reached
     assert result.memory_measure == "resident set growth of the process"
 

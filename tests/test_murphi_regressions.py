@@ -13,7 +13,7 @@ import pytest
 
 from detect.ir import semantics
 from detect.errors import InputError
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from frontends.murphi import load
 from frontends.murphi import parse_text
 from detect.checking.murphi_counts import murphi_counts
@@ -45,7 +45,7 @@ def test_nested_if_else_branch_runs():
     assert _counts(NESTED_IF) == (4, 4, False)
     model = parse_text(NESTED_IF, "t.m")
     # The Else program (x := x + 1) runs from the start state.
-    assert semantics.explore(model)[0] == {(0, 0), (1, 0), (2, 0), (2, 1)}
+    assert semantics.reference_state_space(model)[0] == {(0, 0), (1, 0), (2, 0), (2, 1)}
 
 
 def test_nested_if_inside_elsif():
@@ -67,7 +67,7 @@ def test_bundled_peterson_scalarset_has_cmurphis_counts():
     model = load(MODELS / "peterson_scalarset.m")
     c = murphi_counts(model)
     assert (c.states, c.rules_fired, c.violated) == (894, 2682, False)
-    result = explore(model)
+    result = explore_state_space(model)
     assert [a.verdict for a in result.assertions] == ["holds"]
     # CMurphi -sym1: 174 states.
     assert _reduced_states(model) == (6, 174)
@@ -238,7 +238,7 @@ def test_deliberate_transitions_are_pairs_rules_fired_are_instances():
     """``explore``'s transitions are distinct (source, target) pairs; CMurphi's rules fired
     (``fired.murphi_counts``) count every enabled instance, self-loops included."""
     model = parse_text(FORALL_ELSIF, "t.m")
-    assert (explore(model).transitions, murphi_counts(model).rules_fired) == (21, 33)
+    assert (explore_state_space(model).transitions, murphi_counts(model).rules_fired) == (21, 33)
 
 
 def test_function_copies_an_undefined_value_without_reading_it():

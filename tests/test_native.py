@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from detect.statespace import native
-from detect.statespace.explore import explore
+from detect.statespace.explore import explore_state_space
 from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Local, Name, SequentialModel, Summand, Unary,
     Variable,
@@ -52,7 +52,7 @@ def assert_same(model, native_result, python_result):
 
 
 def both(model, **kw):
-    return explore(model, engine="native", **kw), explore(model, engine="python", **kw)
+    return explore_state_space(model, engine="native", **kw), explore_state_space(model, engine="python", **kw)
 
 
 #: One worker, and more workers than this machine's cores (a count that is no power of two).
@@ -62,8 +62,8 @@ WORKERS = (1, 3)
 def all_agree(model, **kw):
     """Native runs with each of ``WORKERS`` agree with the Python run, and so does a run whose
     every level goes to the threads (small levels otherwise run on one)."""
-    p = explore(model, engine="python", **kw)
-    runs = [explore(model, engine="native", workers=w, **kw) for w in WORKERS]
+    p = explore_state_space(model, engine="python", **kw)
+    runs = [explore_state_space(model, engine="native", workers=w, **kw) for w in WORKERS]
     for n in runs:
         assert n.notes == ()  # native indeed
         assert_same(model, n, p)
@@ -121,7 +121,7 @@ def test_workers_share_the_state_limit_and_the_memory_limit():
 def _python_states(model):
     from detect.ir import semantics
 
-    return semantics.explore(model)[0]
+    return semantics.reference_state_space(model)[0]
 
 
 # ------------------------------------------------------------------------ C semantics
@@ -182,7 +182,7 @@ def test_overflow_falls_back_to_python_with_a_note():
                  (Assign(Name("x"), Binary("+", Name("x"), Const(1))),)),))
     with pytest.raises(native.NativeOverflow):
         native.explore_native(model)
-    n = explore(model, engine="native")
+    n = explore_state_space(model, engine="native")
     assert (n.states, n.transitions) == (3, 2)
     assert len(n.notes) == 1 and "64-bit" in n.notes[0] and "Python explorer" in n.notes[0]
 
@@ -191,7 +191,7 @@ def test_no_compiler_falls_back_to_python_with_a_note(monkeypatch, tmp_path, cap
     monkeypatch.setattr(build, "compiler", lambda: None)
     monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
     model = _counter(5)
-    n = explore(model, engine="native")
+    n = explore_state_space(model, engine="native")
     assert (n.states, n.transitions, len(n.deadlocks)) == (5, 4, 1)
     assert len(n.notes) == 1 and "no C compiler" in n.notes[0] and "Python explorer" in n.notes[0]
     assert capsys.readouterr().err == ""  # the library says it in the result; the CLI prints it
@@ -213,7 +213,7 @@ def test_cli_prints_the_fallback_note_once(monkeypatch, tmp_path):
 def test_compile_error_falls_back(monkeypatch, tmp_path):
     monkeypatch.setattr(build, "FLAGS", build.FLAGS + ("--no-such-option-xyz",))
     monkeypatch.setenv("SYMDETECT_NATIVE_CACHE", str(tmp_path))
-    n = explore(_counter(4), engine="native")
+    n = explore_state_space(_counter(4), engine="native")
     assert n.states == 4 and "C compiler failed" in n.notes[0]
 
 
@@ -231,7 +231,7 @@ def test_max_states_and_timeout_truncate():
     n, p = both(model, max_states=10)
     assert n.states == p.states == 10 and n.truncated and p.truncated
     assert n.assertions == p.assertions
-    n = explore(model, engine="native", timeout=0.0)
+    n = explore_state_space(model, engine="native", timeout=0.0)
     assert n.truncated and not n.interrupted
 
 
@@ -255,11 +255,11 @@ def test_auto_switches_to_native_past_the_threshold(monkeypatch):
     monkeypatch.setattr(native, "explore_native", lambda *a, **k: calls.append(1) or real(*a, **k))
     monkeypatch.setattr(native, "AUTO_THRESHOLD", 5)
     model = _counter(20)
-    assert explore(model).states == 20 and calls == [1]
-    assert explore(model, max_states=4).states == 4 and calls == [1]
-    assert explore(_counter(3)).states == 3 and calls == [1]
+    assert explore_state_space(model).states == 20 and calls == [1]
+    assert explore_state_space(model, max_states=4).states == 4 and calls == [1]
+    assert explore_state_space(_counter(3)).states == 3 and calls == [1]
     monkeypatch.setenv("SYMDETECT_NATIVE", "0")
-    assert explore(model).states == 20 and calls == [1]
+    assert explore_state_space(model).states == 20 and calls == [1]
 
 
 def test_progress_is_reported(monkeypatch):
@@ -267,7 +267,7 @@ def test_progress_is_reported(monkeypatch):
 
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
     calls = []
-    explore(_counter(30), engine="native", progress=lambda s, t, sec: calls.append((s, t)))
+    explore_state_space(_counter(30), engine="native", progress=lambda s, t, sec: calls.append((s, t)))
     assert calls and calls[-1] == (30, 29)
 
 
@@ -349,7 +349,7 @@ def test_native_reduction_refuses_a_wrong_generator_like_python():
     # explore_native never falls back to Python: C itself refuses.
     for run in (lambda: native.explore_native(model, workers=1, **kw),
                 lambda: native.explore_native(model, workers=3, parallel_min=0, **kw),
-                lambda: explore(model, engine="python", **kw)):
+                lambda: explore_state_space(model, engine="python", **kw)):
         with pytest.raises(NotASymmetry) as info:
             run()
         assert info.value.generator == 0 and info.value.state == (0, 0)

@@ -60,15 +60,15 @@ def test_peterson_and_leader_complete_find_full_symmetric_group(n):
 
 def test_two_hop_colouring_has_all_24_local_states_per_agent():
     # Seed 002 Table II: 13,824 = 24^3 states for the ring of 3 (init `= *`).
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
 
-    assert explore(load_paper_model("Non-deterministic two-hop coloring protocol in undirected rings", "3")).states == 24 ** 3
+    assert explore_state_space(load_paper_model("Non-deterministic two-hop coloring protocol in undirected rings", "3")).states == 24 ** 3
 
 
 def test_hanoi_state_count_is_three_to_the_disks_plus_setup():
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
 
-    assert explore(load_paper_model("Hanoi puzzle", "4")).states == 3 ** 4 + 1
+    assert explore_state_space(load_paper_model("Hanoi puzzle", "4")).states == 3 ** 4 + 1
 
 
 # ------------------------------------------------------------- front-end pieces these models need
@@ -80,10 +80,10 @@ def test_xor_and_shifts_follow_c_precedence_and_meaning():
 
 
 def test_xor_in_a_program_is_evaluated_as_in_c():
-    from detect.statespace.explore import explore
+    from detect.statespace.explore import explore_state_space
 
     m = parse_text("var x : {0..7} = 5; P() = [x == 5] a{x = x ^ 3;} -> P();")
-    assert explore(m).states == 2  # 5 -> 6
+    assert explore_state_space(m).states == 2  # 5 -> 6
 
 
 def test_sibling_families_have_the_same_shape():

@@ -1,10 +1,13 @@
 """The shared corpus of third-party PAT models (issue 12): each file either analyses, with
 every detected generator checked on its reachable states (up to ``MAX_STATES``), or is
-refused by the located error documented for it in ``results/pat_corpus.py``."""
+refused by the located error documented for it in ``results/pat_corpus_refusals.json`` (which
+``results/pat_corpus.py`` reports from too)."""
 from __future__ import annotations
 
+import json
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +15,12 @@ from detect.checking.verify import verify
 from detect.errors import InputError
 from detect.symmetry.pipeline import detect
 from frontends.csp import load
-from results.pat_corpus import CORPUS, REFUSALS
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus" / "pat"
+#: file -> (text the refusal must contain, why the file cannot be analysed).
+REFUSALS = {name: (r["refusal"], r["why"]) for name, r in
+            json.loads((REPO / "results" / "pat_corpus_refusals.json").read_text(encoding="utf-8")).items()}
 
 FILES = sorted(CORPUS.glob("*.csp")) if CORPUS.is_dir() else []
 #: Bound of the check, stated in results/pat_corpus.md too (some models are far larger).

@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import explore, reachable_graph
+from detect.statespace.explore import explore_state_space, reachable_graph
 from detect.ir import (
     Assertion, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Variable,
 )
 from detect.symmetry.pipeline import detect
 from detect.ir.points import LiteralPoints
+from detect.checking.orbits import orbit_roots
 from detect.checking.reduce import (
     ReductionError, _compile_action, _group, condition_invariant, explore_reduced,
     make_reducer,
@@ -82,22 +83,10 @@ def orbit_count(model: SequentialModel, group) -> tuple[int, dict]:
     index = graph.index()
     pts = LiteralPoints.of(model)
     actions = [_compile_action(g, pts) for g in group.points]
-    parent = list(range(len(graph.states)))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for k, s in enumerate(graph.states):
-        for act in actions:
-            t = index[act(s)]  # KeyError would mean the reachable set is not closed: unsound group
-            a, c = find(k), find(t)
-            if a != c:
-                parent[max(a, c)] = min(a, c)
-    roots = {find(k) for k in range(len(graph.states))}
-    return len(roots), {s: find(k) for k, s in enumerate(graph.states)}
+    # KeyError would mean the reachable set is not closed: unsound group
+    images = [[index[act(s)] for s in graph.states] for act in actions]
+    roots = orbit_roots(len(graph.states), images)
+    return len(set(roots)), dict(zip(graph.states, roots))
 
 
 def is_real_trace(model: SequentialModel, trace) -> bool:
@@ -147,7 +136,7 @@ def load_small(path):
 def test_models_reduce_to_exactly_the_orbits(path):
     model, detection = load_small(path)
     orbits, orbit_of = orbit_count(model, detection.group)
-    plain = explore(model)
+    plain = explore_state_space(model)
     for strategy in strategies_for(detection):
         result = explore_reduced(model, strategy, detection=detection).exploration
         assert result.states == orbits, strategy
@@ -171,7 +160,7 @@ def result_states(model, detection, strategy):
 @pytest.mark.parametrize("path", model_files(), ids=model_id)
 def test_models_verdicts_agree_and_traces_are_real(path):
     model, detection = load_small(path)
-    plain = explore(model)
+    plain = explore_state_space(model)
     for strategy in strategies_for(detection) + ("local",):
         result = explore_reduced(model, strategy, detection=detection).exploration
         assert [a.verdict for a in result.assertions] == [a.verdict for a in plain.assertions], strategy
@@ -238,7 +227,7 @@ def test_lock_with_pid_valued_holder_needs_the_general_method():
 def test_non_invariant_conditions_are_checked_without_reduction():
     model = lock(3)
     reduced = explore_reduced(model, "exact")
-    plain = explore(model)
+    plain = explore_state_space(model)
     verdicts = reduced.exploration.assertions
     assert [a.verdict for a in verdicts] == [a.verdict for a in plain.assertions] == [
         "holds", "holds", "holds", "fails"]

@@ -32,11 +32,12 @@ from typing import Callable, Optional, Sequence
 from detect.statespace.compile import State, compile_model
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
-    Exploration, NotASymmetry, PointSymmetry, Progress, SortedBlocks, explore,
+    Exploration, NotASymmetry, PointSymmetry, Progress, SortedBlocks, explore_state_space,
 )
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
+from detect.checking.orbits import orbit_roots
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -501,20 +502,7 @@ def graph_canonicaliser(graph, point_generators: Sequence[Images], pts: LiteralP
             return repr((sorted(tuple(sorted(e)) for e in canon.get_edgelist()), canon_colour)).encode()
     node_of = [graph.pre_literal[k][v] for (k, v) in pts.pairs]
     # Orbits of points under G (the invariant).
-    orbit = list(range(len(pts.pairs)))
-
-    def find(p):
-        while orbit[p] != p:
-            orbit[p] = orbit[orbit[p]]
-            p = orbit[p]
-        return p
-
-    for g in point_generators:
-        for p, q in enumerate(g):
-            a, b = find(p), find(q)
-            if a != b:
-                orbit[max(a, b)] = min(a, b)
-    orbit_id = {pair: find(p) for p, pair in enumerate(pts.pairs)}
+    orbit_id = dict(zip(pts.pairs, orbit_roots(len(pts.pairs), point_generators)))
     n_slots = len(pts.slot_points)
 
     def certificate(s: State) -> bytes:
@@ -689,7 +677,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     compiled = compile_model(model)
     if strategy == "none":
         reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")
-        return ReducedExploration(explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
+        return ReducedExploration(explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                                           memory_limit=memory_limit, workers=workers,
                                           progress=progress), reducer, ())
     if detection is None:
@@ -701,7 +689,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     pts = LiteralPoints.of(model)
     actions = [point_symmetry(g, pts) for g in group.points]
     try:
-        result = explore(compiled, max_states=max_states, timeout=timeout, engine=explorer,
+        result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                          memory_limit=memory_limit, workers=workers,
                          canonicalise=reducer.canonicalise, sorted_blocks=reducer.sorted_blocks,
                          progress=progress,
@@ -711,7 +699,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         note = (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                 f"steps of a reachable state onto those of its image): explored without reduction. "
                 f"This is a bug in symmetry detection; please report it")
-        plain = explore(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
+        plain = explore_state_space(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
                         memory_limit=memory_limit, workers=workers)
         return ReducedExploration(plain, replace(reducer, canonicalise=None, sorted_blocks=None,
                                                  method="no reduction: " + note),
@@ -741,7 +729,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         return ReducedExploration(result, reducer, ())
     # The re-check shares the caller's time budget: what the reduced run used is spent.
     remaining = None if timeout is None else max(0.0, timeout - result.seconds)
-    plain = explore(compiled, max_states=max_states, timeout=remaining, engine=explorer,
+    plain = explore_state_space(compiled, max_states=max_states, timeout=remaining, engine=explorer,
                     memory_limit=memory_limit, workers=workers)
     verdicts = list(result.assertions)
     notes = []

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 from detect.symmetry.graph import CONSTRAINT, FRAME, INIT, LITERAL, SUMMAND, TUPLE, VARIABLE, ColouredGraph
-from detect.symmetry.group import SymmetryGroup
+from detect.symmetry.group import SymmetryGroup, literal_cycles
 from detect.ir import SequentialModel, state_slots
 from detect.symmetry.perm import StatePermutation
 
@@ -85,17 +85,8 @@ def atomic_write(path: str, chunks: Iterable[Union[str, bytes]]) -> None:
 
 def gap_permutation(images: Sequence[int]) -> str:
     """Cycle notation on points 1..n of a 0-based image list; ``()`` when nothing moves."""
-    seen, text = set(), []
-    for start in range(len(images)):
-        if start in seen or images[start] == start:
-            continue
-        cycle, p = [], start
-        while p not in seen:
-            seen.add(p)
-            cycle.append(str(p + 1))
-            p = images[p]
-        text.append("(" + ",".join(cycle) + ")")
-    return "".join(text) or "()"
+    cycles = literal_cycles(images, [str(p + 1) for p in range(len(images))])
+    return "".join("(" + ",".join(cycle) + ")" for cycle in cycles) or "()"
 
 
 def gap_lines(group: SymmetryGroup, title: str) -> Iterator[str]:

@@ -209,7 +209,19 @@ def steps(model: SequentialModel, state: tuple[int, ...]) -> Iterator[Step]:
             yield Step(i, binding, label, tuple(env.state))
 
 
-def explore(model: SequentialModel, max_states: int = 1_000_000):
+def is_terminal(model: SequentialModel, state: tuple[int, ...]) -> bool:
+    """Whether ``state`` satisfies ``model.terminal`` (a dead end that does is a terminal state,
+    not a deadlock); false without a terminal condition or when evaluating it faults."""
+    if model.terminal is None:
+        return False
+    env = Env(model, slot_offsets(model), list(state), {})
+    try:
+        return bool(evaluate(model.terminal, env))
+    except Fault:
+        return False
+
+
+def reference_state_space(model: SequentialModel, max_states: int = 1_000_000):
     """Breadth-first reachable states and transitions (the oracle for tests).
 
     Returns ``(states, transitions, faults)`` where ``transitions`` is a set of

@@ -1,10 +1,10 @@
 """Breadth-first explicit-state exploration of a ``SequentialModel`` (compiled, see ``compile``).
 
 Meaning: exactly ``detect.ir.semantics`` (the tests compare state sets, transitions, faults and
-deadlocks with ``semantics.explore`` on random models).  Definitions used in the results:
+deadlocks with ``semantics.reference_state_space`` on random models).  Definitions used in the results:
 
 * a *transition* is a distinct ``(source, target)`` pair of states (labels are not counted,
-  as in ``semantics.explore``);
+  as in ``semantics.reference_state_space``);
 * a *fault state* has at least one summand instance that faults; ``faults`` counts them;
 * a *deadlock* has no successor (faulting instances are no successors) and does not satisfy
   ``model.terminal``; a *terminal state* has no successor and does satisfy it.
@@ -111,7 +111,7 @@ class PointSymmetry:
 
 
 class NotASymmetry(Exception):
-    """A generator checked during exploration (``explore(symmetries=...)``) does not map the
+    """A generator checked during exploration (``explore_state_space(symmetries=...)``) does not map the
     successors and faults of an expanded state onto those of its image."""
 
     def __init__(self, generator: int, state: State, image: State):
@@ -221,7 +221,7 @@ class ReachableGraph:
 # ------------------------------------------------------------------------ exploration
 
 
-def explore(
+def explore_state_space(
     model: SequentialModel | CompiledModel,
     *,
     max_states: int | None = None,

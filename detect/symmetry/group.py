@@ -367,6 +367,8 @@ def classify(sigma: StatePermutation, model: SequentialModel, slots) -> tuple[st
 
 
 def literal_cycles(images: Sequence[int], literals: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The cycles of the permutation ``images`` (0-based) that move something, each from its
+    smallest point, the points named by ``literals``."""
     seen, cycles = set(), []
     for p in range(len(images)):
         if p in seen or images[p] == p:

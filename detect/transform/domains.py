@@ -675,8 +675,8 @@ def _substitute_stmts(stmts, values: dict) -> tuple:
     return map_program(stmts, lambda x: Const(values[x]) if x in values else None)
 
 
-def _propagate_constants(model: SequentialModel, lay: _Layout, state: _State) -> SequentialModel:
-    """``model`` with a read of a process's scalar (``owner`` set) replaced by a constant in a
+def propagate_constants(model: SequentialModel, analysis: ValueAnalysis) -> SequentialModel:
+    """``model`` (the one ``analysis`` was computed for) with a read of a process's scalar (``owner`` set) replaced by a constant in a
     summand whose start environment (module docstring, before the guard) holds one value of
     it, when the summand never writes it.
 
@@ -688,6 +688,7 @@ def _propagate_constants(model: SequentialModel, lay: _Layout, state: _State) ->
     processes differ only in which cell they touch, not in a parameter whose initial value
     (0 for every instance) would single out the instance whose parameter stays 0 (issue 13).
     """
+    lay, state = analysis.layout, analysis.fixpoint
     owned = [v.name for v in model.variables if v.owner is not None and v.size is None
              and v.name not in lay.location_set]
     if not owned:
@@ -724,13 +725,23 @@ def _propagate_constants(model: SequentialModel, lay: _Layout, state: _State) ->
     return dataclasses.replace(model, summands=tuple(summands)) if changed else model
 
 
-def _variable_values(model: SequentialModel, names: frozenset, limit: int, strict: frozenset,
-                     analysis: Optional[list] = None) -> dict:
-    """V for every variable (``None``: more than ``limit`` values); ``analysis``, when given,
-    receives the layout and the final abstract state."""
+@dataclass(frozen=True)
+class ValueAnalysis:
+    """The analysis of one model: ``values`` maps every variable to V (``None``: more than the
+    limit); ``layout`` and ``fixpoint`` (the final abstract state of the module docstring) are
+    what ``propagate_constants`` reads.  Nothing changes the fixpoint once it is returned."""
+
+    values: dict  # variable name -> ValueSet
+    layout: _Layout
+    fixpoint: _State
+
+
+def variable_values(model: SequentialModel, limit: int, strict: frozenset = frozenset()) -> ValueAnalysis:
+    """The value analysis of ``model``: V for every variable, ``None`` past ``limit`` values.
+
+    Raises ``Unbounded`` when a variable in ``strict`` (one whose declared domain is a
+    placeholder, see ``infer_domains``) would hold more than ``limit`` values."""
     lay, state = _fixpoint(model, strict, limit)
-    if analysis is not None:
-        analysis.extend((lay, state))
     out = {}
     for v in model.variables:
         parts = []
@@ -743,7 +754,7 @@ def _variable_values(model: SequentialModel, names: frozenset, limit: int, stric
         if vals is None and v.name in strict:
             raise Unbounded(v.name, f"more than {limit} values")
         out[v.name] = vals
-    return out
+    return ValueAnalysis(out, lay, state)
 
 
 def infer_domains(
@@ -757,7 +768,7 @@ def infer_domains(
     names = frozenset(names)
     if not names:
         return model
-    values = _variable_values(model, names, limit, strict=names)
+    values = variable_values(model, limit, strict=names).values
     variables = tuple(
         dataclasses.replace(v, domain=tuple(sorted(values[v.name]))) if v.name in names else v
         for v in model.variables
@@ -768,10 +779,10 @@ def infer_domains(
 def narrow_domains(model: SequentialModel, limit: int = 4096) -> SequentialModel:
     """``model`` with every domain D replaced by V ∩ D (see module docstring), and reads of
     process scalars that are constant where a summand runs replaced by that constant
-    (``_propagate_constants``)."""
-    analysis: list = []
-    values = _variable_values(model, frozenset(), limit, strict=frozenset(), analysis=analysis)
-    model = _propagate_constants(model, *analysis)
+    (``propagate_constants``)."""
+    analysis = variable_values(model, limit)
+    values = analysis.values
+    model = propagate_constants(model, analysis)
     variables = []
     for v in model.variables:
         vals = values[v.name]

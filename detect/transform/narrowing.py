@@ -40,7 +40,7 @@ from detect.ir import Const, DomainFacts, SequentialModel, Unranged, validate
 from detect.ir.semantics import steps
 from detect.ir.walk import substitute, substitute_program
 from detect.statespace.explore import ReachableGraph, reachable_graph
-from detect.transform.domains import Unbounded, _propagate_constants, _variable_values
+from detect.transform.domains import Unbounded, ValueAnalysis, propagate_constants, variable_values
 from detect.transform.reachable import counts, restrict_to_states
 
 INT16 = (-32768, 32767)
@@ -164,26 +164,23 @@ def narrow(model: SequentialModel, policy: Optional[NarrowingPolicy] = None) -> 
     if policy is None:
         policy = POLICIES.get(facts.language, NarrowingPolicy())
     unranged = {u.variable: u for u in facts.unranged}
-    analysis: list = []
-    values = None
+    analysis = None
     if unranged:
-        model, values, provisional = _settle_unranged(model, unranged, policy, analysis)
+        model, analysis, provisional = _settle_unranged(model, unranged, policy)
         if provisional:
             model = _from_reachable(model, provisional, unranged, policy)
-            values = None
+            analysis = None
     if facts.placeholder is not None and any(facts.placeholder.value in v.domain for v in model.variables):
         model = _replace_placeholder(model, facts.placeholder.value, facts.placeholder.below)
-        values = None
+        analysis = None
     _check_span(model, unranged, policy)
     if facts.narrowable:
-        if values is None or not policy.reuse_analysis:
-            analysis = []
-            values = _variable_values(model, frozenset(), policy.value_limit, strict=frozenset(),
-                                      analysis=analysis)
-        model = _propagate_constants(model, *analysis)
+        if analysis is None or not policy.reuse_analysis:
+            analysis = variable_values(model, policy.value_limit)
+        model = propagate_constants(model, analysis)
         variables = []
         for v in model.variables:
-            vals = values[v.name]
+            vals = analysis.values[v.name]
             if v.name in facts.narrowable and vals is not None:
                 v = dataclasses.replace(v, domain=tuple(x for x in v.domain if x in vals))
             variables.append(v)
@@ -193,12 +190,12 @@ def narrow(model: SequentialModel, policy: Optional[NarrowingPolicy] = None) -> 
     return model
 
 
-def _settle_unranged(model: SequentialModel, unranged: dict, policy: NarrowingPolicy, analysis: list
-                     ) -> tuple[SequentialModel, Optional[dict], dict]:
-    """Step 1: ``(model, values, provisional)``: the unranged variables the analysis bounds
-    get their values, ``values`` is the analysis' V of every variable (``None`` once a
-    provisional range changed the model) and ``analysis`` receives its layout and state;
-    ``provisional`` maps the others, in the order found, to why the analysis failed."""
+def _settle_unranged(model: SequentialModel, unranged: dict, policy: NarrowingPolicy
+                     ) -> tuple[SequentialModel, Optional[ValueAnalysis], dict]:
+    """Step 1: ``(model, analysis, provisional)``: the unranged variables the analysis bounds
+    get their values, ``analysis`` is the value analysis of every variable (``None`` once a
+    provisional range changed the model); ``provisional`` maps the others, in the order
+    found, to why the analysis failed."""
     provisional: dict[str, str] = {}
     current = model
     while True:
@@ -206,8 +203,7 @@ def _settle_unranged(model: SequentialModel, unranged: dict, policy: NarrowingPo
         if not strict:
             return current, None, provisional
         try:
-            attempt: list = []
-            values = _variable_values(current, strict, policy.value_limit, strict=strict, analysis=attempt)
+            analysis = variable_values(current, policy.value_limit, strict=strict)
             break
         except Unbounded as e:
             fact = unranged[e.variable]
@@ -216,12 +212,11 @@ def _settle_unranged(model: SequentialModel, unranged: dict, policy: NarrowingPo
             provisional[e.variable] = e.reason
             current = _with_range(current, {e.variable}, policy.provisional_ranges[0], unranged)
     current = dataclasses.replace(current, variables=tuple(
-        dataclasses.replace(v, domain=tuple(sorted(values[v.name]))) if v.name in strict else v
+        dataclasses.replace(v, domain=tuple(sorted(analysis.values[v.name]))) if v.name in strict else v
         for v in current.variables))
     if provisional:
         return current, None, provisional
-    analysis.extend(attempt)
-    return current, values, provisional
+    return current, analysis, provisional
 
 
 def _with_range(model: SequentialModel, names, bounds: tuple[int, int], unranged: dict) -> SequentialModel:

@@ -14,7 +14,7 @@ from detect.ir import SequentialModel
 from frontends.kit import read_source
 from frontends.csp.linearise import build_model
 from frontends.csp.scope import build_scope
-from frontends.csp.syntax import parse_script
+from frontends.csp.syntax import Define, parse_script
 
 __all__ = ["load", "parse_text"]
 
@@ -48,7 +48,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, int] = {}
                              path, d.pos.line, d.pos.column)
     name = os.path.splitext(os.path.basename(path))[0] or "model"
     numeric = tuple(sorted((k, v) for k, v in scope.numeric.items()
-                           if any(getattr(it, "name", None) == k and type(it).__name__ == "Define"
+                           if any(isinstance(it, Define) and it.name == k
                                   for it in script.items)))
     return build_model(scope, system, args, name, numeric)
 

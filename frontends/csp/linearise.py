@@ -38,9 +38,10 @@ from detect.ir.walk import map_expr, map_program
 from frontends.csp.scope import Scope, conj
 from frontends.csp.syntax import (
     AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
-    PIndexed, PlainEvent, Pos, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
+    PIndexed, PlainEvent, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
     SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
+from frontends.kit import Span
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch, simultaneous
 
 TAU = "τ"
@@ -172,7 +173,7 @@ class Component:
     lo: int
     offset: int
     owner: Optional[str]
-    pos: Pos
+    pos: Span
     after: tuple[int, ...] = ()         # components that must be at Skip before this one starts
     alphabet: Optional[frozenset] = None  # declared #alphabet: (name, argument values) pairs
 
@@ -219,11 +220,7 @@ class _Flattener:
         return False
 
     def bind_call(self, p: PCall, env: Mapping[str, Expr]) -> tuple[ProcDef, dict]:
-        d = self.scope.processes.get(p.name)
-        if d is None:
-            raise self.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
-        if len(p.args) != len(d.params):
-            raise self.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
+        d = _called_process(self.scope, p)
         return d, {name: self.scope.expr(a, env) for name, a in zip(d.params, p.args)}
 
     def flatten(self, p: Proc, env: Mapping[str, Expr], locals_: tuple, depth: int = 0) -> Union[Tree, int]:
@@ -335,6 +332,17 @@ class _Flattener:
         return not self.is_parallel(body, env)
 
 
+def _called_process(scope: Scope, call: PCall) -> ProcDef:
+    """The process ``call`` calls; refused unless it is defined with as many parameters as
+    ``call`` passes arguments."""
+    d = scope.processes.get(call.name)
+    if d is None:
+        raise scope.error(f"unknown process '{call.name}'{_did_you_mean(call.name)}", call.pos)
+    if len(call.args) != len(d.params):
+        raise scope.error(f"process '{call.name}' expects {len(d.params)} argument(s), got {len(call.args)}", call.pos)
+    return d
+
+
 def _did_you_mean(name: str) -> str:
     """PAT's terminating and deadlocked processes are ``Skip`` and ``Stop``, capitalised."""
     return f" (PAT writes '{name.capitalize()}')" if name in ("skip", "stop") else ""
@@ -383,11 +391,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
         if isinstance(p, (PSkip, PStop)):
             return
         if isinstance(p, PCall):
-            d = scope.processes.get(p.name)
-            if d is None:
-                raise scope.error(f"unknown process '{p.name}'{_did_you_mean(p.name)}", p.pos)
-            if len(p.args) != len(d.params):
-                raise scope.error(f"process '{p.name}' expects {len(d.params)} argument(s), got {len(p.args)}", p.pos)
+            d = _called_process(scope, p)
             for name, a in zip(d.params, p.args):
                 if join((d.name, name), arg_value(a, env, dynamic, multi)):
                     changed.append(d.name)
@@ -457,7 +461,7 @@ class Move:
     action: tuple  # ("event", name, args) | ("send", ch, args) | ("recv", ch, storages)
     program: tuple[Stmt, ...]
     target: tuple  # raw term
-    pos: Pos
+    pos: Span
 
 
 class _Automaton:
@@ -489,11 +493,7 @@ class _Automaton:
         return tuple(items)
 
     def enter(self, call: PCall, env: Mapping[str, Bound]) -> tuple[Proc, dict]:
-        d = self.scope.processes.get(call.name)
-        if d is None:
-            raise self.error(f"unknown process '{call.name}'{_did_you_mean(call.name)}", call.pos)
-        if len(call.args) != len(d.params):
-            raise self.error(f"process '{call.name}' expects {len(d.params)} argument(s), got {len(call.args)}", call.pos)
+        d = _called_process(self.scope, call)
         vals = self.values(env)
         new = {}
         for name, a in zip(d.params, call.args):
@@ -747,7 +747,7 @@ class _Storage:
         self.taken.add(name)
         return name
 
-    def get(self, comp: Component, kind: str, process: Optional[str], name: str, pos: Pos) -> Expr:
+    def get(self, comp: Component, kind: str, process: Optional[str], name: str, pos: Span) -> Expr:
         if kind == "param" and process != comp.group:
             base = f"{comp.group}_{process}_{name}"
         else:
@@ -808,7 +808,7 @@ class Linearisation:
 
         autos = []
         for c in comps:
-            autos.append(self.explore(c, storage))
+            autos.append(self.component_automaton(c, storage))
         # pc arrays: one per group, only if some instance has more than one location.
         group_locs: dict[str, int] = {}
         for c, (locs, _, _) in zip(comps, autos):
@@ -835,7 +835,8 @@ class Linearisation:
         return Binary("==", ref, Const(locs.index(SKIP)))
 
     # -- one component ---------------------------------------------------------
-    def explore(self, comp: Component, storage: _Storage):
+    def component_automaton(self, comp: Component, storage: _Storage):
+        """``comp``'s automaton, explored from its entry: its locations (in discovery order), edges and initial stores."""
         auto = _Automaton(self.scope, comp, storage.get)
         env = {k: Bound(v) for k, v in comp.env}
         init_stores: list = []
@@ -1204,7 +1205,7 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     lin = Linearisation(scope, system, system_args, name)
     comps, autos, pcs, group_locs, storage, cands, id_base = lin.run()
     variables: list[Variable] = []
-    to_infer: dict[str, tuple[Pos, str]] = {}
+    to_infer: dict[str, tuple[Span, str]] = {}
     for vname in scope.order:
         var, unranged = _user_variable(scope, vname)
         variables.append(var)

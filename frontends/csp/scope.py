@@ -6,6 +6,7 @@ name to the IR expression it stands for; lookup order is env, globals, #defines,
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Mapping, Optional, Union
 
@@ -16,9 +17,10 @@ from detect.ir.build import simplify
 
 from frontends.csp.syntax import (
     AlphabetDecl, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
-    Pos, ProcDef, Quant, SAssign, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
+    ProcDef, Quant, SAssign, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
     Un, VarDecl,
 )
+from frontends.kit import Span
 
 
 #: Most values of one indexed operator's range (``||| x:{lo..hi}@P``).
@@ -34,12 +36,7 @@ class GlobalVar:
 
     @property
     def size(self) -> Optional[int]:
-        if not self.dims:
-            return None
-        n = 1
-        for d in self.dims:
-            n *= d
-        return n
+        return math.prod(self.dims) if self.dims else None
 
 
 @dataclass(frozen=True)
@@ -65,7 +62,7 @@ class Scope:
     imports: tuple[Import, ...] = ()    # #import'ed C# libraries
     alphabets: tuple[AlphabetDecl, ...] = ()  # #alphabet declarations, in order
 
-    def error(self, message: str, pos: Pos) -> InputError:
+    def error(self, message: str, pos: Span) -> InputError:
         return InputError(message, self.path, pos.line, pos.column)
 
     # ------------------------------------------------------------------ expressions
@@ -268,7 +265,7 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
     order: list[str] = []
     taken: dict[str, str] = {}
 
-    def claim(name: str, kind: str, pos: Pos) -> None:
+    def claim(name: str, kind: str, pos: Span) -> None:
         if name in taken:
             raise InputError(f"'{name}' is already declared as a {taken[name]}", path, pos.line, pos.column)
         taken[name] = kind

@@ -14,20 +14,11 @@ from typing import Optional, Union
 from detect.errors import InputError
 
 from frontends.kit import (
-    BinaryOp as Bin, Conditional as Cond, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp as Un,
-    Vocabulary, collect, infix,
+    Assignment as SAssign, BinaryOp as Bin, Call as FCall, Conditional as Cond, Constant as Define, Grammar,
+    Ident, Located, Num, Span, SyntaxBuilder, UnaryOp as Un, Vocabulary, WhileLoop as SWhile, collect, infix,
 )
 
-#: The name ``scope`` and ``linearise`` know positions by.
-Pos = Span
-
 # ---------------------------------------------------------------------------- expressions
-
-
-@dataclass(frozen=True)
-class Ident(Located):
-    name: str
-    pos: Span
 
 
 @dataclass(frozen=True)
@@ -49,29 +40,14 @@ class Quant:
     lo: "SExpr"
     hi: "SExpr"
     body: "SExpr"
-    pos: Pos
+    pos: Span
 
 
-@dataclass(frozen=True)
-class FCall:
-    """``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C# library
-    (never run here; refused where it is translated)."""
-
-    name: str
-    args: tuple["SExpr", ...]
-    pos: Pos
-
-
+#: ``FCall`` is ``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C#
+#: library (never run here; refused where it is translated).
 SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall]
 
 # ---------------------------------------------------------------------------- statements
-
-
-@dataclass(frozen=True)
-class SAssign(Located):
-    target: Union[Ident, Subscript]
-    value: SExpr
-    pos: Span
 
 
 @dataclass(frozen=True)
@@ -92,19 +68,12 @@ class SIf(Located):
 
 
 @dataclass(frozen=True)
-class SWhile(Located):
-    cond: SExpr
-    body: tuple["SStmt", ...]
-    pos: Span
-
-
-@dataclass(frozen=True)
 class SLocalArray:
     """``var t = [e0, e1, ...];`` inside a program: a temporary array of fixed length."""
 
     name: str
     values: tuple[SExpr, ...]
-    pos: Pos
+    pos: Span
 
 
 SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile]
@@ -229,7 +198,7 @@ class EventItem:
 
     name: str
     args: tuple[SExpr, ...]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True, eq=False)
@@ -238,19 +207,12 @@ class PHide:
 
     proc: "Proc"
     events: tuple[EventItem, ...]
-    pos: Pos
+    pos: Span
 
 
 Proc = Union[PSkip, PStop, PCall, PPrefix, PGuard, PBinary, PIf, PAtomic, PIndexed, PHide]
 
 # ---------------------------------------------------------------------------- top level
-
-
-@dataclass(frozen=True)
-class Define(Located):
-    name: str
-    value: SExpr
-    pos: Span
 
 
 @dataclass(frozen=True)
@@ -310,7 +272,7 @@ class Include:
     """``#include "file";`` (replaced by the included file's items in ``parse_script``)."""
 
     file: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -318,7 +280,7 @@ class Import:
     """``#import "PAT.Lib.X";``: a C# library, whose calls cannot be run here."""
 
     library: str
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -329,7 +291,7 @@ class AlphaRange:
     lo: SExpr
     hi: SExpr
     item: Union[EventItem, "AlphaRange"]
-    pos: Pos
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -339,7 +301,7 @@ class AlphabetDecl:
 
     process: str
     items: tuple[Union[EventItem, AlphaRange], ...]
-    pos: Pos
+    pos: Span
 
 
 Item = Union[Define, EnumDecl, VarDecl, ChannelDecl, ProcDef, AssertDecl, Import, AlphabetDecl]

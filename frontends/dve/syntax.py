@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from frontends.kit import (
-    BinaryOp, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp, Vocabulary, collect, tagged,
+    Assignment, BinaryOp, Grammar, Ident as Named, Located, Num, Span, SyntaxBuilder, UnaryOp, Vocabulary, collect,
+    tagged,
 )
 
 # ---------------------------------------------------------------------------- expressions
@@ -59,21 +60,6 @@ class ChannelDecl(Located):
     name: str
     types: tuple[str, ...]
     size: Optional[Expr]
-    pos: Span
-
-
-@dataclass(frozen=True)
-class Named(Located):
-    """An identifier occurrence (a state name in a list, say) with its position."""
-
-    name: str
-    pos: Span
-
-
-@dataclass(frozen=True)
-class Assignment(Located):
-    target: Ref
-    value: Expr
     pos: Span
 
 

@@ -4,9 +4,10 @@ share, so that no language repeats the machinery another already has.
 Reading and parsing:
 - ``source.read_source``: a file's UTF-8 text, or a located ``InputError``.
 - ``span``: ``Span``, the one source position every syntax tree node carries as ``pos``
-  (``Located`` gives ``node.line``/``node.column`` through it), and the nodes whose shape
-  several languages share (``Num``, ``UnaryOp``, ``BinaryOp``, ``Conditional``,
-  ``AssertStmt``, ``CallStmt``).
+  (``Located`` gives ``node.line``/``node.column`` through it).
+- ``nodes``: the syntax tree nodes whose shape several languages share (``Num``, ``Ident``,
+  ``UnaryOp``, ``BinaryOp``, ``Conditional``, ``Call``, ``Assignment``, ``WhileLoop``,
+  ``AssertStmt``, ``Constant``); each front end imports them under its own names.
 - ``grammar``: ``Grammar`` (a lark grammar file beside a front end, loaded once) and
   ``Vocabulary`` (a language's words for its terminals); ``Grammar.parse`` turns lark's
   errors into one located ``InputError`` worded by ``syntax_errors``.
@@ -25,11 +26,13 @@ from __future__ import annotations
 from frontends.kit.build import SyntaxBuilder, collect, first, infix, tagged
 from frontends.kit.grammar import Grammar, Vocabulary
 from frontends.kit.source import read_source
-from frontends.kit.span import (
-    AssertStmt, BinaryOp, CallStmt, Conditional, Located, Num, Span, UnaryOp,
+from frontends.kit.nodes import (
+    AssertStmt, Assignment, BinaryOp, Call, Conditional, Constant, Ident, Num, UnaryOp, WhileLoop,
 )
+from frontends.kit.span import Located, Span
 
 __all__ = [
-    "AssertStmt", "BinaryOp", "CallStmt", "Conditional", "Grammar", "Located", "Num", "Span", "SyntaxBuilder", "UnaryOp",
-    "Vocabulary", "collect", "first", "infix", "read_source", "tagged",
+    "AssertStmt", "Assignment", "BinaryOp", "Call", "Conditional", "Constant", "Grammar", "Ident", "Located",
+    "Num", "Span", "SyntaxBuilder", "UnaryOp", "Vocabulary", "WhileLoop", "collect", "first", "infix",
+    "read_source", "tagged",
 ]

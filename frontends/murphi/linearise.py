@@ -46,6 +46,7 @@ value counts as violated.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Union
@@ -55,10 +56,11 @@ from detect.errors import InputError
 from detect.ir import build
 from detect.ir.build import disj, fold, is_truth
 from detect.ir.semantics import Env, Fault, execute
+from detect.ir.walk import names_read, subexpressions
 
 from frontends.murphi.syntax import (
-    AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, CallStmt, ClearStmt, ConstDecl,
-    Designator, EnumType, ErrorStmt, Field, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
+    AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
+    Designator, EnumType, ErrorStmt, Expr, Field, Formal, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
     Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp,
     UndefineStmt, VarDecl, WhileStmt, Conditional,
@@ -143,12 +145,7 @@ class Leaf:
 
     @property
     def size(self) -> Optional[int]:
-        if not self.dims:
-            return None
-        n = 1
-        for d in self.dims:
-            n *= d.size
-        return n
+        return math.prod(d.size for d in self.dims) if self.dims else None
 
 
 def _leaves(name: str, t: Type, path=(), dims=()) -> Iterator[Leaf]:
@@ -736,7 +733,7 @@ class _Translator:
             flag = _return_flag(scope)
             returns = flag is not None and any(_contains_return(b) for b in s.body)
             return self._copies(s.body, scopes, flag if returns else None)
-        if isinstance(s, CallStmt):
+        if isinstance(s, Call):
             return self.call_procedure(s, scope)
         if isinstance(s, ReturnStmt):
             if RETURN not in scope:
@@ -861,7 +858,7 @@ class _Translator:
             return AliasSym(self.freeze(a, scope, arg, out, routine))
         return AliasSym(a)
 
-    def call_procedure(self, s: CallStmt, scope: Scope) -> list[ir.Stmt]:
+    def call_procedure(self, s: Call, scope: Scope) -> list[ir.Stmt]:
         """Inline procedure call ``s``: arguments bound in order, locals undefined, body."""
         decl = self.routine(s, scope, "procedure")
         inner: dict[str, Symbol] = dict(self.globals)
@@ -873,11 +870,7 @@ class _Translator:
             if f.by_reference:
                 inner[f.name] = self.reference(f, arg, scope, out, decl.name)
                 continue
-            ftype = self.formal_type(f)
-            if not isinstance(ftype, Simple):
-                raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
-                                 "declare it Var", f)
-            v = self.expr(arg, scope)
+            ftype, v = self.value_argument(f, arg, scope)
             if f.name not in assigned and _stable(v.expr, stable) and v.defined == ir.TRUE and v.within(ftype):
                 inner[f.name] = ValueSym(v)  # cannot change while the body runs: substitute
                 continue
@@ -916,6 +909,15 @@ class _Translator:
         out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
         return out + self.stmts(decl.body, body_scope)
 
+    def value_argument(self, f: Formal, arg: Expr, scope: Scope) -> tuple[Simple, Value]:
+        """The type of value parameter ``f`` (arrays and records are refused) and the value of
+        its argument ``arg``."""
+        ftype = self.formal_type(f)
+        if not isinstance(ftype, Simple):
+            raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
+                             "declare it Var", f)
+        return ftype, self.expr(arg, scope)
+
     def call_function(self, e: Call, scope: Scope) -> Value:
         """The value of function call ``e``: the body executed symbolically (``_FunctionRun``)
         into one expression; its ``defined`` is the condition that no fault happens."""
@@ -932,11 +934,7 @@ class _Translator:
                 # The function writes no state, so the reference can stay symbolic.
                 base[f.name] = self.reference(f, arg, scope, [], decl.name)
                 continue
-            ftype = self.formal_type(f)
-            if not isinstance(ftype, Simple):
-                raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
-                                 "declare it Var", f)
-            v = self.expr(arg, scope)
+            ftype, v = self.value_argument(f, arg, scope)
             ok = v.defined if v.within(ftype) else conj(v.defined, _in_range(v.expr, ftype.lo, ftype.hi))
             entry_ok = conj(entry_ok, ok)
             base[f.name] = run.new_local(f.name, ftype, Value(v.expr, *((v.lo, v.hi) if v.within(ftype) else (ftype.lo, ftype.hi))))
@@ -1082,17 +1080,7 @@ def _stable_names(scope: Scope) -> set[str]:
 
 def _stable(e: ir.Expr, names: set[str]) -> bool:
     """``e`` reads only constants and ``names`` (no state, no temporary)."""
-    if isinstance(e, ir.Const):
-        return True
-    if isinstance(e, ir.Name):
-        return e.name in names
-    if isinstance(e, ir.Unary):
-        return _stable(e.operand, names)
-    if isinstance(e, ir.Binary):
-        return _stable(e.left, names) and _stable(e.right, names)
-    if isinstance(e, ir.Ite):
-        return all(_stable(x, names) for x in (e.cond, e.then, e.else_))
-    return False
+    return not any(isinstance(x, ir.Index) for x in subexpressions(e)) and names_read(e) <= names
 
 
 def _sub_statements(s) -> Iterator:
@@ -1123,7 +1111,7 @@ def _assigned_names(body) -> set[str]:
     for s in body:
         if isinstance(s, (AssignStmt, ClearStmt, UndefineStmt)):
             names.add(s.target.name)
-        elif isinstance(s, CallStmt):
+        elif isinstance(s, Call):
             names |= {a.name for a in s.args if isinstance(a, Designator)}
         elif isinstance(s, AliasStmt):
             names |= {t.name for _, t, _ in s.aliases if isinstance(t, Designator)}
@@ -1293,7 +1281,7 @@ class _FunctionRun:
         elif isinstance(s, AssertStmt):
             c = tr.expr(s.cond, self.view(scope))
             self.fail(active, neg(conj(c.defined, c.expr)))
-        elif isinstance(s, CallStmt):
+        elif isinstance(s, Call):
             raise self.side_effect(s, f"calls procedure {s.name!r}")
         elif isinstance(s, AliasStmt):
             inner = dict(scope)
@@ -1503,17 +1491,8 @@ def _split_quantified(tr: _Translator, kind: str, quantifiers, body, scope: Scop
 
 
 def _mentions(e: ir.Expr, names: set[str]) -> bool:
-    if isinstance(e, ir.Name):
-        return e.name in names
-    if isinstance(e, ir.Index):
-        return _mentions(e.index, names)
-    if isinstance(e, ir.Unary):
-        return _mentions(e.operand, names)
-    if isinstance(e, ir.Binary):
-        return _mentions(e.left, names) or _mentions(e.right, names)
-    if isinstance(e, ir.Ite):
-        return any(_mentions(x, names) for x in (e.cond, e.then, e.else_))
-    return False
+    """``e`` reads one of ``names`` (array names are not read as ``Name``s)."""
+    return not names_read(e).isdisjoint(names)
 
 
 def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):

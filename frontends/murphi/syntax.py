@@ -20,8 +20,9 @@ from lark import Token
 from detect.errors import InputError
 
 from frontends.kit import (
-    AssertStmt, BinaryOp, CallStmt, Conditional, Grammar, Located, Num, Span, SyntaxBuilder, UnaryOp,
-    Vocabulary, collect, tagged,
+    AssertStmt, Assignment as AssignStmt, BinaryOp, Call, Conditional, Constant as ConstDecl, Grammar,
+    Ident as TypeName, Located, Num, Span, SyntaxBuilder, UnaryOp, Vocabulary, WhileLoop as WhileStmt, collect,
+    tagged,
 )
 
 # ---------------------------------------------------------------------------- expressions
@@ -68,25 +69,10 @@ class IsUndefined(Located):
     pos: Span
 
 
-@dataclass(frozen=True)
-class Call(Located):
-    """A function call ``name(args)`` in an expression (inlined by ``linearise``)."""
-
-    name: str
-    args: tuple["Expr", ...]
-    pos: Span
-
-
 #: ``UnaryOp.op`` is "-" or "!"; ``BinaryOp.op`` one of ``+ - * / % = != < <= > >= & | ->``.
 Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call]
 
 # ---------------------------------------------------------------------------- types
-
-
-@dataclass(frozen=True)
-class TypeName(Located):
-    name: str
-    pos: Span
 
 
 @dataclass(frozen=True)
@@ -124,13 +110,6 @@ class RecordType(Located):
 TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType]
 
 # ---------------------------------------------------------------------------- declarations
-
-
-@dataclass(frozen=True)
-class ConstDecl(Located):
-    name: str
-    value: Expr
-    pos: Span
 
 
 @dataclass(frozen=True)
@@ -176,25 +155,11 @@ Quantifier = Union[QuantType, QuantRange]
 
 
 @dataclass(frozen=True)
-class AssignStmt(Located):
-    target: Designator
-    value: Expr
-    pos: Span
-
-
-@dataclass(frozen=True)
 class IfStmt(Located):
     """``If c1 Then s1 Elsif c2 Then s2 ... Else e End``."""
 
     branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]
     else_: tuple["Stmt", ...]
-    pos: Span
-
-
-@dataclass(frozen=True)
-class WhileStmt(Located):
-    cond: Expr
-    body: tuple["Stmt", ...]
     pos: Span
 
 
@@ -242,7 +207,7 @@ class AliasStmt(Located):
 
 
 Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt,
-             CallStmt, ReturnStmt, AliasStmt]
+             Call, ReturnStmt, AliasStmt]
 
 # ---------------------------------------------------------------------------- routines
 
@@ -497,7 +462,7 @@ class _ToAst(SyntaxBuilder):
 
     def call_stmt(self, meta, children):
         tok = children[0]
-        return CallStmt(str(tok), tuple(children[1:]), self.span(tok))
+        return Call(str(tok), tuple(children[1:]), self.span(tok))
 
     def return_stmt(self, meta, children):
         kw = children[0]

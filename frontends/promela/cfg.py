@@ -29,6 +29,7 @@ from typing import Optional
 
 from detect.errors import InputError
 
+from frontends.kit import Span
 from frontends.promela import syntax as S
 
 
@@ -93,10 +94,10 @@ class _Builder:
         self.jump_keep: dict[int, bool] = {}  # jump location -> its element's atomic mark
         self.end_labels: set[int] = set()
         self.locals: list[S.VarDecl] = []
-        self.pending_gotos: list[tuple[int, str, S.Pos, bool, int]] = []
+        self.pending_gotos: list[tuple[int, str, Span, bool, int]] = []
         self.copies: list[tuple[int, int]] = []
 
-    def error(self, message: str, pos: S.Pos) -> InputError:
+    def error(self, message: str, pos: Span) -> InputError:
         path, line = self.origin(pos.line)
         return InputError(message, path, line, pos.column)
 
@@ -113,7 +114,7 @@ class _Builder:
         """Spin's ``atom & 2`` of element ``s``: inside an atomic sequence, not its last."""
         return self.atomic_depth > 0 and id(s) not in self.l_atom
 
-    def add(self, src: int, dst: int, kind: str, stmt, pos: S.Pos, mark_of=None) -> int:
+    def add(self, src: int, dst: int, kind: str, stmt, pos: Span, mark_of=None) -> int:
         keep = self.marked(stmt if mark_of is None else mark_of)
         self.trans.append(dict(src=src, dst=dst, kind=kind, stmt=stmt, line=pos.line, siblings=(), keep=keep))
         return len(self.trans) - 1

@@ -36,6 +36,7 @@ from detect.ir import build, walk
 from detect.ir.build import disj, fold, neg
 
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
+from frontends.kit import Span
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.normal import alternatives, normal_guard
@@ -198,7 +199,7 @@ class Lowering:
         #: variables (and channel fields) of types too wide to enumerate -> their bounds
         self.wide: dict[str, tuple[int, int]] = {}
 
-    def error(self, message: str, pos: S.Pos) -> InputError:
+    def error(self, message: str, pos: Span) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
         return InputError(message, path or self.path, line, pos.column if pos else 0)
 
@@ -886,7 +887,7 @@ def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequenc
                 return dataclasses.replace(rep, field=subst(node.field, mapping) if node.field else rep.field)
             if node.field is None:
                 return rep
-        if dataclasses.is_dataclass(node) and not isinstance(node, S.Pos):
+        if dataclasses.is_dataclass(node) and not isinstance(node, Span):
             return dataclasses.replace(node, **{f.name: subst(getattr(node, f.name), mapping)
                                                 for f in dataclasses.fields(node)})
         if isinstance(node, tuple):
@@ -902,7 +903,7 @@ def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequenc
                 raise low.error(f"inline {node.name} expects {len(inl.params)} arguments", node.pos)
             inner = subst(inl.body, dict(zip(inl.params, node.args)))
             return S.Block("block", expand_inlines(low, inner, depth + 1), node.pos)
-        if dataclasses.is_dataclass(node) and not isinstance(node, (S.Pos,)) and not isinstance(node, type):
+        if dataclasses.is_dataclass(node) and not isinstance(node, Span) and not isinstance(node, type):
             return dataclasses.replace(node, **{f.name: walk(getattr(node, f.name)) for f in dataclasses.fields(node)})
         if isinstance(node, tuple):
             return tuple(walk(x) for x in node)
@@ -950,9 +951,9 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
     return Ctx(inst, locals_, chans)
 
 
-def receives_into_pid(g: Graph) -> Optional[S.Pos]:
+def receives_into_pid(g: Graph) -> Optional[Span]:
     """Where a receive of ``g`` stores into ``_pid`` (a variable argument named ``_pid``), or None."""
-    def find(node) -> Optional[S.Pos]:
+    def find(node) -> Optional[Span]:
         if isinstance(node, S.RecvArg):
             return node.pos if node.kind == "var" and node.ref.name == "_pid" else None
         if isinstance(node, (tuple, list)):
@@ -1194,7 +1195,7 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
             else:
                 alts = transition_alternatives(low, tr, g, t, ctx)
             if len(alts) != 1:
-                raise low.error("channel operation with a variable channel in init's start-up", S.Pos(t.line, 0))
+                raise low.error("channel operation with a variable channel in init's start-up", Span(t.line, 0))
             if j == 0:
                 guard = alts[0][0]
             program.extend(alts[0][1])

@@ -15,14 +15,11 @@ from lark import Token
 from detect.errors import InputError
 
 from frontends.kit import (
-    AssertStmt, BinaryOp as BinOp, CallStmt as Call, Conditional as CondExpr, Grammar, Located, Num,
-    Span, SyntaxBuilder, UnaryOp as UnOp, Vocabulary, collect, first, infix, tagged,
+    AssertStmt, Assignment as Assign, BinaryOp as BinOp, Call, Conditional as CondExpr, Grammar, Ident as Special,
+    Located, Num, Span, SyntaxBuilder, UnaryOp as UnOp, Vocabulary, collect, first, infix, tagged,
 )
 
 from frontends.promela.preprocess import Preprocessed
-
-#: The name ``lower`` and ``cfg`` know positions by.
-Pos = Span
 
 # ---------------------------------------------------------------------------- expressions
 
@@ -56,15 +53,8 @@ class Poll(Located):
     pos: Span
 
 
-@dataclass(frozen=True)
-class Special(Located):
-    """``_pid``, ``_nr_pr`` or ``timeout``."""
-
-    name: str
-    pos: Span
-
-
 #: ``UnOp.op`` is "!", "-" or "~"; ``CondExpr`` is ``(cond -> then : else_)``.
+#: ``Special`` is ``_pid``, ``_nr_pr`` or ``timeout``.
 Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special]
 
 
@@ -110,13 +100,6 @@ class Decl(Located):
 
 
 # ---------------------------------------------------------------------------- statements
-
-
-@dataclass(frozen=True)
-class Assign(Located):
-    target: VarRef
-    value: Expr
-    pos: Span
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Native (C) exploration of a ``SequentialModel``: the same ``Exploration`` as
-``detect.statespace.explore.explore`` without canonicalisation, at compiled-code speed.
+``detect.statespace.explore.explore_state_space`` without canonicalisation, at compiled-code speed.
 
 ``codegen`` writes C for the successor function, the terminal predicate and the assertion
 conditions (``detect.ir.semantics``'s meaning, faults included); ``build`` compiles it with the
@@ -81,10 +81,10 @@ def engine_choice(explicit: Optional[str] = None) -> str:
 
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
              canonicalise=None, symmetries=(), memory_limit=None, sorted_blocks=None, workers=None):
-    """``detect.statespace.explore.explore`` on the chosen engine: unreduced, or reduced by sorting
+    """``detect.statespace.explore.explore_state_space`` on the chosen engine: unreduced, or reduced by sorting
     ``sorted_blocks`` with the generators ``symmetries`` checked on every state.  A fallback to
     the Python explorer is said in the result's ``notes``."""
-    from detect.statespace.explore import explore as explore_python
+    from detect.statespace.explore import explore_state_space as explore_python
 
     def python(max_states=max_states, timeout=timeout):
         return explore_python(model, max_states=max_states, timeout=timeout, progress=progress,
@@ -207,6 +207,10 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     table), ``states``, ``cpu`` (CPU seconds of the workers' search) and ``cpu_critical`` (of
     those, the ones along the critical path: ``cpu / cpu_critical`` is the speed-up the workers
     give with a core each, however loaded the machine is).
+
+    Why one function: it owns one C context from ``nx_new`` to ``nx_free``; the phases (start-up,
+    search in time slices, finish) and their return codes are handled inside that one
+    ``try``/``finally``, in the order the runtime returns them.
     """
     from detect.statespace import explore as ex
     from detect.statespace.native.build import ffi as get_ffi
