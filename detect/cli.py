@@ -118,7 +118,7 @@ class Run:
     def __init__(self, path: str, timeout: Optional[float]):
         self.path, self.timeout = path, timeout
         self.start = time.perf_counter()
-        self.stage, self.detail = "starting", ""
+        self.stage, self.detail = "starting (loading symdetect's modules)", ""
         self._saved = None
 
     def remaining(self) -> Optional[float]:
@@ -155,7 +155,9 @@ class Run:
         if self._saved is None:
             old_handler = signal.signal(signal.SIGALRM, expire)
             self._saved = (old_handler, signal.getitimer(signal.ITIMER_REAL), time.perf_counter())
-        signal.setitimer(signal.ITIMER_REAL, max(left + grace, 1e-3))
+        # Repeating: an exception raised by a signal handler that runs inside a garbage
+        # collector callback or a ``__del__`` is printed and dropped, not propagated.
+        signal.setitimer(signal.ITIMER_REAL, max(left + grace, 1e-3), ALARM_REPEAT)
 
     def disarm(self) -> None:
         import signal
@@ -177,6 +179,8 @@ class Run:
         return Failure(f"{self.path}: interrupted while {where}; the run is incomplete", EXIT_INCOMPLETE)
 
 
+#: Seconds between repeats of the alarm once the deadline has passed (``Run.arm``).
+ALARM_REPEAT = 0.5
 #: Seconds past the deadline before the alarm stops an exploration that has not stopped
 #: itself at its own time-out (the explorers read the clock every 512 states).
 EXPLORATION_GRACE = 1.0
@@ -207,6 +211,7 @@ def pipeline_command(command):
         try:
             return command(**params)
         except KeyboardInterrupt as e:
+            run.disarm()
             raise run.stopped(e) from None
         except NestedTooDeeply as e:
             raise Failure(f"{path}: {e}; simplify the expressions or lower the parameters that size them") from None
@@ -291,12 +296,18 @@ def main() -> None:
     import signal
 
     # ``timeout`` and service managers stop a run with SIGTERM: treat it as Ctrl-C, so that
-    # an exploration stops and reports what it explored.
+    # an exploration stops and reports what it explored.  The first one stops the run; later
+    # ones are ignored, since they would cut short the report of what it explored (two quick
+    # Ctrl-Cs lost it, and ``--json > file`` left an empty file).
     def stop(signum, frame) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt
 
     try:
         signal.signal(signal.SIGTERM, stop)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, stop)
     except ValueError:  # not the main thread (embedded use)
         pass
 
