@@ -78,24 +78,25 @@ def show_size(n: float) -> str:
     return f"{n:.0f} bytes"
 
 
-def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None) -> SequentialModel:
+def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
+               max_procs: Optional[int] = None) -> SequentialModel:
     import warnings
 
     current_run().enter("loading the model (front end and domain narrowing)")
 
     # Warnings about the input are shown only when it loads, so that bad input is one line.
     with warnings.catch_warnings(record=True) as caught:
-        model = _load(path, defines, process)
+        model = _load(path, defines, process, max_procs)
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
 
 
-def _load(path: str, defines: tuple[str, ...], process: Optional[str]) -> SequentialModel:
+def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int]) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
-        return load_narrowed(path, parse_defines(defines), process=process)
+        return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs)
     except InputError as e:
         raise Failure(str(e)) from None
 
@@ -252,6 +253,12 @@ define_option = click.option(
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
 process_option = click.option("--process", default=None, help="CSP#: the process to analyse (default: see README).")
+max_procs_option = click.option(
+    "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
+    help="Promela: at most N processes alive at once when run creates them at run time (default 8, or "
+         "what init's runs need; Spin allows 255); a run beyond it is a fault naming this option.  "
+         "CSP#: at most N processes alive at once spawned by 'Q() ||| P()' inside a sequential process, "
+         "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
 domain_states_option = click.option(
     "--domain-states", default=1_000_000, show_default=True, metavar="N",
     help="When a constraint table would exceed --table-limit (a domain the static analysis "
@@ -320,6 +327,7 @@ def main() -> None:
 @define_option
 @json_option
 @process_option
+@max_procs_option
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True,
               help="Automorphism engine (auto: nauty for small graphs, bliss for large).")
 @click.option("--table-limit", default=100_000, show_default=True,
@@ -336,12 +344,12 @@ def main() -> None:
 @timeout_option
 @graph_limit_option
 @pipeline_command
-def analyze(model, defines, as_json, process, engine, table_limit, verify, max_states, all_cycles, measure,
+def analyze(model, defines, as_json, process, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
             partial_ok, domain_states, timeout, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
-    seq = load_model(model, defines, process)
+    seq = load_model(model, defines, process, max_procs)
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit)
@@ -488,16 +496,19 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @define_option
 @json_option
 @process_option
+@max_procs_option
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @timeout_option
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
                    "the native explorer counts what it allocates, the Python one its resident-set growth.")
 @click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
-@click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph"]),
+@click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph", "pids"]),
               default="none", show_default=True,
               help="Symmetry reduction: exact (least image, stabiliser chain), enumerate (all of G), "
-                   "local (hill climbing, may keep several states per orbit), graph (nauty canonical form).")
+                   "local (hill climbing, may keep several states per orbit), graph (nauty canonical form), "
+                   "pids (Promela: processes created by run whose pids are unobservable are interchangeable, "
+                   "then exact).")
 @click.option("--table-limit", default=100_000, show_default=True,
               help="With --reduce: largest allowed-assignment table of one constraint.")
 @click.option("--spin-states", is_flag=True,
@@ -517,15 +528,15 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "counting this process); the result does not depend on it.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_states, timeout, memory_limit, trace, strategy,
-                    table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer, workers,
-                    graph_limit):
+def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
+                    strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
+                    workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    seq = load_model(model, defines, process)
+    seq = load_model(model, defines, process, max_procs)
     detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
                                graph_limit=graph_limit)
                  if strategy != "none" else None)
@@ -654,12 +665,13 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
 @model_argument
 @define_option
 @process_option
+@max_procs_option
 @pipeline_command
-def linearise(model, defines, process):
+def linearise(model, defines, process, max_procs):
     """Print MODEL's linearised sequential model (globals, summands, init)."""
     from detect.ir.pretty import show_model
 
-    click.echo(show_model(load_model(model, defines, process)), nl=False)
+    click.echo(show_model(load_model(model, defines, process, max_procs)), nl=False)
 
 
 # ---------------------------------------------------------------------------------- export
@@ -669,6 +681,7 @@ def linearise(model, defines, process):
 @model_argument
 @define_option
 @process_option
+@max_procs_option
 @click.option("--format", "fmt", required=True,
               type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg"]),
               help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
@@ -685,14 +698,15 @@ def linearise(model, defines, process):
               help="Pictures: Graphviz layout program.")
 @domain_states_option
 @pipeline_command
-def export(model, defines, process, fmt, output, engine, table_limit, run, summand, constraint, max_nodes, layout,
+def export(model, defines, process, max_procs, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
+           layout,
            domain_states):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
     from detect.symmetry.constraints import TableTooLarge
     from detect.export import ExportError, ExportOptions, atomic_write, export_chunks
 
     start = time.perf_counter()
-    seq = load_model(model, defines, process)
+    seq = load_model(model, defines, process, max_procs)
     options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout, domain_states)
     if output is None and fmt == "png" and sys.stdout.isatty():
         raise Failure("--format png is binary: give -o FILE or redirect standard output")

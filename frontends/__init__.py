@@ -18,8 +18,10 @@ from detect.ir import SequentialModel
 SUFFIXES = {".csp": "csp", ".pml": "promela", ".p": "promela", ".prom": "promela", ".dve": "dve", ".m": "murphi"}
 
 
-def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None) -> SequentialModel:
-    """Read and linearise the model at ``path``; every user error is an ``InputError``."""
+def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
+         max_procs: Optional[int] = None) -> SequentialModel:
+    """Read and linearise the model at ``path``; every user error is an ``InputError``.
+    ``max_procs`` bounds the processes alive at once where they are created at run time."""
     suffix = os.path.splitext(path)[1].lower()
     language = SUFFIXES.get(suffix)
     if language is None:
@@ -29,10 +31,12 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
         raise InputError("no such file", path)
     if process is not None and language != "csp":
         raise InputError("--process applies to CSP# models only", path)
+    if max_procs is not None and language not in ("promela", "csp"):
+        raise InputError("--max-procs applies to Promela and CSP# models only", path)
     if language == "csp":
         from frontends.csp import load as load_csp
 
-        return load_csp(path, defines, process=process)
+        return load_csp(path, defines, process=process, max_procs=max_procs)
     if language == "murphi":
         from frontends.murphi import load as load_murphi
 
@@ -43,4 +47,4 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
         return load_dve(path, defines)
     from frontends.promela import load as load_promela
 
-    return load_promela(path, defines)
+    return load_promela(path, defines, max_procs)

@@ -69,7 +69,7 @@ def _one(job) -> tuple:
     gen, oracle = _setup(tree)
     from detect.errors import InputError
 
-    model, compare, SpinRefused, Unsupported = gen.model, oracle.compare, oracle.SpinRefused, oracle.Unsupported
+    model, compare, SpinRefused = gen.model, oracle.compare, oracle.SpinRefused
     if kind == "random":
         text, name = model(key), "m.pml"
     else:
@@ -83,8 +83,6 @@ def _one(job) -> tuple:
         outcome = f"rejected: {e}"
     except SpinRefused as e:
         outcome = f"spin refused: {e}"
-    except Unsupported as e:
-        outcome = f"unsupported: {e}"
     except Exception as e:  # a crash of ours is a finding too
         outcome = f"crash: {type(e).__name__}: {' '.join(str(e).split())[:150]}"
     return kind, key, outcome, _cause(text, outcome), time.perf_counter() - start

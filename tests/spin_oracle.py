@@ -92,19 +92,7 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
         raise RuntimeError(f"more than {max_states} states")
     dead = any(not succ and k not in graph.faults and not compiled.terminal(s)
                for k, (s, succ) in enumerate(zip(graph.states, graph.successors)))
-    if graph.faults and _PID_REUSE in repr(model.summands):
-        from detect.ir.semantics import steps
-        for k in sorted(graph.faults)[:200]:
-            if any(_PID_REUSE in (step.fault or "") for step in steps(model, graph.states[k])):
-                raise Unsupported("a process ends before a later run of init (Spin reuses its pid)")
     return Counts(spin_state_count(model, graph.states), bool(graph.faults) or dead)
-
-
-_PID_REUSE = "a process ended before init's run"
-
-
-class Unsupported(Exception):
-    """The model reaches a case we refuse at run time, by design (see README)."""
 
 
 _ASSERT = re.compile(r"\bassert\s*\(")

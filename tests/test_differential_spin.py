@@ -20,7 +20,7 @@ import pytest
 
 from detect.errors import InputError
 from tests.promela_gen import model
-from tests.spin_oracle import SpinRefused, Unsupported, compare, spin_available
+from tests.spin_oracle import SpinRefused, compare, spin_available
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
 SLOW_CORPUS = {"leader0.pml", "pftp.pml", "snoopy.pml", "sort.pml"}
@@ -42,8 +42,6 @@ def _differ(text: str, tmp_path: Path, name: str = "m.pml") -> str | None:
         pytest.skip(f"not accepted by symdetect: {e}")
     except SpinRefused as e:
         pytest.skip(f"Spin gives no count: {e}")
-    except Unsupported as e:
-        pytest.skip(f"a deliberate difference (README): {e}")
 
 
 @pytest.mark.parametrize("seed", FAST_SEEDS)

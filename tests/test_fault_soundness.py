@@ -22,7 +22,7 @@ from detect.symmetry.pipeline import detect
 from detect.checking.reduce import explore_reduced
 from tests.ir_strategies import models
 
-STRATEGIES = ("exact", "enumerate", "local", "graph")
+STRATEGIES = ("exact", "enumerate", "local", "graph", "pids")
 
 #: Issue 18's Promela model: A asserts x == 1 where B waits for it.  Spin: 1 error.
 PROMELA = """byte x; bool lock;

@@ -281,7 +281,7 @@ def _error(text, **kw) -> InputError:
     ("var x = 0;\nP() = a -> \n", "bad.csp:3:1", "unexpected end of file; expected"),
     ("var x = 0\nP() = a -> P();", "bad.csp:2:1", "expected"),
     ("P() = a -> (P(); b -> Skip);", "bad.csp:1:1", "non-tail recursion"),
-    ("System() = a -> (Q() ||| Q());\nQ() = b -> Skip;", "bad.csp:1:18", "inside a sequential process"),
+    ("System() = a -> (Q() || Q());\nQ() = b -> Skip;", "bad.csp:1:18", "inside a sequential process"),
     ("var count = 0;\nP() = inc{count++;} -> P();", "bad.csp:1:5", "unbounded"),
     ("channel c 0;\nP() = c?x{x = 1;} -> P();", "bad.csp:2:11", "read-only"),
     ("var a[2];\nP() = e{a = 1;} -> P();", "bad.csp:2:9", "without an index"),

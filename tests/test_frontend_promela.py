@@ -288,7 +288,8 @@ def test_byte_wraps_like_spin():
     ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
     ("byte x;\nactive proctype A() { if :: if :: x == 1 :: else -> skip fi\n :: else -> x = 3 fi }",
      "two else options", 3),
-    ("byte x;\nactive proctype A() { run A() }", "run is supported only in init", 2),
+    ("chan c[2] = [1] of { byte };\nproctype P(chan x) { x!1 }\nactive proctype A() { byte i;\n run P(c[i]) }",
+     "run P with a channel chosen at run time", 4),
 ])
 def test_errors_are_located(text, fragment, line):
     with pytest.raises(InputError) as e:
@@ -467,16 +468,16 @@ def test_random_rendezvous_programs_against_spin(text):
         assert (our_states(path), deadlocks(model)) == spin
 
 
-def test_init_checks_pid_plan_once_per_start_up_step():
-    """Runs in separate steps: the first A may end before the second run, so Spin would reuse
-    its pid; we report that as a fault.  Runs in one atomic step: nothing ends in between, one
-    check suffices, and two instances that could end (``false`` is an edge to their end) are
-    still symmetric (BEEM's msmie.1.pml had group 1 for this reason)."""
+def test_init_runs_reuse_pids_in_separate_steps_and_stay_symmetric_in_one(tmp_path):
+    """Runs in separate steps: the first A may end before the second run, which then reuses
+    its pid as in Spin (was: a fault).  Runs in one atomic step: nothing ends in between, the
+    pids are fixed at load time, and two instances that could end (``false`` is an edge to
+    their end) are still symmetric (BEEM's msmie.1.pml had group 1 for this reason)."""
     from detect.statespace.explore import explore_state_space
     from detect.symmetry.pipeline import detect
+    from tests.test_promela_spin_regressions import check
 
-    separate = parse_text("proctype A() { skip }\ninit { run A(); run A() }", "s.pml")
-    assert explore_state_space(separate).faults > 0
+    check("proctype A() { skip }\ninit { run A(); run A() }", 12, False, tmp_path)
     atomic = parse_text("byte n;\nproctype A() { do :: n == 0 -> n = 1; n = 0 :: n == 2 -> break od; false }\n"
                         "init { atomic { run A(); run A() } }", "a.pml")
     assert explore_state_space(atomic).faults == 0

@@ -344,7 +344,7 @@ def test_native_reduction_refuses_a_wrong_generator_like_python():
     pts = LiteralPoints.of(model)
     swap = [pts.index[(1 - k, v)] for k, v in pts.pairs]
     canon = sorting_canonicaliser(((0,), (1,)))
-    kw = dict(canonicalise=canon, sorted_blocks=SortedBlocks(((0,), (1,))),
+    kw = dict(canonicalise=canon, native_canonical=SortedBlocks(((0,), (1,))),
               symmetries=(point_symmetry(swap, pts),))
     # explore_native never falls back to Python: C itself refuses.
     for run in (lambda: native.explore_native(model, workers=1, **kw),

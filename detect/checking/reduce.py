@@ -7,14 +7,19 @@ Strategies (``make_reducer``):
 * ``enumerate`` -- every element of G, the least image (refused above ``enumerate_limit``);
 * ``exact``     -- the same least image, found by Linton-style backtracking over a stabiliser
   chain that follows the state (sympy's Schreier–Sims gives each stabiliser), with a sorting
-  fast path when G is the full symmetric group on interchangeable blocks of slots;
+  fast path when G is the full symmetric group on interchangeable blocks of slots, and one
+  for S_m permuting process slots and pid values together (``detect.checking.scalarset``);
 * ``local``     -- hill climbing with the generators: sound, may keep several per orbit;
 * ``graph``     -- nauty's canonical form of the coloured graph with the state's pre-literals
-  recoloured: exact under Aut(graph), whose action on literals is G.
+  recoloured: exact under Aut(graph), whose action on literals is G;
+* ``pids``      -- seed 001's pid abstraction (``detect.checking.pids``: processes whose pids
+  nobody can observe are interchangeable while present), then ``exact`` under G, repeated
+  until neither changes the state: sound, exact when G is trivial.
 
 "Least" is lexicographic on ``key(s) = (s[o] for o in slot_order)``.  ``slot_order`` puts the
 slots G fixes first, then greedily the next slot and every slot its stabiliser fixes (for
-process symmetry: whole processes one after the other), so that the least image of a state
+process symmetry: whole processes one after the other; ``scalarset.block_key`` keeps whole blocks
+of slots together where the last ones would interleave), so that the least image of a state
 under a symmetric group is its processes sorted, and backtracking rarely branches.  Invariant:
 ``exact`` and ``enumerate`` return the same state; every strategy returns a state of the orbit.
 
@@ -25,6 +30,7 @@ the others are re-checked without reduction and say so in their note.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
@@ -32,14 +38,19 @@ from typing import Callable, Optional, Sequence
 from detect.statespace.compile import State, compile_model
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
-    Exploration, NotASymmetry, PointSymmetry, Progress, SortedBlocks, explore_state_space,
+    Exploration, NativeCanonical, NotASymmetry, PointSymmetry, Progress, SortedBlocks,
+    explore_state_space,
 )
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
 from detect.checking.orbits import orbit_roots
+from detect.checking.pids import anonymous_pids, pid_canonicaliser
+from detect.checking.scalarset import (
+    aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
+)
 
-STRATEGIES = ("none", "exact", "enumerate", "local", "graph")
+STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
 ENUMERATE_LIMIT = 50_000
 #: Largest number of valuations tried when checking that a condition is G-invariant.
@@ -61,8 +72,8 @@ class Reducer:
     canonicalise: Optional[Callable[[State], State]]
     slot_order: tuple[int, ...]
     method: str
-    #: Set when ``canonicalise`` sorts interchangeable blocks (the native explorer does it in C).
-    sorted_blocks: Optional[SortedBlocks] = None
+    #: Set when the native explorer computes ``canonicalise`` in C (sorting blocks, or S_m on pids).
+    native_canonical: Optional[NativeCanonical] = None
 
 
 @dataclass(frozen=True)
@@ -308,93 +319,18 @@ def symmetric_blocks(point_generators: Sequence[Images], order_of_group: int, pt
     """Blocks of slots (each in ``order``) if G is exactly Sym(blocks) acting without value maps.
 
     Conditions checked: every generator moves slots only (identity value maps); the moved slots
-    split into m blocks that every generator maps onto each other position by position; |G| =
-    m!; and ``order`` lists the blocks one after another with positions aligned.  Then the least
-    image is the blocks sorted by their value tuples.
-
-    Why one function: every condition reads the slot maps computed first; it runs once per model.
+    split into m blocks that every generator maps onto each other position by position
+    (``scalarset.aligned_blocks``, positions and blocks following ``order``); and |G| = m!.  Then
+    the least image for the key ``scalarset.block_key(order, blocks)`` is the blocks sorted by their
+    value tuples.
     """
-    n = len(pts.slot_points)
-    slot_maps = []
-    for g in point_generators:
-        target = list(range(n))
-        for k, points in enumerate(pts.slot_points):
-            if not points:
-                continue
-            t = pts.pairs[g[points[0]]][0]
-            if any(pts.pairs[g[p]] != (t, pts.pairs[p][1]) for p in points):
-                return None  # a value map is not the identity
-            target[k] = t
-        slot_maps.append(target)
-    moved = sorted({k for m in slot_maps for k in range(n) if m[k] != k})
-    if not moved:
+    if any(pts.pairs[g[p]][1] != v for g in point_generators for p, (_k, v) in enumerate(pts.pairs)):
+        return None  # a value map is not the identity
+    maps = slot_maps(point_generators, pts)
+    blocks = aligned_blocks(maps, order) if maps is not None else None
+    if blocks is None or order_of_group != math.factorial(len(blocks)):
         return None
-    # Orbits of slots.
-    orbit_of: dict[int, int] = {}
-    orbits: list[list[int]] = []
-    for k in moved:
-        if k in orbit_of:
-            continue
-        orbit, queue = [k], [k]
-        orbit_of[k] = len(orbits)
-        for q in queue:
-            for m in slot_maps:
-                r = m[q]
-                if r not in orbit_of:
-                    orbit_of[r] = len(orbits)
-                    orbit.append(r)
-                    queue.append(r)
-        orbits.append(sorted(orbit))
-    first = orbits[0]
-    size = len(first)
-    if any(len(o) != size for o in orbits) or order_of_group != _factorial(size):
-        return None
-    # φ_j: first orbit -> orbit j commuting with every generator.
-    blocks = [[a] for a in first]
-    for other in orbits[1:]:
-        phi = None
-        for start in other:
-            trial = {first[0]: start}
-            queue = [first[0]]
-            ok = True
-            for a in queue:
-                for m in slot_maps:
-                    a2, b2 = m[a], m[trial[a]]
-                    if a2 in trial:
-                        if trial[a2] != b2:
-                            ok = False
-                            break
-                    else:
-                        trial[a2] = b2
-                        queue.append(a2)
-                if not ok:
-                    break
-            if ok and len(trial) == size and len(set(trial.values())) == size:
-                phi = trial
-                break
-        if phi is None:
-            return None
-        for i, a in enumerate(first):
-            blocks[i].append(phi[a])
-    position = {k: i for i, k in enumerate(order)}
-    ordered = [tuple(sorted(b, key=position.get)) for b in blocks]
-    ordered.sort(key=lambda b: position[b[0]])
-    # The key must read block after block, positions aligned (same orbit at each position).
-    flat = [k for b in ordered for k in b]
-    start = position[flat[0]]
-    if [position[k] for k in flat] != list(range(start, start + len(flat))):
-        return None
-    shape = [orbit_of[k] for k in ordered[0]]
-    if any([orbit_of[k] for k in b] != shape for b in ordered):
-        return None
-    return tuple(ordered)
-
-
-def _factorial(m: int) -> int:
-    out = 1
-    for i in range(2, m + 1):
-        out *= i
-    return out
+    return blocks
 
 
 def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], State]:
@@ -564,12 +500,20 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
     pts = LiteralPoints.of(model)
     n = len(pts.slot_points)
+    if strategy == "pids":
+        return pid_reducer(model, group, enumerate_limit)
     if strategy == "none" or group.order == 1:
         method = "no reduction" if strategy == "none" else "trivial group: nothing to reduce"
         return Reducer(strategy, group.order, None, tuple(range(n)), method)
     gens = [tuple(g) for g in group.points]
     sym = _group(gens, len(pts.pairs))
     order = slot_order(sym, pts)
+    maps = slot_maps(gens, pts)
+    blocks = aligned_blocks(maps, order) if maps is not None else None
+    if blocks is not None:
+        # Whole blocks one after the other, also where slot_order interleaves the last ones
+        # (their stabiliser is trivial): the key the fast paths need.
+        order = block_key(order, blocks)
     key = _key_function(order)
     if strategy == "enumerate":
         if group.order > enumerate_limit:
@@ -584,6 +528,12 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
             return Reducer(strategy, group.order, sorting_canonicaliser(blocks), order,
                            f"sorting {len(blocks)} interchangeable blocks of {len(blocks[0])} slots (S_{len(blocks)})",
                            SortedBlocks(tuple(tuple(b) for b in blocks)))
+        scalar = permuted_pids(gens, group.order, pts, order) if fast_paths else None
+        if scalar is not None:
+            m = len(scalar.blocks)
+            return Reducer(strategy, group.order, scalarset_canonicaliser(scalar), order,
+                           f"S_{m} on {m} pids (blocks of {len(scalar.blocks[0])} slots and the values "
+                           f"naming pids): greedy least image, backtracking over ties", scalar)
         return Reducer(strategy, group.order, smallest_image(sym, pts, order), order,
                        "least image by stabiliser-chain backtracking")
     if strategy == "local":
@@ -594,6 +544,32 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
     return Reducer(strategy, group.order, graph_canonicaliser(graph, gens, pts, engine), order,
                    f"{engine} canonical form of the {graph.n}-node coloured graph with the state marked")
+
+
+def pid_reducer(model: SequentialModel, group, enumerate_limit: int = ENUMERATE_LIMIT) -> Reducer:
+    """``pids``: the pid abstraction, then ``exact`` under ``group``, until a fixed point
+    (each step stays in the state's class under both, so the result does too)."""
+    exact = make_reducer(model, group, "exact", enumerate_limit=enumerate_limit)
+    abstraction = anonymous_pids(model)
+    if abstraction is None:
+        return replace(exact, strategy="pids",
+                       method="no process whose pid is unobservable (detect.checking.pids); " + exact.method)
+    by_pids = pid_canonicaliser(abstraction)
+    by_group = exact.canonicalise
+    if by_group is None:
+        canonicalise = by_pids
+    else:
+        def canonicalise(s: State) -> State:
+            while True:
+                t = by_group(by_pids(s))
+                if t == s:
+                    return t
+                s = t
+    sizes = ", ".join(str(len(g)) for g in abstraction.groups)
+    method = f"pid abstraction over {len(abstraction.groups)} group(s) of {sizes} processes"
+    if by_group is not None:
+        method += f", then {exact.method}"
+    return Reducer("pids", group.order, canonicalise, exact.slot_order, method)
 
 
 # ------------------------------------------------------------------------ invariance of conditions
@@ -691,7 +667,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     try:
         result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                          memory_limit=memory_limit, workers=workers,
-                         canonicalise=reducer.canonicalise, sorted_blocks=reducer.sorted_blocks,
+                         canonicalise=reducer.canonicalise, native_canonical=reducer.native_canonical,
                          progress=progress,
                          symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
     except NotASymmetry as wrong:
@@ -701,7 +677,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                 f"This is a bug in symmetry detection; please report it")
         plain = explore_state_space(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
                         memory_limit=memory_limit, workers=workers)
-        return ReducedExploration(plain, replace(reducer, canonicalise=None, sorted_blocks=None,
+        return ReducedExploration(plain, replace(reducer, canonicalise=None, native_canonical=None,
                                                  method="no reduction: " + note),
                                   (note,))
     if reducer.canonicalise is None:

@@ -98,6 +98,24 @@ class SortedBlocks:
 
 
 @dataclass(frozen=True)
+class PermutedPids:
+    """Passed with a canonicaliser that is the least image under S_m acting on m pids, which
+    the native explorer computes in C: a permutation π moves pid q's block of slots
+    ``blocks[q]`` onto ``blocks[π(q)]`` (position by position) and replaces every value naming
+    a pid q (``pid_of[k]``: value -> pid, for each slot k) by the value naming π(q) in the
+    same slot.  The key the image is least in reads ``fixed`` (the slots π never moves that
+    may name pids, in key order) first, then the blocks of pids 0, 1, ..., m-1."""
+
+    blocks: tuple[tuple[int, ...], ...]
+    fixed: tuple[int, ...]
+    pid_of: tuple[tuple[tuple[int, int], ...], ...]
+
+
+#: What a reducer may hand the native explorer instead of a Python canonicaliser.
+NativeCanonical = SortedBlocks | PermutedPids
+
+
+@dataclass(frozen=True)
 class PointSymmetry:
     """A state permutation: ``images`` permutes the model's literal points
     (``detect.ir.points.LiteralPoints``), ``apply`` is the same map compiled for states (the
@@ -231,7 +249,7 @@ def explore_state_space(
     symmetries: tuple[Callable[[State], State], ...] = (),
     engine: str | None = None,
     memory_limit: int | None = None,
-    sorted_blocks: SortedBlocks | None = None,
+    native_canonical: NativeCanonical | None = None,
     workers: int | None = None,
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
@@ -249,20 +267,21 @@ def explore_state_space(
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
 
     ``engine`` (``auto``, ``native``, ``python``; see ``detect.statespace.native``) picks the explorer of
-    an unreduced run, and of a run reduced by sorting blocks of slots (``sorted_blocks`` says
-    ``canonicalise`` is that, see ``detect.checking.reduce.sorting_canonicaliser``; the native
-    explorer then needs ``symmetries`` as ``PointSymmetry``); other canonicalised runs use this Python one.
+    an unreduced run, and of a run reduced by a canonicaliser the native explorer also has in C
+    (``native_canonical`` says which: sorting blocks of slots, ``SortedBlocks``, or the least image
+    under permutations of pids, ``PermutedPids``; the native explorer then needs ``symmetries``
+    as ``PointSymmetry``); other canonicalised runs use this Python one.
     ``workers`` threads share a native run (default: one per idle core, see
     ``detect.statespace.native.default_workers``); the result does not depend on it.
 
     Why one function: this is the Python explorer's inner loop; per-state work stays inline (local variables, no calls) because it runs millions of times.
     """
-    if engine != "python" and (canonicalise is None and not symmetries or sorted_blocks is not None):
+    if engine != "python" and (canonicalise is None and not symmetries or native_canonical is not None):
         from detect.statespace.native import dispatch
 
         return dispatch(model, max_states=max_states, timeout=timeout, progress=progress,
                         engine=engine, canonicalise=canonicalise, symmetries=symmetries,
-                        memory_limit=memory_limit, sorted_blocks=sorted_blocks, workers=workers)
+                        memory_limit=memory_limit, native_canonical=native_canonical, workers=workers)
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     canon = canonicalise

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from detect.ir import (
@@ -81,6 +81,10 @@ class Constraint:
     #: part of the summand's fault relation (see ``Csp.faulting``), not of its steps: ``0``
     #: its body, ``r >= 1`` the requirements of its fault point ``r``.
     fault: int = -1
+    #: ``"&&"`` or ``"||"``: the last variable of ``scope`` is the conjunction (disjunction)
+    #: of the others' truth values, which ``tuples`` spells out (2^n rows); the graph may
+    #: draw it as a gate instead (``detect.symmetry.graph``).  ``""``: just a table.
+    gate: str = ""
 
     @property
     def variables(self) -> tuple[int, ...]:
@@ -254,7 +258,8 @@ class _Builder:
                 tuples.append(assignment)
         self._store(scope, domains, size, tuples, text, ctx, guard)
 
-    def emit_function(self, operands: Sequence, fn: Callable[..., int], t: int, text: str, ctx=()) -> None:
+    def emit_function(self, operands: Sequence, fn: Callable[..., int], t: int, text: str, ctx=(),
+                      gate: str = "") -> None:
         """``emit(operands + [t], fn(*operands) == t, ...)`` for a fresh variable ``t``,
         enumerating the inputs only (|dom t| times fewer evaluations)."""
         scope: list[int] = []
@@ -278,10 +283,11 @@ class _Builder:
                 continue
             if out in outputs:
                 tuples.append(assignment + (out,))
-        self._store(scope + [t], domains, size, tuples, text, ctx, None)
+        self._store(scope + [t], domains, size, tuples, text, ctx, None, gate)
 
-    def _store(self, scope, domains, size, tuples, text, ctx, guard) -> None:
-        """Record the table ``tuples`` over ``scope`` (see ``emit``)."""
+    def _store(self, scope, domains, size, tuples, text, ctx, guard, gate: str = "") -> None:
+        """Record the table ``tuples`` over ``scope`` (see ``emit``); ``gate`` is kept only
+        where the table is stored as it is (not relaxed by a context)."""
         if len(tuples) == size:
             return  # allows everything: no constraint at all
         if guard is not None:
@@ -322,11 +328,13 @@ class _Builder:
         if not tuples:
             raise _Dead(f"{text} can never hold")
         self.s.constraints.append(
-            Constraint(tuple(scope), tuple(sorted(tuples)), self.s.index, text)
+            Constraint(tuple(scope), tuple(sorted(tuples)), self.s.index, text,
+                       gate=gate if g is None or isinstance(g, K) else "")
         )
 
-    def function(self, operands, fn, text, ctx=(), hint="t"):
-        """Operand for ``fn(*operands)``: folded if constant, else an aux with its constraint."""
+    def function(self, operands, fn, text, ctx=(), hint="t", gate=""):
+        """Operand for ``fn(*operands)``: folded if constant, else an aux with its constraint
+        (``gate``: see ``Constraint.gate``)."""
         if all(isinstance(o, K) for o in operands):
             try:
                 return K(fn(*(o.value for o in operands)))
@@ -363,7 +371,7 @@ class _Builder:
 
         # A total function needs no relaxation by its context: t has exactly one value for
         # every input, so the constraint cuts no (pre, locals, post) assignment away.
-        self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx)
+        self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
@@ -587,7 +595,7 @@ class _Builder:
                                     f"{self._show(acc)} {op} {self._show(v)}", ctx)
             return acc
         return self.function(values, lambda *xs: int(decide(xs)),
-                             f" {op} ".join(self._show(v) for v in values), ctx)
+                             f" {op} ".join(self._show(v) for v in values), ctx, gate=op)
 
     def commutative(self, e: Binary, ctx):
         """A chain of one associative, commutative, total operator (``a + b + c``, ``min``,
@@ -786,7 +794,7 @@ class _Builder:
         for c in self.s.constraints:
             scope = tuple(substitute.get(v, v) for v in c.scope)
             guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
-            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard))
+            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate))
         self.frames.extend(frames)
         return None
 
@@ -847,11 +855,9 @@ class _Builder:
             del self.vars[mark:]
             return ()
         kept = _slice(self.s.constraints[:body], roots, [c for _, point in points for c in point])
-        self.constraints.extend(
-            Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=0) for c in kept)
+        self.constraints.extend(replace(c, fault=0) for c in kept)
         for r, (_, point) in enumerate(points, 1):
-            self.constraints.extend(
-                Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, fault=r) for c in point)
+            self.constraints.extend(replace(c, fault=r) for c in point)
         return tuple(kind for kind, _ in points)
 
     def init(self) -> None:
@@ -891,7 +897,7 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
     variables = tuple(b.vars[v] for v in keep)
     constraints = tuple(
         Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
-                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault)
+                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate)
         for c in b.constraints
     )
     return Csp(

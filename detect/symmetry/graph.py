@@ -116,10 +116,44 @@ def _fault_nodes(g: _Builder, csp: Csp) -> dict:
     return fault_node
 
 
+def _is_gate(csp: Csp, c) -> bool:
+    """``c`` is an n-ary ``&&``/``||`` (``Constraint.gate``) over operands of domain {0, 1}
+    and a result that can be 0 and 1: drawn as a gate, not as its 2^n tuples."""
+    *inputs, result = c.scope
+    return bool(c.gate) and c.summand >= 0 and all(csp.variables[v].domain == (0, 1) for v in inputs) \
+        and {0, 1} <= set(csp.variables[result].domain)
+
+
+def _gate(g: _Builder, csp: Csp, c, cn: int, lit_node: list[dict]) -> None:
+    """The gate of ``_is_gate``: the constraint node joined to each operand's literal "= 1",
+    and through two port nodes (of their own colours) to the result's "= 1" and "= 0".  An
+    automorphism maps the node onto a gate of the same operator and arity, the operands'
+    "= 1" literals onto the operands' (so their "= 0" too: two values) and the result's 0
+    and 1 onto the result's 0 and 1: it preserves "result = op(operands)", and the result's
+    other values, excluded by the table, stay excluded.  Linear in n, where the table's
+    tuple nodes made the Peterson family's graphs large (2^11 rows at 12 users)."""
+    *inputs, result = c.scope
+    for v in inputs:
+        g.edge(cn, lit_node[v][1])
+    for value in (0, 1):
+        port = g.node(TUPLE, f"4 gate {c.gate} result={value}", f"{csp.variables[result].name}={value}")
+        g.edge(port, cn)
+        g.edge(port, lit_node[result][value])
+
+
 def _constraint(g: _Builder, csp: Csp, c, owner, lit_node: list[dict]) -> None:
     """A constraint node joined to its owner (summand or fault node) and its allowed
-    assignments: tuple nodes, or the literals themselves for an unguarded unary one."""
+    assignments: tuple nodes, the literals themselves for an unguarded unary one, or a
+    gate (``_gate``)."""
     arity = len(c.scope)
+    gate = _is_gate(csp, c)
+    if gate:
+        cn = g.node(CONSTRAINT, f"3 gate {c.gate} {_guard_kind(c)}arity={arity}", c.text)
+        g.edge(cn, owner)
+        if c.guard is not None:
+            g.edge(cn, lit_node[c.guard[0]][c.guard[1]])
+        _gate(g, csp, c, cn, lit_node)
+        return
     if c.summand < 0:
         cn = g.node(INIT, f"3 init |T|={len(c.tuples)}", c.text)
     elif c.guard is None:
@@ -174,7 +208,10 @@ def graph_size(csp: Csp) -> tuple[int, int]:
     for c in csp.constraints:
         nodes += 1
         edges += (c.summand >= 0) + (c.guard is not None)
-        if len(c.scope) == 1 and c.guard is None:
+        if _is_gate(csp, c):  # operands' "= 1" literals, two ports of two edges each
+            nodes += 2
+            edges += len(c.scope) - 1 + 4
+        elif len(c.scope) == 1 and c.guard is None:
             edges += len(c.tuples)
         else:
             nodes += len(c.tuples)
@@ -187,6 +224,10 @@ def check_graph_size(csp: Csp, limit: int) -> None:
     nodes, edges = graph_size(csp)
     if nodes + edges > limit:
         raise GraphTooLarge(nodes, edges, limit)
+
+
+def _guard_kind(c) -> str:
+    return "" if c.guard is None else ("if " if c.guard[2] else "unless ")
 
 
 def build_graph(csp: Csp) -> ColouredGraph:

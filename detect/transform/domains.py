@@ -503,6 +503,9 @@ class _State:
     version: Counter  # ("flat",) / ("at", p, c) / ("locations",) -> change count
 
 
+_EMPTY: frozenset = frozenset()
+
+
 def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
     """``new`` extended, at each end where it grew past ``old``, to the next threshold (a model
     constant ±1 or a declared bound); ``None`` when that adds more than ``limit`` values.
@@ -532,9 +535,9 @@ def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
 def _merge(store: dict, key: Key, vals: ValueSet, lay: _Layout, state: _State, where,
            why: Optional[Assign]) -> bool:
     """``store[key] ∪= vals`` with widening and the size limit; True when it changed."""
-    old = store.get(key, frozenset())
-    if old is None:
-        return False
+    old = store.get(key, _EMPTY)
+    if old is None or (vals is not None and vals <= old and len(old) <= lay.limit):
+        return False  # nothing new (the common case: no union built)
     new = None if vals is None else old | vals
     if new is not None and new != old and key not in lay.location_set:
         # Locations hold only the constants assigned to them: they need no widening.
@@ -661,9 +664,16 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
                 state.version[("locations",)] += 1
                 changed = True
             grew = False
+            limit = lay.limit
             for k in updated:
-                if k != p and _merge(bucket, k, post[k], lay, state, ("at", p, c),
-                                     run.writer.get(k)):
+                if k == p:
+                    continue
+                vals, old = post[k], bucket.get(k, _EMPTY)
+                # Most values are known at the target already: ``_merge``'s first test,
+                # inlined (the call dominated the analysis of large models).
+                if old is None or (vals is not None and vals <= old and len(old) <= limit):
+                    continue
+                if _merge(bucket, k, vals, lay, state, ("at", p, c), run.writer.get(k)):
                     grew = True
             if grew:
                 state.version[("at", p, c)] += 1

@@ -15,10 +15,10 @@ from frontends import load
 
 
 def load_model(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
-               policy: Optional[NarrowingPolicy] = None) -> SequentialModel:
+               policy: Optional[NarrowingPolicy] = None, max_procs: Optional[int] = None) -> SequentialModel:
     """The model at ``path`` (``frontends.load``) narrowed by ``policy`` (default: its
     language's); every user error is an ``InputError``."""
-    return narrow(load(str(path), defines, process), policy)
+    return narrow(load(str(path), defines, process, max_procs), policy)
 
 
 def narrowed(read: Callable[..., SequentialModel]) -> Callable[..., SequentialModel]:

@@ -20,8 +20,10 @@ __all__ = ["load", "parse_text"]
 
 
 def parse_text(text: str, path: str = "<input>", defines: Mapping[str, int] = {},
-               process: Optional[str] = None) -> SequentialModel:
-    """Parse and linearise CSP# ``text``; every user error is an ``InputError``."""
+               process: Optional[str] = None, max_procs: Optional[int] = None) -> SequentialModel:
+    """Parse and linearise CSP# ``text``; every user error is an ``InputError``.  ``max_procs``
+    bounds the processes spawned by ``Q() ||| P()`` inside a sequential process alive at once,
+    per spawning process and spawned process (``DEFAULT_MAX_SPAWNED`` when ``None``)."""
     script = parse_script(text, path)
     scope = build_scope(script, defines)
     if not scope.processes:
@@ -50,9 +52,10 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, int] = {}
     numeric = tuple(sorted((k, v) for k, v in scope.numeric.items()
                            if any(isinstance(it, Define) and it.name == k
                                   for it in script.items)))
-    return build_model(scope, system, args, name, numeric)
+    return build_model(scope, system, args, name, numeric, max_procs)
 
 
-def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None) -> SequentialModel:
+def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
+         max_procs: Optional[int] = None) -> SequentialModel:
     """Read ``path`` and linearise it (see ``parse_text``)."""
-    return parse_text(read_source(path), path, defines, process)
+    return parse_text(read_source(path), path, defines, process, max_procs)

@@ -29,7 +29,7 @@ from typing import Mapping, Optional, Union
 
 from detect.errors import InputError
 from detect.ir import (
-    Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Origin,
+    Assert, Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Origin,
     Placeholder, Process, SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
 )
 from detect.ir.build import simplify
@@ -176,6 +176,7 @@ class Component:
     pos: Span
     after: tuple[int, ...] = ()         # components that must be at Skip before this one starts
     alphabet: Optional[frozenset] = None  # declared #alphabet: (name, argument values) pairs
+    spawned: Optional[str] = None       # a pool of slots for this process, spawned by '|||' (see ``Linearisation``)
 
     @property
     def count(self) -> int:
@@ -363,7 +364,8 @@ TOP = "TOP"  # marker: a stored (run-time) parameter
 def _classify(scope: Scope, comp: Component) -> dict:
     """(process, parameter) -> static IR expression, or ``TOP`` for stored parameters."""
     values: dict = {}
-    entry_env = dict(comp.env)
+    # A spawned process's parameters are whatever its spawner passes: stored.
+    entry_env = {p: TOP for p in scope.processes[comp.spawned].params} if comp.spawned else dict(comp.env)
 
     def join(key, value):
         old = values.get(key, None)
@@ -456,6 +458,16 @@ STOP = ("stop",)
 
 
 @dataclass(frozen=True)
+class Spawn:
+    """``Q(args) ||| R`` reached by a sequential process: ``process`` Q starts in a free slot
+    of its pool while the process goes on as R; ``args`` are over the spawner's values there."""
+
+    process: str
+    args: tuple[Expr, ...]
+    pos: Span
+
+
+@dataclass(frozen=True)
 class Move:
     guard: Expr
     action: tuple  # ("event", name, args) | ("send", ch, args) | ("recv", ch, storages)
@@ -524,10 +536,16 @@ class _Automaton:
                 return self.norm(("seq", ("at", node.left, env), node.right, env), stores, depth + 1)
             if isinstance(node, PAtomic):
                 return self.norm(("atomic", ("at", node.proc, env)), stores, depth + 1)
+            if isinstance(node, PBinary) and node.op == "|||":
+                spawned, rest = self.split_spawn(node)
+                vals = self.values(env)
+                stores.append(Spawn(spawned.name, tuple(self.scope.expr(a, vals) for a in spawned.args), node.pos))
+                return self.norm(("at", rest, env), stores, depth + 1)
             self.check_sequential(node)
             return ("at", node, self.freeze(node, env, stores))
         if kind == "seq":
             first = self.norm(raw[1], stores, depth + 1)
+            self.no_spawn_inside(stores, "before ';' (';' would wait for the spawned process to end)")
             if first == SKIP:
                 return self.norm(("at", raw[2], raw[3]), stores, depth + 1)
             if first == STOP:
@@ -535,8 +553,36 @@ class _Automaton:
             return ("seq", first, raw[2], self.freeze(raw[2], raw[3], stores))
         if kind == "atomic":
             inner = self.norm(raw[1], stores, depth + 1)
+            self.no_spawn_inside(stores, "inside atomic")
             return inner if inner in (SKIP, STOP) else ("atomic", inner)
         raise ValueError(raw)
+
+    def split_spawn(self, node: PBinary) -> tuple[PCall, Proc]:
+        """``Q(..) ||| R`` (either order) as (the call spawned, the process going on).  The one
+        that goes on is the operand that may reach a parallel composition again (``P()`` in
+        ``P() = a -> (Q() ||| P())``), else the right one; the spawned one is a call of a
+        sequential process."""
+        operands = _interleaved(node)
+        if len(operands) != 2:
+            raise self.error("'|||' inside a sequential process spawns one process at a time: "
+                             "write 'Q() ||| P()' (one spawned call and the process that goes on)", node.pos)
+        goes_on = [o for o in operands if _reaches(self.scope, o, _is_parallel_node)]
+        if len(goes_on) > 1:
+            raise self.error("'|||' inside a sequential process: a spawned process that runs a parallel "
+                             "composition or spawns again is not supported", node.pos)
+        rest = goes_on[0] if goes_on else operands[1]
+        spawned = operands[0] if rest is operands[1] else operands[1]
+        if not isinstance(spawned, PCall):
+            raise self.error("'|||' inside a sequential process: the spawned operand must be a process call "
+                             "('Q(..) ||| P(..)')", spawned.pos)
+        _called_process(self.scope, spawned)
+        return spawned, rest
+
+    def no_spawn_inside(self, stores: list, where: str) -> None:
+        """Refuse a spawn met while normalising the first part of a ``;`` or an atomic block."""
+        spawns = [s for s in stores if isinstance(s, Spawn)]
+        if spawns:
+            raise self.error(f"spawning ('Q() ||| P()') {where} is not supported", spawns[-1].pos)
 
     def check_sequential(self, node: Proc) -> None:
         if isinstance(node, PHide):
@@ -763,14 +809,34 @@ class _Storage:
         return Index(var, comp.slot()) if self.group_sizes[comp.group] > 1 else Name(var)
 
 
-class Linearisation:
-    """All the state of one linearisation run (no globals); ``run`` returns the model."""
+#: Slots per pool of spawned processes (``Q() ||| P()`` in a sequential process) when
+#: ``--max-procs`` is not given.
+DEFAULT_MAX_SPAWNED = 4
 
-    def __init__(self, scope: Scope, system: str, system_args: tuple, name: str):
+
+class Linearisation:
+    """All the state of one linearisation run (no globals); ``run`` returns the model.
+
+    Dynamic process creation: a sequential process reaching ``Q(..) ||| P(..)`` spawns Q and
+    goes on as P.  Each (component, process it spawns) gets a *pool*: a family component
+    over ``max_spawned`` slots whose location 0 is Skip, meaning "free".  A slot starts free;
+    the spawning step takes ANY free slot (one alternative per slot, a summand local), not a
+    fixed one: spawned CSP# processes are anonymous, so slots are interchangeable and the
+    detected group permutes them; a spawn with every slot taken is a fault naming the bound;
+    Q's termination (Skip) frees its slot.
+    """
+
+    def __init__(self, scope: Scope, system: str, system_args: tuple, name: str,
+                 max_spawned: Optional[int] = None):
         self.scope = scope
         self.system = system
         self.system_args = system_args
         self.name = name
+        self.max_spawned = DEFAULT_MAX_SPAWNED if max_spawned is None else max_spawned
+        if self.max_spawned < 1:
+            raise InputError(f"--max-procs {self.max_spawned}: a pool of spawned processes needs a slot", scope.path)
+        #: (spawning component, spawned process) -> index of its pool component
+        self.pools: dict[tuple[int, str], int] = {}
 
     def error(self, msg, pos):
         return self.scope.error(msg, pos)
@@ -795,8 +861,12 @@ class Linearisation:
                                    c.get("after", ()), c.get("alphabet")))
         self.comps = comps
         taken = set(sc.variables) | set(sc.numeric) | set(sc.macros) | set(sc.channels) | set(sc.processes)
+        taken |= {c.local.name for c in comps if c.local is not None}  # a pool's local joins its spawner's
         storage = _Storage(sc, sizes, taken, {}, [])
         self.storage = storage
+        autos = [self.component_automaton(c, storage) for c in comps]
+        tree = _with_pools(tree, self.add_pools(comps, autos, sizes, storage))
+        self.autos = autos
         uses_atomic = any(_uses_atomic(sc, c.entry) for c in comps)
         self.owner = ExclusiveOwner(storage.fresh("atomic_owner"), 0) if uses_atomic else None
         # Atomic ids: 1 + global position of the instance.
@@ -805,15 +875,12 @@ class Linearisation:
             id_base.append(acc)
             acc += c.count
         self.n_instances = acc
-
-        autos = []
-        for c in comps:
-            autos.append(self.component_automaton(c, storage))
         # pc arrays: one per group, only if some instance has more than one location.
         group_locs: dict[str, int] = {}
         for c, (locs, _, _) in zip(comps, autos):
             group_locs[c.group] = max(group_locs.get(c.group, 0), len(locs))
         pcs = {g: storage.fresh(f"pc_{g}") for g, n in group_locs.items() if n > 1}
+        self.pcs = pcs
 
         pieces: list[list[Cand]] = []
         for k, (c, (locs, edges, init_stores)) in enumerate(zip(comps, autos)):
@@ -823,6 +890,56 @@ class Linearisation:
         cands = self.combine(tree, pieces, comps)
         summands = self.channels(cands, comps)
         return comps, autos, pcs, group_locs, storage, summands, id_base
+
+    def add_pools(self, comps: list[Component], autos: list, sizes: dict, storage: _Storage) -> dict[int, list[int]]:
+        """Append a pool component (and its automaton) per (component, process it spawns);
+        the pools' indices by spawning component."""
+        by_spawner: dict[int, list[int]] = {}
+        for k in range(len(comps)):
+            for sp in dict.fromkeys(sp.process for edge in autos[k][1] for sp in edge[7]):
+                if comps[k].alphabet is not None:
+                    raise self.error(f"a process with an #alphabet that spawns '{sp}' is not supported", comps[k].pos)
+                group, n = sp, 1
+                while group in sizes:
+                    group, n = f"{sp}_{n}", n + 1
+                d = self.scope.processes[sp]
+                local = Local(storage.fresh(f"{group}_slot"), tuple(range(self.max_spawned)))
+                comps.append(Component(group, d.body, (), local, 0, 0, None, d.pos, spawned=sp))
+                sizes[group] = self.max_spawned
+                autos.append(self.component_automaton(comps[-1], storage))
+                self.pools[(k, sp)] = len(comps) - 1
+                by_spawner.setdefault(k, []).append(len(comps) - 1)
+        return by_spawner
+
+    def spawn_variants(self, k: int, spawns: tuple[Spawn, ...]) -> list[tuple[tuple[Local, ...], Expr, tuple[Stmt, ...]]]:
+        """The alternatives of component ``k``'s step as (extra locals, extra guard, statements
+        starting the spawned process): one taking any free slot of the pool, one that is the
+        bound's fault when no slot is free; a step that spawns nothing is one alternative."""
+        if not spawns:
+            return [((), Const(1), ())]
+        (sp,) = spawns  # ``split_spawn`` lets a step spawn one process
+        pool = self.comps[self.pools[(k, sp.process)]]
+        locs = self.autos[self.pools[(k, sp.process)]][0]
+        pc = self.pcs.get(pool.group)
+        if pc is None:
+            return [((), Const(1), ())]  # the spawned process is Skip: it ends at once
+        many = self.max_spawned > 1
+
+        def counter(slot: Expr) -> ProgramCounter:
+            return ProgramCounter(Index(pc, slot) if many else Name(pc))
+
+        slot = Name(pool.local.name) if many else Const(0)
+        entry_reads = live_storage(locs[1])
+        starts: list[Stmt] = [counter(slot).goto(1)]
+        for param, arg in zip(self.scope.processes[sp.process].params, sp.args):
+            if (pool.group, "param", sp.process, param) in self.storage.names:
+                st = self.storage.get(pool, "param", sp.process, param, sp.pos)
+                if st in entry_reads:
+                    starts.append(Assign(st, arg))
+        full = conj(*(simplify(Unary("!", counter(Const(j)).at(0))) for j in range(self.max_spawned)))
+        fault = Assert(Const(0), f"more than {self.max_spawned} processes '{sp.process}' spawned by '|||' "
+                                 f"alive at once (raise --max-procs, now {self.max_spawned})")
+        return [((pool.local,) if many else (), counter(slot).at(0), tuple(starts)), ((), full, (fault,))]
 
     def terminated(self, comp: Component, locs, pcs, sizes) -> Expr:
         """The condition that ``comp`` (not a family) is at Skip."""
@@ -838,12 +955,22 @@ class Linearisation:
     def component_automaton(self, comp: Component, storage: _Storage):
         """``comp``'s automaton, explored from its entry: its locations (in discovery order), edges and initial stores."""
         auto = _Automaton(self.scope, comp, storage.get)
-        env = {k: Bound(v) for k, v in comp.env}
+        if comp.spawned:
+            # A spawned process's parameters are stored per slot, written by the spawner.
+            d = self.scope.processes[comp.spawned]
+            read = free_names(comp.entry, auto.free_names)
+            env = {p: Bound(st, st) for p in d.params if p in read
+                   for st in (storage.get(comp, "param", d.name, p, d.pos),)}
+        else:
+            env = {k: Bound(v) for k, v in comp.env}
         init_stores: list = []
         start = auto.norm(("at", comp.entry, env), init_stores)
-        locs = {start: 0}
-        order = [start]
-        edges = []  # (src, tgt, move, stores, resets)
+        auto.no_spawn_inside(init_stores, "before the process's first event")
+        # A pool's slot starts free: at Skip, location 0, before the spawned process's entry.
+        order = [SKIP] if comp.spawned and start != SKIP else []
+        order.append(start)
+        locs = {t: i for i, t in enumerate(order)}
+        edges = []  # (src, tgt, move, stores, resets, atomic at src, atomic at tgt, spawns)
         i = 0
         while i < len(order):
             term = order[i]
@@ -851,6 +978,8 @@ class Linearisation:
             for m in auto.moves(term):
                 stores: list = []
                 tgt = auto.norm(m.target, stores)
+                spawns = tuple(s for s in stores if isinstance(s, Spawn))
+                stores = [s for s in stores if not isinstance(s, Spawn)]
                 if tgt not in locs:
                     if len(locs) >= MAX_LOCATIONS or term_depth(tgt) > MAX_TERM_DEPTH:
                         raise self.error(
@@ -865,7 +994,7 @@ class Linearisation:
                 received = {x for x in m.action[2] if not _is_placeholder(x)} if m.action[0] == "recv" else set()
                 dead = (live_storage(term) | received) - live_storage(tgt)
                 edges.append((locs[term], locs[tgt], m, tuple(dedup), tuple(sorted(dead, key=repr)),
-                              in_atomic(term), in_atomic(tgt)))
+                              in_atomic(term), in_atomic(tgt), spawns))
         return order, edges, init_stores
 
     def pieces(self, k: int, comp: Component, locs, edges, pc: Optional[str], size: int, id_base: int) -> list[Cand]:
@@ -873,22 +1002,25 @@ class Linearisation:
         counter = ProgramCounter(Index(pc, slot) if size > 1 else Name(pc)) if pc else None
         me = self.atomic_id(comp, id_base)
         out = []
-        for src, tgt, m, stores, resets, a_src, a_tgt in edges:
-            guard = conj(counter.at(src), m.guard) if counter is not None else m.guard
-            program = list(m.program)
-            program += simultaneous(stores, lambda j: f"_arg{j}")
-            program += [Assign(r, Const(NONE)) for r in resets]
-            if counter is not None and tgt != src:
-                program.append(counter.goto(tgt))
-            if self.owner is not None:
-                if a_tgt:
-                    program.append(self.owner.take(me))
-                elif a_src:
-                    program.append(self.owner.release())
-            out.append(Cand(
-                (comp.local,) if comp.local else (), guard, m.action, tuple(program),
-                Origin.at(self.scope.path, m.pos.line, m.pos.column, f"{self.scope.path}:{m.pos.line}"),
-                (comp.owner,) if comp.owner else (), (k,), (me,)))
+        for src, tgt, m, stores, resets, a_src, a_tgt, spawns in edges:
+            for extra_locals, when, starts in self.spawn_variants(k, spawns):
+                guard = conj(counter.at(src), m.guard, when) if counter is not None else conj(m.guard, when)
+                # The spawned process's arguments are read before the spawner's own stored
+                # parameters change (``Q(i) ||| P(i + 1)`` passes the old i).
+                program = list(m.program) + list(starts)
+                program += simultaneous(stores, lambda j: f"_arg{j}")
+                program += [Assign(r, Const(NONE)) for r in resets]
+                if counter is not None and tgt != src:
+                    program.append(counter.goto(tgt))
+                if self.owner is not None:
+                    if a_tgt:
+                        program.append(self.owner.take(me))
+                    elif a_src:
+                        program.append(self.owner.release())
+                out.append(Cand(
+                    ((comp.local,) if comp.local else ()) + extra_locals, guard, m.action, tuple(program),
+                    Origin.at(self.scope.path, m.pos.line, m.pos.column, f"{self.scope.path}:{m.pos.line}"),
+                    (comp.owner,) if comp.owner else (), (k,), (me,)))
         return out
 
     def atomic_id(self, comp: Component, id_base: int) -> Expr:
@@ -1140,6 +1272,14 @@ class Linearisation:
         return out
 
 
+def _with_pools(tree: Union[Tree, int], pools: Mapping[int, list[int]]) -> Union[Tree, int]:
+    """``tree`` with each spawning component's leaf interleaved with its pools: the spawned
+    processes are part of their spawner's operand of any enclosing ``||`` or hiding."""
+    if isinstance(tree, int):
+        return Tree("|||", (tree, *pools[tree])) if tree in pools else tree
+    return dataclasses.replace(tree, children=tuple(_with_pools(ch, pools) for ch in tree.children))
+
+
 def _is_placeholder(e: Expr) -> bool:
     return isinstance(e, Name) and e.name.startswith(RECEIVED)
 
@@ -1164,45 +1304,60 @@ def _line_col(origin: Origin) -> tuple[int, int]:
     return first.line, first.column
 
 
-def _uses_atomic(scope: Scope, p: Proc, seen: Optional[set] = None) -> bool:
+def _reaches(scope: Scope, p: Proc, found, seen: Optional[set] = None) -> bool:
+    """Does ``p``, or a process it may call, contain a term ``found`` holds for?"""
     seen = set() if seen is None else seen
-    if isinstance(p, PAtomic):
+    if found(p):
         return True
     if isinstance(p, PCall):
         if p.name in seen or p.name not in scope.processes:
             return False
         seen.add(p.name)
-        return _uses_atomic(scope, scope.processes[p.name].body, seen)
+        return _reaches(scope, scope.processes[p.name].body, found, seen)
     if isinstance(p, PPrefix):
-        return _uses_atomic(scope, p.then, seen)
-    if isinstance(p, PGuard):
-        return _uses_atomic(scope, p.proc, seen)
+        return _reaches(scope, p.then, found, seen)
+    if isinstance(p, (PGuard, PAtomic, PHide)):
+        return _reaches(scope, p.proc, found, seen)
     if isinstance(p, PBinary):
-        return _uses_atomic(scope, p.left, seen) or _uses_atomic(scope, p.right, seen)
+        return _reaches(scope, p.left, found, seen) or _reaches(scope, p.right, found, seen)
     if isinstance(p, PIf):
-        return _uses_atomic(scope, p.then, seen) or (p.else_ is not None and _uses_atomic(scope, p.else_, seen))
+        return _reaches(scope, p.then, found, seen) or (p.else_ is not None and _reaches(scope, p.else_, found, seen))
     if isinstance(p, PIndexed):
-        return _uses_atomic(scope, p.body, seen)
-    if isinstance(p, PHide):
-        return _uses_atomic(scope, p.proc, seen)
+        return _reaches(scope, p.body, found, seen)
     return False
+
+
+def _uses_atomic(scope: Scope, p: Proc) -> bool:
+    return _reaches(scope, p, lambda node: isinstance(node, PAtomic))
+
+
+def _is_parallel_node(p: Proc) -> bool:
+    return isinstance(p, (PBinary, PIndexed)) and p.op in ("|||", "||")
+
+
+def _interleaved(p: Proc) -> list[Proc]:
+    """The operands of a chain of ``|||`` (associative)."""
+    if isinstance(p, PBinary) and p.op == "|||":
+        return _interleaved(p.left) + _interleaved(p.right)
+    return [p]
 
 
 # ============================================================================ the model
 
 
 def build_model(scope: Scope, system: str, system_args: tuple, name: str,
-                parameters: tuple[tuple[str, int], ...]) -> SequentialModel:
+                parameters: tuple[tuple[str, int], ...], max_spawned: Optional[int] = None) -> SequentialModel:
     """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel`` whose
     ``DomainFacts`` ask ``detect.transform.narrowing`` to settle the domains of variables
     without a declared range and of stored values and buffers (placeholders until then,
-    holding ``NONE``) and to narrow the declared ranges of user variables.
+    holding ``NONE``) and to narrow the declared ranges of user variables.  ``max_spawned``
+    is the number of slots of each pool of spawned processes (``Linearisation``).
 
     Why one function: it assembles the model's parts in the order their numbering depends on (variables, pcs, storage, summands, processes).
     """
     from detect.ir import ModelError, validate
 
-    lin = Linearisation(scope, system, system_args, name)
+    lin = Linearisation(scope, system, system_args, name, max_spawned)
     comps, autos, pcs, group_locs, storage, cands, id_base = lin.run()
     variables: list[Variable] = []
     to_infer: dict[str, tuple[Span, str]] = {}

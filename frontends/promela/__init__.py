@@ -32,10 +32,11 @@ from frontends.promela.syntax import parse_program
 SUFFIXES = (".pml", ".p", ".prom")
 
 
-def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] | None = None
-               ) -> ir.SequentialModel:
+def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] | None = None,
+               max_procs: int | None = None) -> ir.SequentialModel:
     """The model of Promela source ``text`` (domains not yet narrowed: module docstring);
-    bad input raises ``InputError``."""
+    bad input raises ``InputError``.  ``max_procs`` bounds the processes alive at once
+    when ``run`` creates them at run time (``lower.DEFAULT_MAX_PROCS``; Spin: 255)."""
     pre = preprocess(text, path if path != "<input>" else "", defines)
     try:
         program = parse_program(pre)
@@ -46,7 +47,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
             raise InputError(err.message, p or path, line, err.column) from None
         raise
     name = Path(path).stem if path else "model"
-    stored, model, wide = lower_with_storage(program, pre, path, name)
+    stored, model, wide = lower_with_storage(program, pre, path, name, max_procs)
     where = path or name
     facts = ir.DomainFacts(
         "promela", tuple(ir.Unranged(v, bounds, True, f"variable '{v}'", where) for v, bounds in wide.items()),
@@ -54,17 +55,19 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     annotations: tuple = (("spin_stored", stored),)
     if any(v.name == ATOMIC for v in model.variables):
         annotations += (("spin_atomic", ATOMIC),)
-    model = dataclasses.replace(model, domains=facts, annotations=annotations)
+    model = dataclasses.replace(model, domains=facts, annotations=model.annotations + annotations)
     ir.validate(model)
     return model
 
 
-def load(path: str | Path, defines: Mapping[str, object] | None = None) -> ir.SequentialModel:
-    """Read and translate a ``.pml``/``.p``/``.prom`` file; ``defines`` override ``#define``."""
+def load(path: str | Path, defines: Mapping[str, object] | None = None,
+         max_procs: int | None = None) -> ir.SequentialModel:
+    """Read and translate a ``.pml``/``.p``/``.prom`` file; ``defines`` override ``#define``;
+    ``max_procs`` as in ``parse_text``."""
     path = Path(path)
     if path.suffix not in SUFFIXES:
         raise InputError(f"expected a Promela file ({', '.join(SUFFIXES)})", str(path), 0, 0)
-    return parse_text(read_source(path), str(path), defines)
+    return parse_text(read_source(path), str(path), defines, max_procs)
 
 
 __all__ = ["load", "parse_text", "SUFFIXES"]

@@ -7,6 +7,13 @@ instances, whose pids come from executing init's deterministic prefix at load ti
 locals ``P_p.x``; ``_pid`` and channel parameters are constants in its summands, built from
 the same template as every other instance of ``P``.
 
+Dynamic creation (``ProcessSlots``): when a ``run`` is in another proctype, depends on
+run-time values, or may follow the end of a process whose pid it would then reuse, every
+``run`` is a step at run time.  Each (proctype that may be run, pid below ``--max-procs``)
+is an instance; at most one instance of a pid runs.  As in Spin, the new process takes pid
+``_nr_pr`` and only the process with the highest pid is removed once it has ended, so
+the pids in use are always ``0 .. _nr_pr - 1``.
+
 Atomicity (Spin): ``_atomic`` holds the pid of the process whose last step keeps atomic
 control (``cfg.Transition.keep``, Spin's ``atom & 2``; -1 otherwise); other processes may move only if that one is blocked.  Spin
 does not store such mid-atomic states unless that process is blocked: ``detect.checking.spin_counts``
@@ -355,12 +362,44 @@ class Ctx:
 
 
 class Translator:
-    def __init__(self, low: Lowering, instances: list):
+    def __init__(self, low: Lowering, instances: list, slots: Optional["ProcessSlots"] = None,
+                 ctxs: Optional[dict] = None):
         self.low = low
         self.instances = instances
+        #: the pids ``run`` fills at run time (None: every run is in init's start-up plan)
+        self.slots = slots
+        #: each instance's ``Ctx``, by owner
+        self.ctxs = ctxs or {}
 
     def counter(self, inst: Instance) -> ProgramCounter:
         return ProgramCounter(Name(f"{inst.prefix}.pc"))
+
+    def free(self, pid: int) -> Expr:
+        """No process has pid ``pid``."""
+        return conj(*(self.counter(i).at(0) for i in self.instances if i.pid == pid))
+
+    def occupied(self, pid: int) -> Expr:
+        return neg(self.free(pid))
+
+    def run(self, st: S.Run, ctx: Ctx) -> list[tuple[Expr, tuple]]:
+        """``run`` at run time: the new process takes pid ``_nr_pr`` (Spin's ``addproc``),
+        the lowest free pid, since processes are removed last-in-first-out: pids in use
+        are always ``0 .. _nr_pr - 1``, so "``_nr_pr == p``" is "pid p - 1 in use, p free".
+        One alternative per pid, and a fault when every pid up to the bound is in use."""
+        slots = self.slots
+        if slots is None:
+            raise self.low.error("run is supported only in init's start-up sequence", st.pos)
+        pdecl = self.low.proctypes[st.proctype]
+        args = tuple(None if p.type == "chan" else self.expr(a, ctx) for p, a in zip(pdecl.params, st.args))
+        out = []
+        for pid in range(slots.first, slots.bound):
+            target = slots.holder(st.proctype, pid)
+            fresh = self.free(pid) if pid == slots.first else conj(self.occupied(pid - 1), self.free(pid))
+            start = (self.counter(target).goto(target.graph.entry),) + \
+                local_initialisers(self.low, self, target, self.ctxs[target.owner], args)
+            out.append((fresh, start))
+        out.append((self.occupied(slots.bound - 1), (Assert(FALSE, slots.overflow()),)))
+        return out
 
     def nr_pr(self) -> Expr:
         terms = [Binary("!=", self.counter(i).slot, Const(0)) for i in self.instances]
@@ -567,7 +606,7 @@ class Translator:
                     for cond, ch in self.channel(st.chan, ctx)]
         if isinstance(st, S.Run):
             if run_program is None:
-                raise self.low.error("run is supported only in init's start-up sequence (its processes must be known at load time)", st.pos)
+                return self.run(st, ctx)
             return [(TRUE, run_program)]
         raise self.low.error(f"unsupported statement {type(st).__name__}", getattr(st, "pos", None))
 
@@ -680,13 +719,18 @@ class _Step:
     #: (``inst``), whose turn it is under the atomic rules.
     partner: Optional[tuple] = None
 
-    def holder(self) -> Optional[int]:
-        """The pid in atomic mode after this step (Spin: after a rendezvous the receiver,
-        if its receive is marked atomic; the sender loses control)."""
+    def holder_instance(self) -> Optional[Instance]:
+        """The instance in atomic mode after this step (Spin: after a rendezvous the
+        receiver, if its receive is marked atomic; the sender loses control)."""
         if self.partner is not None:
             receiver, _, keep = self.partner
-            return receiver.pid if keep else None
-        return self.inst.pid if self.keep else None
+            return receiver if keep else None
+        return self.inst if self.keep else None
+
+    def holder(self) -> Optional[int]:
+        """The pid of ``holder_instance`` (what ``_atomic`` stores)."""
+        inst = self.holder_instance()
+        return None if inst is None else inst.pid
 
 
 def _at(low: Lowering, line: int, text: str) -> ir.SourceLocation:
@@ -708,7 +752,7 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
     return lower_with_storage(program, pre, path, name)[1]
 
 
-def lower_with_storage(program: S.Program, pre, path: str, name: str
+def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs: Optional[int] = None
                        ) -> tuple[Expr, ir.SequentialModel, dict[str, tuple[int, int]]]:
     """``(stored, model, wide)``: ``stored`` holds in the states Spin stores -- not inside an
     atomic sequence, or inside one whose process is blocked (timeout counted as false, as
@@ -769,9 +813,21 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
             instances.append(Instance("init", len(instances), "init", "init", graph(":init:", u.body), (), True))
     if not instances:
         raise InputError("no active proctype and no init: nothing runs", path, 1, 1)
-    tr = Translator(low, instances)
     init_inst = next((i for i in instances if i.proctype == "init"), None)
-    plan = plan_init(low, init_inst) if init_inst is not None else _Plan((), None)
+    runs = spawned(low, [i.graph for i in instances], graph)
+    plan: Optional[_Plan] = _Plan((), None)
+    if init_inst is not None and all(where == ":init:" for where, _ in runs):
+        plan = plan_init(low, init_inst)
+    slots = None
+    if plan is not None and plan.runs and _may_reuse_pids(low, init_inst, plan, instances, graph):
+        # every process init starts is known, but a pid may be reused: as many slots as runs
+        bound = len(instances) + len(plan.runs)
+        plan = None
+        max_procs = bound if max_procs is None else max_procs
+    if plan is None or any(where != ":init:" for where, _ in runs):
+        # Processes created at run time: every run, init's too, takes the lowest free pid.
+        plan = _Plan((), init_inst.graph.entry if init_inst is not None else None)
+        slots = dynamic_slots(low, instances, runs, graph, max_procs)
     for proctype, args, pos in plan.runs:
         pdecl = low.proctypes.get(proctype)
         if pdecl is None:
@@ -782,17 +838,17 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
         instances.append(Instance(proctype, pid, f"{proctype}_{pid}", f"{proctype}[{pid}]",
                                   graph(proctype, pdecl.body), args, False))
     # ---- per-instance state variables
-    ctxs: dict[int, Ctx] = {}
+    ctxs: dict[str, Ctx] = {}
     for inst in instances:
-        ctxs[inst.pid] = declare_instance(low, inst)
-    tr = Translator(low, instances)
+        ctxs[inst.owner] = declare_instance(low, inst)
+    tr = Translator(low, instances, slots, ctxs)
     # ---- steps
     steps: list[_Step] = []
     rv_sends: list = []
     rv_recvs: list = []
     deferred_else: list = []
     for inst in instances:
-        ctx = ctxs[inst.pid]
+        ctx = ctxs[inst.owner]
         g = inst.graph
         start_locs = None
         if inst is init_inst:
@@ -804,8 +860,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
             if t.kind == "end":
                 if g.end not in g.reachable_from(g.entry) and not (inst is init_inst and plan.stop == g.end):
                     continue
-                later = [i for i in instances if i.pid > inst.pid]
-                guard = conj(*[tr.counter(i).at(0) for i in later])
+                if slots is None:
+                    guard = conj(*[tr.counter(i).at(0) for i in instances if i.pid > inst.pid])
+                else:  # the pids in use are 0 .. _nr_pr - 1 (``Translator.run``)
+                    guard = tr.free(inst.pid + 1)
                 steps.append(_Step(inst, g.end, 0, guard, reset_program(low, inst, ctx),
                                    ir.Origin((_at(low, 0, f"{inst.owner} -end-"),)), f"{inst.proctype}.end"))
                 continue
@@ -827,7 +885,34 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str
             steps.append(_Step(inst, t.src, t.dst, guard, prog,
                                _line_of(low, inst, t.line), f"{inst.proctype}.{t.src}", t.keep))
     stored, model = assemble(low, tr, instances, steps, plan, init_inst)
+    if slots is not None:
+        groups = anonymous_processes(low, instances, slots)
+        if groups:
+            model = dataclasses.replace(model, annotations=model.annotations + (
+                ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
     return stored, model, dict(low.wide)
+
+
+def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> tuple[tuple[str, ...], ...]:
+    """Per proctype that ``run`` creates and whose pid nobody can observe, its instances
+    (``detect.checking.pids``): it never ends -- Spin's last-in-first-out removal is what
+    tells creation order, hence pids, apart -- and never reads ``_pid``.  Its instances
+    share one code and (``dynamic_slots``) the same channels, so which pids the running
+    ones have is immaterial.  Only groups of two or more."""
+    out = []
+    for name in dict.fromkeys(p for p, _ in dict(slots.holders)):
+        members = [i for i in instances if i.proctype == name]
+        g = members[0].graph
+        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g):
+            continue
+        out.append(tuple(i.owner for i in sorted(members, key=lambda i: i.pid)))
+    return tuple(out)
+
+
+def _reads_pid(g: Graph) -> bool:
+    """Whether ``_pid`` occurs in ``g``'s statements or local initialisers."""
+    return find_node((tuple(t.stmt for t in g.transitions), g.locals),
+                     lambda n: isinstance(n, S.Special) and n.name == "_pid") is not None
 
 
 def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offered: dict) -> list[_Step]:
@@ -953,23 +1038,31 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
 
 def receives_into_pid(g: Graph) -> Optional[Span]:
     """Where a receive of ``g`` stores into ``_pid`` (a variable argument named ``_pid``), or None."""
-    def find(node) -> Optional[Span]:
-        if isinstance(node, S.RecvArg):
-            return node.pos if node.kind == "var" and node.ref.name == "_pid" else None
-        if isinstance(node, (tuple, list)):
-            return next((p for x in node if (p := find(x)) is not None), None)
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            return next((p for f in dataclasses.fields(node) if (p := find(getattr(node, f.name))) is not None), None)
-        return None
-    return next((p for t in g.transitions if (p := find(t.stmt)) is not None), None)
+    found = find_node(tuple(t.stmt for t in g.transitions),
+                      lambda n: isinstance(n, S.RecvArg) and n.kind == "var" and n.ref.name == "_pid")
+    return None if found is None else found.pos
 
 
-def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx) -> tuple:
-    """Assignments giving a newly started instance its parameters and initial locals."""
+def find_node(node, match) -> Optional[object]:
+    """The first AST node inside ``node`` (depth first) for which ``match`` holds, or None."""
+    if match(node):
+        return node
+    if isinstance(node, (tuple, list)):
+        return next((f for x in node if (f := find_node(x, match)) is not None), None)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return next((f for fl in dataclasses.fields(node) if (f := find_node(getattr(node, fl.name), match)) is not None),
+                    None)
+    return None
+
+
+def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
+                       args: Optional[tuple] = None) -> tuple:
+    """Assignments giving a newly started instance its parameters (``args``, by default
+    the instance's own) and initial locals."""
     prog = []
     pdecl = low.proctypes.get(inst.proctype)
     params = pdecl.params if pdecl is not None else ()
-    for p, arg in zip(params, inst.args):
+    for p, arg in zip(params, inst.args if args is None else args):
         if p.type == "chan":
             continue
         info = ctx.locals[p.name]
@@ -1027,6 +1120,105 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
     return tr.basic(t.stmt, ctx)
 
 
+#: Spin's MAXPROC: pan reports "too many processes" when a run would exceed it.
+SPIN_MAX_PROCS = 255
+#: The default bound on processes alive at once when ``run`` creates them at run time
+#: (``--max-procs``): each pid below it is a slot per proctype that may be run, so the
+#: model grows with it; a run beyond it is a fault that names the option.
+DEFAULT_MAX_PROCS = 8
+
+
+@dataclass(frozen=True)
+class ProcessSlots:
+    """Dynamic process creation: pids ``first .. bound - 1`` that ``run`` may fill, with
+    one instance per (proctype that may be run, pid) in ``holders`` -- at most one of the
+    instances of a pid is running.  ``first`` is the lowest pid that can become free: the
+    processes running from the start below it never end (and pid 0 never becomes free
+    while somebody can still run)."""
+
+    first: int
+    bound: int
+    holders: tuple[tuple[tuple[str, int], Instance], ...]
+
+    def holder(self, proctype: str, pid: int) -> Instance:
+        return dict(self.holders)[(proctype, pid)]
+
+    def overflow(self) -> str:
+        if self.bound == SPIN_MAX_PROCS:
+            return "too many processes"
+        return f"run: more than {self.bound} processes (raise --max-procs, at most {SPIN_MAX_PROCS} as in Spin)"
+
+
+def spawned(low: Lowering, roots, graph) -> list[tuple[str, S.Run]]:
+    """Every ``run`` of the graphs ``roots`` and of the proctypes they run, transitively,
+    each with the name of the graph it is in (``graph(name, body)`` builds a proctype's)."""
+    out: list = []
+    seen: set = set()
+    todo = list(roots)
+    while todo:
+        g = todo.pop()
+        if g.name in seen:
+            continue
+        seen.add(g.name)
+        for t in g.transitions:
+            if t.kind == "stmt" and isinstance(t.stmt, S.Run):
+                pdecl = low.proctypes.get(t.stmt.proctype)
+                if pdecl is None:
+                    raise low.error(f"run of undeclared proctype {t.stmt.proctype}", t.stmt.pos)
+                if len(t.stmt.args) != len(pdecl.params):
+                    raise low.error(f"run {pdecl.name} with {len(t.stmt.args)} arguments, "
+                                    f"expected {len(pdecl.params)}", t.stmt.pos)
+                out.append((g.name, t.stmt))
+                todo.append(graph(pdecl.name, pdecl.body))
+    return out
+
+
+def dynamic_slots(low: Lowering, instances: list, runs: list, graph, max_procs: Optional[int]) -> ProcessSlots:
+    """Add to ``instances`` one instance per (proctype run by ``runs``, pid that run may
+    give it), up to ``max_procs`` processes alive at once (``DEFAULT_MAX_PROCS``)."""
+    bound = DEFAULT_MAX_PROCS if max_procs is None else max_procs
+    pos = runs[0][1].pos
+    if not len(instances) < bound <= SPIN_MAX_PROCS:
+        raise low.error(f"--max-procs {bound}: {len(instances)} processes run from the start and run "
+                        f"creates more; give a bound from {len(instances) + 1} to {SPIN_MAX_PROCS}", pos)
+    first = len(instances)
+    while first > 1 and instances[first - 1].graph.end in instances[first - 1].graph.reachable_from(
+            instances[first - 1].graph.entry):
+        first -= 1
+    proctypes = list(dict.fromkeys(st.proctype for _, st in runs))
+    holders: dict = {(i.proctype, i.pid): i for i in instances if i.pid >= first}
+    for name in proctypes:
+        pdecl = low.proctypes[name]
+        args = tuple(_fixed_channel(low, name, k, [st for _, st in runs if st.proctype == name])
+                     if p.type == "chan" else None for k, p in enumerate(pdecl.params))
+        for pid in range(first, bound):
+            if (name, pid) not in holders:
+                inst = Instance(name, pid, f"{name}_{pid}", f"{name}[{pid}]", graph(name, pdecl.body), args, False)
+                holders[(name, pid)] = inst
+                instances.append(inst)
+    return ProcessSlots(first, bound, tuple(holders.items()))
+
+
+def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Channel:
+    """The channel every run of ``proctype`` passes as its parameter ``k``: a global channel
+    named with a constant index (a channel chosen at run time would be a channel value)."""
+    chosen = set()
+    for st in runs:
+        a = st.args[k]
+        chans = low.globals.get(a.name) if isinstance(a, S.VarRef) else None
+        if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
+            raise low.error(f"unsupported construct: run {proctype} with a channel argument that is not a "
+                            "global channel", st.pos)
+        idx = 0 if a.index is None else low.static(a.index, {})
+        if idx is None or not 0 <= idx < len(chans):
+            raise low.error(f"unsupported construct: run {proctype} with a channel chosen at run time", a.pos)
+        chosen.add(chans[idx])
+    if len(chosen) != 1:
+        raise low.error(f"unsupported construct: runs of {proctype} pass different channels as its "
+                        f"parameter {k + 1}", runs[0].pos)
+    return chosen.pop()
+
+
 @dataclass(frozen=True)
 class _Plan:
     """init's deterministic start-up: ``segments`` are steps (a merged atomic block is one
@@ -1040,8 +1232,9 @@ class _Plan:
 _MAX_PREFIX = 20_000
 
 
-def plan_init(low: Lowering, inst: Instance) -> _Plan:
-    """Execute init at load time while its control flow depends only on its own locals."""
+def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
+    """Execute init at load time while its control flow depends only on its own locals;
+    None when a ``run`` remains after that (its processes are then created dynamically)."""
     g = inst.graph
     known: dict = {"_pid": inst.pid}
     for d in g.locals:
@@ -1079,11 +1272,23 @@ def plan_init(low: Lowering, inst: Instance) -> _Plan:
         loc = t.dst
     if current:  # stopped inside an atomic block: keep its steps separate
         segments.extend((k,) for k in current)
-    for k, t in enumerate(g.transitions):
-        if t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in g.reachable_from(loc) and loc != g.end:
-            raise low.error("run whose execution depends on run-time values: the processes init starts "
-                            "must be computable at load time", t.stmt.pos)
+    later = g.reachable_from(loc) if loc != g.end else set()
+    if any(t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in later for t in g.transitions):
+        return None
     return _Plan(tuple(runs), loc, tuple(segments))
+
+
+def _may_reuse_pids(low: Lowering, init_inst: Instance, plan: _Plan, instances: list, graph) -> bool:
+    """A process started before one of init's planned runs may end before it: the run may
+    then reuse its pid (Spin), which the load-time plan cannot follow."""
+    g = init_inst.graph
+    started = [i.graph for i in instances if i is not init_inst]
+    for segment in plan.segments:
+        runs = [g.transitions[k].stmt for k in segment if isinstance(g.transitions[k].stmt, S.Run)]
+        if runs and any(s.end in s.reachable_from(s.entry) for s in started):
+            return True
+        started.extend(graph(r.proctype, low.proctypes[r.proctype].body) for r in runs)
+    return False
 
 
 def _static_guard(low, g, t: Transition, known) -> Optional[bool]:
@@ -1144,13 +1349,15 @@ def _apply_static(low, t: Transition, known: dict, local_decls, runs: list) -> b
                 if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
                     raise low.error(f"{a.name} is not a global channel", a.pos)
                 idx = 0 if a.index is None else low.static(a.index, known)
-                if idx is None or not 0 <= idx < len(chans):
-                    raise low.error("channel argument index not computable at load time", a.pos)
+                if idx is None:
+                    return False  # known only at run time: the plan stops here
+                if not 0 <= idx < len(chans):
+                    raise low.error(f"channel index {idx} out of range", a.pos)
                 args.append(chans[idx])
             else:
                 v = low.static(a, known)
                 if v is None:
-                    raise low.error("run argument not computable at load time", st.pos)
+                    return False
                 args.append(v)
         args.extend([0] * (len(pdecl.params) - len(args)))
         runs.append((st.proctype, tuple(args), st.pos))
@@ -1164,34 +1371,21 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
     steps = []
     base = max(g.locations) + 1
     run_no = 0
-    started = [i for i in instances if i.running and i is not inst]
     n_initial = sum(1 for i in instances if i.running)
     for s, seg in enumerate(plan.segments):
         src = base + s if s > 0 else g.entry
         dst = base + s + 1 if s + 1 < len(plan.segments) else plan.stop
         program: list = []
         guard = TRUE
-        checked = False
         for j, k in enumerate(seg):
             t = g.transitions[k]
             if isinstance(t.stmt, S.Run):
+                # No process started earlier can have ended (``_may_reuse_pids``), so the
+                # run takes the next pid, the planned instance's.
                 target = instances[n_initial + run_no]
                 run_no += 1
-                check = ()
-                # Only the segment's first run is checked, against the processes started
-                # before the segment: no process moves inside the step, so the later runs
-                # start instances that are not running yet, each adds one process, and their
-                # checks hold iff the first one does.  This keeps the step symmetric in the
-                # instances it starts (a check between two runs would not be).
-                first_run = not checked
-                checked = True
-                if first_run and any(i.graph.end in i.graph.reachable_from(i.graph.entry) for i in started):
-                    check = (Assert(Binary("==", tr.nr_pr(), Const(target.pid)),
-                                    "a process ended before init's run: pids differ from the load-time plan"),)
-                prog = check + (tr.counter(target).goto(target.graph.entry),) + \
-                    local_initialisers(low, tr, target, ctxs[target.pid])
-                alts = [(TRUE, prog)]
-                started.append(target)
+                alts = [(TRUE, (tr.counter(target).goto(target.graph.entry),) +
+                         local_initialisers(low, tr, target, ctxs[target.owner]))]
             else:
                 alts = transition_alternatives(low, tr, g, t, ctx)
             if len(alts) != 1:
@@ -1202,8 +1396,6 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
         origin = ir.Origin((_at(low, g.transitions[seg[0]].line, f"init start-up step {s}"),))
         steps.append(_Step(inst, src, dst, guard, tuple(program),
                            origin, f"init.start{s}", g.transitions[seg[-1]].keep))
-    if plan.segments and plan.stop is not None:
-        pass
     return steps
 
 
@@ -1212,11 +1404,13 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     """The model, and the condition under which Spin stores a state (``detect.checking.spin_counts``)."""
     atomic_pids = sorted({st.holder() for st in steps} - {None})
     owner = ExclusiveOwner(ATOMIC, -1)
-    # Where each process may hold atomic control: after a step that keeps it.
-    holding: dict[int, set] = {}
+    # Where each process may hold atomic control: after a step that keeps it.  Keyed by
+    # instance: with dynamic creation, instances of several proctypes share a pid (one at
+    # a time), and their locations are numbered independently.
+    holding: dict[str, set] = {}
     for st in steps:
         if st.holder() is not None:
-            holding.setdefault(st.holder(), set()).add(st.dst if st.partner is None else st.partner[1])
+            holding.setdefault(st.holder_instance().owner, set()).add(st.dst if st.partner is None else st.partner[1])
     at_guard = {}
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
     # summand per alternative, with the same program.
@@ -1232,7 +1426,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
             # holder whose only move is a timeout hands control to everybody (who may then
             # take their own timeout moves).
             at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
-                                             if st.inst.pid == pid and st.src in holding[pid])),
+                                             if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
                                        _TIMEOUT, FALSE)
     timeout = neg(disj(*(substitute(f, _TIMEOUT, FALSE) for f in full)))
     summands = []

@@ -19,8 +19,9 @@ fault states are reported first, and which states are kept when ``max_states`` t
 Engines (``dispatch``): ``python``, ``native`` (falls back to Python, saying so in the result's
 ``notes``, when no compiler is available, compilation fails, or int64 arithmetic would
 overflow), and
-``auto``, the default: Python explores the first ``AUTO_THRESHOLD`` states (small models never
-wait for a compiler) and a model with more is explored natively.  The choice comes from the
+``auto``, the default: Python explores the first ``AUTO_THRESHOLD`` states
+(``AUTO_THRESHOLD_REDUCED`` when it canonicalises; small models never wait for a compiler)
+and a model with more is explored natively.  The choice comes from the
 ``engine`` argument (the CLI's ``--engine``, passed down), else the
 environment variable ``SYMDETECT_NATIVE`` (``0``/``python``, ``1``/``native``, ``auto``).
 """
@@ -37,6 +38,9 @@ from detect.ir import SequentialModel
 ENGINES = ("auto", "native", "python")
 #: States the Python explorer handles before ``auto`` switches to native code.
 AUTO_THRESHOLD = 20_000
+#: The same for a reduced run: canonicalising and checking the generators in Python costs
+#: ~1 ms a state (n_peterson N=6: 20,000 states took 20 s, the C build ~2 s).
+AUTO_THRESHOLD_REDUCED = 2_000
 #: Target seconds of one C slice between Python checks (progress, timeout, Ctrl-C).
 _SLICE_SECONDS = 0.2
 
@@ -80,9 +84,10 @@ def engine_choice(explicit: Optional[str] = None) -> str:
 
 
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
-             canonicalise=None, symmetries=(), memory_limit=None, sorted_blocks=None, workers=None):
-    """``detect.statespace.explore.explore_state_space`` on the chosen engine: unreduced, or reduced by sorting
-    ``sorted_blocks`` with the generators ``symmetries`` checked on every state.  A fallback to
+             canonicalise=None, symmetries=(), memory_limit=None, native_canonical=None, workers=None):
+    """``detect.statespace.explore.explore_state_space`` on the chosen engine: unreduced, or
+    reduced by the canonicaliser ``native_canonical`` describes (``SortedBlocks`` or
+    ``PermutedPids``) with the generators ``symmetries`` checked on every state.  A fallback to
     the Python explorer is said in the result's ``notes``."""
     from detect.statespace.explore import explore_state_space as explore_python
 
@@ -97,10 +102,11 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     start = time.perf_counter()
     first = None
     if choice == "auto":
-        if max_states is not None and max_states <= AUTO_THRESHOLD:
+        threshold = AUTO_THRESHOLD if canonicalise is None else AUTO_THRESHOLD_REDUCED
+        if max_states is not None and max_states <= threshold:
             return python()
-        first = python(max_states=AUTO_THRESHOLD)
-        if not first.truncated or first.interrupted or first.states < AUTO_THRESHOLD:
+        first = python(max_states=threshold)
+        if not first.truncated or first.interrupted or first.states < threshold:
             return first
         if timeout is not None and time.perf_counter() - start >= timeout:
             return first
@@ -108,7 +114,7 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     try:
         result = explore_native(model, max_states=max_states, timeout=remaining, progress=progress,
                                 canonicalise=canonicalise, symmetries=symmetries,
-                                memory_limit=memory_limit, sorted_blocks=sorted_blocks, workers=workers)
+                                memory_limit=memory_limit, native_canonical=native_canonical, workers=workers)
     except NativeUnavailable as e:
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
         fallback = python(timeout=remaining)
@@ -145,22 +151,22 @@ _NO_LIMIT = (1 << 64) - 1
 MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
 
 
-def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks):
-    """Hand the blocks and the generators' slot/value tables to C; returns what must stay
-    alive while C may read it (nothing after ``nx_set_symmetry`` copies, but be safe)."""
-    from detect.statespace.explore import PointSymmetry
+def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonical):
+    """Hand the canonical form (sorted blocks, or pids' tables) and the generators' slot/value
+    tables to C; returns what must stay alive while C may read it (nothing after
+    ``nx_set_symmetry`` and ``nx_set_pids`` copy, but be safe)."""
+    from detect.statespace.explore import PermutedPids, PointSymmetry, SortedBlocks
 
     if canonicalise is None and not symmetries:
         return None
-    if canonicalise is not None and sorted_blocks is None:
-        raise NativeUnavailable("only the sorting canonicaliser runs natively")
-    blocks = sorted_blocks.blocks if canonicalise is not None else ()
+    if canonicalise is not None and not isinstance(native_canonical, (SortedBlocks, PermutedPids)):
+        raise NativeUnavailable("only the sorting and pid canonicalisers run natively")
+    blocks = native_canonical.blocks if isinstance(native_canonical, SortedBlocks) and canonicalise is not None else ()
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
     from detect.ir.points import LiteralPoints
 
     pts = LiteralPoints.of(model)
-    nslots = len(pts.slot_points)
     targets, values = [], []
     for sym in symmetries:
         if not isinstance(sym, PointSymmetry):
@@ -177,18 +183,41 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks)
     if lib.nx_set_symmetry(ctx, len(blocks), len(blocks[0]) if blocks else 0, keep[0],
                            len(symmetries), keep[1], len(pts.pairs), keep[2], keep[3]):
         raise NativeUnavailable("out of memory")
+    if canonicalise is not None and isinstance(native_canonical, PermutedPids):
+        keep += _set_pids(lib, ffi, ctx, native_canonical, pts)
     return keep
+
+
+def _set_pids(lib, ffi, ctx, pids, pts) -> list:
+    """``nx_set_pids``'s tables: per point the pid it names (-1: none), per slot and pid the
+    value naming it (0 where the slot names no pids)."""
+    m = len(pids.blocks)
+    names = [dict(pairs) for pairs in pids.pid_of]
+    label = [names[k].get(v, -1) for k, v in pts.pairs]
+    value = [0] * (len(pts.slot_points) * m)
+    for k, pairs in enumerate(pids.pid_of):
+        for v, q in pairs:
+            value[k * m + q] = v
+    flat = [k for b in pids.blocks for k in b]
+    tables = [ffi.new("int32_t[]", flat or [0]), ffi.new("int32_t[]", list(pids.fixed) or [0]),
+              ffi.new("int32_t[]", [1 if pairs else 0 for pairs in pids.pid_of] or [0]),
+              ffi.new("int32_t[]", label or [0]), ffi.new("int64_t[]", value or [0])]
+    if lib.nx_set_pids(ctx, m, len(pids.blocks[0]), tables[0], len(pids.fixed), tables[1],
+                       tables[2], tables[3], tables[4]):
+        raise NativeUnavailable(f"S_{m} on pids: too many pids for the C tables")
+    return tables
 
 
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
                    stats: dict | None = None, canonicalise=None, symmetries=(),
-                   memory_limit: int | None = None, sorted_blocks=None, workers: int | None = None,
+                   memory_limit: int | None = None, native_canonical=None, workers: int | None = None,
                    parallel_min: int | None = None):
     """Explore natively; raises ``NativeUnavailable``/``NativeOverflow`` instead of falling back.
 
-    ``canonicalise`` must be ``None`` or a sorting canonicaliser (``sorted_blocks``, a
-    ``detect.statespace.explore.SortedBlocks``, are sorted in C); each of ``symmetries`` (a
+    ``canonicalise`` must be ``None`` or one C also computes, as ``native_canonical`` says
+    (``detect.statespace.explore.SortedBlocks``: blocks sorted; ``PermutedPids``: the least
+    image under permutations of pids); each of ``symmetries`` (a
     ``PointSymmetry``, as ``detect.checking.reduce`` makes them) is checked on every expanded state, and
     ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
@@ -228,7 +257,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     if parallel_min is not None:
         lib.nx_set_parallel_min(ctx, parallel_min)
     try:
-        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, sorted_blocks)
+        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, native_canonical)
         truncated = interrupted = memory_limited = False
         tick = ex.Clock(start, deadline, progress,
                         lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx))).out_of_time
@@ -409,3 +438,27 @@ def native_states(model: SequentialModel, max_states: int | None = None, workers
         return out
     finally:
         lib.nx_free(ctx)
+
+
+class NativeCanonicaliser:
+    """The C canonicaliser a ``native_canonical`` describes, as a function of a state (for
+    tests and tools: it must agree with the Python canonicaliser it stands for)."""
+
+    def __init__(self, model: SequentialModel, canonicalise, native_canonical):
+        from detect.statespace.native.build import ffi as get_ffi
+
+        self.lib = load(model)
+        self.ffi = get_ffi()
+        ctx = self.lib.nx_new(_NO_LIMIT, _NO_LIMIT, 1)
+        if ctx == self.ffi.NULL:
+            raise NativeUnavailable("out of memory")
+        self.ctx = self.ffi.gc(ctx, self.lib.nx_free)
+        self.tables = _set_symmetry(model, self.lib, self.ffi, self.ctx, canonicalise, (), native_canonical)
+        self.nslots = self.lib.nx_nslots()
+        self.buf = self.ffi.new("int64_t[]", max(1, self.nslots))
+
+    def __call__(self, state: State) -> State:
+        for k, v in enumerate(state):
+            self.buf[k] = v
+        self.lib.nx_canonicalise(self.ctx, self.buf)
+        return tuple(self.buf[k] for k in range(self.nslots))

@@ -37,6 +37,9 @@ void nx_state(void *p, uint64_t i, int64_t *out);
 uint64_t nx_memory(void *p);
 int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int ngens,
                     const int32_t *gtarget, int npoints, const int32_t *poff, const int64_t *gvalue);
+int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, const int32_t *fixed,
+                const int32_t *labelled, const int32_t *label, const int64_t *value);
+void nx_canonicalise(void *p, int64_t *t);
 int nx_bad_generator(void *p);
 uint32_t nx_bad_state(void *p);
 int nx_nworkers(void *p);

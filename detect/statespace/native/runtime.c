@@ -121,6 +121,15 @@ typedef struct Ctx {
     /* symmetry reduction (sorting fast path): nblocks blocks of blen slots */
     int nblocks, blen;
     int32_t *blocks;
+    /* symmetry reduction (S_m permuting pids, canonicalise_pids): pid q owns the slots
+     * pid_blocks[q * pid_len ..], in key order; pid_fixed are the slots the group fixes that
+     * hold pids, in key order (they come first in the key) */
+    int pid_m, pid_len, pid_nfixed;
+    int32_t *pid_blocks;
+    int32_t *pid_fixed;
+    int32_t *pid_labelled; /* NSLOTS: 1 when the slot holds pid values */
+    int32_t *pid_label;    /* per point (poff[k] + slot_index(k, v)): the pid v names, or -1 */
+    i64 *pid_value;        /* NSLOTS * pid_m: the value of slot k naming pid q */
     /* generators checked on every expanded state: target slot and value per (slot, index) */
     int ngens;
     int32_t *gtarget;     /* ngens * NSLOTS */
@@ -155,7 +164,7 @@ static void pack(const i64 *t, u64 *w);
 static void unpack(const u64 *w, i64 *t);
 
 /* Least image under Sym(blocks): the blocks' value tuples sorted (insertion sort). */
-static void canonicalise(const Ctx *c, i64 *t) {
+static void sort_blocks(const Ctx *c, i64 *t) {
     int m = c->nblocks, L = c->blen;
     const int32_t *b = c->blocks;
     for (int i = 1; i < m; i++) {
@@ -167,6 +176,170 @@ static void canonicalise(const Ctx *c, i64 *t) {
             for (int q = 0; q < L; q++) { i64 tmp = t[x[q]]; t[x[q]] = t[y[q]]; t[y[q]] = tmp; }
         }
     }
+}
+
+/* ---------------------------------------------------------------- least image under S_m on pids
+ *
+ * The group is S_m acting on m pids: a permutation pi moves pid q's block of slots onto pid
+ * pi(q)'s (position by position) and replaces every value naming a pid q by the value naming
+ * pi(q).  The key reads the fixed slots (pid_fixed; the others the group fixes never change)
+ * and then the blocks of pids 0, 1, ..., m-1.  The least image is found greedily where the
+ * key forces the choice and by backtracking only where it does not:
+ *  - a fixed slot naming a pid not yet placed places it at the free target whose value there
+ *    is least (values differ per pid, so this is the only way to reach the least key);
+ *  - target block j, when no pid is placed there yet, may come from any unplaced pid p: each
+ *    candidate's block image is computed (the unplaced pids it names placed greedily, as
+ *    above), and only the candidates with the least image are explored further;
+ *  - of tied candidates, one per twin class is explored: p and r are twins when the
+ *    transposition (p r) fixes the state; with both unplaced it also fixes the placements
+ *    so far, so their subtrees reach the same images.
+ * best[] holds the least image found, valid for its first best_len blocks; on entering
+ * level j, best's first j blocks equal the current path's, so each level compares one block. */
+
+#define MAXPIDS 64
+
+typedef struct {
+    const Ctx *c;
+    const i64 *s;
+    int lab[NSLOTS > 0 ? NSLOTS : 1];   /* pid named by s[k], -1 when none */
+    int pi[MAXPIDS], inv[MAXPIDS];       /* placements: source pid -> target pid and back */
+    int placed[MAXPIDS];                 /* stack of placed source pids, to undo */
+    int nplaced;
+    i64 best[NSLOTS > 0 ? NSLOTS : 1];   /* m * L values: the blocks of the least image */
+    int best_len;
+} PidSearch;
+
+/* Place source pid p at the free target whose value in slot k is least. */
+static void place_least(PidSearch *x, int p, int k) {
+    const Ctx *c = x->c;
+    const i64 *val = c->pid_value + (size_t)k * c->pid_m;
+    int q = -1;
+    for (int r = 0; r < c->pid_m; r++)
+        if (x->inv[r] < 0 && (q < 0 || val[r] < val[q])) q = r;
+    x->pi[p] = q;
+    x->inv[q] = p;
+    x->placed[x->nplaced++] = p;
+}
+
+static void unplace_to(PidSearch *x, int n) {
+    while (x->nplaced > n) {
+        int p = x->placed[--x->nplaced];
+        x->inv[x->pi[p]] = -1;
+        x->pi[p] = -1;
+    }
+}
+
+/* Image of source block p at target block j (p placed at j), placing the pids it names. */
+static void block_image(PidSearch *x, int p, int j, i64 *out) {
+    const Ctx *c = x->c;
+    int L = c->pid_len;
+    for (int pos = 0; pos < L; pos++) {
+        int k = c->pid_blocks[p * L + pos], l = x->lab[k];
+        int tk = c->pid_blocks[j * L + pos];
+        if (l < 0) { out[pos] = x->s[k]; continue; }
+        if (x->pi[l] < 0) place_least(x, l, tk);
+        out[pos] = c->pid_value[(size_t)tk * c->pid_m + x->pi[l]];
+    }
+}
+
+/* Whether the transposition (p r) fixes the state. */
+static int swap_fixes(const PidSearch *x, int p, int r) {
+    const Ctx *c = x->c;
+    int L = c->pid_len;
+    for (int i = 0; i < c->pid_nfixed; i++) {
+        int l = x->lab[c->pid_fixed[i]];
+        if (l == p || l == r) return 0;
+    }
+    for (int q = 0; q < c->pid_m; q++) {
+        int tq = q == p ? r : q == r ? p : q;
+        for (int pos = 0; pos < L; pos++) {
+            int k = c->pid_blocks[q * L + pos], l = x->lab[k];
+            int tk = c->pid_blocks[tq * L + pos];
+            i64 v = l < 0 ? x->s[k] : c->pid_value[(size_t)tk * c->pid_m + (l == p ? r : l == r ? p : l)];
+            if (v != x->s[tk]) return 0;
+        }
+    }
+    return 1;
+}
+
+static int lex_cmp(const i64 *a, const i64 *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+static void pid_search(PidSearch *x, int j) {
+    const Ctx *c = x->c;
+    int m = c->pid_m, L = c->pid_len;
+    if (j == m) return;
+    i64 least[L], img[L];  /* one block each: the recursion is m levels deep */
+    int tied[MAXPIDS], ntied = 0;
+    int mark = x->nplaced;
+    if (x->inv[j] >= 0) {
+        tied[ntied++] = x->inv[j];
+        block_image(x, x->inv[j], j, least);
+        unplace_to(x, mark);
+    } else {
+        for (int p = 0; p < m; p++) {
+            if (x->pi[p] >= 0) continue;
+            x->pi[p] = j; x->inv[j] = p; x->placed[x->nplaced++] = p;
+            block_image(x, p, j, img);
+            unplace_to(x, mark);
+            int cmp = ntied ? lex_cmp(img, least, L) : -1;
+            if (cmp < 0) { ntied = 0; memcpy(least, img, sizeof(i64) * (size_t)L); }
+            if (cmp <= 0) tied[ntied++] = p;
+        }
+    }
+    if (j < x->best_len) {
+        int cmp = lex_cmp(least, x->best + j * L, L);
+        if (cmp > 0) return;
+        if (cmp < 0) x->best_len = j;
+    }
+    if (j >= x->best_len) {
+        memcpy(x->best + j * L, least, sizeof(i64) * (size_t)L);
+        x->best_len = j + 1;
+    }
+    int explored[MAXPIDS], nexplored = 0;
+    for (int i = 0; i < ntied; i++) {
+        int p = tied[i], twin_done = 0;
+        /* twins are an equivalence (conjugate transpositions): one explored member suffices */
+        for (int h = 0; h < nexplored && !twin_done; h++) twin_done = swap_fixes(x, explored[h], p);
+        if (twin_done) continue;
+        explored[nexplored++] = p;
+        if (x->inv[j] < 0) { x->pi[p] = j; x->inv[j] = p; x->placed[x->nplaced++] = p; }
+        block_image(x, p, j, img);
+        pid_search(x, j + 1);
+        unplace_to(x, mark);
+    }
+}
+
+/* Least image of t under S_m on pids, in place. */
+static void canonicalise_pids(const Ctx *c, i64 *t) {
+    PidSearch x;
+    int m = c->pid_m, L = c->pid_len;
+    x.c = c;
+    x.s = t;
+    x.nplaced = 0;
+    x.best_len = 0;
+    for (int k = 0; k < NSLOTS; k++)
+        x.lab[k] = c->pid_labelled[k] ? c->pid_label[c->poff[k] + slot_index(k, t[k])] : -1;
+    for (int q = 0; q < m; q++) x.pi[q] = x.inv[q] = -1;
+    i64 fixed[NSLOTS > 0 ? NSLOTS : 1];
+    for (int i = 0; i < c->pid_nfixed; i++) {
+        int k = c->pid_fixed[i], l = x.lab[k];
+        if (l < 0) { fixed[i] = t[k]; continue; }
+        if (x.pi[l] < 0) place_least(&x, l, k);
+        fixed[i] = c->pid_value[(size_t)k * m + x.pi[l]];
+    }
+    pid_search(&x, 0);
+    for (int i = 0; i < c->pid_nfixed; i++) t[c->pid_fixed[i]] = fixed[i];
+    for (int q = 0; q < m * L; q++) t[c->pid_blocks[q]] = x.best[q];
+}
+
+/* The representative of t's orbit, in place (when a reduction is set). */
+static void canonicalise(const Ctx *c, i64 *t) {
+    if (c->nblocks) sort_blocks(c, t);
+    else if (c->pid_m) canonicalise_pids(c, t);
 }
 
 static void apply_generator(const Ctx *c, int g, const i64 *s, i64 *out) {
@@ -384,6 +557,8 @@ void nx_free(void *p) {
     }
     free(c->deadlocks.items); free(c->terminals.items);
     free(c->blocks); free(c->gtarget); free(c->gvalue); free(c->poff);
+    free(c->pid_blocks); free(c->pid_fixed); free(c->pid_labelled); free(c->pid_label);
+    free(c->pid_value);
     free(c);
 }
 
@@ -422,7 +597,7 @@ int nx_init(void *p, u64 budget) {
     }
     while (budget--) {
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
-        if (c->nblocks) canonicalise(c, c->scratch);
+        if (c->nblocks || c->pid_m) canonicalise(c, c->scratch);
         pack(c->scratch, c->wscratch);
         u64 h = hash_words(c->wscratch);
         int64_t r = lookup_insert(&c->w[owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
@@ -554,6 +729,32 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
     return 0;
 }
 
+/* The representative of the state t (NSLOTS values), in place: for tests and tools. */
+void nx_canonicalise(void *p, i64 *t) { canonicalise(p, t); }
+
+/* S_m on pids (canonicalise_pids); after nx_set_symmetry, whose poff it reads. */
+int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, const int32_t *fixed,
+                const int32_t *labelled, const int32_t *label, const i64 *value) {
+    Ctx *c = p;
+    if (m > MAXPIDS || m * len > NSLOTS) return RC_MEMORY;
+    c->pid_blocks = malloc(sizeof(int32_t) * ((size_t)m * len + 1));
+    c->pid_fixed = malloc(sizeof(int32_t) * ((size_t)nfixed + 1));
+    c->pid_labelled = malloc(sizeof(int32_t) * (NSLOTS + 1));
+    c->pid_label = malloc(sizeof(int32_t) * ((size_t)c->npoints + 1));
+    c->pid_value = malloc(sizeof(i64) * ((size_t)NSLOTS * m + 1));
+    if (!c->pid_blocks || !c->pid_fixed || !c->pid_labelled || !c->pid_label || !c->pid_value)
+        return RC_MEMORY;
+    memcpy(c->pid_blocks, blocks, sizeof(int32_t) * (size_t)m * len);
+    memcpy(c->pid_fixed, fixed, sizeof(int32_t) * (size_t)nfixed);
+    memcpy(c->pid_labelled, labelled, sizeof(int32_t) * NSLOTS);
+    memcpy(c->pid_label, label, sizeof(int32_t) * (size_t)c->npoints);
+    memcpy(c->pid_value, value, sizeof(i64) * (size_t)NSLOTS * m);
+    c->pid_nfixed = nfixed;
+    c->pid_len = len;
+    c->pid_m = m;
+    return 0;
+}
+
 /* Expand w's local state idx: its successors go to their owners (inserted here when w owns
  * them, else routed).  Returns 0, or RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY (the state
  * then counts as not expanded). */
@@ -576,7 +777,7 @@ static int expand(Worker *w, size_t idx) {
         if (bad > 0) { w->bad_gen = bad - 1; w->bad_state = id; return RC_NOT_A_SYMMETRY; }
     }
     if (w->fault && vec_push(&w->faults, id)) return RC_MEMORY;
-    if (c->nblocks) {
+    if (c->nblocks || c->pid_m) {
         i64 t[NSLOTS > 0 ? NSLOTS : 1];
         for (size_t j = 0; j < distinct; j++) {
             u64 *x = w->succ + j * NWORDS;

@@ -1,0 +1,84 @@
+"""Seed 001's pid abstraction: states that differ only in the pids given to dynamically
+created processes are one state.
+
+Klaudel et al. (ISCIS 2009, ``../shared/seeds/001``) call two states equivalent when a
+bijection of pids maps one onto the other and preserves the relations between pids that the
+model can observe (parent, elder sibling, ...).  In Spin the relation that matters is
+creation order: a new process takes pid ``_nr_pr`` and only the newest process is removed
+when it ends, so the pids in use are ``0 .. _nr_pr - 1`` in creation order, and swapping
+two processes that may still end changes which of them can be removed -- no reduction is
+exact there.  For processes that never end and never read ``_pid``, no relation between
+their pids is observable (the seed's Ω* is empty): a front end names them in the model's
+annotation ``"anonymous_pids"`` = ``(groups, pid_valued)``, ``groups`` being tuples of
+``Process`` names of one definition, ``pid_valued`` the variables that hold a pid (Promela's
+``_atomic``), which are relabelled with the processes.
+
+The canonical form (``pid_canonicaliser``) keeps the pids in use and, within each group,
+gives the present processes (not all of their slots 0) their states in sorted order.  It is
+exact: two states get the same form iff such a relabelling maps one onto the other.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from detect.ir import SequentialModel, slot_offsets
+
+State = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AnonymousPids:
+    """Per group, per member: its pid and the state positions it owns (one layout per
+    group: the members are instances of one definition); ``pid_slots``: positions of the
+    pid-valued slots."""
+
+    groups: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    pid_slots: tuple[int, ...]
+
+
+def anonymous_pids(model: SequentialModel) -> Optional[AnonymousPids]:
+    """The model's anonymous process groups as state positions (None when it has none)."""
+    annotated = model.annotation("anonymous_pids")
+    if not annotated:
+        return None
+    names, pid_valued = annotated
+    offsets = slot_offsets(model)
+    processes = {p.name: p for p in model.processes}
+    groups = []
+    for group in names:
+        members = []
+        for name in group:
+            p = processes[name]
+            # A variable narrowing dropped (constant) is the same in every member.
+            members.append((p.pid, tuple(offsets[v] + k for v, k in p.slots if v in offsets)))
+        if len({len(positions) for _, positions in members}) != 1:
+            raise ValueError(f"anonymous processes {group} own differently shaped states")
+        groups.append(tuple(members))
+    return AnonymousPids(tuple(groups), tuple(offsets[v] for v in pid_valued if v in offsets))
+
+
+def pid_canonicaliser(abstraction: AnonymousPids) -> Callable[[State], State]:
+    """The canonical form of the module docstring: within each group the present members'
+    states sorted onto the present members' pids; a pid-valued slot holding a moved pid
+    follows it (ties between equal states are broken by whether the slot names them)."""
+    groups, pid_slots = abstraction.groups, abstraction.pid_slots
+
+    def canonicalise(s: State) -> State:
+        out = list(s)
+        renamed: dict[int, int] = {}
+        for members in groups:
+            present = [(pid, positions) for pid, positions in members if any(s[k] for k in positions)]
+            if len(present) < 2:
+                continue
+            keyed = sorted((tuple(s[k] for k in positions), tuple(s[k] == pid for k in pid_slots), pid)
+                           for pid, positions in present)
+            for (values, _, old_pid), (new_pid, positions) in zip(keyed, present):
+                renamed[old_pid] = new_pid
+                for k, v in zip(positions, values):
+                    out[k] = v
+        for k in pid_slots:
+            out[k] = renamed.get(s[k], s[k])
+        return tuple(out)
+
+    return canonicalise

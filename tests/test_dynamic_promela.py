@@ -1,0 +1,157 @@
+"""Dynamic process creation in Promela (issue 14): ``run`` anywhere, pids given at run time
+(the lowest free one, Spin's ``_nr_pr``) and reused after last-in-first-out removal.  Each
+model's "states, stored" and verdict are pinned to Spin 6.5.2's (``spin -a -o1 -o2 -o3``,
+pan with ``-DSAFETY -DNOREDUCE -DNOCLAIM``), and Spin is re-run when installed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detect.checking.pids import anonymous_pids, pid_canonicaliser
+from detect.checking.reduce import explore_reduced
+from detect.errors import InputError
+from detect.statespace.compile import compile_model
+from detect.symmetry.pipeline import detect
+from detect.ir.semantics import steps
+from detect.statespace.explore import reachable_graph
+from detect.transform.load import load_model, narrowed
+from frontends import promela
+from tests.spin_oracle import our_counts
+from tests.test_promela_spin_regressions import check, follows_spin
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+#: the bundled models with Spin's counts at their default parameters
+MODELS = [
+    ("dynamic_server.pml", 15365),   # a handler per request, run inside the server
+    ("dynamic_pool.pml", 548),       # workers end and are restarted: pids reused
+    ("dynamic_ring.pml", 222),       # a ring started by a loop over a variable
+    ("dynamic_session.pml", 557),    # seed 001's server / handler / function threads
+    ("dynamic_workers.pml", 499),    # workers that never end, started by a loop over a variable
+]
+
+
+@pytest.mark.parametrize("name,stored", MODELS)
+def test_bundled_dynamic_models_count_as_spin(name, stored, tmp_path):
+    check((ROOT / "models" / name).read_text(), stored, False, tmp_path)
+
+
+SMALL = [
+    # a chain: each process starts the next, then writes
+    ("byte depth;\nproctype Link(byte d) { if :: d < 3 -> run Link(d + 1) :: else -> skip fi; depth = d }\n"
+     "init { run Link(0) }", 123, False),
+    # init's loop starts processes that may end before the next run: the pid is reused
+    ("byte n;\nproctype H(byte x) { n++ }\ninit { byte i; do :: i < 3 -> run H(i); i++ :: i == 3 -> break od }",
+     120, False),
+    # runs inside atomic, a channel parameter, _pid of a run-time process, runs in two processes
+    ("chan c = [0] of { byte };\nchan d = [2] of { byte };\nbyte sum;\n"
+     "proctype H(chan out; byte k) { byte x = k * 2; out!x; sum = sum + _pid }\n"
+     "active proctype S() { byte v; atomic { run H(d, 1); run H(d, 2) }; d?v; d?v; run H(d, v); d?v }\n"
+     "active proctype T() { byte y; c?y }\nactive proctype U() { c!3; run H(d, 7) }", 6306, False),
+    # a process at pid 1 (not init) ends and its pid is reused by a run of another process
+    ("byte x;\nproctype B() { x++ }\nactive proctype A() { (_nr_pr == 1) -> run B(); run B(); (_nr_pr == 1) }\n"
+     "active proctype C() { x = 9 }", None, None),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", SMALL)
+def test_run_anywhere_counts_as_spin(text, stored, error, tmp_path):
+    follows_spin(text, stored, error, tmp_path)
+
+
+def test_more_processes_than_the_bound_is_a_fault_naming_the_option():
+    """Spin reports "too many processes" at 255; below that, the bound is ours and says so."""
+    text = "byte x;\nproctype B() { x++; x-- }\nactive proctype A() { do :: x < 2 -> run B() :: timeout -> break od }"
+    model = narrowed(promela.parse_text)(text, "many.pml", max_procs=4)
+    graph = reachable_graph(model)
+    messages = {st.fault for k in graph.faults for st in steps(model, graph.states[k]) if st.fault}
+    assert messages and all("more than 4 processes (raise --max-procs" in m for m in messages)
+    assert our_counts(text).error
+
+
+def test_bound_below_the_initial_processes_is_refused():
+    with pytest.raises(InputError, match="--max-procs 2: 2 processes run from the start"):
+        promela.parse_text("proctype B() { skip }\nactive [2] proctype A() { run B() }", "b.pml", max_procs=2)
+
+
+def test_runs_of_a_proctype_with_different_channels_are_refused():
+    text = ("chan a = [1] of { byte }; chan b = [1] of { byte };\nproctype P(chan x) { x!1 }\n"
+            "active proctype A() { run P(a);\n run P(b) }")
+    with pytest.raises(InputError, match="runs of P pass different channels"):
+        promela.parse_text(text, "c.pml")
+
+
+# ---------------------------------------------------------------- seed 001's pid abstraction
+
+
+def test_pid_abstraction_is_a_bisimulation_and_reduces_to_its_classes():
+    """dynamic_workers: workers never end and never read _pid.  On every reachable state the
+    canonical form is reachable and has the same canonical successors (a bisimulation:
+    the quotient is exact), and ``--reduce pids`` explores exactly one state per class."""
+    model = load_model(str(ROOT / "models" / "dynamic_workers.pml"))
+    abstraction = anonymous_pids(model)
+    assert abstraction is not None and len(abstraction.groups) == 1 and abstraction.pid_slots
+    canon = pid_canonicaliser(abstraction)
+    compiled = compile_model(model)
+    graph = reachable_graph(compiled)
+    reachable = set(graph.states)
+    for s in graph.states:
+        c = canon(s)
+        assert c in reachable and canon(c) == c
+        assert {canon(t) for t in compiled.successors(s)} == {canon(t) for t in compiled.successors(c)}
+    # some state has a worker mid-atomic: _atomic names a pid the abstraction moves
+    atomic = abstraction.pid_slots[0]
+    assert any(s[atomic] >= 1 and canon(s)[atomic] != s[atomic] for s in graph.states)
+    classes = len({canon(s) for s in graph.states})
+    reduced = explore_reduced(model, "pids", detection=detect(model, domain_states=100_000))
+    assert (len(graph.states), classes, reduced.exploration.states) == (724, 162, 162)
+
+
+def test_processes_that_end_are_not_abstracted():
+    """A handler that ends may be removed only while it is the newest process (Spin), so
+    its pid is observable: no anonymous processes, and ``pids`` is the plain exploration."""
+    model = load_model(str(ROOT / "models" / "dynamic_server.pml"))
+    assert anonymous_pids(model) is None
+    reduced = explore_reduced(model, "pids", detection=detect(model, domain_states=100_000))
+    assert "no process whose pid is unobservable" in reduced.reducer.method
+    assert reduced.exploration.states == explore_reduced(model, "none").exploration.states
+
+
+def test_processes_reading_pid_are_not_abstracted():
+    text = ("chan c = [2] of { byte };\nproctype W() { end: do :: c!_pid od }\n"
+            "init { byte i; do :: i < _nr_pr + 1 && i < 2 -> run W(); i++ :: else -> break od }")
+    assert anonymous_pids(narrowed(promela.parse_text)(text, "w.pml")) is None
+    assert anonymous_pids(narrowed(promela.parse_text)(text.replace("c!_pid", "c!1"), "w.pml")) is not None
+
+
+def test_pid_abstraction_keeps_faults_and_deadlocks():
+    """Workers that never end, one of which can fail an assertion once two have counted:
+    the reduced run finds the fault, and the plain and reduced runs agree on deadlocks."""
+    text = ("chan jobs = [2] of { byte };\nbyte n = 3, seen;\n"
+            "proctype W() { byte c; end: do :: jobs?c -> seen++; assert(seen < 2) od }\n"
+            "init { byte i; do :: i < n -> run W(); i++ :: i == n -> break od; jobs!1; jobs!2 }")
+    model = narrowed(promela.parse_text)(text, "w.pml")
+    assert anonymous_pids(model) is not None
+    reduced = explore_reduced(model, "pids", detection=detect(model, domain_states=100_000)).exploration
+    plain = explore_reduced(model, "none").exploration
+    assert reduced.faults >= 1 and plain.faults >= 1
+    assert bool(reduced.deadlocks) == bool(plain.deadlocks) and reduced.states < plain.states
+
+
+def test_max_procs_option(tmp_path):
+    """``--max-procs`` reaches the Promela front end; a run beyond it is a violation (exit 1)
+    that names the option; languages other than Promela and CSP# refuse the option (exit 2)."""
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    path = tmp_path / "many.pml"
+    path.write_text("byte x;\nproctype B() { x++; x-- }\n"
+                    "active proctype A() { do :: x < 2 -> run B() :: timeout -> break od }\n")
+    result = CliRunner().invoke(main, ["explore", str(path), "--max-procs", "3"])
+    assert result.exit_code == 1 and "more than 3 processes (raise --max-procs" in result.output
+    murphi = ROOT / "models" / "peterson_scalarset.m"
+    result = CliRunner().invoke(main, ["analyze", str(murphi), "--max-procs", "3"])
+    assert result.exit_code == 2 and "--max-procs applies to Promela and CSP# models only" in result.output
