@@ -699,8 +699,7 @@ def linearise(model, defines, process, max_procs):
 @domain_states_option
 @pipeline_command
 def export(model, defines, process, max_procs, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
-           layout,
-           domain_states):
+           layout, domain_states):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
     from detect.symmetry.constraints import TableTooLarge
     from detect.export import ExportError, ExportOptions, atomic_write, export_chunks

@@ -170,7 +170,9 @@ def test_sigterm_stops_an_exploration_with_its_partial_report(signals):
     start = time.monotonic()
     subprocess.run(command + ["--max-states", "1"], capture_output=True, cwd=ROOT, timeout=300)
     loading = time.monotonic() - start
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
+    # (a test worker may ignore SIGINT, and a child inherits that: restore the default)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.5 * loading + 1.0)
     for name in signals:
         proc.send_signal(getattr(signal, name))
