@@ -21,6 +21,7 @@ from rich.table import Table
 
 from detect.errors import InputError
 from detect.ir import ModelError, SequentialModel
+from detect.symmetry.graph import GRAPH_LIMIT
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_INCOMPLETE = 0, 1, 2, 3
 
@@ -82,6 +83,8 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
                max_procs: Optional[int] = None) -> SequentialModel:
     import warnings
 
+    current_run().enter("loading the model (front end and domain narrowing)")
+
     # Warnings about the input are shown only when it loads, so that bad input is one line.
     with warnings.catch_warnings(record=True) as caught:
         model = _load(path, defines, process, max_procs)
@@ -97,23 +100,152 @@ def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs
         return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs)
     except InputError as e:
         raise Failure(str(e)) from None
-    except ModelError as e:
-        raise Failure(f"{path}: the front end produced an invalid model ({e}); please report this") from None
-    except RecursionError:
-        raise Failure(f"{path}: model nested too deeply to translate") from None
+
+
+class TimedOut(KeyboardInterrupt):
+    """``--timeout`` passed: raised by the alarm wherever the run is, and so handled as Ctrl-C
+    is (an exploration stops and reports what it explored; elsewhere one line, exit 3)."""
+
+
+class Run:
+    """One command's run: its input, deadline and current stage, for the one line a
+    time-out or interrupt prints ("time-out of 5 s reached while narrowing domains ...").
+
+    The deadline is enforced by ``SIGALRM`` (``ITIMER_REAL``) raising ``TimedOut``, so that
+    every stage -- front end, domain narrowing, CSP, coloured graph, group, verification --
+    stops without each loop reading the clock; an exploration instead gets the time left
+    (``remaining``) as its own time-out and reports its partial counts.  The timer a caller
+    had set (a test harness's) is restored, less the time spent, when the run ends."""
+
+    def __init__(self, path: str, timeout: Optional[float]):
+        self.path, self.timeout = path, timeout
+        self.start = time.perf_counter()
+        self.stage, self.detail = "starting (loading symdetect's modules)", ""
+        self._saved = None
+
+    def remaining(self) -> Optional[float]:
+        if self.timeout is None:
+            return None
+        return max(0.0, self.timeout - (time.perf_counter() - self.start))
+
+    def enter(self, stage: str) -> None:
+        self.stage, self.detail = stage, ""
+
+    def note(self, detail: str) -> None:
+        """A progress line of the current stage (what a time-out message repeats)."""
+        self.detail = detail
+
+    def telling(self, tell):
+        """``tell`` (a status line's, or None) that also records the progress here."""
+        def both(text: str) -> None:
+            self.note(text)
+            if tell is not None:
+                tell(text)
+        return both
+
+    def arm(self, grace: float = 0.0) -> None:
+        """Set the alarm at the deadline plus ``grace`` seconds (none without --timeout)."""
+        import signal
+
+        left = self.remaining()
+        if left is None:
+            return
+
+        def expire(signum, frame) -> None:
+            raise TimedOut
+
+        if self._saved is None:
+            old_handler = signal.signal(signal.SIGALRM, expire)
+            self._saved = (old_handler, signal.getitimer(signal.ITIMER_REAL), time.perf_counter())
+        # Repeating: an exception raised by a signal handler that runs inside a garbage
+        # collector callback or a ``__del__`` is printed and dropped, not propagated.
+        signal.setitimer(signal.ITIMER_REAL, max(left + grace, 1e-3), ALARM_REPEAT)
+
+    def disarm(self) -> None:
+        import signal
+
+        if self._saved is None:
+            return
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        handler, (delay, interval), since = self._saved
+        signal.signal(signal.SIGALRM, handler)
+        if delay > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(delay - (time.perf_counter() - since), 1e-3), interval)
+        self._saved = None
+
+    def stopped(self, error: KeyboardInterrupt) -> "Failure":
+        where = self.stage + (f" ({self.detail})" if self.detail else "")
+        if isinstance(error, TimedOut):
+            return Failure(f"{self.path}: time-out of {self.timeout:g} s reached while {where}; the run is "
+                           "incomplete: raise --timeout", EXIT_INCOMPLETE)
+        return Failure(f"{self.path}: interrupted while {where}; the run is incomplete", EXIT_INCOMPLETE)
+
+
+#: Seconds between repeats of the alarm once the deadline has passed (``Run.arm``).
+ALARM_REPEAT = 0.5
+#: Seconds past the deadline before the alarm stops an exploration that has not stopped
+#: itself at its own time-out (the explorers read the clock every 512 states).
+EXPLORATION_GRACE = 1.0
+
+
+def current_run() -> Run:
+    """The command's ``Run``; a detached one (no deadline) when called outside a command."""
+    ctx = click.get_current_context(silent=True)
+    run = ctx.meta.get("symdetect.run") if ctx is not None else None
+    return run if run is not None else Run("<model>", None)
+
+
+def pipeline_command(command):
+    """``command`` (whose ``model`` parameter is the input's path, and ``timeout`` if it has
+    one) run as a ``Run``: ``--timeout`` covers every stage, a time-out or interrupt outside
+    an exploration is one line naming the stage (exit 3), and the errors of a model that
+    loaded but cannot be handled are one line naming the file: nesting beyond Python's
+    limits anywhere in the pipeline (lower a parameter), an invalid model (a bug report)."""
+    import functools
+
+    @functools.wraps(command)
+    def run_command(**params):
+        from detect.statespace.compile import NestedTooDeeply
+
+        path = params["model"]
+        run = click.get_current_context().meta["symdetect.run"] = Run(path, params.get("timeout"))
+        run.arm()
+        try:
+            return command(**params)
+        except KeyboardInterrupt as e:
+            run.disarm()
+            raise run.stopped(e) from None
+        except NestedTooDeeply as e:
+            raise Failure(f"{path}: {e}; simplify the expressions or lower the parameters that size them") from None
+        except RecursionError:
+            raise Failure(f"{path}: model nested too deeply to translate; simplify the expressions or lower the "
+                          "parameters that size them") from None
+        except ModelError as e:
+            raise Failure(f"{path}: the front end produced an invalid model ({e}); please report this") from None
+        finally:
+            run.disarm()
+
+    return run_command
 
 
 def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
-                  show_progress: bool = False):
+                  show_progress: bool = False, graph_limit: Optional[int] = None):
     from detect.symmetry.constraints import TableTooLarge
+    from detect.symmetry.graph import GraphTooLarge
     from detect.symmetry.pipeline import detect
 
+    run = current_run()
+    run.enter("detecting symmetries")
     with status_line(show_progress and sys.stderr.isatty()) as tell:
         try:
             return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
-                          progress=tell)
+                          progress=run.telling(tell), graph_limit=graph_limit)
         except TableTooLarge as e:
             raise Failure(str(e)) from None
+        except GraphTooLarge as e:
+            sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
+            lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
+            raise Failure(f"{run.path}: {e}; {lower} or raise --graph-limit") from None
 
 
 model_argument = click.argument("model", type=click.Path(dir_okay=False))
@@ -133,6 +265,15 @@ domain_states_option = click.option(
     help="When a constraint table would exceed --table-limit (a domain the static analysis "
          "cannot bound tightly), take the domains from the reachable states if there are at most "
          "N of them (0: never).")
+
+
+graph_limit_option = click.option(
+    "--graph-limit", default=GRAPH_LIMIT, show_default=True, type=click.IntRange(min=1), metavar="N",
+    help="Refuse, before building it, a coloured graph of more than N nodes and edges in all.")
+timeout_option = click.option(
+    "--timeout", default=None, type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+    help="Stop after this many seconds in all (loading, domain narrowing, detection, "
+         "verification, exploration); a stop before the results is exit code 3.")
 
 
 class _Commands(click.Group):
@@ -163,12 +304,18 @@ def main() -> None:
     import signal
 
     # ``timeout`` and service managers stop a run with SIGTERM: treat it as Ctrl-C, so that
-    # an exploration stops and reports what it explored.
+    # an exploration stops and reports what it explored.  The first one stops the run; later
+    # ones are ignored, since they would cut short the report of what it explored (two quick
+    # Ctrl-Cs lost it, and ``--json > file`` left an empty file).
     def stop(signum, frame) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt
 
     try:
         signal.signal(signal.SIGTERM, stop)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, stop)
     except ValueError:  # not the main thread (embedded use)
         pass
 
@@ -195,29 +342,37 @@ def main() -> None:
 @click.option("--partial-ok", is_flag=True,
               help="Exit 0, not 3, when --verify or --completeness stops at --max-states.")
 @domain_states_option
+@timeout_option
+@graph_limit_option
+@pipeline_command
 def analyze(model, defines, as_json, process, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
-            partial_ok, domain_states):
+            partial_ok, domain_states, timeout, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
+    run = current_run()
     start = time.perf_counter()
     seq = load_model(model, defines, process, max_procs)
     parse_seconds = time.perf_counter() - start
-    detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json)
+    detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
+                              graph_limit=graph_limit)
     report = None
     if verify:
         from detect.checking.verify import verify as verify_generators
 
         # detection.model: the input, or its narrowing to reachable domains (same LTS).
+        run.enter("verifying the generators")
         with status_line(not as_json and sys.stderr.isatty()) as tell:
             report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
-                                       max_states=max_states, progress=tell)
+                                       max_states=max_states, progress=run.telling(tell))
     measured = None
     if measure:
         from detect.checking.completeness import completeness
 
+        run.enter("computing every symmetry of the transition system (--completeness)")
         with status_line(not as_json and sys.stderr.isatty(),
                          "completeness: exploring and computing every symmetry of the transition system"):
             measured = completeness(detection.model, [g.permutation for g in detection.group.generators],
                                     max_states=max_states, engine=engine)
+    run.disarm()  # the results are in: printing them is not cut short
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
         from detect.export import analysis_json
@@ -362,7 +517,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @process_option
 @max_procs_option
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
-@click.option("--timeout", default=None, type=float, help="Stop after this many seconds.")
+@timeout_option
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
                    "the native explorer counts what it allocates, the Python one its resident-set growth.")
@@ -390,21 +545,29 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Threads of the native explorer (default: one per core the load average shows idle, "
                    "counting this process); the result does not depend on it.")
+@graph_limit_option
+@pipeline_command
 def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
                     strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
-                    workers):
+                    workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 
+    run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
     seq = load_model(model, defines, process, max_procs)
-    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json)
+    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
+                               graph_limit=graph_limit)
                  if strategy != "none" else None)
+    # The exploration gets the time left as its own time-out, so that it stops and reports
+    # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
+    run.enter("exploring")
+    run.arm(grace=EXPLORATION_GRACE)
     with progress_bar(not as_json and sys.stderr.isatty()) as update:
         try:
-            reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states, timeout=timeout,
-                                      progress=update, check=not trust_symmetry, explorer=explorer,
-                                      memory_limit=memory_limit, workers=workers)
+            reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
+                                      timeout=run.remaining(), progress=update, check=not trust_symmetry,
+                                      explorer=explorer, memory_limit=memory_limit, workers=workers)
         except ReductionError as e:
             raise Failure(f"{model}: {e}") from None
     from detect.checking.cycles import check_acceptance
@@ -426,8 +589,10 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
 
         if not model.endswith((".pml", ".p", ".prom")):
             raise Failure(f"{model}: --spin-states applies to Promela models only")
+        run.enter("counting Spin's stored states (--spin-states)")
         stored, _, complete = spin_stored_states(seq, max_states)
         extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
+    run.disarm()
     import signal
 
     # The run is over: a second Ctrl-C must not lose the report of what was explored.
@@ -523,6 +688,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
 @define_option
 @process_option
 @max_procs_option
+@pipeline_command
 def linearise(model, defines, process, max_procs):
     """Print MODEL's linearised sequential model (globals, summands, init)."""
     from detect.ir.pretty import show_model
@@ -553,8 +719,9 @@ def linearise(model, defines, process, max_procs):
 @click.option("--layout", type=click.Choice(["sfdp", "neato", "fdp", "dot"]), default="sfdp", show_default=True,
               help="Pictures: Graphviz layout program.")
 @domain_states_option
-def export(model, defines, process, max_procs, fmt, output, engine, table_limit, run, summand, constraint, max_nodes, layout,
-           domain_states):
+@pipeline_command
+def export(model, defines, process, max_procs, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
+           layout, domain_states):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
     from detect.symmetry.constraints import TableTooLarge
     from detect.export import ExportError, ExportOptions, atomic_write, export_chunks
@@ -577,8 +744,6 @@ def export(model, defines, process, max_procs, fmt, output, engine, table_limit,
             atomic_write(output, chunks)
     except (ExportError, TableTooLarge) as e:
         raise Failure(f"{model}: {e}") from None
-    except ModelError as e:
-        raise Failure(f"{model}: the front end produced an invalid model ({e}); please report this") from None
     except BrokenPipeError:
         if output is not None:
             raise Failure(f"{output}: cannot write: broken pipe") from None

@@ -156,7 +156,9 @@ def test_initial_states_are_listed_within_the_bound():
     assert len(graph.states) == 1000 and not graph.complete
 
 
-def test_sigterm_stops_an_exploration_with_its_partial_report():
+@pytest.mark.parametrize("signals", [("SIGTERM",), ("SIGTERM", "SIGTERM"), ("SIGINT", "SIGINT")])
+def test_sigterm_stops_an_exploration_with_its_partial_report(signals):
+    """One signal, or two in quick succession (issue 16: the second one lost the report)."""
     import signal
     import subprocess
     import sys
@@ -168,9 +170,13 @@ def test_sigterm_stops_an_exploration_with_its_partial_report():
     start = time.monotonic()
     subprocess.run(command + ["--max-states", "1"], capture_output=True, cwd=ROOT, timeout=300)
     loading = time.monotonic() - start
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
+    # (a test worker may ignore SIGINT, and a child inherits that: restore the default)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.5 * loading + 1.0)
-    proc.send_signal(signal.SIGTERM)
+    for name in signals:
+        proc.send_signal(getattr(signal, name))
+        time.sleep(0.05)
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 3, stderr
     data = json.loads(stdout)

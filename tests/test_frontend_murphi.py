@@ -480,6 +480,10 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
         ("Var x: boolean;\nStartstate Begin x := true;", 2, 28, "end of file"),
         ("Var x: boolean;\nRuleset i: boolean Do Startstate Begin i := true; End; End;", 2, 40, "ruleset parameter"),
         ("Var x: Scalarset(0);\nStartstate Begin End;", 1, 8, "scalarset size 0"),
+        # issue 16: nested quantifiers multiply (300 + 300² copies here; 4·10^9 over the
+        # largest scalarset): refused at the one that passes the budget
+        ("Type t: Scalarset(300);\nVar x: Array [t] Of boolean;\nStartstate Begin End;\n"
+         "Invariant Forall i: t Do Forall j: t Do x[i] | !x[j] End End;", 4, 33, "more than 50,000 copies"),
     ],
 )
 def test_errors_are_located(text, line, column, fragment):

@@ -341,6 +341,13 @@ REGRESSIONS = [
     ("csp", "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nFork(i) = eat.i -> Fork(i);\n"
             "College() = ||x:{0..N-1}@(Phil(x) || Fork(x));\n"),
     ("csp", "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nCollege() = |||x:{0..N-1}@Phil(x);\n"),
+    # issue 16 (slow profile): german_small.m's N mutated to 65536 unrolled its nested
+    # quantifiers (4·10^9 copies) for hours; now a located refusal naming the budget.  N = 255
+    # stayed within it and then failed to compile with a traceback (nesting too deep).
+    ("murphi", (ROOT / "models" / "murphi" / "german_small.m").read_text().replace("N: 3;", "N: 65536;")),
+    ("murphi", (ROOT / "models" / "murphi" / "german_small.m").read_text().replace("N: 3;", "N: 255;")),
+    # a model that loads but nests too deeply to compile: one line, not a traceback
+    ("promela", "byte x; active proctype P() { x < 1 -> x = " + "(1 - " * 300 + "x" + ")" * 300 + " }\n"),
 ]
 
 

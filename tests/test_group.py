@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
+
+import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -256,3 +259,32 @@ def test_a_faulting_process_is_never_exchanged_with_a_blocking_one(model):
     point.  A generator exchanging them would map a faulting state to a blocked one, which
     ``assert_automorphisms`` refutes (before issue 18's fix, detection reported such swaps)."""
     assert_automorphisms(model, detect(model))
+
+
+@pytest.mark.parametrize("name", ["no_symmetry.csp", "peterson.csp", "token_circulation.csp",
+                                  "murphi/german_small.m", "token_pool.pml"])
+def test_order_from_the_kernel_of_the_action_equals_schreier_sims(name):
+    """|Aut(graph)| / |kernel| (the engine) = sympy's order of the generated group; the kernel
+    is non-trivial for no_symmetry.csp (|Aut(graph)| = 2, state group order 1)."""
+    from detect.symmetry.group import action_order, group_order
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    detection = detect(load_model(Path(__file__).resolve().parents[1] / "models" / name))
+    assert action_order(detection.graph, detection.automorphisms.order) == group_order(detection.group.points)
+
+
+def test_a_ring_of_many_processes_gets_its_order_without_schreier_sims(monkeypatch):
+    """token_circulation with N = 120 moves 720 literals: the order (a rotation of the ring
+    and the label swap, 2N) comes from the engine; sympy would take minutes at N = 1,000."""
+    from detect.symmetry import group as group_module
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    def refused(points):
+        raise AssertionError("Schreier-Sims on more than SYMPY_POINTS moved points")
+
+    monkeypatch.setattr(group_module, "group_order", refused)
+    detection = detect(load_model(Path(__file__).resolve().parents[1] / "models" / "token_circulation.csp",
+                                  {"N": 120}))
+    assert detection.group.order == 240 == detection.automorphisms.order

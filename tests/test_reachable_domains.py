@@ -91,3 +91,15 @@ def test_narrowing_tells_its_progress(monkeypatch):
     detect(_counters(), table_limit=100_000, domain_states=10_000, progress=told.append)
     assert any(t.startswith("domains: exploring") for t in told)
     assert any(t.startswith("domains: re-exploring narrowed") for t in told)
+
+
+def test_narrowing_holds_at_most_the_slot_budget(monkeypatch):
+    """States of many slots are bounded by memory before --domain-states (issue 16: a ring of
+    1,000 processes listed a million initial states of 3,000 slots, 24 GB)."""
+    from detect.transform import reachable
+
+    monkeypatch.setattr(reachable, "SLOT_BUDGET", 20)
+    with pytest.raises(DomainsNotNarrowed) as err:
+        narrow_to_reachable(_counters(), 10_000)
+    assert str(err.value) == ("the model has more than 5 reachable states; at most 20 state slots are held "
+                              "while narrowing (4 per state): lower the parameters")

@@ -491,6 +491,11 @@ def model_source(model: SequentialModel) -> tuple[str, dict[str, object]]:
     return "\n".join(lines) + "\n", constants
 
 
+class NestedTooDeeply(ModelError):
+    """A valid model whose expressions nest beyond what CPython compiles: a limit of this
+    tool that the user can work around (a smaller parameter), not a front-end bug."""
+
+
 def compile_model(model: SequentialModel) -> CompiledModel:
     """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it."""
     validate(model)
@@ -501,7 +506,7 @@ def compile_model(model: SequentialModel) -> CompiledModel:
         # Only nesting beyond CPython's limits gets here (e.g. 200 nested right operands).
         why = str(e) or {RecursionError: "nesting beyond Python's recursion limit",
                          MemoryError: "out of memory while compiling"}.get(type(e), type(e).__name__)
-        raise ModelError(f"model too deeply nested to compile ({type(e).__name__}: {why})") from None
+        raise NestedTooDeeply(f"model too deeply nested to compile ({type(e).__name__}: {why})") from None
     namespace = dict(_RUNTIME)
     namespace.update(constants)
     exec(code, namespace)

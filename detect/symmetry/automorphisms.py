@@ -89,6 +89,13 @@ def _bliss(graph: ColouredGraph):
 
     g = igraph.Graph(n=graph.n, edges=list(graph.edges), directed=False)
     colours = list(graph.colour)
-    gens = g.automorphism_group(sh="fl", color=colours)
-    order = g.count_automorphisms(sh="fl", color=colours)
+    try:
+        gens = g.automorphism_group(sh="fl", color=colours)
+        order = g.count_automorphisms(sh="fl", color=colours)
+    except SystemError as e:
+        # igraph runs Python's signal handlers during the search; an interrupt (Ctrl-C,
+        # SIGTERM, the --timeout alarm) raised there comes back wrapped in a SystemError.
+        if isinstance(e.__cause__, KeyboardInterrupt):
+            raise e.__cause__ from None
+        raise
     return gens, int(order)

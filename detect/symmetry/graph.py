@@ -181,6 +181,51 @@ def _constraint(g: _Builder, csp: Csp, c, owner, lit_node: list[dict]) -> None:
             g.edge(tn, lit_node[v][x])
 
 
+#: Default bound on the nodes and edges of a coloured graph, in all (``--graph-limit``): about
+#: 1 GB while building, and what bliss searches in tens of seconds.
+GRAPH_LIMIT = 5_000_000
+
+
+class GraphTooLarge(Exception):
+    """The coloured graph of a CSP would exceed the limit (estimated before building it)."""
+
+    def __init__(self, nodes: int, edges: int, limit: int):
+        super().__init__(f"the coloured graph would have {nodes:,} nodes and up to {edges:,} edges, more than "
+                         f"{limit:,} in all")
+        self.nodes, self.edges, self.limit = nodes, edges, limit
+
+
+def graph_size(csp: Csp) -> tuple[int, int]:
+    """``(nodes, edges)`` of ``build_graph(csp)`` without building it: the nodes exactly, the
+    edges at most (an edge the builder meets twice counts twice).  Mirrors ``build_graph``
+    stage by stage, so that a parameter too large for the machine stops before any of it."""
+    domains = [len(v.domain) for v in csp.variables]
+    nodes = len(csp.variables) + sum(domains) + len(csp.summands) + len(csp.frames)
+    edges = sum(domains) + sum(1 + domains[csp.pre[k]] for k in range(len(csp.slots))) + 2 * len(csp.frames)
+    for _, points in csp.faulting:
+        nodes += 1 + len(points)
+        edges += len(points)
+    for c in csp.constraints:
+        nodes += 1
+        edges += (c.summand >= 0) + (c.guard is not None)
+        if _is_gate(csp, c):  # operands' "= 1" literals, two ports of two edges each
+            nodes += 2
+            edges += len(c.scope) - 1 + 4
+        elif len(c.scope) == 1 and c.guard is None:
+            edges += len(c.tuples)
+        else:
+            nodes += len(c.tuples)
+            edges += len(c.tuples) * (1 + len(c.scope))
+    return nodes, edges
+
+
+def check_graph_size(csp: Csp, limit: int) -> None:
+    """``GraphTooLarge`` unless ``graph_size(csp)`` has at most ``limit`` nodes and edges."""
+    nodes, edges = graph_size(csp)
+    if nodes + edges > limit:
+        raise GraphTooLarge(nodes, edges, limit)
+
+
 def _guard_kind(c) -> str:
     return "" if c.guard is None else ("if " if c.guard[2] else "unless ")
 

@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from detect.symmetry.constraints import Csp, TableTooLarge, translate
 from detect.symmetry.automorphisms import Automorphisms, automorphisms
-from detect.symmetry.graph import ColouredGraph, build_graph
+from detect.symmetry.graph import ColouredGraph, build_graph, check_graph_size
 from detect.symmetry.group import SymmetryGroup, symmetry_group
 from detect.ir import SequentialModel, validate
 from detect.transform.reachable import DomainsNotNarrowed, ReachableDomains, narrow_to_reachable
@@ -53,21 +53,34 @@ def csp_of(
 def detect(
     model: SequentialModel, engine: str = "auto", table_limit: int = 100_000,
     domain_states: int = 0, progress: Optional[Callable[[str], None]] = None,
+    graph_limit: Optional[int] = None,
 ) -> Detection:
-    """Run every stage (``domain_states``, ``progress``: see ``csp_of``)."""
+    """Run every stage (``domain_states``: see ``csp_of``); ``progress(text)`` is told each
+    stage as it starts, and how domain narrowing goes.  ``graph_limit``: ``GraphTooLarge``
+    before building a coloured graph of more nodes and edges in all."""
+    def tell(text: str) -> None:
+        if progress is not None:
+            progress(text)
+
     validate(model)
     timings = []
     start = time.perf_counter()
+    tell("translating to constraints")
     model, csp, domains = csp_of(model, table_limit, domain_states, progress)
     if domains is not None:
         timings.append(("domains", domains.seconds))
     timings.append(("csp", time.perf_counter() - start - (domains.seconds if domains else 0.0)))
     start = time.perf_counter()
+    if graph_limit is not None:
+        check_graph_size(csp, graph_limit)
+    tell(f"building the coloured graph of {len(csp.variables):,} variables, {len(csp.constraints):,} constraints")
     graph = build_graph(csp)
     timings.append(("graph", time.perf_counter() - start))
+    tell(f"searching the automorphisms of the coloured graph ({graph.n:,} nodes, {len(graph.edges):,} edges)")
     aut = automorphisms(graph, engine)
     timings.append(("automorphisms", aut.seconds))
     start = time.perf_counter()
+    tell(f"computing the state group of {len(aut.generators):,} generators")
     group = symmetry_group(model, graph, aut)
     timings.append(("group", time.perf_counter() - start))
     return Detection(model, csp, graph, aut, group, tuple(timings), domains)

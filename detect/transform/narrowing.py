@@ -42,7 +42,7 @@ from detect.ir.semantics import steps
 from detect.ir.walk import substitute, substitute_program
 from detect.statespace.explore import ReachableGraph, reachable_graph
 from detect.transform.domains import Unbounded, ValueAnalysis, propagate_constants, variable_values
-from detect.transform.reachable import counts, restrict_to_states
+from detect.transform.reachable import counts, restrict_to_states, state_bound
 
 INT16 = (-32768, 32767)
 INT19 = (-(1 << 18), (1 << 18) - 1)
@@ -251,19 +251,21 @@ def _from_reachable(model: SequentialModel, provisional: dict, unranged: dict,
     wording = policy.wording
     first_name = next(iter(provisional))
     fact = unranged[first_name]
+    # (the states of a model with many slots are bounded by memory too: ``state_bound``)
+    bound, _ = state_bound(model, policy.provisional_states)
     fields = dict(names=", ".join(f"'{name}'" for name in provisional), variable=first_name,
                   reason=provisional[first_name], reason_clause=provisional[first_name].rstrip(";"),
-                  states=policy.provisional_states)
+                  states=bound)
     scope = None if policy.reachable_scope == "all" else frozenset(provisional)
     for lo, hi in policy.provisional_ranges:
         trial = _with_range(model, provisional, (lo, hi), unranged)
-        first = reachable_graph(trial, max_states=policy.provisional_states)
+        first = reachable_graph(trial, max_states=bound)
         if not first.complete:
             raise _refusal(wording.too_many_states, fact, **fields, lo=lo, hi=hi)
         if not policy.refuse_faults and _leaves_range(trial, first, provisional):
             continue
         smaller, narrowed = restrict_to_states(trial, first, scope)
-        second = reachable_graph(smaller, max_states=policy.provisional_states)
+        second = reachable_graph(smaller, max_states=bound)
         before, after = counts(first), counts(second)
         if before != after:
             raise _refusal(wording.not_covered, fact, **fields, lo=lo, hi=hi, before=before, after=after)

@@ -71,6 +71,12 @@ from frontends.murphi.syntax import (
 MAX_ELEMENTS = 65_536
 #: Largest number of start states (ruleset instances of ``Startstate``s).
 MAX_START_STATES = 100_000
+#: Largest number of copies all quantifiers, ``For`` loops and invariant instances of one
+#: translation unroll together.  Each is bounded by ``MAX_ELEMENTS``, but nested ones
+#: multiply: ``Forall i: t Do Forall j: t Do ...`` over a scalarset of 65,536 values is
+#: 4·10^9 copies, hours of translation before any later bound applies.  The bundled models
+#: need at most a few thousand; this many take about 15 s.
+MAX_UNROLLED = 50_000
 
 # ---------------------------------------------------------------------------- types
 
@@ -310,6 +316,16 @@ class _Translator:
     #: names of the temporaries made while inlining (all contain '.', which no Murphi
     #: identifier, rule local or copy temporary does)
     temp_names: set[str] = field(default_factory=set)
+    #: copies unrolled so far in this translation round (``MAX_UNROLLED``)
+    unrolled: int = 0
+
+    def unroll(self, copies: int, node) -> None:
+        """Count ``copies`` more unrolled copies, made at ``node``; a located error beyond
+        ``MAX_UNROLLED`` in all."""
+        self.unrolled += copies
+        if self.unrolled > MAX_UNROLLED:
+            raise self.error(f"unrolling quantifiers, For loops and rulesets makes more than {MAX_UNROLLED:,} "
+                             "copies in all; lower the constants they range over", node)
 
     def fresh_temp(self, routine: str, name: str) -> str:
         return fresh_name(f"{routine}.{name}", self.temp_names)
@@ -654,6 +670,7 @@ class _Translator:
             return
         q, rest = quantifiers[0], quantifiers[1:]
         values, qtype = self.quantifier_values(q, scope)
+        self.unroll(len(values), q)
         for x in values:
             inner = dict(scope)
             inner[q.name] = ConstSym(x, qtype)
@@ -1436,6 +1453,7 @@ def _split_quantified(tr: _Translator, kind: str, quantifiers, body, scope: Scop
         return _split(tr, body, scope, taken)
     q, rest = quantifiers[0], quantifiers[1:]
     values, qtype = tr.quantifier_values(q, scope)
+    tr.unroll(len(values), q)
     every = kind == "forall"
     # All copies at once: the conjunction (Forall) or the negated disjunction (Exists).
     combined: list[Case] = [Case()]
@@ -1626,6 +1644,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         tr.undefinable = frozenset(undefinable)
         tr.undefined_writes = set()
         tr.temp_names = set()
+        tr.unrolled = 0
         summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
         assertions = [_invariant(tr, r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
         if tr.undefined_writes <= undefinable:
@@ -1659,6 +1678,7 @@ def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) 
     undefined value makes it false (Murphi stops with an error there too)."""
     condition: ir.Expr = ir.TRUE
     for binding in itertools.product(*(p.values for p in params)):
+        tr.unroll(1, inv)
         v = tr.expr(inv.cond, _param_scope(tr, params, binding))
         condition = conj(condition, conj(v.defined, v.expr))
     text = f'"{inv.name}" {inv.text}' if inv.name else inv.text
