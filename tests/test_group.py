@@ -264,14 +264,15 @@ def test_a_faulting_process_is_never_exchanged_with_a_blocking_one(model):
 @pytest.mark.parametrize("name", ["no_symmetry.csp", "peterson.csp", "token_circulation.csp",
                                   "murphi/german_small.m", "token_pool.pml"])
 def test_order_from_the_kernel_of_the_action_equals_schreier_sims(name):
-    """|Aut(graph)| / |kernel| (the engine) = sympy's order of the generated group; the kernel
-    is non-trivial for no_symmetry.csp (|Aut(graph)| = 2, state group order 1)."""
-    from detect.symmetry.group import action_order, group_order
+    """|Aut(graph)| / |kernel| (the engine, ``SymmetryGroup.full_order``) = sympy's order of the
+    generated group; the kernel is non-trivial for no_symmetry.csp (|Aut(graph)| = 2, state
+    group order 1)."""
+    from detect.symmetry.group import group_order
     from detect.symmetry.pipeline import detect
     from detect.transform.load import load_model
 
     detection = detect(load_model(Path(__file__).resolve().parents[1] / "models" / name))
-    assert action_order(detection.graph, detection.automorphisms.order) == group_order(detection.group.points)
+    assert detection.group.full_order == group_order(detection.group.points)
 
 
 def test_a_ring_of_many_processes_gets_its_order_without_schreier_sims(monkeypatch):
