@@ -171,6 +171,26 @@ def test_bandov_telecom_with_three_users(tmp_path):
     assert (result.found_order, result.true_order) == (6, 6)
 
 
+
+def test_bandov_telecom_with_four_users_finds_the_issues_24():
+    """The unmodified four-user file: issue 13 measured 24 true symmetries (S_4 on the
+    users) and we found 6.  Completeness on its > 400,000 states is too slow for a test; the
+    three-user cut above measures found = true, and here the headline must be the 24."""
+    import pathlib
+    import warnings
+
+    from detect.transform.load import load_model
+
+    source = (pathlib.Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "pat"
+              / "Bandov__pat-llm-bot__model.csp")
+    if not source.exists():
+        pytest.skip(f"{source} not available (../shared is absent)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        detection = detect(load_model(source))
+    assert detection.group.order == 24
+    assert sum(not g.inert for g in detection.group.generators) >= 2
+
 # ---------------------------------------------------------------- issue 13: inert symmetries
 
 
