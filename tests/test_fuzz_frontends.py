@@ -346,6 +346,10 @@ REGRESSIONS = [
     # stayed within it and then failed to compile with a traceback (nesting too deep).
     ("murphi", (ROOT / "models" / "murphi" / "german_small.m").read_text().replace("N: 3;", "N: 65536;")),
     ("murphi", (ROOT / "models" / "murphi" / "german_small.m").read_text().replace("N: 3;", "N: 255;")),
+    # issue 16 (slow profile): board_rows.pml's board mutated to 65,536 rows (196,608 state
+    # slots) ran the value analysis for minutes and then out of memory; now a located
+    # refusal at the declaration naming the bound
+    ("promela", (ROOT / "models" / "board_rows.pml").read_text().replace("row board[2];", "row board[65536];")),
     # a model that loads but nests too deeply to compile: one line, not a traceback
     ("promela", "byte x; active proctype P() { x < 1 -> x = " + "(1 - " * 300 + "x" + ")" * 300 + " }\n"),
 ]
@@ -364,3 +368,15 @@ def test_constant_shift_fault_is_a_run_time_fault():
         Path(path).write_text("byte x; active proctype P() { x = 1 << 300 }\n")
         result = CliRunner().invoke(main, ["explore", path])
         assert result.exit_code == 1 and "shift by 300" in result.output, result.output
+
+
+def test_a_state_vector_past_the_slot_bound_is_refused_at_its_declaration(tmp_path):
+    from click.testing import CliRunner
+
+    text = (ROOT / "models" / "board_rows.pml").read_text()
+    assert "row board[2];" in text
+    path = tmp_path / "board.pml"
+    path.write_text(text.replace("row board[2];", "row board[65536];"))
+    result = CliRunner().invoke(main, ["analyze", str(path)])
+    assert result.exit_code == 2
+    assert f"{path}:4:" in result.output and "16,384 slots" in result.output, result.output

@@ -59,6 +59,10 @@ INT_RANGE = (-(1 << 31), (1 << 31) - 1)
 #: initial values only and gets its domain from the value analysis (``Lowering.wide``; see
 #: ``detect.transform.narrowing``).
 ENUMERATED = 1 << 16
+#: Most state slots (array elements, locals of every instance, channel buffer cells) a model
+#: may declare.  Spin's pan needs -DVECTORSZ beyond a 1,024-byte state vector; this is 16 times
+#: that in one-byte slots, and keeps the value analysis and tables of later stages bounded.
+MAX_STATE_SLOTS = 16_384
 
 _TYPES = {
     "bit": (0, 1), "bool": (0, 1), "byte": (0, 255), "pid": (0, 255), "mtype": (0, 255),
@@ -307,6 +311,9 @@ class Lowering:
         if d.type in self.typedefs:
             if d.init is not None:
                 raise self.error("initialisers of typedef variables are not supported", d.pos)
+            # Checked here too, so that the error points at this declaration, not at a field.
+            self.check_state_size((size or 1) * sum(self.const(f.size, known) if f.size is not None else 1
+                                                    for f in self.typedefs[d.type].fields), d.name, d.pos)
             out = []
             for f in self.typedefs[d.type].fields:
                 fsize = self.const(f.size, known) if f.size is not None else None
@@ -338,12 +345,23 @@ class Lowering:
         init_value = 0 if value == "dynamic" or owner is not None and not known.get("__running__") else _wrap_value(value, bounds)
         # mtype values show by name (0 is Spin's "no mtype").
         names = tuple(sorted((v, n) for n, v in self.mtypes.items())) if d.type == "mtype" else ()
+        self.check_state_size(size or 1, d.name, d.pos)
         self.variables.append(ir.Variable(
             name, self.domain(name, bounds, (init_value,)), tuple((init_value,) for _ in range(size or 1)), size,
             owner, d.hidden,
             value_names=names,
         ))
         return [(d.name, info, d.init)]
+
+    def check_state_size(self, adding: int, name: str, pos: Span) -> None:
+        """Refuse, at the declaration, a state vector of more than ``MAX_STATE_SLOTS`` slots:
+        later stages (value analysis, tables, exploration) work per slot, and a huge array
+        would run for hours before any bound applied."""
+        held = sum(v.size or 1 for v in self.variables)
+        if held + adding > MAX_STATE_SLOTS:
+            raise self.error(
+                f"{name!r} takes the state vector past {MAX_STATE_SLOTS:,} slots ({held + adding:,}); "
+                f"shrink its size (Spin itself needs -DVECTORSZ past 1024 bytes)", pos)
 
     def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None
                         ) -> list[Channel]:
@@ -357,6 +375,7 @@ class Lowering:
                 raise self.error("records as message fields are not supported", d.init.pos)
             fields.append(self.type_bounds(t, None, d.init.pos))
         chans = []
+        self.check_state_size((count or 1) * (1 + cap * len(fields)) if cap > 0 else 0, d.name, d.pos)
         for k in range(count or 1):
             name = prefix + (d.name if count is None else f"{d.name}_{k}")
             ch = Channel(name, cap, tuple(fields), len(self.channels) + 1)
