@@ -83,6 +83,13 @@ def test_runs_of_a_proctype_with_different_channels_are_refused():
         promela.parse_text(text, "c.pml")
 
 
+def test_run_as_an_expression_is_refused_by_name():
+    """``p = run P()`` used to read as ``p = run`` then a call of an undeclared inline ``P``."""
+    with pytest.raises(InputError, match="'run' as an expression") as caught:
+        promela.parse_text("proctype P() { skip }\ninit { pid p; p = run P() }", "r.pml")
+    assert (caught.value.line, caught.value.column) == (2, 19)
+
+
 # ---------------------------------------------------------------- seed 001's pid abstraction
 
 

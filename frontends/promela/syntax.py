@@ -298,6 +298,10 @@ class _ToAst(SyntaxBuilder):
         return Num(1, self.span(meta))
 
     def varref(self, meta, c):
+        if str(c[0]) == "run":
+            # Spin's keyword, read here as a name because the grammar has run only as a statement.
+            raise InputError("'run' as an expression (its pid as a value, 'p = run P()') is not supported; "
+                             "write 'run P()' as a statement", "", meta.line, meta.column)
         index = field = None
         for x in c[1:]:
             if isinstance(x, tuple) and x[0] == "index":
