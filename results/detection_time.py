@@ -20,17 +20,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from fingerprint import model_files  # the same model list as the fingerprint (this folder)
+
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
-SUFFIXES = {".csp", ".pml", ".dve", ".m"}
 LIMIT_NODES, LIMIT_SECONDS = 100_000, 10.0
 
 
 def _inputs() -> list[tuple[str, list[str]]]:
-    files = sorted(p for p in (REPO / "models").rglob("*") if p.suffix in SUFFIXES)
-    if CORPUS.is_dir():
-        files += sorted(p for p in CORPUS.rglob("*") if p.suffix in SUFFIXES)
-    runs = [(str(p), []) for p in files]
+    runs = [(str(p), []) for p in model_files()]
     runs += [(str(REPO / "models" / "peterson_pid.pml"), ["-D", f"N={n}"]) for n in (6, 9, 12)]
     return runs
 

@@ -357,7 +357,7 @@ class Lowering:
         """Refuse, at the declaration, a state vector of more than ``MAX_STATE_SLOTS`` slots:
         later stages (value analysis, tables, exploration) work per slot, and a huge array
         would run for hours before any bound applied."""
-        held = sum(v.size or 1 for v in self.variables)
+        held = sum(v.length for v in self.variables)
         if held + adding > MAX_STATE_SLOTS:
             raise self.error(
                 f"{name!r} takes the state vector past {MAX_STATE_SLOTS:,} slots ({held + adding:,}); "
