@@ -115,13 +115,21 @@ class Run:
     every stage -- front end, domain narrowing, CSP, coloured graph, group, verification --
     stops without each loop reading the clock; an exploration instead gets the time left
     (``remaining``) as its own time-out and reports its partial counts.  The timer a caller
-    had set (a test harness's) is restored, less the time spent, when the run ends."""
+    had set (a test harness's) is restored, less the time spent, when the run ends.
+
+    Python drops (prints as "unraisable") an exception raised inside a garbage collector
+    callback or a finaliser, so the alarm never raises there: during a collection it is
+    deferred to the collection's end, and one that reaches a finaliser anyway fires again at
+    once, after it."""
 
     def __init__(self, path: str, timeout: Optional[float]):
         self.path, self.timeout = path, timeout
         self.start = time.perf_counter()
         self.stage, self.detail = "starting (loading symdetect's modules)", ""
         self._saved = None
+        # (the previous sys.unraisablehook, the gc callbacks) while the alarm is armed
+        self._guards = None
+        self._collecting = self._deferred = False
 
     def remaining(self) -> Optional[float]:
         if self.timeout is None:
@@ -152,14 +160,62 @@ class Run:
             return
 
         def expire(signum, frame) -> None:
+            if self._collecting:
+                self._deferred = True
+                return
             raise TimedOut
 
         if self._saved is None:
             old_handler = signal.signal(signal.SIGALRM, expire)
             self._saved = (old_handler, signal.getitimer(signal.ITIMER_REAL), time.perf_counter())
-        # Repeating: an exception raised by a signal handler that runs inside a garbage
-        # collector callback or a ``__del__`` is printed and dropped, not propagated.
+            self._guard_callbacks()
+        # Repeating, in case the exception is lost all the same (caught by a broad handler).
         signal.setitimer(signal.ITIMER_REAL, max(left + grace, 1e-3), ALARM_REPEAT)
+
+    def _guard_callbacks(self) -> None:
+        """Keep the alarm out of garbage collector callbacks and finalisers (see the class)."""
+        import gc
+        import sys
+
+        def first(phase: str, info: dict) -> None:  # runs before every other callback
+            if phase == "start":
+                self._collecting = True
+
+        def last(phase: str, info: dict) -> None:  # runs after every other callback
+            if phase == "stop":
+                self._collecting = False
+                if self._deferred:
+                    self._deferred = False
+                    self._fire_soon()
+
+        previous_hook = sys.unraisablehook
+
+        def unraisable(report) -> None:
+            if isinstance(report.exc_value, TimedOut):
+                self._fire_soon()
+            else:
+                previous_hook(report)
+
+        gc.callbacks.insert(0, first)
+        gc.callbacks.append(last)
+        sys.unraisablehook = unraisable
+        self._guards = (previous_hook, first, last)
+
+    @staticmethod
+    def _fire_soon() -> None:
+        import signal
+
+        signal.setitimer(signal.ITIMER_REAL, 1e-3, ALARM_REPEAT)
+
+    def _unguard_callbacks(self) -> None:
+        import gc
+        import sys
+
+        previous_hook, first, last = self._guards
+        sys.unraisablehook = previous_hook
+        gc.callbacks.remove(first)
+        gc.callbacks.remove(last)
+        self._guards, self._collecting, self._deferred = None, False, False
 
     def disarm(self) -> None:
         import signal
@@ -167,6 +223,7 @@ class Run:
         if self._saved is None:
             return
         signal.setitimer(signal.ITIMER_REAL, 0)
+        self._unguard_callbacks()
         handler, (delay, interval), since = self._saved
         signal.signal(signal.SIGALRM, handler)
         if delay > 0:

@@ -176,3 +176,63 @@ def test_a_parameter_too_large_for_the_graph_limit_is_refused_naming_it_and_the_
         assert _one_line(result) == (f"symdetect: {model}: the coloured graph would have 6,448 nodes and up to "
                                      "13,235 edges, more than 10,000 in all; lower the parameters (N=50) or "
                                      "raise --graph-limit")
+
+
+@pytest.mark.parametrize("command", [["analyze"], ["explore"]])
+def test_the_alarm_never_raises_inside_a_garbage_collector_callback(tmp_path, monkeypatch, command):
+    """An exception raised inside a gc callback is dropped as "unraisable" (hypothesis has one,
+    and pytest then warns): the time-out waits for the collection's end, and is not late."""
+    import gc
+    import sys
+
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
+
+    def slow_callback(phase, info):  # most of the run's time is spent here
+        time.sleep(0.02)
+
+    path = tmp_path / "counters.csp"
+    path.write_text(COUNTERS)
+    threshold = gc.get_threshold()
+    gc.callbacks.append(slow_callback)
+    gc.set_threshold(50)
+    try:
+        result, seconds = _run([*command, str(path), "--timeout", "1"])
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(slow_callback)
+    assert dropped == [], [d.exc_type for d in dropped]
+    assert result.exit_code == 3, result.output
+    assert seconds < 1 + SLACK
+    assert "time-out of 1 s reached while loading the model" in _one_line(result)
+    assert slow_callback not in gc.callbacks and sys.unraisablehook == dropped.append
+
+
+def test_an_alarm_that_reaches_a_finaliser_fires_again_after_it(monkeypatch):
+    """A finaliser cannot propagate the time-out: it is not lost (nor printed), but raised
+    again at once in the code the finaliser interrupted."""
+    import os
+    import sys
+
+    from detect.cli import Run, TimedOut
+
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
+
+    class Finalised:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGALRM)  # the deadline passes while it runs
+            time.sleep(0.01)
+
+    run = Run("m", 600)
+    run.arm()
+    start = time.perf_counter()
+    try:
+        with pytest.raises(TimedOut):
+            thing = Finalised()
+            del thing
+            time.sleep(5)
+    finally:
+        run.disarm()
+    assert time.perf_counter() - start < 1
+    assert dropped == [] and sys.unraisablehook == dropped.append
