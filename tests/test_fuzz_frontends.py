@@ -45,6 +45,18 @@ class Hang(BaseException):
     """A program ran longer than the per-program limit (not caught by the CLI or CliRunner)."""
 
 
+class FuzzFailure(AssertionError):
+    """A broken promise of the command line on one program; ``kind`` names which (``FAILURE_KINDS``)."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+
+
+#: What a failure can be: the promises ``run_pipeline`` checks.
+FAILURE_KINDS = ("traceback", "exit code", "unlocated message", "file left behind", "hang")
+
+
 # ---------------------------------------------------------------------------- running
 
 
@@ -54,43 +66,72 @@ def _check(result, path: str, what: str) -> None:
         import traceback
 
         tb = "".join(traceback.format_exception(result.exception))
-        raise AssertionError(f"traceback: {where}\n{tb}")
-    assert result.exit_code in (0, 1, 2, 3), where
-    assert "Traceback" not in result.output, where
+        raise FuzzFailure("traceback", f"{where}\n{tb}")
+    if "Traceback" in result.output:
+        raise FuzzFailure("traceback", where)
+    if result.exit_code not in (0, 1, 2, 3):
+        raise FuzzFailure("exit code", f"{result.exit_code} from {where}")
     if result.exit_code == 2:
         lines = result.stderr.strip().splitlines()
         located = re.compile(rf"^symdetect: {re.escape(path)}(:\d+:\d+)?: \S.*$")
-        assert len(lines) == 1 and located.match(lines[0]), where
-        assert result.stdout.strip() == "", where
+        if not (len(lines) == 1 and located.match(lines[0])) or result.stdout.strip():
+            raise FuzzFailure("unlocated message", where)
 
 
-def run_pipeline(text: str, language: str, seconds: float = 60.0) -> int:
-    """Run ``text`` through analyze, explore and analyze --verify; return analyze's exit code."""
+#: The commands run on a program that ``analyze`` accepts (exit code other than 2).
+FOLLOW_UPS = (("explore", "--max-states", "200", "--timeout", "5"),
+              ("analyze", "--verify", "--max-states", "200"))
+
+
+#: Wall-clock seconds allowed per CPU second: a program that waits instead of computing
+#: hangs too, but a loaded machine does not make a program hang.
+WALL_PER_CPU = 10
+
+
+def pipeline_exit_codes(text: str, language: str, seconds: float = 60.0) -> tuple[int, ...]:
+    """Run ``text`` through analyze, then (unless it is bad input) explore and analyze
+    --verify; the exit codes, analyze's first.  Raises ``FuzzFailure``, or ``Hang`` after
+    ``seconds`` of CPU time (``ITIMER_PROF``, the commands' ``--timeout`` keeps
+    ``ITIMER_REAL``) or ``WALL_PER_CPU`` times as many seconds of wall-clock time."""
     with tempfile.TemporaryDirectory() as models, tempfile.TemporaryDirectory() as cwd:
         path = os.path.join(models, "fuzz" + SUFFIX[language])
         Path(path).write_text(text)
         old = os.getcwd()
 
         def hang(signum, frame):
-            raise Hang(f"more than {seconds} s on:\n{text}")
+            clock = "CPU" if signum == signal.SIGPROF else "wall-clock"
+            raise Hang(f"more than {seconds * (1 if signum == signal.SIGPROF else WALL_PER_CPU):g} s of "
+                       f"{clock} time on:\n{text}")
 
-        previous = signal.signal(signal.SIGALRM, hang)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        previous = signal.signal(signal.SIGPROF, hang), signal.signal(signal.SIGALRM, hang)
+        # repeating, in case the first one lands where an exception is dropped (a gc callback)
+        signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)
+        signal.setitimer(signal.ITIMER_REAL, seconds * WALL_PER_CPU, 1.0)
         try:
             os.chdir(cwd)
             runner = CliRunner()
             first = runner.invoke(main, ["analyze", path], catch_exceptions=True)
             _check(first, path, f"analyze on:\n{text}")
+            codes = [first.exit_code]
             if first.exit_code != 2:
-                for args in (["explore", path, "--max-states", "200", "--timeout", "5"],
-                             ["analyze", path, "--verify", "--max-states", "200"]):
-                    _check(runner.invoke(main, args, catch_exceptions=True), path, f"{args[0]} on:\n{text}")
-            assert os.listdir(cwd) == [], f"files left behind: {os.listdir(cwd)}"
+                for command, *options in FOLLOW_UPS:
+                    result = runner.invoke(main, [command, path, *options], catch_exceptions=True)
+                    _check(result, path, f"{command} {' '.join(options)} on:\n{text}")
+                    codes.append(result.exit_code)
+            if os.listdir(cwd):
+                raise FuzzFailure("file left behind", f"{os.listdir(cwd)} after:\n{text}")
         finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            signal.signal(signal.SIGPROF, previous[0])
+            signal.signal(signal.SIGALRM, previous[1])
             os.chdir(old)
-        return first.exit_code
+        return tuple(codes)
+
+
+def run_pipeline(text: str, language: str, seconds: float = 60.0) -> int:
+    """``pipeline_exit_codes``, for the tests: analyze's exit code."""
+    return pipeline_exit_codes(text, language, seconds)[0]
 
 
 # ---------------------------------------------------------------------------- grammar programs
@@ -212,36 +253,37 @@ def seeds(limit: int) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in _seeds(limit).items()}
 
 
-def mutate(text: str, data) -> str:
-    """1-3 token edits of ``text``, keeping the rest (and so the line structure) as it is."""
+def mutate(text: str, draw) -> str:
+    """1-3 token edits of ``text``, keeping the rest (and so the line structure) as it is;
+    ``draw`` draws from a strategy (a composite strategy's ``draw``)."""
     spans = [m.span() for m in TOKEN.finditer(text)]
     if not spans:
         return text
     words = sorted({text[a:b] for a, b in spans if text[a].isalpha() or text[a] == "_"}) or ["x"]
     edits = []
-    for _ in range(data.draw(st.integers(1, 3), label="edits")):
-        k = data.draw(st.integers(0, len(spans) - 1), label="token")
+    for _ in range(draw(st.integers(1, 3))):
+        k = draw(st.integers(0, len(spans) - 1))
         a, b = spans[k]
         token = text[a:b]
-        kind = data.draw(st.sampled_from(KINDS), label="kind")
+        kind = draw(st.sampled_from(KINDS))
         if kind == "delete":
             edits.append((a, b, ""))
         elif kind == "duplicate":
             edits.append((a, b, token + " " + token))
         elif kind == "swap":
-            j = data.draw(st.integers(0, len(spans) - 1), label="other")
+            j = draw(st.integers(0, len(spans) - 1))
             c, d = spans[j]
             if (c, d) != (a, b) and (d <= a or c >= b):
                 edits.append((a, b, text[c:d]))
                 edits.append((c, d, token))
         elif kind == "number":
             numbers = [s for s in spans if text[s[0]].isdigit()] or [spans[k]]
-            a, b = numbers[data.draw(st.integers(0, len(numbers) - 1), label="number")]
-            edits.append((a, b, data.draw(st.sampled_from(EXTREMES), label="extreme")))
+            a, b = numbers[draw(st.integers(0, len(numbers) - 1))]
+            edits.append((a, b, draw(st.sampled_from(EXTREMES))))
         else:
             names = [s for s in spans if text[s[0]].isalpha() or text[s[0]] == "_"] or [spans[k]]
-            a, b = names[data.draw(st.integers(0, len(names) - 1), label="name")]
-            edits.append((a, b, data.draw(st.sampled_from(words + ["zz", "i"]), label="new name")))
+            a, b = names[draw(st.integers(0, len(names) - 1))]
+            edits.append((a, b, draw(st.sampled_from(words + ["zz", "i"]))))
     # apply from the end, dropping overlapping edits
     out, end = text, len(text) + 1
     for a, b, new in sorted(set(edits), reverse=True):
@@ -251,11 +293,17 @@ def mutate(text: str, data) -> str:
     return out
 
 
+@st.composite
+def mutated(draw, pool: tuple[str, ...]) -> str:
+    """A file of ``pool`` with ``mutate``'s edits."""
+    return mutate(draw(st.sampled_from(pool)), draw)
+
+
 # ---------------------------------------------------------------------------- the fuzz tests
 
 # Examples per language and test: default run (about 30 s in all) and the slow profile.
-BUDGET = {"grammar": 5, "rule": 6, "mutate": 6}
-SLOW_BUDGET = {"grammar": 150, "rule": 400, "mutate": 300}
+BUDGET = {"grammar": 5, "template": 6, "mutated": 6}
+SLOW_BUDGET = {"grammar": 150, "template": 400, "mutated": 300}
 SEED_SIZE = {"default": 1000, "slow": 4000}
 
 _fuzz = dict(deadline=None, database=None,
@@ -263,68 +311,72 @@ _fuzz = dict(deadline=None, database=None,
                                     HealthCheck.filter_too_much, HealthCheck.large_base_example])
 
 
-def _grammar_test(language, examples):
-    @settings(max_examples=examples, **_fuzz)
-    @given(programs(language))
+#: Where programs come from (``source_programs``).
+SOURCES = ("grammar", "template", "mutated")
+
+
+def source_programs(source: str, language: str, seed_size: int, k: int | None = None):
+    """The strategy of ``source``'s programs in ``language``: whole files from the grammar,
+    grammar rules in template ``k`` (every template when None), or files up to
+    ``seed_size`` characters mutated.  None when there is nothing to draw from."""
+    if source == "grammar":
+        return programs(language)
+    if source == "template":
+        ks = [k] if k is not None else range(len(TEMPLATES[language]))
+        return st.one_of(*(in_template(language, j) for j in ks))
+    pool = seeds(seed_size)[language]
+    return mutated(pool) if pool else None
+
+
+def fuzz(strategy, examples: int, on_program) -> None:
+    """Call ``on_program`` on ``examples`` programs drawn from ``strategy`` (derandomized:
+    the same programs on every run)."""
+    @settings(max_examples=examples, derandomize=True, **_fuzz)
+    @given(strategy)
     def check(text):
-        run_pipeline(text, language)
+        on_program(text)
 
     check()
 
 
-def _rule_test(language, k, examples):
-    @settings(max_examples=examples, **_fuzz)
-    @given(in_template(language, k))
-    def check(text):
-        run_pipeline(text, language)
-
-    check()
-
-
-def _mutation_test(language, examples, limit):
-    pool = seeds(limit)[language]
-    if not pool:
+def _fuzz_test(source, language, examples, seed_size=SEED_SIZE["default"], k=None):
+    strategy = source_programs(source, language, seed_size, k)
+    if strategy is None:
         pytest.skip(f"no {language} seed files")
-
-    @settings(max_examples=examples, **_fuzz)
-    @given(st.sampled_from(pool), st.data())
-    def check(text, data):
-        run_pipeline(mutate(text, data), language)
-
-    check()
+    fuzz(strategy, examples, lambda text: run_pipeline(text, language))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_grammar_programs(language):
-    _grammar_test(language, BUDGET["grammar"])
+    _fuzz_test("grammar", language, BUDGET["grammar"])
 
 
 @pytest.mark.parametrize("language, k", RULES)
 def test_grammar_rules_in_a_template(language, k):
-    _rule_test(language, k, BUDGET["rule"])
+    _fuzz_test("template", language, BUDGET["template"], k=k)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_mutated_real_models(language):
-    _mutation_test(language, BUDGET["mutate"], SEED_SIZE["default"])
+    _fuzz_test("mutated", language, BUDGET["mutated"], SEED_SIZE["default"])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_grammar_programs_long(language):
-    _grammar_test(language, SLOW_BUDGET["grammar"])
+    _fuzz_test("grammar", language, SLOW_BUDGET["grammar"])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language, k", RULES)
 def test_grammar_rules_in_a_template_long(language, k):
-    _rule_test(language, k, SLOW_BUDGET["rule"])
+    _fuzz_test("template", language, SLOW_BUDGET["template"], k=k)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_mutated_real_models_long(language):
-    _mutation_test(language, SLOW_BUDGET["mutate"], SEED_SIZE["slow"])
+    _fuzz_test("mutated", language, SLOW_BUDGET["mutated"], SEED_SIZE["slow"])
 
 
 # ---------------------------------------------------------------------------- regressions
