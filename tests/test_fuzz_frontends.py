@@ -402,6 +402,12 @@ REGRESSIONS = [
     # slots) ran the value analysis for minutes and then out of memory; now a located
     # refusal at the declaration naming the bound
     ("promela", (ROOT / "models" / "board_rows.pml").read_text().replace("row board[2];", "row board[65536];")),
+    # issue 16 (slow profile, grammar rule in the Promela template): a label before an xr/xs
+    # claim (which lowers to no statement) was an AttributeError in the CFG builder; now a
+    # located refusal, as in Spin
+    ("promela", "#define N 2\nmtype = {m1, m2};\nbyte x, y; byte a[3]; bool b;\n"
+                "chan c = [2] of {byte}; chan d = [0] of {byte, byte};\n"
+                "active [2] proctype P() { byte i;\n; x : xr x \n}\n"),
     # a model that loads but nests too deeply to compile: one line, not a traceback
     ("promela", "byte x; active proctype P() { x < 1 -> x = " + "(1 - " * 300 + "x" + ")" * 300 + " }\n"),
 ]

@@ -414,6 +414,9 @@ class _ToAst(SyntaxBuilder):
         return Sequence(tuple(x for x in c if not isinstance(x, Token)), self.span(meta))
 
     def labeled(self, meta, c):
+        if c[1] is None:  # an xr/xs claim, which is no statement (Spin refuses the label too)
+            raise InputError(f"label {c[0]!s} precedes an xr/xs claim, which is not a statement; label the "
+                             "statement after it", "", meta.line, meta.column)
         return Labeled(str(c[0]), c[1], self.span(meta))
 
     def xr_stmt(self, meta, c):
