@@ -184,12 +184,21 @@ def report(tallies: list[Tally], profile: str, seconds: float) -> str:
     for t, (kind, sig), (count, program) in found:
         lines += ["", f"- {t.language}, {t.source}: {kind} ({count}×): `{sig}`", "", "```",
                   program.strip()[:2000], "```"]
-    lines += ["", "## Failures found earlier, fixed, and kept as regression cases", "",
-              "| language | regression programs |", "|---|---:|"]
     from tests.test_fuzz_frontends import REGRESSIONS
 
-    kept = collections.Counter(language for language, _ in REGRESSIONS)
-    lines += [f"| {language} | {kept[language]} |" for language in sorted(kept)]
+    def per_language(rows) -> str:
+        counts = collections.Counter(r.language for r in rows)
+        return f"{len(rows)} (" + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ")"
+
+    distinct = list(dict((r.failure, r) for r in REGRESSIONS).values())
+    fuzzed = [r for r in distinct if not r.found.startswith("issue")]
+    lines += ["", "## Failures found earlier, fixed, and kept as regression cases", "",
+              f"Distinct failures fixed: {per_language(fuzzed)} found by the fuzzers, "
+              f"{per_language([r for r in distinct if r not in fuzzed])} from issue 16's table; "
+              f"{len(REGRESSIONS)} programs in `tests/test_fuzz_frontends.py::REGRESSIONS`.", "",
+              "| language | found by | failure | now |", "|---|---|---|---|"]
+    for r in distinct:
+        lines.append(f"| {r.language} | {r.found} | {r.failure} | {r.now} |")
     return "\n".join(lines) + "\n"
 
 

@@ -23,6 +23,7 @@ import os
 import re
 import signal
 import tempfile
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -381,41 +382,58 @@ def test_mutated_real_models_long(language):
 
 # ---------------------------------------------------------------------------- regressions
 
-# Every failure the fuzzers found, minimised: (language, program).
+@dataclass(frozen=True)
+class Regression:
+    """A failure the fuzzers found (``found``: by which source), fixed, and kept: ``program``
+    now gets a located error or a result.  One ``failure`` may have several programs."""
+    language: str
+    found: str
+    failure: str
+    now: str
+    program: str
+
+
+_GERMAN = (ROOT / "models" / "murphi" / "german_small.m").read_text()
+_BOARD = (ROOT / "models" / "board_rows.pml").read_text()
+
+#: Every failure the fuzzers found, minimised.
 REGRESSIONS = [
-    # issue 16: constant folding raised detect.ir.semantics.Fault at load time; now a run-time
-    # fault of the model (Spin accepts the program)
-    ("promela", "byte x; active proctype P() { x = 1 << 300 }\n"),
-    # issue 16: Spin's conditional expression gave a lark VisitError
-    ("promela", "byte x; active proctype P() { x = (x > 0 -> 1 : 2) }\n"),
-    # issue 16 (slow profile): a parameter mutated to 2^31 instantiated 2^31 processes until
-    # memory ran out; now a located refusal naming the bound
-    ("csp", "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nFork(i) = eat.i -> Fork(i);\n"
-            "College() = ||x:{0..N-1}@(Phil(x) || Fork(x));\n"),
-    ("csp", "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nCollege() = |||x:{0..N-1}@Phil(x);\n"),
-    # issue 16 (slow profile): german_small.m's N mutated to 65536 unrolled its nested
-    # quantifiers (4·10^9 copies) for hours; now a located refusal naming the budget.  N = 255
-    # stayed within it and then failed to compile with a traceback (nesting too deep).
-    ("murphi", (ROOT / "models" / "murphi" / "german_small.m").read_text().replace("N: 3;", "N: 65536;")),
-    ("murphi", (ROOT / "models" / "murphi" / "german_small.m").read_text().replace("N: 3;", "N: 255;")),
-    # issue 16 (slow profile): board_rows.pml's board mutated to 65,536 rows (196,608 state
-    # slots) ran the value analysis for minutes and then out of memory; now a located
-    # refusal at the declaration naming the bound
-    ("promela", (ROOT / "models" / "board_rows.pml").read_text().replace("row board[2];", "row board[65536];")),
-    # issue 16 (slow profile, grammar rule in the Promela template): a label before an xr/xs
-    # claim (which lowers to no statement) was an AttributeError in the CFG builder; now a
-    # located refusal, as in Spin
-    ("promela", "#define N 2\nmtype = {m1, m2};\nbyte x, y; byte a[3]; bool b;\n"
-                "chan c = [2] of {byte}; chan d = [0] of {byte, byte};\n"
-                "active [2] proctype P() { byte i;\n; x : xr x \n}\n"),
-    # a model that loads but nests too deeply to compile: one line, not a traceback
-    ("promela", "byte x; active proctype P() { x < 1 -> x = " + "(1 - " * 300 + "x" + ")" * 300 + " }\n"),
+    Regression("promela", "issue 16's table", "traceback: constant folding raised Fault (shift by 300) at load time",
+               "a run-time fault of the model, as in Spin",
+               "byte x; active proctype P() { x = 1 << 300 }\n"),
+    Regression("promela", "issue 16's table", "traceback: lark VisitError on Spin's conditional expression",
+               "parsed and lowered",
+               "byte x; active proctype P() { x = (x > 0 -> 1 : 2) }\n"),
+    Regression("csp", "slow profile, mutated", "out of memory: a parameter mutated to 2^31 instantiated 2^31 "
+               "processes", "a located refusal naming the bound",
+               "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nFork(i) = eat.i -> Fork(i);\n"
+               "College() = ||x:{0..N-1}@(Phil(x) || Fork(x));\n"),
+    Regression("csp", "slow profile, mutated", "out of memory: a parameter mutated to 2^31 instantiated 2^31 "
+               "processes", "a located refusal naming the bound",
+               "#define N 2147483648;\nPhil(i) = eat.i -> Phil(i);\nCollege() = |||x:{0..N-1}@Phil(x);\n"),
+    Regression("murphi", "slow profile, mutated", "hang: german_small.m with N = 65536 unrolled 4·10^9 copies of "
+               "its nested quantifiers", "a located refusal naming the budget (50,000 copies)",
+               _GERMAN.replace("N: 3;", "N: 65536;")),
+    Regression("murphi", "slow profile, mutated", "traceback: german_small.m with N = 255 nested too deeply to "
+               "compile", "a located refusal naming the budget",
+               _GERMAN.replace("N: 3;", "N: 255;")),
+    Regression("promela", "slow profile, mutated", "out of memory: board_rows.pml with 65,536 rows (196,608 state "
+               "slots) in the value analysis", "a located refusal at the declaration naming the bound (16,384 slots)",
+               _BOARD.replace("row board[2];", "row board[65536];")),
+    Regression("promela", "slow profile, template", "traceback: AttributeError in the CFG builder on a label before "
+               "an xr/xs claim (which lowers to no statement)", "a located refusal, as in Spin",
+               "#define N 2\nmtype = {m1, m2};\nbyte x, y; byte a[3]; bool b;\n"
+               "chan c = [2] of {byte}; chan d = [0] of {byte, byte};\n"
+               "active [2] proctype P() { byte i;\n; x : xr x \n}\n"),
+    Regression("promela", "issue 16's table (a CSP# model there)", "traceback, or an 'invalid model' with an "
+               "empty reason: a model that loads but nests too deeply to compile", "one line naming the file",
+               "byte x; active proctype P() { x < 1 -> x = " + "(1 - " * 300 + "x" + ")" * 300 + " }\n"),
 ]
 
 
-@pytest.mark.parametrize("language, text", REGRESSIONS)
-def test_regression(language, text):
-    run_pipeline(text, language)
+@pytest.mark.parametrize("regression", REGRESSIONS, ids=lambda r: f"{r.language}: {r.failure[:60]}")
+def test_regression(regression):
+    run_pipeline(regression.program, regression.language)
 
 
 def test_constant_shift_fault_is_a_run_time_fault():
