@@ -298,7 +298,7 @@ def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_
             return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
                           progress=run.telling(tell), graph_limit=graph_limit)
         except TableTooLarge as e:
-            raise Failure(str(e)) from None
+            raise Failure(e.located(run.path)) from None
         except GraphTooLarge as e:
             sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
             lower = f"lower the parameters ({sized})" if sized else "use a smaller model"

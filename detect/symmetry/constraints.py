@@ -134,6 +134,17 @@ class TableTooLarge(Exception):
         self.text, self.size, self.limit, self.origin = text, size, limit, origin
         self.widest = widest
 
+    def located(self, path: str) -> str:
+        """The message as one located line: ``file:line:column:`` of the step the constraint
+        comes from when its origin has all three, else ``path:`` before the origin's text."""
+        message = str(self)
+        first = self.origin.first() if hasattr(self.origin, "first") else None
+        if first is None or not (first.file and first.line and first.column):
+            return f"{path}: {message}"
+        body = message[len(str(self.origin)) + 2:]
+        joint = f" (the joint step {self.origin})" if len(self.origin.locations) > 1 else ""
+        return f"{first.file}:{first.line}:{first.column}: {body}{joint}"
+
     def noted(self, note: str) -> "TableTooLarge":
         """The same error, saying why the fallback did not apply either."""
         return TableTooLarge(self.text, self.size, self.limit, self.origin, note, self.widest)
