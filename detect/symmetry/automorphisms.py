@@ -94,8 +94,9 @@ def _bliss(graph: ColouredGraph):
         order = g.count_automorphisms(sh="fl", color=colours)
     except SystemError as e:
         # igraph runs Python's signal handlers during the search; an interrupt (Ctrl-C,
-        # SIGTERM, the --timeout alarm) raised there comes back wrapped in a SystemError.
-        if isinstance(e.__cause__, KeyboardInterrupt):
+        # SIGTERM, the --timeout alarm, a caller's own BaseException) raised there comes
+        # back wrapped in a SystemError.
+        if isinstance(e.__cause__, BaseException) and not isinstance(e.__cause__, Exception):
             raise e.__cause__ from None
         raise
     return gens, int(order)
