@@ -146,9 +146,13 @@ def _outcomes(tally: Tally) -> str:
     return ", ".join(f"{k}: {n}" for k, n in sorted(grouped.items()))
 
 
-def report(tallies: list[Tally], profile: str, seconds: float) -> str:
-    commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+def commit() -> str:
+    """The commit under test (taken when the run starts: the tree may move on during it)."""
+    return subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                          capture_output=True, text=True).stdout.strip() or "unknown"
+
+
+def report(tallies: list[Tally], profile: str, seconds: float, commit: str) -> str:
     from detect.bench import machine
 
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -212,7 +216,7 @@ def main() -> None:
     args = parser.parse_args()
     jobs = [(language, source, args.profile) for language in args.languages.split(",")
             for source in args.sources.split(",")]
-    start = time.perf_counter()
+    start, tested = time.perf_counter(), commit()
     tallies = []
     # fork: the workers run hypothesis and SIGALRM in their own main thread; the longest
     # jobs (soundness, template) first
@@ -222,7 +226,7 @@ def main() -> None:
             print(f"{tally.language} {tally.source}: {tally.programs} programs, {_failures(tally)}, "
                   f"{tally.cpu:.1f} s CPU", file=sys.stderr, flush=True)
             tallies.append(tally)
-    text = report(tallies, args.profile, time.perf_counter() - start)
+    text = report(tallies, args.profile, time.perf_counter() - start, tested)
     print(text)
     if args.output:
         Path(args.output).write_text(text)
