@@ -271,3 +271,26 @@ def test_a_ring_of_a_thousand_is_a_bounded_refusal(monkeypatch):
     assert result.stderr.count("\n") == 1
     assert ("the model has more than 1,000 reachable states; at most 3,000,000 state slots are held while "
             "narrowing (3,000 per state): lower the parameters") in result.stderr
+
+
+# ------------------------------------------------------------------------- README
+
+
+def test_readme_documents_the_exit_codes_and_the_bounding_options_of_each_command():
+    import re
+
+    from detect import cli
+
+    readme = (ROOT / "README.md").read_text()
+    codes = dict(re.findall(r"^\| \*\*(\d)\*\* \| (.+) \|$", readme, re.M))
+    assert sorted(codes) == ["0", "1", "2", "3"]
+    assert (cli.EXIT_OK, cli.EXIT_VIOLATED, cli.EXIT_BAD_INPUT, cli.EXIT_INCOMPLETE) == (0, 1, 2, 3)
+    assert "complete run" in codes["0"] and "violated" in codes["1"] and "bad input" in codes["2"]
+    assert "incomplete" in codes["3"] and "--partial-ok" in codes["3"]
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `symdetect (\w+) .*$", readme, re.M)}
+    for name in ("analyze", "explore", "linearise", "export"):
+        command = cli.main.commands[name]
+        has = {opt for p in command.params if isinstance(p, click.Option) for opt in p.opts}
+        for option in ("--timeout", "--graph-limit", "--domain-states", "--partial-ok", "--max-states",
+                       "--memory-limit"):
+            assert (f"[{option}" in rows[name]) == (option in has), (name, option)
