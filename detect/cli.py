@@ -603,10 +603,12 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
             raise Failure(f"{model}: {e}") from None
     from detect.checking.cycles import check_acceptance
 
-    reduced = dataclasses.replace(reduced, exploration=check_acceptance(seq, reduced.exploration, max_states))
+    reduced = dataclasses.replace(reduced, exploration=check_acceptance(seq, reduced.exploration, max_states,
+                                                                        timeout=run.remaining()))
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
+    spin_partial = False
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit
     if strategy != "none":
@@ -621,18 +623,24 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
         if not model.endswith((".pml", ".p", ".prom")):
             raise Failure(f"{model}: --spin-states applies to Promela models only")
         run.enter("counting Spin's stored states (--spin-states)")
-        stored, _, complete = spin_stored_states(seq, max_states)
+        stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining())
         extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
+        spin_partial = not complete
     run.disarm()
     import signal
 
     # The run is over: a second Ctrl-C must not lose the report of what was explored.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok)
+    report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
+                       incomplete=spin_partial)
 
 
-def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False) -> None:
+def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
+                       incomplete: bool = False) -> None:
+    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
+    exploration, a property's check or (``incomplete``) a count beside it stopped early,
+    unless ``partial_ok``."""
     from detect.ir import literal_label, state_slots
 
     slots = state_slots(seq)
@@ -641,6 +649,8 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
 
     violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
+    # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
+    incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
     if as_json:
         data = {
             "model": seq.name,
@@ -707,7 +717,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
                     out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
     if violated:
         sys.exit(EXIT_VIOLATED)
-    if result.truncated and not partial_ok:
+    if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
 
 

@@ -294,3 +294,41 @@ def test_readme_documents_the_exit_codes_and_the_bounding_options_of_each_comman
         for option in ("--timeout", "--graph-limit", "--domain-states", "--partial-ok", "--max-states",
                        "--memory-limit"):
             assert (f"[{option}" in rows[name]) == (option in has), (name, option)
+
+
+# ------------------------------------------------------------------------- explore's own checks
+
+#: x cycles 0..3; the claim accepts at x == 2 onwards and blocks at x == 1 (no acceptance cycle).
+CLAIMED = """byte x;
+active proctype P() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }
+never { T0: do :: x == 2 -> goto accept_all :: true od; accept_all: do :: x != 1 od }
+"""
+
+
+def test_an_acceptance_check_cut_short_is_unknown_and_the_run_incomplete(tmp_path, monkeypatch):
+    """The acceptance check explores the unreduced graph behind the user's back: bounded like
+    --verify, and a check cut short is no verdict (it was "not checked" with exit 0)."""
+    path = tmp_path / "claimed.pml"
+    path.write_text(CLAIMED)
+    complete = json.loads(run("explore", str(path), "--json").stdout)
+    (verdict,) = [a for a in complete["assertions"] if "acceptance" in a["text"]]
+    assert verdict["verdict"] == "holds"
+    monkeypatch.setattr(explore, "SLOT_BUDGET", 2)
+    result = run("explore", str(path), "--json")
+    assert result.exit_code == 3, result.output
+    data = json.loads(result.stdout)
+    assert data["truncated"] is False and data["states"] == complete["states"]
+    (verdict,) = [a for a in data["assertions"] if "acceptance" in a["text"]]
+    assert verdict["verdict"] == "unknown"
+    assert verdict["note"].startswith("acceptance cycles not checked: more than 1 unreduced states; at most 2 "
+                                      "state slots are held while looking for cycles")
+    assert run("explore", str(path), "--partial-ok").exit_code == 0
+
+
+def test_an_acceptance_check_stops_at_the_time_out(tmp_path):
+    from detect.checking.cycles import acceptance_cycle
+
+    model = token_model(4)  # 4,096 states: the clock is read after 512
+    cycle, states, why = acceptance_cycle(model, lambda s: True, 1_000_000, timeout=0.0)
+    assert cycle is None and why == f"time-out after {states:,} unreduced states; raise --timeout"
+    assert acceptance_cycle(model, lambda s: False, 1_000_000)[0] is False

@@ -6,8 +6,9 @@ reachable graph: it fails iff a strongly connected component with a cycle (more 
 state, or a self-loop) holds an accepting state -- what Spin's ``pan -a`` looks for with its
 nested search, without fairness.  The graph is that of the whole model, never claim and
 stutter moves included, so a system that stops with the claim cycling on its last state is
-an acceptance cycle as in Spin.  Until checked (a graph larger than the bound), the verdict
-stays "not checked".
+an acceptance cycle as in Spin.  The graph holds every state, so it is bounded like
+``--verify``'s (``--max-states``, the state-slot budget of ``explore.state_bound``, the time
+left); a check cut short makes the verdict "unknown", with a note saying what to pass.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Optional, Sequence
 
 from detect.ir import SequentialModel
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import AssertionResult, Exploration, reachable_graph
+from detect.statespace.explore import AssertionResult, Exploration, reachable_graph, state_bound
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -69,20 +70,29 @@ def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
     return out
 
 
-def acceptance_cycle(model: SequentialModel, condition, max_states: int) -> Optional[tuple[bool, int]]:
-    """``(found, states)``: whether the reachable graph of ``model`` has a cycle through a
-    state satisfying the compiled ``condition``; None when it has more than ``max_states``."""
-    graph = reachable_graph(model, max_states=max_states)
+def acceptance_cycle(model: SequentialModel, condition, max_states: int,
+                     timeout: Optional[float] = None) -> tuple[Optional[bool], int, str]:
+    """``(found, states, why)``: whether the reachable graph of ``model`` has a cycle through
+    a state satisfying the compiled ``condition``; ``found`` is None when the graph was cut
+    short (more than ``max_states`` states, the slot budget, ``timeout`` seconds) and ``why``
+    then says which, and what to pass."""
+    bound = state_bound(model, max_states)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout)
+    if graph.timed_out:
+        return None, len(graph.states), f"time-out after {len(graph.states):,} unreduced states; raise --timeout"
     if not graph.complete:
-        return None
+        return None, len(graph.states), (f"more than {len(graph.states):,} unreduced states; "
+                                         f"{bound.advice('--max-states', 'while looking for cycles')}")
     for component in cyclic_components(graph.successors):
         if any(condition(graph.states[k]) for k in component):
-            return True, len(graph.states)
-    return False, len(graph.states)
+            return True, len(graph.states), ""
+    return False, len(graph.states), ""
 
 
-def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None) -> Exploration:
-    """``result`` with its ``acceptance`` verdicts decided (see the module docstring)."""
+def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
+                     timeout: Optional[float] = None) -> Exploration:
+    """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
+    at most ``max_states`` (default 1,000,000) unreduced states and ``timeout`` seconds."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -91,11 +101,10 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
     for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
         if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
             continue
-        found = acceptance_cycle(model, cond, max_states or 1_000_000)
-        if found is None:
-            verdicts[i] = dataclasses.replace(verdicts[i], note="more states than --max-states: not checked")
+        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout)
+        if cycle is None:
+            verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}")
         else:
-            cycle, states = found
             verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", (),
                                           f"{'a' if cycle else 'no'} cycle through an accepting state "
                                           f"among {states:,} unreduced states")
