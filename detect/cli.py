@@ -603,8 +603,8 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
             raise Failure(f"{model}: {e}") from None
     from detect.checking.cycles import check_acceptance
 
-    reduced = dataclasses.replace(reduced, exploration=check_acceptance(seq, reduced.exploration, max_states,
-                                                                        timeout=run.remaining()))
+    reduced = dataclasses.replace(reduced, exploration=check_acceptance(
+        seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit))
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
@@ -623,7 +623,7 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
         if not model.endswith((".pml", ".p", ".prom")):
             raise Failure(f"{model}: --spin-states applies to Promela models only")
         run.enter("counting Spin's stored states (--spin-states)")
-        stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining())
+        stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit)
         extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
         spin_partial = not complete
     run.disarm()

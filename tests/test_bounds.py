@@ -330,5 +330,23 @@ def test_an_acceptance_check_stops_at_the_time_out(tmp_path):
 
     model = token_model(4)  # 4,096 states: the clock is read after 512
     cycle, states, why = acceptance_cycle(model, lambda s: True, 1_000_000, timeout=0.0)
-    assert cycle is None and why == f"time-out after {states:,} unreduced states; raise --timeout"
+    assert cycle is None and why == f"stopped after {states:,} unreduced states; raise --timeout"
     assert acceptance_cycle(model, lambda s: False, 1_000_000)[0] is False
+
+
+def test_a_graph_exploration_stops_at_its_memory_limit(monkeypatch):
+    from itertools import count
+
+    from detect.checking.verify import MEMORY_LIMIT, stop_advice, stop_reason
+    from detect.statespace.explore import state_bound
+
+    # The resident set of a test process that freed memory before need not grow at first:
+    # a resident set growing by a page per reading stands in for it.
+    pages = count()
+    monkeypatch.setattr(explore, "resident_bytes", lambda: 4096 * next(pages))
+    model = token_model(4)  # 4,096 states: the limit is looked at every 512 expansions
+    graph = reachable_graph(model, memory_limit=1)
+    assert graph.memory_limited and not graph.timed_out and not graph.complete
+    assert stop_reason(graph, state_bound(model, 1_000_000)) == MEMORY_LIMIT
+    assert stop_advice(MEMORY_LIMIT, None, "while verifying") == "raise --memory-limit"
+    assert reachable_graph(model, memory_limit=1 << 40).complete

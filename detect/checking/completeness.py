@@ -36,7 +36,7 @@ from detect.statespace.explore import ReachableGraph, StateBound, reachable_grap
 from detect.symmetry.graph import ColouredGraph
 from detect.ir import SequentialModel, state_slots
 from detect.symmetry.perm import StatePermutation
-from detect.checking.verify import TIMEOUT, reachable_action_order, stop_reason
+from detect.checking.verify import MEMORY_LIMIT, TIMEOUT, reachable_action_order, stop_advice, stop_reason
 
 #: ``Completeness.stopped_by`` when the graph of the transition system exceeds the limit.
 GRAPH_LIMIT = "graph-limit"
@@ -70,13 +70,12 @@ class Completeness:
         if self.stopped_by == GRAPH_LIMIT:
             return (f"the graph of the transition system would have {self.graph_size:,} nodes and edges, more "
                     f"than --graph-limit {graph_limit:,}; raise --graph-limit")
-        if self.stopped_by == TIMEOUT:
-            return f"time-out after {self.states:,} states; raise --timeout"
-        if self.stopped_by:
-            advice = self.bound.advice("--max-states", "while measuring completeness") if self.bound else \
-                "raise --max-states"
-            return f"more than {self.states:,} reachable states; {advice}"
-        return ""
+        if not self.stopped_by:
+            return ""
+        advice = stop_advice(self.stopped_by, self.bound, "while measuring completeness")
+        if self.stopped_by in (TIMEOUT, MEMORY_LIMIT):
+            return f"stopped after {self.states:,} states; {advice}"
+        return f"more than {self.states:,} reachable states; {advice}"
 
 
 def lts_graph_size(graph: ReachableGraph) -> int:

@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 from detect.ir import SequentialModel
 from detect.statespace.compile import compile_model
 from detect.statespace.explore import AssertionResult, Exploration, reachable_graph, state_bound
+from detect.checking.verify import MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -70,19 +71,21 @@ def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
     return out
 
 
-def acceptance_cycle(model: SequentialModel, condition, max_states: int,
-                     timeout: Optional[float] = None) -> tuple[Optional[bool], int, str]:
+def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float] = None,
+                     memory_limit: Optional[int] = None) -> tuple[Optional[bool], int, str]:
     """``(found, states, why)``: whether the reachable graph of ``model`` has a cycle through
     a state satisfying the compiled ``condition``; ``found`` is None when the graph was cut
-    short (more than ``max_states`` states, the slot budget, ``timeout`` seconds) and ``why``
-    then says which, and what to pass."""
+    short (more than ``max_states`` states, the slot budget, ``timeout`` seconds, a growth of
+    ``memory_limit`` bytes) and ``why`` then says which, and what to pass."""
     bound = state_bound(model, max_states)
-    graph = reachable_graph(model, max_states=bound.states, timeout=timeout)
-    if graph.timed_out:
-        return None, len(graph.states), f"time-out after {len(graph.states):,} unreduced states; raise --timeout"
-    if not graph.complete:
-        return None, len(graph.states), (f"more than {len(graph.states):,} unreduced states; "
-                                         f"{bound.advice('--max-states', 'while looking for cycles')}")
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit)
+    stopped_by = stop_reason(graph, bound)
+    if stopped_by:
+        advice = stop_advice(stopped_by, bound, "while looking for cycles")
+        states = len(graph.states)
+        if stopped_by in (MAX_STATES, SLOT_BUDGET):
+            return None, states, f"more than {states:,} unreduced states; {advice}"
+        return None, states, f"stopped after {states:,} unreduced states; {advice}"
     for component in cyclic_components(graph.successors):
         if any(condition(graph.states[k]) for k in component):
             return True, len(graph.states), ""
@@ -90,9 +93,10 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int,
 
 
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
-                     timeout: Optional[float] = None) -> Exploration:
+                     timeout: Optional[float] = None, memory_limit: Optional[int] = None) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
-    at most ``max_states`` (default 1,000,000) unreduced states and ``timeout`` seconds."""
+    at most ``max_states`` (default 1,000,000) unreduced states, ``timeout`` seconds and
+    ``memory_limit`` bytes of resident-set growth."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -101,7 +105,7 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
     for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
         if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
             continue
-        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout)
+        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout, memory_limit)
         if cycle is None:
             verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}")
         else:

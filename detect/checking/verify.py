@@ -57,18 +57,33 @@ class GeneratorVerdict:
 
 
 #: Why a check stopped early (``VerifyReport.stopped_by``): the state bound, the memory
-#: budget of ``explore.state_bound`` (states of many slots), or the time-out.
-MAX_STATES, SLOT_BUDGET, TIMEOUT = "max-states", "slot-budget", "timeout"
+#: budget of ``explore.state_bound`` (states of many slots), the time-out, or the memory limit.
+MAX_STATES, SLOT_BUDGET, TIMEOUT, MEMORY_LIMIT = "max-states", "slot-budget", "timeout", "memory-limit"
 
 
 def stop_reason(graph: ReachableGraph, bound) -> str:
     """Why the exploration ``graph`` (bounded by ``bound``, an ``explore.StateBound``) is
-    incomplete: ``MAX_STATES``, ``SLOT_BUDGET`` or ``TIMEOUT``; "" when it is complete."""
+    incomplete: ``MAX_STATES``, ``SLOT_BUDGET``, ``TIMEOUT`` or ``MEMORY_LIMIT``; "" when it
+    is complete."""
     if graph.complete:
         return ""
     if graph.timed_out:
         return TIMEOUT
+    if graph.memory_limited:
+        return MEMORY_LIMIT
     return SLOT_BUDGET if bound.by_slots else MAX_STATES
+
+
+def stop_advice(stopped_by: str, bound, activity: str) -> str:
+    """What to pass when an exploration stopped by ``stopped_by`` (``stop_reason``) while
+    ``activity`` ("while verifying") should complete."""
+    if stopped_by == TIMEOUT:
+        return "raise --timeout"
+    if stopped_by == MEMORY_LIMIT:
+        return "raise --memory-limit"
+    if bound is None:
+        return "raise --max-states"
+    return bound.advice("--max-states", activity)
 
 
 @dataclass(frozen=True)
@@ -101,13 +116,7 @@ class VerifyReport:
 
     def advice(self) -> str:
         """What to pass for a complete check ("" when it is complete)."""
-        if self.complete:
-            return ""
-        if self.stopped_by == TIMEOUT:
-            return "raise --timeout"
-        if self.bound is None:
-            return "raise --max-states"
-        return self.bound.advice("--max-states", "while verifying")
+        return "" if self.complete else stop_advice(self.stopped_by, self.bound, "while verifying")
 
     def summary(self) -> str:
         lines = []

@@ -230,6 +230,8 @@ class ReachableGraph:
     initial_complete: bool = True
     #: the exploration stopped at its deadline, not at ``max_states``
     timed_out: bool = False
+    #: the exploration stopped at its memory limit (resident-set growth), not at ``max_states``
+    memory_limited: bool = False
     #: state -> its index, as the exploration built it (``index()``); not to be modified
     positions: Optional[Mapping[State, int]] = field(default=None, compare=False, repr=False)
 
@@ -543,9 +545,11 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
 
 
 def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000,
-                    progress: Progress | None = None, timeout: Optional[float] = None) -> ReachableGraph:
-    """The unreduced reachable graph; stops expanding once ``max_states`` states are known, or
-    after ``timeout`` seconds (``timed_out``).  ``progress(states, transitions, seconds)`` is
+                    progress: Progress | None = None, timeout: Optional[float] = None,
+                    memory_limit: Optional[int] = None) -> ReachableGraph:
+    """The unreduced reachable graph; stops expanding once ``max_states`` states are known,
+    after ``timeout`` seconds (``timed_out``), or once the resident set has grown by more than
+    ``memory_limit`` bytes (``memory_limited``).  ``progress(states, transitions, seconds)`` is
     called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by memory with
     ``state_bound``."""
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
@@ -558,7 +562,8 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
     expanded = 0
     clock = Clock(start, None if timeout is None else start + timeout, progress,
                   lambda: (len(states), transitions))
-    initial_complete, timed_out = True, False
+    memory = ResidentGrowth(memory_limit)
+    initial_complete, timed_out, memory_limited = True, False, False
     # A parameter can make the initial states astronomically many (2^3000 colourings of a
     # ring): the bound applies while they are listed.
     for x in compiled.initial_states():
@@ -585,11 +590,15 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
         successors.append(frozenset(ids))
         expanded += 1
         transitions += len(ids)
-        if expanded % _CLOCK_EVERY == 0 and clock.out_of_time():
-            timed_out = expanded < len(states)
-            break
+        if expanded % _CLOCK_EVERY == 0:
+            out_of_time = clock.out_of_time()
+            over = not out_of_time and memory.over()
+            if out_of_time or over:
+                timed_out = out_of_time and expanded < len(states)
+                memory_limited = over and expanded < len(states)
+                break
     return ReachableGraph(tuple(states), tuple(successors), initial, frozenset(faults), expanded,
-                          initial_complete, timed_out, index)
+                          initial_complete, timed_out, memory_limited, index)
 
 
 #: Most state slots (states × slots per state) an exploration that keeps every state as a
