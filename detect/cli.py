@@ -382,10 +382,10 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit)
+    from detect.checking.verify import INTERRUPTED, verify as verify_generators
+
     report = None
     if verify:
-        from detect.checking.verify import verify as verify_generators
-
         # detection.model: the input, or its narrowing to reachable domains (same LTS).  The
         # check gets the time left as its own time-out, so that it stops and reports what it
         # checked; the alarm stays, a little later, for what does not read the clock.
@@ -393,9 +393,14 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
         run.arm(grace=EXPLORATION_GRACE)
         with status_line(not as_json and sys.stderr.isatty(), "verify: exploring") as tell:
             report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
-                                       max_states=max_states, progress=run.telling(tell), timeout=run.remaining())
+                                       max_states=max_states, progress=run.telling(tell), timeout=run.remaining(),
+                                       interruptible=True)
     measured = None
-    if measure:
+    if measure and report is not None and report.stopped_by == INTERRUPTED:
+        from detect.checking.completeness import Completeness
+
+        measured = Completeness(0, False, None, None, "", 0.0, stopped_by=INTERRUPTED)  # the user asked to stop
+    elif measure:
         from detect.checking.completeness import completeness
 
         run.enter("computing every symmetry of the transition system (--completeness)")
@@ -403,7 +408,7 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
         with status_line(not as_json and sys.stderr.isatty(), "completeness: exploring") as tell:
             measured = completeness(detection.model, [g.permutation for g in detection.group.generators],
                                     max_states=max_states, engine=engine, graph_limit=graph_limit,
-                                    timeout=run.remaining(), progress=run.telling(tell))
+                                    timeout=run.remaining(), progress=run.telling(tell), interruptible=True)
     run.disarm()  # the results are in: printing them is not cut short
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
@@ -604,7 +609,7 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     from detect.checking.cycles import check_acceptance
 
     reduced = dataclasses.replace(reduced, exploration=check_acceptance(
-        seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit))
+        seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit, interruptible=True))
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
@@ -623,7 +628,11 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
         if not model.endswith((".pml", ".p", ".prom")):
             raise Failure(f"{model}: --spin-states applies to Promela models only")
         run.enter("counting Spin's stored states (--spin-states)")
-        stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit)
+        if reduced.exploration.interrupted:
+            stored, complete = 0, False
+        else:
+            stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining(),
+                                                     memory_limit=memory_limit, interruptible=True)
         extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
         spin_partial = not complete
     run.disarm()

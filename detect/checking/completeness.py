@@ -36,7 +36,9 @@ from detect.statespace.explore import ReachableGraph, StateBound, reachable_grap
 from detect.symmetry.graph import ColouredGraph
 from detect.ir import SequentialModel, state_slots
 from detect.symmetry.perm import StatePermutation
-from detect.checking.verify import MEMORY_LIMIT, TIMEOUT, reachable_action_order, stop_advice, stop_reason
+from detect.checking.verify import (
+    INTERRUPTED, MEMORY_LIMIT, TIMEOUT, reachable_action_order, stop_advice, stop_reason,
+)
 
 #: ``Completeness.stopped_by`` when the graph of the transition system exceeds the limit.
 GRAPH_LIMIT = "graph-limit"
@@ -73,7 +75,7 @@ class Completeness:
         if not self.stopped_by:
             return ""
         advice = stop_advice(self.stopped_by, self.bound, "while measuring completeness")
-        if self.stopped_by in (TIMEOUT, MEMORY_LIMIT):
+        if self.stopped_by in (TIMEOUT, MEMORY_LIMIT, INTERRUPTED):
             return f"stopped after {self.states:,} states; {advice}"
         return f"more than {self.states:,} reachable states; {advice}"
 
@@ -161,11 +163,12 @@ def true_symmetries(model: SequentialModel, graph, engine: str = "auto") -> list
 
 def completeness(model: SequentialModel, found: Sequence[StatePermutation], max_states: int = 100_000,
                  engine: str = "auto", graph_limit: Optional[int] = None, timeout: Optional[float] = None,
-                 progress: Optional[Callable[[str], None]] = None) -> Completeness:
+                 progress: Optional[Callable[[str], None]] = None, interruptible: bool = False) -> Completeness:
     """Compare the detected generators ``found`` (symmetries of ``model``) with every
     symmetry of its reachable LTS, explored up to ``max_states`` states (fewer for states of
     many slots: ``explore.state_bound``) for at most ``timeout`` seconds, if its graph has at
-    most ``graph_limit`` nodes and edges.  ``progress(text)`` is told what is being done."""
+    most ``graph_limit`` nodes and edges.  ``progress(text)`` is told what is being done.  With
+    ``interruptible``, Ctrl-C during the exploration stops it and the result says so."""
     start = time.perf_counter()
 
     def tell(text: str) -> None:
@@ -177,7 +180,7 @@ def completeness(model: SequentialModel, found: Sequence[StatePermutation], max_
 
     bound = state_bound(model, max_states)
     tell("exploring")
-    graph = reachable_graph(model, bound.states, exploring, timeout)
+    graph = reachable_graph(model, bound.states, exploring, timeout, interruptible=interruptible)
     if not graph.complete:
         return Completeness(len(graph.states), False, None, None, "", time.perf_counter() - start,
                             stop_reason(graph, bound), bound)

@@ -72,13 +72,16 @@ def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
 
 
 def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float] = None,
-                     memory_limit: Optional[int] = None) -> tuple[Optional[bool], int, str]:
+                     memory_limit: Optional[int] = None, interruptible: bool = False
+                     ) -> tuple[Optional[bool], int, str]:
     """``(found, states, why)``: whether the reachable graph of ``model`` has a cycle through
     a state satisfying the compiled ``condition``; ``found`` is None when the graph was cut
     short (more than ``max_states`` states, the slot budget, ``timeout`` seconds, a growth of
-    ``memory_limit`` bytes) and ``why`` then says which, and what to pass."""
+    ``memory_limit`` bytes, Ctrl-C if ``interruptible``) and ``why`` then says which, and what
+    to pass."""
     bound = state_bound(model, max_states)
-    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                            interruptible=interruptible)
     stopped_by = stop_reason(graph, bound)
     if stopped_by:
         advice = stop_advice(stopped_by, bound, "while looking for cycles")
@@ -93,10 +96,12 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
 
 
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
-                     timeout: Optional[float] = None, memory_limit: Optional[int] = None) -> Exploration:
+                     timeout: Optional[float] = None, memory_limit: Optional[int] = None,
+                     interruptible: bool = False) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
     at most ``max_states`` (default 1,000,000) unreduced states, ``timeout`` seconds and
-    ``memory_limit`` bytes of resident-set growth."""
+    ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
+    check, and an interrupted ``result`` is not checked at all (the user asked to stop)."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -105,7 +110,11 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
     for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
         if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
             continue
-        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout, memory_limit)
+        if interruptible and result.interrupted:
+            verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted")
+            continue
+        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout, memory_limit,
+                                              interruptible)
         if cycle is None:
             verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}")
         else:

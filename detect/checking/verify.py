@@ -59,6 +59,8 @@ class GeneratorVerdict:
 #: Why a check stopped early (``VerifyReport.stopped_by``): the state bound, the memory
 #: budget of ``explore.state_bound`` (states of many slots), the time-out, or the memory limit.
 MAX_STATES, SLOT_BUDGET, TIMEOUT, MEMORY_LIMIT = "max-states", "slot-budget", "timeout", "memory-limit"
+#: ... or Ctrl-C / SIGTERM (only where the caller asked for it: ``interruptible``).
+INTERRUPTED = "interrupted"
 
 
 def stop_reason(graph: ReachableGraph, bound) -> str:
@@ -71,6 +73,8 @@ def stop_reason(graph: ReachableGraph, bound) -> str:
         return TIMEOUT
     if graph.memory_limited:
         return MEMORY_LIMIT
+    if graph.interrupted:
+        return INTERRUPTED
     return SLOT_BUDGET if bound.by_slots else MAX_STATES
 
 
@@ -81,6 +85,8 @@ def stop_advice(stopped_by: str, bound, activity: str) -> str:
         return "raise --timeout"
     if stopped_by == MEMORY_LIMIT:
         return "raise --memory-limit"
+    if stopped_by == INTERRUPTED:
+        return "interrupted"
     if bound is None:
         return "raise --max-states"
     return bound.advice("--max-states", activity)
@@ -180,10 +186,11 @@ def compile_permutation(sigma: StatePermutation) -> Callable[[State], State]:
 
 def verify(model: SequentialModel, generators: Sequence[StatePermutation],
            max_states: int = 200_000, progress: Optional[Callable[[str], None]] = None,
-           timeout: Optional[float] = None) -> VerifyReport:
+           timeout: Optional[float] = None, interruptible: bool = False) -> VerifyReport:
     """Check every generator against the unreduced reachable graph (see module docstring),
     exploring at most ``max_states`` states (fewer for states of many slots:
-    ``explore.state_bound``) and stopping after ``timeout`` seconds in all.
+    ``explore.state_bound``) and stopping after ``timeout`` seconds in all.  With
+    ``interruptible``, Ctrl-C stops the check and the report says what it covered.
     ``progress(text)`` is told what is being done, every half second or so."""
     start = time.perf_counter()
     deadline = None if timeout is None else start + timeout
@@ -193,12 +200,13 @@ def verify(model: SequentialModel, generators: Sequence[StatePermutation],
         progress(f"verify: exploring, {states:,} states, {transitions:,} transitions")
 
     bound = state_bound(model, max_states)
-    graph = reachable_graph(compiled, bound.states, exploring if progress is not None else None, timeout)
-    checker = _Checker(compiled, graph, progress, deadline)
+    graph = reachable_graph(compiled, bound.states, exploring if progress is not None else None, timeout,
+                            interruptible=interruptible)
+    checker = _Checker(compiled, graph, progress, deadline, interruptible, stopped=stop_reason(graph, bound))
     verdicts = tuple(checker.check(i, sigma) for i, sigma in enumerate(generators))
     checked = min((v.checked for v in verdicts if v.ok), default=graph.expanded)
     complete = graph.complete and checked == graph.expanded
-    stopped_by = stop_reason(graph, bound) or ("" if complete else TIMEOUT)
+    stopped_by = checker.stopped if not complete else ""
     order = None
     inert: tuple[int, ...] = ()
     if complete and all(v.ok for v in verdicts):
@@ -260,8 +268,12 @@ class _Checker:
     """The reachable graph plus lookups shared by all generators."""
 
     def __init__(self, compiled: CompiledModel, graph: ReachableGraph,
-                 progress: Optional[Callable[[str], None]] = None, deadline: Optional[float] = None):
-        self.progress, self.deadline = progress, deadline
+                 progress: Optional[Callable[[str], None]] = None, deadline: Optional[float] = None,
+                 interruptible: bool = False, stopped: str = ""):
+        self.progress, self.deadline, self.interruptible = progress, deadline, interruptible
+        #: why checking stopped ("" while it goes on; ``stop_reason`` of the exploration),
+        #: and the state the current generator's check has reached
+        self.stopped, self.at = stopped, 0
         self.compiled = compiled
         self.model = compiled.model
         self.graph = graph
@@ -295,7 +307,16 @@ class _Checker:
         failed = self._initial(g, sigma, apply)
         if failed is not None:
             return failed
-        failed, checked = self._transitions(g, apply)
+        if self.stopped in (TIMEOUT, INTERRUPTED):
+            return GeneratorVerdict(g, True, checked=0)
+        try:
+            failed, checked = self._transitions(g, apply)
+        except KeyboardInterrupt:
+            if not self.interruptible:
+                raise
+            past = self.deadline is not None and time.perf_counter() >= self.deadline
+            self.stopped = TIMEOUT if past else INTERRUPTED
+            return GeneratorVerdict(g, True, checked=self.at)
         return failed or GeneratorVerdict(g, True, checked=checked)
 
     def _initial(self, g, sigma, apply) -> Optional[GeneratorVerdict]:
@@ -324,9 +345,11 @@ class _Checker:
         terminal = self.compiled.terminal
         tell, next_tell = self.progress, time.perf_counter() + _TELL_SECONDS
         for k in range(graph.expanded):
+            self.at = k
             if k % _TELL_EVERY == 0 and (tell is not None or self.deadline is not None):
                 now = time.perf_counter()
                 if self.deadline is not None and now >= self.deadline:
+                    self.stopped = TIMEOUT
                     return None, k
                 if tell is not None and now >= next_tell:
                     next_tell = now + _TELL_SECONDS

@@ -232,6 +232,8 @@ class ReachableGraph:
     timed_out: bool = False
     #: the exploration stopped at its memory limit (resident-set growth), not at ``max_states``
     memory_limited: bool = False
+    #: Ctrl-C stopped the exploration (``reachable_graph(interruptible=True)``)
+    interrupted: bool = False
     #: state -> its index, as the exploration built it (``index()``); not to be modified
     positions: Optional[Mapping[State, int]] = field(default=None, compare=False, repr=False)
 
@@ -546,12 +548,14 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
 
 def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000,
                     progress: Progress | None = None, timeout: Optional[float] = None,
-                    memory_limit: Optional[int] = None) -> ReachableGraph:
+                    memory_limit: Optional[int] = None, interruptible: bool = False) -> ReachableGraph:
     """The unreduced reachable graph; stops expanding once ``max_states`` states are known,
     after ``timeout`` seconds (``timed_out``), or once the resident set has grown by more than
-    ``memory_limit`` bytes (``memory_limited``).  ``progress(states, transitions, seconds)`` is
-    called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by memory with
-    ``state_bound``."""
+    ``memory_limit`` bytes (``memory_limited``).  With ``interruptible``, Ctrl-C (any
+    ``KeyboardInterrupt``) also stops it and the graph explored so far is returned
+    (``interrupted``); without, the interrupt propagates.  ``progress(states, transitions,
+    seconds)`` is called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by
+    memory with ``state_bound``."""
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     transitions = 0
@@ -559,46 +563,66 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
     states: list[State] = []
     successors: list[frozenset[int]] = []
     faults: list[int] = []
-    expanded = 0
     clock = Clock(start, None if timeout is None else start + timeout, progress,
                   lambda: (len(states), transitions))
     memory = ResidentGrowth(memory_limit)
-    initial_complete, timed_out, memory_limited = True, False, False
-    # A parameter can make the initial states astronomically many (2^3000 colourings of a
-    # ring): the bound applies while they are listed.
-    for x in compiled.initial_states():
-        if len(states) >= max_states or (len(states) % _CLOCK_EVERY == _CLOCK_EVERY - 1 and clock.out_of_time()):
-            initial_complete, timed_out = False, len(states) < max_states
-            break
-        if x not in index:
-            index[x] = len(states)
-            states.append(x)
-    initial = frozenset(range(len(states)))
-    while expanded < len(states) and len(states) < max_states and initial_complete:
-        s = states[expanded]
-        targets = set(compiled.successors(s))
-        if None in targets:
-            targets.discard(None)
-            faults.append(expanded)
-        ids = []
-        for t in targets:
-            k = index.get(t)
-            if k is None:
-                k = index[t] = len(states)
-                states.append(t)
-            ids.append(k)
-        successors.append(frozenset(ids))
-        expanded += 1
-        transitions += len(ids)
-        if expanded % _CLOCK_EVERY == 0:
-            out_of_time = clock.out_of_time()
-            over = not out_of_time and memory.over()
-            if out_of_time or over:
-                timed_out = out_of_time and expanded < len(states)
-                memory_limited = over and expanded < len(states)
+    initial_complete, timed_out, memory_limited, interrupted = True, False, False, False
+    listing = True
+    try:
+        # A parameter can make the initial states astronomically many (2^3000 colourings of a
+        # ring): the bound applies while they are listed.
+        for x in compiled.initial_states():
+            if len(states) >= max_states or (len(states) % _CLOCK_EVERY == _CLOCK_EVERY - 1
+                                             and clock.out_of_time()):
+                initial_complete, timed_out = False, len(states) < max_states
                 break
-    return ReachableGraph(tuple(states), tuple(successors), initial, frozenset(faults), expanded,
-                          initial_complete, timed_out, memory_limited, index)
+            if x not in index:
+                states.append(x)  # (before indexing it: see the repair below)
+                index[x] = len(states) - 1
+        initial_count = len(states)
+        listing = False
+        while len(successors) < len(states) and len(states) < max_states and initial_complete:
+            expanding = len(successors)
+            targets = set(compiled.successors(states[expanding]))
+            ids = []
+            for t in targets:
+                if t is None:
+                    continue
+                k = index.get(t)
+                if k is None:
+                    states.append(t)
+                    k = index[t] = len(states) - 1
+                ids.append(k)
+            if None in targets:
+                faults.append(expanding)
+            successors.append(frozenset(ids))  # the state is expanded: one atomic step
+            transitions += len(ids)
+            if len(successors) % _CLOCK_EVERY == 0:
+                out_of_time = clock.out_of_time()
+                over = not out_of_time and memory.over()
+                if out_of_time or over:
+                    timed_out = out_of_time and len(successors) < len(states)
+                    memory_limited = over and len(successors) < len(states)
+                    break
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        # The interrupt can fall between appending a state and indexing it (drop the state:
+        # no successor set names it yet), or between recording a fault and the successor set
+        # of its state (drop the fault: that state is not expanded).
+        del states[len(index):]
+        faults = [f for f in faults if f < len(successors)]
+        if listing:
+            initial_complete, initial_count = False, len(states)
+        stopped = not (initial_complete and len(successors) == len(states))
+        # (an alarm set for the deadline stops a step that outlasts it: that is the time-out)
+        if clock.deadline is not None and time.perf_counter() >= clock.deadline:
+            timed_out = stopped
+        else:
+            interrupted = stopped
+    return ReachableGraph(tuple(states), tuple(successors), frozenset(range(initial_count)), frozenset(faults),
+                          len(successors), initial_complete, timed_out, memory_limited, interrupted=interrupted,
+                          positions=index)
 
 
 #: Most state slots (states × slots per state) an exploration that keeps every state as a
