@@ -12,8 +12,9 @@ A state permutation σ is a symmetry of the reachable LTS when (seed 002; pitfal
 
 Each is checked on the unreduced reachable graph (``explore.reachable_graph``), states in
 breadth-first order.  The graph holds every state, so it is bounded by ``max_states`` and by
-the memory budget of ``explore.state_bound``, and the whole check by an optional time-out;
-a check cut short is reported as such (``VerifyReport.stopped_by``), never as verified.  Successors of an image that was not explored are computed directly
+the memory budget of ``explore.state_bound``, and the whole check by an optional time-out
+(and Ctrl-C, when asked); a check cut short is reported as such (``VerifyReport.stopped_by``),
+never as verified.  Successors of an image that was not explored are computed directly
 with the compiled model.  No separate "σ(s) is reachable" test is needed: states are checked
 in BFS order from initial states whose images are initial, so the first image outside the
 reachable set is always the end of a transition that check 2 reports first.  Event labels
@@ -42,8 +43,8 @@ class GeneratorVerdict:
     ``state``/``image`` are the state and σ(state) of the counterexample; ``missing`` is the
     transition of σ(state) that should exist but does not (or, for ``"extra transition"``,
     the one of σ(state) that has no preimage).  ``checked``: the states whose transitions
-    were checked, in breadth-first order (fewer than the report's ``checked`` when the
-    time-out stopped the check of this generator).
+    were checked, in breadth-first order (fewer than the graph's expanded states when the
+    time-out or an interrupt stopped the check of this generator).
     """
 
     generator: int
@@ -65,8 +66,8 @@ INTERRUPTED = "interrupted"
 
 def stop_reason(graph: ReachableGraph, bound) -> str:
     """Why the exploration ``graph`` (bounded by ``bound``, an ``explore.StateBound``) is
-    incomplete: ``MAX_STATES``, ``SLOT_BUDGET``, ``TIMEOUT`` or ``MEMORY_LIMIT``; "" when it
-    is complete."""
+    incomplete: ``MAX_STATES``, ``SLOT_BUDGET``, ``TIMEOUT``, ``MEMORY_LIMIT`` or
+    ``INTERRUPTED``; "" when it is complete."""
     if graph.complete:
         return ""
     if graph.timed_out:
@@ -95,8 +96,7 @@ def stop_advice(stopped_by: str, bound, activity: str) -> str:
 @dataclass(frozen=True)
 class VerifyReport:
     """Per-generator verdicts; when ``complete`` is false they are partial (no failure seen
-    among the ``checked`` states, cut off by ``stopped_by``: the bound, the memory budget
-    or the time-out)."""
+    among the ``checked`` states, cut off as ``stopped_by`` says)."""
 
     verdicts: tuple[GeneratorVerdict, ...]
     states: int
@@ -111,7 +111,7 @@ class VerifyReport:
     #: Generators that fix every reachable state (inert: they permute values no reachable
     #: state holds, or variables whose values always agree); set with ``reachable_order``.
     inert: tuple[int, ...] = ()
-    #: why the check is not complete ("" when it is): ``MAX_STATES``, ``SLOT_BUDGET``, ``TIMEOUT``
+    #: why the check is not complete ("" when it is): a ``stop_reason``
     stopped_by: str = ""
     #: the state bound the exploration had (``explore.StateBound``), for the advice
     bound: Optional[StateBound] = None
