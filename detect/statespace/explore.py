@@ -217,9 +217,10 @@ class ReachableGraph:
 
     ``states[:expanded]`` have complete successor sets ``successors[i]`` (indices into
     ``states``); states after them were discovered but not expanded because the exploration
-    hit ``max_states`` (or its deadline: ``timed_out``), so ``complete`` is ``expanded ==
-    len(states)``, unless the initial states alone exceeded ``max_states`` (``initial_complete``
-    false: not all were listed).
+    hit ``max_states`` (or its deadline, memory limit or an interrupt: ``timed_out``,
+    ``memory_limited``, ``interrupted``), so ``complete`` is ``expanded == len(states)``, unless
+    the initial states alone exceeded ``max_states`` or the listing was cut short
+    (``initial_complete`` false: not all were listed).
     """
 
     states: tuple[State, ...]
@@ -584,16 +585,17 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
         while len(successors) < len(states) and len(states) < max_states and initial_complete:
             expanding = len(successors)
             targets = set(compiled.successors(states[expanding]))
+            faulty = None in targets
+            if faulty:
+                targets.discard(None)
             ids = []
             for t in targets:
-                if t is None:
-                    continue
                 k = index.get(t)
                 if k is None:
                     states.append(t)
                     k = index[t] = len(states) - 1
                 ids.append(k)
-            if None in targets:
+            if faulty:
                 faults.append(expanding)
             successors.append(frozenset(ids))  # the state is expanded: one atomic step
             transitions += len(ids)
