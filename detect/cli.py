@@ -368,7 +368,7 @@ def main() -> None:
                    "states) and report how many of them detection found.")
 @click.option("--partial-ok", is_flag=True,
               help="Exit 0, not 3, when --verify or --completeness stops early (--max-states, the memory "
-                   "budget, --timeout or --graph-limit).")
+                   "budget, --timeout, --graph-limit, Ctrl-C).")
 @domain_states_option
 @timeout_option
 @graph_limit_option
