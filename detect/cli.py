@@ -661,33 +661,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
     incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
     if as_json:
-        data = {
-            "model": seq.name,
-            "parameters": dict(seq.parameters),
-            **extra,
-            "states": result.states,
-            "transitions": result.transitions,
-            "initial": result.initial,
-            "deadlocks": len(result.deadlocks),
-            "terminal_states": len(result.terminal_states),
-            "faults": result.faults,
-            "truncated": result.truncated,
-            "interrupted": result.interrupted,
-            "seconds": round(result.seconds, 6),
-            "memory_limit_reached": result.memory_limit_reached,
-            "bytes": result.memory_bytes,
-            "bytes_per_state": round(result.bytes_per_state, 1),
-            "memory_measure": result.memory_measure,
-            "assertions": [
-                {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
-                 "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
-                for a in result.assertions
-            ],
-            "first_faults": [
-                {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
-            ],
-        }
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(exploration_json(seq, result, extra, show_state), indent=2))
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -728,6 +702,37 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         sys.exit(EXIT_VIOLATED)
     if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
+
+
+def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
+    """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
+    bounds reached and verdicts, states shown by ``show_state``."""
+    return {
+        "model": seq.name,
+        "parameters": dict(seq.parameters),
+        **extra,
+        "states": result.states,
+        "transitions": result.transitions,
+        "initial": result.initial,
+        "deadlocks": len(result.deadlocks),
+        "terminal_states": len(result.terminal_states),
+        "faults": result.faults,
+        "truncated": result.truncated,
+        "interrupted": result.interrupted,
+        "seconds": round(result.seconds, 6),
+        "memory_limit_reached": result.memory_limit_reached,
+        "bytes": result.memory_bytes,
+        "bytes_per_state": round(result.bytes_per_state, 1),
+        "memory_measure": result.memory_measure,
+        "assertions": [
+            {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
+             "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
+            for a in result.assertions
+        ],
+        "first_faults": [
+            {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
+        ],
+    }
 
 
 # ---------------------------------------------------------------------------------- linearise
