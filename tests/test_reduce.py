@@ -18,9 +18,10 @@ from detect.symmetry.pipeline import detect
 from detect.ir.points import LiteralPoints
 from detect.checking.orbits import orbit_roots
 from detect.checking.reduce import (
-    ReductionError, _compile_action, _group, condition_invariant, explore_reduced,
+    ReductionError, _compile_action, condition_invariant, explore_reduced,
     make_reducer,
 )
+from detect.symmetry.permgroup import permutation_group
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXACT_STRATEGIES = ("exact", "enumerate", "graph")
@@ -289,9 +290,8 @@ def lock_elements():
     global _LOCK_ELEMENTS
     if _LOCK_ELEMENTS is None:
         pts = LiteralPoints.of(_LOCK)
-        group = _group([tuple(g) for g in _LOCK_DETECTION.group.points], len(pts.pairs))
-        _LOCK_ELEMENTS = [_compile_action(list(g.array_form) + list(range(g.size, len(pts.pairs))), pts)
-                          for g in group.generate()]
+        group = permutation_group(_LOCK_DETECTION.group.points, len(pts.pairs))
+        _LOCK_ELEMENTS = [_compile_action(g, pts) for g in group.elements()]
     return _LOCK_ELEMENTS
 
 

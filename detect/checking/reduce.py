@@ -6,7 +6,7 @@ Strategies (``make_reducer``):
 
 * ``enumerate`` -- every element of G, the least image (refused above ``enumerate_limit``);
 * ``exact``     -- the same least image, found by Linton-style backtracking over a stabiliser
-  chain that follows the state (sympy's Schreier–Sims gives each stabiliser), with a sorting
+  chain that follows the state (Schreier–Sims, ``detect.symmetry.permgroup``, gives each stabiliser), with a sorting
   fast path when G is the full symmetric group on interchangeable blocks of slots, and one
   for S_m permuting process slots and pid values together (``detect.checking.scalarset``);
 * ``local``     -- hill climbing with the generators: sound, may keep several per orbit;
@@ -35,11 +35,10 @@ import itertools
 import math
 import operator
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from detect.statespace.compile import State, compile_model
+from detect.symmetry.permgroup import PermutationGroup, permutation_group
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
     Exploration, NativeCanonical, NotASymmetry, PointSymmetry, Progress, SortedBlocks,
@@ -48,13 +47,13 @@ from detect.statespace.explore import (
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
-from detect.checking.refinement import (
-    RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism,
-)
 from detect.checking.pids import anonymous_pids, pid_canonicaliser
 from detect.checking.scalarset import (
     aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
 )
+
+if TYPE_CHECKING:  # numpy: only the graph strategy needs it (an import of ~0.15 s otherwise paid by every run)
+    import numpy as np
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -137,31 +136,13 @@ def _inverse(images: Sequence[int]) -> Images:
     return tuple(inv)
 
 
-def _group(point_generators: Sequence[Images], degree: int):
-    from sympy.combinatorics import Permutation, PermutationGroup
-
-    gens = [Permutation(list(g)) for g in point_generators] or [Permutation(list(range(degree)))]
-    return PermutationGroup(gens)
-
-
-def _generator_arrays(group, degree: int) -> list[Images]:
-    """Non-identity generators of a sympy group as image tuples of length ``degree``."""
-    out = []
-    for g in group.generators:
-        a = list(g.array_form) + list(range(g.size, degree))
-        if any(p != q for p, q in enumerate(a)) and tuple(a) not in out:
-            out.append(tuple(a))
-    return out
-
-
-def slot_order(group, pts: LiteralPoints) -> tuple[int, ...]:
+def slot_order(group: PermutationGroup, pts: LiteralPoints) -> tuple[int, ...]:
     """Slots fixed (setwise) by G first, then greedily: the next slot, then all its stabiliser fixes."""
-    degree = len(pts.pairs)
     remaining = [k for k in range(len(pts.slot_points))]
     order: list[int] = []
     current = group
     while remaining:
-        gens = _generator_arrays(current, degree)
+        gens = current.generators
 
         def fixed(k: int) -> bool:
             pts_k = pts.slot_points[k]
@@ -174,7 +155,7 @@ def slot_order(group, pts: LiteralPoints) -> tuple[int, ...]:
             continue
         k = remaining.pop(0)
         order.append(k)
-        current = current.pointwise_stabilizer(list(pts.slot_points[k]))
+        current = current.pointwise_stabiliser(pts.slot_points[k])
     return tuple(order)
 
 
@@ -189,15 +170,14 @@ def _key_function(order: Sequence[int]) -> Callable[[State], tuple]:
 
 
 class _GroupInfo:
-    """One stabiliser in the chain: its sympy group, orbit tables per slot, children."""
+    """One stabiliser in the chain: its group, orbit tables per slot, children."""
 
-    def __init__(self, group, pts: LiteralPoints):
+    def __init__(self, group: PermutationGroup, pts: LiteralPoints):
         self.group = group
         self.pts = pts
-        degree = len(pts.pairs)
-        self.gens = _generator_arrays(group, degree)
+        self.gens = group.generators
         self.trivial = not self.gens
-        self.order = 1 if self.trivial else int(group.order())
+        self.order = group.order()
         self._levels: dict[int, object] = {}
         self.children: dict[int, "_GroupInfo"] = {}
 
@@ -247,17 +227,13 @@ class _Registry:
         self.pts = pts
         self.known: dict[tuple, list[_GroupInfo]] = {}
 
-    def intern(self, group) -> _GroupInfo:
-        degree = len(self.pts.pairs)
-        order = int(group.order())
-        orbits = tuple(sorted(tuple(sorted(o)) for o in group.orbits() if len(o) > 1)) if order > 1 else ()
+    def intern(self, group: PermutationGroup) -> _GroupInfo:
+        order = group.order()
+        orbits = tuple(sorted(tuple(o) for o in group.orbits() if len(o) > 1)) if order > 1 else ()
         bucket = self.known.setdefault((order, orbits), [])
-        gens = _generator_arrays(group, degree)
-        from sympy.combinatorics import Permutation
-
         for info in bucket:
             # Same order and one contains the other's generators: the same group.
-            if all(info.group.contains(Permutation(list(g))) for g in gens):
+            if all(info.group.contains(g) for g in group.generators):
                 return info
         info = _GroupInfo(group, self.pts)
         bucket.append(info)
@@ -266,12 +242,12 @@ class _Registry:
     def child(self, info: _GroupInfo, point: int) -> _GroupInfo:
         found = info.children.get(point)
         if found is None:
-            found = info.children[point] = self.intern(info.group.pointwise_stabilizer([point]))
+            found = info.children[point] = self.intern(info.group.pointwise_stabiliser([point]))
         return found
 
 
-def smallest_image(group, pts: LiteralPoints, order: Sequence[int]) -> Callable[[State], State]:
-    """The least image of a state under ``group`` (sympy, on points), by backtracking.
+def smallest_image(group: PermutationGroup, pts: LiteralPoints, order: Sequence[int]) -> Callable[[State], State]:
+    """The least image of a state under ``group`` (on points), by backtracking.
 
     Level by level along ``order``: keep the candidate images whose key prefix is least so far;
     at slot ``t`` the value is minimised over the orbits (under the current stabiliser H) of
@@ -359,12 +335,8 @@ def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], 
 # ------------------------------------------------------------------------ enumerate, local
 
 
-def enumerating_canonicaliser(group, pts: LiteralPoints, key) -> Callable[[State], State]:
-    degree = len(pts.pairs)
-    actions = []
-    for g in group.generate():
-        a = list(g.array_form) + list(range(g.size, degree))
-        actions.append(_compile_action(a, pts))
+def enumerating_canonicaliser(group: PermutationGroup, pts: LiteralPoints, key) -> Callable[[State], State]:
+    actions = [_compile_action(g, pts) for g in group.elements()]
 
     def canonicalise(s: State) -> State:
         return min((act(s) for act in actions), key=key)
@@ -416,6 +388,10 @@ def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH
 
     Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
     """
+    import numpy as np
+
+    from detect.checking.refinement import RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism
+
     classes = graph.colour_classes()
     if engine == "auto":
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
@@ -526,7 +502,7 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         return Reducer(strategy, group.order, None, tuple(range(n)), method)
     # Inert generators fix every reachable state: canonicalising with them changes nothing.
     gens = [tuple(g) for g in group.acting_points]
-    sym = _group(gens, len(pts.pairs))
+    sym = permutation_group(gens, len(pts.pairs))
     order = slot_order(sym, pts)
     maps = slot_maps(gens, pts)
     blocks = aligned_blocks(maps, order) if maps is not None else None
@@ -537,7 +513,7 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     key = _key_function(order)
     # The order on all literals: a multiple of the headline when products of the acting
     # generators fix every state the value analysis allows.
-    literal_order = int(sym.order())
+    literal_order = sym.order()
     if strategy == "enumerate":
         if literal_order > enumerate_limit:
             raise ReductionError(
