@@ -19,7 +19,7 @@ from detect.ir.points import LiteralPoints
 from detect.checking.orbits import orbit_roots
 from detect.checking.reduce import (
     ReductionError, _compile_action, condition_invariant, explore_reduced,
-    make_reducer,
+    make_reducer, point_symmetry,
 )
 from detect.symmetry.permgroup import permutation_group
 
@@ -255,6 +255,15 @@ def test_condition_invariance_check():
     assert condition_invariant(model, total, cond(total), actions, targets) is True
     assert condition_invariant(model, first, cond(first), actions, targets) is False
     assert condition_invariant(model, first, cond(first), actions, targets, limit=2) is None
+    # With their point images, generators mapping the read slots onto themselves are checked
+    # on the condition's table (``weighted`` reads all three counters, as ``total`` does);
+    # the verdicts are the same.
+    weighted = b("==", b("+", b("+", Index("c", Const(0)), b("*", Const(2), Index("c", Const(1)))),
+                         b("*", Const(3), Index("c", Const(2)))), Const(4))
+    symmetries = [point_symmetry(g, pts) for g in detection.group.points]
+    for expr, verdict in ((total, True), (first, False), (weighted, False)):
+        assert condition_invariant(model, expr, cond(expr), actions, targets) is verdict
+        assert condition_invariant(model, expr, cond(expr), symmetries, targets) is verdict
 
 
 def test_enumerate_refuses_a_large_group_with_a_clear_message():

@@ -602,25 +602,53 @@ def condition_invariant(model: SequentialModel, expr: Expr, condition: Callable[
     ``targets[i][k]`` is the slot generator i moves slot k to.  Only the slots the condition
     reads, and the slots moved onto them, matter; all their valuations are tried.  None when
     there are more than ``limit`` of them (undecided).
+
+    A generator given with its point images (``PointSymmetry``) that maps the read slots onto
+    themselves is checked on a table instead: the condition's value on every valuation of
+    those slots, computed once for all such generators, against the same table permuted by
+    the generator (the condition reads nothing else, so this is the same comparison).
     """
     slots = state_slots(model)
     reads = read_slots(model, expr)
-    base = [slot.domain[0] for slot in slots]
+    table: list[bool] = []
     for g, target in zip(generators, targets):
-        relevant = sorted(reads | {k for k, t in enumerate(target) if t in reads})
+        relevant = reads | {k for k, t in enumerate(target) if t in reads}
         total = 1
         for k in relevant:
             total *= len(slots[k].domain)
             if total > limit:
                 return None
-        for values in itertools.product(*(slots[k].domain for k in relevant)):
-            s = list(base)
-            for k, v in zip(relevant, values):
-                s[k] = v
-            s = tuple(s)
-            if bool(condition(s)) != bool(condition(g(s))):
+        # Every valuation of the relevant slots, the others at their first value: the product
+        # builds the states themselves (in C), in the order of the relevant slots' values.
+        choices = [slot.domain if k in relevant else slot.domain[:1] for k, slot in enumerate(slots)]
+        images = getattr(g, "images", None)
+        if images is not None and relevant == reads:
+            if not table:
+                table = [bool(condition(s)) for s in itertools.product(*choices)]
+                pts = LiteralPoints.of(model)
+            if [table[i] for i in _permuted_valuations(images, sorted(reads), slots, pts)] != table:
                 return False
+        elif any(bool(condition(s)) != bool(condition(g(s))) for s in itertools.product(*choices)):
+            return False
     return True
+
+
+def _permuted_valuations(images: Sequence[int], order: Sequence[int], slots, pts: LiteralPoints) -> list[int]:
+    """For each valuation of the slots ``order`` (mixed radix, the last slot fastest, as
+    ``itertools.product`` enumerates them), the index of its image under the point permutation
+    ``images``, which maps those slots onto themselves."""
+    weight, w = {}, 1
+    for k in reversed(order):
+        weight[k] = w
+        w *= len(slots[k].domain)
+    indices = [0]
+    for k in order:
+        contribution = []
+        for v in slots[k].domain:
+            t, image = pts.pairs[images[pts.index[(k, v)]]]
+            contribution.append(weight[t] * slots[t].domain.index(image))
+        indices = [i + c for i in indices for c in contribution]
+    return indices
 
 
 # ------------------------------------------------------------------------ reduced exploration
