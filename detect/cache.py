@@ -14,8 +14,11 @@ from typing import BinaryIO, Callable
 
 
 def cache_home() -> Path:
-    """``$XDG_CACHE_HOME/symdetect``, else ``~/.cache/symdetect``."""
+    """``$XDG_CACHE_HOME/symdetect``, else ``~/.cache/symdetect``; without a home directory (an
+    unexpanded ``~``), a directory of this user's under the system's temporary directory."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return Path(tempfile.gettempdir()) / f"symdetect-cache-{os.getuid()}"
     return Path(base) / "symdetect"
 
 

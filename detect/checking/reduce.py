@@ -35,7 +35,7 @@ import itertools
 import math
 import operator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import State, compile_model
 from detect.symmetry.permgroup import PermutationGroup, permutation_group
@@ -51,9 +51,6 @@ from detect.checking.pids import anonymous_pids, pid_canonicaliser
 from detect.checking.scalarset import (
     aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
 )
-
-if TYPE_CHECKING:  # numpy: only the graph strategy needs it (an import of ~0.15 s otherwise paid by every run)
-    import numpy as np
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -388,6 +385,7 @@ def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH
 
     Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
     """
+    # numpy and the refinement module only here: an import of ~0.15 s every other run would pay.
     import numpy as np
 
     from detect.checking.refinement import RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism
