@@ -30,8 +30,9 @@ scheduler.
   philosophers: at most 3 are inside); fischer.1.pml and msmie.1.pml spell their process
   count out in init, the timer process and every buffer test, so no size parameter scales them.
 * **Unreduced, against CMurphi and Rumur** (n_peterson N=5, 6; german_small N=3, 4):
-  CMurphi ``-nosym`` (its own "in X s", and its bytes/state: the hash table it allocates over
-  the states it can hold); Rumur, when installed, ``--symmetry-reduction off
+  CMurphi ``-nosym`` (its own "in X s", CPU seconds by ``times()``, and its bytes/state: the
+  hash table it allocates over the states it can hold), against ours' CPU seconds of the
+  search (``cpu_seconds``); Rumur, when installed, ``--symmetry-reduction off
   --deadlock-detection off`` single-threaded (see ``rumur``: the model files need no edit;
   states/s over its CPU seconds, as it reports whole seconds; bytes/state held at the end).
   n_peterson N=7 unreduced (~4e8 states) does not fit this machine and is not run.
@@ -322,8 +323,10 @@ def spin_rows(quick: bool, workdir: Path) -> None:
     if shutil.which("spin") is None:
         print("Spin is not installed (Debian `spin`): rows skipped.\n")
         return
+    print("Spin's own search time is wall-clock (\"elapsed time\"), so ours here is too (`seconds`); "
+          "ours' CPU seconds of the search (`cpu_seconds`) are beside it.\n")
     print("| model | states | Spin search s | Spin states/s | Spin bytes/state | ours search s | ours states/s "
-          "| ours CPU s (process) | ours bytes/state | states/s ours/Spin | bytes/state ours/Spin |")
+          "| ours search CPU s | ours bytes/state | states/s ours/Spin | bytes/state ours/Spin |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     cases = [("peterson_filter", {"N": 4 if quick else 5})]
     cases += [] if quick else [("sort", {}), ("pftp", {}), ("snoopy", {})]
@@ -349,11 +352,11 @@ def spin_row(label: str, text: str, path: Path, defines: dict) -> None:
     theirs = attempt("Spin", spin, text)
     if theirs is None:
         return
-    mine, data = ours(path, defines, "--engine", "native", "--workers", "1")
+    _, data = ours(path, defines, "--engine", "native", "--workers", "1")
     states = f"{data['states']:,}" + ("" if data["states"] == theirs["states"] else f" (Spin {theirs['states']:,})")
     print(f"| {label} | {states} | {theirs['seconds']:.2f} | {rate(theirs['states'], theirs['seconds'])} "
           f"| {theirs['bytes_per_state']:.0f} | {data['seconds']:.2f} | {rate(data['states'], data['seconds'])} "
-          f"| {mine.cpu:.2f} | {data['bytes_per_state']:.0f} "
+          f"| {data['cpu_seconds']:.2f} | {data['bytes_per_state']:.0f} "
           f"| {ratio(data['states'] / data['seconds'], theirs['states'] / theirs['seconds'])} "
           f"| {ratio(data['bytes_per_state'], theirs['bytes_per_state'])} |", flush=True)
 
@@ -362,6 +365,8 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
     print("### Unreduced: CMurphi `-nosym` and Rumur against the native explorer (1 worker)\n")
     if home is None:
         print("CMurphi cannot be built here (no source tarball or compiler): its rows are skipped.\n")
+    print("CMurphi's own time (\"in X s\") is CPU seconds since it started (`times()`: user+system), "
+          "so ours here is the CPU seconds of the search (`cpu_seconds`), and Rumur's the child's.\n")
     if shutil.which("rumur") is None:
         print("Rumur is not installed (`apt list --installed | grep -i rumur` is empty; Debian package "
               "`rumur`): its columns are skipped.\n")
@@ -373,7 +378,7 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
               "seen set (8-byte slots, the initial number it prints doubled at 75% occupancy as it "
               "does); its peak RSS per state is in the last column.\n")
     print("| model | states | CMurphi search s | CMurphi states/s | CMurphi bytes/state | Rumur CPU s | Rumur states/s "
-          "| Rumur bytes/state | ours search s | ours states/s | ours bytes/state | states/s ours/CMurphi "
+          "| Rumur bytes/state | ours search CPU s | ours states/s | ours bytes/state | states/s ours/CMurphi "
           "| bytes/state ours/CMurphi | states/s ours/Rumur | bytes/state ours/Rumur | Rumur peak RSS/state |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     cases = [(N_PETERSON, {"N": n}) for n in ((4, 5) if quick else (5, 6))]
@@ -383,16 +388,16 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
             print(f"| {path.name} | not available at {path} |")
             continue
         label = f"{path.name} " + " ".join(f"{k}={v}" for k, v in defines.items())
-        mine, data = ours(path, defines, "--engine", "native", "--workers", "1")
+        _, data = ours(path, defines, "--engine", "native", "--workers", "1")
         cm = attempt("CMurphi", cmurphi, home, path, defines, "-nosym", 256 if quick else 2048, workdir) if home else None
         ru = attempt("Rumur", rumur, path, defines, workdir)
-        ours_rate = data["states"] / data["seconds"]
+        ours_rate = data["states"] / max(data["cpu_seconds"], 1e-3)
         cells = [label, f"{data['states']:,}"]
         cells += ([f"{cm['seconds']:.2f}", rate(cm["states"], cm["seconds"]), f"{cm['bytes_per_state']:.0f}"]
                   if cm else ["–"] * 3)
         cells += ([f"{ru['cpu']:.2f}", rate(ru["states"], ru["cpu"]), f"{ru['bytes_per_state']:.0f}"]
                   if ru else ["–"] * 3)
-        cells += [f"{data['seconds']:.2f}", f"{ours_rate:,.0f}", f"{data['bytes_per_state']:.0f}"]
+        cells += [f"{data['cpu_seconds']:.2f}", f"{ours_rate:,.0f}", f"{data['bytes_per_state']:.0f}"]
         cells += ([ratio(ours_rate, cm["states"] / cm["seconds"]), ratio(data["bytes_per_state"], cm["bytes_per_state"])]
                   if cm else ["–", "–"])
         cells += ([ratio(ours_rate, ru["states"] / ru["cpu"]), ratio(data["bytes_per_state"], ru["bytes_per_state"]),
