@@ -1,8 +1,10 @@
 """Issue 15's table: the native explorer against Spin, CMurphi 5.4 and Rumur, same run.
 
-Run: ``python results/native_bench.py [--quick]`` (``--quick``: smaller instances and no
-N=7 rows, a few minutes; the full table takes ~15 minutes on an idle 2-core machine, most of
-it CMurphi ``-sym1`` at N=7, which enumerates all 5,040 permutations per state).
+Run: ``python results/native_bench.py [--quick] [--only TEXT]`` (``--quick``: smaller
+instances and no N=7 rows, a few minutes; ``--only``: just the rows whose model label
+contains TEXT, e.g. ``BEEM`` or ``german``; the full table takes ~15 minutes on an idle 2-core
+machine, most of it CMurphi ``-sym1`` at N=7, which enumerates all 5,040 permutations per
+state, and Rumur at n_peterson N=6, ~4 minutes).
 
 Every tool runs as a child process, timed from outside (``os.wait4``: wall, user+system CPU,
 peak RSS of that child), one after another, so the rows of a model share the machine's
@@ -318,7 +320,7 @@ def load() -> str:
     return " ".join(open("/proc/loadavg").read().split()[:3])
 
 
-def spin_rows(quick: bool, workdir: Path) -> None:
+def spin_rows(quick: bool, workdir: Path, only: str = "") -> None:
     print("### Unreduced: Spin pan against the native explorer (1 worker)\n")
     if shutil.which("spin") is None:
         print("Spin is not installed (Debian `spin`): rows skipped.\n")
@@ -336,11 +338,15 @@ def spin_rows(quick: bool, workdir: Path) -> None:
             print(f"| {name} | not available at {path} |")
             continue
         label = name + "".join(f" {k}={v}" for k, v in defines.items())
+        if only not in label:
+            continue
         spin_row(label, with_define(path, defines), path, defines)
     if not BEEM.is_dir():
         print(f"| BEEM | not available at {BEEM} |")
     else:
         for label, text in beem_instances(quick):
+            if only not in label:
+                continue
             path = workdir / f"{re.sub(r'[^A-Za-z0-9]+', '_', label)}.pml"
             path.write_text(text)
             spin_row(label, text, path, {})
@@ -361,7 +367,7 @@ def spin_row(label: str, text: str, path: Path, defines: dict) -> None:
           f"| {ratio(data['bytes_per_state'], theirs['bytes_per_state'])} |", flush=True)
 
 
-def murphi_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
+def murphi_rows(quick: bool, home: Optional[Path], workdir: Path, only: str = "") -> None:
     print("### Unreduced: CMurphi `-nosym` and Rumur against the native explorer (1 worker)\n")
     if home is None:
         print("CMurphi cannot be built here (no source tarball or compiler): its rows are skipped.\n")
@@ -388,6 +394,8 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
             print(f"| {path.name} | not available at {path} |")
             continue
         label = f"{path.name} " + " ".join(f"{k}={v}" for k, v in defines.items())
+        if only not in label:
+            continue
         _, data = ours(path, defines, "--engine", "native", "--workers", "1")
         cm = attempt("CMurphi", cmurphi, home, path, defines, "-nosym", 256 if quick else 2048, workdir) if home else None
         ru = attempt("Rumur", rumur, path, defines, workdir)
@@ -409,7 +417,7 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
     print()
 
 
-def exact_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
+def exact_rows(quick: bool, home: Optional[Path], workdir: Path, only: str = "") -> None:
     print("### Exact reduction: CMurphi `-sym1` against `--reduce exact` (whole process, detection included)\n")
     print("Ours twice: as by default (every generator checked on every expanded state: the "
           "successors of its image computed too) and with `--trust-symmetry` (no check, as CMurphi).\n")
@@ -420,6 +428,8 @@ def exact_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
         print(f"| n_peterson.m | not available at {N_PETERSON} |\n")
         return
     for n in ((4, 5) if quick else (5, 6, 7)):
+        if only not in f"n_peterson.m N={n}":
+            continue
         cm = attempt("CMurphi", cmurphi, home, N_PETERSON, {"N": n}, "-sym1", 256, workdir) if home else None
         for variant, extra in (("checked", ()), ("trusted", ("--trust-symmetry",))):
             mine, data = ours(N_PETERSON, {"N": n}, "--reduce", "exact", "--engine", "native", "--workers", "1", *extra)
@@ -435,18 +445,20 @@ def exact_rows(quick: bool, home: Optional[Path], workdir: Path) -> None:
     print()
 
 
-def graph_rows(quick: bool) -> None:
+def graph_rows(quick: bool, only: str = "") -> None:
+    n = 4 if quick else 5
+    if only not in f"token_circulation.csp N={n}":
+        return
     print("### `--reduce graph` (ours only)\n")
     print("| model | states | search s | states/s | wall s | CPU s | method |")
     print("|---|---:|---:|---:|---:|---:|---|")
-    n = 4 if quick else 5
     mine, data = ours(TOKEN, {"N": n}, "--reduce", "graph", "--workers", "1")
     print(f"| token_circulation.csp N={n} | {data['states']:,} | {data['seconds']:.2f} "
           f"| {rate(data['states'], data['seconds'])} | {mine.wall:.2f} | {mine.cpu:.2f} | {data['method']} |")
     print()
 
 
-def main(quick: bool) -> None:
+def main(quick: bool, only: str = "") -> None:
     from detect.statespace.native.build import compiler
 
     if compiler() is None:
@@ -456,12 +468,13 @@ def main(quick: bool) -> None:
     home = cmurphi_home()
     with tempfile.TemporaryDirectory(prefix="native-bench-") as tmp:
         workdir = Path(tmp)
-        spin_rows(quick, workdir)
-        murphi_rows(quick, home, workdir)
-        exact_rows(quick, home, workdir)
-        graph_rows(quick)
+        spin_rows(quick, workdir, only)
+        murphi_rows(quick, home, workdir, only)
+        exact_rows(quick, home, workdir, only)
+        graph_rows(quick, only)
     print(f"Load average after the run {load()}.")
 
 
 if __name__ == "__main__":
-    main("--quick" in sys.argv)
+    args = sys.argv[1:]
+    main("--quick" in args, args[args.index("--only") + 1] if "--only" in args[:-1] else "")
