@@ -183,7 +183,10 @@ def replicate(text: str, n0: int, n: int) -> str:
 def hanoi(text: str, disks: int) -> str:
     """BEEM's hanoi.1.pml with ``disks`` disks: the pegs' array bounds and ``a_act`` (disks + 1)
     at the top, and the init's ``d_step`` that stacks the disks on peg a (``a[k+1] = D-k``)."""
-    d0 = int(re.search(r"^byte a_act=(\d+);", text, flags=re.M).group(1)) - 1
+    declared = re.search(r"^byte a_act=(\d+);", text, flags=re.M)
+    if declared is None:
+        raise ValueError("no 'byte a_act=' declaration: not hanoi.1.pml")
+    d0 = int(declared.group(1)) - 1
 
     def stack(d: int) -> str:
         return " ".join(["a[0] =100;", *(f"a[{k + 1}] ={d}-{k};" for k in range(d)),
