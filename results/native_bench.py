@@ -2,7 +2,7 @@
 
 Run: ``python results/native_bench.py [--quick] [--only TEXT]`` (``--quick``: smaller
 instances and no N=7 rows, a few minutes; ``--only``: just the rows whose model label
-contains TEXT, e.g. ``BEEM`` or ``german``; the full table takes ~15 minutes on an idle 2-core
+contains TEXT, e.g. ``BEEM`` or ``german``; the full table takes ~20 minutes on an idle 2-core
 machine, most of it CMurphi ``-sym1`` at N=7, which enumerates all 5,040 permutations per
 state, and Rumur at n_peterson N=6, ~4 minutes).
 
