@@ -145,7 +145,7 @@ def load(model: SequentialModel):
         raise NativeUnavailable(str(e)) from None
 
 
-_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT = 2, 3, 4, 5, 6
+_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT, _RC_TOO_MANY = 2, 3, 4, 5, 6, 7
 _NO_LIMIT = (1 << 64) - 1
 #: How the native explorer's ``memory_bytes`` are counted.
 MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
@@ -206,6 +206,15 @@ def _set_pids(lib, ffi, ctx, pids, pts) -> list:
                        tables[2], tables[3], tables[4]):
         raise NativeUnavailable(f"S_{m} on pids: too many pids for the C tables")
     return tables
+
+
+def _refuse(rc: int, lib, ctx) -> None:
+    """Raise ``NativeUnavailable`` when ``rc`` says the C search cannot go on."""
+    if rc == _RC_MEMORY:
+        raise NativeUnavailable("out of memory")
+    if rc == _RC_TOO_MANY:
+        raise NativeUnavailable(f"more states than 32-bit state ids can number "
+                                f"({lib.nx_count(ctx):,} stored)")
 
 
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
@@ -277,8 +286,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 t0 = time.perf_counter()
                 rc = lib.nx_init(ctx, budget)
                 adapt(time.perf_counter() - t0)
-                if rc == _RC_MEMORY:
-                    raise NativeUnavailable("out of memory")
+                _refuse(rc, lib, ctx)
                 if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
                     truncated = True
                     memory_limited = rc == _RC_MEMORY_LIMIT
@@ -292,8 +300,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 adapt(time.perf_counter() - t0)
                 if rc == _RC_OVERFLOW:
                     raise NativeOverflow("a value left the 64-bit range")
-                if rc == _RC_MEMORY:
-                    raise NativeUnavailable("out of memory")
+                _refuse(rc, lib, ctx)
                 if rc == _RC_NOT_A_SYMMETRY:
                     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
                     lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
