@@ -19,6 +19,7 @@ from detect.statespace.native import build
 from tests.test_models import ROOT
 
 PETERSON = str(ROOT / "models" / "peterson_filter.pml")
+GERMAN = str(ROOT / "models" / "murphi" / "german_small.m")
 native_only = pytest.mark.skipif(build.compiler() is None, reason="no C compiler")
 
 
@@ -52,6 +53,36 @@ def test_native_explorer_stops_before_the_limit():
     assert limited.bytes_per_state == limited.memory_bytes / limited.states
     small = explore_state_space(_counter(100), engine="native", memory_limit=1 << 20)
     assert small.states == 100 and not small.truncated and not small.memory_limit_reached
+
+
+#: runtime.c's CHUNK: states per chunk of packed states and parent ids.
+_CHUNK = 65536
+
+
+@native_only
+@pytest.mark.parametrize("workers", [1, 2])
+def test_bytes_per_state_stay_within_the_record_and_a_table_at_load_three_eighths(workers):
+    """german_small N=4 (544,617 states; CMurphi -nosym holds 33 bytes a state for it): what
+    the native explorer holds per state is the packed state and its 4-byte parent id, at most
+    8/3 table slots of 4 bytes (the table doubles past load 3/4, so its load is at least 3/8),
+    and per worker at most one chunk of records not yet filled; two workers add their routing
+    boxes (bounded here by 2 bytes a state: a round's routed successors).  Before the records
+    were packed and the table slots halved this was 54 (1 worker)."""
+    from detect.ir import state_slots
+    from detect.statespace.native import explore_native
+    from detect.statespace.native.codegen import _layout
+    from detect.transform.load import load_model
+
+    model = load_model(GERMAN, {"N": 4})
+    nbytes = _layout(state_slots(model))[2]
+    assert nbytes == 8  # 27 slots, 59 bits
+    stats: dict = {}
+    result = explore_native(model, workers=workers, stats=stats)
+    assert result.states == stats["states"] == 544_617 and not result.truncated
+    record = nbytes + 4
+    bound = record + 4 * 8 / 3 + workers * _CHUNK * record / result.states + (workers - 1) * 2
+    assert stats["bytes"] / result.states <= bound
+    assert result.bytes_per_state == stats["bytes"] / result.states
 
 
 def test_python_explorer_reports_its_resident_growth():
