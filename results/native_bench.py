@@ -164,7 +164,7 @@ def rumur(path: Path, constants: dict, workdir: Path) -> Optional[dict]:
                    cwd=workdir, check=True, capture_output=True)
     subprocess.run(["cc", "-O3", "-o", name, f"{name}.c", "-lpthread"], cwd=workdir, check=True, capture_output=True)
     done = run([f"./{name}"], cwd=workdir)
-    found = re.search(r"(\d+) states", done.out)
+    found = re.search(r"(\d+) states, \d+ rules fired", done.out)  # the summary, not a progress line
     if found is None:
         raise RuntimeError(f"unexpected Rumur output:\n{done.out[-2000:]}")
     return {"states": int(found.group(1)), "seconds": done.wall, "cpu": done.cpu,
