@@ -230,9 +230,11 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     ``PointSymmetry``, as ``detect.checking.reduce`` makes them) is checked on every expanded state, and
     ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
-    ``memory_limit`` bounds the bytes held for states, parents and the visited table: C
-    checks before each allocation and stops (``memory_limit_reached``) rather than exceed it
-    (beyond the first ~30 KB, always allocated).
+    ``memory_limit`` bounds the bytes held for states, parents, the visited tables and the
+    routing boxes: C checks before each allocation and stops (``memory_limit_reached``)
+    rather than exceed it (beyond each worker's first allocation, always made: room for 1,024
+    packed states and their parents and a table of 2,048 4-byte slots).  Per state it holds
+    the packed bytes, a 4-byte parent id and 4/3 to 8/3 table slots (see ``runtime.c``).
 
     ``workers`` threads (default: ``default_workers()``, at most 64) share the search, each owning the
     states whose hash falls to it (see ``runtime.c``); the counts, deadlocks, faults and
