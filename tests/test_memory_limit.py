@@ -85,6 +85,25 @@ def test_bytes_per_state_stay_within_the_record_and_a_table_at_load_three_eighth
     assert result.bytes_per_state == stats["bytes"] / result.states
 
 
+@native_only
+def test_the_native_explorer_counts_its_list_of_deadlocks():
+    """200,000 initial states, deadlocked or each with a self-loop: the deadlocked run also
+    holds the list of its deadlocks (4 bytes each), and says so; a limit stops that list too."""
+    n = 200_000
+
+    def model(loop: bool) -> SequentialModel:
+        steps = (Summand((), Const(1), Event("stay"), ()),) if loop else ()
+        return SequentialModel("many", (Variable("x", tuple(range(n)), (tuple(range(n)),)),), steps)
+
+    live = explore_state_space(model(True), engine="native", workers=1)
+    dead = explore_state_space(model(False), engine="native", workers=1)
+    assert live.states == dead.states == n and len(dead.deadlocks) == n and not live.deadlocks
+    assert dead.memory_bytes - live.memory_bytes >= 4 * n
+    limit = live.memory_bytes + 2 * n  # room for the states, not for the whole list
+    stopped = explore_state_space(model(False), engine="native", workers=1, memory_limit=limit)
+    assert stopped.memory_limit_reached and stopped.memory_bytes <= limit
+
+
 def test_python_explorer_reports_its_resident_growth():
     result = explore_state_space(_counter(2000), engine="python", memory_limit=1 << 40)
     assert result.states == 2000 and not result.memory_limit_reached

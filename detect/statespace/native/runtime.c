@@ -69,18 +69,6 @@ typedef struct {
     size_t n, cap;
 } Vec32;
 
-static int vec_push(Vec32 *v, u32 x) {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 64;
-        u32 *p = realloc(v->items, cap * sizeof(u32));
-        if (!p) return -1;
-        v->items = p;
-        v->cap = cap;
-    }
-    v->items[v->n++] = x;
-    return 0;
-}
-
 typedef struct {
     u8 *items;            /* n entries of RECORD_BYTES: packed state, parent id */
     size_t n, cap;
@@ -413,6 +401,29 @@ static u64 reserve(Ctx *c, u64 want, u64 unit) {
 
 static void release(Ctx *c, u64 bytes) {
     __atomic_sub_fetch(&c->held, bytes, __ATOMIC_RELAXED);
+}
+
+/* Append x to a list of found states, its growth reserved like the states'.  Returns 0, -2
+ * out of memory, -3 the limit is reached. */
+static int vec_push(Ctx *c, Vec32 *v, u32 x) {
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        u64 bytes = (u64)(cap - v->cap) * sizeof(u32);
+        if (!reserve(c, bytes, 0)) return -3;
+        u32 *p = realloc(v->items, cap * sizeof(u32));
+        if (!p) { release(c, bytes); return -2; }
+        v->items = p;
+        v->cap = cap;
+    }
+    v->items[v->n++] = x;
+    return 0;
+}
+
+/* vec_push for a worker: the memory limit stops it (noted); returns 0 or RC_MEMORY. */
+static int note(Worker *w, Vec32 *v, u32 id) {
+    int r = vec_push(w->ctx, v, id);
+    if (r == -3) w->mem_limited = 1;
+    return r == -2 ? RC_MEMORY : 0;
 }
 
 /* Called by the generated successor code for each successor (unpacked) t. */
@@ -859,7 +870,8 @@ static int expand(Worker *w, size_t idx) {
         if (bad < 0) return bad == -3 ? RC_OVERFLOW : RC_MEMORY;
         if (bad > 0) { w->bad_gen = bad - 1; w->bad_state = id; return RC_NOT_A_SYMMETRY; }
     }
-    if (w->fault && vec_push(&w->faults, id)) return RC_MEMORY;
+    int rc = w->fault ? note(w, &w->faults, id) : 0;
+    if (rc) return rc;
     if (c->nblocks || c->pid_m) {
         i64 t[NSLOTS > 0 ? NSLOTS : 1];
         for (size_t j = 0; j < distinct; j++) {
@@ -877,7 +889,8 @@ static int expand(Worker *w, size_t idx) {
         int ovf = 0;
         int term = model_terminal(s, &ovf);
         if (ovf) return RC_OVERFLOW;
-        if (vec_push(term ? &w->terminals : &w->deadlocks, id)) return RC_MEMORY;
+        rc = note(w, term ? &w->terminals : &w->deadlocks, id);
+        if (rc) return rc;
     }
     /* the table slots are cache misses on large runs: start them all before the first probe */
     for (size_t j = 0; j < distinct; j++)
@@ -939,9 +952,12 @@ static void phase_receive(Worker *w) {
     w->cpu += thread_cpu() - start;
 }
 
-static int append_all(Vec32 *to, Vec32 *from) {
-    for (size_t j = 0; j < from->n; j++)
-        if (vec_push(to, from->items[j])) return -1;
+/* Move from's items to the end of to; returns 0, -2 out of memory, -3 the limit is reached. */
+static int append_all(Ctx *c, Vec32 *to, Vec32 *from) {
+    for (size_t j = 0; j < from->n; j++) {
+        int r = vec_push(c, to, from->items[j]);
+        if (r) return r;
+    }
     from->n = 0;
     return 0;
 }
@@ -961,8 +977,10 @@ static void end_round(Ctx *c, int parallel) {
             error = w->error;
             if (error == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = w->bad_state; }
         }
-        if (append_all(&c->deadlocks, &w->deadlocks) || append_all(&c->terminals, &w->terminals))
-            error = error ? error : RC_MEMORY;
+        int r = append_all(c, &c->deadlocks, &w->deadlocks);
+        if (!r) r = append_all(c, &c->terminals, &w->terminals);
+        if (r == -2) error = error ? error : RC_MEMORY;
+        if (r == -3) c->truncated = c->mem_limited = 1;
         for (size_t j = 0; j < w->faults.n; j++, c->nfaults++)
             if (c->nfaults < 16) c->first_faults[c->nfaults] = w->faults.items[j];
         w->faults.n = 0;
@@ -1132,5 +1150,7 @@ void nx_state(void *p, u64 id, i64 *out) {
     for (int k = 0; k < NSLOTS; k++) out[k] = s[k];
 }
 
-/* Bytes held for the exploration: packed states, parents, chunk directories, visited tables, boxes. */
+/* Bytes held for the exploration: packed states, parents, chunk directories, visited tables,
+ * boxes, the lists of deadlocks, terminal and fault states (not the scratch for one state's
+ * successors). */
 u64 nx_memory(void *p) { return ((Ctx *)p)->held; }
