@@ -56,7 +56,7 @@ def test_native_explorer_stops_before_the_limit():
 
 
 #: runtime.c's CHUNK: states per chunk of packed states and parent ids.
-_CHUNK = 65536
+_CHUNK = 16384
 
 
 @native_only

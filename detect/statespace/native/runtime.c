@@ -53,7 +53,7 @@ typedef uint8_t u8;
 /* A stored state (packed bytes and parent id), and a routed successor (the same). */
 #define RECORD_BYTES (NBYTES + sizeof(u32))
 /* States per chunk of a worker's state and parent arrays. */
-#define CHUNK_BITS 16
+#define CHUNK_BITS 14
 #define CHUNK ((size_t)1 << CHUNK_BITS)
 /* Chunk 0's first capacity, and the visited table's first slots. */
 #define FIRST_CAP 1024
