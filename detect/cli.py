@@ -624,6 +624,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
             "truncated": result.truncated,
             "interrupted": result.interrupted,
             "seconds": round(result.seconds, 6),
+            "cpu_seconds": round(result.cpu_seconds, 6),
             "memory_limit_reached": result.memory_limit_reached,
             "bytes": result.memory_bytes,
             "bytes_per_state": round(result.bytes_per_state, 1),
@@ -650,7 +651,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         for key, value in (
             ("states", f"{result.states:,}"), ("transitions", f"{result.transitions:,}"),
             ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
-            ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f}"),
+            ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f} ({result.cpu_seconds:.3f} CPU)"),
             ("states/s", f"{rate:,.0f}"),
             ("memory", f"{show_size(result.memory_bytes)} ({result.bytes_per_state:,.0f} bytes/state; "
                        f"{result.memory_measure})"),

@@ -273,6 +273,15 @@ def test_verdicts_and_terminal_states_agree():
     assert n.terminal_states == ((3,),) and n.deadlocks == ()
 
 
+def test_cpu_seconds_are_this_process_s_over_the_search(monkeypatch):
+    """One thread searches, so its CPU seconds are positive and at most the wall clock's."""
+    monkeypatch.setattr(native, "AUTO_THRESHOLD", 1000)
+    for engine, n in (("python", 20_000), ("native", 500_000), ("auto", 500_000)):
+        result = explore_state_space(_counter(n), engine=engine, workers=1)
+        assert result.states == n
+        assert 0 < result.cpu_seconds <= result.seconds + 0.01, engine
+
+
 def test_auto_switches_to_native_past_the_threshold(monkeypatch):
     calls = []
     real = native.explore_native

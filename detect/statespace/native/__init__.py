@@ -99,7 +99,7 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     choice = engine_choice(engine)
     if choice == "python":
         return python()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     first = None
     if choice == "auto":
         threshold = AUTO_THRESHOLD if canonicalise is None else AUTO_THRESHOLD_REDUCED
@@ -120,7 +120,9 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
         fallback = python(timeout=remaining)
         note = f"native explorer unavailable ({e}); used the Python explorer"
         return replace(fallback, notes=fallback.notes + (note,))
-    return replace(result, seconds=time.perf_counter() - start) if first is not None else result
+    if first is None:
+        return result
+    return replace(result, seconds=time.perf_counter() - start, cpu_seconds=time.process_time() - cpu_start)
 
 
 def native_source(model: SequentialModel) -> str:
@@ -258,7 +260,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     lib = load(compiled.model)
     ffi = get_ffi()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     deadline = start + timeout if timeout is not None else None
     limit = max_states if max_states is not None else _NO_LIMIT
     ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit),
@@ -322,6 +324,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         if lib.nx_finish(ctx) == _RC_OVERFLOW:
             raise NativeOverflow("a value left the 64-bit range")
         seconds = time.perf_counter() - start
+        cpu_seconds = time.process_time() - cpu_start
         states = lib.nx_count(ctx)
         transitions = lib.nx_transitions(ctx)
         if progress is not None:
@@ -334,7 +337,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         del keep
         return replace(_result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise),
                        memory_bytes=lib.nx_memory(ctx), memory_measure=MEMORY_MEASURE,
-                       memory_limit_reached=memory_limited)
+                       memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds)
     finally:
         lib.nx_free(ctx)
 
