@@ -118,6 +118,30 @@ def test_workers_share_the_state_limit_and_the_memory_limit():
             assert m.truncated and m.memory_limit_reached and m.memory_bytes <= 1 << 20
 
 
+def test_slots_straddling_words_are_packed_and_unpacked():
+    """Slots are packed with no gaps, so some straddle two 64-bit words: 20 slots of 7 bits
+    (140 bits: 3 words, 18 stored bytes; slots 9 and 18 straddle).  Slot i counts to 99 once
+    slot i - 1 is full, so every value of every slot is stored and read back."""
+    from detect.ir import state_slots
+    from detect.statespace.native.codegen import _layout
+
+    n = 20
+    variables = tuple(Variable(f"x{i}", tuple(range(100)), ((0,),)) for i in range(n))
+    summands = tuple(
+        Summand((), Binary("&&", Binary("<", Name(f"x{i}"), Const(99)), Binary("==", Name(f"x{i - 1}"), Const(99)))
+                if i else Binary("<", Name("x0"), Const(99)), Event(f"inc{i}"),
+                (Assign(Name(f"x{i}"), Binary("+", Name(f"x{i}"), Const(1))),))
+        for i in range(n))
+    model = SequentialModel("straddling", variables, summands)
+    layout, nwords, nbytes = _layout(state_slots(model))
+    assert (nwords, nbytes) == (3, 18) and sum(shift + bits > 64 for _, shift, bits in layout) == 2
+    expected = [tuple([99] * i + [v] + [0] * (n - i - 1)) for i in range(n) for v in range(1 if i else 0, 100)]
+    for workers in (1, 3):
+        assert sorted(native.native_states(model, workers=workers)) == sorted(expected)
+    runs, _ = all_agree(model)
+    assert list(runs[0].deadlocks) == [(99,) * n]
+
+
 def _python_states(model):
     from detect.ir import semantics
 
