@@ -192,14 +192,14 @@ def test_the_alarm_never_raises_inside_a_garbage_collector_callback(tmp_path, mo
     dropped = []
     monkeypatch.setattr(sys, "unraisablehook", dropped.append)
 
-    def slow_callback(phase, info):  # most of the run's time is spent here
-        time.sleep(0.02)
+    def slow_callback(phase, info):  # much of the run's time is spent here
+        time.sleep(0.005)
 
     path = tmp_path / "counters.csp"
     path.write_text(COUNTERS)
     threshold = gc.get_threshold()
     gc.callbacks.append(slow_callback)
-    gc.set_threshold(50)
+    gc.set_threshold(200)  # collections often, but with work between them
     try:
         result, seconds = _run([*command, str(path), "--timeout", "1"])
     finally:
