@@ -169,8 +169,9 @@ class Run:
 
     Python drops (prints as "unraisable") an exception raised inside a garbage collector
     callback or a finaliser, so the alarm never raises there: during a collection it is
-    deferred to the collection's end, and one that reaches a finaliser anyway fires again at
-    once, after it."""
+    deferred to the collection's end (automatic collection paused until it has fired, so
+    that the next collection cannot catch it again), and one that reaches a finaliser anyway
+    fires again at once, after it."""
 
     def __init__(self, path: str, timeout: Optional[float]):
         self.path, self.timeout = path, timeout
@@ -179,7 +180,7 @@ class Run:
         self._saved = None
         # (the previous sys.unraisablehook, the gc callbacks) while the alarm is armed
         self._guards = None
-        self._collecting = self._deferred = False
+        self._collecting = self._deferred = self._paused_gc = False
 
     def remaining(self) -> Optional[float]:
         if self.timeout is None:
@@ -213,6 +214,7 @@ class Run:
             if self._collecting:
                 self._deferred = True
                 return
+            self._resume_collection()
             raise TimedOut
 
         if self._saved is None:
@@ -236,6 +238,9 @@ class Run:
                 self._collecting = False
                 if self._deferred:
                     self._deferred = False
+                    if gc.isenabled():
+                        gc.disable()
+                        self._paused_gc = True
                     self._fire_soon()
 
         previous_hook = sys.unraisablehook
@@ -265,7 +270,15 @@ class Run:
         sys.unraisablehook = previous_hook
         gc.callbacks.remove(first)
         gc.callbacks.remove(last)
+        self._resume_collection()
         self._guards, self._collecting, self._deferred = None, False, False
+
+    def _resume_collection(self) -> None:
+        import gc
+
+        if self._paused_gc:
+            self._paused_gc = False
+            gc.enable()
 
     def disarm(self) -> None:
         import signal

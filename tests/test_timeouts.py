@@ -210,6 +210,7 @@ def test_the_alarm_never_raises_inside_a_garbage_collector_callback(tmp_path, mo
     assert seconds < 1 + SLACK
     assert "time-out of 1 s reached while loading the model" in _one_line(result)
     assert slow_callback not in gc.callbacks and sys.unraisablehook == dropped.append
+    assert gc.isenabled()  # paused only until the deferred alarm fired
 
 
 def test_an_alarm_that_reaches_a_finaliser_fires_again_after_it(monkeypatch):
