@@ -145,7 +145,7 @@ def load(model: SequentialModel):
         raise NativeUnavailable(str(e)) from None
 
 
-_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT = 2, 3, 4, 5, 6
+_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT, _RC_UNDECIDED = 2, 3, 4, 5, 6, 7
 _NO_LIMIT = (1 << 64) - 1
 #: How the native explorer's ``memory_bytes`` are counted.
 MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
@@ -155,12 +155,12 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonic
     """Hand the canonical form (sorted blocks, or pids' tables) and the generators' slot/value
     tables to C; returns what must stay alive while C may read it (nothing after
     ``nx_set_symmetry`` and ``nx_set_pids`` copy, but be safe)."""
-    from detect.statespace.explore import PermutedPids, PointSymmetry, SortedBlocks
+    from detect.statespace.explore import ExternalCanonical, PermutedPids, PointSymmetry, SortedBlocks
 
     if canonicalise is None and not symmetries:
         return None
-    if canonicalise is not None and not isinstance(native_canonical, (SortedBlocks, PermutedPids)):
-        raise NativeUnavailable("only the sorting and pid canonicalisers run natively")
+    if canonicalise is not None and not isinstance(native_canonical, (SortedBlocks, PermutedPids, ExternalCanonical)):
+        raise NativeUnavailable("only the sorting, pid and external canonicalisers run natively")
     blocks = native_canonical.blocks if isinstance(native_canonical, SortedBlocks) and canonicalise is not None else ()
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
@@ -185,6 +185,10 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonic
         raise NativeUnavailable("out of memory")
     if canonicalise is not None and isinstance(native_canonical, PermutedPids):
         keep += _set_pids(lib, ffi, ctx, native_canonical, pts)
+    if canonicalise is not None and isinstance(native_canonical, ExternalCanonical):
+        lib.nx_set_external(ctx, ffi.cast("void *", native_canonical.function),
+                            ffi.cast("void *", native_canonical.context))
+        keep.append(native_canonical.owner)
     return keep
 
 
@@ -277,6 +281,8 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 t0 = time.perf_counter()
                 rc = lib.nx_init(ctx, budget)
                 adapt(time.perf_counter() - t0)
+                if rc == _RC_UNDECIDED:
+                    raise ex.CanonicalUndecided("the external canonicaliser could not decide a state")
                 if rc == _RC_MEMORY:
                     raise NativeUnavailable("out of memory")
                 if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
@@ -294,6 +300,8 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                     raise NativeOverflow("a value left the 64-bit range")
                 if rc == _RC_MEMORY:
                     raise NativeUnavailable("out of memory")
+                if rc == _RC_UNDECIDED:
+                    raise ex.CanonicalUndecided("the external canonicaliser could not decide a state")
                 if rc == _RC_NOT_A_SYMMETRY:
                     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
                     lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
