@@ -440,6 +440,14 @@ static int same_orbit(GC *g, size_t e) {
     return r;
 }
 
+/* The table key of the refined marking in g->work (marked nodes an): its trace, cell count and
+   the positions of the marks (canonical, as the positions are). */
+static uint64_t certificate(const GC *g, const int32_t *an) {
+    uint64_t marks = 0;
+    for (int32_t k = 0; k < g->nslots; k++) marks += mix((uint64_t)g->work.inv[an[k]] + 0x632BE59BD9B4E019ULL);
+    return mix2(mix2(g->work.trace, (uint64_t)g->work.ncells), marks) & g->key_mask;
+}
+
 /* Replace t by the representative of its orbit (the first state of the orbit seen, which is
    then t itself).  0 done, -1 undecided (search budget spent; t unchanged, nothing stored),
    -2 out of memory, -3 a value without a literal node. */
@@ -465,7 +473,7 @@ int gc_canonicalise(void *p, int64_t *t) {
     if (state_nodes(g, t, an) < 0) { pthread_mutex_unlock(&g->lock); return -3; }
     for (int32_t k = 0; k < g->nslots; k++) g->amark[an[k]] = 1;
     mark_and_refine(g, &g->work, an, g->nslots, g->amark);
-    uint64_t key = mix2(g->work.trace, (uint64_t)g->work.ncells) & g->key_mask;
+    uint64_t key = certificate(g, an);
     size_t slot = table_slot(g, key);
     int found = 0;
     for (int32_t e = g->heads[slot]; e >= 0 && !found; e = g->next[e]) {
@@ -503,7 +511,7 @@ static size_t locate(GC *g, const int64_t *t, uint64_t *key) {
     for (int32_t k = 0; k < g->nslots; k++) g->amark[an[k]] = 1;
     mark_and_refine(g, &g->work, an, g->nslots, g->amark);
     for (int32_t k = 0; k < g->nslots; k++) g->amark[an[k]] = 0;
-    *key = mix2(g->work.trace, (uint64_t)g->work.ncells) & g->key_mask;
+    *key = certificate(g, an);
     return table_slot(g, *key);
 }
 

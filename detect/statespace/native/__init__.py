@@ -102,7 +102,12 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     start = time.perf_counter()
     first = None
     if choice == "auto":
-        threshold = AUTO_THRESHOLD if canonicalise is None else AUTO_THRESHOLD_REDUCED
+        from detect.statespace.explore import ExternalCanonical
+
+        # A canonicaliser that is itself a C function costs the Python explorer as little as
+        # none: the prefix the Python explorer takes (and the native one redoes) is as long.
+        cheap = canonicalise is None or isinstance(native_canonical, ExternalCanonical)
+        threshold = AUTO_THRESHOLD if cheap else AUTO_THRESHOLD_REDUCED
         if max_states is not None and max_states <= threshold:
             return python()
         first = python(max_states=threshold)
