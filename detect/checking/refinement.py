@@ -12,6 +12,12 @@ refine both, recurse; a discrete pair of colourings gives a bijection that is re
 it is checked to preserve edges, colour classes and marks.  The search is complete (an
 isomorphism f survives the branch that picks f(v)), so ``None`` proves non-isomorphism;
 ``SearchBudgetExceeded`` says nothing and the caller falls back to a canonical labelling.
+
+Where a C compiler is present the graph strategy runs ``NativeGraphCanonicaliser`` instead: the
+same design with exact partition refinement (nauty-style cells and a splitter queue, from the
+unmarked graph's equitable partition) in place of hashed colours, the whole per-state path in C
+(``refinement.c``), callable by the native explorer.  The numpy path above is the fallback and
+the reference the tests compare with.
 """
 from __future__ import annotations
 
