@@ -31,6 +31,7 @@ the others are re-checked without reduction and say so in their note.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -586,13 +587,17 @@ def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine:
     ``explore_reduced`` redoes it in the Python explorer).  ``native=False``: the Python one."""
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
     if native and native_available():
-        form = marked_canonical_form(graph, engine)
         node_of_literal = [dict(values) for values in graph.pre_literal]
+
+        @functools.lru_cache(maxsize=1)
+        def form() -> Callable[[np.ndarray], bytes]:
+            # Built on the first undecided state: most runs never need nauty/bliss.
+            return marked_canonical_form(graph, engine)
 
         def state_form(s: State) -> bytes:
             marked = np.zeros(graph.n, dtype=bool)
             marked[[node_of_literal[k][v] for k, v in enumerate(s)]] = True
-            return form(marked)
+            return form()(marked)
 
         canon = NativeGraphCanonicaliser(graph, SEARCH_BUDGET, canonical_form=state_form)
         return Reducer("graph", group_order, canon, order,

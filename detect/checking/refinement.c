@@ -73,7 +73,7 @@ int64_t wl_refine(int64_t n, const int64_t *offsets, const int64_t *nbrs, uint64
 #include <stdlib.h>
 
 /* Bytes of the memo of canonicalised states (see GC). */
-#define MEMO_BYTES (8u << 20)
+#define MEMO_BYTES (32u << 20)
 
 typedef struct {
     int32_t *lab, *inv, *cell, *clen;
@@ -98,10 +98,18 @@ typedef struct {
     /* a direct-mapped cache of states already canonicalised -> entry (-1 empty): a state reached
        again (from another predecessor) costs a hash and a compare, not a refinement */
     int64_t *memo_state; int32_t *memo_entry; size_t memo_mask;
+    /* automorphisms of H the exact checks proved (v -> the matched representative's node at v's
+       position), kept as maps of points (point p = voff[k] + value - vmin[k] of slot k) up to
+       max_auts; each representative's images under them go into the memo */
+    int32_t npoints, max_auts, naut;
+    int32_t *point_of, *pslot, *auts, *slot_image;
+    int64_t *pvalue, *image;
+    uint64_t *aut_hash;
+    uint8_t *slot_used;
     int64_t budget, left;
     uint64_t key_mask;   /* of the certificate, as the table's key */
     pthread_mutex_t lock;
-    uint64_t calls, checks, searches, undecided, collisions, memo_hits;
+    uint64_t calls, checks, searches, undecided, collisions, memo_hits, images;
 } GC;
 
 static uint64_t mix2(uint64_t h, uint64_t x) { return mix(h ^ (x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2))); }
@@ -440,6 +448,66 @@ static int same_orbit(GC *g, size_t e) {
     return r;
 }
 
+static size_t memo_slot(const GC *g, const int64_t *t) {
+    uint64_t mh = 0;
+    for (int32_t k = 0; k < g->nslots; k++) mh = mix2(mh, (uint64_t)t[k]);
+    return mh & g->memo_mask;
+}
+
+static void memo_put(GC *g, const int64_t *t, int32_t e) {
+    size_t ms = memo_slot(g, t), ns = (size_t)g->nslots;
+    memcpy(g->memo_state + ms * ns, t, sizeof(int64_t) * ns);
+    g->memo_entry[ms] = e;
+}
+
+/* Keep the automorphism in g->gmap (just proved: it maps the marked graph onto a
+   representative's) as a map of points, unless it is the identity on points, known, or does
+   not map slots onto slots. */
+static void learn(GC *g) {
+    if (g->naut >= g->max_auts) return;
+    int32_t np = g->npoints, *m = g->auts + (size_t)g->naut * np;
+    uint64_t h = 0;
+    int identity = 1;
+    for (int32_t p = 0; p < np; p++) {
+        int32_t v = g->node_of[p];
+        if (v < 0) { m[p] = -1; continue; }
+        int32_t q = g->point_of[g->gmap[v]];
+        if (q < 0) return;
+        m[p] = q;
+        identity &= q == p;
+        h = mix2(h, (uint64_t)q);
+    }
+    if (identity) return;
+    for (int32_t k = 0; k < g->nslots; k++) { g->slot_image[k] = -1; g->slot_used[k] = 0; }
+    for (int32_t k = 0; k < g->nslots; k++)
+        for (int32_t i = 0; i < g->vspan[k]; i++) {
+            int32_t q = m[g->voff[k] + i];
+            if (q < 0) continue;
+            int32_t to = g->pslot[q];
+            if (g->slot_image[k] < 0) {
+                if (g->slot_used[to]) return;
+                g->slot_image[k] = to;
+                g->slot_used[to] = 1;
+            } else if (g->slot_image[k] != to) return;
+        }
+    for (int32_t j = 0; j < g->naut; j++)
+        if (g->aut_hash[j] == h && memcmp(g->auts + (size_t)j * np, m, sizeof(int32_t) * (size_t)np) == 0) return;
+    g->aut_hash[g->naut++] = h;
+}
+
+/* Put t's images under the known automorphisms into the memo as members of entry e's orbit. */
+static void remember_images(GC *g, const int64_t *t, int32_t e) {
+    for (int32_t j = 0; j < g->naut; j++) {
+        const int32_t *m = g->auts + (size_t)j * g->npoints;
+        for (int32_t k = 0; k < g->nslots; k++) {
+            int32_t q = m[g->voff[k] + (int32_t)(t[k] - g->vmin[k])];
+            g->image[g->pslot[q]] = g->pvalue[q];
+        }
+        memo_put(g, g->image, e);
+        g->images++;
+    }
+}
+
 /* The table key of the refined marking in g->work (marked nodes an): its trace, cell count and
    the positions of the marks (canonical, as the positions are). */
 static uint64_t certificate(const GC *g, const int32_t *an) {
@@ -457,9 +525,7 @@ int gc_canonicalise(void *p, int64_t *t) {
     g->calls++;
     size_t ns = (size_t)g->nslots, mslot = 0;
     if (g->memo_mask) {
-        uint64_t mh = 0;
-        for (size_t k = 0; k < ns; k++) mh = mix2(mh, (uint64_t)t[k]);
-        mslot = mh & g->memo_mask;
+        mslot = memo_slot(g, t);
         int32_t e = g->memo_entry[mslot];
         if (e >= 0 && memcmp(g->memo_state + mslot * ns, t, sizeof(int64_t) * ns) == 0) {
             memcpy(t, g->states + (size_t)e * ns, sizeof(int64_t) * ns);
@@ -480,8 +546,9 @@ int gc_canonicalise(void *p, int64_t *t) {
         int r = same_orbit(g, (size_t)e);
         if (r == 1) {
             if (g->memo_mask) {
-                memcpy(g->memo_state + mslot * ns, t, sizeof(int64_t) * ns);
-                g->memo_entry[mslot] = e;
+                learn(g);
+                memo_put(g, t, e);
+                remember_images(g, t, e);
             }
             memcpy(t, g->states + (size_t)e * g->nslots, sizeof(int64_t) * (size_t)g->nslots);
             found = 1;
@@ -494,8 +561,8 @@ int gc_canonicalise(void *p, int64_t *t) {
         else {
             rc = add_entry(g, t, key, slot);
             if (rc == 0 && g->memo_mask) {
-                memcpy(g->memo_state + mslot * ns, t, sizeof(int64_t) * ns);
-                g->memo_entry[mslot] = (int32_t)(g->nentries - 1);
+                memo_put(g, t, (int32_t)(g->nentries - 1));
+                remember_images(g, t, (int32_t)(g->nentries - 1));
             }
         }
     }
@@ -554,6 +621,8 @@ void gc_free(void *p) {
     free(g->mnodes); free(g->inq); free(g->ctouch); free(g->amark); free(g->bmark); free(g->stamp);
     free(g->sortbuf); free(g->keys); free(g->heads); free(g->states); free(g->labs); free(g->next);
     free(g->discrete); free(g->ekey); free(g->memo_state); free(g->memo_entry);
+    free(g->point_of); free(g->pslot); free(g->auts); free(g->slot_image); free(g->pvalue);
+    free(g->image); free(g->aut_hash); free(g->slot_used);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
@@ -562,10 +631,10 @@ void gc_free(void *p) {
    slot k's values vmin[k] .. vmin[k] + vspan[k] - 1 have nodes node_of[voff[k] + i] (-1: none).
    The base partition is H's coarsest equitable refinement of the colour classes.  The table is
    keyed by key_bits bits of the certificate (64; tests use 0: every state is compared exactly
-   with every representative). */
+   with every representative).  Up to max_auts proved automorphisms are kept (0: none). */
 void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32_t *colour,
              int32_t nslots, const int64_t *vmin, const int32_t *vspan, const int32_t *node_of,
-             int64_t budget, int32_t key_bits) {
+             int64_t budget, int32_t key_bits, int32_t max_auts) {
     GC *g = calloc(1, sizeof(GC));
     if (!g || n < 1) { free(g); return NULL; }
     g->n = n; g->nslots = nslots; g->budget = budget;
@@ -603,6 +672,25 @@ void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32
         if (!g->memo_state || !g->memo_entry) { gc_free(g); return NULL; }
         for (size_t i = 0; i <= g->memo_mask; i++) g->memo_entry[i] = -1;
     }
+    g->npoints = nv;
+    g->max_auts = max_auts > 0 ? max_auts : 0;
+    g->point_of = malloc(sizeof(int32_t) * (size_t)(n + 1));
+    g->pslot = malloc(sizeof(int32_t) * (size_t)(nv + 1));
+    g->pvalue = malloc(sizeof(int64_t) * (size_t)(nv + 1));
+    g->auts = malloc(sizeof(int32_t) * ((size_t)nv * (size_t)g->max_auts + 1));
+    g->aut_hash = malloc(sizeof(uint64_t) * (size_t)(g->max_auts + 1));
+    g->slot_image = malloc(sizeof(int32_t) * (size_t)(nslots + 1));
+    g->slot_used = malloc((size_t)nslots + 1);
+    g->image = malloc(sizeof(int64_t) * (size_t)(nslots + 1));
+    if (!g->point_of || !g->pslot || !g->pvalue || !g->auts || !g->aut_hash || !g->slot_image
+        || !g->slot_used || !g->image) { gc_free(g); return NULL; }
+    for (int32_t v = 0; v < n; v++) g->point_of[v] = -1;
+    for (int32_t k = 0, pt = 0; k < nslots; k++)
+        for (int32_t i = 0; i < vspan[k]; i++, pt++) {
+            g->pslot[pt] = k;
+            g->pvalue[pt] = vmin[k] + i;
+            if (node_of[pt] >= 0) g->point_of[node_of[pt]] = pt;
+        }
     memcpy(g->off, offsets, sizeof(int32_t) * (size_t)(n + 1));
     memcpy(g->nbr, nbrs, sizeof(int32_t) * (size_t)m);
     memcpy(g->vmin, vmin, sizeof(int64_t) * (size_t)nslots);
@@ -635,11 +723,12 @@ void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32
 }
 
 /* calls, discrete checks, searches, undecided calls, equal certificates of other orbits,
-   representatives, memo hits */
+   representatives, memo hits, images memoised, automorphisms kept */
 void gc_stats(void *p, uint64_t *out) {
     GC *g = p;
     pthread_mutex_lock(&g->lock);
     out[0] = g->calls; out[1] = g->checks; out[2] = g->searches; out[3] = g->undecided;
-    out[4] = g->collisions; out[5] = g->nentries; out[6] = g->memo_hits;
+    out[4] = g->collisions; out[5] = g->nentries; out[6] = g->memo_hits; out[7] = g->images;
+    out[8] = (uint64_t)g->naut;
     pthread_mutex_unlock(&g->lock);
 }

@@ -70,7 +70,7 @@ def _kernel():
              "uint64_t *colours, uint64_t *work, int64_t size);"
              "void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32_t *colour, "
              "int32_t nslots, const int64_t *vmin, const int32_t *vspan, const int32_t *node_of, int64_t budget, "
-             "int32_t key_bits);"
+             "int32_t key_bits, int32_t max_auts);"
              "int gc_canonicalise(void *g, int64_t *t);"
              "int gc_bucket(void *g, const int64_t *t, int64_t *out, int32_t max);"
              "int gc_insert(void *g, const int64_t *t);"
@@ -225,6 +225,10 @@ def native_available() -> bool:
     return _kernel() is not None
 
 
+#: Automorphisms ``NativeGraphCanonicaliser`` keeps (see there); 0 turns the images off.
+AUTOMORPHISMS = 64
+
+
 class NativeGraphCanonicaliser:
     """The graph strategy's whole per-state path in C (``gc_canonicalise`` in ``refinement.c``):
     mark the state's literal nodes, refine from the graph's precomputed equitable partition,
@@ -238,25 +242,39 @@ class NativeGraphCanonicaliser:
     ``key_bits`` of the certificate key the table (tests use 0: every state is compared exactly
     with every representative, which exercises the comparison).
 
+    A memo (direct-mapped, 8 MB) maps states already canonicalised to their representative.
+    Each exact check that succeeds proves an automorphism of the graph (node v to the node at
+    v's position in the representative's partition); up to ``automorphisms`` distinct ones are
+    kept as maps of literals, and the images of every state they settle go into the memo too:
+    the isomorphism tests' own by-product (nauty prunes with it likewise), never the detected
+    group, so a state they reach costs a lookup instead of a refinement.
+
     The native explorer calls the same C function through ``native`` (shared table: traces
     rebuilt in Python see the representatives the C run chose)."""
 
-    def __init__(self, graph, budget: int, key_bits: int = 64, canonical_form=None):
+    def __init__(self, graph, budget: int, key_bits: int = 64, canonical_form=None,
+                 automorphisms: int = AUTOMORPHISMS):
         ffi, lib = _kernel()
-        refinement = RefinementGraph.of_coloured_graph(graph, native=False)
+        colour = np.zeros(graph.n, dtype=np.int64)
+        for c, cls in enumerate(graph.colour_classes()):
+            colour[cls] = c
+        ends = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
+        src, dst = np.concatenate([ends[:, 0], ends[:, 1]]), np.concatenate([ends[:, 1], ends[:, 0]])
+        order = np.argsort(src, kind="stable")
+        offsets = np.concatenate([[0], np.cumsum(np.bincount(src, minlength=graph.n))])
         vmin, vspan, node_of = [], [], []
         for values in graph.pre_literal:
             lo, hi = min(values), max(values)
             vmin.append(lo)
             vspan.append(hi - lo + 1)
             node_of.extend(values.get(v, -1) for v in range(lo, hi + 1))
-        arrays = (ffi.new("int32_t[]", refinement.offsets.tolist()),
-                  ffi.new("int32_t[]", refinement.neighbours.tolist() or [0]),
-                  ffi.new("int32_t[]", refinement.colour.tolist()),
+        arrays = (ffi.new("int32_t[]", offsets.tolist()),
+                  ffi.new("int32_t[]", dst[order].tolist() or [0]),
+                  ffi.new("int32_t[]", colour.tolist()),
                   ffi.new("int64_t[]", vmin or [0]), ffi.new("int32_t[]", vspan or [0]),
                   ffi.new("int32_t[]", node_of or [0]))
         handle = lib.gc_new(graph.n, arrays[0], arrays[1], arrays[2], len(vmin), arrays[3], arrays[4],
-                            arrays[5], budget, key_bits)
+                            arrays[5], budget, key_bits, automorphisms)
         if handle == ffi.NULL:
             raise MemoryError("graph canonicaliser tables")
         self._ffi, self._lib = ffi, lib
@@ -305,8 +323,9 @@ class NativeGraphCanonicaliser:
 
     def stats(self) -> dict[str, int]:
         """Calls, discrete checks, searches, undecided calls, equal keys of other orbits, orbits,
-        calls answered by the memo of canonicalised states."""
-        out = self._ffi.new("uint64_t[7]")
+        calls answered by the memo, images put in the memo, automorphisms kept."""
+        out = self._ffi.new("uint64_t[9]")
         self._lib.gc_stats(self._handle, out)
-        names = ("calls", "checks", "searches", "undecided", "collisions", "orbits", "memo_hits")
+        names = ("calls", "checks", "searches", "undecided", "collisions", "orbits", "memo_hits", "images",
+                 "automorphisms")
         return dict(zip(names, (int(x) for x in out)))
