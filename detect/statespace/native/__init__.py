@@ -86,8 +86,8 @@ def engine_choice(explicit: Optional[str] = None) -> str:
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
              canonicalise=None, symmetries=(), memory_limit=None, native_canonical=None, workers=None):
     """``detect.statespace.explore.explore_state_space`` on the chosen engine: unreduced, or
-    reduced by the canonicaliser ``native_canonical`` describes (``SortedBlocks`` or
-    ``PermutedPids``) with the generators ``symmetries`` checked on every state.  A fallback to
+    reduced by the canonicaliser ``native_canonical`` describes (``SortedBlocks``,
+    ``PermutedPids`` or ``ExternalCanonical``) with the generators ``symmetries`` checked on every state.  A fallback to
     the Python explorer is said in the result's ``notes``."""
     from detect.statespace.explore import explore_state_space as explore_python
 
@@ -102,12 +102,7 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     start = time.perf_counter()
     first = None
     if choice == "auto":
-        from detect.statespace.explore import ExternalCanonical
-
-        # A canonicaliser that is itself a C function costs the Python explorer as little as
-        # none: the prefix the Python explorer takes (and the native one redoes) is as long.
-        cheap = canonicalise is None or isinstance(native_canonical, ExternalCanonical)
-        threshold = AUTO_THRESHOLD if cheap else AUTO_THRESHOLD_REDUCED
+        threshold = AUTO_THRESHOLD if canonicalise is None else AUTO_THRESHOLD_REDUCED
         if max_states is not None and max_states <= threshold:
             return python()
         first = python(max_states=threshold)

@@ -91,7 +91,7 @@ typedef struct Worker {
     /* found in this round (global ids, in expansion order); merged by the round's end */
     Vec32 deadlocks, terminals, faults;
     i64 decided[NCOND > 0 ? NCOND : 1];
-    int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY or RC_NOT_A_SYMMETRY */
+    int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY or RC_UNDECIDED */
     u32 bad_state;
     int bad_gen;
     size_t round;         /* expansions allowed in this round */
