@@ -603,7 +603,8 @@ def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine:
         return Reducer("graph", group_order, canon, order,
                        f"partition-refinement certificate of the {graph.n}-node coloured graph with the state "
                        f"marked, in C; a discrete partition's bijection checked on equal certificates, else an "
-                       f"isomorphism search, {engine} canonical form past {SEARCH_BUDGET} branches", canon.native)
+                       f"isomorphism search, {engine} canonical form past {SEARCH_BUDGET} branches; a memo of "
+                       f"settled states and their images under the automorphisms the checks proved", canon.native)
     return Reducer("graph", group_order, graph_canonicaliser(graph, engine), order,
                    f"colour-refinement certificate of the {graph.n}-node coloured graph with the state marked; "
                    f"isomorphism search on equal certificates, {engine} canonical form past {SEARCH_BUDGET} branches")
