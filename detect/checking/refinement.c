@@ -100,7 +100,8 @@ typedef struct {
     int64_t *memo_state; int32_t *memo_entry; size_t memo_mask;
     /* automorphisms of H the exact checks proved (v -> the matched representative's node at v's
        position), kept as maps of points (point p = voff[k] + value - vmin[k] of slot k) up to
-       max_auts; each representative's images under them go into the memo */
+       max_auts; each representative's images under them go into the memo (those stored before
+       an automorphism was found get theirs when it is) */
     int32_t npoints, max_auts, naut;
     int32_t *point_of, *pslot, *auts, *slot_image;
     int64_t *pvalue, *image;
@@ -454,10 +455,46 @@ static size_t memo_slot(const GC *g, const int64_t *t) {
     return mh & g->memo_mask;
 }
 
+/* The memo is 2-way: a state lives at its slot or the slot's neighbour (ms ^ 1). */
+static int32_t memo_get(const GC *g, const int64_t *t) {
+    size_t ms = memo_slot(g, t), ns = (size_t)g->nslots;
+    for (int way = 0; way < 2; way++, ms ^= 1) {
+        int32_t e = g->memo_entry[ms];
+        if (e >= 0 && memcmp(g->memo_state + ms * ns, t, sizeof(int64_t) * ns) == 0) return e;
+    }
+    return -1;
+}
+
 static void memo_put(GC *g, const int64_t *t, int32_t e) {
     size_t ms = memo_slot(g, t), ns = (size_t)g->nslots;
+    /* the first way if free or t's, else the second (evicting what was there) */
+    if (g->memo_entry[ms] >= 0 && memcmp(g->memo_state + ms * ns, t, sizeof(int64_t) * ns) != 0) ms ^= 1;
     memcpy(g->memo_state + ms * ns, t, sizeof(int64_t) * ns);
     g->memo_entry[ms] = e;
+}
+
+/* g->image = t's image under the point map m. */
+static void image_under(GC *g, const int32_t *m, const int64_t *t) {
+    for (int32_t k = 0; k < g->nslots; k++) {
+        int32_t q = m[g->voff[k] + (int32_t)(t[k] - g->vmin[k])];
+        g->image[g->pslot[q]] = g->pvalue[q];
+    }
+}
+
+/* Keep the point map at auts[naut] (hash h) unless known; the representatives stored so far get
+   their images under it.  Returns whether it was kept. */
+static int keep_new(GC *g, uint64_t h) {
+    int32_t np = g->npoints;
+    const int32_t *m = g->auts + (size_t)g->naut * np;
+    for (int32_t j = 0; j < g->naut; j++)
+        if (g->aut_hash[j] == h && memcmp(g->auts + (size_t)j * np, m, sizeof(int32_t) * (size_t)np) == 0) return 0;
+    g->aut_hash[g->naut++] = h;
+    for (size_t e = 0; e < g->nentries; e++) {
+        image_under(g, m, g->states + e * (size_t)g->nslots);
+        memo_put(g, g->image, (int32_t)e);
+        g->images++;
+    }
+    return 1;
 }
 
 /* Keep the automorphism in g->gmap (just proved: it maps the marked graph onto a
@@ -490,19 +527,28 @@ static void learn(GC *g) {
                 g->slot_used[to] = 1;
             } else if (g->slot_image[k] != to) return;
         }
-    for (int32_t j = 0; j < g->naut; j++)
-        if (g->aut_hash[j] == h && memcmp(g->auts + (size_t)j * np, m, sizeof(int32_t) * (size_t)np) == 0) return;
-    g->aut_hash[g->naut++] = h;
+    if (!keep_new(g, h)) return;
+    /* Close under composition (products of automorphisms are automorphisms), as far as the
+       cap allows: new elements are appended, and each is multiplied with all before it. */
+    for (int32_t i = g->naut - 1; i < g->naut; i++)
+        for (int32_t j = 0; j <= i && g->naut < g->max_auts; j++)
+            for (int side = 0; side < 2 && g->naut < g->max_auts; side++) {
+                const int32_t *x = g->auts + (size_t)(side ? j : i) * np, *y = g->auts + (size_t)(side ? i : j) * np;
+                int32_t *xy = g->auts + (size_t)g->naut * np;
+                uint64_t hh = 0;
+                int id = 1;
+                for (int32_t p = 0; p < np; p++) {
+                    xy[p] = y[p] < 0 ? -1 : x[y[p]];
+                    if (xy[p] >= 0) { id &= xy[p] == p; hh = mix2(hh, (uint64_t)xy[p]); }
+                }
+                if (!id) keep_new(g, hh);
+            }
 }
 
 /* Put t's images under the known automorphisms into the memo as members of entry e's orbit. */
 static void remember_images(GC *g, const int64_t *t, int32_t e) {
     for (int32_t j = 0; j < g->naut; j++) {
-        const int32_t *m = g->auts + (size_t)j * g->npoints;
-        for (int32_t k = 0; k < g->nslots; k++) {
-            int32_t q = m[g->voff[k] + (int32_t)(t[k] - g->vmin[k])];
-            g->image[g->pslot[q]] = g->pvalue[q];
-        }
+        image_under(g, g->auts + (size_t)j * g->npoints, t);
         memo_put(g, g->image, e);
         g->images++;
     }
@@ -523,11 +569,10 @@ int gc_canonicalise(void *p, int64_t *t) {
     GC *g = p;
     pthread_mutex_lock(&g->lock);
     g->calls++;
-    size_t ns = (size_t)g->nslots, mslot = 0;
+    size_t ns = (size_t)g->nslots;
     if (g->memo_mask) {
-        mslot = memo_slot(g, t);
-        int32_t e = g->memo_entry[mslot];
-        if (e >= 0 && memcmp(g->memo_state + mslot * ns, t, sizeof(int64_t) * ns) == 0) {
+        int32_t e = memo_get(g, t);
+        if (e >= 0) {
             memcpy(t, g->states + (size_t)e * ns, sizeof(int64_t) * ns);
             g->memo_hits++;
             pthread_mutex_unlock(&g->lock);
