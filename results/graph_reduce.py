@@ -82,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     trees = ([("before", args.before)] if args.before else []) + [("after", ROOT)]
     print(f"`uptime` before: {uptime()}\n")
-    print("| model | tree | graph nodes | |G| | states | search CPU s | states / CPU s | C calls | memo hits "
+    print("| model | tree | graph nodes | \\|G\\| | states | search CPU s | states / CPU s | C calls | memo hits "
           "| discrete checks | searches | collisions |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     methods = {}
