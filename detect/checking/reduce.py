@@ -454,6 +454,18 @@ def marked_canonical_form(graph, engine: str = "auto") -> Callable[[np.ndarray],
     return form
 
 
+def state_marks(graph) -> Callable[[State], np.ndarray]:
+    """A state's pre-literal nodes of ``graph``, as a bool per node."""
+    node_of_literal = [dict(values) for values in graph.pre_literal]
+
+    def marks(s: State) -> np.ndarray:
+        marked = np.zeros(graph.n, dtype=bool)
+        marked[[node_of_literal[k][v] for k, v in enumerate(s)]] = True
+        return marked
+
+    return marks
+
+
 def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH_BUDGET,
                         native: bool = True) -> Callable[[State], State]:
     """Representative = the first state seen that is isomorphic to this one as a marked graph.
@@ -471,14 +483,9 @@ def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH
 
     Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
     """
-    node_of_literal = [dict(values) for values in graph.pre_literal]
     refinement = RefinementGraph.of_coloured_graph(graph, native)
     canonical_form = marked_canonical_form(graph, engine)
-
-    def marks(s: State) -> np.ndarray:
-        marked = np.zeros(graph.n, dtype=bool)
-        marked[[node_of_literal[k][v] for k, v in enumerate(s)]] = True
-        return marked
+    marks = state_marks(graph)
 
     memo: dict[State, State] = {}
     # certificate -> [[state, marks, stable colours, canonical form or None], ...]
@@ -524,7 +531,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     """The canonicaliser of ``strategy`` for ``group`` (a ``detect.symmetry.group.SymmetryGroup``).
 
     ``graph`` (the detection's coloured graph) is needed by ``graph`` only; ``fast_paths=False``
-    makes ``exact`` use the general backtracking even where sorting would do (tests, benchmarks).
+    makes ``exact`` use the general backtracking even where sorting would do, and ``graph`` its
+    numpy/Python canonicaliser rather than the C one (tests, benchmarks).
     """
     if strategy not in STRATEGIES:
         raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
@@ -587,7 +595,7 @@ def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine:
     ``explore_reduced`` redoes it in the Python explorer).  ``native=False``: the Python one."""
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
     if native and native_available():
-        node_of_literal = [dict(values) for values in graph.pre_literal]
+        marks = state_marks(graph)
 
         @functools.lru_cache(maxsize=1)
         def form() -> Callable[[np.ndarray], bytes]:
@@ -595,9 +603,7 @@ def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine:
             return marked_canonical_form(graph, engine)
 
         def state_form(s: State) -> bytes:
-            marked = np.zeros(graph.n, dtype=bool)
-            marked[[node_of_literal[k][v] for k, v in enumerate(s)]] = True
-            return form()(marked)
+            return form()(marks(s))
 
         canon = NativeGraphCanonicaliser(graph, SEARCH_BUDGET, canonical_form=state_form)
         return Reducer("graph", group_order, canon, order,
