@@ -8,6 +8,7 @@ assertion, a fault, an unsound generator); 2 bad input (always a one-line
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sys
 import time
@@ -15,9 +16,6 @@ from contextlib import contextmanager
 from typing import Callable, Iterator, Optional
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from detect.errors import InputError
 from detect.ir import ModelError, SequentialModel
@@ -25,8 +23,43 @@ from detect.symmetry.graph import GRAPH_LIMIT
 
 EXIT_OK, EXIT_VIOLATED, EXIT_BAD_INPUT, EXIT_INCOMPLETE = 0, 1, 2, 3
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@functools.cache
+def _console(stderr: bool):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+class _Console:
+    """Standard output's or error's rich ``Console``, made when first printed to: rich costs
+    ~0.06 s to import, and a ``--json`` run does not print through it."""
+
+    __slots__ = ("stderr",)
+
+    def __init__(self, stderr: bool):
+        self.stderr = stderr
+
+    def __getattr__(self, name: str):
+        return getattr(_console(self.stderr), name)
+
+
+out, err = _Console(False), _Console(True)
+
+
+def escape(text: str) -> str:
+    """``text`` with rich markup escaped (rich imported when first needed)."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def rich_table(*args, **kwargs):
+    """A rich ``Table`` (rich imported when first needed)."""
+    from rich.table import Table
+
+    return Table(*args, **kwargs)
 
 
 class Failure(click.ClickException):
@@ -416,7 +449,7 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
         f"CSP: {len(detection.csp.variables)} variables, {len(detection.csp.constraints)} constraints, "
         f"{len(detection.csp.summands)} summands"
     )
-    stages = Table(title="time per stage", show_header=True, header_style="bold")
+    stages = rich_table(title="time per stage", show_header=True, header_style="bold")
     for name, _ in timings:
         stages.add_column(name, justify="right")
     stages.add_column("total", justify="right")
@@ -624,6 +657,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
             "truncated": result.truncated,
             "interrupted": result.interrupted,
             "seconds": round(result.seconds, 6),
+            "cpu_seconds": round(result.cpu_seconds, 6),
             "memory_limit_reached": result.memory_limit_reached,
             "bytes": result.memory_bytes,
             "bytes_per_state": round(result.bytes_per_state, 1),
@@ -641,7 +675,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
-        table = Table(show_header=False)
+        table = rich_table(show_header=False)
         table.add_column("", style="bold")
         table.add_column("", justify="right")
         for key, value in extra.items():
@@ -650,7 +684,7 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         for key, value in (
             ("states", f"{result.states:,}"), ("transitions", f"{result.transitions:,}"),
             ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
-            ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f}"),
+            ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f} ({result.cpu_seconds:.3f} CPU)"),
             ("states/s", f"{rate:,.0f}"),
             ("memory", f"{show_size(result.memory_bytes)} ({result.bytes_per_state:,.0f} bytes/state; "
                        f"{result.memory_measure})"),
@@ -796,7 +830,7 @@ def bench_table2(quick, timeout, max_states, stem, only):
 
 
 def _print_bench(rows, columns) -> None:
-    table = Table(*columns)
+    table = rich_table(*columns)
     for row in rows:
         table.add_row(*(escape(str(row[c])) for c in columns))
     out.print(table)

@@ -264,7 +264,7 @@ def test_a_faulting_process_is_never_exchanged_with_a_blocking_one(model):
 @pytest.mark.parametrize("name", ["no_symmetry.csp", "peterson.csp", "token_circulation.csp",
                                   "murphi/german_small.m", "token_pool.pml"])
 def test_order_from_the_kernel_of_the_action_equals_schreier_sims(name):
-    """|Aut(graph)| / |kernel| (the engine, ``SymmetryGroup.full_order``) = sympy's order of the
+    """|Aut(graph)| / |kernel| (the engine, ``SymmetryGroup.full_order``) = Schreier–Sims's order of the
     generated group; the kernel is non-trivial for no_symmetry.csp (|Aut(graph)| = 2, state
     group order 1)."""
     from detect.symmetry.group import group_order
@@ -277,7 +277,7 @@ def test_order_from_the_kernel_of_the_action_equals_schreier_sims(name):
 
 def test_a_ring_of_many_processes_gets_its_order_without_schreier_sims(monkeypatch):
     """token_circulation with N = 120 moves 720 literals: the order (a rotation of the ring
-    and the label swap, 2N) comes from the engine; sympy would take minutes at N = 1,000."""
+    and the label swap, 2N) comes from the engine; Schreier–Sims would take minutes at N = 1,000."""
     from detect.symmetry import group as group_module
     from detect.symmetry.pipeline import detect
     from detect.transform.load import load_model

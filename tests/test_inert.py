@@ -4,7 +4,8 @@ states the value analysis allows, and generators fixing all of them are marked i
 What must hold, checked against the explored transition system: every generator (inert
 ones too) is a symmetry; an inert generator fixes every reachable state; the headline is at
 least the order of the action on the reachable states (``verify.reachable_action_order``)
-and at most the order on all literals, which sympy computes independently of the engine.
+and at most the order on all literals, which Schreier–Sims (``detect.symmetry.permgroup``)
+computes independently of the engine.
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from detect.statespace.native import build
 from tests.test_models import ROOT
 
 PETERSON = str(ROOT / "models" / "peterson_filter.pml")
+GERMAN = str(ROOT / "models" / "murphi" / "german_small.m")
 native_only = pytest.mark.skipif(build.compiler() is None, reason="no C compiler")
 
 
@@ -52,6 +53,55 @@ def test_native_explorer_stops_before_the_limit():
     assert limited.bytes_per_state == limited.memory_bytes / limited.states
     small = explore_state_space(_counter(100), engine="native", memory_limit=1 << 20)
     assert small.states == 100 and not small.truncated and not small.memory_limit_reached
+
+
+#: runtime.c's CHUNK: states per chunk of packed states and parent ids.
+_CHUNK = 16384
+
+
+@native_only
+@pytest.mark.parametrize("workers", [1, 2])
+def test_bytes_per_state_stay_within_the_record_and_a_table_at_load_three_eighths(workers):
+    """german_small N=4 (544,617 states; CMurphi -nosym holds 33 bytes a state for it): what
+    the native explorer holds per state is the packed state and its 4-byte parent id, at most
+    8/3 table slots of 4 bytes (the table doubles past load 3/4, so its load is at least 3/8),
+    and per worker at most one chunk of records not yet filled; two workers add their routing
+    boxes (bounded here by 2 bytes a state: a round's routed successors).  Before the records
+    were packed and the table slots halved this was 54 (1 worker)."""
+    from detect.ir import state_slots
+    from detect.statespace.native import explore_native
+    from detect.statespace.native.codegen import _layout
+    from detect.transform.load import load_model
+
+    model = load_model(GERMAN, {"N": 4})
+    nbytes = _layout(state_slots(model))[2]
+    assert nbytes == 8  # 27 slots, 59 bits
+    stats: dict = {}
+    result = explore_native(model, workers=workers, stats=stats)
+    assert result.states == stats["states"] == 544_617 and not result.truncated
+    record = nbytes + 4
+    bound = record + 4 * 8 / 3 + workers * _CHUNK * record / result.states + (workers - 1) * 2
+    assert stats["bytes"] / result.states <= bound
+    assert result.bytes_per_state == stats["bytes"] / result.states
+
+
+@native_only
+def test_the_native_explorer_counts_its_list_of_deadlocks():
+    """200,000 initial states, deadlocked or each with a self-loop: the deadlocked run also
+    holds the list of its deadlocks (4 bytes each), and says so; a limit stops that list too."""
+    n = 200_000
+
+    def model(loop: bool) -> SequentialModel:
+        steps = (Summand((), Const(1), Event("stay"), ()),) if loop else ()
+        return SequentialModel("many", (Variable("x", tuple(range(n)), (tuple(range(n)),)),), steps)
+
+    live = explore_state_space(model(True), engine="native", workers=1)
+    dead = explore_state_space(model(False), engine="native", workers=1)
+    assert live.states == dead.states == n and len(dead.deadlocks) == n and not live.deadlocks
+    assert dead.memory_bytes - live.memory_bytes >= 4 * n
+    limit = live.memory_bytes + 2 * n  # room for the states, not for the whole list
+    stopped = explore_state_space(model(False), engine="native", workers=1, memory_limit=limit)
+    assert stopped.memory_limit_reached and stopped.memory_bytes <= limit
 
 
 def test_python_explorer_reports_its_resident_growth():

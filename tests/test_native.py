@@ -118,6 +118,30 @@ def test_workers_share_the_state_limit_and_the_memory_limit():
             assert m.truncated and m.memory_limit_reached and m.memory_bytes <= 1 << 20
 
 
+def test_slots_straddling_words_are_packed_and_unpacked():
+    """Slots are packed with no gaps, so some straddle two 64-bit words: 20 slots of 7 bits
+    (140 bits: 3 words, 18 stored bytes; slots 9 and 18 straddle).  Slot i counts to 99 once
+    slot i - 1 is full, so every value of every slot is stored and read back."""
+    from detect.ir import state_slots
+    from detect.statespace.native.codegen import _layout
+
+    n = 20
+    variables = tuple(Variable(f"x{i}", tuple(range(100)), ((0,),)) for i in range(n))
+    summands = tuple(
+        Summand((), Binary("&&", Binary("<", Name(f"x{i}"), Const(99)), Binary("==", Name(f"x{i - 1}"), Const(99)))
+                if i else Binary("<", Name("x0"), Const(99)), Event(f"inc{i}"),
+                (Assign(Name(f"x{i}"), Binary("+", Name(f"x{i}"), Const(1))),))
+        for i in range(n))
+    model = SequentialModel("straddling", variables, summands)
+    layout, nwords, nbytes = _layout(state_slots(model))
+    assert (nwords, nbytes) == (3, 18) and sum(shift + bits > 64 for _, shift, bits in layout) == 2
+    expected = [tuple([99] * i + [v] + [0] * (n - i - 1)) for i in range(n) for v in range(1 if i else 0, 100)]
+    for workers in (1, 3):
+        assert sorted(native.native_states(model, workers=workers)) == sorted(expected)
+    runs, _ = all_agree(model)
+    assert list(runs[0].deadlocks) == [(99,) * n]
+
+
 def _python_states(model):
     from detect.ir import semantics
 
@@ -247,6 +271,15 @@ def test_verdicts_and_terminal_states_agree():
     assert_same(model, n, p)
     assert [a.verdict for a in n.assertions] == ["holds", "holds", "fails", "fails", "not checked"]
     assert n.terminal_states == ((3,),) and n.deadlocks == ()
+
+
+def test_cpu_seconds_are_this_process_s_over_the_search(monkeypatch):
+    """One thread searches, so its CPU seconds are positive and at most the wall clock's."""
+    monkeypatch.setattr(native, "AUTO_THRESHOLD", 1000)
+    for engine, n in (("python", 20_000), ("native", 500_000), ("auto", 500_000)):
+        result = explore_state_space(_counter(n), engine=engine, workers=1)
+        assert result.states == n
+        assert 0 < result.cpu_seconds <= result.seconds + 0.01, engine
 
 
 def test_auto_switches_to_native_past_the_threshold(monkeypatch):

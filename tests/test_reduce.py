@@ -18,9 +18,10 @@ from detect.symmetry.pipeline import detect
 from detect.ir.points import LiteralPoints
 from detect.checking.orbits import orbit_roots
 from detect.checking.reduce import (
-    ReductionError, _compile_action, _group, condition_invariant, explore_reduced,
-    make_reducer,
+    ReductionError, _compile_action, condition_invariant, explore_reduced,
+    make_reducer, point_symmetry,
 )
+from detect.symmetry.permgroup import permutation_group
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXACT_STRATEGIES = ("exact", "enumerate", "graph")
@@ -254,6 +255,15 @@ def test_condition_invariance_check():
     assert condition_invariant(model, total, cond(total), actions, targets) is True
     assert condition_invariant(model, first, cond(first), actions, targets) is False
     assert condition_invariant(model, first, cond(first), actions, targets, limit=2) is None
+    # With their point images, generators mapping the read slots onto themselves are checked
+    # on the condition's table (``weighted`` reads all three counters, as ``total`` does);
+    # the verdicts are the same.
+    weighted = b("==", b("+", b("+", Index("c", Const(0)), b("*", Const(2), Index("c", Const(1)))),
+                         b("*", Const(3), Index("c", Const(2)))), Const(4))
+    symmetries = [point_symmetry(g, pts) for g in detection.group.points]
+    for expr, verdict in ((total, True), (first, False), (weighted, False)):
+        assert condition_invariant(model, expr, cond(expr), actions, targets) is verdict
+        assert condition_invariant(model, expr, cond(expr), symmetries, targets) is verdict
 
 
 def test_enumerate_refuses_a_large_group_with_a_clear_message():
@@ -289,9 +299,8 @@ def lock_elements():
     global _LOCK_ELEMENTS
     if _LOCK_ELEMENTS is None:
         pts = LiteralPoints.of(_LOCK)
-        group = _group([tuple(g) for g in _LOCK_DETECTION.group.points], len(pts.pairs))
-        _LOCK_ELEMENTS = [_compile_action(list(g.array_form) + list(range(g.size, len(pts.pairs))), pts)
-                          for g in group.generate()]
+        group = permutation_group(_LOCK_DETECTION.group.points, len(pts.pairs))
+        _LOCK_ELEMENTS = [_compile_action(g, pts) for g in group.elements()]
     return _LOCK_ELEMENTS
 
 

@@ -6,7 +6,7 @@ Strategies (``make_reducer``):
 
 * ``enumerate`` -- every element of G, the least image (refused above ``enumerate_limit``);
 * ``exact``     -- the same least image, found by Linton-style backtracking over a stabiliser
-  chain that follows the state (sympy's Schreier–Sims gives each stabiliser), with a sorting
+  chain that follows the state (Schreier–Sims, ``detect.symmetry.permgroup``, gives each stabiliser), with a sorting
   fast path when G is the full symmetric group on interchangeable blocks of slots, and one
   for S_m permuting process slots and pid values together (``detect.checking.scalarset``);
 * ``local``     -- hill climbing with the generators: sound, may keep several per orbit;
@@ -36,11 +36,10 @@ import itertools
 import math
 import operator
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from detect.statespace.compile import State, compile_model
+from detect.symmetry.permgroup import PermutationGroup, permutation_group
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
     CanonicalUndecided, Exploration, NativeCanonical, NotASymmetry, PointSymmetry, Progress, SortedBlocks,
@@ -49,14 +48,13 @@ from detect.statespace.explore import (
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
-from detect.checking.refinement import (
-    NativeGraphCanonicaliser, RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism,
-    native_available,
-)
 from detect.checking.pids import anonymous_pids, pid_canonicaliser
 from detect.checking.scalarset import (
     aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
 )
+
+if TYPE_CHECKING:  # for annotations: numpy is imported where the graph strategy runs
+    import numpy as np
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -139,31 +137,13 @@ def _inverse(images: Sequence[int]) -> Images:
     return tuple(inv)
 
 
-def _group(point_generators: Sequence[Images], degree: int):
-    from sympy.combinatorics import Permutation, PermutationGroup
-
-    gens = [Permutation(list(g)) for g in point_generators] or [Permutation(list(range(degree)))]
-    return PermutationGroup(gens)
-
-
-def _generator_arrays(group, degree: int) -> list[Images]:
-    """Non-identity generators of a sympy group as image tuples of length ``degree``."""
-    out = []
-    for g in group.generators:
-        a = list(g.array_form) + list(range(g.size, degree))
-        if any(p != q for p, q in enumerate(a)) and tuple(a) not in out:
-            out.append(tuple(a))
-    return out
-
-
-def slot_order(group, pts: LiteralPoints) -> tuple[int, ...]:
+def slot_order(group: PermutationGroup, pts: LiteralPoints) -> tuple[int, ...]:
     """Slots fixed (setwise) by G first, then greedily: the next slot, then all its stabiliser fixes."""
-    degree = len(pts.pairs)
     remaining = [k for k in range(len(pts.slot_points))]
     order: list[int] = []
     current = group
     while remaining:
-        gens = _generator_arrays(current, degree)
+        gens = current.generators
 
         def fixed(k: int) -> bool:
             pts_k = pts.slot_points[k]
@@ -176,7 +156,7 @@ def slot_order(group, pts: LiteralPoints) -> tuple[int, ...]:
             continue
         k = remaining.pop(0)
         order.append(k)
-        current = current.pointwise_stabilizer(list(pts.slot_points[k]))
+        current = current.pointwise_stabiliser(pts.slot_points[k])
     return tuple(order)
 
 
@@ -191,15 +171,14 @@ def _key_function(order: Sequence[int]) -> Callable[[State], tuple]:
 
 
 class _GroupInfo:
-    """One stabiliser in the chain: its sympy group, orbit tables per slot, children."""
+    """One stabiliser in the chain: its group, orbit tables per slot, children."""
 
-    def __init__(self, group, pts: LiteralPoints):
+    def __init__(self, group: PermutationGroup, pts: LiteralPoints):
         self.group = group
         self.pts = pts
-        degree = len(pts.pairs)
-        self.gens = _generator_arrays(group, degree)
+        self.gens = group.generators
         self.trivial = not self.gens
-        self.order = 1 if self.trivial else int(group.order())
+        self.order = group.order()
         self._levels: dict[int, object] = {}
         self.children: dict[int, "_GroupInfo"] = {}
 
@@ -249,17 +228,13 @@ class _Registry:
         self.pts = pts
         self.known: dict[tuple, list[_GroupInfo]] = {}
 
-    def intern(self, group) -> _GroupInfo:
-        degree = len(self.pts.pairs)
-        order = int(group.order())
-        orbits = tuple(sorted(tuple(sorted(o)) for o in group.orbits() if len(o) > 1)) if order > 1 else ()
+    def intern(self, group: PermutationGroup) -> _GroupInfo:
+        order = group.order()
+        orbits = tuple(sorted(tuple(o) for o in group.orbits() if len(o) > 1)) if order > 1 else ()
         bucket = self.known.setdefault((order, orbits), [])
-        gens = _generator_arrays(group, degree)
-        from sympy.combinatorics import Permutation
-
         for info in bucket:
             # Same order and one contains the other's generators: the same group.
-            if all(info.group.contains(Permutation(list(g))) for g in gens):
+            if all(info.group.contains(g) for g in group.generators):
                 return info
         info = _GroupInfo(group, self.pts)
         bucket.append(info)
@@ -268,12 +243,12 @@ class _Registry:
     def child(self, info: _GroupInfo, point: int) -> _GroupInfo:
         found = info.children.get(point)
         if found is None:
-            found = info.children[point] = self.intern(info.group.pointwise_stabilizer([point]))
+            found = info.children[point] = self.intern(info.group.pointwise_stabiliser([point]))
         return found
 
 
-def smallest_image(group, pts: LiteralPoints, order: Sequence[int]) -> Callable[[State], State]:
-    """The least image of a state under ``group`` (sympy, on points), by backtracking.
+def smallest_image(group: PermutationGroup, pts: LiteralPoints, order: Sequence[int]) -> Callable[[State], State]:
+    """The least image of a state under ``group`` (on points), by backtracking.
 
     Level by level along ``order``: keep the candidate images whose key prefix is least so far;
     at slot ``t`` the value is minimised over the orbits (under the current stabiliser H) of
@@ -361,12 +336,8 @@ def sorting_canonicaliser(blocks: Sequence[Sequence[int]]) -> Callable[[State], 
 # ------------------------------------------------------------------------ enumerate, local
 
 
-def enumerating_canonicaliser(group, pts: LiteralPoints, key) -> Callable[[State], State]:
-    degree = len(pts.pairs)
-    actions = []
-    for g in group.generate():
-        a = list(g.array_form) + list(range(g.size, degree))
-        actions.append(_compile_action(a, pts))
+def enumerating_canonicaliser(group: PermutationGroup, pts: LiteralPoints, key) -> Callable[[State], State]:
+    actions = [_compile_action(g, pts) for g in group.elements()]
 
     def canonicalise(s: State) -> State:
         return min((act(s) for act in actions), key=key)
@@ -456,6 +427,8 @@ def marked_canonical_form(graph, engine: str = "auto") -> Callable[[np.ndarray],
 
 def state_marks(graph) -> Callable[[State], np.ndarray]:
     """A state's pre-literal nodes of ``graph``, as a bool per node."""
+    import numpy as np  # here, not at the top: see graph_canonicaliser
+
     node_of_literal = [dict(values) for values in graph.pre_literal]
 
     def marks(s: State) -> np.ndarray:
@@ -483,6 +456,9 @@ def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH
 
     Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
     """
+    # The refinement module (and numpy) only here: an import of ~0.15 s every other run would pay.
+    from detect.checking.refinement import RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism
+
     refinement = RefinementGraph.of_coloured_graph(graph, native)
     canonical_form = marked_canonical_form(graph, engine)
     marks = state_marks(graph)
@@ -545,7 +521,7 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
         return Reducer(strategy, group.order, None, tuple(range(n)), method)
     # Inert generators fix every reachable state: canonicalising with them changes nothing.
     gens = [tuple(g) for g in group.acting_points]
-    sym = _group(gens, len(pts.pairs))
+    sym = permutation_group(gens, len(pts.pairs))
     order = slot_order(sym, pts)
     maps = slot_maps(gens, pts)
     blocks = aligned_blocks(maps, order) if maps is not None else None
@@ -556,7 +532,7 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     key = _key_function(order)
     # The order on all literals: a multiple of the headline when products of the acting
     # generators fix every state the value analysis allows.
-    literal_order = int(sym.order())
+    literal_order = sym.order()
     if strategy == "enumerate":
         if literal_order > enumerate_limit:
             raise ReductionError(
@@ -593,6 +569,8 @@ def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine:
     a canonical form by ``graph_engine`` (nauty or bliss) where their search budget runs out
     (the C one when called from Python: a native run stops, ``CanonicalUndecided``, and
     ``explore_reduced`` redoes it in the Python explorer).  ``native=False``: the Python one."""
+    from detect.checking.refinement import NativeGraphCanonicaliser, native_available
+
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
     if native and native_available():
         marks = state_marks(graph)
@@ -672,25 +650,53 @@ def condition_invariant(model: SequentialModel, expr: Expr, condition: Callable[
     ``targets[i][k]`` is the slot generator i moves slot k to.  Only the slots the condition
     reads, and the slots moved onto them, matter; all their valuations are tried.  None when
     there are more than ``limit`` of them (undecided).
+
+    A generator given with its point images (``PointSymmetry``) that maps the read slots onto
+    themselves is checked on a table instead: the condition's value on every valuation of
+    those slots, computed once for all such generators, against the same table permuted by
+    the generator (the condition reads nothing else, so this is the same comparison).
     """
     slots = state_slots(model)
     reads = read_slots(model, expr)
-    base = [slot.domain[0] for slot in slots]
+    table: list[bool] = []
     for g, target in zip(generators, targets):
-        relevant = sorted(reads | {k for k, t in enumerate(target) if t in reads})
+        relevant = reads | {k for k, t in enumerate(target) if t in reads}
         total = 1
         for k in relevant:
             total *= len(slots[k].domain)
             if total > limit:
                 return None
-        for values in itertools.product(*(slots[k].domain for k in relevant)):
-            s = list(base)
-            for k, v in zip(relevant, values):
-                s[k] = v
-            s = tuple(s)
-            if bool(condition(s)) != bool(condition(g(s))):
+        # Every valuation of the relevant slots, the others at their first value: the product
+        # builds the states themselves (in C), in the order of the relevant slots' values.
+        choices = [slot.domain if k in relevant else slot.domain[:1] for k, slot in enumerate(slots)]
+        images = getattr(g, "images", None)
+        if images is not None and relevant == reads:
+            if not table:
+                table = [bool(condition(s)) for s in itertools.product(*choices)]
+                pts = LiteralPoints.of(model)
+            if [table[i] for i in _permuted_valuations(images, sorted(reads), slots, pts)] != table:
                 return False
+        elif any(bool(condition(s)) != bool(condition(g(s))) for s in itertools.product(*choices)):
+            return False
     return True
+
+
+def _permuted_valuations(images: Sequence[int], order: Sequence[int], slots, pts: LiteralPoints) -> list[int]:
+    """For each valuation of the slots ``order`` (mixed radix, the last slot fastest, as
+    ``itertools.product`` enumerates them), the index of its image under the point permutation
+    ``images``, which maps those slots onto themselves."""
+    weight, w = {}, 1
+    for k in reversed(order):
+        weight[k] = w
+        w *= len(slots[k].domain)
+    indices = [0]
+    for k in order:
+        contribution = []
+        for v in slots[k].domain:
+            t, image = pts.pairs[images[pts.index[(k, v)]]]
+            contribution.append(weight[t] * slots[t].domain.index(image))
+        indices = [i + c for i in indices for c in contribution]
+    return indices
 
 
 # ------------------------------------------------------------------------ reduced exploration

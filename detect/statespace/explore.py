@@ -205,6 +205,7 @@ class Exploration:
     first_faults: tuple[FaultReport, ...]
     truncated: bool
     interrupted: bool
+    #: Wall-clock seconds of the search (traces and verdicts not included).
     seconds: float
     assertions: tuple[AssertionResult, ...]
     #: Shortest trace to the first deadlock / first fault state found (empty if none).
@@ -216,6 +217,9 @@ class Exploration:
     #: The run stopped because it would have exceeded ``explore``'s ``memory_limit``
     #: (``truncated`` is then set too).
     memory_limit_reached: bool = False
+    #: CPU seconds (user + system, all of this process's threads) over the same span as
+    #: ``seconds``: on a shared machine the wall clock also measures the scheduler.
+    cpu_seconds: float = 0.0
     #: How the run was made, when not as asked (the native explorer could not run, ...).
     notes: tuple[str, ...] = ()
 
@@ -300,7 +304,7 @@ def explore_state_space(
                         engine=engine, canonicalise=canonicalise, symmetries=symmetries,
                         memory_limit=memory_limit, native_canonical=native_canonical, workers=workers)
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     canon = canonicalise
     successors_of = compiled.successors
     is_terminal = compiled.terminal
@@ -387,6 +391,7 @@ def explore_state_space(
         if pending.active:
             pending.check(s)
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     if progress is not None:
         progress(len(parent), transitions, seconds)
 
@@ -395,13 +400,13 @@ def explore_state_space(
                     deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                     faults=len(fault_states), truncated=truncated, interrupted=interrupted,
                     seconds=seconds, memory_bytes=memory.used(), memory_measure=memory.MEASURE,
-                    memory_limit_reached=memory_limited)
+                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds)
 
 
 def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitions: int, initial: int,
              deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
              seconds: float, memory_bytes: int = 0, memory_measure: str = "",
-             memory_limit_reached: bool = False) -> Exploration:
+             memory_limit_reached: bool = False, cpu_seconds: float = 0.0) -> Exploration:
     """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
     rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
     native explorers."""
@@ -422,6 +427,7 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         memory_bytes=memory_bytes,
         memory_measure=memory_measure,
         memory_limit_reached=memory_limit_reached,
+        cpu_seconds=cpu_seconds,
     )
 
 

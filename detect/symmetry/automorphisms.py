@@ -52,10 +52,7 @@ def stabiliser_order(graph: ColouredGraph, marks: dict[int, int], engine: str = 
     colour = [index[(c, marks.get(v, -1))] for v, c in enumerate(graph.colour)]
     if engine == "nauty":
         return _nauty(graph, colour)[1]
-    import igraph
-
-    return int(igraph.Graph(n=graph.n, edges=list(graph.edges), directed=False).count_automorphisms(
-        sh="fl", color=colour))
+    return int(_igraph(graph).count_automorphisms(sh="fl", color=colour))
 
 
 def _nauty(graph: ColouredGraph, colour=None):
@@ -84,10 +81,17 @@ def _order(mantissa: float, exponent: int) -> int:
     return int(round(mantissa * 10 ** 15)) * 10 ** (exponent - 15)
 
 
-def _bliss(graph: ColouredGraph):
+def _igraph(graph: ColouredGraph):
+    """``graph``'s edges as igraph's C-level graph (bliss's interface)."""
     import igraph
 
-    g = igraph.Graph(n=graph.n, edges=list(graph.edges), directed=False)
+    # ``GraphBase``, not ``Graph``: the same C graph, but ``Graph.__init__`` imports numpy
+    # (~0.15 s, to recognise array arguments), which a detection otherwise never needs.
+    return igraph.GraphBase(graph.n, list(graph.edges), False)
+
+
+def _bliss(graph: ColouredGraph):
+    g = _igraph(graph)
     colours = list(graph.colour)
     try:
         gens = g.automorphism_group(sh="fl", color=colours)

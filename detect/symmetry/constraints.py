@@ -149,6 +149,13 @@ class K:
 Operand = "int | K"  # a CSP variable index or a constant
 
 
+def _picks(operands: Sequence, scope: Sequence[int]) -> list[tuple[bool, int]]:
+    """Per operand, how to read it off an assignment of ``scope``: (True, the constant) or
+    (False, its position in the assignment)."""
+    position = {v: i for i, v in enumerate(scope)}
+    return [(True, o.value) if isinstance(o, K) else (False, position[o]) for o in operands]
+
+
 class _Dead(Exception):
     """The summand can never take a step (guard false or an unconditional fault)."""
 
@@ -244,14 +251,12 @@ class _Builder:
         if size > self.limit:
             raise self.too_large(text, size, scope)
 
-        def values_of(assignment):
-            env = dict(zip(scope, assignment))
-            return [o.value if isinstance(o, K) else env[o] for o in operands]
-
+        picks = _picks(operands, scope)
+        direct = len(operands) == len(scope)  # the operands are the scope, in its order
         tuples = []
         for assignment in itertools.product(*domains):
             try:
-                ok = allowed(*values_of(assignment))
+                ok = allowed(*(assignment if direct else [x if const else assignment[x] for const, x in picks]))
             except Fault:
                 ok = False
             if ok:
@@ -273,8 +278,7 @@ class _Builder:
         if size > self.limit:
             raise self.too_large(text, size, scope + [t])
         outputs = set(self.vars[t].domain)
-        position = {v: i for i, v in enumerate(scope)}
-        picks = [(True, o.value) if isinstance(o, K) else (False, position[o]) for o in operands]
+        picks = _picks(operands, scope)
         tuples = []
         for assignment in itertools.product(*domains[:-1]):
             try:

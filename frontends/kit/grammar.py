@@ -1,19 +1,28 @@
 """A front end's lark grammar: loaded once from the file beside its modules, parsing with
 syntax errors turned into one located ``InputError`` each.
 
+Building an LALR parser takes lark ~0.1-0.5 s per grammar, more than parsing a model; the
+built parser is cached on disk (``detect.cache``) under a hash of the grammar text, the
+options, lark's and Python's versions, so a changed grammar or an upgraded lark is a new
+entry and a stale one is never read.
+
 The wording (``syntax_errors``) is the same for every language; what differs is data: the
 ``Vocabulary`` that names a language's terminals in "expected ..." lists.
 """
 from __future__ import annotations
 
+import hashlib
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from typing import Callable, Iterable, Mapping, Optional
 
+import lark
 from lark import Lark, Tree
 from lark.exceptions import UnexpectedInput
 
+from detect.cache import cache_home, write_atomically
 from detect.errors import InputError
 
 from frontends.kit.syntax_errors import syntax_error
@@ -74,10 +83,21 @@ class Grammar:
 
     @cached_property
     def parser(self) -> Lark:
-        """The lark parser, built on first use and kept by this (module-level, immutable)
-        grammar object: no registry of parsers."""
+        """The lark parser, built on first use (or read from the disk cache) and kept by this
+        (module-level, immutable) grammar object: no registry of parsers."""
         text = resources.files(self.package).joinpath(self.file).read_text()
-        return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=self.maybe_placeholders)
+        options = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": self.maybe_placeholders}
+        key = hashlib.sha256(repr((text, sorted(options.items()), lark.__version__, sys.version_info[:2]))
+                             .encode()).hexdigest()[:32]
+        cached = cache_home() / "grammars" / f"{self.package}.{self.file}.{key}.pickle"
+        try:
+            with open(cached, "rb") as f:
+                return Lark.load(f)
+        except Exception:  # noqa: BLE001 - absent or unreadable: built and (re)written, never fatal
+            pass
+        parser = Lark(text, **options)
+        write_atomically(cached, parser.save)
+        return parser
 
     def parse(self, text: str, path: str, locate: Optional[Locate] = None) -> Tree:
         """lark's tree for ``text``; a syntax error is an ``InputError`` at ``path`` (or where

@@ -99,7 +99,7 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
     choice = engine_choice(engine)
     if choice == "python":
         return python()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     first = None
     if choice == "auto":
         threshold = AUTO_THRESHOLD if canonicalise is None else AUTO_THRESHOLD_REDUCED
@@ -120,7 +120,9 @@ def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None
         fallback = python(timeout=remaining)
         note = f"native explorer unavailable ({e}); used the Python explorer"
         return replace(fallback, notes=fallback.notes + (note,))
-    return replace(result, seconds=time.perf_counter() - start) if first is not None else result
+    if first is None:
+        return result
+    return replace(result, seconds=time.perf_counter() - start, cpu_seconds=time.process_time() - cpu_start)
 
 
 def native_source(model: SequentialModel) -> str:
@@ -145,7 +147,8 @@ def load(model: SequentialModel):
         raise NativeUnavailable(str(e)) from None
 
 
-_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT, _RC_UNDECIDED = 2, 3, 4, 5, 6, 7
+_RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT, _RC_TOO_MANY = 2, 3, 4, 5, 6, 7
+_RC_UNDECIDED = 8
 _NO_LIMIT = (1 << 64) - 1
 #: How the native explorer's ``memory_bytes`` are counted.
 MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
@@ -212,6 +215,20 @@ def _set_pids(lib, ffi, ctx, pids, pts) -> list:
     return tables
 
 
+def _refuse(rc: int, lib, ctx) -> None:
+    """Raise ``NativeUnavailable`` when ``rc`` says the C search cannot go on, or
+    ``CanonicalUndecided`` when the external canonicaliser could not decide a state."""
+    from detect.statespace.explore import CanonicalUndecided
+
+    if rc == _RC_UNDECIDED:
+        raise CanonicalUndecided("the external canonicaliser could not decide a state")
+    if rc == _RC_MEMORY:
+        raise NativeUnavailable("out of memory")
+    if rc == _RC_TOO_MANY:
+        raise NativeUnavailable(f"more states than 32-bit state ids can number "
+                                f"({lib.nx_count(ctx):,} stored)")
+
+
 def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | None = None,
                    timeout: float | None = None, progress=None,
                    stats: dict | None = None, canonicalise=None, symmetries=(),
@@ -225,9 +242,11 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     ``PointSymmetry``, as ``detect.checking.reduce`` makes them) is checked on every expanded state, and
     ``detect.statespace.explore.NotASymmetry`` raised for the first that fails, as the Python explorer does.
 
-    ``memory_limit`` bounds the bytes held for states, parents and the visited table: C
-    checks before each allocation and stops (``memory_limit_reached``) rather than exceed it
-    (beyond the first ~30 KB, always allocated).
+    ``memory_limit`` bounds the bytes held for states, parents, the visited tables and the
+    routing boxes: C checks before each allocation and stops (``memory_limit_reached``)
+    rather than exceed it (beyond each worker's first allocation, always made: room for 1,024
+    packed states and their parents and a table of 2,048 4-byte slots).  Per state it holds
+    the packed bytes, a 4-byte parent id and 4/3 to 8/3 table slots (see ``runtime.c``).
 
     ``workers`` threads (default: ``default_workers()``, at most 64) share the search, each owning the
     states whose hash falls to it (see ``runtime.c``); the counts, deadlocks, faults and
@@ -251,7 +270,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     lib = load(compiled.model)
     ffi = get_ffi()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     deadline = start + timeout if timeout is not None else None
     limit = max_states if max_states is not None else _NO_LIMIT
     ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit),
@@ -281,10 +300,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 t0 = time.perf_counter()
                 rc = lib.nx_init(ctx, budget)
                 adapt(time.perf_counter() - t0)
-                if rc == _RC_UNDECIDED:
-                    raise ex.CanonicalUndecided("the external canonicaliser could not decide a state")
-                if rc == _RC_MEMORY:
-                    raise NativeUnavailable("out of memory")
+                _refuse(rc, lib, ctx)
                 if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
                     truncated = True
                     memory_limited = rc == _RC_MEMORY_LIMIT
@@ -298,10 +314,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 adapt(time.perf_counter() - t0)
                 if rc == _RC_OVERFLOW:
                     raise NativeOverflow("a value left the 64-bit range")
-                if rc == _RC_MEMORY:
-                    raise NativeUnavailable("out of memory")
-                if rc == _RC_UNDECIDED:
-                    raise ex.CanonicalUndecided("the external canonicaliser could not decide a state")
+                _refuse(rc, lib, ctx)
                 if rc == _RC_NOT_A_SYMMETRY:
                     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
                     lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
@@ -321,6 +334,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         if lib.nx_finish(ctx) == _RC_OVERFLOW:
             raise NativeOverflow("a value left the 64-bit range")
         seconds = time.perf_counter() - start
+        cpu_seconds = time.process_time() - cpu_start
         states = lib.nx_count(ctx)
         transitions = lib.nx_transitions(ctx)
         if progress is not None:
@@ -333,7 +347,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         del keep
         return replace(_result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise),
                        memory_bytes=lib.nx_memory(ctx), memory_measure=MEMORY_MEASURE,
-                       memory_limit_reached=memory_limited)
+                       memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds)
     finally:
         lib.nx_free(ctx)
 

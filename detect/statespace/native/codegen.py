@@ -238,18 +238,18 @@ static inline i64 shr_(i64 a, i64 b, int *o) { (void)o; if (b >= 63) return a < 
 """
 
 
-def _layout(slots) -> tuple[list[tuple[int, int, int]], int]:
-    """(word, shift, bits) per slot, slots never straddling words; and the word count."""
-    out, word, used = [], 0, 0
+def _layout(slots) -> tuple[list[tuple[int, int, int]], int, int]:
+    """(word, shift, bits) per slot, slot after slot with no gaps (a slot may straddle two
+    words); the word count and the byte count (the bytes a stored state takes: ``runtime.c``
+    keeps the first ``NBYTES`` bytes of the little-endian words, the rest being zero)."""
+    out, offset = [], 0
     for slot in slots:
         bits = (len(slot.domain) - 1).bit_length()
         if bits > 64:
             raise Unsupported("a domain too large to pack")
-        if used + bits > 64:
-            word, used = word + 1, 0
-        out.append((word, used, bits))
-        used += bits
-    return out, word + 1
+        out.append((offset // 64, offset % 64, bits))
+        offset += bits
+    return out, max(1, -(-offset // 64)), max(1, -(-offset // 8))
 
 
 def c_source(model: SequentialModel) -> str:
@@ -260,7 +260,7 @@ def c_source(model: SequentialModel) -> str:
     slots = state_slots(model)
     nslots = len(slots)
     domains = _Domains()
-    layout, nwords = _layout(slots)
+    layout, nwords, nbytes = _layout(slots)
     conditions = [(i, a) for i, a in enumerate(model.assertions)
                   if a.condition is not None and a.kind in ("reaches", "invariant")]
     ncond = len(model.assertions)
@@ -270,7 +270,8 @@ def c_source(model: SequentialModel) -> str:
 
     pre = ["#include <stdint.h>", "#include <string.h>", "typedef int64_t i64;",
            "typedef uint64_t u64;",
-           f"#define NSLOTS {nslots}", f"#define NWORDS {nwords}", f"#define NCOND {ncond}",
+           f"#define NSLOTS {nslots}", f"#define NWORDS {nwords}", f"#define NBYTES {nbytes}",
+           f"#define NCOND {ncond}",
            f"#define NINIT_SLOTS {nslots}"]
     # initial values per slot
     inits = [allowed for v in model.variables for allowed in v.init]
@@ -297,12 +298,18 @@ def c_source(model: SequentialModel) -> str:
             continue
         mask = (1 << bits) - 1
         if _contiguous(d):
-            pk.append(f"  w[{word}] |= (u64)(t[{k}] - {_lit(d[0])}) << {shift};")
-            up.append(f"  t[{k}] = {_lit(d[0])} + (i64)((w[{word}] >> {shift}) & {mask}ULL);")
+            code = f"(u64)(t[{k}] - {_lit(d[0])})"
+            value = f"{_lit(d[0])} + (i64)({{}})"
         else:
             n = domains.id(d)
-            pk.append(f"  w[{word}] |= (u64)dom{n}(t[{k}]) << {shift};")
-            up.append(f"  t[{k}] = DOMV{n}[(w[{word}] >> {shift}) & {mask}ULL];")
+            code = f"(u64)dom{n}(t[{k}])"
+            value = f"DOMV{n}[{{}}]"
+        pk.append(f"  w[{word}] |= {code} << {shift};")
+        field = f"w[{word}] >> {shift}"
+        if shift + bits > 64:  # straddles: the high part starts the next word
+            pk.append(f"  w[{word + 1}] |= {code} >> {64 - shift};")
+            field = f"{field} | w[{word + 1}] << {64 - shift}"
+        up.append(f"  t[{k}] = {value.format(f'({field}) & {mask}ULL')};")
     pk.append("}")
     up.append("}")
     # Position of value v in slot k's domain (v is in the domain).

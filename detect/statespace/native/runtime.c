@@ -17,6 +17,14 @@
  * the run is deterministic for a given nworkers: each worker's order depends only on the
  * boxes' contents, never on timing.  With one worker there are no boxes and no threads: this
  * is a plain breadth-first search.
+ *
+ * Memory.  What a worker holds per state: its NBYTES packed bytes and its parent's 32-bit id,
+ * in chunks of CHUNK states (chunk 0 doubles up to CHUNK first, so small runs stay small and
+ * large ones waste less than a chunk), and a 32-bit slot in the visited table (at most 3/4
+ * full, so 4/3 to 8/3 slots a state).  Every allocation of these, of the chunk directory and
+ * of the boxes is reserved against mem_limit first (reserve), and a growing table is freed
+ * before its successor is allocated (the states rebuild it), so held never counts, and the
+ * process never holds, two tables at once.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +35,12 @@
 typedef int64_t i64;
 typedef uint64_t u64;
 typedef uint32_t u32;
+typedef uint8_t u8;
+
+/* A stored state is the first NBYTES bytes of its packed words (the rest are zero). */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "states are stored as the low bytes of little-endian words"
+#endif
 
 #define NONE32 0xFFFFFFFFu
 #define MAXWORKERS 64
@@ -36,32 +50,27 @@ typedef uint32_t u32;
 /* A level with fewer states left than this is expanded on one thread (the workers' phases
  * run one after another): three synchronisations per round cost more than such a level. */
 #define PARALLEL_MIN 8192
-/* Routed successor: NWORDS words, hash, parent id. */
-#define BOX_STRIDE (NWORDS + 2)
-#define STATE_BYTES (NWORDS * sizeof(u64) + sizeof(u32))
+/* A stored state (packed bytes and parent id), and a routed successor (the same). */
+#define RECORD_BYTES (NBYTES + sizeof(u32))
+/* States per chunk of a worker's state and parent arrays. */
+#define CHUNK_BITS 14
+#define CHUNK ((size_t)1 << CHUNK_BITS)
+/* Chunk 0's first capacity, and the visited table's first slots. */
+#define FIRST_CAP 1024
+#define FIRST_SLOTS 2048
+/* A table slot holds a local index + 1 below the position bits: 2^32 slots at most. */
+#define MAX_SLOTS ((size_t)1 << 32)
 
 enum { RC_DONE = 0, RC_MORE = 1, RC_TRUNCATED = 2, RC_OVERFLOW = 3, RC_MEMORY = 4,
-       RC_NOT_A_SYMMETRY = 5, RC_MEMORY_LIMIT = 6, RC_UNDECIDED = 7 };
+       RC_NOT_A_SYMMETRY = 5, RC_MEMORY_LIMIT = 6, RC_TOO_MANY = 7, RC_UNDECIDED = 8 };
 
 typedef struct {
     u32 *items;
     size_t n, cap;
 } Vec32;
 
-static int vec_push(Vec32 *v, u32 x) {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 64;
-        u32 *p = realloc(v->items, cap * sizeof(u32));
-        if (!p) return -1;
-        v->items = p;
-        v->cap = cap;
-    }
-    v->items[v->n++] = x;
-    return 0;
-}
-
 typedef struct {
-    u64 *items;           /* n entries of BOX_STRIDE words */
+    u8 *items;            /* n entries of RECORD_BYTES: packed state, parent id */
     size_t n, cap;
 } Box;
 
@@ -70,10 +79,11 @@ struct Ctx;
 typedef struct Worker {
     struct Ctx *ctx;
     int id;
-    u64 *states;          /* count * NWORDS words */
-    u32 *parent;          /* parent's global id, NONE32 for initial states */
-    size_t count, cap;
-    u64 *table;           /* 0 empty, else (hash & ~0xffffffff) | (local index + 1) */
+    u8 **chunk;           /* local state i: NBYTES at chunk[i / CHUNK] + (i % CHUNK) * NBYTES */
+    u32 **pchunk;         /* its parent's global id, NONE32 for initial states: same layout */
+    size_t nchunks;       /* directory entries (chunk, pchunk) allocated */
+    size_t count, cap;    /* states stored, and room for states in the chunks */
+    u32 *table;           /* 0 empty, else table_entry(hash, local index) */
     size_t tmask;
     size_t expanded;      /* local states before this one are expanded */
     size_t level_end;     /* local states before this one are of the current level or earlier */
@@ -91,7 +101,8 @@ typedef struct Worker {
     /* found in this round (global ids, in expansion order); merged by the round's end */
     Vec32 deadlocks, terminals, faults;
     i64 decided[NCOND > 0 ? NCOND : 1];
-    int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY or RC_UNDECIDED */
+    int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY, RC_TOO_MANY
+                                          * or RC_UNDECIDED */
     u32 bad_state;
     int bad_gen;
     size_t round;         /* expansions allowed in this round */
@@ -402,6 +413,29 @@ static void release(Ctx *c, u64 bytes) {
     __atomic_sub_fetch(&c->held, bytes, __ATOMIC_RELAXED);
 }
 
+/* Append x to a list of found states, its growth reserved like the states'.  Returns 0, -2
+ * out of memory, -3 the limit is reached. */
+static int vec_push(Ctx *c, Vec32 *v, u32 x) {
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        u64 bytes = (u64)(cap - v->cap) * sizeof(u32);
+        if (!reserve(c, bytes, 0)) return -3;
+        u32 *p = realloc(v->items, cap * sizeof(u32));
+        if (!p) { release(c, bytes); return -2; }
+        v->items = p;
+        v->cap = cap;
+    }
+    v->items[v->n++] = x;
+    return 0;
+}
+
+/* vec_push for a worker: the memory limit stops it (noted); returns 0 or RC_MEMORY. */
+static int note(Worker *w, Vec32 *v, u32 id) {
+    int r = vec_push(w->ctx, v, id);
+    if (r == -3) w->mem_limited = 1;
+    return r == -2 ? RC_MEMORY : 0;
+}
+
 /* Called by the generated successor code for each successor (unpacked) t. */
 static int emit(Worker *c, const i64 *t) {
     if (c->nsucc == c->succ_cap) {
@@ -421,64 +455,113 @@ static int emit(Worker *c, const i64 *t) {
     return 0;
 }
 
-/* Double the table; the new one is reserved in full before the old one is released, so the
- * limit holds while both exist.  Returns 0, -2 out of memory, -3 over the limit. */
+static inline u8 *state_at(const Worker *w, size_t i) {
+    return w->chunk[i >> CHUNK_BITS] + (i & (CHUNK - 1)) * NBYTES;
+}
+
+static inline u32 *parent_at(const Worker *w, size_t i) {
+    return w->pchunk[i >> CHUNK_BITS] + (i & (CHUNK - 1));
+}
+
+/* The packed words of a stored state.  Whole words are stored whole and the last one is
+ * assembled in a register: a word load spanning a zeroed word and a few bytes just stored
+ * over it cannot be forwarded from the stores and waits until they retire, and so until the
+ * cache misses before them resolve (that made rebuilding a large table 3x slower). */
+static inline void load_state(const u8 *b, u64 *words) {
+    for (int k = 0; k < NWORDS - 1; k++) memcpy(&words[k], b + 8 * k, 8);
+    u64 last = 0;
+    for (int i = 0; i < NBYTES - 8 * (NWORDS - 1); i++) last |= (u64)b[8 * (NWORDS - 1) + i] << (8 * i);
+    words[NWORDS - 1] = last;
+}
+
+/* The table slot of local index i (i + 1 <= tmask) for hash h: the hash bits above the
+ * position's bits (a tag that spares most comparisons of states), then i + 1. */
+static inline u32 table_entry(u64 h, size_t i, size_t tmask) {
+    return ((u32)h & ~(u32)tmask) | (u32)(i + 1);
+}
+
+/* Double the table.  The old one is freed first and the states rebuild the new one, so the
+ * two never coexist; only the difference is reserved.  Returns 0, -2 out of memory (the
+ * worker then has no table: the run is over), -3 over the limit, -4 past MAX_SLOTS. */
 static int grow_table(Worker *w) {
-    size_t cap = (w->tmask + 1) * 2;
-    if (!reserve(w->ctx, (u64)cap * sizeof(u64), 0)) return -3;
-    u64 *t = calloc(cap, sizeof(u64));
-    if (!t) { release(w->ctx, (u64)cap * sizeof(u64)); return -2; }
-    size_t mask = cap - 1;
-    for (size_t i = 0; i < w->count; i++) {
-        u64 h = hash_words(w->states + i * NWORDS);
-        size_t pos = h & mask;
-        while (t[pos]) pos = (pos + 1) & mask;
-        t[pos] = (h & 0xFFFFFFFF00000000ULL) | (u64)(i + 1);
-    }
+    size_t old = w->tmask + 1, slots = old * 2;
+    if (slots > MAX_SLOTS) return -4;
+    if (!reserve(w->ctx, (u64)(slots - old) * sizeof(u32), 0)) return -3;
     free(w->table);
-    release(w->ctx, (u64)(w->tmask + 1) * sizeof(u64));
-    w->table = t;
-    w->tmask = mask;
+    w->table = calloc(slots, sizeof(u32));
+    if (!w->table) { w->tmask = 0; release(w->ctx, (u64)slots * sizeof(u32)); return -2; }
+    w->tmask = slots - 1;
+    u64 words[NWORDS];
+    for (size_t i = 0; i < w->count; i++) {
+        load_state(state_at(w, i), words);
+        u64 h = hash_words(words);
+        size_t pos = h & w->tmask;
+        while (w->table[pos]) pos = (pos + 1) & w->tmask;
+        w->table[pos] = table_entry(h, i, w->tmask);
+    }
     return 0;
 }
 
-/* Room for one more state within mem_limit: the state arrays double (or take what is left
- * below the limit), the table doubles at load 1/2 (or, when doubling would pass the limit,
- * fills up to load 7/8).  Returns 0, -2 out of memory, -3 the limit is reached. */
+/* Room for at least one more state in the chunks: chunk 0 doubles up to CHUNK states, later
+ * chunks hold CHUNK; either takes what is left below the limit when that is less.  Returns
+ * 0, -2 out of memory, -3 the limit is reached. */
+static int add_capacity(Worker *w) {
+    size_t ci = w->cap >> CHUNK_BITS, have = w->cap - (ci << CHUNK_BITS);
+    if (ci == w->nchunks) {  /* the directory doubles */
+        size_t n = w->nchunks * 2;
+        u64 bytes = (u64)(n - w->nchunks) * 2 * sizeof(void *);
+        if (!reserve(w->ctx, bytes, 0)) return -3;
+        u8 **c = realloc(w->chunk, n * sizeof(u8 *));
+        if (c) w->chunk = c;
+        u32 **pc = c ? realloc(w->pchunk, n * sizeof(u32 *)) : NULL;
+        if (!pc) { release(w->ctx, bytes); return -2; }
+        w->pchunk = pc;
+        for (size_t i = w->nchunks; i < n; i++) w->chunk[i] = NULL, w->pchunk[i] = NULL;
+        w->nchunks = n;
+    }
+    size_t want = ci == 0 ? (have * 2 < CHUNK ? have * 2 : CHUNK) : CHUNK;
+    u64 got = reserve(w->ctx, (u64)(want - have) * RECORD_BYTES, RECORD_BYTES);
+    if (!got) return -3;
+    size_t cap = have + (size_t)(got / RECORD_BYTES);
+    u8 *st = realloc(w->chunk[ci], cap * NBYTES);
+    if (st) w->chunk[ci] = st;
+    u32 *pa = st ? realloc(w->pchunk[ci], cap * sizeof(u32)) : NULL;
+    if (!pa) { release(w->ctx, got); return -2; }
+    w->pchunk[ci] = pa;
+    w->cap = (ci << CHUNK_BITS) + cap;
+    return 0;
+}
+
+/* Room for one more state within mem_limit: in the chunks, and in the table, which doubles
+ * past load 3/4 (or, when doubling would pass the limit, fills up to load 7/8).  Returns 0,
+ * -2 out of memory, -3 the limit is reached, -4 too many states for 32-bit slots. */
 static int make_room(Worker *w) {
     if (w->count == w->cap) {
-        u64 got = reserve(w->ctx, (u64)w->cap * STATE_BYTES, STATE_BYTES);
-        if (!got) return -3;
-        size_t cap = w->cap + (size_t)(got / STATE_BYTES);
-        u64 *s = realloc(w->states, cap * NWORDS * sizeof(u64));
-        u32 *pa = s ? realloc(w->parent, cap * sizeof(u32)) : NULL;
-        if (s) w->states = s;
-        if (!pa) { release(w->ctx, got); return -2; }
-        w->parent = pa;
-        w->cap = cap;
+        int r = add_capacity(w);
+        if (r) return r;
     }
     size_t slots = w->tmask + 1;
-    if ((w->count + 1) * 2 > slots) {
+    if ((w->count + 1) * 4 > slots * 3) {
         int r = grow_table(w);
         if (r == -2) return -2;
-        if (r == -3 && (w->count + 1) * 8 > slots * 7) return -3;
+        if (r && (w->count + 1) * 8 > slots * 7) return r;
     }
     return 0;
 }
 
 /* Local index of state s (hash h) in w, inserting it with parent p when new and room remains.
  * Returns the index, -1 when new but the state limit is reached, -2 out of memory, -3 when
- * new but the memory limit is reached. */
+ * new but the memory limit is reached, -4 when new but past 32-bit state ids. */
 static int64_t lookup_insert(Worker *w, const u64 *s, u64 h, u32 p) {
     Ctx *c = w->ctx;
     size_t pos = h & w->tmask;
-    u64 tag = h & 0xFFFFFFFF00000000ULL;
+    u32 tagmask = ~(u32)w->tmask, tag = (u32)h & tagmask;
     for (;;) {
-        u64 e = w->table[pos];
+        u32 e = w->table[pos];
         if (!e) break;
-        if ((e & 0xFFFFFFFF00000000ULL) == tag) {
-            size_t i = (size_t)(e & 0xFFFFFFFFULL) - 1;
-            if (memcmp(w->states + i * NWORDS, s, NWORDS * sizeof(u64)) == 0) return (int64_t)i;
+        if ((e & tagmask) == tag) {
+            size_t i = (size_t)(e & (u32)w->tmask) - 1;
+            if (memcmp(state_at(w, i), s, NBYTES) == 0) return (int64_t)i;
         }
         pos = (pos + 1) & w->tmask;
     }
@@ -486,8 +569,8 @@ static int64_t lookup_insert(Worker *w, const u64 *s, u64 h, u32 p) {
         __atomic_sub_fetch(&c->total, 1, __ATOMIC_RELAXED);
         return -1;
     }
-    /* global ids are 32-bit */
-    int r = (u64)(w->count + 1) * (u64)c->nworkers >= 0xFFFFFFF0ULL ? -2 : 0;
+    /* global ids are 32-bit, NONE32 excluded */
+    int r = (u64)(w->count + 1) * (u64)c->nworkers >= 0xFFFFFFF0ULL ? -4 : 0;
     size_t slots = w->tmask + 1;
     if (!r) r = make_room(w);
     if (r) {
@@ -499,55 +582,64 @@ static int64_t lookup_insert(Worker *w, const u64 *s, u64 h, u32 p) {
         while (w->table[pos]) pos = (pos + 1) & w->tmask;
     }
     size_t i = w->count++;
-    memcpy(w->states + i * NWORDS, s, NWORDS * sizeof(u64));
-    w->parent[i] = p;
-    w->table[pos] = tag | (u64)(i + 1);
+    memcpy(state_at(w, i), s, NBYTES);
+    *parent_at(w, i) = p;
+    w->table[pos] = table_entry(h, i, w->tmask);
     return (int64_t)i;
 }
 
-/* Insert into w and note a stop (state or memory limit); returns nonzero out of memory. */
+/* Insert into w and note a stop (state or memory limit); returns 0, RC_MEMORY or RC_TOO_MANY. */
 static int insert_noting(Worker *w, const u64 *s, u64 h, u32 p) {
     int64_t r = lookup_insert(w, s, h, p);
     if (r == -1) w->truncated = 1;
     else if (r == -3) w->mem_limited = 1;
-    return r == -2;
+    return r == -2 ? RC_MEMORY : r == -4 ? RC_TOO_MANY : 0;
 }
 
-static int box_push(Worker *w, Box *b, const u64 *s, u64 h, u32 p) {
+/* Route the packed state s with parent id p to another worker; returns 0 or RC_MEMORY. */
+static int box_push(Worker *w, Box *b, const u64 *s, u32 p) {
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 256;
-        u64 bytes = (u64)(cap - b->cap) * BOX_STRIDE * sizeof(u64);
+        u64 bytes = (u64)(cap - b->cap) * RECORD_BYTES;
         if (!reserve(w->ctx, bytes, 0)) { w->mem_limited = 1; return 0; }
-        u64 *q = realloc(b->items, cap * BOX_STRIDE * sizeof(u64));
-        if (!q) { release(w->ctx, bytes); return -1; }
+        u8 *q = realloc(b->items, cap * RECORD_BYTES);
+        if (!q) { release(w->ctx, bytes); return RC_MEMORY; }
         b->items = q;
         b->cap = cap;
     }
-    u64 *e = b->items + b->n * BOX_STRIDE;
-    memcpy(e, s, NWORDS * sizeof(u64));
-    e[NWORDS] = h;
-    e[NWORDS + 1] = p;
+    u8 *e = b->items + b->n * RECORD_BYTES;
+    memcpy(e, s, NBYTES);
+    memcpy(e + NBYTES, &p, sizeof(u32));
     b->n++;
     return 0;
 }
 
 /* ---------------------------------------------------------------- context */
 
+/* The first allocations, counted in held but not checked against the limit (~15 KB). */
 static int worker_init(Ctx *c, Worker *w, int id) {
     w->ctx = c;
     w->id = id;
-    w->cap = 1024;
-    w->tmask = 2047;
-    w->states = malloc(w->cap * NWORDS * sizeof(u64));
-    w->parent = malloc(w->cap * sizeof(u32));
-    w->table = calloc(w->tmask + 1, sizeof(u64));
+    w->nchunks = 1;
+    w->chunk = calloc(1, sizeof(u8 *));
+    w->pchunk = calloc(1, sizeof(u32 *));
+    if (!w->chunk || !w->pchunk) return -1;
+    w->cap = FIRST_CAP;
+    w->chunk[0] = malloc(FIRST_CAP * NBYTES);
+    w->pchunk[0] = malloc(FIRST_CAP * sizeof(u32));
+    w->tmask = FIRST_SLOTS - 1;
+    w->table = calloc(FIRST_SLOTS, sizeof(u32));
     for (int i = 0; i < (NCOND > 0 ? NCOND : 1); i++) w->decided[i] = -1;
-    c->held += (u64)w->cap * STATE_BYTES + (u64)(w->tmask + 1) * sizeof(u64);
-    return w->states && w->parent && w->table ? 0 : -1;
+    c->held += 2 * sizeof(void *) + (u64)FIRST_CAP * RECORD_BYTES + (u64)FIRST_SLOTS * sizeof(u32);
+    return w->chunk[0] && w->pchunk[0] && w->table ? 0 : -1;
 }
 
 static void worker_free(Worker *w) {
-    free(w->states); free(w->parent); free(w->table); free(w->succ); free(w->succ_hash);
+    for (size_t i = 0; i < w->nchunks; i++) {
+        if (w->chunk) free(w->chunk[i]);
+        if (w->pchunk) free(w->pchunk[i]);
+    }
+    free(w->chunk); free(w->pchunk); free(w->table); free(w->succ); free(w->succ_hash);
     free(w->dedup); free(w->gimg);
     free(w->deadlocks.items); free(w->terminals.items); free(w->faults.items);
     for (int i = 0; i < MAXWORKERS; i++) free(w->out[i].items);
@@ -596,7 +688,7 @@ void *nx_new(u64 limit, u64 mem_limit, int nworkers) {
 
 /* Enumerate up to budget initial states (product of the init sets, last slot fastest), each
  * to its owner.  Returns RC_DONE when all are enumerated, RC_MORE when more remain,
- * RC_TRUNCATED, RC_MEMORY or RC_MEMORY_LIMIT. */
+ * RC_TRUNCATED, RC_MEMORY, RC_MEMORY_LIMIT or RC_TOO_MANY. */
 int nx_init(void *p, u64 budget) {
     Ctx *c = p;
     if (c->init_done) return RC_DONE;
@@ -612,6 +704,7 @@ int nx_init(void *p, u64 budget) {
         int64_t r = lookup_insert(&c->w[owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
         if (r == -1) { c->truncated = 1; return RC_TRUNCATED; }
         if (r == -2) return RC_MEMORY;
+        if (r == -4) return RC_TOO_MANY;
         if (r == -3) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
         c->initial = c->total;
         /* advance the odometer */
@@ -773,13 +866,15 @@ int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, cons
 
 /* Expand w's local state idx: its successors go to their owners (inserted here when w owns
  * them, else routed).  Returns 0, or RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY (the state
- * then counts as not expanded). */
+ * then counts as not expanded), RC_TOO_MANY. */
 static int expand(Worker *w, size_t idx) {
     const Ctx *c = w->ctx;
     int n = c->nworkers;
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
+    u64 words[NWORDS];
     u32 id = global_id(w, idx);
-    unpack(w->states + idx * NWORDS, s);
+    load_state(state_at(w, idx), words);
+    unpack(words, s);
     if (NCOND > 0 && check_conditions(w, id, s)) return RC_OVERFLOW;
     w->nsucc = 0;
     w->fault = 0;
@@ -792,7 +887,8 @@ static int expand(Worker *w, size_t idx) {
         if (bad < 0) return bad == -3 ? RC_OVERFLOW : RC_MEMORY;
         if (bad > 0) { w->bad_gen = bad - 1; w->bad_state = id; return RC_NOT_A_SYMMETRY; }
     }
-    if (w->fault && vec_push(&w->faults, id)) return RC_MEMORY;
+    int rc = w->fault ? note(w, &w->faults, id) : 0;
+    if (rc) return rc;
     if (reduces(c)) {
         i64 t[NSLOTS > 0 ? NSLOTS : 1];
         for (size_t j = 0; j < distinct; j++) {
@@ -810,14 +906,18 @@ static int expand(Worker *w, size_t idx) {
         int ovf = 0;
         int term = model_terminal(s, &ovf);
         if (ovf) return RC_OVERFLOW;
-        if (vec_push(term ? &w->terminals : &w->deadlocks, id)) return RC_MEMORY;
+        rc = note(w, term ? &w->terminals : &w->deadlocks, id);
+        if (rc) return rc;
     }
+    /* the table slots are cache misses on large runs: start them all before the first probe */
+    for (size_t j = 0; j < distinct; j++)
+        if (owner_of(w->succ_hash[j], n) == w->id) __builtin_prefetch(&w->table[w->succ_hash[j] & w->tmask]);
     for (size_t j = 0; j < distinct; j++) {
         const u64 *x = w->succ + j * NWORDS;
         u64 h = w->succ_hash[j];
         int o = owner_of(h, n);
-        int bad = o == w->id ? insert_noting(w, x, h, id) : box_push(w, &w->out[o], x, h, id);
-        if (bad) return RC_MEMORY;
+        int bad = o == w->id ? insert_noting(w, x, h, id) : box_push(w, &w->out[o], x, id);
+        if (bad) return bad;
     }
     return 0;
 }
@@ -851,9 +951,14 @@ static void receive(Worker *w) {
     }
     for (int i = 0; i < c->nworkers; i++) {
         const Box *b = &c->w[i].out[w->id];
+        u64 words[NWORDS];
+        u32 parent;
         for (size_t j = 0; j < b->n; j++) {
-            const u64 *e = b->items + j * BOX_STRIDE;
-            if (insert_noting(w, e, e[NWORDS], (u32)e[NWORDS + 1])) { w->error = RC_MEMORY; return; }
+            const u8 *e = b->items + j * RECORD_BYTES;
+            load_state(e, words);
+            memcpy(&parent, e + NBYTES, sizeof(u32));
+            int rc = insert_noting(w, words, hash_words(words), parent);
+            if (rc) { w->error = rc; return; }
         }
     }
 }
@@ -864,9 +969,12 @@ static void phase_receive(Worker *w) {
     w->cpu += thread_cpu() - start;
 }
 
-static int append_all(Vec32 *to, Vec32 *from) {
-    for (size_t j = 0; j < from->n; j++)
-        if (vec_push(to, from->items[j])) return -1;
+/* Move from's items to the end of to; returns 0, -2 out of memory, -3 the limit is reached. */
+static int append_all(Ctx *c, Vec32 *to, Vec32 *from) {
+    for (size_t j = 0; j < from->n; j++) {
+        int r = vec_push(c, to, from->items[j]);
+        if (r) return r;
+    }
     from->n = 0;
     return 0;
 }
@@ -886,8 +994,10 @@ static void end_round(Ctx *c, int parallel) {
             error = w->error;
             if (error == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = w->bad_state; }
         }
-        if (append_all(&c->deadlocks, &w->deadlocks) || append_all(&c->terminals, &w->terminals))
-            error = error ? error : RC_MEMORY;
+        int r = append_all(c, &c->deadlocks, &w->deadlocks);
+        if (!r) r = append_all(c, &c->terminals, &w->terminals);
+        if (r == -2) error = error ? error : RC_MEMORY;
+        if (r == -3) c->truncated = c->mem_limited = 1;
         for (size_t j = 0; j < w->faults.n; j++, c->nfaults++)
             if (c->nfaults < 16) c->first_faults[c->nfaults] = w->faults.items[j];
         w->faults.n = 0;
@@ -970,7 +1080,8 @@ static int parallel_rounds(Ctx *c) {
 
 /* Expand up to budget states (all workers together).  Returns RC_DONE, RC_MORE (budget used
  * up), RC_TRUNCATED (state limit), RC_OVERFLOW (the caller falls back to Python), RC_MEMORY,
- * RC_NOT_A_SYMMETRY (nx_bad_generator and nx_bad_state say where) or RC_MEMORY_LIMIT. */
+ * RC_NOT_A_SYMMETRY (nx_bad_generator and nx_bad_state say where), RC_MEMORY_LIMIT or
+ * RC_TOO_MANY (past 32-bit state ids). */
 int nx_run(void *p, u64 budget) {
     Ctx *c = p;
     int n = c->nworkers;
@@ -996,8 +1107,10 @@ int nx_finish(void *p) {
     if (NCOND == 0) return 0;
     for (int i = 0; i < c->nworkers; i++) {
         Worker *w = &c->w[i];
+        u64 words[NWORDS];
         for (size_t idx = w->expanded; idx < w->count; idx++) {
-            unpack(w->states + idx * NWORDS, s);
+            load_state(state_at(w, idx), words);
+            unpack(words, s);
             if (check_conditions(w, global_id(w, idx), s)) return RC_OVERFLOW;
         }
         for (int k = 0; k < NCOND; k++) {
@@ -1041,16 +1154,20 @@ u64 nx_worker_count(void *p, int w) { return ((Ctx *)p)->w[w].count; }
 u32 nx_parent(void *p, u64 id) {
     size_t local;
     const Worker *w = owner_of_id(p, id, &local);
-    return w->parent[local];
+    return *parent_at(w, local);
 }
 
 void nx_state(void *p, u64 id, i64 *out) {
     size_t local;
     const Worker *w = owner_of_id(p, id, &local);
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
-    unpack(w->states + local * NWORDS, s);
+    u64 words[NWORDS];
+    load_state(state_at(w, local), words);
+    unpack(words, s);
     for (int k = 0; k < NSLOTS; k++) out[k] = s[k];
 }
 
-/* Bytes held for the exploration: packed states, parents, visited tables, boxes. */
+/* Bytes held for the exploration: packed states, parents, chunk directories, visited tables,
+ * boxes, the lists of deadlocks, terminal and fault states (not the scratch for one state's
+ * successors). */
 u64 nx_memory(void *p) { return ((Ctx *)p)->held; }
