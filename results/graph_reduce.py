@@ -9,7 +9,8 @@ workers=1)`` alone, and prints one markdown row: reduced states, search CPU seco
 CPU second, the C canonicaliser's counters where it has them (calls, memo hits, discrete checks,
 searches, certificate collisions).  Then the issue's own command is run once per tree on token
 circulation N=5 (``symdetect explore ... --reduce graph --workers 1 --json --no-trace``) and its
-reported search seconds (wall) and states/s printed with the child's CPU seconds.  ``uptime`` comes
+reported search seconds (wall), states/s and search CPU seconds (``cpu_seconds``) printed with
+the child's CPU seconds.  ``uptime`` comes
 before and after: on a shared machine wall clocks measure the scheduler, CPU seconds less so.
 """
 from __future__ import annotations
@@ -101,12 +102,17 @@ def main() -> None:
     if args.cli_n:
         print(f"\n`symdetect explore models/token_circulation.csp -D N={args.cli_n} --reduce graph --workers 1 "
               f"--json --no-trace`:\n")
-        print("| tree | states | search s (wall, reported) | states/s (reported) | process CPU s (start-up included) |")
-        print("|---|---:|---:|---:|---:|")
+        print("| tree | states | search s (wall, reported) | states/s (reported) | search CPU s (reported) "
+              "| states / CPU s | process CPU s (start-up included) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for name, tree in trees:
             data, cpu = cli_run(tree, args.cli_n)
             rate = data["states"] / data["seconds"] if data["seconds"] else float("inf")
-            print(f"| {name} | {data['states']:,} | {data['seconds']:.3f} | {rate:,.0f} | {cpu:.2f} |", flush=True)
+            # cpu_seconds: the search's CPU seconds, in --json since main's a926174 ("—" before)
+            search = data.get("cpu_seconds")
+            cpu_cols = f"{search:.3f} | {data['states'] / search:,.0f}" if search else "— | —"
+            print(f"| {name} | {data['states']:,} | {data['seconds']:.3f} | {rate:,.0f} | {cpu_cols} | {cpu:.2f} |",
+                  flush=True)
     print(f"\n`uptime` after: {uptime()}")
 
 
