@@ -206,11 +206,23 @@ class Result1:
         return self.detection_s / (self.paper.construct_s + self.paper.automorphism_s)
 
 
+def paper_models() -> str:
+    """``MODELS``; an ``InputError`` saying where to run from when it is missing (the
+    models live in the repository, beside the package, and a wheel does not ship them)."""
+    from detect.errors import InputError
+
+    if not os.path.isdir(MODELS):
+        raise InputError("no such directory: the paper's models are not installed with this copy of symdetect; "
+                         "run 'symdetect bench' from a checkout of the repository installed with 'pip install -e .'",
+                         MODELS)
+    return MODELS
+
+
 def load_paper_model(system: str, config: str):
     from detect.transform.load import load_model
 
     s = SYSTEMS[system]
-    return load_model(os.path.join(MODELS, s.model), s.defines(config))
+    return load_model(os.path.join(paper_models(), s.model), s.defines(config))
 
 
 def warm_up() -> None:

@@ -113,26 +113,43 @@ def show_size(n: float) -> str:
 
 
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
-               max_procs: Optional[int] = None) -> SequentialModel:
+               max_procs: Optional[int] = None, domain_states: Optional[int] = None,
+               show_progress: bool = False) -> SequentialModel:
+    """The model at ``path``, narrowed exploring at most ``domain_states`` states where its
+    domains come from the reachable states (``--domain-states``); a status line shows how
+    those explorations go when ``show_progress`` and standard error is a terminal."""
     import warnings
 
-    current_run().enter("loading the model (front end and domain narrowing)")
+    run = current_run()
+    run.enter("loading the model (front end and domain narrowing)")
 
     # Warnings about the input are shown only when it loads, so that bad input is one line.
-    with warnings.catch_warnings(record=True) as caught:
-        model = _load(path, defines, process, max_procs)
+    with warnings.catch_warnings(record=True) as caught, \
+            status_line(show_progress and sys.stderr.isatty(), "loading the model") as tell:
+        model = _load(path, defines, process, max_procs, domain_states, exploration_progress(
+            run.telling(tell), "domain narrowing: exploring"))
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
 
 
-def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int]) -> SequentialModel:
+def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int],
+          domain_states: Optional[int], progress) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
-        return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs)
+        return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs,
+                             domain_states=domain_states, progress=progress)
     except InputError as e:
         raise Failure(str(e)) from None
+
+
+def exploration_progress(tell: Callable[[str], None], what: str) -> Callable[[int, int, float], None]:
+    """An explorer's ``progress(states, transitions, seconds)`` telling ``tell`` "WHAT, N
+    states, M transitions"."""
+    def progress(states: int, transitions: int, seconds: float) -> None:
+        tell(f"{what}, {states:,} states, {transitions:,} transitions")
+    return progress
 
 
 class TimedOut(KeyboardInterrupt):
@@ -261,24 +278,32 @@ def pipeline_command(command):
     return run_command
 
 
-def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
-                  show_progress: bool = False, graph_limit: Optional[int] = None):
+@contextmanager
+def detection_limits(model: SequentialModel) -> Iterator[None]:
+    """A constraint table over ``--table-limit`` or a coloured graph over ``--graph-limit``
+    raised in the block is one line (exit 2) saying what to lower or raise."""
     from detect.symmetry.constraints import TableTooLarge
     from detect.symmetry.graph import GraphTooLarge
+
+    try:
+        yield
+    except TableTooLarge as e:
+        raise Failure(str(e)) from None
+    except GraphTooLarge as e:
+        sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
+        lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
+        raise Failure(f"{current_run().path}: {e}; {lower} or raise --graph-limit") from None
+
+
+def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
+                  show_progress: bool = False, graph_limit: Optional[int] = None):
     from detect.symmetry.pipeline import detect
 
     run = current_run()
     run.enter("detecting symmetries")
-    with status_line(show_progress and sys.stderr.isatty()) as tell:
-        try:
-            return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
-                          progress=run.telling(tell), graph_limit=graph_limit)
-        except TableTooLarge as e:
-            raise Failure(str(e)) from None
-        except GraphTooLarge as e:
-            sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
-            lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
-            raise Failure(f"{run.path}: {e}; {lower} or raise --graph-limit") from None
+    with status_line(show_progress and sys.stderr.isatty()) as tell, detection_limits(model):
+        return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
+                      progress=run.telling(tell), graph_limit=graph_limit)
 
 
 model_argument = click.argument("model", type=click.Path(dir_okay=False))
@@ -295,9 +320,9 @@ max_procs_option = click.option(
          "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
 domain_states_option = click.option(
     "--domain-states", default=1_000_000, show_default=True, metavar="N",
-    help="When a constraint table would exceed --table-limit (a domain the static analysis "
-         "cannot bound tightly), take the domains from the reachable states if there are at most "
-         "N of them (0: never).")
+    help="Take domains from the reachable states only if there are at most N of them: on loading, "
+         "for variables the value analysis cannot bound (CSP# 'var x = 0;', Promela int), and when a "
+         "constraint table would exceed --table-limit (0: never; such a model is then refused).")
 
 
 graph_limit_option = click.option(
@@ -367,13 +392,16 @@ def main() -> None:
 @click.option("--table-limit", default=100_000, show_default=True,
               help="Largest allowed-assignment table of one constraint.")
 @click.option("--verify", is_flag=True, help="Also check every generator against the explored transition system.")
-@click.option("--max-states", default=1_000_000, show_default=True, help="State bound for --verify.")
+@click.option("--max-states", default=1_000_000, show_default=True,
+              help="State bound for --verify and --completeness (fewer for states of many slots: at most "
+                   "40,000,000 state slots are held).")
 @click.option("--all-cycles", is_flag=True, help="Print every literal cycle of each generator.")
 @click.option("--completeness", "measure", is_flag=True,
               help="Also compute every symmetry of the explored transition system (up to --max-states "
                    "states) and report how many of them detection found.")
 @click.option("--partial-ok", is_flag=True,
-              help="Exit 0, not 3, when --verify or --completeness stops at --max-states.")
+              help="Exit 0, not 3, when --verify or --completeness stops early (--max-states, the memory "
+                   "budget, --timeout, --graph-limit, Ctrl-C).")
 @domain_states_option
 @timeout_option
 @graph_limit_option
@@ -383,49 +411,57 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
-    seq = load_model(model, defines, process, max_procs)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit)
+    from detect.checking.verify import INTERRUPTED, verify as verify_generators
+
     report = None
     if verify:
-        from detect.checking.verify import verify as verify_generators
-
-        # detection.model: the input, or its narrowing to reachable domains (same LTS).
+        # detection.model: the input, or its narrowing to reachable domains (same LTS).  The
+        # check gets the time left as its own time-out, so that it stops and reports what it
+        # checked; the alarm stays, a little later, for what does not read the clock.
         run.enter("verifying the generators")
-        with status_line(not as_json and sys.stderr.isatty()) as tell:
+        run.arm(grace=EXPLORATION_GRACE)
+        with status_line(not as_json and sys.stderr.isatty(), "verify: exploring") as tell:
             report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
-                                       max_states=max_states, progress=run.telling(tell))
+                                       max_states=max_states, progress=run.telling(tell), timeout=run.remaining(),
+                                       interruptible=True)
     measured = None
-    if measure:
+    if measure and report is not None and report.stopped_by == INTERRUPTED:
+        from detect.checking.completeness import Completeness
+
+        measured = Completeness(0, False, None, None, "", 0.0, stopped_by=INTERRUPTED)  # the user asked to stop
+    elif measure:
         from detect.checking.completeness import completeness
 
         run.enter("computing every symmetry of the transition system (--completeness)")
-        with status_line(not as_json and sys.stderr.isatty(),
-                         "completeness: exploring and computing every symmetry of the transition system"):
+        run.arm(grace=EXPLORATION_GRACE)
+        with status_line(not as_json and sys.stderr.isatty(), "completeness: exploring") as tell:
             measured = completeness(detection.model, [g.permutation for g in detection.group.generators],
-                                    max_states=max_states, engine=engine)
+                                    max_states=max_states, engine=engine, graph_limit=graph_limit,
+                                    timeout=run.remaining(), progress=run.telling(tell), interruptible=True)
     run.disarm()  # the results are in: printing them is not cut short
     timings = (("parse", parse_seconds),) + detection.timings
     if as_json:
         from detect.export import analysis_json
 
-        click.echo(json.dumps(analysis_json(detection, timings, report, measured), indent=2))
+        click.echo(json.dumps(analysis_json(detection, timings, report, measured, graph_limit), indent=2))
     else:
         print_analysis(detection, timings, report, all_cycles)
         if measured is not None:
-            print_completeness(measured, max_states)
+            print_completeness(measured, graph_limit)
     if report is not None and not report.ok:
         sys.exit(EXIT_VIOLATED)
-    incomplete = (report is not None and not report.complete) or (measured is not None and not measured.explored_all)
+    incomplete = (report is not None and not report.complete) or (measured is not None and measured.stopped_by)
     if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
 
 
-def print_completeness(measured, max_states: int) -> None:
-    if not measured.explored_all:
-        out.print(f"[yellow]completeness: unknown: more than {max_states:,} reachable states; "
-                  f"raise --max-states[/yellow]")
+def print_completeness(measured, graph_limit: int) -> None:
+    if measured.stopped_by:
+        out.print(f"[yellow]completeness: unknown: {escape(measured.advice(graph_limit))}[/yellow]")
         return
     on = f"on the {measured.states:,} reachable states"
     if measured.complete:
@@ -499,7 +535,7 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
             verdict = "[green]every generator verified[/green]"
         else:
             verdict = (f"[yellow]no counterexample on {report.checked:,} of at least {report.states:,} "
-                       f"states (truncated): not a proof[/yellow]; raise --max-states")
+                       f"states (truncated): not a proof[/yellow]; {escape(report.advice())}")
         out.print(f"verify: {verdict}")
         for line in report.summary().splitlines():
             out.print("  " + line, markup=False)
@@ -588,7 +624,7 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    seq = load_model(model, defines, process, max_procs)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
     detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
                                graph_limit=graph_limit)
                  if strategy != "none" else None)
@@ -605,10 +641,12 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
             raise Failure(f"{model}: {e}") from None
     from detect.checking.cycles import check_acceptance
 
-    reduced = dataclasses.replace(reduced, exploration=check_acceptance(seq, reduced.exploration, max_states))
+    reduced = dataclasses.replace(reduced, exploration=check_acceptance(
+        seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit, interruptible=True))
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
+    spin_partial = False
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit
     if strategy != "none":
@@ -623,18 +661,28 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
         if not model.endswith((".pml", ".p", ".prom")):
             raise Failure(f"{model}: --spin-states applies to Promela models only")
         run.enter("counting Spin's stored states (--spin-states)")
-        stored, _, complete = spin_stored_states(seq, max_states)
+        if reduced.exploration.interrupted:
+            stored, complete = 0, False
+        else:
+            stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining(),
+                                                     memory_limit=memory_limit, interruptible=True)
         extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
+        spin_partial = not complete
     run.disarm()
     import signal
 
     # The run is over: a second Ctrl-C must not lose the report of what was explored.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok)
+    report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
+                       incomplete=spin_partial)
 
 
-def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False) -> None:
+def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
+                       incomplete: bool = False) -> None:
+    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
+    exploration, a property's check or (``incomplete``) a count beside it stopped early,
+    unless ``partial_ok``."""
     from detect.ir import literal_label, state_slots
 
     slots = state_slots(seq)
@@ -643,35 +691,10 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
 
     violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
+    # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
+    incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
     if as_json:
-        data = {
-            "model": seq.name,
-            "parameters": dict(seq.parameters),
-            **extra,
-            "states": result.states,
-            "transitions": result.transitions,
-            "initial": result.initial,
-            "deadlocks": len(result.deadlocks),
-            "terminal_states": len(result.terminal_states),
-            "faults": result.faults,
-            "truncated": result.truncated,
-            "interrupted": result.interrupted,
-            "seconds": round(result.seconds, 6),
-            "cpu_seconds": round(result.cpu_seconds, 6),
-            "memory_limit_reached": result.memory_limit_reached,
-            "bytes": result.memory_bytes,
-            "bytes_per_state": round(result.bytes_per_state, 1),
-            "memory_measure": result.memory_measure,
-            "assertions": [
-                {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
-                 "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
-                for a in result.assertions
-            ],
-            "first_faults": [
-                {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
-            ],
-        }
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(exploration_json(seq, result, extra, show_state), indent=2))
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -710,8 +733,40 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
                     out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
     if violated:
         sys.exit(EXIT_VIOLATED)
-    if result.truncated and not partial_ok:
+    if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
+
+
+def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
+    """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
+    bounds reached and verdicts, states shown by ``show_state``."""
+    return {
+        "model": seq.name,
+        "parameters": dict(seq.parameters),
+        **extra,
+        "states": result.states,
+        "transitions": result.transitions,
+        "initial": result.initial,
+        "deadlocks": len(result.deadlocks),
+        "terminal_states": len(result.terminal_states),
+        "faults": result.faults,
+        "truncated": result.truncated,
+        "interrupted": result.interrupted,
+        "seconds": round(result.seconds, 6),
+        "cpu_seconds": round(result.cpu_seconds, 6),
+        "memory_limit_reached": result.memory_limit_reached,
+        "bytes": result.memory_bytes,
+        "bytes_per_state": round(result.bytes_per_state, 1),
+        "memory_measure": result.memory_measure,
+        "assertions": [
+            {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
+             "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
+            for a in result.assertions
+        ],
+        "first_faults": [
+            {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
+        ],
+    }
 
 
 # ---------------------------------------------------------------------------------- linearise
@@ -722,12 +777,15 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
 @define_option
 @process_option
 @max_procs_option
+@domain_states_option
+@timeout_option
 @pipeline_command
-def linearise(model, defines, process, max_procs):
+def linearise(model, defines, process, max_procs, domain_states, timeout):
     """Print MODEL's linearised sequential model (globals, summands, init)."""
     from detect.ir.pretty import show_model
 
-    click.echo(show_model(load_model(model, defines, process, max_procs)), nl=False)
+    click.echo(show_model(load_model(model, defines, process, max_procs, domain_states, show_progress=True)),
+               nl=False)
 
 
 # ---------------------------------------------------------------------------------- export
@@ -753,20 +811,24 @@ def linearise(model, defines, process, max_procs):
 @click.option("--layout", type=click.Choice(["sfdp", "neato", "fdp", "dot"]), default="sfdp", show_default=True,
               help="Pictures: Graphviz layout program.")
 @domain_states_option
+@timeout_option
+@graph_limit_option
 @pipeline_command
 def export(model, defines, process, max_procs, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
-           layout, domain_states):
+           layout, domain_states, timeout, graph_limit):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
-    from detect.symmetry.constraints import TableTooLarge
     from detect.export import ExportError, ExportOptions, atomic_write, export_chunks
 
     start = time.perf_counter()
-    seq = load_model(model, defines, process, max_procs)
-    options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout, domain_states)
     if output is None and fmt == "png" and sys.stdout.isatty():
         raise Failure("--format png is binary: give -o FILE or redirect standard output")
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True)
+    options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout, domain_states,
+                            graph_limit)
+    current_run().enter(f"exporting ({fmt})")
     try:
-        chunks = export_chunks(seq, fmt, options, (("parse", time.perf_counter() - start),))
+        with detection_limits(seq):
+            chunks = export_chunks(seq, fmt, options, (("parse", time.perf_counter() - start),))
         if output is None:
             for chunk in chunks:
                 if isinstance(chunk, bytes):
@@ -776,7 +838,7 @@ def export(model, defines, process, max_procs, fmt, output, engine, table_limit,
             sys.stdout.flush()
         else:
             atomic_write(output, chunks)
-    except (ExportError, TableTooLarge) as e:
+    except ExportError as e:
         raise Failure(f"{model}: {e}") from None
     except BrokenPipeError:
         if output is not None:
@@ -804,9 +866,10 @@ def bench_table1(quick, engine, stem, only):
     """Detection on the paper's 13 systems beside the paper's Table I."""
     from detect import bench
 
-    table = bench.table1(quick, engine, only, say=lambda text: err.print(text, markup=False))
-    if stem:
-        bench.write(stem, table)
+    with bench_errors():
+        table = bench.table1(quick, engine, only, say=lambda text: err.print(text, markup=False))
+        if stem:
+            bench.write(stem, table)
     _print_bench(table.shown, table.shown_columns)
     if table.summary:
         out.print(table.summary)
@@ -823,10 +886,23 @@ def bench_table2(quick, timeout, max_states, stem, only):
     """States and seconds without reduction, with exact and local canonicalisation (Tables II/III)."""
     from detect import bench
 
-    table = bench.table2(quick, timeout, max_states, only, say=lambda text: err.print(text, markup=False))
-    if stem:
-        bench.write(stem, table)
+    with bench_errors():
+        table = bench.table2(quick, timeout, max_states, only, say=lambda text: err.print(text, markup=False))
+        if stem:
+            bench.write(stem, table)
     _print_bench(table.shown, table.shown_columns)
+
+
+@contextmanager
+def bench_errors() -> Iterator[None]:
+    """A benchmark's model that cannot be read (not installed, or bad), or an ``--output``
+    that cannot be written, is one line, exit 2."""
+    try:
+        yield
+    except InputError as e:
+        raise Failure(str(e)) from None
+    except OSError as e:
+        raise Failure(f"{e.filename or '--output'}: cannot write: {e.strerror or e}") from None
 
 
 def _print_bench(rows, columns) -> None:

@@ -157,8 +157,9 @@ def test_initial_states_are_listed_within_the_bound():
 
 
 @pytest.mark.parametrize("signals", [("SIGTERM",), ("SIGTERM", "SIGTERM"), ("SIGINT", "SIGINT")])
-def test_sigterm_stops_an_exploration_with_its_partial_report(signals):
-    """One signal, or two in quick succession (issue 16: the second one lost the report)."""
+def test_sigterm_stops_an_exploration_with_its_partial_report(signals, tmp_path):
+    """One signal, or two in quick succession (issue 16: the second one lost the report, and
+    ``--json > file`` was left empty): the file has the whole JSON object."""
     import signal
     import subprocess
     import sys
@@ -171,13 +172,15 @@ def test_sigterm_stops_an_exploration_with_its_partial_report(signals):
     subprocess.run(command + ["--max-states", "1"], capture_output=True, cwd=ROOT, timeout=300)
     loading = time.monotonic() - start
     # (a test worker may ignore SIGINT, and a child inherits that: restore the default)
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(1.5 * loading + 1.0)
-    for name in signals:
-        proc.send_signal(getattr(signal, name))
-        time.sleep(0.05)
-    stdout, stderr = proc.communicate(timeout=120)
+    report = tmp_path / "report.json"
+    with open(report, "w") as into_file:
+        proc = subprocess.Popen(command, stdout=into_file, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(1.5 * loading + 1.0)
+        for name in signals:
+            proc.send_signal(getattr(signal, name))
+            time.sleep(0.05)
+        _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 3, stderr
-    data = json.loads(stdout)
+    data = json.loads(report.read_text())
     assert data["interrupted"] is True and data["truncated"] is True and data["states"] > 0

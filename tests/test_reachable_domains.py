@@ -96,9 +96,9 @@ def test_narrowing_tells_its_progress(monkeypatch):
 def test_narrowing_holds_at_most_the_slot_budget(monkeypatch):
     """States of many slots are bounded by memory before --domain-states (issue 16: a ring of
     1,000 processes listed a million initial states of 3,000 slots, 24 GB)."""
-    from detect.transform import reachable
+    from detect.statespace import explore
 
-    monkeypatch.setattr(reachable, "SLOT_BUDGET", 20)
+    monkeypatch.setattr(explore, "SLOT_BUDGET", 20)
     with pytest.raises(DomainsNotNarrowed) as err:
         narrow_to_reachable(_counters(), 10_000)
     assert str(err.value) == ("the model has more than 5 reachable states; at most 20 state slots are held "

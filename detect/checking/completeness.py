@@ -13,6 +13,12 @@ faults and end states to their own kind.  Values no reachable state holds are le
 would only add inert permutations); σ maps them in order onto the image slot's.  So the literal permutations of Aut are exactly
 the symmetries of the reachable LTS (the same notion ``detect.checking.verify`` checks).
 
+The exploration holds every state and the graph has a node per state and transition, so the
+measurement is bounded: by ``max_states`` and the memory budget (``explore.state_bound``),
+by a time-out for the exploration, and by a limit on the graph's nodes and edges, checked
+before building it (``lts_graph_size``).  A measurement cut short says which
+(``Completeness.stopped_by``) and reports no orders.
+
 Both groups are compared by their action on the reachable states
 (``verify.reachable_action_order``).  Literal moves that fix every reachable state, such as
 values never held, count in neither.  Detected generators are symmetries (``--verify``
@@ -22,22 +28,30 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import compile_model
 from detect.symmetry.automorphisms import automorphisms
-from detect.statespace.explore import reachable_graph
+from detect.statespace.explore import ReachableGraph, StateBound, reachable_graph, state_bound
 from detect.symmetry.graph import ColouredGraph
 from detect.ir import SequentialModel, state_slots
 from detect.symmetry.perm import StatePermutation
-from detect.checking.verify import reachable_action_order
+from detect.checking.verify import (
+    INTERRUPTED, MEMORY_LIMIT, TIMEOUT, reachable_action_order, stop_advice, stop_reason,
+)
+
+#: ``Completeness.stopped_by`` when the graph of the transition system exceeds the limit.
+GRAPH_LIMIT = "graph-limit"
 
 
 @dataclass(frozen=True)
 class Completeness:
     """``found_order`` and ``true_order`` act on the ``states`` reachable states; both are
-    None when the exploration stopped at its bound (``explored_all`` false).  ``missing``
-    describes one true symmetry outside the found group ("" when complete)."""
+    None when the measurement stopped early (``stopped_by``: ``verify.MAX_STATES``,
+    ``verify.SLOT_BUDGET``, ``verify.TIMEOUT`` or ``GRAPH_LIMIT``; ``explored_all`` is false
+    unless the exploration itself was complete).  ``missing`` describes one true symmetry
+    outside the found group ("" when complete).  ``graph_size``: nodes and edges of the
+    transition system's graph (0 unless the exploration was complete)."""
 
     states: int
     explored_all: bool
@@ -45,10 +59,37 @@ class Completeness:
     true_order: Optional[int]
     missing: str
     seconds: float
+    stopped_by: str = ""
+    bound: Optional[StateBound] = None
+    graph_size: int = 0
 
     @property
     def complete(self) -> Optional[bool]:
         return None if self.true_order is None else self.found_order == self.true_order
+
+    def advice(self, graph_limit: Optional[int] = None) -> str:
+        """Why the measurement stopped and what to pass ("" when it did not stop)."""
+        if self.stopped_by == GRAPH_LIMIT:
+            return (f"the graph of the transition system would have {self.graph_size:,} nodes and edges, more "
+                    f"than --graph-limit {graph_limit:,}; raise --graph-limit")
+        if not self.stopped_by:
+            return ""
+        advice = stop_advice(self.stopped_by, self.bound, "while measuring completeness")
+        if self.stopped_by in (TIMEOUT, MEMORY_LIMIT, INTERRUPTED):
+            return f"stopped after {self.states:,} states; {advice}"
+        return f"more than {self.states:,} reachable states; {advice}"
+
+
+def lts_graph_size(graph: ReachableGraph) -> int:
+    """Nodes and edges, in all, of ``lts_graph(model, graph)``, counted without building it."""
+    if not graph.states:
+        return 0
+    slots = len(graph.states[0])
+    literals = sum(len({s[k] for s in graph.states}) for k in range(slots))
+    transitions = sum(len(t) for t in graph.successors)
+    nodes = slots + literals + len(graph.states) + 2 * transitions
+    edges = literals + len(graph.states) * slots + 3 * transitions
+    return nodes + edges
 
 
 def lts_graph(model: SequentialModel, graph) -> tuple[ColouredGraph, list[int], list[dict]]:
@@ -121,14 +162,34 @@ def true_symmetries(model: SequentialModel, graph, engine: str = "auto") -> list
 
 
 def completeness(model: SequentialModel, found: Sequence[StatePermutation], max_states: int = 100_000,
-                 engine: str = "auto") -> Completeness:
+                 engine: str = "auto", graph_limit: Optional[int] = None, timeout: Optional[float] = None,
+                 progress: Optional[Callable[[str], None]] = None, interruptible: bool = False) -> Completeness:
     """Compare the detected generators ``found`` (symmetries of ``model``) with every
-    symmetry of its reachable LTS, explored up to ``max_states`` states."""
+    symmetry of its reachable LTS, explored up to ``max_states`` states (fewer for states of
+    many slots: ``explore.state_bound``) for at most ``timeout`` seconds, if its graph has at
+    most ``graph_limit`` nodes and edges.  ``progress(text)`` is told what is being done.  With
+    ``interruptible``, Ctrl-C during the exploration stops it and the result says so."""
     start = time.perf_counter()
-    graph = reachable_graph(model, max_states)
+
+    def tell(text: str) -> None:
+        if progress is not None:
+            progress("completeness: " + text)
+
+    def exploring(states: int, transitions: int, seconds: float) -> None:
+        tell(f"exploring, {states:,} states, {transitions:,} transitions")
+
+    bound = state_bound(model, max_states)
+    tell("exploring")
+    graph = reachable_graph(model, bound.states, exploring, timeout, interruptible=interruptible)
     if not graph.complete:
-        return Completeness(len(graph.states), False, None, None, "", time.perf_counter() - start)
+        return Completeness(len(graph.states), False, None, None, "", time.perf_counter() - start,
+                            stop_reason(graph, bound), bound)
+    size = lts_graph_size(graph)
+    if graph_limit is not None and size > graph_limit:
+        return Completeness(len(graph.states), True, None, None, "", time.perf_counter() - start,
+                            GRAPH_LIMIT, bound, size)
     states = graph.states
+    tell(f"every symmetry of the transition system's graph ({len(states):,} states, {size:,} nodes and edges)")
     true = true_symmetries(model, graph, engine)
     found_order = reachable_action_order(states, list(found))
     true_order = reachable_action_order(states, true)
@@ -141,4 +202,5 @@ def completeness(model: SequentialModel, found: Sequence[StatePermutation], max_
             if reachable_action_order(states, list(found) + [sigma]) > found_order:
                 missing = classify(sigma, model, slots)[1]
                 break
-    return Completeness(len(states), True, found_order, true_order, missing, time.perf_counter() - start)
+    return Completeness(len(states), True, found_order, true_order, missing, time.perf_counter() - start,
+                        bound=bound, graph_size=size)

@@ -6,8 +6,9 @@ reachable graph: it fails iff a strongly connected component with a cycle (more 
 state, or a self-loop) holds an accepting state -- what Spin's ``pan -a`` looks for with its
 nested search, without fairness.  The graph is that of the whole model, never claim and
 stutter moves included, so a system that stops with the claim cycling on its last state is
-an acceptance cycle as in Spin.  Until checked (a graph larger than the bound), the verdict
-stays "not checked".
+an acceptance cycle as in Spin.  The graph holds every state, so it is bounded like
+``--verify``'s (``--max-states``, the state-slot budget of ``explore.state_bound``, the time
+left); a check cut short makes the verdict "unknown", with a note saying what to pass.
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from typing import Optional, Sequence
 
 from detect.ir import SequentialModel
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import AssertionResult, Exploration, reachable_graph
+from detect.statespace.explore import AssertionResult, Exploration, reachable_graph, state_bound
+from detect.checking.verify import MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -69,20 +71,37 @@ def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
     return out
 
 
-def acceptance_cycle(model: SequentialModel, condition, max_states: int) -> Optional[tuple[bool, int]]:
-    """``(found, states)``: whether the reachable graph of ``model`` has a cycle through a
-    state satisfying the compiled ``condition``; None when it has more than ``max_states``."""
-    graph = reachable_graph(model, max_states=max_states)
-    if not graph.complete:
-        return None
+def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float] = None,
+                     memory_limit: Optional[int] = None, interruptible: bool = False
+                     ) -> tuple[Optional[bool], int, str]:
+    """``(found, states, why)``: whether the reachable graph of ``model`` has a cycle through
+    a state satisfying the compiled ``condition``; ``found`` is None when the graph was cut
+    short (more than ``max_states`` states, the slot budget, ``timeout`` seconds, a growth of
+    ``memory_limit`` bytes, Ctrl-C if ``interruptible``) and ``why`` then says which, and what
+    to pass."""
+    bound = state_bound(model, max_states)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                            interruptible=interruptible)
+    stopped_by = stop_reason(graph, bound)
+    if stopped_by:
+        advice = stop_advice(stopped_by, bound, "while looking for cycles")
+        states = len(graph.states)
+        if stopped_by in (MAX_STATES, SLOT_BUDGET):
+            return None, states, f"more than {states:,} unreduced states; {advice}"
+        return None, states, f"stopped after {states:,} unreduced states; {advice}"
     for component in cyclic_components(graph.successors):
         if any(condition(graph.states[k]) for k in component):
-            return True, len(graph.states)
-    return False, len(graph.states)
+            return True, len(graph.states), ""
+    return False, len(graph.states), ""
 
 
-def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None) -> Exploration:
-    """``result`` with its ``acceptance`` verdicts decided (see the module docstring)."""
+def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
+                     timeout: Optional[float] = None, memory_limit: Optional[int] = None,
+                     interruptible: bool = False) -> Exploration:
+    """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
+    at most ``max_states`` (default 1,000,000) unreduced states, ``timeout`` seconds and
+    ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
+    check, and an interrupted ``result`` is not checked at all (the user asked to stop)."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -91,11 +110,14 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
     for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
         if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
             continue
-        found = acceptance_cycle(model, cond, max_states or 1_000_000)
-        if found is None:
-            verdicts[i] = dataclasses.replace(verdicts[i], note="more states than --max-states: not checked")
+        if interruptible and result.interrupted:
+            verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted")
+            continue
+        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout, memory_limit,
+                                              interruptible)
+        if cycle is None:
+            verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}")
         else:
-            cycle, states = found
             verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", (),
                                           f"{'a' if cycle else 'no'} cycle through an accepting state "
                                           f"among {states:,} unreduced states")

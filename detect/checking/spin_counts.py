@@ -15,7 +15,7 @@ import dataclasses
 
 from detect import ir
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import reachable_graph
+from detect.statespace.explore import reachable_graph, state_bound
 
 
 def spin_state_count(model: ir.SequentialModel, states) -> int:
@@ -32,11 +32,17 @@ def spin_state_count(model: ir.SequentialModel, states) -> int:
     return len(kept)
 
 
-def spin_stored_states(model: ir.SequentialModel, max_states: int | None = None) -> tuple[int, int, bool]:
-    """``(Spin's "states, stored", all our states, complete)`` by one unreduced exploration.
+def spin_stored_states(model: ir.SequentialModel, max_states: int | None = None,
+                       timeout: float | None = None, memory_limit: int | None = None,
+                       interruptible: bool = False) -> tuple[int, int, bool]:
+    """``(Spin's "states, stored", all our states, complete)`` by one unreduced exploration
+    of at most ``max_states`` states (fewer for states of many slots: ``explore.state_bound``),
+    ``timeout`` seconds and ``memory_limit`` bytes of resident-set growth (and Ctrl-C, if
+    ``interruptible``).
 
     Our count includes the states inside atomic sequences, which Spin passes through
     without storing; ``spin_state_count`` gives the number comparable with Spin's
     ``-o1 -o2 -o3`` run without partial-order reduction and without a never claim."""
-    graph = reachable_graph(model, max_states=max_states or 10_000_000)
+    graph = reachable_graph(model, max_states=state_bound(model, max_states or 10_000_000).states, timeout=timeout,
+                            memory_limit=memory_limit, interruptible=interruptible)
     return spin_state_count(model, graph.states), len(graph.states), graph.complete

@@ -11,7 +11,10 @@ A state permutation σ is a symmetry of the reachable LTS when (seed 002; pitfal
    deadlocks (else deadlock verdicts would change under reduction).
 
 Each is checked on the unreduced reachable graph (``explore.reachable_graph``), states in
-breadth-first order.  Successors of an image that was not explored are computed directly
+breadth-first order.  The graph holds every state, so it is bounded by ``max_states`` and by
+the memory budget of ``explore.state_bound``, and the whole check by an optional time-out
+(and Ctrl-C, when asked); a check cut short is reported as such (``VerifyReport.stopped_by``),
+never as verified.  Successors of an image that was not explored are computed directly
 with the compiled model.  No separate "σ(s) is reachable" test is needed: states are checked
 in BFS order from initial states whose images are initial, so the first image outside the
 reachable set is always the end of a transition that check 2 reports first.  Event labels
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
-from detect.statespace.explore import ReachableGraph, reachable_graph
+from detect.statespace.explore import ReachableGraph, StateBound, reachable_graph, state_bound
 from detect.ir import SequentialModel, literal_label, state_slots
 from detect.symmetry.group import group_order
 from detect.symmetry.perm import StatePermutation
@@ -39,7 +42,9 @@ class GeneratorVerdict:
     ``"extra transition"``, ``"fault"``, ``"terminal"``.
     ``state``/``image`` are the state and σ(state) of the counterexample; ``missing`` is the
     transition of σ(state) that should exist but does not (or, for ``"extra transition"``,
-    the one of σ(state) that has no preimage).
+    the one of σ(state) that has no preimage).  ``checked``: the states whose transitions
+    were checked, in breadth-first order (fewer than the graph's expanded states when the
+    time-out or an interrupt stopped the check of this generator).
     """
 
     generator: int
@@ -49,12 +54,49 @@ class GeneratorVerdict:
     state: Optional[State] = None
     image: Optional[State] = None
     missing: Optional[tuple[State, State]] = None
+    checked: int = 0
+
+
+#: Why a check stopped early (``VerifyReport.stopped_by``): the state bound, the memory
+#: budget of ``explore.state_bound`` (states of many slots), the time-out, or the memory limit.
+MAX_STATES, SLOT_BUDGET, TIMEOUT, MEMORY_LIMIT = "max-states", "slot-budget", "timeout", "memory-limit"
+#: ... or Ctrl-C / SIGTERM (only where the caller asked for it: ``interruptible``).
+INTERRUPTED = "interrupted"
+
+
+def stop_reason(graph: ReachableGraph, bound) -> str:
+    """Why the exploration ``graph`` (bounded by ``bound``, an ``explore.StateBound``) is
+    incomplete: ``MAX_STATES``, ``SLOT_BUDGET``, ``TIMEOUT``, ``MEMORY_LIMIT`` or
+    ``INTERRUPTED``; "" when it is complete."""
+    if graph.complete:
+        return ""
+    if graph.timed_out:
+        return TIMEOUT
+    if graph.memory_limited:
+        return MEMORY_LIMIT
+    if graph.interrupted:
+        return INTERRUPTED
+    return SLOT_BUDGET if bound.by_slots else MAX_STATES
+
+
+def stop_advice(stopped_by: str, bound, activity: str) -> str:
+    """What to pass when an exploration stopped by ``stopped_by`` (``stop_reason``) while
+    ``activity`` ("while verifying") should complete."""
+    if stopped_by == TIMEOUT:
+        return "raise --timeout"
+    if stopped_by == MEMORY_LIMIT:
+        return "raise --memory-limit"
+    if stopped_by == INTERRUPTED:
+        return "interrupted"
+    if bound is None:
+        return "raise --max-states"
+    return bound.advice("--max-states", activity)
 
 
 @dataclass(frozen=True)
 class VerifyReport:
     """Per-generator verdicts; when ``complete`` is false they are partial (no failure seen
-    among the explored states, which were cut off at ``max_states``)."""
+    among the ``checked`` states, cut off as ``stopped_by`` says)."""
 
     verdicts: tuple[GeneratorVerdict, ...]
     states: int
@@ -69,18 +111,30 @@ class VerifyReport:
     #: Generators that fix every reachable state (inert: they permute values no reachable
     #: state holds, or variables whose values always agree); set with ``reachable_order``.
     inert: tuple[int, ...] = ()
+    #: why the check is not complete ("" when it is): a ``stop_reason``
+    stopped_by: str = ""
+    #: the state bound the exploration had (``explore.StateBound``), for the advice
+    bound: Optional[StateBound] = None
 
     @property
     def ok(self) -> bool:
         return all(v.ok for v in self.verdicts)
+
+    def advice(self) -> str:
+        """What to pass for a complete check ("" when it is complete)."""
+        return "" if self.complete else stop_advice(self.stopped_by, self.bound, "while verifying")
 
     def summary(self) -> str:
         lines = []
         scope = (f"{self.states} reachable states" if self.complete else
                  f"{self.checked:,} of at least {self.states:,} reachable states (truncated: not a proof)")
         for v in self.verdicts:
-            lines.append(f"generator {v.generator}: " + ("ok" if v.ok else f"NOT a symmetry "
-                                                          f"({v.kind}): {v.message}"))
+            if not v.ok:
+                lines.append(f"generator {v.generator}: NOT a symmetry ({v.kind}): {v.message}")
+            elif self.complete:
+                lines.append(f"generator {v.generator}: ok")
+            else:
+                lines.append(f"generator {v.generator}: no counterexample on {v.checked:,} states")
         lines.append(f"checked on {scope}")
         return "\n".join(lines)
 
@@ -131,25 +185,36 @@ def compile_permutation(sigma: StatePermutation) -> Callable[[State], State]:
 
 
 def verify(model: SequentialModel, generators: Sequence[StatePermutation],
-           max_states: int = 200_000, progress: Optional[Callable[[str], None]] = None) -> VerifyReport:
-    """Check every generator against the unreduced reachable graph (see module docstring).
+           max_states: int = 200_000, progress: Optional[Callable[[str], None]] = None,
+           timeout: Optional[float] = None, interruptible: bool = False) -> VerifyReport:
+    """Check every generator against the unreduced reachable graph (see module docstring),
+    exploring at most ``max_states`` states (fewer for states of many slots:
+    ``explore.state_bound``) and stopping after ``timeout`` seconds in all.  With
+    ``interruptible``, Ctrl-C stops the check and the report says what it covered.
     ``progress(text)`` is told what is being done, every half second or so."""
+    start = time.perf_counter()
+    deadline = None if timeout is None else start + timeout
     compiled = compile_model(model)
 
     def exploring(states: int, transitions: int, seconds: float) -> None:
         progress(f"verify: exploring, {states:,} states, {transitions:,} transitions")
 
-    graph = reachable_graph(compiled, max_states, exploring if progress is not None else None)
-    checker = _Checker(compiled, graph, progress)
+    bound = state_bound(model, max_states)
+    graph = reachable_graph(compiled, bound.states, exploring if progress is not None else None, timeout,
+                            interruptible=interruptible)
+    checker = _Checker(compiled, graph, progress, deadline, interruptible, stopped=stop_reason(graph, bound))
     verdicts = tuple(checker.check(i, sigma) for i, sigma in enumerate(generators))
+    checked = min((v.checked for v in verdicts if v.ok), default=graph.expanded)
+    complete = graph.complete and checked == graph.expanded
+    stopped_by = checker.stopped if not complete else ""
     order = None
     inert: tuple[int, ...] = ()
-    if graph.complete and all(v.ok for v in verdicts):
+    if complete and all(v.ok for v in verdicts):
         order = reachable_action_order(graph.states, generators)
         inert = tuple(i for i, sigma in enumerate(generators)
                       if all(apply(s) == s for apply in (compile_permutation(sigma),) for s in graph.states))
-    return VerifyReport(verdicts, len(graph.states), graph.complete, checked=graph.expanded, reachable_order=order,
-                        inert=inert)
+    return VerifyReport(verdicts, len(graph.states), complete, checked=checked, reachable_order=order,
+                        inert=inert, stopped_by=stopped_by, bound=bound)
 
 
 def reachable_action_order(states: Sequence[State], generators: Sequence[StatePermutation]) -> int:
@@ -203,8 +268,12 @@ class _Checker:
     """The reachable graph plus lookups shared by all generators."""
 
     def __init__(self, compiled: CompiledModel, graph: ReachableGraph,
-                 progress: Optional[Callable[[str], None]] = None):
-        self.progress = progress
+                 progress: Optional[Callable[[str], None]] = None, deadline: Optional[float] = None,
+                 interruptible: bool = False, stopped: str = ""):
+        self.progress, self.deadline, self.interruptible = progress, deadline, interruptible
+        #: why checking stopped ("" while it goes on; ``stop_reason`` of the exploration),
+        #: and the state the current generator's check has reached
+        self.stopped, self.at = stopped, 0
         self.compiled = compiled
         self.model = compiled.model
         self.graph = graph
@@ -235,8 +304,20 @@ class _Checker:
         if problems:
             return GeneratorVerdict(g, False, "malformed", "; ".join(problems))
         apply = compile_permutation(sigma)
-        return (self._initial(g, sigma, apply) or self._transitions(g, apply)
-                or GeneratorVerdict(g, True))
+        failed = self._initial(g, sigma, apply)
+        if failed is not None:
+            return failed
+        if self.stopped in (TIMEOUT, INTERRUPTED):
+            return GeneratorVerdict(g, True, checked=0)
+        try:
+            failed, checked = self._transitions(g, apply)
+        except KeyboardInterrupt:
+            if not self.interruptible:
+                raise
+            past = self.deadline is not None and time.perf_counter() >= self.deadline
+            self.stopped = TIMEOUT if past else INTERRUPTED
+            return GeneratorVerdict(g, True, checked=self.at)
+        return failed or GeneratorVerdict(g, True, checked=checked)
 
     def _initial(self, g, sigma, apply) -> Optional[GeneratorVerdict]:
         # The initial set is a product of per-slot sets, so σ preserves it iff each slot's
@@ -257,14 +338,22 @@ class _Checker:
                         state, image)
         return None
 
-    def _transitions(self, g, apply) -> Optional[GeneratorVerdict]:
+    def _transitions(self, g, apply) -> tuple[Optional[GeneratorVerdict], int]:
+        """(the first counterexample or None, the states checked: all expanded ones unless
+        the deadline passed first)."""
         graph, states, show = self.graph, self.graph.states, self.show
         terminal = self.compiled.terminal
         tell, next_tell = self.progress, time.perf_counter() + _TELL_SECONDS
         for k in range(graph.expanded):
-            if tell is not None and k % _TELL_EVERY == 0 and time.perf_counter() >= next_tell:
-                next_tell = time.perf_counter() + _TELL_SECONDS
-                tell(f"verify: generator {g}, {k:,} of {graph.expanded:,} states checked")
+            self.at = k
+            if k % _TELL_EVERY == 0 and (tell is not None or self.deadline is not None):
+                now = time.perf_counter()
+                if self.deadline is not None and now >= self.deadline:
+                    self.stopped = TIMEOUT
+                    return None, k
+                if tell is not None and now >= next_tell:
+                    next_tell = now + _TELL_SECONDS
+                    tell(f"verify: generator {g}, {k:,} of {graph.expanded:,} states checked")
             s = states[k]
             image = apply(s)
             image_successors, image_faults = self.successors(image)
@@ -276,7 +365,7 @@ class _Checker:
                         g, False, "transition",
                         f"{show(s)} --{self.label(s, t)}--> {show(t)}, but its image "
                         f"{show(image)} has no transition to {show(image_t)}",
-                        s, image, (image, image_t))
+                        s, image, (image, image_t)), k
             if len(image_successors) != len(graph.successors[k]):
                 mapped = {apply(states[j]) for j in graph.successors[k]}
                 extra = min(image_successors - mapped)
@@ -284,17 +373,17 @@ class _Checker:
                     g, False, "extra transition",
                     f"the image {show(image)} of {show(s)} has a transition "
                     f"--{self.label(image, extra)}--> {show(extra)} that no transition of "
-                    f"{show(s)} maps to", s, image, (image, extra))
+                    f"{show(s)} maps to", s, image, (image, extra)), k
             if image_faults != (k in graph.faults):
                 has = image if image_faults else s
                 return GeneratorVerdict(
                     g, False, "fault",
                     f"{show(s)} is mapped to {show(image)}, but only {show(has)} has a "
-                    f"faulting step", s, image)
+                    f"faulting step", s, image), k
             if not graph.successors[k] and terminal(s) != terminal(image):
                 return GeneratorVerdict(
                     g, False, "terminal",
                     f"dead end {show(s)} ({'valid end' if terminal(s) else 'deadlock'}) is "
                     f"mapped to {show(image)} ({'valid end' if terminal(image) else 'deadlock'})",
-                    s, image)
-        return None
+                    s, image), k
+        return None, graph.expanded

@@ -171,7 +171,8 @@ def _timings(timings: Sequence[tuple[str, float]]) -> dict:
     return {name: round(seconds, 6) for name, seconds in timings}
 
 
-def analysis_json(detection, timings: Sequence[tuple[str, float]], report=None, measured=None) -> dict:
+def analysis_json(detection, timings: Sequence[tuple[str, float]], report=None, measured=None,
+                  graph_limit: Optional[int] = None) -> dict:
     """``analyze --json``: the group, its generators in words and cycles, graph and CSP sizes,
     stage timings; with ``report`` (``--verify``) and ``measured`` (``--completeness``) their
     verdicts."""
@@ -195,6 +196,8 @@ def analysis_json(detection, timings: Sequence[tuple[str, float]], report=None, 
             "complete": report.complete,
             "states": report.states,
             "checked_states": report.checked,
+            "stopped_by": report.stopped_by or None,
+            "advice": report.advice() or None,
             "generators": [{"ok": v.ok, "message": v.message} for v in report.verdicts],
             "reachable_group_order": report.reachable_order,
             "inert_generators": list(report.inert),
@@ -204,6 +207,7 @@ def analysis_json(detection, timings: Sequence[tuple[str, float]], report=None, 
             "found_order": measured.found_order, "true_order": measured.true_order,
             "complete": measured.complete, "states": measured.states,
             "explored_all": measured.explored_all, "missing": measured.missing,
+            "stopped_by": measured.stopped_by or None, "advice": measured.advice(graph_limit) or None,
             "seconds": round(measured.seconds, 6),
         }
     return data
@@ -468,6 +472,8 @@ class ExportOptions:
     layout: str = "sfdp"
     #: see ``detect.symmetry.pipeline.csp_of``
     domain_states: int = 0
+    #: ``GraphTooLarge`` before building a coloured graph of more nodes and edges in all
+    graph_limit: Optional[int] = None
 
 
 def title_of(model: SequentialModel) -> str:
@@ -486,12 +492,15 @@ def export_chunks(
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     title = title_of(model)
     if fmt in GRAPH_FORMATS:
-        from detect.symmetry.graph import build_graph
+        from detect.symmetry.graph import build_graph, check_graph_size
         from detect.ir import validate
         from detect.symmetry.pipeline import csp_of
 
         validate(model)
-        graph = build_graph(csp_of(model, options.table_limit, options.domain_states)[1])
+        csp = csp_of(model, options.table_limit, options.domain_states)[1]
+        if options.graph_limit is not None:
+            check_graph_size(csp, options.graph_limit)
+        graph = build_graph(csp)
         if fmt == "dreadnaut":
             return dreadnaut_lines(graph, title, options.run)
         if fmt == "dimacs":
@@ -504,7 +513,7 @@ def export_chunks(
     from detect.symmetry.pipeline import detect
 
     detection = detect(model, engine=options.engine, table_limit=options.table_limit,
-                       domain_states=options.domain_states)
+                       domain_states=options.domain_states, graph_limit=options.graph_limit)
     if fmt == "gap":
         return gap_lines(detection.group, title)
     return json_lines(json_document(detection, tuple(earlier_timings) + detection.timings))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Optional
 
 from detect.statespace.compile import CompiledModel, State, compile_model
@@ -238,8 +238,10 @@ class ReachableGraph:
 
     ``states[:expanded]`` have complete successor sets ``successors[i]`` (indices into
     ``states``); states after them were discovered but not expanded because the exploration
-    hit ``max_states``, so ``complete`` is ``expanded == len(states)``, unless the initial
-    states alone exceeded ``max_states`` (``initial_complete`` false: not all were listed).
+    hit ``max_states`` (or its deadline, memory limit or an interrupt: ``timed_out``,
+    ``memory_limited``, ``interrupted``), so ``complete`` is ``expanded == len(states)``, unless
+    the initial states alone exceeded ``max_states`` or the listing was cut short
+    (``initial_complete`` false: not all were listed).
     """
 
     states: tuple[State, ...]
@@ -248,12 +250,24 @@ class ReachableGraph:
     faults: frozenset[int]
     expanded: int
     initial_complete: bool = True
+    #: the exploration stopped at its deadline, not at ``max_states``
+    timed_out: bool = False
+    #: the exploration stopped at its memory limit (resident-set growth), not at ``max_states``
+    memory_limited: bool = False
+    #: Ctrl-C stopped the exploration (``reachable_graph(interruptible=True)``)
+    interrupted: bool = False
+    #: state -> its index, as the exploration built it (``index()``); not to be modified
+    positions: Optional[Mapping[State, int]] = field(default=None, compare=False, repr=False)
 
     @property
     def complete(self) -> bool:
         return self.initial_complete and self.expanded == len(self.states)
 
-    def index(self) -> dict[State, int]:
+    def index(self) -> Mapping[State, int]:
+        """State -> its index in ``states`` (the exploration's own table when it kept one:
+        a second one costs seconds and as much memory for a million states)."""
+        if self.positions is not None:
+            return self.positions
         return {s: i for i, s in enumerate(self.states)}
 
 
@@ -557,49 +571,115 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
 
 
 def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000,
-                    progress: Progress | None = None) -> ReachableGraph:
-    """The unreduced reachable graph; stops expanding once ``max_states`` states are known.
-    ``progress(states, transitions, seconds)`` is called every ``PROGRESS_INTERVAL`` or so."""
+                    progress: Progress | None = None, timeout: Optional[float] = None,
+                    memory_limit: Optional[int] = None, interruptible: bool = False) -> ReachableGraph:
+    """The unreduced reachable graph; stops expanding once ``max_states`` states are known,
+    after ``timeout`` seconds (``timed_out``), or once the resident set has grown by more than
+    ``memory_limit`` bytes (``memory_limited``).  With ``interruptible``, Ctrl-C (any
+    ``KeyboardInterrupt``) also stops it and the graph explored so far is returned
+    (``interrupted``); without, the interrupt propagates.  ``progress(states, transitions,
+    seconds)`` is called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by
+    memory with ``state_bound``."""
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
-    next_progress = start + PROGRESS_INTERVAL
     transitions = 0
     index: dict[State, int] = {}
     states: list[State] = []
-    initial_complete = True
-    # A parameter can make the initial states astronomically many (2^3000 colourings of a
-    # ring): the bound applies while they are listed.
-    for x in compiled.initial_states():
-        if len(states) >= max_states:
-            initial_complete = False
-            break
-        if x not in index:
-            index[x] = len(states)
-            states.append(x)
-    initial = frozenset(range(len(states)))
     successors: list[frozenset[int]] = []
     faults: list[int] = []
-    expanded = 0
-    while expanded < len(states) and len(states) < max_states:
-        s = states[expanded]
-        targets = set(compiled.successors(s))
-        if None in targets:
-            targets.discard(None)
-            faults.append(expanded)
-        ids = []
-        for t in targets:
-            k = index.get(t)
-            if k is None:
-                k = index[t] = len(states)
-                states.append(t)
-            ids.append(k)
-        successors.append(frozenset(ids))
-        expanded += 1
-        if progress is not None:
+    clock = Clock(start, None if timeout is None else start + timeout, progress,
+                  lambda: (len(states), transitions))
+    memory = ResidentGrowth(memory_limit)
+    initial_complete, timed_out, memory_limited, interrupted = True, False, False, False
+    listing = True
+    try:
+        # A parameter can make the initial states astronomically many (2^3000 colourings of a
+        # ring): the bound applies while they are listed.
+        for x in compiled.initial_states():
+            if len(states) >= max_states or (len(states) % _CLOCK_EVERY == _CLOCK_EVERY - 1
+                                             and clock.out_of_time()):
+                initial_complete, timed_out = False, len(states) < max_states
+                break
+            if x not in index:
+                states.append(x)  # (before indexing it: see the repair below)
+                index[x] = len(states) - 1
+        initial_count = len(states)
+        listing = False
+        while len(successors) < len(states) and len(states) < max_states and initial_complete:
+            expanding = len(successors)
+            targets = set(compiled.successors(states[expanding]))
+            faulty = None in targets
+            if faulty:
+                targets.discard(None)
+            ids = []
+            for t in targets:
+                k = index.get(t)
+                if k is None:
+                    states.append(t)
+                    k = index[t] = len(states) - 1
+                ids.append(k)
+            if faulty:
+                faults.append(expanding)
+            successors.append(frozenset(ids))  # the state is expanded: one atomic step
             transitions += len(ids)
-            if expanded % _CLOCK_EVERY == 0 and time.perf_counter() >= next_progress:
-                now = time.perf_counter()
-                next_progress = now + PROGRESS_INTERVAL
-                progress(len(states), transitions, now - start)
-    return ReachableGraph(tuple(states), tuple(successors), initial, frozenset(faults), expanded,
-                          initial_complete)
+            if len(successors) % _CLOCK_EVERY == 0:
+                out_of_time = clock.out_of_time()
+                over = not out_of_time and memory.over()
+                if out_of_time or over:
+                    timed_out = out_of_time and len(successors) < len(states)
+                    memory_limited = over and len(successors) < len(states)
+                    break
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        # The interrupt can fall between appending a state and indexing it (drop the state:
+        # no successor set names it yet), or between recording a fault and the successor set
+        # of its state (drop the fault: that state is not expanded).
+        del states[len(index):]
+        faults = [f for f in faults if f < len(successors)]
+        if listing:
+            initial_complete, initial_count = False, len(states)
+        stopped = not (initial_complete and len(successors) == len(states))
+        # (an alarm set for the deadline stops a step that outlasts it: that is the time-out)
+        if clock.deadline is not None and time.perf_counter() >= clock.deadline:
+            timed_out = stopped
+        else:
+            interrupted = stopped
+    return ReachableGraph(tuple(states), tuple(successors), frozenset(range(initial_count)), frozenset(faults),
+                          len(successors), initial_complete, timed_out, memory_limited, interrupted=interrupted,
+                          positions=index)
+
+
+#: Most state slots (states × slots per state) an exploration that keeps every state as a
+#: Python tuple (``reachable_graph``) may hold: about 1 GB of tuples.  A million states of a
+#: ring of 1,000 processes (3,000 slots each) would take 24 GB before a state bound applied.
+SLOT_BUDGET = 40_000_000
+
+
+@dataclass(frozen=True)
+class StateBound:
+    """How many states an exploration holding them all may keep: ``states`` is the caller's
+    bound, or fewer (``by_slots``) where that many states of ``slots`` slots each would exceed
+    ``budget`` (``SLOT_BUDGET``) state slots."""
+
+    states: int
+    slots: int
+    by_slots: bool
+    budget: int
+
+    def advice(self, option: str, activity: str) -> str:
+        """What to change when the bound is reached: raise ``option``, or, when the memory
+        budget set the bound, lower the parameters (``activity``: "while narrowing")."""
+        if not self.by_slots:
+            return f"raise {option}"
+        return (f"at most {self.budget:,} state slots are held {activity} ({self.slots:,} per state): "
+                "lower the parameters")
+
+
+def state_bound(model: SequentialModel, max_states: int) -> StateBound:
+    """``max_states``, or fewer where its states would exceed ``SLOT_BUDGET`` state slots."""
+    slots = max(1, sum(v.length for v in model.variables))
+    budget = SLOT_BUDGET
+    if max_states * slots <= budget:
+        return StateBound(max_states, slots, False, budget)
+    return StateBound(max(1, budget // slots), slots, True, budget)

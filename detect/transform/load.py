@@ -10,15 +10,19 @@ import functools
 from typing import Callable, Mapping, Optional
 
 from detect.ir import SequentialModel
+from detect.statespace.explore import Progress
 from detect.transform.narrowing import NarrowingPolicy, narrow
 from frontends import load
 
 
 def load_model(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
-               policy: Optional[NarrowingPolicy] = None, max_procs: Optional[int] = None) -> SequentialModel:
+               policy: Optional[NarrowingPolicy] = None, max_procs: Optional[int] = None,
+               domain_states: Optional[int] = None, progress: Optional[Progress] = None) -> SequentialModel:
     """The model at ``path`` (``frontends.load``) narrowed by ``policy`` (default: its
-    language's); every user error is an ``InputError``."""
-    return narrow(load(str(path), defines, process, max_procs), policy)
+    language's), exploring at most ``domain_states`` states (default: the policy's) where
+    narrowing takes domains from the reachable states; every user error is an ``InputError``.
+    ``progress``: see ``narrow``."""
+    return narrow(load(str(path), defines, process, max_procs), policy, domain_states, progress)
 
 
 def narrowed(read: Callable[..., SequentialModel]) -> Callable[..., SequentialModel]:

@@ -40,9 +40,9 @@ from detect.errors import InputError
 from detect.ir import Const, DomainFacts, SequentialModel, Unranged, validate
 from detect.ir.semantics import steps
 from detect.ir.walk import substitute, substitute_program
-from detect.statespace.explore import ReachableGraph, reachable_graph
+from detect.statespace.explore import Progress, ReachableGraph, reachable_graph, state_bound
 from detect.transform.domains import Unbounded, ValueAnalysis, propagate_constants, variable_values
-from detect.transform.reachable import counts, restrict_to_states, state_bound
+from detect.transform.reachable import NARROWING, counts, restrict_to_states
 
 INT16 = (-32768, 32767)
 INT19 = (-(1 << 18), (1 << 18) - 1)
@@ -57,7 +57,8 @@ class Wording:
     at its declaration), ``names`` (every provisional variable, quoted), ``reason`` (why the
     analysis could not bound it; ``reason_clause`` without a trailing ``;``), ``lo``/``hi``
     (the provisional range, or the settled domain's ends for ``span``), ``states`` (the
-    state limit, or in ``warning`` the reachable states), ``before``/``after`` (states,
+    state limit, or in ``warning`` the reachable states), ``advice`` (what to change when
+    the state limit is reached: ``StateBound.advice``), ``before``/``after`` (states,
     transitions, fault states), ``faults``, ``limit``, ``path``, ``shown`` ("0..6" or "5 values
     in 0..9"), ``interval`` ("0..6", or "its initial values" when exploring kept them all).
     ``None``: the policy never refuses that way."""
@@ -74,8 +75,8 @@ class Wording:
 PROMELA_WORDING = Wording(
     unbounded="{subject} takes unboundedly many values ({reason})",
     too_many_states="{names}: the value analysis bounds no domain ({reason}), and the model has more than "
-                    "{states:,} reachable states to take the values from; use a narrower type (byte, short) "
-                    "or bound the variable with a guard",
+                    "{states:,} reachable states to take the values from ({advice}); use a narrower type "
+                    "(byte, short) or bound the variable with a guard",
     not_covered="{names}: the value analysis bounds no domain, and the values of the reachable states do not "
                 "cover the values written during steps; use a narrower type (byte, short) or bound the "
                 "variable with a guard",
@@ -92,8 +93,7 @@ _CSP_REFUSAL = ("variable '{variable}' has no declared range and its values are 
                 "exploring with the range {lo}..{hi}%s); declare one, e.g. var {variable} : {{0..7}} = 0;")
 CSP_WORDING = Wording(
     unbounded="{subject} takes unboundedly many values ({reason}); bound it with a guard or a declared range",
-    too_many_states=_CSP_REFUSAL % " failed: the model has more than {states:,} reachable states; raise "
-                                   "--domain-states",
+    too_many_states=_CSP_REFUSAL % " failed: the model has more than {states:,} reachable states; {advice}",
     not_covered=_CSP_REFUSAL % " failed: the reachable values do not cover the values written during steps "
                                "(states, transitions, fault states: {after} after narrowing, {before} before)",
     faults=_CSP_REFUSAL % ", {faults} reachable states fault",
@@ -118,7 +118,9 @@ class NarrowingPolicy:
       bounds) when the analysis cannot bound a provisional variable; the next one is tried
       when a reachable step writes outside the current one.  CSP#: ``INT16`` only, since a
       write outside it is a fault and faults refuse (``refuse_faults``).
-    * ``provisional_states``: the most reachable states explored per provisional range.
+    * ``provisional_states``: the most reachable states explored per provisional range
+      (``--domain-states``, passed to ``narrow`` as ``states``, overrides it), fewer where
+      they would exceed the state-slot budget (``explore.state_bound``).
     * ``refuse_faults``: whether any reachable fault under the provisional range refuses
       the model.  CSP#: yes -- its front end lowers PAT's transition system exactly only
       when no step faults.  Promela: no -- faults (failed asserts, bad indices) are Spin's
@@ -156,20 +158,25 @@ POLICIES: Mapping[str, NarrowingPolicy] = {
 }
 
 
-def narrow(model: SequentialModel, policy: Optional[NarrowingPolicy] = None) -> SequentialModel:
+def narrow(model: SequentialModel, policy: Optional[NarrowingPolicy] = None, states: Optional[int] = None,
+           progress: Optional[Progress] = None) -> SequentialModel:
     """``model`` with its domains settled and narrowed (module docstring), by ``policy`` (the
-    policy of the language its facts name when not given).  Refusals are ``InputError``s
-    located at the variable's declaration; the warning when domains come from the
-    reachable states is a ``UserWarning``."""
+    policy of the language its facts name when not given) with ``states``, when given, as its
+    ``provisional_states``.  Refusals are ``InputError``s located at the variable's
+    declaration; the warning when domains come from the reachable states is a
+    ``UserWarning``.  ``progress(states, transitions, seconds)`` is told how an exploration
+    of step 2 goes."""
     facts = model.domains
     if policy is None:
         policy = POLICIES.get(facts.language, NarrowingPolicy())
+    if states is not None:
+        policy = dataclasses.replace(policy, provisional_states=states)
     unranged = {u.variable: u for u in facts.unranged}
     analysis = None
     if unranged:
         model, analysis, provisional = _settle_unranged(model, unranged, policy)
         if provisional:
-            model = _from_reachable(model, provisional, unranged, policy)
+            model = _from_reachable(model, provisional, unranged, policy, progress)
             analysis = None
     if facts.placeholder is not None and any(facts.placeholder.value in v.domain for v in model.variables):
         model = _replace_placeholder(model, facts.placeholder.value, facts.placeholder.below)
@@ -246,26 +253,27 @@ def _with_range(model: SequentialModel, names, bounds: tuple[int, int], unranged
 
 
 def _from_reachable(model: SequentialModel, provisional: dict, unranged: dict,
-                    policy: NarrowingPolicy) -> SequentialModel:
+                    policy: NarrowingPolicy, progress: Optional[Progress] = None) -> SequentialModel:
     """Step 2 (module docstring) for the ``provisional`` variables of ``model``."""
     wording = policy.wording
     first_name = next(iter(provisional))
     fact = unranged[first_name]
     # (the states of a model with many slots are bounded by memory too: ``state_bound``)
-    bound, _ = state_bound(model, policy.provisional_states)
+    limit = state_bound(model, policy.provisional_states)
+    bound = limit.states
     fields = dict(names=", ".join(f"'{name}'" for name in provisional), variable=first_name,
                   reason=provisional[first_name], reason_clause=provisional[first_name].rstrip(";"),
-                  states=bound)
+                  states=bound, advice=limit.advice("--domain-states", NARROWING))
     scope = None if policy.reachable_scope == "all" else frozenset(provisional)
     for lo, hi in policy.provisional_ranges:
         trial = _with_range(model, provisional, (lo, hi), unranged)
-        first = reachable_graph(trial, max_states=bound)
+        first = reachable_graph(trial, max_states=bound, progress=progress)
         if not first.complete:
             raise _refusal(wording.too_many_states, fact, **fields, lo=lo, hi=hi)
         if not policy.refuse_faults and _leaves_range(trial, first, provisional):
             continue
         smaller, narrowed = restrict_to_states(trial, first, scope)
-        second = reachable_graph(smaller, max_states=bound)
+        second = reachable_graph(smaller, max_states=bound, progress=progress)
         before, after = counts(first), counts(second)
         if before != after:
             raise _refusal(wording.not_covered, fact, **fields, lo=lo, hi=hi, before=before, after=after)

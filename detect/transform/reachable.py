@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from detect.statespace.explore import ReachableGraph, reachable_graph
+from detect.statespace.explore import ReachableGraph, reachable_graph, state_bound
 from detect.ir import SequentialModel, slot_offsets
 
 
@@ -64,24 +64,12 @@ class ReachableDomains:
                 if parts else f"domains already exact on the {self.states:,} reachable states")
 
 
+#: What ``StateBound.advice`` says is being done when the memory budget bounds narrowing.
+NARROWING = "while narrowing"
+
+
 class DomainsNotNarrowed(Exception):
     """The reachable states were too many, or narrowing changed the transition system."""
-
-
-#: Most state slots (states × slots per state) an exploration for narrowing holds, about
-#: 1 GB of tuples: a million states of a ring of 1,000 processes (3,000 slots each) would
-#: take 24 GB before the state bound applied.
-SLOT_BUDGET = 40_000_000
-
-
-def state_bound(model: SequentialModel, max_states: int) -> tuple[int, str]:
-    """``(bound, advice)``: ``max_states``, or fewer where its states would exceed
-    ``SLOT_BUDGET`` slots; ``advice`` says what to change when the bound is reached."""
-    slots = max(1, sum(v.length for v in model.variables))
-    if max_states * slots <= SLOT_BUDGET:
-        return max_states, "raise --domain-states"
-    return max(1, SLOT_BUDGET // slots), (f"at most {SLOT_BUDGET:,} state slots are held while narrowing "
-                                          f"({slots:,} per state): lower the parameters")
 
 
 def narrow_to_reachable(model: SequentialModel, max_states: int,
@@ -95,10 +83,12 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
             return None
         return lambda states, transitions, seconds: progress(f"domains: {what}, {states:,} states")
 
-    max_states, advice = state_bound(model, max_states)
+    bound = state_bound(model, max_states)
+    max_states = bound.states
     first = reachable_graph(model, max_states=max_states, progress=telling("exploring"))
     if not first.complete:
-        raise DomainsNotNarrowed(f"the model has more than {max_states:,} reachable states; {advice}")
+        raise DomainsNotNarrowed(f"the model has more than {max_states:,} reachable states; "
+                                 f"{bound.advice('--domain-states', NARROWING)}")
     smaller, narrowed = restrict_to_states(model, first)
     second = reachable_graph(smaller, max_states=max_states, progress=telling("re-exploring narrowed"))
     before, after = counts(first), counts(second)
