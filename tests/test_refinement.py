@@ -16,10 +16,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from detect.checking.reduce import graph_canonicaliser
+from detect.checking.reduce import graph_canonicaliser, marked_canonical_form as graph_canonical_form
 from detect.checking.refinement import (
-    RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism,
+    NativeGraphCanonicaliser, RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism,
+    native_available,
 )
+from detect.statespace.explore import CanonicalUndecided
 from detect.symmetry.graph import ColouredGraph
 
 VERTICES = 6
@@ -150,3 +152,162 @@ def test_c_rounds_give_the_numpy_colours(n, density, seed):
         pytest.skip("no C compiler")
     assert np.array_equal(in_c.stable_colours(marked), in_numpy.stable_colours(marked))
     assert np.array_equal(in_c.base, in_numpy.base)
+
+
+# ------------------------------------------------------------------------ the C canonicaliser
+
+needs_c = pytest.mark.skipif(not native_available(), reason="no C compiler")
+
+
+@needs_c
+@pytest.mark.parametrize("key_bits", [64, 0])
+def test_c_canonicaliser_on_a_certificate_collision(key_bits):
+    """All 70 two-regular states get one certificate: the search in C splits them into the
+    hexagons and the pairs of triangles."""
+    graph = subdivided_complete_graph()
+    states = two_regular_states()
+    order = list(states)
+    random.Random(15).shuffle(order)
+    canon = NativeGraphCanonicaliser(graph, budget=64, key_bits=key_bits)
+    reps = {canon(s) for s in order}
+    assert sorted(states[r] for r in reps) == ["hexagon", "triangles"]
+    assert all(states[canon(s)] == states[s] for s in order)
+    stats = canon.stats()
+    # Equal certificates, settled by the search (not the discrete check), some of them
+    # against the other shape's representative.
+    assert stats["searches"] > 0 and stats["collisions"] > 0 and stats["orbits"] == 2
+
+
+@needs_c
+def test_c_canonicaliser_past_its_budget_is_undecided_and_stores_nothing():
+    graph = subdivided_complete_graph()
+    hexagon, other = [s for s, shape in two_regular_states().items() if shape == "hexagon"][:2]
+    canon = NativeGraphCanonicaliser(graph, budget=0)
+    assert canon(hexagon) == hexagon
+    with pytest.raises(CanonicalUndecided):
+        canon(other)
+    assert canon.stats()["orbits"] == 1
+
+
+@needs_c
+def test_c_canonicaliser_past_its_budget_asks_the_canonical_form():
+    """Called from Python with a canonical form, every undecided state is settled by it."""
+    graph = subdivided_complete_graph()
+    states = two_regular_states()
+    form = graph_canonical_form(graph)
+    canon = NativeGraphCanonicaliser(graph, budget=0, canonical_form=lambda s: form(marks(graph, s)))
+    reps = {canon(s) for s in states}
+    assert sorted(states[r] for r in reps) == ["hexagon", "triangles"]
+    assert all(states[canon(s)] == states[s] for s in states)
+    assert canon.stats()["undecided"] > 0
+
+
+def automorphisms_by_brute_force(n, edges, colour):
+    """Every colour-preserving permutation (one per colour class, combined) that keeps the edges."""
+    edge_set = {frozenset(e) for e in edges}
+    classes = [[v for v in range(n) if colour[v] == c] for c in sorted(set(colour))]
+    for images in itertools.product(*(itertools.permutations(cls) for cls in classes)):
+        perm = [0] * n
+        for cls, image in zip(classes, images):
+            for v, w in zip(cls, image):
+                perm[v] = w
+        if all(frozenset((perm[u], perm[v])) in edge_set for u, v in edges):
+            yield perm
+
+
+@needs_c
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 3), st.floats(0.1, 0.7), st.integers(0, 2**32 - 1),
+       st.sampled_from([64, 0]), st.sampled_from([64, 0]))
+def test_c_canonicaliser_counts_the_orbits_of_random_graphs(vertices, slots, density, seed, key_bits,
+                                                             automorphisms):
+    """A random coloured graph with ``slots`` slots of two literal nodes each (joined to random
+    vertices); every state's representative lies in its orbit under the brute-force
+    automorphism group, and there is exactly one representative per orbit.  ``key_bits`` 0
+    puts every state in one bucket: the exact comparison alone separates the orbits;
+    ``automorphisms`` 0 keeps none of those the checks prove (no images in the memo)."""
+    rnd = random.Random(seed)
+    colour = [rnd.randrange(2) for _ in range(vertices)]
+    edges = [(u, v) for u, v in itertools.combinations(range(vertices), 2) if rnd.random() < density]
+    pre_literal = []
+    for _ in range(slots):
+        # A slot node joined to both literal nodes: automorphisms map slots to slots.
+        slot_node = len(colour)
+        colour.append(4)
+        nodes = {}
+        for value in (0, 1):
+            node = len(colour)
+            colour.append(2 + value)
+            edges += [(rnd.randrange(vertices), node), (slot_node, node)]
+            nodes[value] = node
+        pre_literal.append(nodes)
+    n = len(colour)
+    graph = ColouredGraph(n, tuple(sorted(edges)), tuple(colour), ("a", "b", "off", "on", "slot"),
+                          tuple("node" for _ in range(n)), tuple(str(v) for v in range(n)),
+                          tuple(pre_literal))
+    perms = list(automorphisms_by_brute_force(n, edges, colour))
+    value_of = {node: (k, value) for k, nodes in enumerate(pre_literal) for value, node in nodes.items()}
+
+    def image(perm, state):
+        out = [None] * slots
+        for k, value in enumerate(state):
+            slot, v = value_of[perm[pre_literal[k][value]]]
+            out[slot] = v
+        return tuple(out)
+
+    states = list(itertools.product((0, 1), repeat=slots))
+    orbit = {s: min(image(p, s) for p in perms) for s in states}
+    canon = NativeGraphCanonicaliser(graph, budget=10_000, key_bits=key_bits, automorphisms=automorphisms)
+    reps = {canon(s) for s in rnd.sample(states, len(states))}
+    assert all(orbit[canon(s)] == orbit[s] for s in states)
+    assert len(reps) == len(set(orbit.values()))
+
+
+# ------------------------------------------------------------------------ in the explorers
+
+GRAPH_MODELS = [("token_circulation.csp", {"N": 4}), ("dining_philosophers.csp", {}),
+                ("readers_writers.csp", {}), ("peterson_pid.pml", {})]
+
+
+def _graph_and_exact(name, defines, engine, monkeypatch=None):
+    from detect.checking.reduce import explore_reduced
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    model = load_model(f"models/{name}", defines)
+    detection = detect(model)
+    graph = explore_reduced(model, "graph", detection=detection, explorer=engine, workers=1)
+    exact = explore_reduced(model, "exact", detection=detection, explorer="python")
+    return graph, exact
+
+
+@needs_c
+@pytest.mark.parametrize("engine", ["native", "python"])
+@pytest.mark.parametrize("name, defines", GRAPH_MODELS, ids=[m for m, _ in GRAPH_MODELS])
+def test_graph_in_c_counts_the_orbits_exact_counts(name, defines, engine):
+    """The C canonicaliser, called by the native explorer or by the Python one, stores one state
+    per orbit: as many as ``exact`` (itself checked against brute-force orbit counts in
+    test_reduce), with the same transitions and deadlock verdicts."""
+    graph, exact = _graph_and_exact(name, defines, engine)
+    assert "in C" in graph.reducer.method
+    stats = graph.reducer.canonicalise.stats()
+    if stats["checks"] + stats["searches"]:
+        # Every proved isomorphism is an automorphism of the graph; some were kept and used.
+        assert stats["automorphisms"] > 0 and stats["images"] > 0
+    assert graph.exploration.states == exact.exploration.states
+    assert graph.exploration.transitions == exact.exploration.transitions
+    assert len(graph.exploration.deadlocks) == len(exact.exploration.deadlocks)
+    assert [a.verdict for a in graph.exploration.assertions] == [a.verdict for a in exact.exploration.assertions]
+
+
+@needs_c
+def test_graph_past_the_c_budget_falls_back_to_the_canonical_form(monkeypatch):
+    """With no branches allowed, the first state the C search must settle is undecided: the
+    native run stops and the Python explorer redoes it, settling such states by nauty's
+    canonical form, with the same count."""
+    import detect.checking.reduce as reduce
+
+    monkeypatch.setattr(reduce, "SEARCH_BUDGET", 0)
+    graph, exact = _graph_and_exact("token_circulation.csp", {"N": 4}, "native")
+    assert graph.reducer.canonicalise.stats()["undecided"] > 0
+    assert graph.exploration.states == exact.exploration.states

@@ -31,17 +31,18 @@ the others are re-checked without reduction and say so in their note.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from detect.statespace.compile import State, compile_model
 from detect.symmetry.permgroup import PermutationGroup, permutation_group
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
-    Exploration, NativeCanonical, NotASymmetry, PointSymmetry, Progress, SortedBlocks,
+    CanonicalUndecided, Exploration, NativeCanonical, NotASymmetry, PointSymmetry, Progress, SortedBlocks,
     explore_state_space,
 )
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
@@ -51,6 +52,9 @@ from detect.checking.pids import anonymous_pids, pid_canonicaliser
 from detect.checking.scalarset import (
     aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
 )
+
+if TYPE_CHECKING:  # for annotations: numpy is imported where the graph strategy runs
+    import numpy as np
 
 STRATEGIES = ("none", "exact", "enumerate", "local", "graph", "pids")
 #: ``enumerate`` refuses groups larger than this (per-state cost is |G| images).
@@ -368,28 +372,10 @@ def local_canonicaliser(point_generators: Sequence[Images], pts: LiteralPoints, 
 # ------------------------------------------------------------------------ graph
 
 
-def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH_BUDGET,
-                        native: bool = True) -> Callable[[State], State]:
-    """Representative = the first state seen that is isomorphic to this one as a marked graph.
-
-    A state is the coloured graph with its pre-literal nodes marked; two states are isomorphic
-    iff an automorphism of the graph maps one literal set onto the other, i.e. iff they lie in
-    one G-orbit.  The hash key is the GROOVE-style certificate (seed 003,
-    ``detect.checking.refinement``): colour refinement of the marked graph, equal for isomorphic
-    states, so a state whose certificate is new is a new orbit.  A state whose certificate is
-    already in the table is compared with each state of that bucket by the exact isomorphism
-    search; where the search passes ``search_budget`` branches, by the full canonical form,
-    computed lazily and kept per bucket entry: nauty (dense) up to ``AUTO_THRESHOLD`` nodes,
-    bliss (igraph, sparse) above, as in ``detect.symmetry.automorphisms``.  ``native``: the
-    refinement rounds in C where a compiler is present (the same colours as numpy's).
-
-    Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
-    """
-    # numpy and the refinement module only here: an import of ~0.15 s every other run would pay.
-    import numpy as np
-
-    from detect.checking.refinement import RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism
-
+def marked_canonical_form(graph, engine: str = "auto") -> Callable[[np.ndarray], bytes]:
+    """The canonical form of the coloured graph with the nodes ``marked`` (a bool per node):
+    equal iff the marked graphs are isomorphic.  nauty (dense) up to ``AUTO_THRESHOLD`` nodes,
+    bliss (igraph, sparse) above, as in ``detect.symmetry.automorphisms``, or as ``engine`` says."""
     classes = graph.colour_classes()
     if engine == "auto":
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
@@ -420,15 +406,8 @@ def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH
             canon = bliss_graph.permute_vertices(perm)
             canon_colour = [colour[perm[i]] for i in range(graph.n)]
             return repr((sorted(tuple(sorted(e)) for e in canon.get_edgelist()), canon_colour)).encode()
-    node_of_literal = [dict(values) for values in graph.pre_literal]
-    refinement = RefinementGraph.of_coloured_graph(graph, native)
 
-    def marks(s: State) -> np.ndarray:
-        marked = np.zeros(graph.n, dtype=bool)
-        marked[[node_of_literal[k][v] for k, v in enumerate(s)]] = True
-        return marked
-
-    def canonical_form(marked: np.ndarray) -> bytes:
+    def form(marked: np.ndarray) -> bytes:
         # Each literal colour class split into unmarked, marked, in that fixed order, so the
         # ordered partition is canonical.
         partition = []
@@ -442,6 +421,47 @@ def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH
             else:
                 partition.append(set(cls))
         return label(partition)
+
+    return form
+
+
+def state_marks(graph) -> Callable[[State], np.ndarray]:
+    """A state's pre-literal nodes of ``graph``, as a bool per node."""
+    import numpy as np  # here, not at the top: see graph_canonicaliser
+
+    node_of_literal = [dict(values) for values in graph.pre_literal]
+
+    def marks(s: State) -> np.ndarray:
+        marked = np.zeros(graph.n, dtype=bool)
+        marked[[node_of_literal[k][v] for k, v in enumerate(s)]] = True
+        return marked
+
+    return marks
+
+
+def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH_BUDGET,
+                        native: bool = True) -> Callable[[State], State]:
+    """Representative = the first state seen that is isomorphic to this one as a marked graph.
+
+    A state is the coloured graph with its pre-literal nodes marked; two states are isomorphic
+    iff an automorphism of the graph maps one literal set onto the other, i.e. iff they lie in
+    one G-orbit.  The hash key is the GROOVE-style certificate (seed 003,
+    ``detect.checking.refinement``): colour refinement of the marked graph, equal for isomorphic
+    states, so a state whose certificate is new is a new orbit.  A state whose certificate is
+    already in the table is compared with each state of that bucket by the exact isomorphism
+    search; where the search passes ``search_budget`` branches, by the full canonical form,
+    computed lazily and kept per bucket entry: nauty (dense) up to ``AUTO_THRESHOLD`` nodes,
+    bliss (igraph, sparse) above, as in ``detect.symmetry.automorphisms``.  ``native``: the
+    refinement rounds in C where a compiler is present (the same colours as numpy's).
+
+    Why one function: it builds the closure called once per explored state; the per-state path keeps its data in closure variables, not in a helper object's attributes.
+    """
+    # The refinement module (and numpy) only here: an import of ~0.15 s every other run would pay.
+    from detect.checking.refinement import RefinementGraph, SearchBudgetExceeded, certificate, find_isomorphism
+
+    refinement = RefinementGraph.of_coloured_graph(graph, native)
+    canonical_form = marked_canonical_form(graph, engine)
+    marks = state_marks(graph)
 
     memo: dict[State, State] = {}
     # certificate -> [[state, marks, stable colours, canonical form or None], ...]
@@ -487,7 +507,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     """The canonicaliser of ``strategy`` for ``group`` (a ``detect.symmetry.group.SymmetryGroup``).
 
     ``graph`` (the detection's coloured graph) is needed by ``graph`` only; ``fast_paths=False``
-    makes ``exact`` use the general backtracking even where sorting would do (tests, benchmarks).
+    makes ``exact`` use the general backtracking even where sorting would do, and ``graph`` its
+    numpy/Python canonicaliser rather than the C one (tests, benchmarks).
     """
     if strategy not in STRATEGIES:
         raise ReductionError(f"unknown reduction strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
@@ -538,8 +559,37 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
                        f"hill climbing with {len(gens)} generators and inverses")
     if graph is None:
         raise ReductionError("--reduce graph needs the coloured graph of the detection")
+    return graph_reducer(graph, group.order, order, graph_engine, native=fast_paths)
+
+
+def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine: str = "auto",
+                  native: bool = True) -> Reducer:
+    """``graph``: in C where a compiler is present (``NativeGraphCanonicaliser``, which the
+    native explorer calls too), else the numpy/Python ``graph_canonicaliser``; both fall back to
+    a canonical form by ``graph_engine`` (nauty or bliss) where their search budget runs out
+    (the C one when called from Python: a native run stops, ``CanonicalUndecided``, and
+    ``explore_reduced`` redoes it in the Python explorer).  ``native=False``: the Python one."""
+    from detect.checking.refinement import NativeGraphCanonicaliser, native_available
+
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
-    return Reducer(strategy, group.order, graph_canonicaliser(graph, engine), order,
+    if native and native_available():
+        marks = state_marks(graph)
+
+        @functools.lru_cache(maxsize=1)
+        def form() -> Callable[[np.ndarray], bytes]:
+            # Built on the first undecided state: most runs never need nauty/bliss.
+            return marked_canonical_form(graph, engine)
+
+        def state_form(s: State) -> bytes:
+            return form()(marks(s))
+
+        canon = NativeGraphCanonicaliser(graph, SEARCH_BUDGET, canonical_form=state_form)
+        return Reducer("graph", group_order, canon, order,
+                       f"partition-refinement certificate of the {graph.n}-node coloured graph with the state "
+                       f"marked, in C; a discrete partition's bijection checked on equal certificates, else an "
+                       f"isomorphism search, {engine} canonical form past {SEARCH_BUDGET} branches; a memo of "
+                       f"settled states and their images under the automorphisms the checks proved", canon.native)
+    return Reducer("graph", group_order, graph_canonicaliser(graph, engine), order,
                    f"colour-refinement certificate of the {graph.n}-node coloured graph with the state marked; "
                    f"isomorphism search on equal certificates, {engine} canonical form past {SEARCH_BUDGET} branches")
 
@@ -690,12 +740,22 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
     pts = LiteralPoints.of(model)
     actions = [point_symmetry(g, pts) for g in group.acting_points]
+
     try:
-        result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
-                         memory_limit=memory_limit, workers=workers,
-                         canonicalise=reducer.canonicalise, native_canonical=reducer.native_canonical,
-                         progress=progress,
-                         symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
+        try:
+            result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
+                                         memory_limit=memory_limit, workers=workers,
+                                         canonicalise=reducer.canonicalise, native_canonical=reducer.native_canonical,
+                                         progress=progress,
+                                         symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
+        except CanonicalUndecided:
+            # The C search ran out of branches in the native explorer, which cannot ask
+            # nauty/bliss: again in the Python explorer, whose calls of the same canonicaliser
+            # settle such states by the canonical form.
+            result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine="python",
+                                         memory_limit=memory_limit, canonicalise=reducer.canonicalise,
+                                         progress=progress,
+                                         symmetries=tuple(actions) if check else ())
     except NotASymmetry as wrong:
         # Never trust a refuted generator: the verdicts come from a plain run.
         note = (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "

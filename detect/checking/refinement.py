@@ -12,6 +12,12 @@ refine both, recurse; a discrete pair of colourings gives a bijection that is re
 it is checked to preserve edges, colour classes and marks.  The search is complete (an
 isomorphism f survives the branch that picks f(v)), so ``None`` proves non-isomorphism;
 ``SearchBudgetExceeded`` says nothing and the caller falls back to a canonical labelling.
+
+Where a C compiler is present the graph strategy runs ``NativeGraphCanonicaliser`` instead: the
+same design with exact partition refinement (nauty-style cells and a splitter queue, from the
+unmarked graph's equitable partition) in place of hashed colours, the whole per-state path in C
+(``refinement.c``), callable by the native explorer.  The numpy path above is the fallback and
+the reference the tests compare with.
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ from typing import Optional
 
 import numpy as np
 
+from detect.statespace.explore import CanonicalUndecided, ExternalCanonical
 from detect.statespace.native.build import BuildError, shared_object
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -60,7 +67,15 @@ def _kernel():
         return None
     ffi = cffi.FFI()
     ffi.cdef("int64_t wl_refine(int64_t n, const int64_t *offsets, const int64_t *nbrs, "
-             "uint64_t *colours, uint64_t *work, int64_t size);")
+             "uint64_t *colours, uint64_t *work, int64_t size);"
+             "void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32_t *colour, "
+             "int32_t nslots, const int64_t *vmin, const int32_t *vspan, const int32_t *node_of, int64_t budget, "
+             "int32_t key_bits, int32_t max_auts);"
+             "int gc_canonicalise(void *g, int64_t *t);"
+             "int gc_bucket(void *g, const int64_t *t, int64_t *out, int32_t max);"
+             "int gc_insert(void *g, const int64_t *t);"
+             "void gc_free(void *g);"
+             "void gc_stats(void *g, uint64_t *out);")
     return ffi, ffi.dlopen(str(path))
 
 
@@ -203,3 +218,114 @@ def find_isomorphism(g: RefinementGraph, marked_a: np.ndarray, stable_a: np.ndar
         return None
 
     return search(stable_a, stable_b)
+
+
+def native_available() -> bool:
+    """Whether ``refinement.c`` compiled here (a C compiler is present)."""
+    return _kernel() is not None
+
+
+#: Automorphisms ``NativeGraphCanonicaliser`` keeps (see there); 0 turns the images off.
+AUTOMORPHISMS = 64
+
+
+class NativeGraphCanonicaliser:
+    """The graph strategy's whole per-state path in C (``gc_canonicalise`` in ``refinement.c``):
+    mark the state's literal nodes, refine from the graph's precomputed equitable partition,
+    key a table by the refinement's trace, and settle equal keys exactly (a discrete partition
+    gives the only candidate bijection, which is checked; otherwise an individualisation-
+    refinement search of at most ``budget`` branches).  The representative of an orbit is the
+    first of its states canonicalised.  Past the budget a call from Python compares
+    ``canonical_form`` (nauty/bliss, of a state) of the state with those of the representatives
+    of its certificate; without ``canonical_form`` it raises ``CanonicalUndecided`` and stores
+    nothing, as the C function does for the native explorer.
+    ``key_bits`` of the certificate key the table (tests use 0: every state is compared exactly
+    with every representative, which exercises the comparison).
+
+    A memo (direct-mapped, 8 MB) maps states already canonicalised to their representative.
+    Each exact check that succeeds proves an automorphism of the graph (node v to the node at
+    v's position in the representative's partition); up to ``automorphisms`` distinct ones are
+    kept as maps of literals, and the images of every state they settle go into the memo too:
+    the isomorphism tests' own by-product (nauty prunes with it likewise), never the detected
+    group, so a state they reach costs a lookup instead of a refinement.
+
+    The native explorer calls the same C function through ``native`` (shared table: traces
+    rebuilt in Python see the representatives the C run chose)."""
+
+    def __init__(self, graph, budget: int, key_bits: int = 64, canonical_form=None,
+                 automorphisms: int = AUTOMORPHISMS):
+        ffi, lib = _kernel()
+        colour = np.zeros(graph.n, dtype=np.int64)
+        for c, cls in enumerate(graph.colour_classes()):
+            colour[cls] = c
+        ends = np.asarray(graph.edges, dtype=np.int64).reshape(-1, 2)
+        src, dst = np.concatenate([ends[:, 0], ends[:, 1]]), np.concatenate([ends[:, 1], ends[:, 0]])
+        order = np.argsort(src, kind="stable")
+        offsets = np.concatenate([[0], np.cumsum(np.bincount(src, minlength=graph.n))])
+        vmin, vspan, node_of = [], [], []
+        for values in graph.pre_literal:
+            lo, hi = min(values), max(values)
+            vmin.append(lo)
+            vspan.append(hi - lo + 1)
+            node_of.extend(values.get(v, -1) for v in range(lo, hi + 1))
+        arrays = (ffi.new("int32_t[]", offsets.tolist()),
+                  ffi.new("int32_t[]", dst[order].tolist() or [0]),
+                  ffi.new("int32_t[]", colour.tolist()),
+                  ffi.new("int64_t[]", vmin or [0]), ffi.new("int32_t[]", vspan or [0]),
+                  ffi.new("int32_t[]", node_of or [0]))
+        handle = lib.gc_new(graph.n, arrays[0], arrays[1], arrays[2], len(vmin), arrays[3], arrays[4],
+                            arrays[5], budget, key_bits, automorphisms)
+        if handle == ffi.NULL:
+            raise MemoryError("graph canonicaliser tables")
+        self._ffi, self._lib = ffi, lib
+        self._handle = ffi.gc(handle, lib.gc_free)
+        self._nslots = len(vmin)
+        self._buffer = ffi.new("int64_t[]", max(1, self._nslots))
+        self._canonical_form = canonical_form
+        self._forms: dict = {}  # representative -> its canonical form, computed on demand
+        self.native = ExternalCanonical(int(ffi.cast("uintptr_t", ffi.addressof(lib, "gc_canonicalise"))),
+                                        int(ffi.cast("uintptr_t", self._handle)), self)
+
+    def __call__(self, state):
+        buffer = self._buffer
+        buffer[0:self._nslots] = state
+        rc = self._lib.gc_canonicalise(self._handle, buffer)
+        if rc == -1:
+            if self._canonical_form is None:
+                raise CanonicalUndecided(state)
+            return self._by_canonical_form(tuple(state))
+        if rc == -2:
+            raise MemoryError("graph canonicaliser tables")
+        if rc == -3:
+            raise ValueError(f"state {state} has a value without a literal node")
+        return tuple(buffer[0:self._nslots])
+
+    def _by_canonical_form(self, state):
+        """The representative whose canonical form is ``state``'s, else ``state`` stored as a new one."""
+        ffi, lib = self._ffi, self._lib
+        ns = self._nslots
+        out = ffi.new("int64_t[]", max(1, ns) * 64)
+        count = lib.gc_bucket(self._handle, self._buffer, out, 64)
+        if count > 64:
+            out = ffi.new("int64_t[]", max(1, ns) * count)
+            count = lib.gc_bucket(self._handle, self._buffer, out, count)
+        form = self._canonical_form(state)
+        for i in range(count):
+            rep = tuple(out[i * ns:(i + 1) * ns])
+            if rep not in self._forms:
+                self._forms[rep] = self._canonical_form(rep)
+            if self._forms[rep] == form:
+                return rep
+        if lib.gc_insert(self._handle, self._buffer) != 0:
+            raise MemoryError("graph canonicaliser tables")
+        self._forms[state] = form
+        return state
+
+    def stats(self) -> dict[str, int]:
+        """Calls, discrete checks, searches, undecided calls, equal keys of other orbits, orbits,
+        calls answered by the memo, images put in the memo, automorphisms kept."""
+        out = self._ffi.new("uint64_t[9]")
+        self._lib.gc_stats(self._handle, out)
+        names = ("calls", "checks", "searches", "undecided", "collisions", "orbits", "memo_hits", "images",
+                 "automorphisms")
+        return dict(zip(names, (int(x) for x in out)))

@@ -111,8 +111,25 @@ class PermutedPids:
     pid_of: tuple[tuple[tuple[int, int], ...], ...]
 
 
+@dataclass(frozen=True, eq=False)
+class ExternalCanonical:
+    """Passed with a canonicaliser implemented by a C function ``int f(void *context, int64_t
+    *state)`` (at address ``function``) that replaces the slot values by the representative in
+    place and returns 0, or nonzero when it cannot (-1: undecided, ``CanonicalUndecided``);
+    ``owner`` keeps ``context`` alive and is the Python canonicaliser calling the same function,
+    so both see one table of representatives."""
+
+    function: int
+    context: int
+    owner: object
+
+
+class CanonicalUndecided(Exception):
+    """A canonicaliser could not decide which orbit a state is in (a search budget ran out)."""
+
+
 #: What a reducer may hand the native explorer instead of a Python canonicaliser.
-NativeCanonical = SortedBlocks | PermutedPids
+NativeCanonical = SortedBlocks | PermutedPids | ExternalCanonical
 
 
 @dataclass(frozen=True)

@@ -86,8 +86,8 @@ def engine_choice(explicit: Optional[str] = None) -> str:
 def dispatch(model, *, max_states=None, timeout=None, progress=None, engine=None,
              canonicalise=None, symmetries=(), memory_limit=None, native_canonical=None, workers=None):
     """``detect.statespace.explore.explore_state_space`` on the chosen engine: unreduced, or
-    reduced by the canonicaliser ``native_canonical`` describes (``SortedBlocks`` or
-    ``PermutedPids``) with the generators ``symmetries`` checked on every state.  A fallback to
+    reduced by the canonicaliser ``native_canonical`` describes (``SortedBlocks``,
+    ``PermutedPids`` or ``ExternalCanonical``) with the generators ``symmetries`` checked on every state.  A fallback to
     the Python explorer is said in the result's ``notes``."""
     from detect.statespace.explore import explore_state_space as explore_python
 
@@ -148,6 +148,7 @@ def load(model: SequentialModel):
 
 
 _RC_TRUNCATED, _RC_OVERFLOW, _RC_MEMORY, _RC_NOT_A_SYMMETRY, _RC_MEMORY_LIMIT, _RC_TOO_MANY = 2, 3, 4, 5, 6, 7
+_RC_UNDECIDED = 8
 _NO_LIMIT = (1 << 64) - 1
 #: How the native explorer's ``memory_bytes`` are counted.
 MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
@@ -157,12 +158,12 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonic
     """Hand the canonical form (sorted blocks, or pids' tables) and the generators' slot/value
     tables to C; returns what must stay alive while C may read it (nothing after
     ``nx_set_symmetry`` and ``nx_set_pids`` copy, but be safe)."""
-    from detect.statespace.explore import PermutedPids, PointSymmetry, SortedBlocks
+    from detect.statespace.explore import ExternalCanonical, PermutedPids, PointSymmetry, SortedBlocks
 
     if canonicalise is None and not symmetries:
         return None
-    if canonicalise is not None and not isinstance(native_canonical, (SortedBlocks, PermutedPids)):
-        raise NativeUnavailable("only the sorting and pid canonicalisers run natively")
+    if canonicalise is not None and not isinstance(native_canonical, (SortedBlocks, PermutedPids, ExternalCanonical)):
+        raise NativeUnavailable("only the sorting, pid and external canonicalisers run natively")
     blocks = native_canonical.blocks if isinstance(native_canonical, SortedBlocks) and canonicalise is not None else ()
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
@@ -187,6 +188,10 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonic
         raise NativeUnavailable("out of memory")
     if canonicalise is not None and isinstance(native_canonical, PermutedPids):
         keep += _set_pids(lib, ffi, ctx, native_canonical, pts)
+    if canonicalise is not None and isinstance(native_canonical, ExternalCanonical):
+        lib.nx_set_external(ctx, ffi.cast("void *", native_canonical.function),
+                            ffi.cast("void *", native_canonical.context))
+        keep.append(native_canonical.owner)
     return keep
 
 
@@ -211,7 +216,12 @@ def _set_pids(lib, ffi, ctx, pids, pts) -> list:
 
 
 def _refuse(rc: int, lib, ctx) -> None:
-    """Raise ``NativeUnavailable`` when ``rc`` says the C search cannot go on."""
+    """Raise ``NativeUnavailable`` when ``rc`` says the C search cannot go on, or
+    ``CanonicalUndecided`` when the external canonicaliser could not decide a state."""
+    from detect.statespace.explore import CanonicalUndecided
+
+    if rc == _RC_UNDECIDED:
+        raise CanonicalUndecided("the external canonicaliser could not decide a state")
     if rc == _RC_MEMORY:
         raise NativeUnavailable("out of memory")
     if rc == _RC_TOO_MANY:

@@ -62,7 +62,7 @@ typedef uint8_t u8;
 #define MAX_SLOTS ((size_t)1 << 32)
 
 enum { RC_DONE = 0, RC_MORE = 1, RC_TRUNCATED = 2, RC_OVERFLOW = 3, RC_MEMORY = 4,
-       RC_NOT_A_SYMMETRY = 5, RC_MEMORY_LIMIT = 6, RC_TOO_MANY = 7 };
+       RC_NOT_A_SYMMETRY = 5, RC_MEMORY_LIMIT = 6, RC_TOO_MANY = 7, RC_UNDECIDED = 8 };
 
 typedef struct {
     u32 *items;
@@ -101,7 +101,8 @@ typedef struct Worker {
     /* found in this round (global ids, in expansion order); merged by the round's end */
     Vec32 deadlocks, terminals, faults;
     i64 decided[NCOND > 0 ? NCOND : 1];
-    int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY or RC_TOO_MANY */
+    int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY, RC_TOO_MANY
+                                          * or RC_UNDECIDED */
     u32 bad_state;
     int bad_gen;
     size_t round;         /* expansions allowed in this round */
@@ -140,6 +141,10 @@ typedef struct Ctx {
     int32_t *pid_labelled; /* NSLOTS: 1 when the slot holds pid values */
     int32_t *pid_label;    /* per point (poff[k] + slot_index(k, v)): the pid v names, or -1 */
     i64 *pid_value;        /* NSLOTS * pid_m: the value of slot k naming pid q */
+    /* symmetry reduction by a C function of another library (nx_set_external): replaces the
+     * slot values by the representative, nonzero when it cannot */
+    int (*ext_canon)(void *, i64 *);
+    void *ext_ctx;
     /* generators checked on every expanded state: target slot and value per (slot, index) */
     int ngens;
     int32_t *gtarget;     /* ngens * NSLOTS */
@@ -346,11 +351,16 @@ static void canonicalise_pids(const Ctx *c, i64 *t) {
     for (int q = 0; q < m * L; q++) t[c->pid_blocks[q]] = x.best[q];
 }
 
-/* The representative of t's orbit, in place (when a reduction is set). */
-static void canonicalise(const Ctx *c, i64 *t) {
+/* The representative of t's orbit, in place (when a reduction is set); nonzero when the
+   external canonicaliser could not decide. */
+static int canonicalise(const Ctx *c, i64 *t) {
     if (c->nblocks) sort_blocks(c, t);
     else if (c->pid_m) canonicalise_pids(c, t);
+    else if (c->ext_canon) return c->ext_canon(c->ext_ctx, t);
+    return 0;
 }
+
+static int reduces(const Ctx *c) { return c->nblocks || c->pid_m || c->ext_canon; }
 
 static void apply_generator(const Ctx *c, int g, const i64 *s, i64 *out) {
     const int32_t *tg = c->gtarget + (size_t)g * NSLOTS;
@@ -688,7 +698,7 @@ int nx_init(void *p, u64 budget) {
     }
     while (budget--) {
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
-        if (c->nblocks || c->pid_m) canonicalise(c, c->scratch);
+        if (reduces(c) && canonicalise(c, c->scratch)) return RC_UNDECIDED;
         pack(c->scratch, c->wscratch);
         u64 h = hash_words(c->wscratch);
         int64_t r = lookup_insert(&c->w[owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
@@ -824,6 +834,13 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
 /* The representative of the state t (NSLOTS values), in place: for tests and tools. */
 void nx_canonicalise(void *p, i64 *t) { canonicalise(p, t); }
 
+/* Canonicalise with fn(ctx, t) (see ext_canon); after nx_set_symmetry. */
+void nx_set_external(void *p, void *fn, void *ctx) {
+    Ctx *c = p;
+    c->ext_canon = (int (*)(void *, i64 *))fn;
+    c->ext_ctx = ctx;
+}
+
 /* S_m on pids (canonicalise_pids); after nx_set_symmetry, whose poff it reads. */
 int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, const int32_t *fixed,
                 const int32_t *labelled, const int32_t *label, const i64 *value) {
@@ -872,12 +889,12 @@ static int expand(Worker *w, size_t idx) {
     }
     int rc = w->fault ? note(w, &w->faults, id) : 0;
     if (rc) return rc;
-    if (c->nblocks || c->pid_m) {
+    if (reduces(c)) {
         i64 t[NSLOTS > 0 ? NSLOTS : 1];
         for (size_t j = 0; j < distinct; j++) {
             u64 *x = w->succ + j * NWORDS;
             unpack(x, t);
-            canonicalise(c, t);
+            if (canonicalise(c, t)) return RC_UNDECIDED;
             pack(t, x);
             w->succ_hash[j] = hash_words(x);
         }
