@@ -431,6 +431,12 @@ REGRESSIONS = [
     Regression("promela", "issue 16's table (a CSP# model there)", "traceback, or an 'invalid model' with an "
                "empty reason: a model that loads but nests too deeply to compile", "one line naming the file",
                "byte x; active proctype P() { x < 1 -> x = " + "(1 - " * 300 + "x" + ")" * 300 + " }\n"),
+    Regression("csp", "slow profile, mutated", "hang: client_server.csp with a channel of 2^31 cells (and an "
+               "empty range {2147483648..1})", "a located refusal naming the bound (16,384 slots)",
+               '// Clients and one server over a synchronous channel (rendezvous, `channel req 0`).\n// Each client sends its id, waits until the server marked it served, then acknowledges.\n// Parameter C clients.  Clients are interchangeable (symmetry group S_C).\n#define C 3;\n\nchannel req 2147483648;\nvar served[C] : {2147483648..1} = [0(C)];\n\nClient(i) = req!i -> [served[i] == 1] ack.i{served[i] = 0;} -> Client(i);\nServer() = req?c -> handle.c{served[c] = 1;} -> Server();\n\nSystem() = (|||i:{0..C-1}@Client(i)) ||| Server();\n\n#assert System() deadlockfree;\n'),
+    Regression("dve", "slow profile, mutated", "hang: fischer.1.dve with byte t[65536] spent > 60 s in the "
+               "automorphism search", "a located refusal at the declaration naming the bound (16,384 slots)",
+               '// discrete time simulation of fischer real time mutual exclusion protocol\n// parameters:\n// N = number of processes\n// MAX = matimal time\n// K1, K2 = protocol constants\n\n\n\n\n\n\n\nbyte id;\nbyte t[65536] = { 255 ,255 ,255  };\n\n\n\nprocess Timer {\nstate q;\ninit q;\ntrans\n q -> q { guard t[0] != 0  && t[1] != 0  && t[2] != 0 ;\neffect t[65536] = (t[0]-1) | ((t[0]==255)*255) ,t[1] = (t[1]-1) | ((t[1]==255)*255) ,t[2] = (t[2]-1) | ((t[2]==255)*255) ; };\n}\n\nprocess P_0 {\nstate NCS, try, wait, CS;\ninit NCS;\ntrans\n NCS -> try { guard id == 0; effect t[0] = 2;},\n\n try -> wait { effect t[0] = 3, id =0 +1; },\n\n wait -> wait { guard t[0] == 0; effect t[0] = 255;},\n wait -> CS { guard  t[0] == 255 && id == 0 +1; },\n wait -> NCS { guard id != 0 +1 && t[0] == 255;},\n\n CS -> NCS {  effect id = 0; }; \n}\nprocess P_1 {\nstate NCS, try, wait, CS;\ninit NCS;\ntrans\n NCS -> try { guard id == 0; effect t[1] = 2;},\n\n try -> wait { effect t[1] = 3, id =1 +1; },\n\n wait -> wait { guard t[1] == 0; effect t[1] = 255;},\n wait -> CS { guard  t[1] == 255 && id == 1 +1; },\n wait -> NCS { guard id != 1 +1 && t[1] == 255;},\n\n CS -> NCS {  effect id = 0; }; \n}\nprocess P_2 {\nstate NCS, try, wait, CS;\ninit NCS;\ntrans\n NCS -> try { guard id == 0; effect t[2] = 2;},\n\n try -> wait { effect t[2] = 3, id =2 +1; },\n\n wait -> wait { guard t[2] == 0; effect t[2] = 255;},\n wait -> CS { guard  t[2] == 255 && id == 2 +1; },\n wait -> NCS { guard id != 2 +1 && t[2] == 255;},\n\n CS -> NCS {  effect id = 0; }; \n}\n\n\nsystem async;\n'),
 ]
 
 
@@ -459,3 +465,20 @@ def test_a_state_vector_past_the_slot_bound_is_refused_at_its_declaration(tmp_pa
     result = CliRunner().invoke(main, ["analyze", str(path)])
     assert result.exit_code == 2
     assert f"{path}:4:" in result.output and "16,384 slots" in result.output, result.output
+
+
+@pytest.mark.parametrize("language, program, where, message", [
+    ("csp", "channel req 2147483648;\nP() = req!1 -> P();\n", ":1:9:", "16,384 slots"),
+    ("csp", "channel c[2] 10000;\nP() = c[0]!1 -> P();\n", ":1:9:", "(20,002)"),
+    ("csp", "var v : {5..1} = 5;\nP() = Skip;\n", ":1:10:", "empty range {5..1} for 'v': 5 > 1"),
+    ("dve", "byte t[65536];\nprocess P { state s; init s; trans s -> s {}; }\nsystem async;\n", ":1:8:",
+     "16,384 slots"),
+    ("dve", "byte a[10000];\nchannel {byte, byte} c[4000];\nprocess P { state s; init s; trans s -> s {}; }\n"
+     "system async;\n", ":2:", "(18,001)"),
+])
+def test_a_declaration_past_the_bounds_is_refused_where_it_is_written(tmp_path, language, program, where, message):
+    path = tmp_path / f"m{SUFFIX[language]}"
+    path.write_text(program)
+    result = CliRunner().invoke(main, ["analyze", str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"{path}{where}" in result.output and message in result.output, result.output

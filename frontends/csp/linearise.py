@@ -1467,7 +1467,7 @@ def _user_variable(scope: Scope, vname: str) -> tuple[Variable, bool]:
         lo = scope.constant(d.range[0], what="a constant range bound")
         hi = scope.constant(d.range[1], what="a constant range bound")
         if hi < lo:
-            raise scope.error(f"empty range {{{lo}..{hi}}} for '{vname}'", d.pos)
+            raise scope.error(f"empty range {{{lo}..{hi}}} for '{vname}': {lo} > {hi}", d.range[0].pos)
         dom = tuple(range(lo, hi + 1))
     if d.init == "*":
         if dom is None:

@@ -21,6 +21,7 @@ from frontends.csp.syntax import (
     Un, VarDecl,
 )
 from frontends.kit import Span
+from frontends.kit.bounds import state_slots_refusal
 
 
 #: Most values of one indexed operator's range (``||| x:{lo..hi}@P``).
@@ -264,6 +265,15 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
     alphabets: list[AlphabetDecl] = []
     order: list[str] = []
     taken: dict[str, str] = {}
+    slots = 0  # state slots declared so far: array elements, and channel buffers' cells and counts
+
+    def check_slots(adding: int, name: str, pos: Span) -> int:
+        """``slots`` after adding ``adding``, or a located refusal past the kit's bound (a
+        mutated 2^31-cell channel would otherwise be lowered, and explored, cell by cell)."""
+        refusal = state_slots_refusal(slots, adding, name)
+        if refusal is not None:
+            raise InputError(refusal, path, pos.line, pos.column)
+        return slots + adding
 
     def claim(name: str, kind: str, pos: Span) -> None:
         if name in taken:
@@ -305,6 +315,7 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
             for d, e in zip(dims, it.dims):
                 if d <= 0:
                     raise InputError(f"array size must be positive, got {d}", path, e.pos.line, e.pos.column)
+            slots = check_slots(math.prod(dims), it.name, it.pos)
             variables[it.name] = GlobalVar(it, dims)
             order.append(it.name)
         elif isinstance(it, ChannelDecl):
@@ -317,6 +328,10 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
                 if n <= 0:
                     raise InputError(f"channel array size must be positive, got {n}", path,
                                      it.pos.line, it.pos.column)
+                slots = check_slots(n * (cap + 1) if cap else 0, it.name, it.pos)
+            else:
+                # a buffered channel is at least a count and one cell per message
+                slots = check_slots(cap + 1 if cap else 0, it.name, it.pos)
             channels[it.name] = it
             capacities[it.name] = cap
         elif isinstance(it, ProcDef):

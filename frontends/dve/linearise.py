@@ -45,6 +45,7 @@ from frontends.dve.syntax import (
     SystemDecl, TransitionDecl, UnaryOp, VarDecl,
 )
 from frontends.kit.lowering import FifoBuffer, ProgramCounter, simultaneous
+from frontends.kit.bounds import state_slots_refusal
 
 TYPE_DOMAINS: dict[str, tuple[int, int]] = {"byte": (0, 255), "int": (-32768, 32767)}
 
@@ -205,6 +206,8 @@ def _declare_vars(
                     f"array {d.name!r} has size {size}; expected 1..{MAX_ARRAY_SIZE}", d.size
                 )
         length = 1 if size is None else size
+        if not d.is_const:
+            _check_state_slots(length, d.name, d.size or d, tables)
         if d.init is None:
             values = [0] * length
         else:
@@ -242,6 +245,14 @@ def _declare_vars(
                 owner=owner,
             )
         )
+
+
+def _check_state_slots(adding: int, name: str, node, tables: _Tables) -> None:
+    """Refuse, at ``node``, a declaration taking the state vector past the kit's slot bound:
+    the automorphism search and exploration work per slot and would run for hours first."""
+    refusal = state_slots_refusal(sum(v.length for v in tables.variables), adding, name)
+    if refusal is not None:
+        raise tables.error(refusal, node)
 
 
 class _ChainedScope(dict):
@@ -408,6 +419,8 @@ def _declare(system: SystemDecl, path: str, defines: Mapping[str, int]) -> tuple
                     f"channel {item.name!r} has size {capacity}; expected 0..{MAX_ARRAY_SIZE}",
                     item.size,
                 )
+            # a buffer is its length plus one array per message field
+            _check_state_slots(1 + capacity * len(item.types) if capacity else 0, item.name, item.size or item, tables)
             chan = ChannelSymbol(item.name, item.types, capacity)
             tables.channels[item.name] = chan
             if capacity > 0:

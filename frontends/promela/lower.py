@@ -43,6 +43,7 @@ from detect.ir import build, walk
 from detect.ir.build import disj, fold, neg
 
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
+from frontends.kit.bounds import state_slots_refusal
 from frontends.kit import Span
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
@@ -59,10 +60,6 @@ INT_RANGE = (-(1 << 31), (1 << 31) - 1)
 #: initial values only and gets its domain from the value analysis (``Lowering.wide``; see
 #: ``detect.transform.narrowing``).
 ENUMERATED = 1 << 16
-#: Most state slots (array elements, locals of every instance, channel buffer cells) a model
-#: may declare.  Spin's pan needs -DVECTORSZ beyond a 1,024-byte state vector; this is 16 times
-#: that in one-byte slots, and keeps the value analysis and tables of later stages bounded.
-MAX_STATE_SLOTS = 16_384
 
 _TYPES = {
     "bit": (0, 1), "bool": (0, 1), "byte": (0, 255), "pid": (0, 255), "mtype": (0, 255),
@@ -357,11 +354,10 @@ class Lowering:
         """Refuse, at the declaration, a state vector of more than ``MAX_STATE_SLOTS`` slots:
         later stages (value analysis, tables, exploration) work per slot, and a huge array
         would run for hours before any bound applied."""
-        held = sum(v.length for v in self.variables)
-        if held + adding > MAX_STATE_SLOTS:
-            raise self.error(
-                f"{name!r} takes the state vector past {MAX_STATE_SLOTS:,} slots ({held + adding:,}); "
-                f"shrink its size (Spin itself needs -DVECTORSZ past 1024 bytes)", pos)
+        refusal = state_slots_refusal(sum(v.length for v in self.variables), adding, name,
+                                      "shrink its size (Spin itself needs -DVECTORSZ past 1024 bytes)")
+        if refusal is not None:
+            raise self.error(refusal, pos)
 
     def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None
                         ) -> list[Channel]:
