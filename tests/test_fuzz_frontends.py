@@ -470,6 +470,7 @@ def test_a_state_vector_past_the_slot_bound_is_refused_at_its_declaration(tmp_pa
 @pytest.mark.parametrize("language, program, where, message", [
     ("csp", "channel req 2147483648;\nP() = req!1 -> P();\n", ":1:9:", "16,384 slots"),
     ("csp", "channel c[2] 10000;\nP() = c[0]!1 -> P();\n", ":1:9:", "(20,002)"),
+    ("csp", "channel c[2147483648] 0;\nP() = c[0]!1 -> P();\n", ":1:9:", "at most 16,384, got 2,147,483,648"),
     ("csp", "var v : {5..1} = 5;\nP() = Skip;\n", ":1:10:", "empty range {5..1} for 'v': 5 > 1"),
     ("dve", "byte t[65536];\nprocess P { state s; init s; trans s -> s {}; }\nsystem async;\n", ":1:8:",
      "16,384 slots"),

@@ -21,7 +21,7 @@ from frontends.csp.syntax import (
     Un, VarDecl,
 )
 from frontends.kit import Span
-from frontends.kit.bounds import state_slots_refusal
+from frontends.kit.bounds import MAX_STATE_SLOTS, state_slots_refusal
 
 
 #: Most values of one indexed operator's range (``||| x:{lo..hi}@P``).
@@ -327,6 +327,10 @@ def build_scope(script: Script, overrides: Mapping[str, int]) -> Scope:
                 n = partial().constant(it.size, what="a channel array size")
                 if n <= 0:
                     raise InputError(f"channel array size must be positive, got {n}", path,
+                                     it.pos.line, it.pos.column)
+                if n > MAX_STATE_SLOTS:
+                    # even rendezvous elements (no state) are lowered one by one
+                    raise InputError(f"channel array size must be at most {MAX_STATE_SLOTS:,}, got {n:,}", path,
                                      it.pos.line, it.pos.column)
                 slots = check_slots(n * (cap + 1) if cap else 0, it.name, it.pos)
             else:

@@ -15,6 +15,9 @@ Reading and parsing:
   source text, ``InputError`` out of lark's ``VisitError``), and callbacks for the rules
   every grammar has (lists, tagged parts, operator families).
 
+Bounds (``bounds``): ``MAX_STATE_SLOTS``, the most state slots a model may declare, and the
+refusal each front end locates at the declaration that passes it.
+
 Lowering (``lowering``): FIFO buffers, rendezvous hand-offs, program counters, exclusive
 owners, the helpers each language's lowering would otherwise repeat.
 
