@@ -585,7 +585,9 @@ def symmetry_group(
                     pieces = [h for h in halves if any(p != q for p, q in enumerate(h))]
             refined.extend(piece for piece in pieces if piece not in refined)
         raw = refined
-    point = held_points(raw, pts, held_values(model) if held is None else held)
+    # Only generators need the points; the value analysis behind them can cost as much as the
+    # narrowing did (a model with long channel buffers), so a trivial group skips it.
+    point = held_points(raw, pts, held_values(model) if held is None else held) if raw else {}
     inert = [all(point[images[p]] == x for p, x in point.items()) for images in raw]
     full_order = order = 1
     if raw:
