@@ -84,6 +84,7 @@ from detect.ir.walk import constants, map_expr, map_program, program_expressions
 ValueSet = Optional[frozenset]
 #: A scalar global's name, a temporary's or local's name, or an array cell ``(array, k)``.
 Key = Union[str, tuple]
+_EMPTY: frozenset = frozenset()
 
 _PRODUCT_LIMIT = 200_000
 #: Largest number of combinations enumerated to evaluate repeated leaves exactly.
@@ -245,6 +246,9 @@ def _values_of(e: Expr, env: dict, lay: _Layout) -> ValueSet:
     """Values of ``e`` over all concrete environments ``env`` describes (exact for repeated leaves)."""
     if isinstance(e, (Const, Name)):
         return _values_independent(e, env, lay)
+    if isinstance(e, Index) and isinstance(e.index, Const):
+        # One cell (a channel receive shifts whole buffers this way): no leaves to count.
+        return _read((e.array, e.index.value), env) if 0 <= e.index.value < lay.sizes[e.array] else _EMPTY
     counts: Counter = Counter()
     _leaves(e, counts)
     repeated = [leaf for leaf, n in counts.items() if n > 1]
@@ -449,6 +453,10 @@ def _store(key: Key, vals: ValueSet, lay: _Layout, run: _Run, st: Assign) -> Val
 
 
 def _exec(stmts, env: Optional[dict], lay: _Layout, run: _Run) -> Optional[dict]:
+    # ``env`` may be shared with the caller or another branch, so it is copied before an
+    # assignment changes it -- once per run of consecutive assignments, not once each (a
+    # channel receive shifting L cells would otherwise copy L times).
+    owned = False
     for st in stmts:
         if env is None:
             return None
@@ -457,14 +465,17 @@ def _exec(stmts, env: Optional[dict], lay: _Layout, run: _Run) -> Optional[dict]
             if vals is not None and not vals:
                 return None  # every evaluation faults
             if isinstance(st.target, Index):
-                cells = _cells(_values_of(st.target.index, env, lay), st.target.array, lay)
+                index = st.target.index
+                index_values = frozenset((index.value,)) if isinstance(index, Const) else _values_of(index, env, lay)
+                cells = _cells(index_values, st.target.array, lay)
                 if not cells:
                     return None
                 stored = {c: _store(c, vals, lay, run, st) for c in cells}
+                if not owned:
+                    env, owned = dict(env), True
                 if len(cells) == 1:
-                    env = {**env, cells[0]: stored[cells[0]]}
+                    env[cells[0]] = stored[cells[0]]
                 else:
-                    env = dict(env)
                     for c in cells:
                         old = env.get(c)
                         env[c] = None if old is None or stored[c] is None else old | stored[c]
@@ -472,8 +483,12 @@ def _exec(stmts, env: Optional[dict], lay: _Layout, run: _Run) -> Optional[dict]
                 name = st.target.name
                 if name in lay.scalars:
                     vals = _store(name, vals, lay, run, st)
-                env = {**env, name: vals}
-        elif isinstance(st, If):
+                if not owned:
+                    env, owned = dict(env), True
+                env[name] = vals
+            continue
+        owned = False  # the branches below return environments they may share
+        if isinstance(st, If):
             then_env = _exec(st.then, _assume(st.cond, env, lay, True), lay, run)
             else_env = _exec(st.else_, _assume(st.cond, env, lay, False), lay, run)
             env = _join_env(then_env, else_env)
@@ -507,9 +522,13 @@ class _State:
     version: Counter  # ("flat",) / ("at", p, c) / ("locations",) -> change count
     #: droppable variables given up so far, in the order found -> why (as ``Unbounded.reason``)
     dropped: dict = dataclasses.field(default_factory=dict)
+    #: ("flat",) / ("at", p, c) -> the keys whose set there changed, in order (``_Plan.seen``)
+    changes: dict = dataclasses.field(default_factory=dict)
+    #: passes over the summands, and summands run (what the fixpoint cost, for tests)
+    rounds: int = 0
+    transfers: int = 0
 
 
-_EMPTY: frozenset = frozenset()
 
 
 def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
@@ -574,6 +593,59 @@ def _meet(a: ValueSet, b: ValueSet) -> ValueSet:
     return a & b
 
 
+@dataclass
+class _Plan:
+    """One summand as the fixpoint runs it, with what its last complete run (one that reached
+    the location rules) saw and did, so that the next run handles only what changed since.
+
+    ``written``: ``writes`` in key order.  ``footprint``: the keys its guard and program
+    read or write (every cell of an array they index, locals that shadow a global); a key
+    outside it ends a run with its start value.  From the last complete run: ``seen``, for
+    each source of the start environment (``("flat",)`` or ``("at", p, c)``), how many entries
+    of ``_State.changes`` it had read; ``targets``, for each location, the buckets every key
+    (every written key, for a location it does not write) was merged into; ``env`` and
+    ``post``, the footprint after the guard and at the end; ``writer`` as in ``_Run``.
+    ``empty``: the keys whose start value was empty when last checked (``None``: never
+    checked); start values only grow, so no other key can be empty."""
+
+    summand: object
+    fixed: dict
+    writes: frozenset
+    written: tuple
+    footprint: frozenset
+    seen: dict = dataclasses.field(default_factory=dict)
+    targets: dict = dataclasses.field(default_factory=dict)
+    env: dict = dataclasses.field(default_factory=dict)
+    post: dict = dataclasses.field(default_factory=dict)
+    writer: dict = dataclasses.field(default_factory=dict)
+    empty: Optional[list] = None
+
+
+def _plan(s, lay: _Layout, order: dict) -> _Plan:
+    fixed = {}
+    for conj in _conjuncts(s.guard):
+        test = _location_test(conj)
+        if test is not None and test[0] in lay.location_set and test[0] not in fixed:
+            fixed[test[0]] = test[1]
+    writes = set()
+    footprint = set()
+    for st in statements(s.program):
+        if isinstance(st, Assign):
+            if isinstance(st.target, Index):
+                writes.update(lay.keys_of(st.target.array))
+            elif st.target.name in lay.scalars:
+                writes.add(st.target.name)
+    for e in itertools.chain((s.guard,), program_expressions(s.program)):
+        for x in subexpressions(e):
+            if isinstance(x, Index):
+                footprint.update(lay.keys_of(x.array))
+            elif isinstance(x, Name) and x.name in lay.scalars:
+                footprint.add(x.name)
+    footprint |= writes
+    footprint.update(loc.name for loc in s.locals if loc.name in lay.scalars)
+    return _Plan(s, fixed, frozenset(writes), tuple(sorted(writes, key=order.__getitem__)), frozenset(footprint))
+
+
 def _fixpoint(model: SequentialModel, strict: frozenset, limit: int,
               droppable: frozenset = frozenset()) -> tuple[_Layout, _State]:
     lay = _layout(model, strict, limit, droppable)
@@ -588,43 +660,38 @@ def _fixpoint(model: SequentialModel, strict: frozenset, limit: int,
         for c in initial[p]:
             state.at[p][c][p] = frozenset((c,))
 
-    location_set = lay.location_set
-    plans = []
-    for s in model.summands:
-        fixed = {}
-        for conj in _conjuncts(s.guard):
-            test = _location_test(conj)
-            if test is not None and test[0] in location_set and test[0] not in fixed:
-                fixed[test[0]] = test[1]
-        writes = set()
-        for st in statements(s.program):
-            if isinstance(st, Assign):
-                if isinstance(st.target, Index):
-                    writes.update(lay.keys_of(st.target.array))
-                elif st.target.name in lay.scalars:
-                    writes.add(st.target.name)
-        plans.append((s, fixed, frozenset(writes)))
-
+    order = {k: i for i, k in enumerate(keys)}
+    plans = [_plan(s, lay, order) for s in model.summands]
     last_seen: dict = {}
     changed = True
     while changed:
         changed = False
-        for i, (s, fixed, writes) in enumerate(plans):
-            if fixed:
-                signature = tuple(state.version[("at", p, c)] for p, c in fixed.items())
+        state.rounds += 1
+        for i, plan in enumerate(plans):
+            if plan.fixed:
+                signature = tuple(state.version[("at", p, c)] for p, c in plan.fixed.items())
                 signature += (state.version[("locations",)],)
             else:
                 signature = (state.version[("flat",)], state.version[("locations",)])
             if last_seen.get(i) == signature:
                 continue
             last_seen[i] = signature
-            if _transfer(s, fixed, writes, keys, lay, state):
+            if _transfer(plan, keys, order, lay, state):
                 changed = True
     return lay, state
 
 
-def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state: _State) -> bool:
-    """Apply one summand's rules (module docstring); True when the abstract state grew."""
+def _transfer(plan: _Plan, keys: list, order: dict, lay: _Layout, state: _State) -> bool:
+    """Apply one summand's rules (module docstring); True when the abstract state grew.
+
+    What a run costs is what changed since the plan's last complete run, not the number of
+    keys: only the footprint's keys go through the program, and not at all when none of
+    their start values changed (the run would be the last one again); a bucket that run
+    merged every key into gets only the keys whose value changed since (it holds the others
+    already: sets only grow).  Every merge skipped is one that cannot change a set, and the
+    others are made in the order of a run over every key, so the result is the plain rules'."""
+    s, fixed, writes = plan.summand, plan.fixed, plan.writes
+    state.transfers += 1
     if fixed:
         views = []
         for p, c in fixed.items():
@@ -632,38 +699,77 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
             if view is None:
                 return False  # no reachable state has p = c (yet)
             views.append(view)
-        env = dict(views[0])
-        for view in views[1:]:
-            for k, vals in view.items():
-                env[k] = _meet(env[k], vals)
-        if any(vals is not None and not vals for vals in env.values()):
+        sources = [("at", p, c) for p, c in fixed.items()]
+
+        def start(k):
+            vals = views[0][k]
+            for view in views[1:]:
+                vals = _meet(vals, view[k])
+            return vals
+
+        plan.empty = [k for k in (keys if plan.empty is None else plan.empty)
+                      if (vals := start(k)) is not None and not vals]
+        if plan.empty:
             return False
     else:
-        env = dict(state.flat)
-    for loc in s.locals:
-        env[loc.name] = frozenset(loc.domain)
-    env = _assume(s.guard, env, lay, True)
-    if env is None:
-        return False
-    run = _Run({}, {})
-    post = _exec(s.program, env, lay, run)
+        sources = [("flat",)]
+        start = state.flat.__getitem__
+    seen = {src: len(state.changes.get(src, ())) for src in sources}
+    fresh: set = set()
+    if plan.seen:
+        for src in sources:
+            fresh.update(state.changes.get(src, ())[plan.seen[src]:seen[src]])
     changed = False
-    for k, vals in run.written.items():
-        if _merge(state.written, k, vals, lay, state, "written", run.writer.get(k)):
-            changed = True
-    if post is None:
-        return changed
-    for k in writes:
-        if _merge(state.flat, k, post[k], lay, state, "flat", run.writer.get(k)):
-            state.version[("flat",)] += 1
-            changed = True
+    if plan.seen and fresh.isdisjoint(plan.footprint):
+        # The footprint starts as in the last complete run, so the run is that one again
+        # and its merges into ``written`` and ``flat`` change nothing.
+        env, post = plan.env, plan.post
+        writer: dict = plan.writer
+    else:
+        env = {k: start(k) for k in plan.footprint}
+        for loc in s.locals:
+            env[loc.name] = frozenset(loc.domain)
+        env = _assume(s.guard, env, lay, True)
+        if env is None:
+            return False
+        run = _Run({}, {})
+        post = _exec(s.program, env, lay, run)
+        writer = run.writer
+        for k, vals in run.written.items():
+            if _merge(state.written, k, vals, lay, state, "written", writer.get(k)):
+                changed = True
+        if post is None:
+            return changed
+        for k in writes:
+            if _merge(state.flat, k, post[k], lay, state, "flat", writer.get(k)):
+                state.version[("flat",)] += 1
+                state.changes.setdefault(("flat",), []).append(k)
+                changed = True
+    # Start values outside the footprint that the location rules need, read before a merge
+    # below changes a source: the location targets, and every key if a written location
+    # reaches a bucket not merged into last time, else the keys changed since.
+    fixed_at = {p: env[p] if p in plan.footprint else start(p) for p in lay.locations if p not in writes}
+    if any(c not in plan.targets.get(p, ()) for p in lay.locations if p in writes for c in post[p]):
+        outside = {k: start(k) for k in keys if k not in plan.footprint}
+    else:
+        outside = {k: start(k) for k in fresh if k not in plan.footprint}
+    limit = lay.limit
+    previous = plan.post
+    moved = [k for k in plan.footprint if k not in previous or post[k] != previous[k]]
+    delta = sorted([*moved, *outside], key=order.__getitem__)
+    delta_written = [k for k in delta if k in writes]
+    targets_now = {}
     for p in lay.locations:
         if p in writes:
-            targets, updated = post[p], keys
+            targets, every_key, changed_keys = post[p], keys, delta
+        elif writes:
+            targets, every_key, changed_keys = fixed_at[p], plan.written, delta_written
         else:
-            targets, updated = env[p], writes
-        if not updated or not targets:
             continue
+        if not targets:
+            continue
+        done = plan.targets.get(p, ())
+        targets_now[p] = targets
         for c in sorted(targets):
             bucket = state.at[p].get(c)
             if bucket is None:
@@ -671,21 +777,23 @@ def _transfer(s, fixed: dict, writes: frozenset, keys: list, lay: _Layout, state
                 bucket[p] = frozenset((c,))
                 state.version[("locations",)] += 1
                 changed = True
-            grew = False
-            limit = lay.limit
-            for k in updated:
+            grew = []
+            for k in (changed_keys if c in done else every_key):
                 if k == p:
                     continue
-                vals, old = post[k], bucket.get(k, _EMPTY)
+                vals = post[k] if k in post else outside[k]
+                old = bucket.get(k, _EMPTY)
                 # Most values are known at the target already: ``_merge``'s first test,
                 # inlined (the call dominated the analysis of large models).
                 if old is None or (vals is not None and vals <= old and len(old) <= limit):
                     continue
-                if _merge(bucket, k, vals, lay, state, ("at", p, c), run.writer.get(k)):
-                    grew = True
+                if _merge(bucket, k, vals, lay, state, ("at", p, c), writer.get(k)):
+                    grew.append(k)
             if grew:
                 state.version[("at", p, c)] += 1
+                state.changes.setdefault(("at", p, c), []).extend(grew)
                 changed = True
+    plan.seen, plan.targets, plan.env, plan.post, plan.writer = seen, targets_now, env, post, writer
     return changed
 
 
