@@ -35,6 +35,7 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 from detect.cli import main
+from tests.test_domains import sort_program
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -437,6 +438,9 @@ REGRESSIONS = [
     Regression("dve", "slow profile, mutated", "hang: fischer.1.dve with byte t[65536] spent > 60 s in the "
                "automorphism search", "a located refusal at the declaration naming the bound (16,384 slots)",
                '// discrete time simulation of fischer real time mutual exclusion protocol\n// parameters:\n// N = number of processes\n// MAX = matimal time\n// K1, K2 = protocol constants\n\n\n\n\n\n\n\nbyte id;\nbyte t[65536] = { 255 ,255 ,255  };\n\n\n\nprocess Timer {\nstate q;\ninit q;\ntrans\n q -> q { guard t[0] != 0  && t[1] != 0  && t[2] != 0 ;\neffect t[65536] = (t[0]-1) | ((t[0]==255)*255) ,t[1] = (t[1]-1) | ((t[1]==255)*255) ,t[2] = (t[2]-1) | ((t[2]==255)*255) ; };\n}\n\nprocess P_0 {\nstate NCS, try, wait, CS;\ninit NCS;\ntrans\n NCS -> try { guard id == 0; effect t[0] = 2;},\n\n try -> wait { effect t[0] = 3, id =0 +1; },\n\n wait -> wait { guard t[0] == 0; effect t[0] = 255;},\n wait -> CS { guard  t[0] == 255 && id == 0 +1; },\n wait -> NCS { guard id != 0 +1 && t[0] == 255;},\n\n CS -> NCS {  effect id = 0; }; \n}\nprocess P_1 {\nstate NCS, try, wait, CS;\ninit NCS;\ntrans\n NCS -> try { guard id == 0; effect t[1] = 2;},\n\n try -> wait { effect t[1] = 3, id =1 +1; },\n\n wait -> wait { guard t[1] == 0; effect t[1] = 255;},\n wait -> CS { guard  t[1] == 255 && id == 1 +1; },\n wait -> NCS { guard id != 1 +1 && t[1] == 255;},\n\n CS -> NCS {  effect id = 0; }; \n}\nprocess P_2 {\nstate NCS, try, wait, CS;\ninit NCS;\ntrans\n NCS -> try { guard id == 0; effect t[2] = 2;},\n\n try -> wait { effect t[2] = 3, id =2 +1; },\n\n wait -> wait { guard t[2] == 0; effect t[2] = 255;},\n wait -> CS { guard  t[2] == 255 && id == 2 +1; },\n wait -> NCS { guard id != 2 +1 && t[2] == 255;},\n\n CS -> NCS {  effect id = 0; }; \n}\n\n\nsystem async;\n'),
+    Regression("promela", "slow profile, mutated", "hang: sort.pml with #define L 255 (seven buffers of 255 cells) "
+               "spent > 60 s of CPU in the value analysis's fixpoint", "analysed: every summand's run costs "
+               "what changed since its last run", sort_program(255)),
 ]
 
 

@@ -524,9 +524,11 @@ class _State:
     dropped: dict = dataclasses.field(default_factory=dict)
     #: ("flat",) / ("at", p, c) -> the keys whose set there changed, in order (``_Plan.seen``)
     changes: dict = dataclasses.field(default_factory=dict)
-    #: passes over the summands, and summands run (what the fixpoint cost, for tests)
+    #: what the fixpoint cost, for tests: passes over the summands, summands run, and key
+    #: values looked at (run through a program, or tested against a bucket)
     rounds: int = 0
     transfers: int = 0
+    evaluations: int = 0
 
 
 
@@ -727,6 +729,7 @@ def _transfer(plan: _Plan, keys: list, order: dict, lay: _Layout, state: _State)
         writer: dict = plan.writer
     else:
         env = {k: start(k) for k in plan.footprint}
+        state.evaluations += len(env)
         for loc in s.locals:
             env[loc.name] = frozenset(loc.domain)
         env = _assume(s.guard, env, lay, True)
@@ -778,7 +781,9 @@ def _transfer(plan: _Plan, keys: list, order: dict, lay: _Layout, state: _State)
                 state.version[("locations",)] += 1
                 changed = True
             grew = []
-            for k in (changed_keys if c in done else every_key):
+            updated = changed_keys if c in done else every_key
+            state.evaluations += len(updated)
+            for k in updated:
                 if k == p:
                     continue
                 vals = post[k] if k in post else outside[k]
