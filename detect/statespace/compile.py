@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Iterator, Sequence
 
 from detect.ir import (
@@ -41,10 +42,9 @@ _ARITHMETIC = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
 
 
 @dataclass(frozen=True)
-class CompiledModel:
-    """The executable form of one model (see the module docstring for the invariants)."""
+class PythonCode:
+    """The functions ``compile_model`` generated for one model, and their source."""
 
-    model: SequentialModel
     successors: Callable[[State], list]
     steps: Callable[[State], Iterator[Step]]
     summand_steps: tuple[Callable[[State], Iterator[Step]], ...]
@@ -52,6 +52,48 @@ class CompiledModel:
     conditions: tuple[Callable[[State], bool] | None, ...]
     source: str
     constants: dict
+
+
+@dataclass(frozen=True)
+class CompiledModel:
+    """The executable form of one (valid) model (see the module docstring for the invariants).
+
+    The Python code is generated on first use: the native explorer needs it only for traces
+    and fault reports, and generating it is ~15 ms of a small model's start-up."""
+
+    model: SequentialModel
+
+    @cached_property
+    def code(self) -> PythonCode:
+        return _python_code(self.model)
+
+    @property
+    def successors(self) -> Callable[[State], list]:
+        return self.code.successors
+
+    @property
+    def steps(self) -> Callable[[State], Iterator[Step]]:
+        return self.code.steps
+
+    @property
+    def summand_steps(self) -> tuple[Callable[[State], Iterator[Step]], ...]:
+        return self.code.summand_steps
+
+    @property
+    def terminal(self) -> Callable[[State], bool]:
+        return self.code.terminal
+
+    @property
+    def conditions(self) -> tuple[Callable[[State], bool] | None, ...]:
+        return self.code.conditions
+
+    @property
+    def source(self) -> str:
+        return self.code.source
+
+    @property
+    def constants(self) -> dict:
+        return self.code.constants
 
     def initial_states(self) -> Iterator[State]:
         """Every initial state: the product of the per-slot ``init`` sets."""
@@ -497,8 +539,13 @@ class NestedTooDeeply(ModelError):
 
 
 def compile_model(model: SequentialModel) -> CompiledModel:
-    """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it."""
+    """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it; the
+    Python code is generated when first used (``NestedTooDeeply`` then)."""
     validate(model)
+    return CompiledModel(model)
+
+
+def _python_code(model: SequentialModel) -> PythonCode:
     try:
         source, constants = model_source(model)
         code = compile(source, f"<compiled {model.name or 'model'}>", "exec")
@@ -520,8 +567,7 @@ def compile_model(model: SequentialModel) -> CompiledModel:
         namespace[f"condition_{i}"] if a.condition is not None else None
         for i, a in enumerate(model.assertions)
     )
-    return CompiledModel(
-        model=model,
+    return PythonCode(
         successors=namespace["successors"],
         steps=steps,
         summand_steps=summand_steps,

@@ -83,11 +83,47 @@ def _order(mantissa: float, exponent: int) -> int:
 
 def _igraph(graph: ColouredGraph):
     """``graph``'s edges as igraph's C-level graph (bliss's interface)."""
-    import igraph
-
     # ``GraphBase``, not ``Graph``: the same C graph, but ``Graph.__init__`` imports numpy
     # (~0.15 s, to recognise array arguments), which a detection otherwise never needs.
-    return igraph.GraphBase(graph.n, list(graph.edges), False)
+    return _igraph_core().GraphBase(graph.n, list(graph.edges), False)
+
+
+def _igraph_core():
+    """igraph's C extension module ``igraph._igraph``, without running ``igraph/__init__``.
+
+    Why: the package's ``__init__`` imports its drawing, clustering and table-printing
+    modules (texttable, wcwidth, regex): ~40 ms, a sixth of a whole small ``explore``,
+    for a module that only needs ``GraphBase``.  The extension is registered under its own
+    name, so a later ``import igraph`` (``from igraph._igraph import *``) reuses it rather
+    than loading a second copy (the package then lacks the attribute ``igraph._igraph``,
+    which only its ``split_join_distance`` reads).  Anything unexpected falls back to the
+    plain import."""
+    import sys
+
+    core = sys.modules.get("igraph._igraph")
+    if core is not None:
+        return core
+    if "igraph" not in sys.modules:
+        import importlib.machinery
+        import importlib.util
+
+        try:
+            package = importlib.util.find_spec("igraph")
+            folder = package.submodule_search_locations[0] if package else None
+            spec = importlib.machinery.PathFinder.find_spec("_igraph", [folder]) if folder else None
+            if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+                spec = importlib.util.spec_from_file_location(
+                    "igraph._igraph", spec.origin,
+                    loader=importlib.machinery.ExtensionFileLoader("igraph._igraph", spec.origin))
+                core = importlib.util.module_from_spec(spec)
+                sys.modules["igraph._igraph"] = core
+                spec.loader.exec_module(core)
+                return core
+        except (ImportError, OSError, AttributeError):
+            sys.modules.pop("igraph._igraph", None)
+    import igraph  # noqa: F401  (loads igraph._igraph)
+
+    return sys.modules["igraph._igraph"]
 
 
 def _bliss(graph: ColouredGraph):
