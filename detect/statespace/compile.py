@@ -59,7 +59,8 @@ class CompiledModel:
     """The executable form of one (valid) model (see the module docstring for the invariants).
 
     The Python code is generated on first use: the native explorer needs it only for traces
-    and fault reports, and generating it is ~15 ms of a small model's start-up."""
+    and fault reports, and generating it is ~15 ms of a small model's start-up; ``terminal``
+    and ``conditions`` alone (the reduced explorer's invariance checks) generate only those."""
 
     model: SequentialModel
 
@@ -79,13 +80,19 @@ class CompiledModel:
     def summand_steps(self) -> tuple[Callable[[State], Iterator[Step]], ...]:
         return self.code.summand_steps
 
+    @cached_property
+    def _predicates(self) -> tuple[Callable[[State], bool], tuple]:
+        if "code" in self.__dict__:
+            return self.code.terminal, self.code.conditions
+        return _predicates(self.model)
+
     @property
     def terminal(self) -> Callable[[State], bool]:
-        return self.code.terminal
+        return self._predicates[0]
 
     @property
     def conditions(self) -> tuple[Callable[[State], bool] | None, ...]:
-        return self.code.conditions
+        return self._predicates[1]
 
     @property
     def source(self) -> str:
@@ -525,12 +532,18 @@ def model_source(model: SequentialModel) -> tuple[str, dict[str, object]]:
         lines.append("    return")
         lines.append("    yield")
     lines.append("")
-    lines += _condition_source("terminal", model.terminal or Const(0), model)
+    lines += _predicate_lines(model)
+    return "\n".join(lines) + "\n", constants
+
+
+def _predicate_lines(model: SequentialModel) -> list[str]:
+    """The functions ``terminal`` and ``condition_i`` (one per assertion with a condition)."""
+    lines = _condition_source("terminal", model.terminal or Const(0), model)
     for i, a in enumerate(model.assertions):
         if a.condition is not None:
             lines.append("")
             lines += _condition_source(f"condition_{i}", a.condition, model)
-    return "\n".join(lines) + "\n", constants
+    return lines
 
 
 class NestedTooDeeply(ModelError):
@@ -546,27 +559,15 @@ def compile_model(model: SequentialModel) -> CompiledModel:
 
 
 def _python_code(model: SequentialModel) -> PythonCode:
-    try:
-        source, constants = model_source(model)
-        code = compile(source, f"<compiled {model.name or 'model'}>", "exec")
-    except (RecursionError, SyntaxError, MemoryError) as e:
-        # Only nesting beyond CPython's limits gets here (e.g. 200 nested right operands).
-        why = str(e) or {RecursionError: "nesting beyond Python's recursion limit",
-                         MemoryError: "out of memory while compiling"}.get(type(e), type(e).__name__)
-        raise NestedTooDeeply(f"model too deeply nested to compile ({type(e).__name__}: {why})") from None
-    namespace = dict(_RUNTIME)
-    namespace.update(constants)
-    exec(code, namespace)
+    source, constants = _nesting_checked(lambda: model_source(model))
+    namespace = _executed(model, source, constants)
     summand_steps = tuple(namespace[f"steps_{i}"] for i in range(len(model.summands)))
 
     def steps(state: State) -> Iterator[Step]:
         for one in summand_steps:
             yield from one(state)
 
-    conditions = tuple(
-        namespace[f"condition_{i}"] if a.condition is not None else None
-        for i, a in enumerate(model.assertions)
-    )
+    conditions = _conditions(model, namespace)
     return PythonCode(
         successors=namespace["successors"],
         steps=steps,
@@ -576,3 +577,42 @@ def _python_code(model: SequentialModel) -> PythonCode:
         source=source,
         constants=constants,
     )
+
+
+def _predicates(model: SequentialModel) -> tuple[Callable[[State], bool], tuple]:
+    """``terminal`` and ``conditions`` alone: what the reduced explorer's invariance checks
+    evaluate in Python while the native explorer runs the transitions."""
+    lines = _nesting_checked(lambda: _predicate_lines(model))
+    namespace = _executed(model, "\n".join(lines) + "\n", {})
+    return namespace["terminal"], _conditions(model, namespace)
+
+
+def _conditions(model: SequentialModel, namespace: dict) -> tuple:
+    return tuple(namespace[f"condition_{i}"] if a.condition is not None else None
+                 for i, a in enumerate(model.assertions))
+
+
+def _nesting_checked(generate):
+    try:
+        return generate()
+    except (RecursionError, MemoryError) as e:
+        raise _too_deep(e) from None
+
+
+def _executed(model: SequentialModel, source: str, constants: dict) -> dict:
+    """The namespace of ``source`` run with the run-time helpers and ``constants``."""
+    try:
+        code = compile(source, f"<compiled {model.name or 'model'}>", "exec")
+    except (RecursionError, SyntaxError, MemoryError) as e:
+        raise _too_deep(e) from None
+    namespace = dict(_RUNTIME)
+    namespace.update(constants)
+    exec(code, namespace)
+    return namespace
+
+
+def _too_deep(e: BaseException) -> NestedTooDeeply:
+    # Only nesting beyond CPython's limits gets here (e.g. 200 nested right operands).
+    why = str(e) or {RecursionError: "nesting beyond Python's recursion limit",
+                     MemoryError: "out of memory while compiling"}.get(type(e), type(e).__name__)
+    return NestedTooDeeply(f"model too deeply nested to compile ({type(e).__name__}: {why})")

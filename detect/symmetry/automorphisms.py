@@ -6,8 +6,10 @@ measured with ``results/bench_engines.py`` (see ``results/engines.md``).
 """
 from __future__ import annotations
 
+import collections
 import time
 from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 from detect.symmetry.graph import ColouredGraph
 
@@ -39,20 +41,41 @@ def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
     return Automorphisms(tuple(tuple(g) for g in gens), order, engine, time.perf_counter() - start)
 
 
-def stabiliser_order(graph: ColouredGraph, marks: dict[int, int], engine: str = "auto") -> int:
-    """The order of the automorphisms of ``graph`` that map each node in ``marks`` (marks are
-    non-negative) to a node with the same mark: the graph recoloured by (colour, mark).
-    With literal nodes marked by the class they belong to, and classes that every
-    automorphism permutes, this is the kernel of the action on the classes, and |Aut|
-    divided by it is the order of that action."""
+def stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]],
+                      engine: str = "auto") -> list[int]:
+    """For each of ``markings``, the order of the automorphisms of ``graph`` that map each
+    node it marks (marks are non-negative) to a node with the same mark: the graph
+    recoloured by (colour, mark).  With literal nodes marked by the class they belong to,
+    and classes that every automorphism permutes, this is the kernel of the action on the
+    classes, and |Aut| divided by it is the order of that action.  The engine's graph is
+    built once for all of them."""
     if engine == "auto":
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
-    keys = sorted({(c, marks.get(v, -1)) for v, c in enumerate(graph.colour)})
-    index = {key: i for i, key in enumerate(keys)}
-    colour = [index[(c, marks.get(v, -1))] for v, c in enumerate(graph.colour)]
-    if engine == "nauty":
-        return _nauty(graph, colour)[1]
-    return int(_igraph(graph).count_automorphisms(sh="fl", color=colour))
+    engine_graph = None
+    orders = []
+    for marks in markings:
+        colour = _recoloured(graph, marks)
+        if engine == "nauty":
+            orders.append(_nauty(graph, colour)[1])
+            continue
+        if engine_graph is None:
+            engine_graph = _igraph(graph)
+        orders.append(int(engine_graph.count_automorphisms(sh="fl", color=colour)))
+    return orders
+
+
+def _recoloured(graph: ColouredGraph, marks: Mapping[int, int]) -> list[int]:
+    """Colours numbering the pairs (colour, mark, -1 for none) present, in sorted order."""
+    sizes = collections.Counter(graph.colour)
+    marked = collections.Counter(graph.colour[v] for v in marks)
+    keys = {(c, -1) for c, size in sizes.items() if marked[c] < size}
+    keys |= {(graph.colour[v], m) for v, m in marks.items()}
+    index = {key: i for i, key in enumerate(sorted(keys))}
+    plain = {c: index.get((c, -1), -1) for c in sizes}
+    colour = list(map(plain.__getitem__, graph.colour))
+    for v, m in marks.items():
+        colour[v] = index[(graph.colour[v], m)]
+    return colour
 
 
 def _nauty(graph: ColouredGraph, colour=None):
