@@ -24,9 +24,9 @@ before the domain check) follows ``detect.ir.semantics`` so that even fault mess
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Optional, Sequence
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, SequentialModel,
@@ -63,10 +63,12 @@ class CompiledModel:
     and ``conditions`` alone (the reduced explorer's invariance checks) generate only those."""
 
     model: SequentialModel
+    #: the code to use instead of generating it (a test's instrumented successor function)
+    supplied: Optional[PythonCode] = field(default=None, repr=False, compare=False)
 
     @cached_property
     def code(self) -> PythonCode:
-        return _python_code(self.model)
+        return self.supplied if self.supplied is not None else _python_code(self.model)
 
     @property
     def successors(self) -> Callable[[State], list]:
