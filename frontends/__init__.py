@@ -21,7 +21,8 @@ SUFFIXES = {".csp": "csp", ".pml": "promela", ".p": "promela", ".prom": "promela
 def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
          max_procs: Optional[int] = None) -> SequentialModel:
     """Read and linearise the model at ``path``; every user error is an ``InputError``.
-    ``max_procs`` bounds the processes alive at once where they are created at run time."""
+    ``max_procs`` bounds the processes alive at once where they are created at run time.
+    A file read before with the same code and arguments comes from ``model_cache``."""
     suffix = os.path.splitext(path)[1].lower()
     language = SUFFIXES.get(suffix)
     if language is None:
@@ -33,6 +34,15 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
         raise InputError("--process applies to CSP# models only", path)
     if max_procs is not None and language not in ("promela", "csp"):
         raise InputError("--max-procs applies to Promela and CSP# models only", path)
+    from frontends.model_cache import load_cached
+
+    arguments = {"defines": tuple(sorted(defines.items())), "process": process, "max_procs": max_procs}
+    return load_cached(path, language, arguments, lambda: _read(path, language, defines, process, max_procs))
+
+
+def _read(path: str, language: str, defines: Mapping[str, int], process: Optional[str],
+          max_procs: Optional[int]) -> SequentialModel:
+    """The front end of ``language`` reading ``path``."""
     if language == "csp":
         from frontends.csp import load as load_csp
 

@@ -373,7 +373,7 @@ def interrupting(compiled, at: int):
             raise KeyboardInterrupt
         return compiled.successors(state)
 
-    return dataclasses.replace(compiled, successors=successors)
+    return dataclasses.replace(compiled, supplied=dataclasses.replace(compiled.code, successors=successors))
 
 
 def test_an_interrupted_graph_exploration_is_a_consistent_prefix():

@@ -433,4 +433,4 @@ def test_long_left_nested_chains_compile_and_too_deep_nesting_is_a_model_error()
         model = model_with(chain)
         assert explore_state_space(model).states == len(semantics.reference_state_space(model)[0]) == 3
     with pytest.raises(ModelError, match="too deeply nested"):
-        compile_model(model_with(right))
+        compile_model(model_with(right)).successors  # the code is generated on first use

@@ -484,3 +484,19 @@ def test_init_runs_reuse_pids_in_separate_steps_and_stay_symmetric_in_one(tmp_pa
                         "init { atomic { run A(); run A() } }", "a.pml")
     assert explore_state_space(atomic).faults == 0
     assert detect(atomic).group.order == 2
+
+
+@pytest.mark.parametrize("text, line, column, subject", [
+    ("int x;\nactive proctype P() {\n  do :: x = x + 1 od\n}\n", 1, 5, "'x'"),
+    ("active proctype P() {\n  int y;\n  do :: y = y + 1 od\n}\n", 2, 7, "'P_0.y'"),
+    ("chan c = [2] of {int};\nactive proctype P() {\n  int y;\n  do :: c!y; c?y; y = y*2+1 od\n}\n", 1, 6, "'c.f0'"),
+])
+def test_a_wide_variable_that_cannot_be_bounded_is_refused_at_its_declaration(tmp_path, text, line, column, subject):
+    from detect.transform.load import load_model
+
+    path = tmp_path / "wide.pml"
+    path.write_text(text)
+    with pytest.raises(InputError) as refused:
+        load_model(str(path))
+    assert (refused.value.path, refused.value.line, refused.value.column) == (str(path), line, column)
+    assert subject in refused.value.message

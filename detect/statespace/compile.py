@@ -24,8 +24,9 @@ before the domain check) follows ``detect.ir.semantics`` so that even fault mess
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Iterator, Optional, Sequence
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, SequentialModel,
@@ -41,10 +42,9 @@ _ARITHMETIC = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
 
 
 @dataclass(frozen=True)
-class CompiledModel:
-    """The executable form of one model (see the module docstring for the invariants)."""
+class PythonCode:
+    """The functions ``compile_model`` generated for one model, and their source."""
 
-    model: SequentialModel
     successors: Callable[[State], list]
     steps: Callable[[State], Iterator[Step]]
     summand_steps: tuple[Callable[[State], Iterator[Step]], ...]
@@ -52,6 +52,57 @@ class CompiledModel:
     conditions: tuple[Callable[[State], bool] | None, ...]
     source: str
     constants: dict
+
+
+@dataclass(frozen=True)
+class CompiledModel:
+    """The executable form of one (valid) model (see the module docstring for the invariants).
+
+    The Python code is generated on first use: the native explorer needs it only for traces
+    and fault reports, and generating it is ~15 ms of a small model's start-up; ``terminal``
+    and ``conditions`` alone (the reduced explorer's invariance checks) generate only those."""
+
+    model: SequentialModel
+    #: the code to use instead of generating it (a test's instrumented successor function)
+    supplied: Optional[PythonCode] = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def code(self) -> PythonCode:
+        return self.supplied if self.supplied is not None else _python_code(self.model)
+
+    @property
+    def successors(self) -> Callable[[State], list]:
+        return self.code.successors
+
+    @property
+    def steps(self) -> Callable[[State], Iterator[Step]]:
+        return self.code.steps
+
+    @property
+    def summand_steps(self) -> tuple[Callable[[State], Iterator[Step]], ...]:
+        return self.code.summand_steps
+
+    @cached_property
+    def _predicates(self) -> tuple[Callable[[State], bool], tuple]:
+        if "code" in self.__dict__:
+            return self.code.terminal, self.code.conditions
+        return _predicates(self.model)
+
+    @property
+    def terminal(self) -> Callable[[State], bool]:
+        return self._predicates[0]
+
+    @property
+    def conditions(self) -> tuple[Callable[[State], bool] | None, ...]:
+        return self._predicates[1]
+
+    @property
+    def source(self) -> str:
+        return self.code.source
+
+    @property
+    def constants(self) -> dict:
+        return self.code.constants
 
     def initial_states(self) -> Iterator[State]:
         """Every initial state: the product of the per-slot ``init`` sets."""
@@ -483,12 +534,18 @@ def model_source(model: SequentialModel) -> tuple[str, dict[str, object]]:
         lines.append("    return")
         lines.append("    yield")
     lines.append("")
-    lines += _condition_source("terminal", model.terminal or Const(0), model)
+    lines += _predicate_lines(model)
+    return "\n".join(lines) + "\n", constants
+
+
+def _predicate_lines(model: SequentialModel) -> list[str]:
+    """The functions ``terminal`` and ``condition_i`` (one per assertion with a condition)."""
+    lines = _condition_source("terminal", model.terminal or Const(0), model)
     for i, a in enumerate(model.assertions):
         if a.condition is not None:
             lines.append("")
             lines += _condition_source(f"condition_{i}", a.condition, model)
-    return "\n".join(lines) + "\n", constants
+    return lines
 
 
 class NestedTooDeeply(ModelError):
@@ -497,31 +554,23 @@ class NestedTooDeeply(ModelError):
 
 
 def compile_model(model: SequentialModel) -> CompiledModel:
-    """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it."""
+    """Validate ``model`` (``ModelError`` if it breaks an IR invariant) and compile it; the
+    Python code is generated when first used (``NestedTooDeeply`` then)."""
     validate(model)
-    try:
-        source, constants = model_source(model)
-        code = compile(source, f"<compiled {model.name or 'model'}>", "exec")
-    except (RecursionError, SyntaxError, MemoryError) as e:
-        # Only nesting beyond CPython's limits gets here (e.g. 200 nested right operands).
-        why = str(e) or {RecursionError: "nesting beyond Python's recursion limit",
-                         MemoryError: "out of memory while compiling"}.get(type(e), type(e).__name__)
-        raise NestedTooDeeply(f"model too deeply nested to compile ({type(e).__name__}: {why})") from None
-    namespace = dict(_RUNTIME)
-    namespace.update(constants)
-    exec(code, namespace)
+    return CompiledModel(model)
+
+
+def _python_code(model: SequentialModel) -> PythonCode:
+    source, constants = _nesting_checked(lambda: model_source(model))
+    namespace = _executed(model, source, constants)
     summand_steps = tuple(namespace[f"steps_{i}"] for i in range(len(model.summands)))
 
     def steps(state: State) -> Iterator[Step]:
         for one in summand_steps:
             yield from one(state)
 
-    conditions = tuple(
-        namespace[f"condition_{i}"] if a.condition is not None else None
-        for i, a in enumerate(model.assertions)
-    )
-    return CompiledModel(
-        model=model,
+    conditions = _conditions(model, namespace)
+    return PythonCode(
         successors=namespace["successors"],
         steps=steps,
         summand_steps=summand_steps,
@@ -530,3 +579,42 @@ def compile_model(model: SequentialModel) -> CompiledModel:
         source=source,
         constants=constants,
     )
+
+
+def _predicates(model: SequentialModel) -> tuple[Callable[[State], bool], tuple]:
+    """``terminal`` and ``conditions`` alone: what the reduced explorer's invariance checks
+    evaluate in Python while the native explorer runs the transitions."""
+    lines = _nesting_checked(lambda: _predicate_lines(model))
+    namespace = _executed(model, "\n".join(lines) + "\n", {})
+    return namespace["terminal"], _conditions(model, namespace)
+
+
+def _conditions(model: SequentialModel, namespace: dict) -> tuple:
+    return tuple(namespace[f"condition_{i}"] if a.condition is not None else None
+                 for i, a in enumerate(model.assertions))
+
+
+def _nesting_checked(generate):
+    try:
+        return generate()
+    except (RecursionError, MemoryError) as e:
+        raise _too_deep(e) from None
+
+
+def _executed(model: SequentialModel, source: str, constants: dict) -> dict:
+    """The namespace of ``source`` run with the run-time helpers and ``constants``."""
+    try:
+        code = compile(source, f"<compiled {model.name or 'model'}>", "exec")
+    except (RecursionError, SyntaxError, MemoryError) as e:
+        raise _too_deep(e) from None
+    namespace = dict(_RUNTIME)
+    namespace.update(constants)
+    exec(code, namespace)
+    return namespace
+
+
+def _too_deep(e: BaseException) -> NestedTooDeeply:
+    # Only nesting beyond CPython's limits gets here (e.g. 200 nested right operands).
+    why = str(e) or {RecursionError: "nesting beyond Python's recursion limit",
+                     MemoryError: "out of memory while compiling"}.get(type(e), type(e).__name__)
+    return NestedTooDeeply(f"model too deeply nested to compile ({type(e).__name__}: {why})")

@@ -6,8 +6,10 @@ measured with ``results/bench_engines.py`` (see ``results/engines.md``).
 """
 from __future__ import annotations
 
+import collections
 import time
 from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 from detect.symmetry.graph import ColouredGraph
 
@@ -39,20 +41,41 @@ def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
     return Automorphisms(tuple(tuple(g) for g in gens), order, engine, time.perf_counter() - start)
 
 
-def stabiliser_order(graph: ColouredGraph, marks: dict[int, int], engine: str = "auto") -> int:
-    """The order of the automorphisms of ``graph`` that map each node in ``marks`` (marks are
-    non-negative) to a node with the same mark: the graph recoloured by (colour, mark).
-    With literal nodes marked by the class they belong to, and classes that every
-    automorphism permutes, this is the kernel of the action on the classes, and |Aut|
-    divided by it is the order of that action."""
+def stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]],
+                      engine: str = "auto") -> list[int]:
+    """For each of ``markings``, the order of the automorphisms of ``graph`` that map each
+    node it marks (marks are non-negative) to a node with the same mark: the graph
+    recoloured by (colour, mark).  With literal nodes marked by the class they belong to,
+    and classes that every automorphism permutes, this is the kernel of the action on the
+    classes, and |Aut| divided by it is the order of that action.  The engine's graph is
+    built once for all of them."""
     if engine == "auto":
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
-    keys = sorted({(c, marks.get(v, -1)) for v, c in enumerate(graph.colour)})
-    index = {key: i for i, key in enumerate(keys)}
-    colour = [index[(c, marks.get(v, -1))] for v, c in enumerate(graph.colour)]
-    if engine == "nauty":
-        return _nauty(graph, colour)[1]
-    return int(_igraph(graph).count_automorphisms(sh="fl", color=colour))
+    engine_graph = None
+    orders = []
+    for marks in markings:
+        colour = _recoloured(graph, marks)
+        if engine == "nauty":
+            orders.append(_nauty(graph, colour)[1])
+            continue
+        if engine_graph is None:
+            engine_graph = _igraph(graph)
+        orders.append(int(engine_graph.count_automorphisms(sh="fl", color=colour)))
+    return orders
+
+
+def _recoloured(graph: ColouredGraph, marks: Mapping[int, int]) -> list[int]:
+    """Colours numbering the pairs (colour, mark, -1 for none) present, in sorted order."""
+    sizes = collections.Counter(graph.colour)
+    marked = collections.Counter(graph.colour[v] for v in marks)
+    keys = {(c, -1) for c, size in sizes.items() if marked[c] < size}
+    keys |= {(graph.colour[v], m) for v, m in marks.items()}
+    index = {key: i for i, key in enumerate(sorted(keys))}
+    plain = {c: index.get((c, -1), -1) for c in sizes}
+    colour = list(map(plain.__getitem__, graph.colour))
+    for v, m in marks.items():
+        colour[v] = index[(graph.colour[v], m)]
+    return colour
 
 
 def _nauty(graph: ColouredGraph, colour=None):
@@ -83,11 +106,47 @@ def _order(mantissa: float, exponent: int) -> int:
 
 def _igraph(graph: ColouredGraph):
     """``graph``'s edges as igraph's C-level graph (bliss's interface)."""
-    import igraph
-
     # ``GraphBase``, not ``Graph``: the same C graph, but ``Graph.__init__`` imports numpy
     # (~0.15 s, to recognise array arguments), which a detection otherwise never needs.
-    return igraph.GraphBase(graph.n, list(graph.edges), False)
+    return _igraph_core().GraphBase(graph.n, list(graph.edges), False)
+
+
+def _igraph_core():
+    """igraph's C extension module ``igraph._igraph``, without running ``igraph/__init__``.
+
+    Why: the package's ``__init__`` imports its drawing, clustering and table-printing
+    modules (texttable, wcwidth, regex): ~40 ms, a sixth of a whole small ``explore``,
+    for a module that only needs ``GraphBase``.  The extension is registered under its own
+    name, so a later ``import igraph`` (``from igraph._igraph import *``) reuses it rather
+    than loading a second copy (the package then lacks the attribute ``igraph._igraph``,
+    which only its ``split_join_distance`` reads).  Anything unexpected falls back to the
+    plain import."""
+    import sys
+
+    core = sys.modules.get("igraph._igraph")
+    if core is not None:
+        return core
+    if "igraph" not in sys.modules:
+        import importlib.machinery
+        import importlib.util
+
+        try:
+            package = importlib.util.find_spec("igraph")
+            folder = package.submodule_search_locations[0] if package else None
+            spec = importlib.machinery.PathFinder.find_spec("_igraph", [folder]) if folder else None
+            if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+                spec = importlib.util.spec_from_file_location(
+                    "igraph._igraph", spec.origin,
+                    loader=importlib.machinery.ExtensionFileLoader("igraph._igraph", spec.origin))
+                core = importlib.util.module_from_spec(spec)
+                sys.modules["igraph._igraph"] = core
+                spec.loader.exec_module(core)
+                return core
+        except (ImportError, OSError, AttributeError):
+            sys.modules.pop("igraph._igraph", None)
+    import igraph  # noqa: F401  (loads igraph._igraph)
+
+    return sys.modules["igraph._igraph"]
 
 
 def _bliss(graph: ColouredGraph):

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from detect.symmetry.automorphisms import Automorphisms, stabiliser_order
+from detect.symmetry.automorphisms import Automorphisms, stabiliser_orders
 from detect.symmetry.graph import ColouredGraph
 from detect.ir import SequentialModel, Slot, literal_label, state_slots
 from detect.symmetry.perm import StatePermutation
@@ -559,7 +559,7 @@ def symmetry_group(
     proves of reachable states (``held_values(model)`` when not given).
 
     Both orders are |Aut| divided by the order of a kernel, which the engine counts on the
-    graph with the literal nodes recoloured (``stabiliser_order``): Schreier–Sims is
+    graph with the literal nodes recoloured (``stabiliser_orders``): Schreier–Sims is
     hopeless on thousands of generators (a 120-cell array whose 99 unwritten cells may swap
     values and places freely), while counting with a finer colouring is what the engine
     does best."""
@@ -593,9 +593,10 @@ def symmetry_group(
     if raw:
         pre = {node: p for k, lits in enumerate(graph.pre_literal) for p, node in
                ((pts.index[(k, value)], node) for value, node in lits.items())}
-        full_order = aut.order // stabiliser_order(graph, pre, aut.engine)
-        order = 1 if all(inert) else aut.order // stabiliser_order(
-            graph, {node: point[p] for node, p in pre.items() if p in point}, aut.engine)
+        markings = [pre] if all(inert) else [pre, {node: point[p] for node, p in pre.items() if p in point}]
+        kernels = stabiliser_orders(graph, markings, aut.engine)
+        full_order = aut.order // kernels[0]
+        order = 1 if all(inert) else aut.order // kernels[1]
     generators = []
     for images, dead in zip(raw, inert):
         sigma = sigmas.get(images) or to_state_permutation(images, pts)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from detect.cache import note_read
 from detect.errors import InputError
 
 
@@ -13,6 +14,9 @@ def read_source(path, what: str = "file") -> str:
         data = Path(path).read_bytes()
     except OSError as e:
         raise InputError(f"cannot read {what}: {e.strerror or e}", str(path)) from None
+    # What a cached model depends on (frontends.model_cache): every file a front end reads
+    # comes through here.
+    note_read(path, data)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -49,9 +49,9 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
         raise
     name = Path(path).stem if path else "model"
     stored, model, wide = lower_with_storage(program, pre, path, name, max_procs)
-    where = path or name
     facts = ir.DomainFacts(
-        "promela", tuple(ir.Unranged(v, bounds, True, f"variable '{v}'", where) for v, bounds in wide.items()),
+        "promela", tuple(ir.Unranged(v, bounds, True, f"variable '{v}'", at or path or name, line, column)
+                         for v, (bounds, (at, line, column)) in wide.items()),
         frozenset(v.name for v in model.variables))
     names = {v.name for v in model.variables}
     annotations: tuple = (("spin_stored", stored),

@@ -215,6 +215,8 @@ class Lowering:
         self.warned: set[str] = set()
         #: variables (and channel fields) of types too wide to enumerate -> their bounds
         self.wide: dict[str, tuple[int, int]] = {}
+        #: where each of ``wide`` is declared: (file, line, column), line 0 if unknown
+        self.wide_at: dict[str, tuple[str, int, int]] = {}
         #: the never claim, if the model has one (it counts in ``_nr_pr``, as in pan)
         self.claim: Optional[S.Never] = None
         #: every channel instance, in the order of their identities (``Channel.ident``)
@@ -288,13 +290,16 @@ class Lowering:
             return _TYPES[type_]
         raise self.error(f"unsupported type {type_}", pos)
 
-    def domain(self, name: str, bounds: tuple[int, int], inits) -> tuple[int, ...]:
-        """The IR domain of a variable of range ``bounds``: the whole range, or for a type
-        too wide to enumerate, its initial values (and 0) until the value analysis runs."""
+    def domain(self, name: str, bounds: tuple[int, int], inits, pos: Optional[Span]) -> tuple[int, ...]:
+        """The IR domain of a variable of range ``bounds`` declared at ``pos``: the whole
+        range, or for a type too wide to enumerate, its initial values (and 0) until the value
+        analysis runs (``wide``, ``wide_at``: where a refusal to bound it points)."""
         lo, hi = bounds
         if hi - lo + 1 <= ENUMERATED:
             return domain_of(bounds)
         self.wide[name] = bounds
+        path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
+        self.wide_at[name] = (path or self.path, line, pos.column if pos and line else 0)
         return tuple(sorted({0, *inits}))
 
     # ------------------------------------------------------------------ globals
@@ -344,7 +349,7 @@ class Lowering:
         names = tuple(sorted((v, n) for n, v in self.mtypes.items())) if d.type == "mtype" else ()
         self.check_state_size(size or 1, d.name, d.pos)
         self.variables.append(ir.Variable(
-            name, self.domain(name, bounds, (init_value,)), tuple((init_value,) for _ in range(size or 1)), size,
+            name, self.domain(name, bounds, (init_value,), d.pos), tuple((init_value,) for _ in range(size or 1)), size,
             owner, d.hidden,
             value_names=names,
         ))
@@ -381,7 +386,7 @@ class Lowering:
                 self.chan_valued.update(fifo.fields[j] for j, t in enumerate(d.init.types) if t == "chan")
                 for j, fb in enumerate(fields):
                     self.variables.append(dataclasses.replace(
-                        fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,))), owner=owner))
+                        fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,), d.pos)), owner=owner))
             chans.append(ch)
             self.channels.append(ch)
         return chans
@@ -874,12 +879,13 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
 
 
 def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs: Optional[int] = None
-                       ) -> tuple[Expr, ir.SequentialModel, dict[str, tuple[int, int]]]:
+                       ) -> tuple[Expr, ir.SequentialModel, dict[str, tuple[tuple[int, int], tuple[str, int, int]]]]:
     """``(stored, model, wide)``: ``stored`` holds in the states Spin stores -- not inside an
     atomic sequence, or inside one whose process is blocked (timeout counted as false, as
     Spin decides it before trying timeout).  ``wide`` maps the variables whose type is too
-    wide to enumerate (``int``) to their type's range; their domains in ``model`` are
-    placeholders until ``detect.transform.narrowing`` gives them their values.
+    wide to enumerate (``int``) to their type's range and where they are declared (file,
+    line, column); their domains in ``model`` are placeholders until
+    ``detect.transform.narrowing`` gives them their values.
 
     Why one function: the lowering's phases in Spin's order (mtypes, typedefs, globals, proctypes, instances, summands), all on one ``Lowering``.
     """
@@ -1028,7 +1034,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         if groups:
             model = dataclasses.replace(model, annotations=model.annotations + (
                 ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
-    return stored, model, dict(low.wide)
+    return stored, model, {v: (bounds, low.wide_at[v]) for v, bounds in low.wide.items()}
 
 
 def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:

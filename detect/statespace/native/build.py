@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -139,6 +138,8 @@ def shared_object(source: str) -> Path:
         src.write_text(source)
         out = Path(tmp) / "model.so"
         try:
+            import subprocess  # only to compile: a cached library needs none (~2 ms of start-up)
+
             run = subprocess.run([cc, *FLAGS, "-o", str(out), str(src)], capture_output=True,
                                  text=True)
         except OSError as e:
