@@ -683,6 +683,32 @@ def _fixpoint(model: SequentialModel, strict: frozenset, limit: int,
     return lay, state
 
 
+def _start(plan: _Plan, keys: list, state: _State):
+    """``(sources, start)``: the stores the summand's start environment comes from, and
+    ``start(k)``, a key's start value (module docstring); ``None`` when no reachable state
+    enables the summand yet (a fixed location's bucket is missing, or a start value empty)."""
+    if not plan.fixed:
+        return [("flat",)], state.flat.__getitem__
+    views = []
+    for p, c in plan.fixed.items():
+        view = state.at[p].get(c)
+        if view is None:
+            return None  # no reachable state has p = c (yet)
+        views.append(view)
+
+    def start(k):
+        vals = views[0][k]
+        for view in views[1:]:
+            vals = _meet(vals, view[k])
+        return vals
+
+    plan.empty = [k for k in (keys if plan.empty is None else plan.empty)
+                  if (vals := start(k)) is not None and not vals]
+    if plan.empty:
+        return None
+    return [("at", p, c) for p, c in plan.fixed.items()], start
+
+
 def _transfer(plan: _Plan, keys: list, order: dict, lay: _Layout, state: _State) -> bool:
     """Apply one summand's rules (module docstring); True when the abstract state grew.
 
@@ -692,30 +718,11 @@ def _transfer(plan: _Plan, keys: list, order: dict, lay: _Layout, state: _State)
     merged every key into gets only the keys whose value changed since (it holds the others
     already: sets only grow).  Every merge skipped is one that cannot change a set, and the
     others are made in the order of a run over every key, so the result is the plain rules'."""
-    s, fixed, writes = plan.summand, plan.fixed, plan.writes
     state.transfers += 1
-    if fixed:
-        views = []
-        for p, c in fixed.items():
-            view = state.at[p].get(c)
-            if view is None:
-                return False  # no reachable state has p = c (yet)
-            views.append(view)
-        sources = [("at", p, c) for p, c in fixed.items()]
-
-        def start(k):
-            vals = views[0][k]
-            for view in views[1:]:
-                vals = _meet(vals, view[k])
-            return vals
-
-        plan.empty = [k for k in (keys if plan.empty is None else plan.empty)
-                      if (vals := start(k)) is not None and not vals]
-        if plan.empty:
-            return False
-    else:
-        sources = [("flat",)]
-        start = state.flat.__getitem__
+    begin = _start(plan, keys, state)
+    if begin is None:
+        return False
+    sources, start = begin
     seen = {src: len(state.changes.get(src, ())) for src in sources}
     fresh: set = set()
     if plan.seen:
@@ -725,42 +732,54 @@ def _transfer(plan: _Plan, keys: list, order: dict, lay: _Layout, state: _State)
     if plan.seen and fresh.isdisjoint(plan.footprint):
         # The footprint starts as in the last complete run, so the run is that one again
         # and its merges into ``written`` and ``flat`` change nothing.
-        env, post = plan.env, plan.post
-        writer: dict = plan.writer
+        env, post, writer = plan.env, plan.post, plan.writer
     else:
         env = {k: start(k) for k in plan.footprint}
         state.evaluations += len(env)
-        for loc in s.locals:
+        for loc in plan.summand.locals:
             env[loc.name] = frozenset(loc.domain)
-        env = _assume(s.guard, env, lay, True)
+        env = _assume(plan.summand.guard, env, lay, True)
         if env is None:
             return False
         run = _Run({}, {})
-        post = _exec(s.program, env, lay, run)
+        post = _exec(plan.summand.program, env, lay, run)
         writer = run.writer
         for k, vals in run.written.items():
             if _merge(state.written, k, vals, lay, state, "written", writer.get(k)):
                 changed = True
         if post is None:
             return changed
-        for k in writes:
+        for k in plan.writes:
             if _merge(state.flat, k, post[k], lay, state, "flat", writer.get(k)):
                 state.version[("flat",)] += 1
                 state.changes.setdefault(("flat",), []).append(k)
                 changed = True
-    # Start values outside the footprint that the location rules need, read before a merge
-    # below changes a source: the location targets, and every key if a written location
-    # reaches a bucket not merged into last time, else the keys changed since.
+    if _locations(plan, env, post, writer, start, fresh, keys, order, lay, state):
+        changed = True
+    plan.seen, plan.env, plan.post, plan.writer = seen, env, post, writer
+    return changed
+
+
+def _locations(plan: _Plan, env: dict, post: dict, writer: dict, start, fresh: set, keys: list,
+               order: dict, lay: _Layout, state: _State) -> bool:
+    """The location rules of one run (module docstring) with ``env`` and ``post`` its
+    footprint after the guard and at the end; records the buckets merged into in
+    ``plan.targets``.  True when a bucket grew or was added."""
+    writes = plan.writes
+    # Start values outside the footprint that the rules need, read before a merge below
+    # changes a source: the location targets, and every key if a written location reaches
+    # a bucket not merged into last time, else the keys changed since.
     fixed_at = {p: env[p] if p in plan.footprint else start(p) for p in lay.locations if p not in writes}
     if any(c not in plan.targets.get(p, ()) for p in lay.locations if p in writes for c in post[p]):
         outside = {k: start(k) for k in keys if k not in plan.footprint}
     else:
         outside = {k: start(k) for k in fresh if k not in plan.footprint}
-    limit = lay.limit
     previous = plan.post
     moved = [k for k in plan.footprint if k not in previous or post[k] != previous[k]]
     delta = sorted([*moved, *outside], key=order.__getitem__)
     delta_written = [k for k in delta if k in writes]
+    limit = lay.limit
+    changed = False
     targets_now = {}
     for p in lay.locations:
         if p in writes:
@@ -798,7 +817,7 @@ def _transfer(plan: _Plan, keys: list, order: dict, lay: _Layout, state: _State)
                 state.version[("at", p, c)] += 1
                 state.changes.setdefault(("at", p, c), []).extend(grew)
                 changed = True
-    plan.seen, plan.targets, plan.env, plan.post, plan.writer = seen, targets_now, env, post, writer
+    plan.targets = targets_now
     return changed
 
 
