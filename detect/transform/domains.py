@@ -61,7 +61,10 @@ constant of the model (±1) or declared bound, and becomes ``None`` past ``limit
 ``Unbounded`` for inferred variables, unless the caller lets the analysis give them up: then
 they are top from there on, in every set a write grows); as declared domains are finite and
 inferred sets are capped, every set stabilises; summands are re-run only when the part of
-the abstract state they read has changed.
+the abstract state they read has changed.  **Cost.**  A re-run handles only what changed since
+the summand's last run (``_Plan``): a model with long channel buffers has thousands of keys,
+of which one step reads or changes a few, and a pass looking at every key made the analysis
+quadratic in the buffer length (sort.pml with 255-cell buffers: ~50 CPU s, now ~8).
 """
 from __future__ import annotations
 
@@ -934,7 +937,12 @@ def held_values(model: SequentialModel, limit: int = 4096) -> HeldValues:
     """``HeldValues`` from the fixpoint: by the invariant I(s), slot ``k`` of a reachable
     state holds a value of ``flat[k]`` and of ``at[p][s[p]][k]`` for every location ``p``.
     Values a step writes and overwrites before it ends (a received message reset at once)
-    are held nowhere."""
+    are held nowhere.
+
+    ``model`` is the narrowed one, so this is a second fixpoint, not the narrowing's: that
+    one, of the model before narrowing, holds here too (same reachable states) but differs,
+    mostly coarser, where the narrowed domains cut writes or constants were propagated: 10 of
+    the 62 bundled and corpus models narrowing analyses would get other held values."""
     lay, state = _fixpoint(model, frozenset(), limit)
     keys = [k for v in model.variables for k in lay.keys_of(v.name)]
     slot_of = {key: i for i, key in enumerate(keys)}
