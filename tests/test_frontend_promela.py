@@ -500,3 +500,19 @@ def test_a_wide_variable_that_cannot_be_bounded_is_refused_at_its_declaration(tm
         load_model(str(path))
     assert (refused.value.path, refused.value.line, refused.value.column) == (str(path), line, column)
     assert subject in refused.value.message
+
+
+@pytest.mark.parametrize("text, count, line", [
+    ("active [300] proctype P() { skip }\n", "300", 1),
+    ("#define N 2147483648\nactive [2] proctype Q() { skip }\nactive [N] proctype P() { skip }\n", "2,147,483,648", 3),
+])
+def test_more_than_255_active_processes_are_refused_at_the_count(tmp_path, text, count, line):
+    # As in Spin ("max nr of processes is 255"), and before 2^31 instances are made (a hang).
+    from detect.transform.load import load_model
+
+    path = tmp_path / "many.pml"
+    path.write_text(text)
+    with pytest.raises(InputError) as refused:
+        load_model(str(path))
+    assert (refused.value.path, refused.value.line, refused.value.column) == (str(path), line, 9)
+    assert f"active [{count}]" in refused.value.message and "more than 255 processes" in refused.value.message

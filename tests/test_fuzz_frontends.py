@@ -396,6 +396,7 @@ class Regression:
 
 _GERMAN = (ROOT / "models" / "murphi" / "german_small.m").read_text()
 _BOARD = (ROOT / "models" / "board_rows.pml").read_text()
+_MUTEX = (ROOT / "models" / "mutex_never.pml").read_text()
 
 #: Every failure the fuzzers found, minimised.
 REGRESSIONS = [
@@ -441,6 +442,9 @@ REGRESSIONS = [
     Regression("promela", "slow profile, mutated", "hang: sort.pml with #define L 255 (seven buffers of 255 cells) "
                "spent > 60 s of CPU in the value analysis's fixpoint", "analysed: every summand's run costs "
                "what changed since its last run", sort_program(255)),
+    Regression("promela", "slow profile, mutated", "hang: mutex_never.pml with #define N 2147483648 made 2^31 "
+               "instances of an active [N] proctype", "a located refusal at the proctype: more than 255 processes, "
+               "as in Spin", _MUTEX.replace("#define N 3", "#define N 2147483648")),
 ]
 
 

@@ -931,7 +931,12 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     init_unit = None
     for u in units:
         if isinstance(u, S.Proctype) and u.active is not None:
-            for _ in range(low.const(u.active)):
+            count = low.const(u.active)
+            if len(instances) + count > SPIN_MAX_PROCS:
+                # Refused before the loop below makes 2^31 instances of ``active [2147483648]``.
+                raise low.error(f"active [{count:,}] proctype {u.name}: more than {SPIN_MAX_PROCS} processes "
+                                f"(Spin: max nr of processes is {SPIN_MAX_PROCS})", getattr(u.active, "pos", None) or u.pos)
+            for _ in range(count):
                 pid = len(instances)
                 if u.params:
                     low.warn(f"parameters of active proctype {u.name} start as 0")
