@@ -70,7 +70,10 @@ def fingerprint(path: Path, timeout: float) -> str:
     else:
         lines.append(f"analyze exit {code}: {doc}")
     for reduce in ("none", "exact"):
-        code, doc = _run(["explore", str(path), "--max-states", BOUND, "--reduce", reduce], timeout)
+        # One worker: where a bound truncates the run, which states it stored depends on the
+        # number of workers, and the default number follows the machine's load.
+        code, doc = _run(["explore", str(path), "--max-states", BOUND, "--reduce", reduce, "--workers", "1"],
+                         timeout)
         if isinstance(doc, dict):
             verdicts = [(a.get("kind"), a.get("verdict")) for a in doc.get("assertions", [])]
             lines.append(

@@ -90,6 +90,23 @@ def test_run_as_an_expression_is_refused_by_name():
     assert (caught.value.line, caught.value.column) == (2, 19)
 
 
+@pytest.mark.parametrize("statement, column", [("x = run P() + 1", 12), ("if :: (run P() > 0) -> skip fi", 15),
+                                               ("x = 2 * run P()", 16)])
+def test_run_inside_an_expression_is_refused_by_name_at_the_run(statement, column):
+    """Spin's ``run`` is an expression; in ours a syntax error after one inside an expression
+    names it rather than the token the parser stopped at."""
+    with pytest.raises(InputError, match="'run' as an expression") as caught:
+        promela.parse_text(f"byte x;\nproctype P() {{ skip }}\ninit {{ {statement} }}", "r.pml")
+    assert (caught.value.line, caught.value.column) == (3, column)
+
+
+def test_a_syntax_error_after_a_run_statement_is_an_ordinary_one():
+    with pytest.raises(InputError, match="syntax error") as caught:
+        promela.parse_text("byte x;\nproctype P() { skip }\ninit { if :: x > 0 -> run P() :: else -> x = 1 + fi }",
+                           "r.pml")
+    assert caught.value.line == 3
+
+
 # ---------------------------------------------------------------- seed 001's pid abstraction
 
 

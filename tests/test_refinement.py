@@ -311,3 +311,40 @@ def test_graph_past_the_c_budget_falls_back_to_the_canonical_form(monkeypatch):
     graph, exact = _graph_and_exact("token_circulation.csp", {"N": 4}, "native")
     assert graph.reducer.canonicalise.stats()["undecided"] > 0
     assert graph.exploration.states == exact.exploration.states
+
+
+def test_the_c_canonicaliser_builds_wherever_there_is_a_compiler():
+    """A compile error in refinement.c must fail here, not skip every C test above and leave
+    ``--reduce graph`` on the numpy path, 50 times slower."""
+    from detect.statespace.native.build import compiler
+
+    assert native_available() or compiler() is None
+
+
+@needs_c
+def test_a_native_graph_run_counts_the_canonicalisers_memory_in_its_budget():
+    """The canonicaliser's tables, representatives and memo are in ``memory_bytes`` and under
+    ``--memory-limit``: a limit below what the run needs stops it (truncated, flagged), one above
+    does not change what it finds, and a limit shrinks the memo to a quarter of it."""
+    from detect.checking.reduce import explore_reduced
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    model = load_model("models/token_circulation.csp", {"N": 4})
+    detection = detect(model)
+
+    def run(limit=None):
+        return explore_reduced(model, "graph", detection=detection, explorer="native", workers=1,
+                               memory_limit=limit)
+
+    full = run()
+    held = full.reducer.native_canonical.owner.bytes_held()
+    assert held > 32 << 19  # the default memo is most of it
+    assert full.exploration.memory_bytes >= held and not full.exploration.memory_limit_reached
+    roomy = run(limit=2 * full.exploration.memory_bytes)
+    assert roomy.exploration.states == full.exploration.states and not roomy.exploration.truncated
+    assert roomy.exploration.memory_bytes <= 2 * full.exploration.memory_bytes
+    small = run(limit=1 << 20)
+    assert small.reducer.native_canonical.owner.bytes_held() < held // 8  # its memo is ≤ 256 KB
+    assert small.exploration.memory_limit_reached and small.exploration.truncated
+    assert 0 < small.exploration.states < full.exploration.states

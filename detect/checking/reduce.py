@@ -63,6 +63,8 @@ ENUMERATE_LIMIT = 50_000
 INVARIANCE_LIMIT = 200_000
 #: Branches the graph strategy's isomorphism search may try before it asks nauty/bliss.
 SEARCH_BUDGET = 64
+#: The graph canonicaliser's memo by default (``refinement.c``'s ``MEMO_BYTES``).
+MEMO_BYTES = 32 << 20
 
 Images = tuple[int, ...]  # a permutation of literal points, as the image of each point
 
@@ -503,7 +505,7 @@ def graph_canonicaliser(graph, engine: str = "auto", search_budget: int = SEARCH
 
 def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
                  enumerate_limit: int = ENUMERATE_LIMIT, fast_paths: bool = True,
-                 graph_engine: str = "auto") -> Reducer:
+                 graph_engine: str = "auto", memory_limit: Optional[int] = None) -> Reducer:
     """The canonicaliser of ``strategy`` for ``group`` (a ``detect.symmetry.group.SymmetryGroup``).
 
     ``graph`` (the detection's coloured graph) is needed by ``graph`` only; ``fast_paths=False``
@@ -559,16 +561,18 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
                        f"hill climbing with {len(gens)} generators and inverses")
     if graph is None:
         raise ReductionError("--reduce graph needs the coloured graph of the detection")
-    return graph_reducer(graph, group.order, order, graph_engine, native=fast_paths)
+    return graph_reducer(graph, group.order, order, graph_engine, native=fast_paths, memory_limit=memory_limit)
 
 
 def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine: str = "auto",
-                  native: bool = True) -> Reducer:
+                  native: bool = True, memory_limit: Optional[int] = None) -> Reducer:
     """``graph``: in C where a compiler is present (``NativeGraphCanonicaliser``, which the
     native explorer calls too), else the numpy/Python ``graph_canonicaliser``; both fall back to
     a canonical form by ``graph_engine`` (nauty or bliss) where their search budget runs out
     (the C one when called from Python: a native run stops, ``CanonicalUndecided``, and
-    ``explore_reduced`` redoes it in the Python explorer).  ``native=False``: the Python one."""
+    ``explore_reduced`` redoes it in the Python explorer).  ``native=False``: the Python one.
+    The C one's memo takes at most a quarter of ``memory_limit`` (bytes), whose budget the
+    native explorer then counts all its memory in."""
     from detect.checking.refinement import NativeGraphCanonicaliser, native_available
 
     engine = graph_engine if graph_engine != "auto" else ("nauty" if graph.n <= AUTO_THRESHOLD else "bliss")
@@ -583,7 +587,8 @@ def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine:
         def state_form(s: State) -> bytes:
             return form()(marks(s))
 
-        canon = NativeGraphCanonicaliser(graph, SEARCH_BUDGET, canonical_form=state_form)
+        memo = -1 if memory_limit is None else min(MEMO_BYTES, memory_limit // 4)
+        canon = NativeGraphCanonicaliser(graph, SEARCH_BUDGET, canonical_form=state_form, memo_bytes=memo)
         return Reducer("graph", group_order, canon, order,
                        f"partition-refinement certificate of the {graph.n}-node coloured graph with the state "
                        f"marked, in C; a discrete partition's bijection checked on equal certificates, else an "
@@ -737,7 +742,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
 
         detection = detect(model, engine=engine, table_limit=table_limit)
     group = detection.group
-    reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit)
+    reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit, memory_limit=memory_limit)
     pts = LiteralPoints.of(model)
     actions = [point_symmetry(g, pts) for g in group.acting_points]
 

@@ -72,8 +72,12 @@ int64_t wl_refine(int64_t n, const int64_t *offsets, const int64_t *nbrs, uint64
 #include <pthread.h>
 #include <stdlib.h>
 
-/* Bytes of the memo of canonicalised states (see GC). */
+/* Bytes of the memo of canonicalised states (see GC), unless gc_new is given fewer. */
 #define MEMO_BYTES (32u << 20)
+
+/* An explorer's memory budget (the native runtime's nx_account): add delta bytes (negative:
+   give back); with checked, refuse (0) a growth past the budget's limit, else 1. */
+typedef int (*Account)(void *budget, int64_t delta, int checked);
 
 typedef struct {
     int32_t *lab, *inv, *cell, *clen;
@@ -111,7 +115,23 @@ typedef struct {
     uint64_t key_mask;   /* of the certificate, as the table's key */
     pthread_mutex_t lock;
     uint64_t calls, checks, searches, undecided, collisions, memo_hits, images;
+    /* every byte allocated, and the budget (gc_attach) it is also counted in, if any */
+    uint64_t held;
+    Account account; void *account_ctx;
 } GC;
+
+/* Count bytes about to be allocated: refused (-1) past the attached budget's limit. */
+static int take(GC *g, uint64_t bytes) {
+    if (g->account && !g->account(g->account_ctx, (int64_t)bytes, 1)) return -1;
+    g->held += bytes;
+    return 0;
+}
+
+/* Count bytes allocated that are too few to refuse (search levels), or freed (negative). */
+static void count(GC *g, int64_t delta) {
+    if (g->account) g->account(g->account_ctx, delta, 0);
+    g->held += (uint64_t)delta;
+}
 
 static uint64_t mix2(uint64_t h, uint64_t x) { return mix(h ^ (x + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2))); }
 
@@ -330,6 +350,7 @@ static Part *level(GC *g, int32_t d) {
         Part *s = realloc(g->stack, sizeof(Part) * (size_t)want);
         if (!s) return NULL;
         g->stack = s;
+        count(g, (int64_t)((sizeof(Part) + 4 * sizeof(int32_t) * (size_t)(g->n + 1)) * (size_t)(want - g->depth)));
         for (int32_t i = g->depth; i < want; i++) {
             memset(&s[i], 0, sizeof(Part));
             if (part_alloc(&s[i], g->n)) { g->depth = i + 1; return NULL; }
@@ -362,11 +383,13 @@ static int search(GC *g, int32_t d) {
     return 0;
 }
 
+/* Double the table: 0, -2 out of memory, -4 past the attached budget's limit. */
 static int table_grow(GC *g) {
-    size_t cap = (g->tmask + 1) * 2;
+    size_t cap = (g->tmask + 1) * 2, slot = sizeof(uint64_t) + sizeof(int32_t);
+    if (take(g, cap * slot)) return -4;
     uint64_t *keys = calloc(cap, sizeof(uint64_t));
     int32_t *heads = malloc(cap * sizeof(int32_t));
-    if (!keys || !heads) { free(keys); free(heads); return -1; }
+    if (!keys || !heads) { free(keys); free(heads); count(g, -(int64_t)(cap * slot)); return -2; }
     for (size_t i = 0; i < cap; i++) heads[i] = -1;
     for (size_t i = 0; i <= g->tmask; i++) {
         if (g->heads[i] < 0) continue;
@@ -375,6 +398,7 @@ static int table_grow(GC *g) {
         keys[h] = g->keys[i]; heads[h] = g->heads[i];
     }
     free(g->keys); free(g->heads);
+    count(g, -(int64_t)((g->tmask + 1) * slot));
     g->keys = keys; g->heads = heads; g->tmask = cap - 1;
     return 0;
 }
@@ -397,9 +421,14 @@ static int32_t state_nodes(const GC *g, const int64_t *t, int32_t *nodes) {
     return g->nslots;
 }
 
+/* Store t as a new representative under key at the table's slot: 0, -2 out of memory, -4
+   past the attached budget's limit (t is stored then, and the table is full but valid). */
 static int add_entry(GC *g, const int64_t *t, uint64_t key, size_t slot) {
     if (g->nentries == g->ecap) {
-        size_t cap = g->ecap ? 2 * g->ecap : 1024;
+        size_t cap = g->ecap ? 2 * g->ecap : 64;  /* small first: a representative holds n labels */
+        uint64_t per = sizeof(int64_t) * (size_t)g->nslots + sizeof(int32_t) + 1 + sizeof(uint64_t)
+                       + sizeof(int32_t) * (size_t)g->n;
+        if (take(g, per * (cap - g->ecap))) return -4;
         int64_t *st = realloc(g->states, sizeof(int64_t) * cap * (size_t)g->nslots);
         if (st) g->states = st;
         int32_t *nx = realloc(g->next, sizeof(int32_t) * cap);
@@ -421,7 +450,7 @@ static int add_entry(GC *g, const int64_t *t, uint64_t key, size_t slot) {
     g->next[e] = g->heads[slot] >= 0 ? g->heads[slot] : -1;
     if (g->heads[slot] < 0) { g->keys[slot] = key; g->tcount++; }
     g->heads[slot] = (int32_t)e;
-    if (2 * g->tcount > g->tmask && table_grow(g)) return -2;
+    if (2 * g->tcount > g->tmask) return table_grow(g);
     return 0;
 }
 
@@ -564,7 +593,8 @@ static uint64_t certificate(const GC *g, const int32_t *an) {
 
 /* Replace t by the representative of its orbit (the first state of the orbit seen, which is
    then t itself).  0 done, -1 undecided (search budget spent; t unchanged, nothing stored),
-   -2 out of memory, -3 a value without a literal node. */
+   -2 out of memory, -3 a value without a literal node, -4 the attached budget's limit reached
+   (t unchanged). */
 int gc_canonicalise(void *p, int64_t *t) {
     GC *g = p;
     pthread_mutex_lock(&g->lock);
@@ -655,6 +685,21 @@ int gc_insert(void *p, const int64_t *t) {
     return rc;
 }
 
+/* Count this canonicaliser's bytes in an explorer's budget from now on (account NULL: in
+   none, giving back what it counted); its present bytes are added unchecked, as the runtime's
+   own first allocations are, so a budget they exceed stops at its next growth. */
+void gc_attach(void *p, void *account, void *budget) {
+    GC *g = p;
+    pthread_mutex_lock(&g->lock);
+    if (g->account) g->account(g->account_ctx, -(int64_t)g->held, 0);
+    g->account = (Account)account; g->account_ctx = budget;
+    if (g->account) g->account(g->account_ctx, (int64_t)g->held, 0);
+    pthread_mutex_unlock(&g->lock);
+}
+
+/* Bytes held (see GC.held). */
+uint64_t gc_memory(void *p) { return ((GC *)p)->held; }
+
 void gc_free(void *p) {
     GC *g = p;
     if (!g) return;
@@ -679,7 +724,7 @@ void gc_free(void *p) {
    with every representative).  Up to max_auts proved automorphisms are kept (0: none). */
 void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32_t *colour,
              int32_t nslots, const int64_t *vmin, const int32_t *vspan, const int32_t *node_of,
-             int64_t budget, int32_t key_bits, int32_t max_auts) {
+             int64_t budget, int32_t key_bits, int32_t max_auts, int64_t memo_bytes) {
     GC *g = calloc(1, sizeof(GC));
     if (!g || n < 1) { free(g); return NULL; }
     g->n = n; g->nslots = nslots; g->budget = budget;
@@ -708,8 +753,9 @@ void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32
         || !g->amark || !g->bmark || !g->stamp || !g->sortbuf || !g->keys || !g->heads
         || part_alloc(&g->base, n) || part_alloc(&g->work, n)) { gc_free(g); return NULL; }
     for (size_t i = 0; i <= g->tmask; i++) g->heads[i] = -1;
-    /* the memo: the largest power of two of states within MEMO_BYTES (none without slots) */
-    for (size_t want = 1; nslots > 0 && want * (size_t)nslots * sizeof(int64_t) <= MEMO_BYTES; want *= 2)
+    /* the memo: the largest power of two of states within memo_bytes (none without slots) */
+    size_t memo_cap = memo_bytes < 0 ? MEMO_BYTES : (size_t)memo_bytes;
+    for (size_t want = 2; nslots > 0 && want * (size_t)nslots * sizeof(int64_t) <= memo_cap; want *= 2)
         g->memo_mask = want - 1;
     if (g->memo_mask) {
         g->memo_state = malloc(sizeof(int64_t) * (size_t)nslots * (g->memo_mask + 1));
@@ -764,6 +810,16 @@ void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32
         p->clen[s] = i - s;
     }
     refine(g, p, &q);
+    /* what the allocations above hold: the graph, the partitions and buffers, the table, the
+       memo and the automorphism store */
+    size_t i32 = sizeof(int32_t), i64 = sizeof(int64_t), nn = (size_t)n + 1, ns = (size_t)nslots + 1;
+    g->held = sizeof(GC) + i32 * (nn + (size_t)m + 1 + 2 * ns + (size_t)nv + 1) + i64 * ns
+              + i32 * nn * 5 + i32 * ((size_t)g->qmask + 1) + i32 * (2 * (size_t)nslots + 1) + 4 * nn
+              + sizeof(uint32_t) * nn + sizeof(uint64_t) * nn
+              + (sizeof(uint64_t) + i32) * (g->tmask + 1) + 2 * 4 * i32 * nn
+              + (g->memo_mask ? (i64 * (size_t)nslots + i32) * (g->memo_mask + 1) : 0)
+              + i32 * nn + (i32 + i64) * ((size_t)nv + 1) + i32 * ((size_t)nv * (size_t)g->max_auts + 1)
+              + sizeof(uint64_t) * ((size_t)g->max_auts + 1) + i32 * ns + ns + i64 * ns;
     return g;
 }
 

@@ -70,7 +70,9 @@ def _kernel():
              "uint64_t *colours, uint64_t *work, int64_t size);"
              "void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32_t *colour, "
              "int32_t nslots, const int64_t *vmin, const int32_t *vspan, const int32_t *node_of, int64_t budget, "
-             "int32_t key_bits, int32_t max_auts);"
+             "int32_t key_bits, int32_t max_auts, int64_t memo_bytes);"
+             "void gc_attach(void *g, void *account, void *budget);"
+             "uint64_t gc_memory(void *g);"
              "int gc_canonicalise(void *g, int64_t *t);"
              "int gc_bucket(void *g, const int64_t *t, int64_t *out, int32_t max);"
              "int gc_insert(void *g, const int64_t *t);"
@@ -242,7 +244,8 @@ class NativeGraphCanonicaliser:
     ``key_bits`` of the certificate key the table (tests use 0: every state is compared exactly
     with every representative, which exercises the comparison).
 
-    A memo (direct-mapped, 8 MB) maps states already canonicalised to their representative.
+    A memo (2-way, ``memo_bytes``, default 32 MB) maps states already canonicalised to their
+    representative.
     Each exact check that succeeds proves an automorphism of the graph (node v to the node at
     v's position in the representative's partition); up to ``automorphisms`` distinct ones are
     kept as maps of literals, and the images of every state they settle go into the memo too:
@@ -253,7 +256,7 @@ class NativeGraphCanonicaliser:
     rebuilt in Python see the representatives the C run chose)."""
 
     def __init__(self, graph, budget: int, key_bits: int = 64, canonical_form=None,
-                 automorphisms: int = AUTOMORPHISMS):
+                 automorphisms: int = AUTOMORPHISMS, memo_bytes: int = -1):
         ffi, lib = _kernel()
         colour = np.zeros(graph.n, dtype=np.int64)
         for c, cls in enumerate(graph.colour_classes()):
@@ -274,7 +277,7 @@ class NativeGraphCanonicaliser:
                   ffi.new("int64_t[]", vmin or [0]), ffi.new("int32_t[]", vspan or [0]),
                   ffi.new("int32_t[]", node_of or [0]))
         handle = lib.gc_new(graph.n, arrays[0], arrays[1], arrays[2], len(vmin), arrays[3], arrays[4],
-                            arrays[5], budget, key_bits, automorphisms)
+                            arrays[5], budget, key_bits, automorphisms, memo_bytes)
         if handle == ffi.NULL:
             raise MemoryError("graph canonicaliser tables")
         self._ffi, self._lib = ffi, lib
@@ -284,7 +287,13 @@ class NativeGraphCanonicaliser:
         self._canonical_form = canonical_form
         self._forms: dict = {}  # representative -> its canonical form, computed on demand
         self.native = ExternalCanonical(int(ffi.cast("uintptr_t", ffi.addressof(lib, "gc_canonicalise"))),
-                                        int(ffi.cast("uintptr_t", self._handle)), self)
+                                        int(ffi.cast("uintptr_t", self._handle)), self,
+                                        int(ffi.cast("uintptr_t", ffi.addressof(lib, "gc_attach"))))
+
+    def bytes_held(self) -> int:
+        """Every byte the C canonicaliser holds: graph, partitions, table, representatives
+        (each with its labelling), memo and automorphisms."""
+        return int(self._lib.gc_memory(self._handle))
 
     def __call__(self, state):
         buffer = self._buffer
@@ -298,6 +307,8 @@ class NativeGraphCanonicaliser:
             raise MemoryError("graph canonicaliser tables")
         if rc == -3:
             raise ValueError(f"state {state} has a value without a literal node")
+        if rc == -4:  # only while a native run counts it in its budget
+            raise MemoryError("graph canonicaliser: the explorer's memory limit")
         return tuple(buffer[0:self._nslots])
 
     def _by_canonical_form(self, state):

@@ -115,13 +115,17 @@ class PermutedPids:
 class ExternalCanonical:
     """Passed with a canonicaliser implemented by a C function ``int f(void *context, int64_t
     *state)`` (at address ``function``) that replaces the slot values by the representative in
-    place and returns 0, or nonzero when it cannot (-1: undecided, ``CanonicalUndecided``);
-    ``owner`` keeps ``context`` alive and is the Python canonicaliser calling the same function,
-    so both see one table of representatives."""
+    place and returns 0, or nonzero when it cannot (-1: undecided, ``CanonicalUndecided``; -2
+    out of memory; -4 the explorer's memory budget is spent); ``owner`` keeps ``context`` alive
+    and is the Python canonicaliser calling the same function, so both see one table of
+    representatives.  ``attach`` (address, 0 for none) of ``void attach(void *context, void
+    *account, void *budget)`` lets the native explorer count the canonicaliser's memory in its
+    ``--memory-limit`` and ``bytes`` (see ``nx_account`` in ``runtime.c``)."""
 
     function: int
     context: int
     owner: object
+    attach: int = 0
 
 
 class CanonicalUndecided(Exception):

@@ -300,8 +300,7 @@ class _ToAst(SyntaxBuilder):
     def varref(self, meta, c):
         if str(c[0]) == "run":
             # Spin's keyword, read here as a name because the grammar has run only as a statement.
-            raise InputError("'run' as an expression (its pid as a value, 'p = run P()') is not supported; "
-                             "write 'run P()' as a statement", "", meta.line, meta.column)
+            raise InputError(RUN_AS_EXPRESSION, "", meta.line, meta.column)
         index = field = None
         for x in c[1:]:
             if isinstance(x, tuple) and x[0] == "index":
@@ -553,11 +552,33 @@ def parse_program(pre: Preprocessed) -> Program:
     try:
         tree = GRAMMAR.parse(text, "")
     except InputError as e:  # located in the preprocessed text
+        run_column = _run_expression(text, e.line, e.column)
+        if run_column is not None:
+            raise fail(RUN_AS_EXPRESSION, e.line, run_column) from None
         raise fail(_remote_variable(text, e.line, e.column) or e.message, e.line, e.column) from None
     try:
         return _ToAst(text).build(tree)
     except InputError as e:  # the builder's, located in the preprocessed text
         raise fail(e.message, e.line, e.column) from None
+
+
+RUN_AS_EXPRESSION = ("'run' as an expression (its pid as a value, 'p = run P()') is not supported; "
+                     "write 'run P()' as a statement")
+
+
+def _run_expression(text: str, line: int, column: int) -> int | None:
+    """For a syntax error after a ``run`` used inside an expression on the same line (``x = run
+    P() + 1``: Spin's run is an expression, ours a statement), the column of that ``run``."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    before = lines[line - 1][:max(0, column - 1)]
+    for m in re.finditer(r"\brun\b", before):
+        preceding = before[:m.start()].rstrip()
+        # After an operator, '(' or ',': inside an expression; '->' and ';' end a statement.
+        if re.search(r"[=(,+\-*/%&|^!<>?]$", preceding) and not preceding.endswith("->"):
+            return m.start() + 1
+    return None
 
 
 def _remote_variable(text: str, line: int, column: int) -> str | None:

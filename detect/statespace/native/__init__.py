@@ -190,7 +190,8 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonic
         keep += _set_pids(lib, ffi, ctx, native_canonical, pts)
     if canonicalise is not None and isinstance(native_canonical, ExternalCanonical):
         lib.nx_set_external(ctx, ffi.cast("void *", native_canonical.function),
-                            ffi.cast("void *", native_canonical.context))
+                            ffi.cast("void *", native_canonical.context),
+                            ffi.cast("void *", native_canonical.attach))
         keep.append(native_canonical.owner)
     return keep
 

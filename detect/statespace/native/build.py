@@ -41,7 +41,7 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
 int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, const int32_t *fixed,
                 const int32_t *labelled, const int32_t *label, const int64_t *value);
 void nx_canonicalise(void *p, int64_t *t);
-void nx_set_external(void *p, void *fn, void *ctx);
+void nx_set_external(void *p, void *fn, void *ctx, void *attach);
 int nx_bad_generator(void *p);
 uint32_t nx_bad_state(void *p);
 int nx_nworkers(void *p);

@@ -145,6 +145,9 @@ typedef struct Ctx {
      * slot values by the representative, nonzero when it cannot */
     int (*ext_canon)(void *, i64 *);
     void *ext_ctx;
+    /* attach(ext_ctx, nx_account, ctx) counts the canonicaliser's memory in this run's budget;
+     * attach(ext_ctx, NULL, NULL) at nx_free stops it (NULL: it has none to count) */
+    void (*ext_attach)(void *, void *, void *);
     /* generators checked on every expanded state: target slot and value per (slot, index) */
     int ngens;
     int32_t *gtarget;     /* ngens * NSLOTS */
@@ -648,6 +651,7 @@ static void worker_free(Worker *w) {
 void nx_free(void *p) {
     Ctx *c = p;
     if (!c) return;
+    if (c->ext_attach) c->ext_attach(c->ext_ctx, NULL, NULL);
     if (c->w)
         for (int i = 0; i < c->nworkers; i++) worker_free(&c->w[i]);
     free(c->w);
@@ -698,7 +702,10 @@ int nx_init(void *p, u64 budget) {
     }
     while (budget--) {
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
-        if (reduces(c) && canonicalise(c, c->scratch)) return RC_UNDECIDED;
+        int canon = reduces(c) ? canonicalise(c, c->scratch) : 0;
+        if (canon == -4) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
+        if (canon == -2) return RC_MEMORY;
+        if (canon) return RC_UNDECIDED;
         pack(c->scratch, c->wscratch);
         u64 h = hash_words(c->wscratch);
         int64_t r = lookup_insert(&c->w[owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
@@ -834,11 +841,25 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
 /* The representative of the state t (NSLOTS values), in place: for tests and tools. */
 void nx_canonicalise(void *p, i64 *t) { canonicalise(p, t); }
 
-/* Canonicalise with fn(ctx, t) (see ext_canon); after nx_set_symmetry. */
-void nx_set_external(void *p, void *fn, void *ctx) {
+int nx_account(void *p, int64_t delta, int checked);
+
+/* Canonicalise with fn(ctx, t) (see ext_canon: -2 out of memory, -4 past the budget, other
+ * nonzero: undecided), whose memory attach (may be NULL) counts in held; after nx_set_symmetry. */
+void nx_set_external(void *p, void *fn, void *ctx, void *attach) {
     Ctx *c = p;
     c->ext_canon = (int (*)(void *, i64 *))fn;
     c->ext_ctx = ctx;
+    c->ext_attach = (void (*)(void *, void *, void *))attach;
+    if (c->ext_attach) c->ext_attach(ctx, (void *)nx_account, c);
+}
+
+/* Another library's bytes in this run's budget (held): delta added, or with checked a growth
+ * refused (0) past mem_limit; else 1.  Safe from any thread. */
+int nx_account(void *p, int64_t delta, int checked) {
+    Ctx *c = p;
+    if (delta > 0 && checked) return reserve(c, (u64)delta, 0) != 0;
+    __atomic_add_fetch(&c->held, (u64)delta, __ATOMIC_RELAXED);
+    return 1;
 }
 
 /* S_m on pids (canonicalise_pids); after nx_set_symmetry, whose poff it reads. */
@@ -894,7 +915,10 @@ static int expand(Worker *w, size_t idx) {
         for (size_t j = 0; j < distinct; j++) {
             u64 *x = w->succ + j * NWORDS;
             unpack(x, t);
-            if (canonicalise(c, t)) return RC_UNDECIDED;
+            int canon = canonicalise(c, t);
+            if (canon == -4) { w->mem_limited = 1; return 0; }  /* a stop, as a full table */
+            if (canon == -2) return RC_MEMORY;
+            if (canon) return RC_UNDECIDED;
             pack(t, x);
             w->succ_hash[j] = hash_words(x);
         }
