@@ -534,8 +534,6 @@ class _State:
     evaluations: int = 0
 
 
-
-
 def _widen(old: frozenset, new: frozenset, key: Key, lay: _Layout) -> ValueSet:
     """``new`` extended, at each end where it grew past ``old``, to the next threshold (a model
     constant ±1 or a declared bound); ``None`` when that adds more than ``limit`` values.
@@ -627,6 +625,7 @@ class _Plan:
 
 
 def _plan(s, lay: _Layout, order: dict) -> _Plan:
+    """The ``_Plan`` of summand ``s``, before its first run (``order``: key -> position)."""
     fixed = {}
     for conj in _conjuncts(s.guard):
         test = _location_test(conj)
