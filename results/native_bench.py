@@ -441,6 +441,11 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path, only: str = ""
     print()
 
 
+#: CMurphi ``-sym1``'s table: room for ~1 M states, 6 times n_peterson N=7's 163,298.  Its time
+#: grows with the table it clears (N=5: 0.25 s wall with ``-m256``, 0.09 s with ``-m16``), so a
+#: table far larger than the run needs would flatter us at N=5.
+SYM1_MB = 32
+
 #: The ``exact`` rows: (label, extra arguments, extra environment).
 VARIANTS = (("checked", (), None), ("trusted", ("--trust-symmetry",), None),
             ("checked, model cache off", (), {"SYMDETECT_MODEL_CACHE": "off"}))
@@ -462,7 +467,7 @@ def exact_rows(quick: bool, home: Optional[Path], workdir: Path, only: str = "")
     for n in ((4, 5) if quick else (5, 6, 7)):
         if only not in f"n_peterson.m N={n}":
             continue
-        cm = attempt("CMurphi", cmurphi, home, N_PETERSON, {"N": n}, "-sym1", 256, workdir) if home else None
+        cm = attempt("CMurphi", cmurphi, home, N_PETERSON, {"N": n}, "-sym1", SYM1_MB, workdir) if home else None
         for variant, extra, env_extra in VARIANTS:
             mine, data = ours(N_PETERSON, {"N": n}, "--reduce", "exact", "--engine", "native", "--workers", "1",
                               *extra, env_extra=env_extra)
