@@ -78,12 +78,19 @@ def load_cached(path: str, language: str, arguments: Mapping[str, object],
     cached = _read(entry)
     if cached is not None:
         return cached
-    with warnings.catch_warnings(record=True) as given, recording_reads() as reads:
+    refused = None
+    with warnings.catch_warnings(record=True) as recorded, recording_reads() as reads:
         warnings.simplefilter("always")
-        model = load()
-    # Once each, as the default filter would have shown them (recording saw every repeat).
-    given = tuple(dict.fromkeys((w.category, str(w.message), w.filename, w.lineno) for w in given))
+        try:
+            model = load()
+        except BaseException as e:  # noqa: BLE001 - re-raised below, after its warnings
+            refused = e
+    # Once each, as the default filter would have shown them (recording saw every repeat);
+    # given also when the front end then refuses the model.
+    given = tuple(dict.fromkeys((w.category, str(w.message), w.filename, w.lineno) for w in recorded))
     _replay(given)
+    if refused is not None:
+        raise refused
     try:
         blob = pickle.dumps((tuple(reads), given, model), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - a model that does not pickle is simply not cached

@@ -152,3 +152,14 @@ def test_the_oldest_entries_go_past_the_limit(tmp_path, cache, monkeypatch):
         assert len(cache.entries()) <= 4
     # The newest model is kept.
     assert frontends.load(str(tmp_path / "count6.m")).variables[0].domain[-1] == 6
+
+
+def test_a_refused_model_still_gives_the_warnings_before_its_error(tmp_path, cache):
+    model = tmp_path / "hidden.pml"
+    model.write_text("hidden byte h;\nactive proctype P() { h = 1; undeclared = 2 }\n")
+    with warnings.catch_warnings(record=True) as given:
+        warnings.simplefilter("always")
+        with pytest.raises(InputError):
+            frontends.load(str(model))
+    assert any("hidden variable h" in str(w.message) for w in given)
+    assert cache.entries() == []
