@@ -40,8 +40,10 @@ scheduler.
   n_peterson N=7 unreduced (~4e8 states) does not fit this machine and is not run.
 * **Exact reduction** (n_peterson N=5, 6, 7): CMurphi ``-sym1`` (exact: one state per orbit)
   against ``symdetect explore --reduce exact --engine native --workers 1`` whole-process
-  wall and CPU, parsing and symmetry detection included, the C build not (warm-up run, which
-  also leaves the caches an installed tool keeps: bytecode, lark's parser, cffi's module).
+  wall and CPU, symmetry detection included, the C build not (warm-up run, which also leaves
+  the caches an installed tool keeps: bytecode, the linearised model, lark's parser, cffi's
+  module); a third row with the model cache off parses again.  CMurphi gets a table of
+  ``SYM1_MB``; ``table_rows`` shows its N=5 time by table size.
 * **--reduce graph** on token circulation (N=5): ours only.
 
 CMurphi is built from ``../shared/peers/cmurphi-5.4-src.tar.gz`` into the cache
@@ -442,8 +444,8 @@ def murphi_rows(quick: bool, home: Optional[Path], workdir: Path, only: str = ""
 
 
 #: CMurphi ``-sym1``'s table: room for ~1 M states, 6 times n_peterson N=7's 163,298.  Its time
-#: grows with the table it clears (N=5: 0.25 s wall with ``-m256``, 0.09 s with ``-m16``), so a
-#: table far larger than the run needs would flatter us at N=5.
+#: grows with the table it clears (``table_rows``: N=5 takes 0.26 s wall with ``-m256``, 0.10 s
+#: with ``-m16``), so a table far larger than the run needs would flatter us at N=5.
 SYM1_MB = 32
 
 #: The ``exact`` rows: (label, extra arguments, extra environment).
@@ -496,6 +498,20 @@ def graph_rows(quick: bool, only: str = "") -> None:
     print()
 
 
+def table_rows(home: Optional[Path], workdir: Path, only: str = "") -> None:
+    """CMurphi ``-sym1`` at N=5 with tables of 4 to 256 MB: why the exact rows use ``SYM1_MB``."""
+    if home is None or not N_PETERSON.exists() or only not in "CMurphi -sym1 table sizes":
+        return
+    print("### CMurphi `-sym1` on n_peterson.m N=5 by the size of its table (`-m`)\n")
+    print("| -m (MB) | states | search s | wall s | CPU s |")
+    print("|---:|---:|---:|---:|---:|")
+    for mb in (4, 16, SYM1_MB, 64, 256):
+        cm = attempt("CMurphi", cmurphi, home, N_PETERSON, {"N": 5}, "-sym1", mb, workdir)
+        if cm:
+            print(f"| {mb} | {cm['states']:,} | {cm['seconds']:.2f} | {cm['wall']:.2f} | {cm['cpu']:.2f} |", flush=True)
+    print()
+
+
 def main(quick: bool, only: str = "") -> None:
     from detect.statespace.native.build import compiler
 
@@ -509,6 +525,7 @@ def main(quick: bool, only: str = "") -> None:
         spin_rows(quick, workdir, only)
         murphi_rows(quick, home, workdir, only)
         exact_rows(quick, home, workdir, only)
+        table_rows(home, workdir, only)
         graph_rows(quick, only)
     print(f"Load average after the run {load()}.")
 
