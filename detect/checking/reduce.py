@@ -63,8 +63,6 @@ ENUMERATE_LIMIT = 50_000
 INVARIANCE_LIMIT = 200_000
 #: Branches the graph strategy's isomorphism search may try before it asks nauty/bliss.
 SEARCH_BUDGET = 64
-#: The graph canonicaliser's memo by default (``refinement.c``'s ``MEMO_BYTES``).
-MEMO_BYTES = 32 << 20
 
 Images = tuple[int, ...]  # a permutation of literal points, as the image of each point
 
@@ -587,7 +585,7 @@ def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine:
         def state_form(s: State) -> bytes:
             return form()(marks(s))
 
-        memo = -1 if memory_limit is None else min(MEMO_BYTES, memory_limit // 4)
+        memo = -1 if memory_limit is None else memory_limit // 4  # C caps it at its MEMO_BYTES
         canon = NativeGraphCanonicaliser(graph, SEARCH_BUDGET, canonical_form=state_form, memo_bytes=memo)
         return Reducer("graph", group_order, canon, order,
                        f"partition-refinement certificate of the {graph.n}-node coloured graph with the state "

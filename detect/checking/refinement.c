@@ -72,7 +72,7 @@ int64_t wl_refine(int64_t n, const int64_t *offsets, const int64_t *nbrs, uint64
 #include <pthread.h>
 #include <stdlib.h>
 
-/* Bytes of the memo of canonicalised states (see GC), unless gc_new is given fewer. */
+/* Bytes of the memo of canonicalised states (see GC); gc_new may be given fewer. */
 #define MEMO_BYTES (32u << 20)
 
 /* An explorer's memory budget (the native runtime's nx_account): add delta bytes (negative:
@@ -754,7 +754,7 @@ void *gc_new(int32_t n, const int32_t *offsets, const int32_t *nbrs, const int32
         || part_alloc(&g->base, n) || part_alloc(&g->work, n)) { gc_free(g); return NULL; }
     for (size_t i = 0; i <= g->tmask; i++) g->heads[i] = -1;
     /* the memo: the largest power of two of states within memo_bytes (none without slots) */
-    size_t memo_cap = memo_bytes < 0 ? MEMO_BYTES : (size_t)memo_bytes;
+    size_t memo_cap = memo_bytes < 0 || (size_t)memo_bytes > MEMO_BYTES ? MEMO_BYTES : (size_t)memo_bytes;
     for (size_t want = 2; nslots > 0 && want * (size_t)nslots * sizeof(int64_t) <= memo_cap; want *= 2)
         g->memo_mask = want - 1;
     if (g->memo_mask) {

@@ -244,8 +244,8 @@ class NativeGraphCanonicaliser:
     ``key_bits`` of the certificate key the table (tests use 0: every state is compared exactly
     with every representative, which exercises the comparison).
 
-    A memo (2-way, ``memo_bytes``, default 32 MB) maps states already canonicalised to their
-    representative.
+    A memo (2-way, ``memo_bytes`` capped at 32 MB, the default) maps states already
+    canonicalised to their representative.
     Each exact check that succeeds proves an automorphism of the graph (node v to the node at
     v's position in the representative's partition); up to ``automorphisms`` distinct ones are
     kept as maps of literals, and the images of every state they settle go into the memo too:
