@@ -626,8 +626,10 @@ def status_line(enabled: bool, first: str = "working") -> Iterator[Optional[Call
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err,
-                   transient=True)
+    # rich's live display needs the Console itself (it enters it as a context manager and
+    # checks its type), not the lazy stand-in ``err``, whose __getattr__ special methods bypass.
+    bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                   console=_console(True), transient=True)
     task = bar.add_task(first, total=None)
     with bar:
         yield lambda text: bar.update(task, description=text)

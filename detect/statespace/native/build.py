@@ -108,7 +108,7 @@ def _ffi_module(name: str, path: Path):
     if not path.exists():
         with tempfile.TemporaryDirectory(prefix="symdetect-ffi-") as tmp:
             builder = _parsed_ffi()
-            builder.set_source(name, None)
+            builder.set_source(name, None, compiler_verbose=False)  # cffi prints "generating" on stdout otherwise
             emitted = Path(tmp) / f"{name}.py"
             builder.emit_python_code(str(emitted))
             if not write_atomically(path, lambda f: f.write(emitted.read_bytes())):
