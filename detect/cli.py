@@ -663,6 +663,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
                    "the native explorer counts what it allocates, the Python one its resident-set growth.")
 @click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
+@click.option("--trail", default=None, metavar="FILE", type=click.Path(dir_okay=False),
+              help="Write the first counterexample to FILE (JSON); 'symdetect replay MODEL FILE' takes its steps "
+                   "again.")
 @click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph", "pids"]),
               default="none", show_default=True,
               help="Symmetry reduction: exact (least image, stabiliser chain), enumerate (all of G), "
@@ -689,7 +692,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
-                    strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
+                    trail, strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
                     workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
@@ -747,14 +750,16 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
-                       incomplete=spin_partial)
+                       incomplete=spin_partial, trail=trail, defines=parse_defines(defines))
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
-                       incomplete: bool = False) -> None:
+                       incomplete: bool = False, trail: Optional[str] = None,
+                       defines: Optional[dict] = None) -> None:
     """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
     exploration, a property's check or (``incomplete``) a count beside it stopped early,
-    unless ``partial_ok``."""
+    unless ``partial_ok``; with ``trail``, the first counterexample is written there (JSON)."""
+    from detect.checking.counterexample import show_moves
     from detect.ir import literal_label, state_slots
 
     slots = state_slots(seq)
@@ -767,6 +772,8 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
     if as_json:
         click.echo(json.dumps(exploration_json(seq, result, extra, show_state), indent=2))
+        if trail is not None:
+            write_trail(trail, seq, result, defines or {})
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -796,13 +803,19 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         for f in result.first_faults:
             out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
             out.print(f"    in state {show_state(f.state)}", markup=False)
+        if trace and result.fault_trace:
+            out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
+            for line in show_moves(seq, result.fault_trace):
+                out.print(line, markup=False)
         for a in result.assertions:
             colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
             out.print(f"assert {escape(a.assertion.text)}: [{colour}]{a.verdict}[/{colour}]"
                       + escape(f" ({a.note})" if a.note else ""))
-            if trace and a.trace:
-                for step in a.trace:
-                    out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
+            if trace and a.trace and a.trace is not result.fault_trace:
+                for line in show_moves(seq, a.trace, a.loop_from):
+                    out.print(line, markup=False)
+    if trail is not None:
+        write_trail(trail, seq, result, defines or {})
     if violated:
         sys.exit(EXIT_VIOLATED)
     if incomplete and not partial_ok:
@@ -812,6 +825,8 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
 def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
     """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
     bounds reached and verdicts, states shown by ``show_state``."""
+    from detect.checking.counterexample import moves_json
+
     return {
         "model": seq.name,
         "parameters": dict(seq.parameters),
@@ -832,13 +847,53 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
         "memory_measure": result.memory_measure,
         "assertions": [
             {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
-             "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
+             "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace],
+             "counterexample": moves_json(seq, a.trace), "loop_from": a.loop_from}
             for a in result.assertions
         ],
         "first_faults": [
             {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
         ],
+        "fault_counterexample": moves_json(seq, result.fault_trace),
     }
+
+
+def first_counterexample(result) -> Optional[tuple[str, str, tuple, Optional[int]]]:
+    """``(kind, violation, trace, loop_from)`` of the first violation ``result`` has a trace
+    for: a run-time fault first (as Spin reports the first error), then a failed assertion."""
+    if result.fault_trace and result.fault_trace[-1].fault:
+        return "fault", result.fault_trace[-1].fault, result.fault_trace, None
+    for a in result.assertions:
+        if a.verdict == "fails" and a.trace:
+            if a.loop_from is not None:
+                kind = "cycle"
+            elif a.trace[-1].fault:
+                kind = "fault"
+            elif a.assertion.kind == "deadlockfree":
+                kind = "deadlock"
+            else:
+                kind = "assertion"
+            return kind, f"{a.assertion.text}: {a.note or 'fails'}", a.trace, a.loop_from
+    return None
+
+
+def write_trail(path: str, seq, result, defines: dict) -> None:
+    """``--trail``: the first counterexample as JSON at ``path`` (atomically), or a note on
+    standard error that there is none."""
+    from detect.checking.counterexample import Trail, moves_json
+    from detect.export import atomic_write
+
+    found = first_counterexample(result)
+    if found is None:
+        err.print("symdetect: no counterexample to write to the trail (no violation with a path)", markup=False)
+        return
+    kind, violation, steps, loop_from = found
+    trail = Trail(seq.source or seq.name, defines, violation, kind, moves_json(seq, steps), loop_from)
+    try:
+        atomic_write(path, [trail.to_json().encode()])
+    except OSError as e:
+        raise Failure(f"{path}: cannot write the trail ({e.strerror or e})") from None
+    err.print(f"symdetect: counterexample written to {path} (symdetect replay MODEL {path})", markup=False)
 
 
 # ---------------------------------------------------------------------------------- linearise
@@ -858,6 +913,45 @@ def linearise(model, defines, process, max_procs, domain_states, timeout):
 
     click.echo(show_model(load_model(model, defines, process, max_procs, domain_states, show_progress=True)),
                nl=False)
+
+
+# ---------------------------------------------------------------------------------- replay
+
+
+@main.command()
+@model_argument
+@click.argument("trail_file", metavar="TRAIL", type=click.Path(dir_okay=False))
+@define_option
+@process_option
+@max_procs_option
+@domain_states_option
+@timeout_option
+@pipeline_command
+def replay(model, trail_file, defines, process, max_procs, domain_states, timeout):
+    """Take the steps of TRAIL (written by 'explore --trail') on MODEL again, checking each one, and
+    print them (as 'spin -t -p' does).  Exit 1 when the violation recurs, 2 when the trail does not fit
+    the model.  The -D values default to the trail's."""
+    from detect.checking.counterexample import TrailError, read_trail, replay as replay_trail, show_moves
+
+    try:
+        trail = read_trail(trail_file)
+    except TrailError as e:
+        raise Failure(str(e)) from None
+    if not defines:
+        defines = tuple(f"{k}={v}" for k, v in trail.defines.items())
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True)
+    current_run().enter("replaying the trail")
+    try:
+        done = replay_trail(seq, trail)
+    except TrailError as e:
+        raise Failure(f"{trail_file}: {e}") from None
+    out.print(f"replaying {escape(trail_file)}: {escape(trail.violation)}")
+    for line in show_moves(seq, done.trace, trail.loop_from):
+        out.print(line, markup=False)
+    if done.recurred:
+        out.print(f"[red]violation reproduced[/red]: {escape(done.why)}")
+        sys.exit(EXIT_VIOLATED)
+    raise Failure(f"{trail_file}: every step replayed, but {done.why}")
 
 
 # ---------------------------------------------------------------------------------- export

@@ -176,10 +176,19 @@ class FaultReport:
 
 @dataclass(frozen=True)
 class TraceStep:
-    """One entry of a trace: ``event`` is the label that led to ``state`` (``None`` first)."""
+    """One entry of a trace: ``event`` is the label that led to ``state`` (``None`` first).
+
+    ``summand`` and ``binding`` name the transition taken (``detect.ir.semantics.Step``'s), so
+    that a counterexample can say which process moved where, and ``replay`` can take the
+    same step again; None for the first entry.  A trace that ends in a run-time fault ends
+    with the faulting step: ``fault`` is its message and ``state`` the state it failed in.
+    """
 
     event: Optional[str]
     state: State
+    summand: Optional[int] = None
+    binding: tuple[int, ...] = ()
+    fault: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -194,6 +203,9 @@ class AssertionResult:
     verdict: str
     trace: tuple[TraceStep, ...] = ()
     note: str = ""
+    #: For a lasso (an acceptance cycle): the index in ``trace`` where the cycle starts; the
+    #: trace's last state equals that entry's state.
+    loop_from: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -540,11 +552,17 @@ class _Tracer:
 
     def fault_trace(self, state: State) -> tuple[TraceStep, ...]:
         """Trace to ``state`` followed by the first faulting step (its message as event)."""
-        trace = self.trace(state)
-        for step in self.compiled.steps(trace[-1].state):
-            if step.target is None:
-                return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state),)
-        return trace
+        return with_fault_step(self.compiled, self.trace(state))
+
+
+def with_fault_step(compiled: CompiledModel, trace: tuple[TraceStep, ...]) -> tuple[TraceStep, ...]:
+    """``trace`` followed by the first step of its last state that faults (its message in the
+    event and in ``fault``); ``trace`` itself when none does."""
+    for step in compiled.steps(trace[-1].state):
+        if step.target is None:
+            return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state, step.summand,
+                                      tuple(step.binding), step.fault or "fault"),)
+    return trace
 
 
 def trace_between(compiled: CompiledModel, start: State, representatives: Iterable[State],
@@ -562,7 +580,7 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
     for rep in representatives:
         for step in compiled.steps(current):
             if step.target is not None and canon(step.target) == rep:
-                trace.append(TraceStep(step.event, step.target))
+                trace.append(TraceStep(step.event, step.target, step.summand, tuple(step.binding)))
                 current = step.target
                 break
         else:
