@@ -38,7 +38,7 @@ from detect.ir.walk import map_expr, map_program
 from frontends.csp.scope import Scope, conj
 from frontends.csp.syntax import (
     AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
-    PIndexed, PlainEvent, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
+    PIndexed, PlainEvent, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign, SCall,
     SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
 from frontends.kit import Span
@@ -106,6 +106,8 @@ def _stmt_names(stmts) -> set[str]:
             out |= sexpr_names(st.cond) | _stmt_names(st.then) | _stmt_names(st.else_)
         elif isinstance(st, SWhile):
             out |= sexpr_names(st.cond) | _stmt_names(st.body)
+        elif isinstance(st, SCall):
+            out |= sexpr_names(st.call)
     return out
 
 

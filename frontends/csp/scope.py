@@ -17,9 +17,10 @@ from detect.ir.build import simplify
 
 from frontends.csp.syntax import (
     AlphabetDecl, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
-    ProcDef, Quant, SAssign, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
+    ProcDef, Quant, SAssign, SCall, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
     Un, VarDecl,
 )
+from frontends.csp import patmath
 from frontends.kit import Span
 from frontends.kit.bounds import MAX_STATE_SLOTS, state_slots_refusal
 
@@ -101,7 +102,7 @@ class Scope:
                 out = simplify(Binary(e.op, out, part))
             return out
         if isinstance(e, FCall):
-            raise self.error(self.call_refusal(e), e.pos)
+            return self.library_call(e, env, _macros)
         if isinstance(e, Un):
             return simplify(Unary(e.op, self.expr(e.operand, env, _macros)))
         if isinstance(e, Bin):
@@ -129,12 +130,27 @@ class Scope:
             flat = simplify(Binary("+", simplify(Binary("*", flat, Const(dim))), self.expr(idx, env)))
         return Index(e.name, flat)
 
+    def library_call(self, e: FCall, env: Mapping[str, Expr], _macros: tuple[str, ...] = ()) -> Expr:
+        """``call(f, ...)`` of ``#import "PAT.Math"``'s integer functions (``patmath``); any
+        other call is refused naming the function and the libraries."""
+        if e.name == "call" and e.args and isinstance(e.args[0], Ident) \
+                and any(i.library == patmath.LIBRARY for i in self.imports):
+            args = [self.expr(a, env, _macros) for a in e.args[1:]]
+            try:
+                value = patmath.translate(e.args[0].name, args)
+            except ValueError as why:
+                raise self.error(str(why), e.pos) from None
+            if value is not None:
+                return value
+        raise self.error(self.call_refusal(e), e.pos)
+
     def call_refusal(self, e: FCall) -> str:
         """Why the call ``e`` cannot be translated, naming the function and the library."""
         libraries = ", ".join(f'"{i.library}"' for i in self.imports) or "none is #import'ed"
         if e.name == "call" and e.args and isinstance(e.args[0], Ident):
+            known = ", ".join(patmath.FUNCTIONS)
             return (f"call({e.args[0].name}, ...) runs a C# library function (#import: {libraries}); "
-                    f"C# libraries cannot be run, so this model is refused")
+                    f"C# libraries cannot be run (of {patmath.LIBRARY}, only {known} are), so this model is refused")
         return f"'{e.name}(...)' is a function call: only C# library calls (#import: {libraries}) are " \
                f"written so in PAT, and they cannot be run, so this model is refused"
 
@@ -203,6 +219,10 @@ class Scope:
                 env[st.name] = temp
             elif isinstance(st, SAssign):
                 out.append(Assign(self.target(st.target, env, readonly), self.expr(st.value, env)))
+            elif isinstance(st, SCall):
+                # ``call(f, ...);`` as a statement: a PAT.Math function has no effect but may
+                # fault, so its value goes to a temporary nothing reads; other calls are refused.
+                out.append(Assign(Name("_call"), self.expr(st.call, env)))
             elif isinstance(st, SIf):
                 out.append(If(self.expr(st.cond, env), self.program(st.then, env, readonly),
                               self.program(st.else_, env, readonly)))

@@ -77,7 +77,15 @@ class SLocalArray:
     pos: Span
 
 
-SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile]
+@dataclass(frozen=True)
+class SCall(Located):
+    """``call(f, ...);`` used as a statement (its value is dropped)."""
+
+    call: FCall
+    pos: Span
+
+
+SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile, SCall]
 
 # ---------------------------------------------------------------------------- events
 
@@ -407,6 +415,10 @@ class _Build(SyntaxBuilder):
     def sub_assign(self, meta, c):
         return SAssign(c[0], Bin("-", c[0], c[1], c[0].pos), c[0].pos)
 
+    def call_stmt(self, meta, c):
+        call = self.fcall(meta, c)
+        return SCall(call, call.pos)
+
     def local_decl(self, meta, c):
         return SLocal(str(c[0]), c[1], self.span(c[0]))
 
@@ -656,10 +668,13 @@ class _Build(SyntaxBuilder):
 def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Script:
     """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected.
 
-    A leading UTF-8 byte-order mark (PAT's editor writes one) is skipped.  ``#include
-    "f";`` is replaced by the items of ``f``, read relative to the including file; a file
-    that cannot be read, or includes itself, is an error located at the ``#include``."""
-    text = text[1:] if text.startswith("\ufeff") else text
+    Leading UTF-8 byte-order marks (PAT's editor writes one; a file saved twice has two) are
+    skipped.  ``#include "f";`` is replaced by the items of ``f``, read relative to the
+    including file; a file that cannot be read, or includes itself, is an error located at
+    the ``#include``.  A variable of a C# library type (``var<Queue> q;``) is refused by name
+    before parsing: its methods (``q.Enqueue(x)``) are not CSP# syntax."""
+    text = text.lstrip("\ufeff")
+    _refuse_library_types(text, path)
     try:
         tree = GRAMMAR.parse(text, path)
     except InputError as e:
@@ -675,6 +690,26 @@ def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Scri
 
 
 _COMMENT = re.compile(r"//[^\n]*|/\*(?:.|\n)*?\*/")
+#: ``var<T> x`` / ``hvar<T> x``: a variable whose type is a class of an ``#import``ed C# library.
+_LIBRARY_TYPE = re.compile(r"\b(h?var)\s*<\s*([A-Za-z_]\w*)\s*>\s*([A-Za-z_]\w*)?")
+
+
+def _blank_comments(text: str) -> str:
+    """``text`` with comments replaced by spaces (newlines kept: offsets stay those of ``text``)."""
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def _refuse_library_types(text: str, path: str) -> None:
+    """A located refusal of the first ``var<T> x`` outside comments, naming the type."""
+    plain = _blank_comments(text)
+    m = _LIBRARY_TYPE.search(plain)
+    if m is None:
+        return
+    line = plain.count("\n", 0, m.start()) + 1
+    column = m.start() - (plain.rfind("\n", 0, m.start()) + 1) + 1
+    name = f" '{m.group(3)}'" if m.group(3) else ""
+    raise InputError(f"variable{name} of type '{m.group(2)}' ({m.group(1)}<{m.group(2)}>) is an object of a C# "
+                     f"library: its methods cannot be run, so this model is refused", path, line, column)
 _HEAD = r"([A-Za-z_]\w*)\s*(?:\([^()]*\))?\s*"
 #: The text before a syntax error at '=' when a definition has no body: ``P(x) = Q() =``
 #: (the next definition follows the first one's '='), starting a top-level item.
@@ -689,7 +724,7 @@ def _named_syntax_error(e: InputError, text: str) -> InputError:
     if not e.line:
         return e
     # Comments blanked, newlines kept, so that offsets and line numbers stay those of ``text``.
-    plain = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    plain = _blank_comments(text)
     lines = plain.split("\n")
     at = sum(len(x) + 1 for x in lines[:e.line - 1]) + e.column - 1
     if e.message.startswith("syntax error: unexpected '='"):
