@@ -440,6 +440,109 @@ def _classify(scope: Scope, comp: Component) -> dict:
     return values
 
 
+#: Most values a parameter's value set may hold (``_value_sets``), and most combinations of
+#: argument values enumerated for one argument: beyond them the set is unknown.
+MAX_VALUE_SET = 256
+MAX_COMBINATIONS = 4096
+
+
+def _value_sets(scope: Scope, comp: Component, local_value: Optional[int] = None) -> dict:
+    """(process, parameter) -> the finite set of values the parameter can hold in ``comp``
+    (``None``: unknown -- it depends on variables, received values, or grows without bound).
+
+    Values flow from the entry's bindings (a family's local is ``local_value`` when given,
+    else its whole domain), through call arguments and indexed choices (``[] i:{0..N-1}@
+    Serve(i)`` gives ``Serve``'s ``i`` the set {0..N-1}).  ``||`` needs these sets: they are
+    the concrete events a stored parameter's event can be (its alphabet, as PAT instantiates
+    it)."""
+    sets: dict = {}
+    if comp.spawned:
+        entry_env: dict = {p: None for p in scope.processes[comp.spawned].params}
+    else:
+        entry_env = {}
+        for name, value in comp.env:
+            if isinstance(value, Const):
+                entry_env[name] = frozenset({value.value})
+            elif comp.local is not None and value == Name(comp.local.name):
+                entry_env[name] = (frozenset({local_value}) if local_value is not None
+                                   else frozenset(comp.local.domain))
+            else:
+                entry_env[name] = None
+
+    def values_of(a: SExpr, env: dict) -> Optional[frozenset]:
+        names = sorted(n for n in sexpr_names(a) if n in env)
+        if any(env[n] is None for n in names):
+            return None
+        if any(n in scope.variables for n in sexpr_names(a) if n not in env):
+            return None
+        combos = 1
+        for n in names:
+            combos *= len(env[n])
+        if combos > MAX_COMBINATIONS:
+            return None
+        out = set()
+        for combo in itertools.product(*(sorted(env[n]) for n in names)):
+            try:
+                value = scope.expr(a, {n: Const(v) for n, v in zip(names, combo)})
+            except InputError:
+                return None  # reported where the expression is translated
+            if not isinstance(value, Const):
+                return None
+            out.add(value.value)
+        return frozenset(out)
+
+    def walk(p: Proc, env: dict, changed: set) -> None:
+        if isinstance(p, PCall):
+            d = scope.processes.get(p.name)
+            if d is None or len(d.params) != len(p.args):
+                return  # reported with its position elsewhere
+            if d.name not in visited:
+                visited.add(d.name)
+                changed.add(d.name)
+            for name, a in zip(d.params, p.args):
+                key = (d.name, name)
+                new = values_of(a, env)
+                old = sets.get(key, frozenset())
+                joined = None if new is None or old is None else old | new
+                if joined is not None and len(joined) > MAX_VALUE_SET:
+                    joined = None
+                if key not in sets or joined != old:
+                    sets[key] = joined
+                    changed.add(d.name)
+        elif isinstance(p, PPrefix):
+            ev = p.event
+            inner = {**env, **{n: None for n in ev.names}} if isinstance(ev, RecvEvent) else env
+            walk(p.then, inner, changed)
+        elif isinstance(p, (PGuard, PAtomic, PHide)):
+            walk(p.proc, env, changed)
+        elif isinstance(p, PBinary):
+            walk(p.left, env, changed)
+            walk(p.right, env, changed)
+        elif isinstance(p, PIf):
+            walk(p.then, env, changed)
+            if p.else_ is not None:
+                walk(p.else_, env, changed)
+        elif isinstance(p, PIndexed):
+            try:
+                bound = frozenset(scope.index_range(p, {k: Const(next(iter(v))) for k, v in env.items()
+                                                        if v is not None and len(v) == 1}))
+            except InputError:
+                bound = None
+            walk(p.body, {**env, p.var: bound}, changed)
+
+    todo: set = set()
+    visited: set = set()
+    walk(comp.entry, entry_env, todo)
+    rounds = 0
+    while todo and rounds < 10_000:
+        rounds += 1
+        name = min(todo)
+        todo.discard(name)
+        d = scope.processes[name]
+        walk(d.body, {p: sets.get((name, p)) for p in d.params}, todo)
+    return sets
+
+
 # ============================================================================ automaton
 
 
@@ -866,7 +969,10 @@ class Linearisation:
         taken |= {c.local.name for c in comps if c.local is not None}  # a pool's local joins its spawner's
         storage = _Storage(sc, sizes, taken, {}, [])
         self.storage = storage
+        self._value_sets: dict = {}
         autos = [self.component_automaton(c, storage) for c in comps]
+        #: storage variable -> (group, kind, process, name) of what it stores
+        self.stored = {var: key for key, var in storage.names.items()}
         tree = _with_pools(tree, self.add_pools(comps, autos, sizes, storage))
         self.autos = autos
         uses_atomic = any(_uses_atomic(sc, c.entry) for c in comps)
@@ -1105,13 +1211,8 @@ class Linearisation:
                 if kn not in shared or (names is not None and kn not in names):
                     out.append(c)
                     continue
-                for inst in self.instantiate(c):
+                for inst in (x for i in self.instantiate(c) for x in self.concrete(i, kn[0])):
                     args = inst.action[2]
-                    if not all(isinstance(a, Const) for a in args):
-                        raise InputError(
-                            f"event '{kn[0]}' is synchronised by '||' but its arguments depend on "
-                            f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
-                            f"fixed by process parameters", self.scope.path, *_line_col(c.origin))
                     key = (kn[0], tuple(a.value for a in args))
                     if alphabet is not None and key not in alphabet:
                         out.append(inst)
@@ -1126,6 +1227,66 @@ class Linearisation:
             for combo in itertools.product(*parts):
                 out.append(self.joint(combo))
         return out
+
+    def concrete(self, c: Cand, event: str) -> list[Cand]:
+        """``c`` (without locals) as one candidate per concrete event it can be: an argument
+        over stored process parameters (``req.i`` after ``[] i:{0..N-1}@Serve(i)``) takes
+        each value of their value sets (``_value_sets``), under the guard that they hold it.
+        Arguments over variables or received values have no such set: refused, located."""
+        args = c.action[2]
+        if all(isinstance(a, Const) for a in args):
+            return [c]
+        refs: dict = {}
+        unknown: list = []
+
+        def find(x: Expr):
+            var = x.array if isinstance(x, Index) else x.name if isinstance(x, Name) else None
+            if var is None:
+                return None
+            key = self.stored.get(var)
+            if key is None or key[1] != "param" or len(c.comps) != 1:
+                unknown.append(x)
+                return x
+            comp = self.comps[c.comps[0]]
+            local_value = None
+            if comp.local is not None:
+                if not (isinstance(x, Index) and isinstance(x.index, Const)):
+                    unknown.append(x)
+                    return x
+                local_value = x.index.value - comp.offset + comp.lo
+            values = self.value_sets(c.comps[0], local_value).get((key[2], key[3]))
+            if values is None:
+                unknown.append(x)
+            else:
+                refs[x] = values
+            return x
+
+        for a in args:
+            map_expr(a, find)
+        if unknown:
+            raise InputError(
+                f"event '{event}' is synchronised by '||' but its arguments depend on "
+                f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
+                f"fixed by process parameters", self.scope.path, *_line_col(c.origin))
+        out = []
+        order = list(refs)
+        for combo in itertools.product(*(sorted(refs[r]) for r in order)):
+            m = dict(zip(order, (Const(v) for v in combo)))
+            values = tuple(map_expr(a, m.get, simplify) for a in args)
+            if not all(isinstance(v, Const) for v in values):
+                raise InputError(f"event '{event}': cannot evaluate its arguments "
+                                 f"({', '.join(_show(a) for a in args)})", self.scope.path,
+                                 *_line_col(c.origin))
+            guard = conj(c.guard, *(simplify(Binary("==", r, v)) for r, v in m.items()))
+            out.append(dataclasses.replace(c, guard=guard, action=(c.action[0], c.action[1], values)))
+        return out
+
+    def value_sets(self, k: int, local_value: Optional[int]) -> dict:
+        """``_value_sets`` of component ``k`` (for one instance of a family), memoised."""
+        key = (k, local_value)
+        if key not in self._value_sets:
+            self._value_sets[key] = _value_sets(self.scope, self.comps[k], local_value)
+        return self._value_sets[key]
 
     def instantiate(self, c: Cand) -> list[Cand]:
         """Replace the candidate's locals by each of their values (concrete instances)."""
