@@ -35,9 +35,9 @@ from detect.ir import (
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
 
-from frontends.csp.scope import Scope, conj
+from frontends.csp.scope import ConstArray, Scope, conj
 from frontends.csp.syntax import (
-    AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
+    AlphaRange, ArrayLit, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
     PIndexed, PlainEvent, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign, SCall,
     SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
@@ -90,6 +90,8 @@ def sexpr_names(e: SExpr) -> set[str]:
         return sexpr_names(e.lo) | sexpr_names(e.hi) | (sexpr_names(e.body) - {e.var})
     if isinstance(e, FCall):
         return set().union(*(sexpr_names(a) for a in e.args))
+    if isinstance(e, ArrayLit):
+        return set().union(*(sexpr_names(a) for a in e.values))
     raise TypeError(e)
 
 
@@ -224,7 +226,7 @@ class _Flattener:
 
     def bind_call(self, p: PCall, env: Mapping[str, Expr]) -> tuple[ProcDef, dict]:
         d = _called_process(self.scope, p)
-        return d, {name: self.scope.expr(a, env) for name, a in zip(d.params, p.args)}
+        return d, {name: self.scope.arg(a, env) for name, a in zip(d.params, p.args)}
 
     def flatten(self, p: Proc, env: Mapping[str, Expr], locals_: tuple, depth: int = 0) -> Union[Tree, int]:
         if depth > MAX_UNFOLD:
@@ -284,7 +286,7 @@ class _Flattener:
         if isinstance(p, PCall):
             self.bind_call(p, env)  # checks the process exists and the arity
             group = p.name
-            args = ", ".join(_show(self.scope.expr(a, env)) for a in p.args)
+            args = ", ".join(_show(self.scope.arg(a, env)) for a in p.args)
             owner = f"{p.name}({args})" if p.args else p.name
         else:
             group = f"Proc{p.pos.line}_{p.pos.column}"
@@ -354,6 +356,8 @@ def _did_you_mean(name: str) -> str:
 def _show(e: Expr) -> str:
     from detect.ir.pretty import show_expr
 
+    if isinstance(e, ConstArray):
+        return "[" + ", ".join(str(v) for v in e.values) + "]"
     return show_expr(e)
 
 
@@ -388,7 +392,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
         for combo in itertools.product(*(multi[n] for n in chosen)):
             e2 = {k: v for k, v in env.items() if v != TOP}
             e2.update({n: Const(v) for n, v in zip(chosen, combo)})
-            results.add(scope.expr(a, e2))
+            results.add(scope.arg(a, e2))
         return results.pop() if len(results) == 1 else TOP
 
     def walk(p: Proc, env: dict, dynamic: set, multi: dict, changed: list):
@@ -396,6 +400,8 @@ def _classify(scope: Scope, comp: Component) -> dict:
             return
         if isinstance(p, PCall):
             d = _called_process(scope, p)
+            if d.name not in visited_defs:
+                changed.append(d.name)  # its body's calls too (a process without parameters)
             for name, a in zip(d.params, p.args):
                 if join((d.name, name), arg_value(a, env, dynamic, multi)):
                     changed.append(d.name)
@@ -614,8 +620,11 @@ class _Automaton:
         vals = self.values(env)
         new = {}
         for name, a in zip(d.params, call.args):
-            value = self.scope.expr(a, vals)
+            value = self.scope.arg(a, vals)
             if self.classes.get((d.name, name), TOP) == TOP:
+                if isinstance(value, ConstArray):
+                    raise self.error(f"process '{d.name}' is called with different arrays for '{name}': an "
+                                     f"array argument must be the same in every call", a.pos)
                 new[name] = Bound(value, self.storage(self.comp, "param", d.name, name, d.pos))
             else:
                 new[name] = Bound(value)
@@ -644,7 +653,10 @@ class _Automaton:
             if isinstance(node, PBinary) and node.op == "|||":
                 spawned, rest = self.split_spawn(node)
                 vals = self.values(env)
-                stores.append(Spawn(spawned.name, tuple(self.scope.expr(a, vals) for a in spawned.args), node.pos))
+                args = tuple(self.scope.arg(a, vals) for a in spawned.args)
+                if any(isinstance(a, ConstArray) for a in args):
+                    raise self.error("an array argument of a spawned process is not supported", node.pos)
+                stores.append(Spawn(spawned.name, args, node.pos))
                 return self.norm(("at", rest, env), stores, depth + 1)
             self.check_sequential(node)
             return ("at", node, self.freeze(node, env, stores))
@@ -722,7 +734,7 @@ class _Automaton:
             return []
         vals = self.values(env)
         if isinstance(p, PCall):
-            key = (p.name, tuple(self.scope.expr(a, vals) for a in p.args))
+            key = (p.name, tuple(self.scope.arg(a, vals) for a in p.args))
             for seen, passed in calls:
                 if seen == key:
                     if passed < guards:

@@ -16,7 +16,7 @@ from detect.ir import build
 from detect.ir.build import simplify
 
 from frontends.csp.syntax import (
-    AlphabetDecl, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
+    AlphabetDecl, ArrayLit, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
     ProcDef, Quant, SAssign, SCall, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
     Un, VarDecl,
 )
@@ -51,6 +51,14 @@ class TempArray:
 
 
 @dataclass(frozen=True)
+class ConstArray:
+    """An array passed to a process (``Tx([1, 2])``): in an ``env``, the parameter maps to
+    this; ``a[i]`` reads an element, an index outside the array faults (as in PAT)."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Scope:
     path: str
     numeric: Mapping[str, int]          # numeric #defines (after overrides) and enum constants
@@ -74,7 +82,7 @@ class Scope:
             return Const(e.value)
         if isinstance(e, Ident):
             if e.name in env:
-                if isinstance(env[e.name], TempArray):
+                if isinstance(env[e.name], (TempArray, ConstArray)):
                     raise self.error(f"array '{e.name}' used without an index", e.pos)
                 return env[e.name]
             var = self.variables.get(e.name)
@@ -92,7 +100,11 @@ class Scope:
         if isinstance(e, Subscript):
             if isinstance(env.get(e.name), TempArray):
                 return self.temp_element(e, env)
+            if isinstance(env.get(e.name), ConstArray):
+                return self.array_element(e, env)
             return self.element(e, env)
+        if isinstance(e, ArrayLit):
+            raise self.error("an array value '[...]' is only supported as a process argument", e.pos)
         if isinstance(e, Quant):
             # PAT's quantifiers over a constant range: unrolled into && / || of the instances.
             parts = [self.expr(e.body, {**env, e.var: Const(v)}, _macros)
@@ -153,6 +165,30 @@ class Scope:
                     f"C# libraries cannot be run (of {patmath.LIBRARY}, only {known} are), so this model is refused")
         return f"'{e.name}(...)' is a function call: only C# library calls (#import: {libraries}) are " \
                f"written so in PAT, and they cannot be run, so this model is refused"
+
+    def arg(self, a: SExpr, env: Mapping[str, Expr]):
+        """A process call's argument: an IR expression, or a ``ConstArray`` for an array value
+        (``[1, 2]``, or a parameter bound to one passed on); its elements must be constants."""
+        if isinstance(a, ArrayLit):
+            return ConstArray(tuple(self.constant(v, env, "a constant array element") for v in a.values))
+        if isinstance(a, Ident) and isinstance(env.get(a.name), ConstArray):
+            return env[a.name]
+        return self.expr(a, env)
+
+    def array_element(self, e: Subscript, env: Mapping[str, Expr]) -> Expr:
+        """``a[i]`` of an array argument: the element for a constant index, else a choice
+        over the elements; an index outside the array faults (a division by zero)."""
+        arr = env[e.name]
+        if len(e.indices) != 1:
+            raise self.error(f"array argument '{e.name}' has one dimension", e.pos)
+        i = self.expr(e.indices[0], env)
+        fault = Binary("/", Const(1), Const(0))
+        if isinstance(i, Const):
+            return Const(arr.values[i.value]) if 0 <= i.value < len(arr.values) else fault
+        out: Expr = fault
+        for k in reversed(range(len(arr.values))):
+            out = Ite(simplify(Binary("==", i, Const(k))), Const(arr.values[k]), out)
+        return out
 
     def temp_element(self, e: Subscript, env: Mapping[str, Expr]) -> Expr:
         """``t[i]`` of a program's temporary array: the element itself for a constant index,
@@ -381,6 +417,6 @@ def _is_closed(e: SExpr, scope: Scope) -> bool:
         return _is_closed(e.left, scope) and _is_closed(e.right, scope)
     if isinstance(e, Cond):
         return all(_is_closed(x, scope) for x in (e.cond, e.then, e.else_))
-    if isinstance(e, (Quant, FCall)):
+    if isinstance(e, (Quant, FCall, ArrayLit)):
         return False  # a condition kept as a macro (translated, or refused, where it is used)
     return True

@@ -44,9 +44,17 @@ class Quant:
     pos: Span
 
 
+@dataclass(frozen=True)
+class ArrayLit(Located):
+    """``[e0, e1, ...]`` passed as a process argument (``Tx([1, 2])``)."""
+
+    values: tuple["SExpr", ...]
+    pos: Span
+
+
 #: ``FCall`` is ``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C#
 #: library (never run here; refused where it is translated).
-SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall]
+SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall, ArrayLit]
 
 # ---------------------------------------------------------------------------- statements
 
@@ -480,6 +488,9 @@ class _Build(SyntaxBuilder):
 
     def stop(self, meta, c):
         return PStop(self.span(meta))
+
+    def array_lit(self, meta, c):
+        return ArrayLit(tuple(c), self.span(meta))
 
     def args(self, meta, c):
         return tuple(a for a in c if a is not None)
