@@ -274,3 +274,139 @@ def test_sync_channel_pairs_sends_and_receives_of_equal_arity():
          "S() = P() ||| Q();\n",
          "P() = c.1 -> c.1.2 -> Stop;\nQ() = c.1.2 -> got.1.2 -> Stop [] c.1 -> one.1 -> Q();\nS() = P() || Q();\n",
          group=False)
+
+
+# ---------------------------------------------------------------------------- issue 29
+
+
+def test_a_comment_after_a_semicolon_does_not_end_the_definition():
+    # The definition-end lookahead used to backtrack into the comment and read "x = 1" there.
+    by_hand = "A() = a -> Skip;\nB() = b -> Skip;\nP() = (A();\n B());\n#assert P() deadlockfree;\n"
+    for comment in ("// then x = 1", "// channel c 0", "// var y", "// enum", "// #define", "/* Q() = */"):
+        same(by_hand.replace("(A();", f"(A(); {comment}"), by_hand)
+    # A real next definition after a comment still ends the definition.
+    same("P() = a -> Skip; // P done\nQ() = b -> P();\n", "P() = a -> Skip;\nQ() = b -> P();\n")
+
+
+def test_two_byte_order_marks_are_skipped():
+    text = "var x : {0..1} = 0;\nP() = a{x = 1 - x;} -> P();\n"
+    same("\ufeff\ufeff" + text, text)
+
+
+def test_ifa_else_if_is_an_atomic_if_whose_else_is_the_next_if():
+    # PAT's grammar: 'ifa' (...) '{' P '}' ('else' ifBlock)?, ifBlock: an if/ifa/ifb or a block.
+    same("var x : {0..2} = 0;\nP() = ifa (x == 0) {a{x = 1;} -> P()} else if (x == 1) {b{x = 2;} -> P()} "
+         "else {c{x = 0;} -> P()};\n#assert P() deadlockfree;\n",
+         "var x : {0..2} = 0;\nP() = [x == 0] a{x = 1;} -> P() [] [x != 0] Q();\n"
+         "Q() = if (x == 1) {b{x = 2;} -> P()} else {c{x = 0;} -> P()};\n#assert P() deadlockfree;\n")
+    same("var x : {0..2} = 0;\nP() = ifa (x == 0) {a{x = 1;} -> P()} else ifa (x == 1) {b{x = 2;} -> P()} "
+         "else {c{x = 0;} -> P()};\n",
+         "var x : {0..2} = 0;\nP() = [x == 0] a{x = 1;} -> P() [] [x == 1] b{x = 2;} -> P() "
+         "[] [x != 0 && x != 1] c{x = 0;} -> P();\n")
+    same("var x : {0..1} = 0;\nP() = if (x == 0) {a{x = 1;} -> P()} else ifb (x == 1) {b{x = 0;} -> P()};\n",
+         "var x : {0..1} = 0;\nP() = if (x == 0) {a{x = 1;} -> P()} else {[x == 1] b{x = 0;} -> P()};\n")
+
+
+MATH = '#import "PAT.Math";\n'
+
+
+def test_pat_math_functions_are_their_integer_meaning():
+    same(MATH + "var x = 2;\nP() = [x < 100] a{x = call(Pow, x, 2);} -> P();\n",
+         "var x = 2;\nP() = [x < 100] a{x = x * x;} -> P();\n")
+    # A computed exponent, a negative one (truncated towards zero), and Abs / Max / Min.
+    same(MATH + "var x = 0;\nvar y = 0;\nP() = [x < 4] a{y = call(Pow, 2, x) + call(Pow, 3, 0 - x); x++;} -> P();\n",
+         "var x = 0;\nvar y = 0;\nP() = [x < 4] a{y = (x == 0 ? 2 : x == 1 ? 2 : x == 2 ? 4 : 8); x++;} -> P();\n")
+    same(MATH + "var x = -3;\nvar y = 0;\nP() = [x < 3] a{y = call(Abs, x) + call(Max, x, 1) * call(Min, x, 0); x++;} -> P();\n",
+         "var x = -3;\nvar y = 0;\nP() = [x < 3] a{y = (x < 0 ? 0 - x : x) + (x > 1 ? x : 1) * (x < 0 ? x : 0); x++;} -> P();\n")
+    # Used as a statement (no effect), in a guard, and in a #define condition.
+    same(MATH + "var x = 1;\n#define big call(Pow, x, 3) > 20;\nP() = [!big] a{call(Abs, x); x++;} -> P();\n"
+         "#assert P() reaches big;\n",
+         "var x = 1;\n#define big x * x * x > 20;\nP() = [!big] a{x++;} -> P();\n#assert P() reaches big;\n")
+
+
+def test_pat_math_faults_where_csharp_int_overflows():
+    # 2^31 is outside C#'s int; Pow(0, -1) is infinity: both fault, as PAT's run stops there.
+    for call in ("call(Pow, x, 31)", "call(Pow, 0, x - 3)", "call(Pow, x, 40)"):
+        assert signature(MATH + f"var x = 2;\nvar y = 0;\nP() = a{{y = {call};}} -> P();\n")[4] == 1, call
+    assert signature(MATH + "var x = -1;\nvar y = 0;\nP() = a{y = call(Pow, x, 41);} -> P();\n")[4] == 0
+
+
+def test_pat_math_translation_is_exact_on_a_grid():
+    from detect.ir import Const, Name
+    from detect.ir.semantics import Fault, evaluate
+    from frontends.csp import patmath
+
+    def reference(a, b):  # C#'s (int)Math.Pow(a, b), None for a fault
+        if b < 0:
+            if a == 0:
+                return None
+            return 1 if a == 1 else (1 if b % 2 == 0 else -1) if a == -1 else 0
+        r = a ** b
+        return r if patmath.INT_MIN <= r <= patmath.INT_MAX else None
+
+    class Env(dict):  # the names the expressions read (``semantics.evaluate``'s environment)
+        read = dict.__getitem__
+
+    symbolic = patmath.translate("Pow", [Name("a"), Name("b")])
+    for a in range(-4, 5):
+        for b in list(range(-5, 36)) + [40, 41]:
+            for expr in (symbolic, patmath.translate("Pow", [Name("a"), Const(b)])):
+                try:
+                    got = evaluate(expr, Env(a=a, b=b))
+                except Fault:
+                    got = None
+                assert got == reference(a, b), (a, b, expr is symbolic)
+
+
+def test_library_calls_and_types_are_refused_by_name():
+    e = refused('#import "PAT.Lib.Queue";\nvar x = 0;\nP() = a{call(Enqueue, x, 1);} -> P();\n',
+                "call(Enqueue, ...)", '"PAT.Lib.Queue"', "cannot be run")
+    assert (e.line, e.column) == (3, 9)
+    e = refused('#import "PAT.Lib.Queue";\nvar<Queue> q;\nP() = a{q.Enqueue(1);} -> P();\n',
+                "variable 'q' of type 'Queue'", "C# library")
+    assert (e.line, e.column) == (2, 1)
+    # Not a PAT.Math function, or PAT.Math not imported.
+    refused(MATH + "var x = 0;\nP() = a{x = call(Sqrt, 4);} -> P();\n", "call(Sqrt, ...)", "Pow")
+    refused("var x = 0;\nP() = a{x = call(Pow, 2, 2);} -> P();\n", "call(Pow, ...)", "none is #import'ed")
+    refused(MATH + "var x = 0;\nP() = a{x = call(Pow, 2);} -> P();\n", "Pow takes 2 argument(s), got 1")
+
+
+def test_an_array_value_as_a_process_argument():
+    same("var x = 0;\nTx(a) = [x < 3] t{x = x + a[x % 2];} -> Tx(a);\nP() = Tx([1, 2]);\n",
+         "var x = 0;\nTx() = [x < 3] t{x = x + (x % 2 == 0 ? 1 : 2);} -> Tx();\nP() = Tx();\n")
+    # Passed on, and read at a constant index in a guard.
+    same("Tx(a, k) = [a[0] == k] t.k -> Skip;\nR(a) = Tx(a, 1) ||| Tx(a, 2);\nP() = R([2, 5]);\n",
+         "Tx(k) = [2 == k] t.k -> Skip;\nP() = Tx(1) ||| Tx(2);\n")
+    # An index outside the array faults, as in PAT.
+    assert signature("var x = 0;\nTx(a) = t{x = a[x];} -> Tx(a);\nP() = Tx([1, 2]);\n")[4] == 1
+    refused("Tx(a) = t -> Tx([1]);\nP() = Tx([2]);\n", "different arrays for 'a'")
+    refused("var y = 0;\nTx(a) = t -> Skip;\nP() = Tx([y]);\n", "a constant array element")
+
+
+def test_parallel_sync_on_an_argument_from_an_indexed_choice():
+    # The issue's reproducer: Serve's i is stored, its values {0, 1} are Server's alphabet.
+    construct = ("#define N 2;\nUser(i) = req.i -> User(i);\nServer() = [] i:{0..N-1}@Serve(i);\n"
+                 "Serve(i) = req.i -> Serve(i);\nSystem() = (||| i:{0..N-1}@User(i)) || Server();\n"
+                 "#assert System() deadlockfree;\n")
+    by_hand = ("User(i) = req.i -> User(i);\nServer() = req.0 -> S0() [] req.1 -> S1();\n"
+               "S0() = req.0 -> S0();\nS1() = req.1 -> S1();\nSystem() = (User(0) ||| User(1)) || Server();\n"
+               "#assert System() deadlockfree;\n")
+    same(construct, by_hand)
+    # A value set built along a recursion, and an event of the set the other side never offers.
+    same("Srv(k) = grant.k -> done.k -> Srv((k + 1) % 3);\nC(i) = grant.i -> C(i);\n"
+         "System() = Srv(0) || (C(0) ||| C(1));\n",
+         "Srv() = grant.0 -> done.0 -> grant.1 -> done.1 -> grant.2 -> done.2 -> Srv();\nC(i) = grant.i -> C(i);\n"
+         "System() = Srv() || (C(0) ||| C(1));\n")
+    # An argument over a variable still has no alphabet: refused, located.
+    e = refused("var v = 0;\nP() = req.v -> P();\nQ() = req.0 -> Q();\nS() = P() || Q();\n",
+                "event 'req' is synchronised by '||'")
+    assert e.line == 2
+
+
+def test_parallel_sync_on_a_received_value_follows_the_declared_alphabet():
+    # A received value has no value set of its own: the #alphabet names the synchronised events
+    # (req.0, req.1); req.2, outside it, is Q's alone (and U(2)'s alone).
+    common = ("channel c 0;\n#alphabet Q {req.0, req.1};\nSend() = c!0 -> c!1 -> c!2 -> Skip;\n"
+              "U(i) = req.i -> U(i);\nSystem() = (Q() || (U(0) ||| U(2))) ||| Send();\n")
+    same(common + "Q() = c?x -> req.x -> Q();\n",
+         common + "Q() = c?0 -> req.0 -> Q() [] c?1 -> req.1 -> Q() [] c?2 -> req.2 -> Q();\n", group=False)

@@ -1223,7 +1223,7 @@ class Linearisation:
                 if kn not in shared or (names is not None and kn not in names):
                     out.append(c)
                     continue
-                for inst in (x for i in self.instantiate(c) for x in self.concrete(i, kn[0])):
+                for inst in (x for i in self.instantiate(c) for x in self.concrete(i, kn[0], alphabet, out)):
                     args = inst.action[2]
                     key = (kn[0], tuple(a.value for a in args))
                     if alphabet is not None and key not in alphabet:
@@ -1240,14 +1240,28 @@ class Linearisation:
                 out.append(self.joint(combo))
         return out
 
-    def concrete(self, c: Cand, event: str) -> list[Cand]:
+    def concrete(self, c: Cand, event: str, alphabet: Optional[frozenset] = None,
+                 alone: Optional[list] = None) -> list[Cand]:
         """``c`` (without locals) as one candidate per concrete event it can be: an argument
         over stored process parameters (``req.i`` after ``[] i:{0..N-1}@Serve(i)``) takes
         each value of their value sets (``_value_sets``), under the guard that they hold it.
-        Arguments over variables or received values have no such set: refused, located."""
+        With a declared ``alphabet``, any argument is split over the declared events of its
+        name, and the candidate for every other value (not synchronised) goes to ``alone``.
+        Otherwise arguments over variables or received values have no such set: refused."""
         args = c.action[2]
         if all(isinstance(a, Const) for a in args):
             return [c]
+        if alphabet is not None:
+            declared = sorted(v for n, v in alphabet if n == event and len(v) == len(args))
+            out = []
+            for values in declared:
+                held = conj(*(simplify(Binary("==", a, Const(v))) for a, v in zip(args, values)))
+                out.append(dataclasses.replace(c, guard=conj(c.guard, held),
+                                               action=(c.action[0], c.action[1], tuple(Const(v) for v in values))))
+            other = [simplify(Unary("!", conj(*(simplify(Binary("==", a, Const(v))) for a, v in zip(args, values)))))
+                     for values in declared]
+            alone.append(dataclasses.replace(c, guard=conj(c.guard, *other)))
+            return out
         refs: dict = {}
         unknown: list = []
 
@@ -1279,7 +1293,7 @@ class Linearisation:
             raise InputError(
                 f"event '{event}' is synchronised by '||' but its arguments depend on "
                 f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
-                f"fixed by process parameters", self.scope.path, *_line_col(c.origin))
+                f"fixed by process parameters, or an #alphabet declaration", self.scope.path, *_line_col(c.origin))
         out = []
         order = list(refs)
         for combo in itertools.product(*(sorted(refs[r]) for r in order)):
