@@ -410,3 +410,29 @@ def test_parallel_sync_on_a_received_value_follows_the_declared_alphabet():
               "U(i) = req.i -> U(i);\nSystem() = (Q() || (U(0) ||| U(2))) ||| Send();\n")
     same(common + "Q() = c?x -> req.x -> Q();\n",
          common + "Q() = c?0 -> req.0 -> Q() [] c?1 -> req.1 -> Q() [] c?2 -> req.2 -> Q();\n", group=False)
+
+
+def test_reaches_with_min_or_max_reports_the_value_over_the_states_where_the_condition_holds():
+    text = ("var x : {0..5} = 0;\nvar y = 0;\nP() = [x < 5] a{x++; y = (x * 3) % 4;} -> P() [] [x == 1] b{y = 7;} -> P();\n"
+            "#assert P() reaches x >= 2 with min(y);\n#assert P() reaches x >= 2 with max(y + x);\n"
+            "#assert P() reaches x > 7 with max(y);\n")
+    model = parse_text(text, "m.csp")
+    # By brute force over the reachable states: the values of the objective where x >= 2.
+    from detect.ir.semantics import Env
+    from detect.ir import slot_offsets
+    from detect.ir.semantics import evaluate
+    seen = {s: None for s in initial_states(model)}
+    frontier = list(seen)
+    while frontier:
+        frontier = [t for s in frontier for t in (st.target for st in steps(model, s))
+                    if t is not None and t not in seen and not seen.setdefault(t)]
+    offsets = slot_offsets(model)
+    values = [[evaluate(a.objective, Env(model, offsets, list(s), {})) for s in seen
+               if evaluate(a.condition, Env(model, offsets, list(s), {}))] for a in model.assertions]
+    run = explore_state_space(model, max_states=100_000)
+    assert [(r.verdict, r.value) for r in run.assertions] == [
+        ("holds", min(values[0])), ("holds", max(values[1])), ("fails", None)]
+    assert run.assertions[0].note == "min(y) = 0" and values[1] and max(values[1]) == 8
+    # The witness trace ends in a state with the reported value.
+    last = run.assertions[1].trace[-1].state
+    assert evaluate(model.assertions[1].objective, Env(model, offsets, list(last), {})) == 8

@@ -460,7 +460,10 @@ def _value_sets(scope: Scope, comp: Component, local_value: Optional[int] = None
     else its whole domain), through call arguments and indexed choices (``[] i:{0..N-1}@
     Serve(i)`` gives ``Serve``'s ``i`` the set {0..N-1}).  ``||`` needs these sets: they are
     the concrete events a stored parameter's event can be (its alphabet, as PAT instantiates
-    it)."""
+    it).
+
+    Why one function: a fixpoint over the process definitions whose two helpers (an argument's
+    values, the walk of a body) share the sets being built."""
     sets: dict = {}
     if comp.spawned:
         entry_env: dict = {p: None for p in scope.processes[comp.spawned].params}
@@ -1603,7 +1606,8 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     assertions = []
     for a in scope.assertions:
         cond = scope.expr(a.condition, {}) if a.condition is not None else None
-        assertions.append(Assertion(a.kind, a.text, cond))
+        objective = scope.expr(a.objective, {}) if a.objective is not None else None
+        assertions.append(Assertion(a.kind, a.text, cond, objective, a.sense))
     unranged = tuple(
         # A stored process parameter (``Tick(t + 1)`` under a guard ``t < N``) is bounded by
         # reachability like a user counter, so it may take its domain from the reachable states.

@@ -274,7 +274,8 @@ class ProcDef(Located):
 
 @dataclass(frozen=True)
 class AssertDecl(Located):
-    """``kind`` is ``deadlockfree``, ``reaches`` (with ``condition``) or ``unchecked``."""
+    """``kind`` is ``deadlockfree``, ``reaches`` (with ``condition``) or ``unchecked``;
+    ``reaches cond with min(e)`` / ``max(e)`` has ``sense`` ``min`` / ``max`` and ``objective`` e."""
 
     process: str
     args: tuple[SExpr, ...]
@@ -282,6 +283,8 @@ class AssertDecl(Located):
     condition: Optional[SExpr]
     text: str
     pos: Span
+    objective: Optional[SExpr] = None
+    sense: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -638,21 +641,22 @@ class _Build(SyntaxBuilder):
         return ProcDef(str(name), params or (), body, self.span(name))
 
     def assert_deadlockfree(self, meta, c):
-        return ("deadlockfree", None)
+        return ("deadlockfree", None, None)
 
     def assert_reaches(self, meta, c):
-        return ("reaches", c[0])
+        return ("reaches", c[0], c[1])
 
     def reach_with(self, meta, c):
-        return None
+        return (str(c[0]), c[1])
 
     def assert_other(self, meta, c):
-        return ("unchecked", None)
+        return ("unchecked", None, None)
 
     def assertion(self, meta, c):
-        name, args, (kind, cond) = c
+        name, args, (kind, cond, with_) = c
         text = self.source(meta)
-        return AssertDecl(str(name), args or (), kind, cond, text, self.span(meta))
+        sense, objective = with_ if with_ is not None else (None, None)
+        return AssertDecl(str(name), args or (), kind, cond, text, self.span(meta), objective, sense)
 
     def include(self, meta, c):
         return Include(str(c[0])[1:-1], self.span(meta))
