@@ -436,3 +436,94 @@ def test_reaches_with_min_or_max_reports_the_value_over_the_states_where_the_con
     # The witness trace ends in a state with the reported value.
     last = run.assertions[1].trace[-1].state
     assert evaluate(model.assertions[1].objective, Env(model, offsets, list(last), {})) == 8
+
+
+# ---------------------------------------------------------------------------- random issue-29 models
+
+
+def issue29_pair(seed: int) -> tuple[str, str]:
+    """A random model over the issue-29 constructs (PAT.Math calls, ``ifa ... else if``, an
+    array argument, '||' on an indexed choice's argument, comments after ';', byte-order
+    marks, ``reaches ... with max``) and the same model written by hand without them."""
+    import random
+
+    r = random.Random(seed)
+    arr = [r.randrange(4), r.randrange(4)]
+    server = r.random() < 0.6
+
+    def operand(hand: bool) -> str:
+        k = r.choice(["x", "y", "i", "w[i]", "w[x % 2]", str(r.randrange(4))])
+        if k.startswith("w["):
+            idx = k[2:-1]
+            return f"(({idx}) == 0 ? {arr[0]} : {arr[1]})" if hand else k
+        return k
+
+    def math(hand: bool, depth: int = 0) -> tuple[str, str]:
+        """(construct, by hand) of one integer expression."""
+        if depth > 1 or r.random() < 0.3:
+            o = operand(False)
+            h = f"(({o[2:-1]}) == 0 ? {arr[0]} : {arr[1]})" if o.startswith("w[") else o
+            return o, h
+        f = r.choice(["Max", "Min", "Abs", "Pow"])
+        a, ah = math(hand, depth + 1)
+        if f == "Abs":
+            a, ah = f"{a} - 2", f"{ah} - 2"
+            return f"call(Abs, {a})", f"(({ah}) < 0 ? 0 - ({ah}) : ({ah}))"
+        if f == "Pow":
+            k = r.choice([0, 1, 2, 2, 3])
+            return f"call(Pow, {a}, {k})", "(" + (" * ".join(f"({ah})" for _ in range(k)) or "1") + ")"
+        b, bh = math(hand, depth + 1)
+        op = ">" if f == "Max" else "<"
+        return f"call({f}, {a}, {b})", f"(({ah}) {op} ({bh}) ? ({ah}) : ({bh}))"
+
+    def cond() -> tuple[str, str]:
+        a, ah = math(False)
+        c = f"{r.choice(['==', '!=', '<', '>'])} {r.randrange(4)}"
+        return f"{a} {c}", f"{ah} {c}"
+
+    def update() -> tuple[str, str]:
+        target = r.choice(["x", "y"])
+        a, ah = math(False)
+        return f"{target} = ({a}) % 4;", f"{target} = ({ah}) % 4;"
+
+    branches, hand_branches, helpers = [], [], []
+    for k in range(r.choice([2, 3])):
+        kind = r.random()
+        (c1, h1), (u1, hu1) = cond(), update()
+        if kind < 0.4:
+            branches.append(f"[{c1}] e{k}.i{{{u1}}} -> P(i, w)")
+            hand_branches.append(f"[{h1}] e{k}.i{{{hu1}}} -> P(i)")
+        elif kind < 0.75:
+            (c2, h2), (u2, hu2) = cond(), update()
+            last = "go.i -> P(i, w)" if server else "Skip"
+            branches.append(f"ifa ({c1}) {{a{k}.i{{{u1}}} -> P(i, w)}} else if ({c2}) {{b{k}.i{{{u2}}} -> P(i, w)}} "
+                            f"else {{{last}}}")
+            hand_branches.append(f"[{h1}] a{k}.i{{{hu1}}} -> P(i) [] [!({h1})] Q{k}(i)")
+            helpers.append(f"Q{k}(i) = if ({h2}) {{b{k}.i{{{hu2}}} -> P(i)}} else {{{last.replace(', w', '')}}};")
+        else:
+            comment = r.choice(["// then x = 1", "// channel c 0;", "// var z", "/* R() = */"])
+            branches.append(f"[{c1}] (t{k}.i{{{u1}}} -> Skip; {comment}\n  P(i, w))")
+            hand_branches.append(f"[{h1}] (t{k}.i{{{hu1}}} -> Skip;\n  P(i))")
+    head = "var x : {0..3} = 0;\nvar y : {0..3} = 0;\n"
+    family = "(||| i:{0..1}@P(i, [%d, %d]))" % tuple(arr)
+    system_c = f"Sys() = {family} || Srv();\n" if server else f"Sys() = {family};\n"
+    system_h = "Sys() = (||| i:{0..1}@P(i)) || Srv();\n" if server else "Sys() = ||| i:{0..1}@P(i);\n"
+    srv_c = "Srv() = [] j:{0..1}@S(j);\nS(j) = go.j -> S(j);\n" if server else ""
+    srv_h = "Srv() = go.0 -> S0() [] go.1 -> S1();\nS0() = go.0 -> S0();\nS1() = go.1 -> S1();\n" if server else ""
+    asserts = ("#assert Sys() deadlockfree;\n#assert Sys() reaches x + y >= 2 with max(4 * x + y);\n"
+               "#assert Sys() reaches x != y with min(x - 2 * y);\n")
+    bom = "\ufeff" * r.choice([0, 1, 2])
+    construct = (bom + '#import "PAT.Math";\n' + head + f"P(i, w) = {' [] '.join(branches)};\n" + srv_c
+                 + system_c + asserts)
+    by_hand = head + f"P(i) = {' [] '.join(hand_branches)};\n" + "\n".join(helpers) + "\n" + srv_h + system_h + asserts
+    return construct, by_hand
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_issue29_models_equal_their_hand_written_form(seed):
+    construct, by_hand = issue29_pair(seed)
+    a, b = signature(construct), signature(by_hand)
+    assert a[:-1] == b[:-1], (construct, by_hand)
+    values = [[(r.verdict, r.value) for r in explore_state_space(parse_text(t, "m.csp"), max_states=100_000).assertions]
+              for t in (construct, by_hand)]
+    assert values[0] == values[1], (construct, by_hand)
