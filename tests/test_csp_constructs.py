@@ -397,6 +397,19 @@ def test_parallel_sync_on_an_argument_from_an_indexed_choice():
          "System() = Srv(0) || (C(0) ||| C(1));\n",
          "Srv() = grant.0 -> done.0 -> grant.1 -> done.1 -> grant.2 -> done.2 -> Srv();\nC(i) = grant.i -> C(i);\n"
          "System() = Srv() || (C(0) ||| C(1));\n")
+    # A family whose instances store the chosen value (q.j of Cli(i) is Index(Cli_Ask_j, i)),
+    # and a pair of computed arguments on both sides.
+    same("Cli(i) = [] j:{0..1}@Ask(i, j);\nAsk(i, j) = q.j -> r.i -> Cli(i);\nRes(k) = q.k -> Res(k);\n"
+         "System() = (||| i:{0..1}@Cli(i)) || (Res(0) ||| Res(1));\n#assert System() deadlockfree;\n",
+         "Cli(i) = q.0 -> R(i) [] q.1 -> R(i);\nR(i) = r.i -> Cli(i);\nRes(k) = q.k -> Res(k);\n"
+         "System() = (||| i:{0..1}@Cli(i)) || (Res(0) ||| Res(1));\n#assert System() deadlockfree;\n")
+    same("Cli(i) = [] j:{0..1}@Ask(i, j);\nAsk(i, j) = q.j -> r.i.j -> Cli(i);\nSrv() = [] k:{0..1}@S(k);\n"
+         "S(k) = q.k -> r.0.k -> Srv() [] q.k -> r.1.k -> Srv();\nSystem() = (||| i:{0..1}@Cli(i)) || Srv();\n"
+         "#assert System() deadlockfree;\n",
+         "Cli(i) = q.0 -> R0(i) [] q.1 -> R1(i);\nR0(i) = r.i.0 -> Cli(i);\nR1(i) = r.i.1 -> Cli(i);\n"
+         "Srv() = q.0 -> A0() [] q.0 -> B0() [] q.1 -> A1() [] q.1 -> B1();\nA0() = r.0.0 -> Srv();\n"
+         "B0() = r.1.0 -> Srv();\nA1() = r.0.1 -> Srv();\nB1() = r.1.1 -> Srv();\n"
+         "System() = (||| i:{0..1}@Cli(i)) || Srv();\n#assert System() deadlockfree;\n", group=False)
     # An argument over a variable still has no alphabet: refused, located.
     e = refused("var v = 0;\nP() = req.v -> P();\nQ() = req.0 -> Q();\nS() = P() || Q();\n",
                 "event 'req' is synchronised by '||'")
