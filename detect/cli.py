@@ -847,6 +847,7 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
         "memory_measure": result.memory_measure,
         "assertions": [
             {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
+             "value": a.value,
              "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace],
              "counterexample": moves_json(seq, a.trace), "loop_from": a.loop_from}
             for a in result.assertions

@@ -255,11 +255,17 @@ class Process:
 
 @dataclass(frozen=True)
 class Assertion:
-    """A property kept for the explorer: ``deadlockfree``, ``reaches`` or ``invariant``."""
+    """A property kept for the explorer: ``deadlockfree``, ``reaches`` or ``invariant``.
+
+    A ``reaches`` with an ``objective`` (PAT's ``reaches cond with min(e)`` / ``max(e)``;
+    ``sense`` is ``"min"`` or ``"max"``) also asks for the least / greatest value of the
+    objective over the reachable states where the condition holds."""
 
     kind: str
     text: str
     condition: Expr | None = None
+    objective: Expr | None = None
+    sense: str | None = None
 
 
 @dataclass(frozen=True)
