@@ -16,6 +16,10 @@ annotation ``"anonymous_pids"`` = ``(groups, pid_valued)``, ``groups`` being tup
 The canonical form (``pid_canonicaliser``) keeps the pids in use and, within each group,
 gives the present processes (not all of their slots 0) their states in sorted order.  It is
 exact: two states get the same form iff such a relabelling maps one onto the other.
+
+A front end names only processes whose pids it believes unobservable; the explorer does not
+trust it: ``pid_swaps`` are the transpositions the canonical form is composed of, each
+checked on every expanded state where it applies, as the group's generators are.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from detect.ir import SequentialModel, slot_offsets
+from detect.statespace.explore import LocalSymmetry
 
 State = tuple[int, ...]
 
@@ -82,3 +87,44 @@ def pid_canonicaliser(abstraction: AnonymousPids) -> Callable[[State], State]:
         return tuple(out)
 
     return canonicalise
+
+
+def pid_swaps(abstraction: AnonymousPids) -> tuple[LocalSymmetry, ...]:
+    """The moves of ``pid_canonicaliser`` as symmetries to check: for two members a < b of a
+    group, exchanging their states and the pid values a, b in the pid-valued slots, where a
+    and b are present and no member between them is (the swaps of neighbouring present
+    members generate every reordering the canonical form makes)."""
+    out = []
+    for members in abstraction.groups:
+        for i, (pid_a, pos_a) in enumerate(members):
+            for j in range(i + 1, len(members)):
+                pid_b, pos_b = members[j]
+                between = tuple(positions for _, positions in members[i + 1:j])
+                out.append(LocalSymmetry(_present_pair(pos_a, pos_b, between),
+                                         _swap(pos_a, pos_b, pid_a, pid_b, abstraction.pid_slots),
+                                         f"swap of anonymous processes with pids {pid_a} and {pid_b}"))
+    return tuple(out)
+
+
+def _present_pair(a: tuple[int, ...], b: tuple[int, ...], between: tuple[tuple[int, ...], ...]
+                  ) -> Callable[[State], bool]:
+    def applies(s: State) -> bool:
+        return (any(s[k] for k in a) and any(s[k] for k in b)
+                and not any(s[k] for positions in between for k in positions))
+
+    return applies
+
+
+def _swap(a: tuple[int, ...], b: tuple[int, ...], pid_a: int, pid_b: int,
+          pid_slots: tuple[int, ...]) -> Callable[[State], State]:
+    names = {pid_a: pid_b, pid_b: pid_a}
+
+    def apply(s: State) -> State:
+        out = list(s)
+        for x, y in zip(a, b):
+            out[x], out[y] = s[y], s[x]
+        for k in pid_slots:
+            out[k] = names.get(s[k], s[k])
+        return tuple(out)
+
+    return apply

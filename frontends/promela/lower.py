@@ -1065,15 +1065,32 @@ def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> 
     (``detect.checking.pids``): it never ends -- Spin's last-in-first-out removal is what
     tells creation order, hence pids, apart -- and never reads ``_pid``.  Its instances
     share one code and (``dynamic_slots``) the same channels, so which pids the running
-    ones have is immaterial.  Only groups of two or more."""
+    ones have is immaterial -- unless a remote reference ``P[k]@L`` names the proctype
+    anywhere (a process, an assertion, the never claim): it asks what the process with pid
+    ``k`` does, which tells the pids apart.  Only groups of two or more."""
     out = []
+    observed = _remotely_referenced(low.program)
     for name in dict.fromkeys(p for p, _ in dict(slots.holders)):
         members = [i for i in instances if i.proctype == name]
         g = members[0].graph
-        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g):
+        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g) or name in observed:
             continue
         out.append(tuple(i.owner for i in sorted(members, key=lambda i: i.pid)))
     return tuple(out)
+
+
+def _remotely_referenced(program: S.Program) -> frozenset[str]:
+    """The proctypes some remote reference ``P[k]@L`` names, anywhere in the program
+    (unused inlines too: over-approximating only forgoes a reduction)."""
+    found: set[str] = set()
+
+    def note(n) -> bool:
+        if isinstance(n, S.RemoteLabel):
+            found.add(n.proctype)
+        return False
+
+    find_node(program, note)
+    return frozenset(found)
 
 
 def _reads_pid(g: Graph) -> bool:
