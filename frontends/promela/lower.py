@@ -1672,8 +1672,32 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
-        processes=processes,
+        processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
     )
+
+
+def _label_marks(tr: Translator, instances, claim: Optional[Graph]) -> tuple[tuple[str, int, int, str], ...]:
+    """``SequentialModel.marks``: each program counter's literals at a location with an
+    ``accept`` or ``progress`` label, and (without a never claim, under which pan ignores
+    end states) at a valid end location -- an ``end`` label, the process's end, or gone
+    (0), the locations ``terminal`` accepts.  The claim's ``accept`` labels and its end
+    (a violation, ``never-end``) are marked on its counter."""
+    out = []
+
+    def mark(pc: str, labels, extra=()) -> None:
+        for name, loc in labels:
+            for kind in ("accept", "progress"):
+                if name.startswith(kind):
+                    out.append((pc, 0, loc, kind))
+        out.extend((pc, 0, loc, kind) for loc, kind in extra)
+
+    for inst in instances:
+        g = inst.graph
+        ends = () if claim is not None else tuple((loc, "end") for loc in sorted({0} | set(g.end_labels)))
+        mark(tr.counter(inst).slot.name, g.labels, ends)
+    if claim is not None:
+        mark(CLAIM_PC, claim.labels, tuple((loc, "never-end") for loc in sorted({0} | set(claim.end_labels))))
+    return tuple(dict.fromkeys(out))
 
 
 def _named_channel_values(low: Lowering) -> list[ir.Variable]:
