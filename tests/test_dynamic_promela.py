@@ -257,6 +257,22 @@ def test_pid_swaps_pass_where_the_abstraction_is_right():
     assert reduced.notes == () and reduced.reducer.local_symmetries
 
 
+def test_workers_whose_narrowed_domains_differ_are_not_exchanged():
+    """``run W(0); run W(1)``: pid 1 always holds k = 0, so narrowing gives the two workers'
+    ``k`` the domains {0} and {1} and folds them into their steps; exchanging them would
+    leave the narrowed model (the per-state check refuted the swap, found by
+    ``promela_gen.dynamic(9)``).  With equal arguments they stay interchangeable."""
+    text = ("byte g1;\nproctype W(byte k) { byte l0; l0 = k; do :: g1 = (g1 + 1) % 3 od }\n"
+            "init { if :: g1 = 0 :: g1 = 1 fi; atomic { run W(0); run W(ARG) } }\n")
+    for arg, anonymous in (("1", False), ("0", True)):
+        model = narrowed(promela.parse_text)(text.replace("ARG", arg), "w.pml")
+        assert (anonymous_pids(model) is not None) == anonymous
+        reduced = explore_reduced(model, "pids", detection=detect(model))
+        assert reduced.notes == ()
+        plain = explore_reduced(model, "none").exploration.states
+        assert (reduced.exploration.states < plain) == anonymous
+
+
 def test_max_procs_option(tmp_path):
     """``--max-procs`` reaches the Promela front end; a run beyond it is a violation (exit 1)
     that names the option; languages other than Promela and CSP# refuse the option (exit 2)."""

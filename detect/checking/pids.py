@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from detect.ir import SequentialModel, slot_offsets
+from detect.ir import SequentialModel, slot_offsets, state_slots
 from detect.statespace.explore import LocalSymmetry
 
 State = tuple[int, ...]
@@ -43,12 +43,22 @@ class AnonymousPids:
 
 
 def anonymous_pids(model: SequentialModel) -> Optional[AnonymousPids]:
-    """The model's anonymous process groups as state positions (None when it has none)."""
+    """The model's anonymous process groups as state positions (None when it has none).
+
+    A front end's group is split by the members' domains: narrowing gives each slot the
+    values reachable states hold there (and folds a slot that holds one value into the
+    steps that read it), so members whose slots got different domains -- ``run W(0); run
+    W(1)`` always gives pid 1 the argument 0 -- behave alike only on states the narrowed
+    model does not describe; only members with equal domains position by position (and
+    naming the same pid-valued slots' domains alike) stay interchangeable; members never
+    present (every slot always 0) are left out."""
     annotated = model.annotation("anonymous_pids")
     if not annotated:
         return None
     names, pid_valued = annotated
     offsets = slot_offsets(model)
+    domains = [slot.domain for slot in state_slots(model)]
+    pid_slots = tuple(offsets[v] for v in pid_valued if v in offsets)
     processes = {p.name: p for p in model.processes}
     groups = []
     for group in names:
@@ -59,8 +69,16 @@ def anonymous_pids(model: SequentialModel) -> Optional[AnonymousPids]:
             members.append((p.pid, tuple(offsets[v] + k for v, k in p.slots if v in offsets)))
         if len({len(positions) for _, positions in members}) != 1:
             raise ValueError(f"anonymous processes {group} own differently shaped states")
-        groups.append(tuple(members))
-    return AnonymousPids(tuple(groups), tuple(offsets[v] for v in pid_valued if v in offsets))
+        alike: dict[tuple, list] = {}
+        for pid, positions in members:
+            if all(domains[k] == (0,) for k in positions):
+                continue  # never present: nothing to exchange
+            signature = (tuple(domains[k] for k in positions), tuple(pid in domains[k] for k in pid_slots))
+            alike.setdefault(signature, []).append((pid, positions))
+        groups.extend(tuple(same) for same in alike.values() if len(same) > 1)
+    if not groups:
+        return None
+    return AnonymousPids(tuple(groups), pid_slots)
 
 
 def pid_canonicaliser(abstraction: AnonymousPids) -> Callable[[State], State]:
