@@ -94,10 +94,8 @@ class _Gen:
         return self.var(locals_)
 
     def cond(self, locals_: list[str]) -> str:
-        if self.remote and self.r.random() < 0.25:
-            ref = self.r.choice(self.remote)
-            return self.r.choice([ref, f"!{ref}", f"({ref} || {self.var(locals_)} == {self.const()})",
-                                  f"({ref} && {self.r.choice(self.remote)})"])
+        if self.remote and self.r.random() < 0.3:
+            return self.observe(locals_)
         k = self.r.randrange(8)
         v = self.var(locals_)
         if k == 0:
@@ -118,6 +116,12 @@ class _Gen:
         if k == 7 and self.r.random() < 0.5:
             return f"m0 {self.r.choice(['==', '!='])} {self.r.choice(MTYPES)}"
         return f"{v} >= {self.const()}"
+
+    def observe(self, locals_: list[str]) -> str:
+        """A condition on remote references ``W[k]@L`` (``self.remote``)."""
+        ref = self.r.choice(self.remote)
+        return self.r.choice([ref, f"!{ref}", f"({ref} || {self.var(locals_)} == {self.const()})",
+                              f"({ref} && {self.r.choice(self.remote)})", f"!({ref} && {self.r.choice(self.remote)})"])
 
     # ---------------------------------------------------------------- statements
     def assign(self, locals_: list[str]) -> str:
@@ -277,7 +281,7 @@ class _Gen:
         workers = r.choice([2, 2, 3])
         forever = r.random() < 0.6  # never ends: a candidate for the pid abstraction
         observed = r.random() < 0.6  # remote references to the workers somewhere
-        watcher = observed and r.random() < 0.4
+        watcher = observed and r.random() < 0.5
         kinds = ["end", "accept", "progress"]
         # static processes first, in declaration order: init, then the watcher
         base = 2 if watcher else 1
@@ -319,19 +323,25 @@ class _Gen:
         self.counters = 0
         init_locals = ["n"]
         mode = r.randrange(3)
+        # equal arguments keep the workers' narrowed domains equal (interchangeable)
+        same = r.random() < 0.5
+
+        def arg(j) -> str:
+            return "0" if same else str(j % 3)
         # a choice before the runs makes init's start-up nondeterministic: the workers are
         # then created at run time (``dynamic_slots``), else fixed at load time
         start = "if :: g1 = 0 :: g1 = 1 fi; " if r.random() < 0.7 else ""
         if mode == 0:
-            runs = "atomic { " + "; ".join(f"run W({j % 3})" for j in range(workers)) + " }"
+            runs = "atomic { " + "; ".join(f"run W({arg(j)})" for j in range(workers)) + " }"
         elif mode == 1:
-            runs = "; ".join(f"run W({j % 3}); {self.small([])}" for j in range(workers))
+            runs = "; ".join(f"run W({arg(j)}); {self.small([])}" for j in range(workers))
         else:
             # (a skip after the loop: Spin refuses a break that jumps into a d_step)
-            runs = f"do :: n < {workers} -> run W(n); n++ :: else -> break od; skip"
+            runs = f"do :: n < {workers} -> run W({'0' if same else 'n'}); n++ :: else -> break od; skip"
         body = [self.stmt(init_locals) for _ in range(r.randint(1, 2))]
-        if observed and r.random() < 0.6:
-            body.append(f"assert({self.cond(init_locals)})")
+        if observed:
+            body.append(f"assert({self.observe(init_locals)})" if r.random() < 0.6 else
+                        f"{self.observe(init_locals)} -> {self.small([])}")
         if observed and r.random() < 0.4:
             body.append(f"do :: {self.cond(init_locals)} -> {self.small([])} :: else -> break od")
         body, _ = self.labelled(body, kinds)
