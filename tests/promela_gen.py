@@ -11,6 +11,13 @@ is the same model with a random never claim over its globals (``do``/``if`` with
 ``goto``, an ``accept`` label, an end that is a violation).  ``routed(seed)`` adds channels of
 channels: a hub channel carrying channel values, a process with a local channel, and
 operations on ``chan`` variables that may name buffered and rendezvous channels alike.
+``dynamic(seed)`` is a model whose workers ``W`` are created by ``run`` (in one atomic
+block, one by one between other steps, or by a loop over a counter), often never end, carry
+``end``/``accept``/``progress`` labels, and are observed by remote references ``W[k]@L``
+(constant or computed ``k``) in assertions, guards of init, of a watcher process and of
+the workers themselves; ``dynamic_claimed(seed)`` adds a never claim that may observe them
+too.  Models whose workers never end and are not observed are the ones ``--reduce pids``
+reduces.
 """
 from __future__ import annotations
 
@@ -32,6 +39,12 @@ class _Gen:
         self.in_dstep = False
         self.in_loop = 0
         self.in_claim = False  # no _pid, no locals
+        self.no_pid = False  # no _pid (a worker meant to be anonymous)
+        #: no timeout: under a never claim, a timeout inside an atomic sequence counts
+        #: differently from Spin (tests/test_never_claims.py pins it)
+        self.no_timeout = False
+        #: remote references ``W[k]@L`` that conditions may use (``dynamic``)
+        self.remote: list[str] = []
 
     # ---------------------------------------------------------------- expressions
     def var(self, locals_: list[str]) -> str:
@@ -47,7 +60,7 @@ class _Gen:
         return f"a[{self.index()}]"
 
     def index(self) -> str:
-        if self.in_claim:
+        if self.in_claim or self.no_pid:
             return self.r.choice([str(self.r.randrange(self.arr)), f"g0 % {self.arr}"])
         return self.r.choice([str(self.r.randrange(self.arr)), f"_pid % {self.arr}", f"g0 % {self.arr}"])
 
@@ -67,7 +80,7 @@ class _Gen:
         if k == 0:
             return self.const()
         if k == 1:
-            return "_pid"
+            return "_pid" if not self.no_pid else self.const()
         if k == 2:
             return f"({self.var(locals_)} + {self.const()}) % 3"
         if k == 3:
@@ -81,6 +94,8 @@ class _Gen:
         return self.var(locals_)
 
     def cond(self, locals_: list[str]) -> str:
+        if self.remote and self.r.random() < 0.3:
+            return self.observe(locals_)
         k = self.r.randrange(8)
         v = self.var(locals_)
         if k == 0:
@@ -101,6 +116,12 @@ class _Gen:
         if k == 7 and self.r.random() < 0.5:
             return f"m0 {self.r.choice(['==', '!='])} {self.r.choice(MTYPES)}"
         return f"{v} >= {self.const()}"
+
+    def observe(self, locals_: list[str]) -> str:
+        """A condition on remote references ``W[k]@L`` (``self.remote``)."""
+        ref = self.r.choice(self.remote)
+        return self.r.choice([ref, f"!{ref}", f"({ref} || {self.var(locals_)} == {self.const()})",
+                              f"({ref} && {self.r.choice(self.remote)})", f"!({ref} && {self.r.choice(self.remote)})"])
 
     # ---------------------------------------------------------------- statements
     def assign(self, locals_: list[str]) -> str:
@@ -162,7 +183,7 @@ class _Gen:
 
     def option(self, locals_: list[str], first: str | None = None) -> str:
         head = first if first is not None else self.cond(locals_)
-        if first is None and not self.in_dstep and self.r.random() < 0.05:
+        if first is None and not self.in_dstep and self.r.random() < 0.05 and not self.no_timeout:
             head = "timeout"
         body = [self.stmt(locals_) for _ in range(self.r.randint(0, 2))]
         return ":: " + " -> ".join([head] + (["; ".join(body)] if body else []))
@@ -226,6 +247,117 @@ class _Gen:
         return "\n".join(lines) + "\n"
 
 
+    # ---------------------------------------------------------------- dynamic workers
+    def small(self, locals_: list[str]) -> str:
+        """A step that keeps values small however often it repeats (a worker's endless loop)."""
+        v = self.r.choice(BYTES + BOOLS + locals_)
+        options = [f"{v} = ({v} + 1) % 3", f"{v} = {self.r.choice([0, 1])}", "skip",
+                   f"{self.cond(locals_)} -> {v} = {self.r.choice([0, 1, 2])}"]
+        if self.chans:
+            ch = self.r.choice(list(self.chans))
+            options += [f"{ch}!{self.r.choice([0, 1])}", f"{ch}?{self.r.choice(BYTES + locals_)}"]
+        return self.r.choice(options)
+
+    def labelled(self, stmts: list[str], kinds: list[str]) -> tuple[list[str], list[str]]:
+        """Labels before some of ``stmts`` (never a ``d_step``): ``L<i>`` or an ``end``/
+        ``accept``/``progress`` label; returns the statements and the labels."""
+        out, names = [], []
+        for i, st in enumerate(stmts):
+            if not st.startswith("d_step") and (i == 0 or self.r.random() < 0.6):
+                name = f"{self.r.choice(kinds)}{i}" if self.r.random() < 0.5 else f"L{i}"
+                names.append(name)
+                st = f"{name}: {st}"
+            out.append(st)
+        return out, names
+
+    def dynamic(self, claimed: bool = False) -> str:
+        r = self.r
+        self.no_timeout = claimed
+        lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
+                 f"byte a[{self.arr}];"]
+        if r.random() < 0.5:
+            self.chans["q0"] = r.choice([1, 2])
+            lines.append(f"chan q0 = [{self.chans['q0']}] of {{ byte }};")
+        workers = r.choice([2, 2, 3])
+        forever = r.random() < 0.6  # never ends: a candidate for the pid abstraction
+        observed = r.random() < 0.6  # remote references to the workers somewhere
+        watcher = observed and r.random() < 0.5
+        kinds = ["end", "accept", "progress"]
+        # static processes first, in declaration order: init, then the watcher
+        base = 2 if watcher else 1
+        # the worker
+        self.no_pid = not observed or r.random() < 0.7
+        self.counters = 0
+        locals_ = ["l0"]
+        prefix = [self.stmt(locals_) for _ in range(r.randint(1, 2))]
+        if forever:
+            options = [f":: {self.small(locals_)}; {self.small(locals_)}" for _ in range(r.randint(1, 2))]
+            loop = "do " + " ".join(options) + " od"
+            stmts = prefix + [loop]
+        else:
+            stmts = prefix + [self.stmt(locals_)]
+        stmts, labels = self.labelled(stmts, kinds)
+        if not labels:  # every statement a d_step: a label to observe all the same
+            stmts, labels = ["L9: skip"] + stmts, ["L9"]
+        pids = [str(base + j) for j in range(workers)]
+        if r.random() < 0.3:
+            pids.append(f"{base} + g0 % {workers}")
+        if observed and len(stmts) > 1 and r.random() < 0.3:
+            # a worker observing another, at a label defined before the reference (Spin knows
+            # no label of the same proctype further on: "cannot remote ref a label inside the
+            # same proctype")
+            j = r.randrange(1, len(stmts))
+            earlier = [st.split(":")[0] for st in stmts[:j] if st.split(":")[0] in labels]
+            if earlier:
+                ref = f"W[{r.choice(pids)}]@{r.choice(earlier)}"
+                guard = r.choice([ref, f"!{ref}", f"({ref} || {self.cond(locals_)})"])
+                stmts[j] = f"{guard} -> {stmts[j]}" if stmts[j].split(":")[0] not in labels else \
+                    stmts[j].replace(": ", f": {guard} -> ", 1)
+        counters = [f"c{k}" for k in range(1, self.counters + 1)]
+        decl = "byte " + ", ".join(["l0"] + counters) + "; "
+        lines.append(f"proctype W(byte k) {{ {decl}l0 = k; {'; '.join(stmts)} }}")
+        self.no_pid = False
+        if observed:  # conditions from here on (init, the watcher, the claim) may observe the workers
+            self.remote = [f"W[{r.choice(pids)}]@{r.choice(labels)}" for _ in range(3)]
+        # init: creates the workers, then does a few steps that may observe them
+        self.counters = 0
+        init_locals = ["n"]
+        mode = r.randrange(3)
+        # equal arguments keep the workers' narrowed domains equal (interchangeable)
+        same = r.random() < 0.5
+
+        def arg(j) -> str:
+            return "0" if same else str(j % 3)
+        # a choice before the runs makes init's start-up nondeterministic: the workers are
+        # then created at run time (``dynamic_slots``), else fixed at load time
+        start = "if :: g1 = 0 :: g1 = 1 fi; " if r.random() < 0.7 else ""
+        if mode == 0:
+            runs = "atomic { " + "; ".join(f"run W({arg(j)})" for j in range(workers)) + " }"
+        elif mode == 1:
+            runs = "; ".join(f"run W({arg(j)}); {self.small([])}" for j in range(workers))
+        else:
+            # (a skip after the loop: Spin refuses a break that jumps into a d_step)
+            runs = f"do :: n < {workers} -> run W({'0' if same else 'n'}); n++ :: else -> break od; skip"
+        body = [self.stmt(init_locals) for _ in range(r.randint(1, 2))]
+        if observed:
+            body.append(f"assert({self.observe(init_locals)})" if r.random() < 0.6 else
+                        f"{self.observe(init_locals)} -> {self.small([])}")
+        if observed and r.random() < 0.4:
+            body.append(f"do :: {self.cond(init_locals)} -> {self.small([])} :: else -> break od")
+        body, _ = self.labelled(body, kinds)
+        counters = [f"c{k}" for k in range(1, self.counters + 1)]
+        lines.append(f"init {{ byte {', '.join(['n'] + counters)}; {start}{runs}; {'; '.join(body)} }}")
+        if watcher:
+            self.counters = 0
+            watch = [f"do :: {self.cond(['l0'])} -> {self.small(['l0'])} :: {self.cond(['l0'])} -> break od",
+                     f"assert({self.cond(['l0'])})"]
+            watch, _ = self.labelled(watch, kinds)
+            lines.append(f"active proctype Watch() {{ byte l0; {'; '.join(watch)} }}")
+        text = "\n".join(lines) + "\n"
+        if claimed:
+            text += self.claim()
+        return text
+
     def claim(self) -> str:
         """A never claim of two or three states over the globals: each state loops or moves
         on; reaching the last one's end is a violation."""
@@ -272,6 +404,16 @@ def routed(seed: int) -> str:
                  f":: timeout -> break od; "
                  f"if :: mine?v :: mine!1 :: skip fi }}")
     return text + "\n".join(lines) + "\n"
+
+
+def dynamic(seed: int) -> str:
+    """The random model number ``seed`` with workers created by ``run`` (module docstring)."""
+    return _Gen(seed).dynamic()
+
+
+def dynamic_claimed(seed: int) -> str:
+    """``dynamic(seed)``'s kind of model with a never claim, which may observe the workers."""
+    return _Gen(seed).dynamic(claimed=True)
 
 
 def claimed(seed: int) -> str:

@@ -150,6 +150,21 @@ class PointSymmetry:
         return self.apply(state)
 
 
+@dataclass(frozen=True)
+class LocalSymmetry:
+    """A state permutation ``apply`` that a canonicaliser uses only on the states where
+    ``applies`` holds (seed 001's pid abstraction swaps two anonymous processes only while
+    both are present); the explorer checks it on exactly those states."""
+
+    applies: Callable[[State], bool]
+    apply: Callable[[State], State]
+    #: what it is, for the report of a refuted one
+    name: str = ""
+
+    def __call__(self, state: State) -> State:
+        return self.apply(state)
+
+
 class NotASymmetry(Exception):
     """A generator checked during exploration (``explore_state_space(symmetries=...)``) does not map the
     successors and faults of an expanded state onto those of its image."""
@@ -317,8 +332,9 @@ def explore_state_space(
     it allocates and stops before it would exceed the limit.
 
     ``symmetries`` (state permutations, the generators ``canonicalise`` reduces by) are
-    checked on every expanded state s: the steps of σ(s) must be σ applied to the steps of s,
-    faults included; else ``NotASymmetry`` is raised.  Detection proves this, but a reduced
+    checked on every expanded state s (a ``LocalSymmetry`` on those where it applies): the
+    steps of σ(s) must be σ applied to the steps of s, faults included; else
+    ``NotASymmetry`` is raised.  Detection proves this, but a reduced
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
 
     ``engine`` (``auto``, ``native``, ``python``; see ``detect.statespace.native``) picks the explorer of
@@ -346,6 +362,8 @@ def explore_state_space(
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start, cpu_start = time.perf_counter(), time.process_time()
     canon = canonicalise
+    # A ``LocalSymmetry`` is checked only where it applies; the others everywhere.
+    checked = [(i, sigma, getattr(sigma, "applies", None)) for i, sigma in enumerate(symmetries)]
     successors_of = compiled.successors
     is_terminal = compiled.terminal
     limit = max_states if max_states is not None else -1
@@ -398,7 +416,9 @@ def explore_state_space(
             if pending.active:
                 pending.check(s)
             targets = set(successors_of(s))
-            for i, sigma in enumerate(symmetries):
+            for i, sigma, applies in checked:
+                if applies is not None and not applies(s):
+                    continue
                 image = sigma(s)
                 if set(successors_of(image)) != {None if t is None else sigma(t) for t in targets}:
                     raise NotASymmetry(i, s, image)

@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Slot, Stmt,
-    Summand, Unary, While, may_fault, slot_offsets, state_slots,
+    Summand, Unary, While, literal_marks, may_fault, slot_offsets, state_slots,
 )
 from detect.ir.pretty import show_expr
 from detect.ir.semantics import Fault, apply_binary, apply_unary
@@ -118,6 +118,10 @@ class Csp:
     #: graph hangs the body off a node of its own colour and each point's requirements off a
     #: point node joined to it, so every automorphism maps faulting steps to faulting steps.
     faulting: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: ``(slot, value, marks)``: the literal ``slot = value`` carries the model's marks
+    #: (``SequentialModel.marks``: Promela's end, accept and progress labels); the graph
+    #: colours its pre- and post-literal nodes by them.
+    marks: tuple[tuple[int, int, str], ...] = ()
 
 
 class TableTooLarge(Exception):
@@ -927,6 +931,7 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         events=tuple((i, _event_base(model.summands[i].event.name)) for i in present)
         if model.observable_events else (),
         faulting=tuple(faulting),
+        marks=tuple(sorted((k, v, m) for (k, v), m in literal_marks(model).items())),
     )
 
 

@@ -1065,15 +1065,32 @@ def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> 
     (``detect.checking.pids``): it never ends -- Spin's last-in-first-out removal is what
     tells creation order, hence pids, apart -- and never reads ``_pid``.  Its instances
     share one code and (``dynamic_slots``) the same channels, so which pids the running
-    ones have is immaterial.  Only groups of two or more."""
+    ones have is immaterial -- unless a remote reference ``P[k]@L`` names the proctype
+    anywhere (a process, an assertion, the never claim): it asks what the process with pid
+    ``k`` does, which tells the pids apart.  Only groups of two or more."""
     out = []
+    observed = _remotely_referenced(low.program)
     for name in dict.fromkeys(p for p, _ in dict(slots.holders)):
         members = [i for i in instances if i.proctype == name]
         g = members[0].graph
-        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g):
+        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g) or name in observed:
             continue
         out.append(tuple(i.owner for i in sorted(members, key=lambda i: i.pid)))
     return tuple(out)
+
+
+def _remotely_referenced(program: S.Program) -> frozenset[str]:
+    """The proctypes some remote reference ``P[k]@L`` names, anywhere in the program
+    (unused inlines too: over-approximating only forgoes a reduction)."""
+    found: set[str] = set()
+
+    def note(n) -> bool:
+        if isinstance(n, S.RemoteLabel):
+            found.add(n.proctype)
+        return False
+
+    find_node(program, note)
+    return frozenset(found)
 
 
 def _reads_pid(g: Graph) -> bool:
@@ -1655,8 +1672,32 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
-        processes=processes,
+        processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
     )
+
+
+def _label_marks(tr: Translator, instances, claim: Optional[Graph]) -> tuple[tuple[str, int, int, str], ...]:
+    """``SequentialModel.marks``: each program counter's literals at a location with an
+    ``accept`` or ``progress`` label, and (without a never claim, under which pan ignores
+    end states) at a valid end location -- an ``end`` label, the process's end, or gone
+    (0), the locations ``terminal`` accepts.  The claim's ``accept`` labels and its end
+    (a violation, ``never-end``) are marked on its counter."""
+    out = []
+
+    def mark(pc: str, labels, extra=()) -> None:
+        for name, loc in labels:
+            for kind in ("accept", "progress"):
+                if name.startswith(kind):
+                    out.append((pc, 0, loc, kind))
+        out.extend((pc, 0, loc, kind) for loc, kind in extra)
+
+    for inst in instances:
+        g = inst.graph
+        ends = () if claim is not None else tuple((loc, "end") for loc in sorted({0} | set(g.end_labels)))
+        mark(tr.counter(inst).slot.name, g.labels, ends)
+    if claim is not None:
+        mark(CLAIM_PC, claim.labels, tuple((loc, "never-end") for loc in sorted({0} | set(claim.end_labels))))
+    return tuple(dict.fromkeys(out))
 
 
 def _named_channel_values(low: Lowering) -> list[ir.Variable]:
