@@ -18,8 +18,11 @@ collapsed into the step before them, so a step keeps the process in atomic mode
 (``Transition.keep``) iff the *last* element of its chain is marked.  So the loop head of
 ``atomic { do ... od }`` keeps control when the body returns to it, although entering it
 from outside does not, and ``goto`` from inside an atomic sequence to a label outside it
-would keep control until the statement at the label has run, but Spin unmarks a ``goto``
-whose label lies outside its atomic sequence (checked against Spin 6.5's ``pan.t``).  ``holding`` are the locations where a process may hold atomic control.
+would keep control until the statement at the label has run, but Spin marks a ``goto``
+inside an atomic sequence iff its label lies inside one too -- even a ``goto`` that is the
+sequence's last element and jumps back into it (checked against Spin 6.5's ``pan.t``).
+A ``{ }`` or ``atomic`` block whose first statement is a ``do`` is entered through a
+location of its own with the loop's options (Spin's "sub-sequence" state).  ``holding`` are the locations where a process may hold atomic control.
 """
 from __future__ import annotations
 
@@ -181,6 +184,13 @@ class _Builder:
             else:
                 self.choice(s, at, self.exit_location(s, cont), brk)
         elif isinstance(s, S.Block):
+            if s.kind in ("block", "atomic") and _starts_with_loop(s.body):
+                # Spin enters a { } or atomic sub-sequence whose first statement is a do
+                # through a state of its own with the loop's options; the loop returns to
+                # its own head (Examples/abp.pml: 12 states, not 11).
+                head = self.new()
+                self.copies.append((at, head))
+                at = head
             if s.kind == "block":
                 self.seq(s.body, at, cont, brk, option_head)
             elif s.kind == "atomic":
@@ -207,6 +217,15 @@ class _Builder:
         # else siblings are set in build_graph, once every option at ``at`` exists.
         for option in s.options:
             self.seq(_prune_skips(option), at, cont, brk, True)
+
+
+def _starts_with_loop(seq: S.Sequence) -> bool:
+    """The first statement of ``seq`` is a ``do`` (maybe labelled)."""
+    stmts = [s for s in seq.stmts if s is not None and not isinstance(s, S.Decl)]
+    first = stmts[0] if stmts else None
+    while isinstance(first, S.Labeled):
+        first = first.stmt
+    return isinstance(first, S.Choice) and first.loop
 
 
 def _last_element(seq: S.Sequence):
@@ -278,11 +297,14 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
     for ref, label, pos, is_step, block in b.pending_gotos:
         if label not in b.labels:
             raise b.error(f"goto to undefined label {label}", pos)
-        if b.label_block[label] != block:  # Spin: a goto out of its atomic sequence is unmarked
-            if is_step:
-                b.trans[ref]["keep"] = False
-            else:
-                b.jump_keep[ref] = False
+        # Spin (flow.c, checked on pan.t): a goto inside an atomic sequence is marked iff its
+        # label is inside one too (its own, even as its last element, or another); a goto to
+        # a label outside every atomic sequence, or from outside them, is unmarked.
+        mark = block != 0 and b.label_block[label] != 0
+        if is_step:
+            b.trans[ref]["keep"] = mark
+        else:
+            b.jump_keep[ref] = mark
         if is_step:
             b.trans[ref]["dst"] = b.labels[label]
         else:
@@ -305,7 +327,8 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
             keep = b.jump_keep.get(x, keep)
             x = b.alias[x]
         trans.append(dict(t, src=b.root(t["src"]), dst=b.root(t["dst"]), keep=keep))
-    for target, source in b.copies:
+    # Innermost first: a copied location may itself be a copy (a block in an option head).
+    for target, source in reversed(b.copies):
         for k, t in enumerate(list(trans)):
             if t["src"] == b.root(source):
                 trans.append(dict(t, src=b.root(target)))
