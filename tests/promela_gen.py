@@ -220,7 +220,11 @@ class _Gen:
         the middle, as the last element, or as an option of a final ``do``."""
         r = self.r2
         c, label = f"ca{p}", f"LA{p}"
-        first, body = self.assign(locals_), self.assign(locals_)
+        main, self.r = self.r, r  # its statements too are drawn from the second stream
+        try:
+            first, body = self.assign(locals_), self.assign(locals_)
+        finally:
+            self.r = main
         k = r.randrange(3)
         if k == 0:
             return c, f"atomic {{ {first}; {label}: {c}++; {body}; if :: {c} < 2 -> goto {label} :: else fi; g0 = {c} }}"
