@@ -18,6 +18,13 @@ block, one by one between other steps, or by a loop over a counter), often never
 the workers themselves; ``dynamic_claimed(seed)`` adds a never claim that may observe them
 too.  Models whose workers never end and are not observed are the ones ``--reduce pids``
 reduces.
+
+Spin 6's reading of declarations and atomic jumps (issue 25), drawn from a second random
+stream so that the rest of each model is what it was before they were added: globals whose
+initialisers read earlier globals, locals whose initialisers read globals, ``_pid``, ``_nr_pr``
+and earlier locals, declarations after a statement (in the body and as the first statement of
+a ``do`` option: a step that resets the variable each time), and atomic sequences with a
+backward ``goto`` into themselves (also as the sequence's last element).
 """
 from __future__ import annotations
 
@@ -32,6 +39,9 @@ MTYPES = ["red", "green"]
 class _Gen:
     def __init__(self, seed: int):
         self.r = random.Random(seed)
+        #: the draws of the constructs added for issue 25 (module docstring)
+        self.r2 = random.Random(seed * 7919 + 25)
+        self.decls = 0  # declarations after a statement so far (d1, d2, ... in the model)
         self.depth = 0
         self.counters = 0
         self.chans: dict[str, int] = {}  # name -> capacity
@@ -199,6 +209,9 @@ class _Gen:
         c = f"c{self.counters}"  # declared by the proctype; only this loop reads or writes it
         self.in_loop += 1
         body = [f":: {c} < {self.r.randint(1, 3)} -> {self.seq(locals_, self.r.randint(1, 2))}; {c}++"]
+        if not self.in_claim and self.r2.random() < 0.25:
+            # a declaration inside the loop: reset on every round (Spin 6)
+            body[0] = body[0].replace(" -> ", f" -> {self.declaration(locals_)}; ", 1)
         if self.r.random() < 0.4:
             body.append(f":: {self.cond(locals_)} -> break")
         self.in_loop -= 1
@@ -206,11 +219,49 @@ class _Gen:
         self.r.shuffle(body)
         return "do " + " ".join(body) + " od"
 
+    # ---------------------------------------------------------------- issue 25 constructs
+    def initialiser(self, locals_: list[str]) -> str:
+        """An initialiser reading variables (globals, ``_pid``, ``_nr_pr``, earlier locals)."""
+        r = self.r2
+        options = ["g0 + 1", "g1 * 2", "_pid + g0", f"a[{r.randrange(self.arr)}]", "s0 / 2", "i0 % 3",
+                   "_nr_pr", "(g0 > 0 -> 2 : 3)", "len(q0)" if "q0" in self.chans else "b0 + 1"]
+        options += [f"{v} + 1" for v in locals_]
+        return r.choice(options)
+
+    def declaration(self, locals_: list[str]) -> str:
+        """A declaration after a statement, with or without an initialiser, and a use of it."""
+        self.decls += 1
+        name = f"d{self.decls}"
+        init = f" = {self.initialiser(locals_)}" if self.r2.random() < 0.7 else ""
+        use = self.r2.choice([f"{name}++; g1 = {name} % 3", f"g0 = ({name} + g0) % 3", f"assert({name} < 9)"])
+        return f"byte {name}{init}; {use}"
+
+    def atomic_loop(self, p: int, locals_: list[str]) -> tuple[str, str]:
+        """(counter, statement): an atomic sequence that jumps back into itself, the goto in
+        the middle, as the last element, or as an option of a final ``do``."""
+        r = self.r2
+        c, label = f"ca{p}", f"LA{p}"
+        main, self.r = self.r, r  # its statements too are drawn from the second stream
+        try:
+            first, body = self.assign(locals_), self.assign(locals_)
+        finally:
+            self.r = main
+        k = r.randrange(3)
+        if k == 0:
+            return c, f"atomic {{ {first}; {label}: {c}++; {body}; if :: {c} < 2 -> goto {label} :: else fi; g0 = {c} }}"
+        if k == 1:
+            return c, f"atomic {{ {first}; {label}: {c}++; {body}; do :: {c} < 2 -> goto {label} :: else -> break od }}"
+        # the goto is the sequence's last element: the process keeps control through it, and
+        # rests at the valid end state once the count is reached
+        return c, f"atomic {{ {first}; {label}: {c}++; {body}; endA{p}: {c} < 2 -> goto {label} }}"
+
     # ---------------------------------------------------------------- model
     def model(self) -> str:
         r = self.r
-        lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
-                 f"byte a[{self.arr}];"]
+        g = "byte g0, g1; short s0; int i0; bool b0; mtype m0;"
+        if self.r2.random() < 0.3:  # initialisers reading earlier globals
+            g = "byte g0 = 1; byte g1 = g0 + 1; short s0 = g1 * 2; int i0 = s0 + g0; bool b0; mtype m0;"
+        lines = [f"mtype = {{ {', '.join(MTYPES)} }};", g, f"byte a[{self.arr}];"]
         for k in range(r.choice([0, 1, 1, 2])):
             cap = r.choice([0, 1, 2])
             name = f"q{k}"
@@ -230,9 +281,25 @@ class _Gen:
                 i = r.randrange(j)
                 stmts[j] = f"{label}: {stmts[j]}"
                 stmts[i] = f"if :: {self.cond(locals_)} -> goto {label} :: else -> {stmts[i]} fi"
+            extra = []  # issue 25 constructs, from self.r2
+            if self.r2.random() < 0.35:
+                j = self.r2.randrange(len(stmts) + 1)
+                counter, loop = self.atomic_loop(p, locals_)
+                extra.append(counter)
+                if loop.count("endA"):
+                    stmts.append(loop)  # blocks for good: the last statement
+                else:
+                    stmts.insert(j, loop)
+            if self.r2.random() < 0.4:  # a declaration after a statement (or leading the body)
+                j = self.r2.randrange(len(stmts))
+                if not stmts[j].startswith(("L1:", "end1:")):  # Spin: no label before a declaration
+                    stmts[j] = f"{self.declaration(locals_)}; {stmts[j]}"
             body = "; ".join(stmts)
-            counters = [f"c{k}" for k in range(1, self.counters + 1)]
+            counters = [f"c{k}" for k in range(1, self.counters + 1)] + extra
             decl = "byte " + ", ".join(["l0"] + counters) + "; "
+            if self.r2.random() < 0.4:  # a leading local whose initialiser reads variables
+                decl += f"byte l1 = {self.initialiser(['l0'])}; "
+                body = f"g1 = (l1 + g1) % 4; {body}"
             if r.random() < 0.3:
                 lines.append(f"proctype P{p}(byte k) {{ {decl}l0 = k; {body} }}")
                 runs.append(f"run P{p}({r.randint(0, 2)})")

@@ -100,7 +100,10 @@ def test_generator_is_deterministic_and_varied():
     assert texts == [model(s) for s in FAST_SEEDS]
     joined = "\n".join(texts)
     for construct in ("atomic { do", "d_step", "else", "break", "run P", "active [2]", "[0] of", "[2] of",
-                      "assert(", "_pid", "i0 = i0 + 65537", "s0 = s0 + 30000"):
+                      "assert(", "_pid", "i0 = i0 + 65537", "s0 = s0 + 30000",
+                      # issue 25: declarations after a statement (also inside a loop), initialisers
+                      # reading variables, goto back into an atomic sequence (also as its last element)
+                      "; byte d", "-> byte d", "byte l1 = ", "byte g1 = g0 + 1", "goto LA", "endA"):
         assert construct in joined, construct
 
 

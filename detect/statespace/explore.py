@@ -6,8 +6,10 @@ deadlocks with ``semantics.reference_state_space`` on random models).  Definitio
 * a *transition* is a distinct ``(source, target)`` pair of states (labels are not counted,
   as in ``semantics.reference_state_space``);
 * a *fault state* has at least one summand instance that faults; ``faults`` counts them;
-* a *deadlock* has no successor (faulting instances are no successors) and does not satisfy
-  ``model.terminal``; a *terminal state* has no successor and does satisfy it.
+* a *deadlock* has no successor and no faulting step, and does not satisfy ``model.terminal``;
+  a *terminal state* has no successor and no faulting step and does satisfy it.  A state
+  whose only enabled steps fault is a fault state only: a step is enabled there (Spin's
+  ``pan -A`` reports no invalid end state where an assertion fails).
 
 With ``canonicalise`` every state (initial ones included) is replaced by its representative
 before the visited check, so all counts are of representatives.  The explorer stores, for
@@ -422,13 +424,14 @@ def explore_state_space(
                 image = sigma(s)
                 if set(successors_of(image)) != {None if t is None else sigma(t) for t in targets}:
                     raise NotASymmetry(i, s, image)
-            if None in targets:
+            faulty = None in targets
+            if faulty:
                 targets.discard(None)
                 fault_states.append(s)
             if canon is not None:
                 targets = {canon(t) for t in targets}
             transitions += len(targets)
-            if not targets:
+            if not targets and not faulty:
                 (terminals if is_terminal(s) else deadlocks).append(s)
             # Set difference against the dict runs in C: ~20% faster than a Python loop.
             new = targets.difference(parent)
