@@ -187,6 +187,10 @@ class _Summand:
     #: nonzero, faulting where ``faults(*operands)``.
     faulting: bool = False
     points: list = field(default_factory=list)
+    #: ``(operand, nonzero)`` -> {variable: values}: what the operand being nonzero (zero)
+    #: implies of other variables, read off the total functions that define it (every
+    #: solution satisfies those); see ``_Builder.facts``.
+    facts: dict = field(default_factory=dict)
 
 
 class _Builder:
@@ -387,6 +391,8 @@ class _Builder:
         # A total function needs no relaxation by its context: t has exactly one value for
         # every input, so the constraint cuts no (pre, locals, post) assignment away.
         self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate)
+        if total:
+            self._learn(t, operands, fn)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
@@ -425,7 +431,7 @@ class _Builder:
         context is an indicator)."""
         g = self.context_var(ctx)
         if self.s.faulting:
-            self.s.points.append((tuple(ctx), (), None, kind))
+            self.s.points.append((self.prune(ctx), (), None, kind))
             return
         if g is None:
             raise _Dead(why)
@@ -439,11 +445,80 @@ class _Builder:
         """Fault mode: record the fault point "reached under ``ctx``, faults where
         ``faults(*operands)``" (``text`` names it; ``kind``, one of ``FAULT_KINDS``, is what
         the user is told: a symmetry maps it to a point of the same kind)."""
-        self.s.points.append((tuple(ctx), tuple(operands), (faults, text), kind))
+        self.s.points.append((self.prune(ctx), tuple(operands), (faults, text), kind))
+
+    # ------------------------------------------------------------------ implications
+    def facts(self, o, nonzero: bool) -> dict:
+        """{variable: values} that every solution with ``o`` nonzero (``nonzero``) or zero
+        gives those variables: ``o``'s own values, and what the total functions defining ``o``
+        imply (``_learn``).  Sound, not complete: missing facts only prune less."""
+        if isinstance(o, K):
+            return {}
+        own = {o: frozenset(v for v in self.dom(o) if bool(v) == nonzero)}
+        return _meet(own, self.s.facts.get((o, nonzero), {}))
+
+    def _learn(self, t: int, operands, fn) -> None:
+        """Record what ``t = fn(*operands)`` (total) implies when ``t`` is nonzero or zero,
+        for a function of one variable (``x == 3``, ``!b``, ``bool(x)``)."""
+        variables = {o for o in operands if not isinstance(o, K)}
+        if len(variables) != 1:
+            return
+        x = variables.pop()
+        by_truth = {True: set(), False: set()}
+        for v in self.dom(x):
+            by_truth[bool(fn(*(v if o == x else o.value for o in operands)))].add(v)
+        for truth, values in by_truth.items():
+            implied = {x: frozenset(values)}
+            if values and all(v != 0 for v in values):
+                implied = _meet(implied, self.facts(x, True))
+            elif values == {0}:
+                implied = _meet(implied, self.facts(x, False))
+            self.s.facts[(t, truth)] = implied
+
+    def _learn_junction(self, r: int, values, op: str) -> None:
+        """``r = &&(values)`` is nonzero only where every value is; ``r = ||(values)`` is zero
+        only where every value is zero."""
+        nonzero = op == "&&"
+        implied: dict = {}
+        for v in values:
+            implied = _meet(implied, self.facts(v, nonzero))
+        self.s.facts[(r, nonzero)] = implied
+
+    def implies(self, a, b) -> bool:
+        """Every solution with ``a`` nonzero has ``b`` nonzero (as far as the facts tell)."""
+        fa, fb = self.facts(a, True), self.facts(b, False)
+        return any(not (fa[x] & fb[x]) for x in fa.keys() & fb.keys())
+
+    def prune(self, ctx) -> tuple:
+        """``ctx`` without the operands another one of it implies: the same conjunction.
+
+        A context is a path's conditions in the order the program tests them: ``a || b || c``
+        evaluates ``c`` where ``a`` and ``b`` did not decide.  When ``c`` is
+        ``_atomic == 3 && ...`` and ``b`` is ``_atomic == 2 && ...``, a fault point in ``c``
+        is reached under ``_atomic == 3``, which already rules ``b`` out: dropping "not b"
+        keeps the meaning and makes the constraint independent of the order the operands are
+        written in, which a symmetry permutes (TopSPIN's peterson3, issue 25)."""
+        ops = tuple(ctx)
+        key = ("prune",) + ops
+        cache = self.s.ctx_cache
+        if key in cache:
+            return cache[key]
+        dropped: set[int] = set()
+        for j, o in enumerate(ops):
+            if isinstance(o, K):
+                continue
+            for m, other in enumerate(ops):
+                if m != j and m not in dropped and not isinstance(other, K) and other != o \
+                        and self.implies(other, o):
+                    dropped.add(j)
+                    break
+        result = tuple(o for j, o in enumerate(ops) if j not in dropped)
+        cache[key] = result
+        return result
 
     def context_var(self, ctx):
         """``None`` for the trivially true context, else an operand that is nonzero iff it holds."""
-        ops = [o for o in ctx if not (isinstance(o, K) and o.value != 0)]
+        ops = [o for o in self.prune(ctx) if not (isinstance(o, K) and o.value != 0)]
         if not ops:
             return None
         if any(isinstance(o, K) for o in ops):
@@ -609,8 +684,11 @@ class _Builder:
                 acc = self.function([acc, v], lambda x, y: int(decide((x, y))),
                                     f"{self._show(acc)} {op} {self._show(v)}", ctx)
             return acc
-        return self.function(values, lambda *xs: int(decide(xs)),
-                             f" {op} ".join(self._show(v) for v in values), ctx, gate=op)
+        r = self.function(values, lambda *xs: int(decide(xs)),
+                          f" {op} ".join(self._show(v) for v in values), ctx, gate=op)
+        if not isinstance(r, K):
+            self._learn_junction(r, values, op)
+        return r
 
     def commutative(self, e: Binary, ctx):
         """A chain of one associative, commutative, total operator (``a + b + c``, ``min``,
@@ -928,6 +1006,16 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         if model.observable_events else (),
         faulting=tuple(faulting),
     )
+
+
+def _meet(a: dict, b: dict) -> dict:
+    """Both sets of facts: per variable, the values both allow."""
+    if not b:
+        return a
+    out = dict(a)
+    for x, values in b.items():
+        out[x] = out[x] & values if x in out else values
+    return out
 
 
 def _event_base(name: str) -> str:
