@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import warnings
 
+import pytest
+
 from detect.checking.completeness import completeness
 from detect.checking.verify import verify
 from detect.symmetry.pipeline import detect
@@ -92,5 +94,78 @@ def test_exclusive_operands_of_a_junction_stay_exact():
     for s in range(2):
         steps, faults = interpreter_relation(model, s)
         assert faults  # the reads do fault somewhere
+        assert set(solutions_of_summand(csp, s)) == steps
+        assert fault_states_of_summand(csp, s) == faults
+
+
+# ------------------------------------------------------------ junctions past the table size
+
+EXCLUSIVE_M = """
+Const N: 13;
+Type p: Scalarset(N);
+Var x: Array [p] Of boolean;
+Function Others(i: p): boolean;
+Begin
+  For k: p Do If k != i & x[k] Then Return true; End; End;
+  Return false;
+End;
+Ruleset i: p Do
+  Rule "take" !x[i] & !Others(i) ==> Begin x[i] := true; End;
+  Rule "drop" x[i] ==> Begin x[i] := false; End;
+End;
+Startstate Begin For i: p Do x[i] := false; End; End;
+"""
+
+
+def test_disjunction_of_thirteen_operands_keeps_every_process(tmp_path):
+    """German's ``OthersShare`` shape: a disjunction over 13 processes was a chain of binary
+    constraints past 12 operands (2 of 13!); now one gate without a table."""
+    import math
+
+    assert _measure(tmp_path, "exclusive.m", EXCLUSIVE_M) == (math.factorial(13),) * 3
+
+
+def test_german_small_finds_the_full_symmetric_group_past_twelve_caches():
+    """``models/murphi/german_small.m``: N! up to N = 12, then 2 (N = 13, 14, 16, 20, 40)."""
+    import math
+    import pathlib
+
+    from detect.transform.load import load_model
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "models" / "murphi" / "german_small.m"
+    for n in (13, 20):
+        assert detect(load_model(path, {"N": n})).group.order == math.factorial(n)
+
+
+@pytest.mark.parametrize("op", ["&&", "||"])
+def test_gate_without_a_table_is_exact(op):
+    """A junction of 14 operands, the last of which may fault: steps and faults equal the
+    interpreter's, and the junction is one constraint without tuples."""
+    from detect.ir import (
+        TRUE, Assign, Binary, Const, Event, Index, Local, Name, SequentialModel, Summand, Unary, Variable,
+    )
+    from detect.symmetry.constraints import fault_states_of_summand, solutions_of_summand, translate
+    from tests.test_csp import interpreter_relation
+
+    x, y = Name("x"), Name("y")
+    parts = [Binary("&&", Binary("==", x, Const(k)), Binary("==", y, Const(k % 3))) for k in range(13)]
+    parts.append(Binary("==", Index("a", Binary("-", x, Const(11))), Const(1)))
+    if op == "&&":
+        parts = [Unary("!", p) for p in parts]
+    cond = parts[0]
+    for p in parts[1:]:
+        cond = Binary(op, cond, p)
+    model = SequentialModel("gate", (
+        Variable("x", tuple(range(14)), (tuple(range(14)),)), Variable("y", (0, 1, 2), ((0, 1, 2),)),
+        Variable("a", (0, 1), ((0, 1), (0, 1)), size=2),
+    ), (
+        Summand((), cond, Event("e"), (Assign(y, Const(0)),)),
+        Summand((Local("i", (0, 1)),), TRUE, Event("f"), (Assign(y, Binary("+", cond, Name("i"))),)),
+    ))
+    csp = translate(model)
+    assert any(c.gate == op and not c.tuples and len(c.scope) == 15 for c in csp.constraints)
+    for s in range(2):
+        steps, faults = interpreter_relation(model, s)
+        assert faults
         assert set(solutions_of_summand(csp, s)) == steps
         assert fault_states_of_summand(csp, s) == faults

@@ -83,7 +83,9 @@ class Constraint:
     fault: int = -1
     #: ``"&&"`` or ``"||"``: the last variable of ``scope`` is the conjunction (disjunction)
     #: of the others' truth values, which ``tuples`` spells out (2^n rows); the graph may
-    #: draw it as a gate instead (``detect.symmetry.graph``).  ``""``: just a table.
+    #: draw it as a gate instead (``detect.symmetry.graph``).  With no ``tuples`` (more
+    #: operands than a table takes, all of domain {0, 1}) the gate is the only definition.
+    #: ``""``: just a table.
     gate: str = ""
 
     @property
@@ -534,10 +536,33 @@ class _Builder:
             # condition, e.g. the operand after two others in ``a && b && c[i] == 1``.
             g = self.function(sorted(set(ops)), lambda *xs: int(all(xs)), "ctx", (), "g")
         else:
-            inner = self.context_var(ops[:-1])
-            g = self.function([inner, ops[-1]], lambda a, b: int(bool(a) and bool(b)), "ctx", (), "g")
+            g = self.gate(sorted(set(ops)), "&&", "ctx", "g")
         cache[key] = g
         return g
+
+    def gate(self, operands, op: str, text: str, hint: str) -> int:
+        """A fresh ``t`` with ``t = op(operands)`` (``&&`` or ``||`` of their truth values),
+        for more operands than a table takes (2^n rows): a constraint with ``gate`` set and no
+        tuples, which the graph draws as a gate (linear in n) and ``_Check`` evaluates.  A
+        chain of binary constraints instead would single out its last operands: German's
+        protocol's ``OthersShare`` over 13 caches found 2 of 13! (issue 25)."""
+        inputs = []
+        for o in dict.fromkeys(operands):  # && and || are idempotent: one column each
+            if self.dom(o) != (0, 1):
+                o = self.function([o], lambda x: int(bool(x)), f"bool({self._show(o)})", (), hint)
+            if isinstance(o, K):
+                if bool(o.value) == (op == "||"):
+                    return K(int(op == "||"))  # decides, whatever the others hold
+                continue
+            if o not in inputs:
+                inputs.append(o)
+        if len(inputs) <= 1:
+            return inputs[0] if inputs else K(int(op == "&&"))
+        t = self.aux((0, 1), hint)
+        self.s.constraints.append(Constraint(tuple(inputs) + (t,), (), self.s.index,
+                                             f"{self.vars[t].name} = {text}", gate=op))
+        self._learn_junction(t, inputs, op)
+        return t
 
     def shifted_index(self, index: Expr, length: int, ctx):
         """``(o, cell)`` when ``index`` is ``x + c``, ``c + x`` or ``x - c`` for a constant c and
@@ -652,7 +677,7 @@ class _Builder:
         translated in the context "operands 1..i-1 did not decide" (its partial constraints
         only bite there), and the first deciding operand fixes the result whatever the later,
         unevaluated ones hold.  Above ``JUNCTION_OPERANDS`` operands the table (2^n rows)
-        would be too big, and the operands are combined pairwise."""
+        would be too big, and the constraint is a gate without a table (``gate``)."""
         op = e.op
         parts = _chain_operands(e)
         values: list[int] = []
@@ -679,11 +704,7 @@ class _Builder:
             return values[0]
         decide = all if op == "&&" else any
         if len(values) > JUNCTION_OPERANDS:
-            acc = values[0]
-            for v in values[1:]:
-                acc = self.function([acc, v], lambda x, y: int(decide((x, y))),
-                                    f"{self._show(acc)} {op} {self._show(v)}", ctx)
-            return acc
+            return self.gate(values, op, f" {op} ".join(self._show(v) for v in values), "t")
         r = self.function(values, lambda *xs: int(decide(xs)),
                           f" {op} ".join(self._show(v) for v in values), ctx, gate=op)
         if not isinstance(r, K):
@@ -1086,12 +1107,17 @@ class _Check:
     def __init__(self, c: Constraint):
         self.scope, self.table, self.guard = c.scope, set(c.tuples), c.guard
         self.variables = c.variables
+        self.gate = c.gate if c.gate and not c.tuples else ""  # a gate without a table
 
     def __call__(self, env: dict) -> bool:
         if self.guard is not None:
             g, value, holds = self.guard
             if (env[g] == value) != holds:
                 return True
+        if self.gate:
+            *inputs, result = self.scope
+            decide = all if self.gate == "&&" else any
+            return env[result] == int(decide(env[u] != 0 for u in inputs))
         return tuple(env[u] for u in self.scope) in self.table
 
 
