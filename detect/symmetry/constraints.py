@@ -40,7 +40,8 @@ from detect.ir import (
     Summand, Unary, While, may_fault, slot_offsets, state_slots,
 )
 from detect.ir.pretty import show_expr
-from detect.ir.semantics import Fault, apply_binary, apply_unary
+from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, evaluate
+from detect.ir.walk import children, substitute
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
@@ -49,6 +50,9 @@ JUNCTION_OPERANDS = 12
 _COMMUTATIVE = frozenset({"+", "*", "min", "max", "&", "|", "^"})
 #: Most input combinations of one such n-ary constraint.
 COMMUTATIVE_ROWS = 4096
+#: Most input combinations of a nested expression translated as one function table
+#: (``_Builder.tabulated``).
+TABULATE_ROWS = 256
 
 
 @dataclass(frozen=True)
@@ -645,6 +649,12 @@ class _Builder:
                     f"({self._show(i)} = {k}) -> {self.vars[t].name} = {e.array}[{cell[k]}]",
                 )
             return t
+        if isinstance(e, (Unary, Binary, Ite)) and (
+                not (isinstance(e, Binary) and (e.op in ("&&", "||") or e.op in _COMMUTATIVE))
+                or _operands_overlap(_chain_operands(e))):
+            t = self.tabulated(e, ctx)
+            if t is not None:
+                return t
         if isinstance(e, Unary):
             a = self.term(e.operand, ctx)
             return self.function([a], lambda x: apply_unary(e.op, x), f"{e.op}{self._show(a)}", ctx)
@@ -668,6 +678,61 @@ class _Builder:
             b = self.term(e.else_, ctx + (self.negate(c),))
             return self.phi(c, a, b)
         raise ValueError(f"unknown expression {e!r}")
+
+    def tabulated(self, e: Expr, ctx):
+        """``e`` as ONE function constraint over the values it reads, or None.
+
+        Applies when ``e`` nests operators (a single one is a function constraint anyway),
+        reads only variables and array elements that cannot fault (a constant or a variable
+        index within bounds), never faults itself, and its inputs have at most
+        ``TABULATE_ROWS`` combinations.  The table is then the graph of the function ``e``
+        computes, whatever way it is written: ``i = N-1 ? 0 : i+1`` and ``(i+1) % N`` give
+        the same constraint, where a translation by structure singles out the constant 0 in
+        a φ and hides a ring's rotations (issue 25).  Exact: the inputs' reads are total, so
+        reading them first changes nothing, and ``e`` is total on them."""
+        if all(not children(c) for c in children(e)):
+            return None  # one operator over leaves: already one function constraint
+        leaves: dict = {}
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, Index):
+                if not isinstance(x.index, (Const, Name)):
+                    return None
+                leaves.setdefault(x, None)
+            elif isinstance(x, Name):
+                leaves.setdefault(x, None)
+            else:
+                stack.extend(children(x))
+        operands = {}
+        for leaf in leaves:
+            if isinstance(leaf, Index):
+                var = self.model.variable(leaf.array)
+                index = self.term(leaf.index, ctx)
+                if not set(self.dom(index)) <= set(range(var.length)):
+                    return None  # the read may fault: it must stay where it is evaluated
+            operands[leaf] = self.term(leaf, ctx)
+        inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
+        rows = 1
+        for o in inputs:
+            rows *= len(self.dom(o))
+        if rows > TABULATE_ROWS:
+            return None
+        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(operands)}
+        body = substitute(e, names)
+        position = {o: n for n, o in enumerate(inputs)}
+
+        def fn(*values):
+            scope = {names[leaf].name: o.value if isinstance(o, K) else values[position[o]]
+                     for leaf, o in operands.items()}
+            return evaluate(body, Env(self.model, {}, [], scope))
+
+        for values in itertools.product(*(self.dom(o) for o in inputs)):
+            try:
+                fn(*values)
+            except Fault:
+                return None  # partial: translated by structure, each fault where it occurs
+        return self.function(inputs, fn, show_expr(e), ctx)
 
     def junction(self, e: Binary, ctx):
         """``e1 && e2 && ... && en`` (or ``||``) as ONE n-ary constraint over the operands'
@@ -1084,6 +1149,36 @@ def _slice(body: list, roots: int, required: list) -> list:
                         seen.add(v)
                         stack.append(v)
     return [body[pos] for pos in sorted(keep)]
+
+
+def _support(e: Expr) -> tuple[set, set, set]:
+    """What ``e`` reads: names (subscripts included), array elements ``(a, k)`` read through
+    a constant subscript, and arrays read through another."""
+    names, elements, arrays = set(), set(), set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Name):
+            names.add(x.name)
+        elif isinstance(x, Index):
+            if isinstance(x.index, Const):
+                elements.add((x.array, x.index.value))
+            else:
+                arrays.add(x.array)
+        stack.extend(children(x))
+    return names, elements, arrays
+
+
+def _operands_overlap(parts: Sequence[Expr]) -> bool:
+    """Two of ``parts`` may read the same variable or element (``p == 2 || !(p == 2)``,
+    ``x[i] == 1 && x[0] == 0``): a gate or an n-ary table over their separate values would
+    not see how they depend on each other."""
+    supports = [_support(part) for part in parts]
+    for i, (n1, e1, a1) in enumerate(supports):
+        for n2, e2, a2 in supports[:i]:
+            if n1 & n2 or e1 & e2 or a1 & (a2 | {a for a, _ in e2}) or a2 & {a for a, _ in e1}:
+                return True
+    return False
 
 
 def _chain_operands(e: Binary) -> list[Expr]:
