@@ -169,3 +169,88 @@ def test_gate_without_a_table_is_exact(op):
         assert faults
         assert set(solutions_of_summand(csp, s)) == steps
         assert fault_states_of_summand(csp, s) == faults
+
+
+# ------------------------------------------------------------ the headline on held values
+
+# TopSPIN's TestModels/SymmReducerTests/misc/pid_indexed_arrays/transpositions/reordered_larger_struct.p
+REORDERED_LARGER_STRUCT = """
+typedef S { int x; byte y; };
+proctype P() {
+  S myArray[4];
+  do ::
+    myArray[_pid].y = 100;
+    if
+    :: myArray[_pid].y == 100 ->
+       d_step { myArray[1].y = 200; myArray[2].y = 200; myArray[3].y = 200; }
+    :: skip
+    fi;
+    myArray[_pid].y++;
+    assert(myArray[_pid].y >= 100);
+  od
+}
+init { atomic { run P(); run P(); run P() } }
+"""
+
+
+def test_headline_leaves_out_swaps_of_elements_that_always_agree(tmp_path):
+    """48 printed, 6 on the reachable states: each process's two elements the ``d_step``
+    sets together (and nobody else writes) always agree, so their swap is inert."""
+    assert _measure(tmp_path, "reordered_larger_struct.p", REORDERED_LARGER_STRUCT) == (6, 6, 6)
+
+
+def test_agreeing_slots_is_an_invariant_of_random_models():
+    """Every class ``agreeing_slots`` returns agrees in every reachable state."""
+    from hypothesis import HealthCheck, given, settings
+
+    from detect.ir import state_slots
+    from detect.ir.semantics import reference_state_space
+    from detect.transform.agreement import agreeing_slots
+    from tests.ir_strategies import models
+
+    @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(models())
+    def check(model):
+        states, _, _ = reference_state_space(model)
+        for slots in agreeing_slots(model):
+            assert all(len({s[k] for k in slots}) == 1 for s in states), slots
+
+    check()
+    # And it finds something: x and y start at 0 and are always written together.
+    from detect.ir import TRUE, Assign, Binary, Const, Event, Name, SequentialModel, Summand, Variable
+
+    x, y = Name("x"), Name("y")
+    model = SequentialModel("agree", (Variable("x", (0, 1, 2), ((0,),)), Variable("y", (0, 1, 2), ((0,),))), (
+        Summand((), Binary("<", x, Const(2)), Event("e"), (Assign(x, Binary("+", x, Const(1))), Assign(y, Binary("+", y, Const(1))))),
+        Summand((), TRUE, Event("f"), (Assign(y, Const(0)), Assign(x, Const(0)))),
+    ))
+    assert agreeing_slots(model) == ((0, 1),)
+    assert len(state_slots(model)) == 2
+
+
+# ------------------------------------------------------------ an index however it is written
+
+RING_M = """
+Const N : SIZE;
+Type ind : 0..N-1;
+Var x : Array[ind] of boolean;
+Function Right(i : ind) : ind;
+Begin BODY End;
+Startstate Begin For i : ind Do x[i] := false; End; End;
+Ruleset p : ind Do
+  Rule "step" !x[p] ==> Begin x[p] := true; x[Right(p)] := false; End;
+End;
+"""
+
+
+@pytest.mark.parametrize("size, body", [
+    (3, "If i = N-1 Then return 0; Else return i+1; End;"),
+    (3, "return i = N-1 ? 0 : i+1;"),
+    (3, "return (i+1) % N;"),
+    (8, "If i = N-1 Then return 0; Else return i+1; End;"),
+])
+def test_ring_neighbour_written_with_if_finds_the_rotations(tmp_path, size, body):
+    """Was 1 of 3 with ``If`` or ``?:`` and 3 of 3 with ``%``: the neighbour's index is one
+    table, the graph of the function, however it is written."""
+    text = RING_M.replace("SIZE", str(size)).replace("BODY", body)
+    assert _measure(tmp_path, "ring.m", text) == (size,) * 3

@@ -683,56 +683,77 @@ class _Builder:
         """``e`` as ONE function constraint over the values it reads, or None.
 
         Applies when ``e`` nests operators (a single one is a function constraint anyway),
-        reads only variables and array elements that cannot fault (a constant or a variable
-        index within bounds), never faults itself, and its inputs have at most
-        ``TABULATE_ROWS`` combinations.  The table is then the graph of the function ``e``
-        computes, whatever way it is written: ``i = N-1 ? 0 : i+1`` and ``(i+1) % N`` give
-        the same constraint, where a translation by structure singles out the constant 0 in
-        a φ and hides a ring's rotations (issue 25).  Exact: the inputs' reads are total, so
-        reading them first changes nothing, and ``e`` is total on them."""
-        if all(not children(c) for c in children(e)):
+        reads only variables and array elements that cannot fault (a constant subscript, or
+        a variable or a variable plus a constant whose every value is within bounds), never
+        faults itself, and its reads have at most ``TABULATE_ROWS`` combinations.  The table
+        is then the graph of the function ``e`` computes, whatever way it is written:
+        ``i = N-1 ? 0 : i+1`` and ``(i+1) % N`` give the same constraint, where a
+        translation by structure singles out the constant 0 in a φ and hides a ring's
+        rotations (issue 25).  Exact: the reads are total, so reading them first changes
+        nothing, and ``e`` is total on them.  Nothing is emitted unless it applies."""
+        if all(isinstance(c, (Const, Name)) for c in children(e)):
             return None  # one operator over leaves: already one function constraint
-        leaves: dict = {}
+        leaves: dict = {}  # leaf -> the values it may read
         stack = [e]
         while stack:
             x = stack.pop()
             if isinstance(x, Index):
-                if not isinstance(x.index, (Const, Name)):
-                    return None
-                leaves.setdefault(x, None)
+                if x not in leaves:
+                    values = self._total_read_values(x, ctx)
+                    if values is None:
+                        return None
+                    leaves[x] = values
             elif isinstance(x, Name):
-                leaves.setdefault(x, None)
+                leaves.setdefault(x, self.dom(self.term(x, ctx)))
             else:
                 stack.extend(children(x))
-        operands = {}
-        for leaf in leaves:
-            if isinstance(leaf, Index):
-                var = self.model.variable(leaf.array)
-                index = self.term(leaf.index, ctx)
-                if not set(self.dom(index)) <= set(range(var.length)):
-                    return None  # the read may fault: it must stay where it is evaluated
-            operands[leaf] = self.term(leaf, ctx)
-        inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
         rows = 1
-        for o in inputs:
-            rows *= len(self.dom(o))
+        for values in leaves.values():
+            rows *= len(values)
         if rows > TABULATE_ROWS:
             return None
-        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(operands)}
+        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(leaves)}
         body = substitute(e, names)
-        position = {o: n for n, o in enumerate(inputs)}
 
-        def fn(*values):
-            scope = {names[leaf].name: o.value if isinstance(o, K) else values[position[o]]
-                     for leaf, o in operands.items()}
+        def value(scope):
             return evaluate(body, Env(self.model, {}, [], scope))
 
-        for values in itertools.product(*(self.dom(o) for o in inputs)):
+        order = list(leaves)
+        for values in itertools.product(*(leaves[leaf] for leaf in order)):
             try:
-                fn(*values)
+                value({names[leaf].name: v for leaf, v in zip(order, values)})
             except Fault:
                 return None  # partial: translated by structure, each fault where it occurs
+        operands = {leaf: self.term(leaf, ctx) for leaf in order}
+        inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
+        position = {o: n for n, o in enumerate(inputs)}
+
+        def fn(*xs):
+            return value({names[leaf].name: o.value if isinstance(o, K) else xs[position[o]]
+                          for leaf, o in operands.items()})
+
         return self.function(inputs, fn, show_expr(e), ctx)
+
+    def _total_read_values(self, x: Index, ctx):
+        """The values ``x`` may read when it can never fault and its subscript is a
+        constant, a variable or a variable plus or minus a constant (else None); emits
+        nothing."""
+        var = self.model.variable(x.array)
+        index, shift = x.index, 0
+        if isinstance(index, Binary) and index.op in ("+", "-") and isinstance(index.right, Const):
+            index, shift = index.left, index.right.value if index.op == "+" else -index.right.value
+        elif isinstance(index, Binary) and index.op == "+" and isinstance(index.left, Const):
+            index, shift = index.right, index.left.value
+        if isinstance(index, Const):
+            cells = {index.value + shift}
+        elif isinstance(index, Name):
+            cells = {v + shift for v in self.dom(self.term(index, ctx))}
+        else:
+            return None
+        if not all(0 <= k < var.length for k in cells):
+            return None
+        base = self.offsets[x.array]
+        return tuple(sorted(set().union(*(self.dom(self.s.cur[base + k]) for k in cells))))
 
     def junction(self, e: Binary, ctx):
         """``e1 && e2 && ... && en`` (or ``||``) as ONE n-ary constraint over the operands'
