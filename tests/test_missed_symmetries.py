@@ -254,3 +254,22 @@ def test_ring_neighbour_written_with_if_finds_the_rotations(tmp_path, size, body
     table, the graph of the function, however it is written."""
     text = RING_M.replace("SIZE", str(size)).replace("BODY", body)
     assert _measure(tmp_path, "ring.m", text) == (size,) * 3
+
+
+RING_CSP = """
+#define N 3;
+var x[N];
+P(i) = [x[i] == 0] step.i{ x[i] = 1; BODY } -> P(i);
+System = ||| i:{0..N-1}@P(i);
+"""
+
+
+@pytest.mark.parametrize("body", [
+    "if (i == N-1) { x[0] = 0 } else { x[i+1] = 0 }",
+    "x[(i+1)%N] = 0",
+])
+def test_csp_ring_neighbour_written_with_if_else_finds_the_rotations(tmp_path, body):
+    """Statement-level ``if``/``else``: was 1 of 3.  Each post value is one table over the
+    pre-state and locals it is a function of (the φ, the branch condition and the index
+    check of ``x[i+1]``, never out of range where it is taken, compose away)."""
+    assert _measure(tmp_path, "ring.csp", RING_CSP.replace("BODY", body)) == (3, 3, 3)

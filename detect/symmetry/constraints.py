@@ -26,7 +26,19 @@ How the graph stays small and symmetric: a constraint may be guarded by one lite
 (``Constraint.guard``), so array element k is read as ``[i = k] -> t = a[k]``, a write or φ
 as two guarded copies, and a partial constraint as guarded by ``g = 0`` being false; chains
 of ``&&``/``||`` and of one associative, commutative operator become one n-ary constraint
-(``junction``, ``commutative``) rather than a chain that would single out its last operand.
+(``junction``, ``commutative``) rather than a chain that would single out its last operand
+(past ``JUNCTION_OPERANDS``, a gate without a table).
+
+How the translation stays independent of how the model is written (issue 25): a nested
+expression over few total reads is one table, the graph of the function it computes
+(``tabulated``); an auxiliary defined totally by its constraints records its table over the
+*base* variables it depends on (``define``), so a constraint over such values, a post value
+above all, is written over the bases when they are few (``flat_emit``), and definitions
+nobody reads any more are dropped (``_live``); an index check never violated where its
+branch is taken is a total function (``never_outside``), and a fault point that can never
+be reached where it faults is dropped (``impossible_point``).  A context drops the
+conditions another of its conditions implies (``prune``), so ``a || b || c`` with exclusive
+operands does not depend on their order.
 """
 from __future__ import annotations
 
@@ -53,6 +65,10 @@ COMMUTATIVE_ROWS = 4096
 #: Most input combinations of a nested expression translated as one function table
 #: (``_Builder.tabulated``).
 TABULATE_ROWS = 256
+#: Most combinations of the base variables a constraint is rewritten over when its operands
+#: are functions of them (``_Builder.flat_emit``): small, since the guarded copies it
+#: replaces stay linear in the domains.
+FLATTEN_ROWS = 16
 
 
 @dataclass(frozen=True)
@@ -197,6 +213,12 @@ class _Summand:
     #: implies of other variables, read off the total functions that define it (every
     #: solution satisfies those); see ``_Builder.facts``.
     facts: dict = field(default_factory=dict)
+    #: aux -> ``(bases, table)``: the aux as a total function of *base* variables (pre-state,
+    #: locals, auxiliaries without a definition), ``table[base values] = value``; see
+    #: ``_Builder.define``.  Steps only (not the fault relation).
+    defs: dict = field(default_factory=dict)
+    #: position in ``constraints`` -> the aux it defines totally (removable when unread).
+    defining: dict = field(default_factory=dict)
 
 
 class _Builder:
@@ -253,6 +275,8 @@ class _Builder:
         relaxed row by row.  ``guard = (g, value, holds)`` restricts the constraint to where
         ``(g = value) == holds``; it is only given with ``ctx = ()``.
         """
+        if guard is None and self.s is not None and not self.s.faulting and self.flat_emit(operands, allowed, text, ctx):
+            return
         scope: list[int] = []
         for o in operands:
             if not isinstance(o, K) and o not in scope:
@@ -396,9 +420,11 @@ class _Builder:
 
         # A total function needs no relaxation by its context: t has exactly one value for
         # every input, so the constraint cuts no (pre, locals, post) assignment away.
+        start = len(self.s.constraints)
         self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate)
         if total:
             self._learn(t, operands, fn)
+            self.define(t, operands, fn, start)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
@@ -424,8 +450,10 @@ class _Builder:
             return K(values.pop())
         t = self.aux(values, hint)
         name = self.vars[t].name
+        start = len(self.s.constraints)
         self.guarded_copy(guard, t, a, f"{name} = {text} when {self._guard_text(guard)}")
         self.guarded_copy((g, value, not holds), t, b, f"{name} = {text} otherwise")
+        self.define(t, [g, a, b], lambda gv, av, bv: av if (gv == value) == holds else bv, start)
         return t
 
     def _guard_text(self, guard) -> str:
@@ -563,10 +591,140 @@ class _Builder:
         if len(inputs) <= 1:
             return inputs[0] if inputs else K(int(op == "&&"))
         t = self.aux((0, 1), hint)
+        start = len(self.s.constraints)
         self.s.constraints.append(Constraint(tuple(inputs) + (t,), (), self.s.index,
                                              f"{self.vars[t].name} = {text}", gate=op))
         self._learn_junction(t, inputs, op)
+        decide = all if op == "&&" else any
+        self.define(t, inputs, lambda *xs: int(decide(x != 0 for x in xs)), start)
         return t
+
+    # ------------------------------------------------------------------ composition
+    def _composed(self, operands, limit: int = 0):
+        """``(bases, getters)``: the base variables the non-constant ``operands`` are total
+        functions of (``_Summand.defs``; a variable without a definition is its own base),
+        and per operand a function of the bases' values giving its value; None past
+        ``TABULATE_ROWS`` combinations of the bases."""
+        bases: list[int] = []
+        parts = []
+        for o in operands:
+            if isinstance(o, K):
+                parts.append(o)
+                continue
+            d = self.s.defs.get(o)
+            own = d[0] if d else (o,)
+            parts.append((o, own, d[1] if d else None))
+            for b in own:
+                if b not in bases:
+                    bases.append(b)
+        rows = 1
+        for b in bases:
+            rows *= len(self.vars[b].domain)
+        if rows > (limit or TABULATE_ROWS):
+            return None
+        position = {b: n for n, b in enumerate(bases)}
+        getters = []
+        for part in parts:
+            if isinstance(part, K):
+                getters.append(lambda bv, v=part.value: v)
+                continue
+            o, own, table = part
+            ids = tuple(position[b] for b in own)
+            if table is None:
+                getters.append(lambda bv, j=ids[0]: bv[j])
+            else:
+                getters.append(lambda bv, ids=ids, table=table: table[tuple(bv[j] for j in ids)])
+        return bases, getters
+
+    def define(self, t: int, operands, f, start: int) -> None:
+        """Record that ``t = f(*operands)`` (total) is defined by the constraints from
+        position ``start`` on (removable when nothing reads ``t``), and ``t``'s table over
+        its bases when they are few (``_composed``)."""
+        if not self.s.faulting:  # (the fault relation's body is sliced by ``_slice``)
+            for pos in range(start, len(self.s.constraints)):
+                if t in self.s.constraints[pos].scope:
+                    self.s.defining[pos] = t
+        composed = self._composed(operands)
+        if composed is None:
+            return
+        bases, getters = composed
+        table = {}
+        try:
+            for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+                table[bv] = f(*(get(bv) for get in getters))
+        except (Fault, KeyError, IndexError):
+            return
+        if all(v in self.vars[t].domain for v in table.values()):
+            self.s.defs[t] = (tuple(bases), table)
+
+    def flat_emit(self, operands, allowed, text: str, ctx) -> bool:
+        """``emit`` over the base variables of ``operands`` and of the context (a relation
+        that holds where the context does not), when some operand has a definition: the
+        constraint then reads the pre-state and locals, whatever way the values were
+        computed.  False (nothing emitted) when it does not apply."""
+        g = self.context_var(ctx) if ctx else None
+        if isinstance(g, K):
+            if g.value == 0:
+                return True  # unreachable: nothing to constrain
+            g = None
+        listed = list(operands) + ([g] if g is not None else [])
+        if not any(not isinstance(o, K) and o in self.s.defs for o in listed):
+            return False
+        composed = self._composed(listed, FLATTEN_ROWS)
+        if composed is None:
+            return False
+        bases, getters = composed
+        n = len(operands)
+
+        def holds(*bv):
+            if g is not None and getters[n](bv) == 0:
+                return True
+            return allowed(*(get(bv) for get in getters[:n]))
+
+        self.emit(bases, holds, text)
+        return True
+
+    def impossible_point(self, ctx, operands, test) -> bool:
+        """Fault mode: whether no values of the bases the point's context and operands are
+        functions of both reach the point and fault there (``i != 2`` and ``i + 1 = 3``),
+        so the point can go: the relation is the same without it, and an impossible point
+        would still single out values in the graph."""
+        ops = [o for o in ctx]
+        listed = ops + list(operands)
+        if not any(not isinstance(o, K) and o in self.s.defs for o in listed):
+            return False
+        composed = self._composed(listed)
+        if composed is None:
+            return False
+        bases, getters = composed
+        n = len(ops)
+        for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+            if all(get(bv) != 0 for get in getters[:n]):
+                if test is None:
+                    return False
+                try:
+                    if test[0](*(get(bv) for get in getters[n:])):
+                        return False
+                except Fault:
+                    return False
+        return True
+
+    def never_outside(self, o, allowed: set, ctx) -> bool:
+        """Whether ``o`` is in ``allowed`` wherever the context holds (steps only, on the
+        bases ``o`` and the context are functions of)."""
+        if self.s.faulting or isinstance(o, K) or o not in self.s.defs:
+            return False
+        g = self.context_var(ctx) if ctx else None
+        if isinstance(g, K):
+            return g.value == 0
+        composed = self._composed([o] + ([g] if g is not None else []))
+        if composed is None:
+            return False
+        bases, getters = composed
+        for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+            if (g is None or getters[1](bv) != 0) and getters[0](bv) not in allowed:
+                return False
+        return True
 
     def shifted_index(self, index: Expr, length: int, ctx):
         """``(o, cell)`` when ``index`` is ``x + c``, ``c + x`` or ``x - c`` for a constant c and
@@ -611,6 +769,12 @@ class _Builder:
             self.emit([o, t], lambda a, b: a == b or a not in allowed,
                       f"{self.vars[t].name} = {what} (any value where it is out of range)")
             return t
+        if self.never_outside(o, allowed, ctx):
+            # Where the path is taken, o is always in range; elsewhere its value is masked
+            # (φ) or only read by constraints the path's context relaxes.  A total function
+            # then reads it as well as the partial one, and can be composed away.
+            low = inside[0]
+            return self.function([o], lambda a: a if a in allowed else low, f"{what} in range", (), "c")
         t = self.aux(inside, "c")
         self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
         return t
@@ -643,11 +807,14 @@ class _Builder:
             # Element k is read under the guard literal i = k (no selector variable: the
             # literal itself is the guard, see ``Constraint``).
             t = self.aux(set().union(*(self.dom(o) for o in elements.values())), "r")
+            start = len(s.constraints)
             for k, o in elements.items():
                 self.guarded_copy(
                     (i, k, True), t, o,
                     f"({self._show(i)} = {k}) -> {self.vars[t].name} = {e.array}[{cell[k]}]",
                 )
+            keys = {k: n for n, k in enumerate(elements)}
+            self.define(t, [i] + list(elements.values()), lambda iv, *els: els[keys[iv]], start)
             return t
         if isinstance(e, (Unary, Binary, Ite)) and (
                 not (isinstance(e, Binary) and (e.op in ("&&", "||") or e.op in _COMMUTATIVE))
@@ -986,12 +1153,14 @@ class _Builder:
             elif (
                 not isinstance(o, K) and self.vars[o].role == AUX and o not in substitute
                 and set(self.vars[o].domain) <= set(self.slots[k].domain)
+                and not (o in self.s.defs and self._composed([o, self.post[k]], FLATTEN_ROWS))
             ):
                 # The last SSA version of slot k *is* its post-state value: merge them.
                 substitute[o] = self.post[k]
             else:
+                # (An aux with a definition over few bases becomes one table over them.)
                 self.emit([o, self.post[k]], lambda a, b: a == b, f"{self.slots[k].label}' = {self._show(o)}")
-        for c in self.s.constraints:
+        for c in _live(self.s.constraints, self.s.defining, set(substitute)):
             scope = tuple(substitute.get(v, v) for v in c.scope)
             guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
             self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate))
@@ -1035,6 +1204,8 @@ class _Builder:
         body = len(self.s.constraints)
         requirements = []
         for ctx, operands, test, kind in self.s.points:
+            if self.impossible_point(ctx, operands, test):
+                continue  # never reached where it faults
             start = len(self.s.constraints)
             try:
                 for c in ctx:
@@ -1113,6 +1284,32 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         if model.observable_events else (),
         faulting=tuple(faulting),
     )
+
+
+def _live(constraints: list, defining: dict, read: set) -> list:
+    """``constraints`` without the total definitions (``defining``: position -> the aux it
+    defines) of auxiliaries that nothing else reads (``read``: read from outside, such as
+    merged into a post variable).  Dropping one keeps the solutions' projection on the
+    pre-state, locals and post-state: it allows some value of its aux for every input."""
+    live = set(read)
+    for pos, c in enumerate(constraints):
+        if pos not in defining:
+            live.update(c.variables)
+    by_var: dict = {}
+    for pos, t in defining.items():
+        by_var.setdefault(t, []).append(pos)
+    keep: set = set()
+    stack = [v for v in live if v in by_var]
+    while stack:
+        for pos in by_var.get(stack.pop(), ()):
+            if pos in keep:
+                continue
+            keep.add(pos)
+            for u in constraints[pos].variables:
+                if u not in live:
+                    live.add(u)
+                    stack.append(u)
+    return [c for pos, c in enumerate(constraints) if pos not in defining or pos in keep]
 
 
 def _meet(a: dict, b: dict) -> dict:
