@@ -127,6 +127,8 @@ def _is_gate(csp: Csp, c) -> bool:
     """``c`` is an n-ary ``&&``/``||`` (``Constraint.gate``) over operands of domain {0, 1}
     and a result that can be 0 and 1: drawn as a gate, not as its 2^n tuples."""
     *inputs, result = c.scope
+    if c.gate and not c.tuples:
+        return True  # a gate without a table (``Constraint.gate``): operands and result in {0, 1}
     return bool(c.gate) and c.summand >= 0 and all(csp.variables[v].domain == (0, 1) for v in inputs) \
         and {0, 1} <= set(csp.variables[result].domain)
 
