@@ -15,8 +15,9 @@ domain is exact.  ``narrow(model, policy)`` then, in order:
    any other unbounded variable refuses the model;
 2. gives the provisional variables the values of the reachable states: the model is
    explored with each provisional range in turn, the domains are cut to the values the
-   states hold, and a second exploration with equal numbers of states, transitions and
-   fault states proves the two transition systems equal (``detect.transform.reachable``);
+   states hold and the steps write (``reachable.exact_restriction``), and a second
+   exploration with equal numbers of states, transitions and fault states proves the two
+   transition systems equal (``detect.transform.reachable``);
 3. replaces the placeholder value by one below every value of the variables it stands
    beside, and refuses an unranged variable spanning more than the policy's ``span_limit``
    values (the IR's domain checks enumerate ``lo..hi``);
@@ -42,7 +43,7 @@ from detect.ir.semantics import steps
 from detect.ir.walk import substitute, substitute_program
 from detect.statespace.explore import Progress, ReachableGraph, reachable_graph, state_bound
 from detect.transform.domains import Unbounded, ValueAnalysis, propagate_constants, variable_values
-from detect.transform.reachable import NARROWING, counts, restrict_to_states
+from detect.transform.reachable import NARROWING, counts, exact_restriction
 
 INT16 = (-32768, 32767)
 INT19 = (-(1 << 18), (1 << 18) - 1)
@@ -272,8 +273,7 @@ def _from_reachable(model: SequentialModel, provisional: dict, unranged: dict,
             raise _refusal(wording.too_many_states, fact, **fields, lo=lo, hi=hi)
         if not policy.refuse_faults and _leaves_range(trial, first, provisional):
             continue
-        smaller, narrowed = restrict_to_states(trial, first, scope)
-        second = reachable_graph(smaller, max_states=bound, progress=progress)
+        smaller, narrowed, second = exact_restriction(trial, first, bound, scope, progress)
         before, after = counts(first), counts(second)
         if before != after:
             raise _refusal(wording.not_covered, fact, **fields, lo=lo, hi=hi, before=before, after=after)
