@@ -381,7 +381,10 @@ define_option = click.option(
     "-D", "defines", multiple=True, metavar="NAME=VALUE", help="Override a #define (repeatable)."
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
-process_option = click.option("--process", default=None, help="CSP#: the process to analyse (default: see README).")
+process_option = click.option(
+    "--process", default=None, metavar="NAME[(ARGS)]",
+    help="CSP#: the process to analyse, e.g. P or 'P(1)' (default: see README); explore then checks only "
+         "the #assert on it (without it, each asserted process is explored for its own #assert).")
 max_procs_option = click.option(
     "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
     help="Promela: at most N processes alive at once when run creates them at run time (default 8, or "
@@ -696,27 +699,44 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
-    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
-                               graph_limit=graph_limit)
-                 if strategy != "none" else None)
-    # The exploration gets the time left as its own time-out, so that it stops and reports
-    # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
-    run.enter("exploring")
-    run.arm(grace=EXPLORATION_GRACE)
-    with progress_bar(not as_json and sys.stderr.isatty()) as update:
-        try:
-            reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
-                                      timeout=run.remaining(), progress=update, check=not trust_symmetry,
-                                      explorer=explorer, memory_limit=memory_limit, workers=workers)
-        except ReductionError as e:
-            raise Failure(f"{model}: {e}") from None
-    from detect.checking.cycles import check_acceptance
 
-    reduced = dataclasses.replace(reduced, exploration=check_acceptance(
-        seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit, interruptible=True))
-    for note in reduced.exploration.notes:
-        err.print(f"symdetect: warning: {note}", markup=False)
+    def explore_one(seq, stage: str):
+        """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
+        from detect.checking.cycles import check_acceptance
+
+        detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
+                                   graph_limit=graph_limit)
+                     if strategy != "none" else None)
+        # The exploration gets the time left as its own time-out, so that it stops and reports
+        # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
+        run.enter(stage)
+        run.arm(grace=EXPLORATION_GRACE)
+        with progress_bar(not as_json and sys.stderr.isatty()) as update:
+            try:
+                reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
+                                          timeout=run.remaining(), progress=update, check=not trust_symmetry,
+                                          explorer=explorer, memory_limit=memory_limit, workers=workers)
+            except ReductionError as e:
+                raise Failure(f"{model}: {e}") from None
+        reduced = dataclasses.replace(reduced, exploration=check_acceptance(
+            seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
+            interruptible=True))
+        for note in reduced.exploration.notes:
+            err.print(f"symdetect: warning: {note}", markup=False)
+        return reduced, detection
+
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    reduced, detection = explore_one(seq, "exploring")
+    # CSP#: each #assert is about its own process.  Without --process, each other asserted
+    # process is explored too, for its own assertions (with --process they stay "not checked").
+    others: dict = {}
+    if process is None and not reduced.exploration.interrupted:
+        for about in dict.fromkeys(a.about for a in seq.assertions if a.about):
+            other_seq = load_model(model, defines, about, max_procs, domain_states, show_progress=not as_json)
+            other, _ = explore_one(other_seq, f"exploring {about} for its #assert")
+            for i, a in enumerate(seq.assertions):
+                if a.about == about:
+                    others[i] = (about, other_seq, other.exploration)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
     spin_partial = False
     if memory_limit is not None:
@@ -747,14 +767,11 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
-                       incomplete=spin_partial)
+                       incomplete=spin_partial, others=others)
 
 
-def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
-                       incomplete: bool = False) -> None:
-    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
-    exploration, a property's check or (``incomplete``) a count beside it stopped early,
-    unless ``partial_ok``."""
+def state_shower(seq) -> Callable:
+    """``show_state(state)``: a state of ``seq`` as its literals."""
     from detect.ir import literal_label, state_slots
 
     slots = state_slots(seq)
@@ -762,11 +779,39 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     def show_state(state) -> str:
         return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
 
-    violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
+    return show_state
+
+
+def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
+                       incomplete: bool = False, others: Optional[dict] = None) -> None:
+    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
+    exploration, a property's check or (``incomplete``) a count beside it stopped early,
+    unless ``partial_ok``.  ``others`` maps the index of an assertion about another process
+    to ``(call, model, exploration)``, the exploration of that process that gives its verdict
+    (a fault there is a violation, as in a run of that process)."""
+    show_state = state_shower(seq)
+    verdicts = list(result.assertions)
+    shows = [show_state] * len(verdicts)
+    for i, (call, other_seq, other) in (others or {}).items():
+        counts = (f"explored {call}: {other.states:,} state{'s' * (other.states != 1)}, "
+                  f"{other.transitions:,} transition{'s' * (other.transitions != 1)}"
+                  + (f", {other.faults:,} states with faults" if other.faults else "")
+                  + (", incomplete" if other.truncated else ""))
+        verdict = other.assertions[i]
+        if verdict.verdict != "not checked":
+            verdict = dataclasses.replace(verdict, note="; ".join(n for n in (verdict.note, counts) if n))
+        verdicts[i] = verdict
+        shows[i] = state_shower(other_seq)
+    result = dataclasses.replace(result, assertions=tuple(verdicts))
+    explored = [other for _, _, other in (others or {}).values()]
+
+    violated = (result.faults > 0 or any(other.faults > 0 for other in explored)
+                or any(a.verdict == "fails" for a in result.assertions))
     # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
-    incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
+    incomplete = (incomplete or result.truncated or any(other.truncated for other in explored)
+                  or any(a.verdict == "unknown" for a in result.assertions))
     if as_json:
-        click.echo(json.dumps(exploration_json(seq, result, extra, show_state), indent=2))
+        click.echo(json.dumps(exploration_json(seq, result, extra, show_state, shows, others or {}), indent=2))
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -796,22 +841,34 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         for f in result.first_faults:
             out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
             out.print(f"    in state {show_state(f.state)}", markup=False)
-        for a in result.assertions:
+        for a, show in zip(result.assertions, shows):
             colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
             out.print(f"assert {escape(a.assertion.text)}: [{colour}]{a.verdict}[/{colour}]"
                       + escape(f" ({a.note})" if a.note else ""))
             if trace and a.trace:
                 for step in a.trace:
-                    out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
+                    out.print(f"    {step.event or 'init'}  →  {show(step.state)}", markup=False)
     if violated:
         sys.exit(EXIT_VIOLATED)
     if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
 
 
-def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
+def exploration_json(seq, result, extra: dict, show_state: Callable, shows: Optional[list] = None,
+                     others: dict = {}) -> dict:
     """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
-    bounds reached and verdicts, states shown by ``show_state``."""
+    bounds reached and verdicts, states shown by ``show_state`` (assertion i's trace by
+    ``shows[i]``).  An assertion about another process (``others``, see
+    ``report_exploration``) says which process gave its verdict and that exploration's counts."""
+    shows = shows or [show_state] * len(result.assertions)
+
+    def explored(i: int) -> dict:
+        if i not in others:
+            return {}
+        call, _, other = others[i]
+        return {"explored": {"process": call, "states": other.states, "transitions": other.transitions,
+                             "faults": other.faults, "truncated": other.truncated}}
+
     return {
         "model": seq.name,
         "parameters": dict(seq.parameters),
@@ -832,8 +889,9 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
         "memory_measure": result.memory_measure,
         "assertions": [
             {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
-             "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace]}
-            for a in result.assertions
+             **({"about": a.assertion.about} if a.assertion.about else {}), **explored(i),
+             "trace": [{"event": s.event, "state": show(s.state)} for s in a.trace]}
+            for i, (a, show) in enumerate(zip(result.assertions, shows))
         ],
         "first_faults": [
             {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults

@@ -255,11 +255,17 @@ class Process:
 
 @dataclass(frozen=True)
 class Assertion:
-    """A property kept for the explorer: ``deadlockfree``, ``reaches`` or ``invariant``."""
+    """A property kept for the explorer: ``deadlockfree``, ``reaches`` or ``invariant``.
+
+    ``about`` is empty when the property is about this model; else it names the process it
+    is about, as the front end reads it back (CSP#: ``#assert Q() deadlockfree;`` in a model
+    linearised for ``P()`` says ``"Q()"``).  Such a property has no verdict here (its
+    ``condition`` is None): only an exploration of that process can give one."""
 
     kind: str
     text: str
     condition: Expr | None = None
+    about: str = ""
 
 
 @dataclass(frozen=True)
