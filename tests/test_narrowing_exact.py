@@ -98,3 +98,17 @@ def test_corpus_models_that_narrow_keep_their_counts(path):
 @pytest.mark.skipif(not (CORPUS / LARGE).is_file(), reason=f"{CORPUS / LARGE} is not here")
 def test_the_issue_model_keeps_its_194218_states():
     assert _counts_agree(CORPUS / LARGE) == (194_218, 806_220, 0)
+
+
+def test_the_warning_does_not_show_the_no_value_placeholder(tmp_path):
+    """A stored parameter is reset to "no value" when its process ends: the warning showed
+    that placeholder (-2^40 - 7) as the low end of the domain taken from the states."""
+    path = tmp_path / "tick.csp"
+    path.write_text("var n = 0;\n"
+                    "Tick(t) = [n < 2] tick{n++} -> Tick(t + n) [] [n >= 2] done -> Skip;\n"
+                    "System = Tick(0) ||| Tick(1);\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_model(str(path))
+    shown = [str(w.message) for w in caught if "Tick_t" in str(w.message)]
+    assert len(shown) == 1 and "its domain 0..4 was taken from the 16 reachable states" in shown[0], shown

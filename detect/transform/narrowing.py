@@ -279,23 +279,24 @@ def _from_reachable(model: SequentialModel, provisional: dict, unranged: dict,
             raise _refusal(wording.not_covered, fact, **fields, lo=lo, hi=hi, before=before, after=after)
         if policy.refuse_faults and first.faults:
             raise _refusal(wording.faults, fact, **fields, lo=lo, hi=hi, faults=len(first.faults))
+        placeholder = model.domains.placeholder
         _warn_reachable(smaller, provisional, unranged, dict((n, vals) for n, _, vals in narrowed),
-                        len(first.states), wording)
+                        len(first.states), wording, None if placeholder is None else placeholder.value)
         return smaller
     lo, hi = policy.provisional_ranges[-1]
     raise _refusal(wording.outside, fact, **fields, lo=lo, hi=hi)
 
 
 def _warn_reachable(model: SequentialModel, provisional: dict, unranged: dict, narrowed: dict,
-                    states: int, wording: Wording) -> None:
+                    states: int, wording: Wording, placeholder: Optional[int] = None) -> None:
     """One warning per provisional variable, in declaration order: its domain came from the
-    reachable states."""
+    reachable states.  The ``placeholder`` ("no value", replaced by step 3) is not shown."""
     for v in model.variables:
         if v.name not in provisional:
             continue
-        d = v.domain
+        d = tuple(x for x in v.domain if x != placeholder) or v.domain
         shown = (f"{d[0]}..{d[-1]}" if len(d) == d[-1] - d[0] + 1 else f"{len(d)} values in {d[0]}..{d[-1]}")
-        cut = narrowed.get(v.name)
+        cut = tuple(x for x in narrowed.get(v.name, ()) if x != placeholder)
         interval = f"{cut[0]}..{cut[-1]}" if cut else "its initial values"
         warnings.warn(wording.warning.format(path=unranged[v.name].path, variable=v.name,
                                              reason=provisional[v.name], shown=shown, interval=interval,
