@@ -13,7 +13,7 @@ import json
 import sys
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 import click
 
@@ -666,6 +666,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
                    "the native explorer counts what it allocates, the Python one its resident-set growth.")
 @click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
+@click.option("--trail", default=None, metavar="FILE", type=click.Path(dir_okay=False),
+              help="Write the first counterexample to FILE (JSON); 'symdetect replay MODEL FILE' takes its steps "
+                   "again.")
 @click.option("--reduce", "strategy", type=click.Choice(["none", "exact", "enumerate", "local", "graph", "pids"]),
               default="none", show_default=True,
               help="Symmetry reduction: exact (least image, stabiliser chain), enumerate (all of G), "
@@ -692,7 +695,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
-                    strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
+                    trail, strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
                     workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
@@ -767,7 +770,7 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
-                       incomplete=spin_partial, others=others)
+                       incomplete=spin_partial, trail=trail, defines=parse_defines(defines), others=others)
 
 
 def state_shower(seq) -> Callable:
@@ -782,17 +785,13 @@ def state_shower(seq) -> Callable:
     return show_state
 
 
-def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
-                       incomplete: bool = False, others: Optional[dict] = None) -> None:
-    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
-    exploration, a property's check or (``incomplete``) a count beside it stopped early,
-    unless ``partial_ok``.  ``others`` maps the index of an assertion about another process
-    to ``(call, model, exploration)``, the exploration of that process that gives its verdict
-    (a fault there is a violation, as in a run of that process)."""
-    show_state = state_shower(seq)
+def with_other_verdicts(seq, result, others: dict) -> tuple:
+    """``(result, models)``: ``result`` with the verdict of each assertion about another process
+    taken from that process's exploration (``others``: see ``report_exploration``), noted with
+    its counts; ``models[i]`` is the model assertion i's trace is a run of."""
     verdicts = list(result.assertions)
-    shows = [show_state] * len(verdicts)
-    for i, (call, other_seq, other) in (others or {}).items():
+    models = [seq] * len(verdicts)
+    for i, (call, other_seq, other) in others.items():
         counts = (f"explored {call}: {other.states:,} state{'s' * (other.states != 1)}, "
                   f"{other.transitions:,} transition{'s' * (other.transitions != 1)}"
                   + (f", {other.faults:,} states with faults" if other.faults else "")
@@ -801,9 +800,27 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         if verdict.verdict != "not checked":
             verdict = dataclasses.replace(verdict, note="; ".join(n for n in (verdict.note, counts) if n))
         verdicts[i] = verdict
-        shows[i] = state_shower(other_seq)
-    result = dataclasses.replace(result, assertions=tuple(verdicts))
+        models[i] = other_seq
+    return dataclasses.replace(result, assertions=tuple(verdicts)), models
+
+
+def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
+                       incomplete: bool = False, trail: Optional[str] = None,
+                       defines: Optional[dict] = None, others: Optional[dict] = None) -> None:
+    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
+    exploration, a property's check or (``incomplete``) a count beside it stopped early,
+    unless ``partial_ok``; with ``trail``, the first counterexample of ``seq`` is written there
+    (JSON).  ``others`` maps the index of an assertion about another process to ``(call,
+    model, exploration)``, the exploration of that process that gives its verdict (a fault
+    there is a violation, as in a run of that process)."""
+    from detect.checking.counterexample import show_moves
+
+    show_state = state_shower(seq)
+    own = result  # the system process's verdicts alone: what --trail writes from
+    result, models = with_other_verdicts(seq, result, others or {})
     explored = [other for _, _, other in (others or {}).values()]
+    elsewhere = list(dict.fromkeys(call for i, (call, _, _) in (others or {}).items()
+                                   if result.assertions[i].verdict == "fails"))
 
     violated = (result.faults > 0 or any(other.faults > 0 for other in explored)
                 or any(a.verdict == "fails" for a in result.assertions))
@@ -811,7 +828,9 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     incomplete = (incomplete or result.truncated or any(other.truncated for other in explored)
                   or any(a.verdict == "unknown" for a in result.assertions))
     if as_json:
-        click.echo(json.dumps(exploration_json(seq, result, extra, show_state, shows, others or {}), indent=2))
+        click.echo(json.dumps(exploration_json(seq, result, extra, show_state, models, others or {}), indent=2))
+        if trail is not None:
+            write_trail(trail, seq, own, defines or {}, elsewhere)
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -841,26 +860,36 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         for f in result.first_faults:
             out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
             out.print(f"    in state {show_state(f.state)}", markup=False)
-        for a, show in zip(result.assertions, shows):
+        if trace and result.fault_trace:
+            out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
+            for line in show_moves(seq, result.fault_trace):
+                out.print(line, markup=False)
+        for a, model in zip(result.assertions, models):
             colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
             out.print(f"assert {escape(a.assertion.text)}: [{colour}]{a.verdict}[/{colour}]"
                       + escape(f" ({a.note})" if a.note else ""))
-            if trace and a.trace:
-                for step in a.trace:
-                    out.print(f"    {step.event or 'init'}  →  {show(step.state)}", markup=False)
+            if trace and a.trace and a.trace is not result.fault_trace:
+                for line in show_moves(model, a.trace, a.loop_from):
+                    out.print(line, markup=False)
+    if trail is not None and not as_json:
+        write_trail(trail, seq, own, defines or {}, elsewhere)
     if violated:
         sys.exit(EXIT_VIOLATED)
     if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
 
 
-def exploration_json(seq, result, extra: dict, show_state: Callable, shows: Optional[list] = None,
+def exploration_json(seq, result, extra: dict, show_state: Callable, models: Optional[list] = None,
                      others: dict = {}) -> dict:
     """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
-    bounds reached and verdicts, states shown by ``show_state`` (assertion i's trace by
-    ``shows[i]``).  An assertion about another process (``others``, see
+    bounds reached and verdicts, states shown by ``show_state``; assertion i's trace is a run
+    of ``models[i]`` (default ``seq``).  An assertion about another process (``others``, see
     ``report_exploration``) says which process gave its verdict and that exploration's counts."""
-    shows = shows or [show_state] * len(result.assertions)
+    from detect.checking.counterexample import moves_json
+
+    models = models or [seq] * len(result.assertions)
+    shows = {id(m): state_shower(m) for m in models if m is not seq}
+    shows[id(seq)] = show_state
 
     def explored(i: int) -> dict:
         if i not in others:
@@ -890,13 +919,58 @@ def exploration_json(seq, result, extra: dict, show_state: Callable, shows: Opti
         "assertions": [
             {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
              **({"about": a.assertion.about} if a.assertion.about else {}), **explored(i),
-             "trace": [{"event": s.event, "state": show(s.state)} for s in a.trace]}
-            for i, (a, show) in enumerate(zip(result.assertions, shows))
+             "value": a.value,
+             "trace": [{"event": s.event, "state": shows[id(model)](s.state)} for s in a.trace],
+             "counterexample": moves_json(model, a.trace), "loop_from": a.loop_from}
+            for i, (a, model) in enumerate(zip(result.assertions, models))
         ],
         "first_faults": [
             {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
         ],
+        "fault_counterexample": moves_json(seq, result.fault_trace),
     }
+
+
+def first_counterexample(result) -> Optional[tuple[str, str, tuple, Optional[int]]]:
+    """``(kind, violation, trace, loop_from)`` of the first violation ``result`` has a trace
+    for: a run-time fault first (as Spin reports the first error), then a failed assertion."""
+    if result.fault_trace and result.fault_trace[-1].fault:
+        return "fault", result.fault_trace[-1].fault, result.fault_trace, None
+    for a in result.assertions:
+        if a.verdict == "fails" and a.trace:
+            if a.loop_from is not None:
+                kind = "cycle"
+            elif a.trace[-1].fault:
+                kind = "fault"
+            elif a.assertion.kind == "deadlockfree":
+                kind = "deadlock"
+            else:
+                kind = "assertion"
+            return kind, f"{a.assertion.text}: {a.note or 'fails'}", a.trace, a.loop_from
+    return None
+
+
+def write_trail(path: str, seq, result, defines: dict, elsewhere: Sequence[str] = ()) -> None:
+    """``--trail``: the first counterexample as JSON at ``path`` (atomically), or a note on
+    standard error that there is none; ``elsewhere``: the other processes (CSP#) whose
+    assertions fail, whose counterexamples need ``--process``."""
+    from detect.checking.counterexample import Trail, moves_json
+    from detect.export import atomic_write
+
+    found = first_counterexample(result)
+    if found is None:
+        hint = ("; an assertion on " + ", ".join(elsewhere) + " fails: pass --process '" + elsewhere[0]
+                + "' to write its counterexample" if elsewhere else "")
+        err.print("symdetect: no counterexample to write to the trail (no violation with a path of "
+                  f"{'the process explored' if elsewhere else 'the model'}){hint}", markup=False)
+        return
+    kind, violation, steps, loop_from = found
+    trail = Trail(seq.source or seq.name, defines, violation, kind, moves_json(seq, steps), loop_from)
+    try:
+        atomic_write(path, [trail.to_json().encode()])
+    except OSError as e:
+        raise Failure(f"{path}: cannot write the trail ({e.strerror or e})") from None
+    err.print(f"symdetect: counterexample written to {path} (symdetect replay MODEL {path})", markup=False)
 
 
 # ---------------------------------------------------------------------------------- linearise
@@ -916,6 +990,45 @@ def linearise(model, defines, process, max_procs, domain_states, timeout):
 
     click.echo(show_model(load_model(model, defines, process, max_procs, domain_states, show_progress=True)),
                nl=False)
+
+
+# ---------------------------------------------------------------------------------- replay
+
+
+@main.command()
+@model_argument
+@click.argument("trail_file", metavar="TRAIL", type=click.Path(dir_okay=False))
+@define_option
+@process_option
+@max_procs_option
+@domain_states_option
+@timeout_option
+@pipeline_command
+def replay(model, trail_file, defines, process, max_procs, domain_states, timeout):
+    """Take the steps of TRAIL (written by 'explore --trail') on MODEL again, checking each one, and
+    print them (as 'spin -t -p' does).  Exit 1 when the violation recurs, 2 when the trail does not fit
+    the model.  The -D values default to the trail's."""
+    from detect.checking.counterexample import TrailError, read_trail, replay as replay_trail, show_moves
+
+    try:
+        trail = read_trail(trail_file)
+    except TrailError as e:
+        raise Failure(str(e)) from None
+    if not defines:
+        defines = tuple(f"{k}={v}" for k, v in trail.defines.items())
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True)
+    current_run().enter("replaying the trail")
+    try:
+        done = replay_trail(seq, trail)
+    except TrailError as e:
+        raise Failure(f"{trail_file}: {e}") from None
+    out.print(f"replaying {escape(trail_file)}: {escape(trail.violation)}")
+    for line in show_moves(seq, done.trace, trail.loop_from):
+        out.print(line, markup=False)
+    if done.recurred:
+        out.print(f"[red]violation reproduced[/red]: {escape(done.why)}")
+        sys.exit(EXIT_VIOLATED)
+    raise Failure(f"{trail_file}: every step replayed, but {done.why}")
 
 
 # ---------------------------------------------------------------------------------- export

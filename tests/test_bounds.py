@@ -334,7 +334,7 @@ def test_an_acceptance_check_stops_at_the_time_out(tmp_path):
     from detect.checking.cycles import acceptance_cycle
 
     model = token_model(4)  # 4,096 states: the clock is read after 512
-    cycle, states, why = acceptance_cycle(model, lambda s: True, 1_000_000, timeout=0.0)
+    cycle, states, why, _, _ = acceptance_cycle(model, lambda s: True, 1_000_000, timeout=0.0)
     assert cycle is None and why == f"stopped after {states:,} unreduced states; raise --timeout"
     assert acceptance_cycle(model, lambda s: False, 1_000_000)[0] is False
 

@@ -79,7 +79,9 @@ def test_text_report_names_the_process_explored(tmp_path):
     assert lines == ["assert #assert Q() deadlockfree;: holds",
                      "assert #assert P() deadlockfree;: fails (deadlock reachable; explored P(): 2 states, "
                      "1 transition)"]
-    assert "    a  →  pc_P=1" in result.stdout  # P's trace, shown with P's state
+    # P's trace, shown as a run of P's model (its step, its state)
+    trace = result.stdout.split("explored P()", 1)[1]
+    assert "initial state: pc_P=0" in trace and "1. P  m.csp:1  a -> Stop;" in trace and "pc_P=1" in trace
 
 
 def test_process_option_checks_only_that_process(tmp_path):
@@ -137,3 +139,14 @@ def test_an_assertion_on_an_unknown_process_is_located(tmp_path):
     assert result.exit_code == 2
     assert LOCATED.match(result.output.strip()) and ":5:" in result.output
     assert "unknown process 'R' in #assert" in result.output
+
+
+def test_trail_is_a_run_of_the_process_explored(tmp_path):
+    """--trail writes the system process's counterexample only (a replay loads that process):
+    P()'s deadlock, found by the default run, needs --process."""
+    trail = tmp_path / "t.json"
+    default = explore(tmp_path, DEADLOCK, "--trail", str(trail))
+    assert default.exit_code == 1 and not trail.exists()
+    assert "pass --process 'P()' to write its counterexample" in default.stderr
+    only_p = explore(tmp_path, DEADLOCK, "--process", "P", "--trail", str(trail))
+    assert only_p.exit_code == 1 and json.loads(trail.read_text())["kind"] == "deadlock"

@@ -39,10 +39,13 @@ STATES = 20_000  # larger models are skipped (their orbits are counted by brute 
 
 def csp_model(seed: int) -> str:
     """A random CSP# family ``P(i)`` of 2-3 processes over small arrays, a shared variable and
-    a channel, with guards, ``if``, ``atomic`` and events indexed by the process."""
+    a channel, with guards, ``if``, ``atomic`` and events indexed by the process; and (issue 29)
+    ``PAT.Math`` calls, ``ifa ... else if``, comments after ';' and a server synchronising with
+    ``P(i)`` on ``go.i`` through an indexed choice."""
     r = random.Random(seed)
     n = r.choice([2, 3])
     top = r.choice([2, 3])
+    server = r.random() < 0.3
 
     def operand(i: str) -> str:
         return r.choice(["x", f"a[{i}]", f"b[{i}]", str(r.randrange(top)), f"a[({i} + 1) % N]"])
@@ -53,7 +56,9 @@ def csp_model(seed: int) -> str:
 
     def update(i: str) -> str:
         target = r.choice(["x", f"a[{i}]", f"b[{i}]"])
-        value = r.choice([f"({operand(i)} + 1) % {top}", operand(i), f"{top - 1} - {operand(i)}"])
+        value = r.choice([f"({operand(i)} + 1) % {top}", operand(i), f"{top - 1} - {operand(i)}",
+                          f"call(Max, {operand(i)}, {operand(i)})", f"call(Pow, {operand(i)}, 2) % {top}",
+                          f"call(Abs, {operand(i)} - {top - 1})"])
         if r.random() < 0.3:
             return f"if ({cond(i)}) {{ {target} = {value}; }} else {{ {target} = 0; }}"
         return f"{target} = {value};"
@@ -66,13 +71,21 @@ def csp_model(seed: int) -> str:
         elif kind < 0.35:
             branches.append(f"c?v{{a[i] = v % {top};}} -> P(i)")
         elif kind < 0.5:
-            branches.append(f"[{cond('i')}] atomic{{ s{k}.i{{{update('i')}}} -> t{k}.i{{{update('i')}}} -> Skip }}; P(i)")
+            comment = r.choice(["", " // then x = 1\n", " /* var z */ "])
+            branches.append(f"[{cond('i')}] atomic{{ s{k}.i{{{update('i')}}} -> t{k}.i{{{update('i')}}} -> Skip }};"
+                            f"{comment} P(i)")
+        elif kind < 0.65:
+            last = "go.i -> P(i)" if server else f"u{k}.i -> P(i)"
+            branches.append(f"ifa ({cond('i')}) {{ s{k}.i{{{update('i')}}} -> P(i) }} else if ({cond('i')}) "
+                            f"{{ t{k}.i{{{update('i')}}} -> P(i) }} else {{ {last} }}")
         else:
             branches.append(f"[{cond('i')}] e{k}.i{{{update('i')}}} -> P(i)")
-    return (f"#define N {n};\nvar x = 0;\nvar a[N] : {{0..{top - 1}}};\nvar b[N] : {{0..{top - 1}}};\n"
-            f"channel c {r.choice([0, 1, 2])};\n"
-            f"P(i) = {' [] '.join(branches)};\n"
-            f"Sys() = ||| i:{{0..N-1}} @ P(i);\n")
+    family = "||| i:{0..N-1} @ P(i)"
+    system = (f"Srv() = [] j:{{0..N-1}} @ S(j);\nS(j) = go.j -> S(j);\nSys() = ({family}) || Srv();\n"
+              if server else f"Sys() = {family};\n")
+    return (f'#import "PAT.Math";\n#define N {n};\nvar x = 0;\nvar a[N] : {{0..{top - 1}}};\n'
+            f"var b[N] : {{0..{top - 1}}};\nchannel c {r.choice([0, 1, 2])};\n"
+            f"P(i) = {' [] '.join(branches)};\n" + system)
 
 
 # ---------------------------------------------------------------------------- DVE

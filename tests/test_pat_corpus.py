@@ -29,9 +29,9 @@ MAX_STATES = 20_000
 pytestmark = pytest.mark.skipif(not FILES, reason=f"the shared PAT corpus ({CORPUS}) is not here")
 
 
-def test_the_corpus_has_its_twenty_one_files_and_every_refusal_is_one_of_them():
-    # the 21st, viettrung9012__cs5232__project.csp, came with issue 25 (item 7)
-    assert len(FILES) == 21
+def test_the_corpus_has_its_files_and_every_refusal_is_one_of_them():
+    # The corpus grows (issue 25 added viettrung9012's project.csp); every file is tested below.
+    assert len(FILES) >= 21
     assert set(REFUSALS) <= {p.name for p in FILES}
 
 

@@ -143,3 +143,14 @@ def test_explore_json_on_a_fresh_cache_is_json(cache):
                          env=env, cwd=ROOT, timeout=300)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["model"] == "peterson_pid"
+
+
+def test_trail_and_replay_at_a_terminal(cache, tmp_path):
+    model, trail = tmp_path / "race.pml", tmp_path / "race.trail"
+    model.write_text("byte x;\nactive [2] proctype user() {\n  x++;\n  assert(x < 2)\n}\n")
+    code, screen = at_terminal("explore", str(model), "--trail", str(trail), cache=cache)
+    no_traceback(screen)
+    assert code == 1 and "race.pml:4  assert(x < 2)" in screen and "user[1] (pid 1)" in screen, screen
+    code, screen = at_terminal("replay", str(model), str(trail), cache=cache)
+    no_traceback(screen)
+    assert code == 1 and "violation reproduced" in screen, screen

@@ -17,7 +17,8 @@ from typing import Optional, Sequence
 
 from detect.ir import SequentialModel
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import AssertionResult, Exploration, reachable_graph, state_bound
+from detect.statespace.explore import (AssertionResult, Exploration, TraceStep, reachable_graph, state_bound,
+                                      trace_between)
 from detect.checking.verify import MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
@@ -71,11 +72,41 @@ def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
     return out
 
 
+def lasso(successors: Sequence[frozenset[int]], initial: frozenset[int], component: Sequence[int],
+          accepting: int) -> tuple[list[int], int]:
+    """``(path, loop_from)``: a shortest path from an initial state to ``accepting`` (a state of
+    the cyclic ``component``) followed by a shortest cycle from it back to itself inside the
+    component; ``path[loop_from] == path[-1] == accepting``."""
+    def shortest(sources, target, allowed) -> list[int]:
+        parent = {s: None for s in sources}
+        frontier = list(sources)
+        while frontier and target not in parent:
+            nxt = []
+            for v in frontier:
+                for w in (successors[v] if v < len(successors) else ()):
+                    if w not in parent and (allowed is None or w in allowed):
+                        parent[w] = v
+                        nxt.append(w)
+            frontier = nxt
+        path = [target]
+        while parent[path[-1]] is not None:
+            path.append(parent[path[-1]])
+        return path[::-1]
+
+    stem = [accepting] if accepting in initial else shortest(sorted(initial), accepting, None)
+    inside = set(component)
+    # The cycle: a shortest path from a successor of ``accepting`` in the component back to it.
+    after = sorted(w for w in successors[accepting] if w in inside)
+    cycle = [accepting] if accepting in after else shortest(after, accepting, inside)
+    return stem + cycle, len(stem) - 1
+
+
 def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float] = None,
                      memory_limit: Optional[int] = None, interruptible: bool = False
-                     ) -> tuple[Optional[bool], int, str]:
-    """``(found, states, why)``: whether the reachable graph of ``model`` has a cycle through
-    a state satisfying the compiled ``condition``; ``found`` is None when the graph was cut
+                     ) -> tuple[Optional[bool], int, str, tuple[TraceStep, ...], Optional[int]]:
+    """``(found, states, why, trace, loop_from)``: whether the reachable graph of ``model`` has
+    a cycle through a state satisfying the compiled ``condition``, and if so a lasso to it
+    (``trace``, whose cycle starts at ``loop_from``); ``found`` is None when the graph was cut
     short (more than ``max_states`` states, the slot budget, ``timeout`` seconds, a growth of
     ``memory_limit`` bytes, Ctrl-C if ``interruptible``) and ``why`` then says which, and what
     to pass."""
@@ -87,12 +118,16 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
         advice = stop_advice(stopped_by, bound, "while looking for cycles")
         states = len(graph.states)
         if stopped_by in (MAX_STATES, SLOT_BUDGET):
-            return None, states, f"more than {states:,} unreduced states; {advice}"
-        return None, states, f"stopped after {states:,} unreduced states; {advice}"
+            return None, states, f"more than {states:,} unreduced states; {advice}", (), None
+        return None, states, f"stopped after {states:,} unreduced states; {advice}", (), None
     for component in cyclic_components(graph.successors):
-        if any(condition(graph.states[k]) for k in component):
-            return True, len(graph.states), ""
-    return False, len(graph.states), ""
+        accepting = next((k for k in sorted(component) if condition(graph.states[k])), None)
+        if accepting is not None:
+            path, loop_from = lasso(graph.successors, graph.initial, component, accepting)
+            states = [graph.states[k] for k in path]
+            trace = trace_between(compile_model(model), states[0], states[1:])
+            return True, len(graph.states), "", trace, loop_from
+    return False, len(graph.states), "", (), None
 
 
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
@@ -113,12 +148,12 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         if interruptible and result.interrupted:
             verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted")
             continue
-        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout, memory_limit,
-                                              interruptible)
+        cycle, states, why, trace, loop_from = acceptance_cycle(model, cond, max_states or 1_000_000, timeout,
+                                                                memory_limit, interruptible)
         if cycle is None:
             verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}")
         else:
-            verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", (),
+            verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", trace,
                                           f"{'a' if cycle else 'no'} cycle through an accepting state "
-                                          f"among {states:,} unreduced states")
+                                          f"among {states:,} unreduced states", loop_from)
     return dataclasses.replace(result, assertions=tuple(verdicts))

@@ -786,6 +786,10 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
             continue  # not this model's property: "not checked" either way
         if a.kind == "deadlockfree" and not terminal_ok:
             redo[i] = "the valid-end-state predicate is not invariant under the symmetry group"
+        elif a.objective is not None:
+            # min/max over representatives is the min/max over all states only for a G-invariant
+            # objective, which is not checked: the value comes from an unreduced run.
+            redo[i] = "a min/max objective is computed on the unreduced state space"
         elif a.kind in ("reaches", "invariant") and a.condition is not None and cond is not None:
             verdict = invariant(a.condition, cond)
             if verdict is None:

@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Mapping, Optional
 
 from detect.statespace.compile import CompiledModel, State, compile_model
 from detect.ir import Assertion, SequentialModel
+from detect.ir.pretty import show_expr
 
 Canonicalise = Callable[[State], State]
 Progress = Callable[[int, int, float], None]
@@ -176,10 +177,19 @@ class FaultReport:
 
 @dataclass(frozen=True)
 class TraceStep:
-    """One entry of a trace: ``event`` is the label that led to ``state`` (``None`` first)."""
+    """One entry of a trace: ``event`` is the label that led to ``state`` (``None`` first).
+
+    ``summand`` and ``binding`` name the transition taken (``detect.ir.semantics.Step``'s), so
+    that a counterexample can say which process moved where, and ``replay`` can take the
+    same step again; None for the first entry.  A trace that ends in a run-time fault ends
+    with the faulting step: ``fault`` is its message and ``state`` the state it failed in.
+    """
 
     event: Optional[str]
     state: State
+    summand: Optional[int] = None
+    binding: tuple[int, ...] = ()
+    fault: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -194,6 +204,12 @@ class AssertionResult:
     verdict: str
     trace: tuple[TraceStep, ...] = ()
     note: str = ""
+    #: For a lasso (an acceptance cycle): the index in ``trace`` where the cycle starts; the
+    #: trace's last state equals that entry's state.
+    loop_from: Optional[int] = None
+    #: For a ``reaches ... with min(e)`` / ``max(e)`` that holds: the least / greatest value of
+    #: ``e`` over the reachable states where the condition holds (the trace reaches one).
+    value: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -313,8 +329,14 @@ def explore_state_space(
     ``workers`` threads share a native run (default: one per idle core, see
     ``detect.statespace.native.default_workers``); the result does not depend on it.
 
+    A ``reaches ... with min(e)``/``max(e)`` assertion is checked by this Python explorer (the
+    native one settles a ``reaches`` at its first witness).
+
     Why one function: this is the Python explorer's inner loop; per-state work stays inline (local variables, no calls) because it runs millions of times.
     """
+    assertions = (model.model if isinstance(model, CompiledModel) else model).assertions
+    if any(a.objective is not None for a in assertions):
+        engine = "python"
     if engine != "python" and (canonicalise is None and not symmetries or native_canonical is not None):
         from detect.statespace.native import dispatch
 
@@ -450,15 +472,25 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
 
 
 class _PendingConditions:
-    """The ``reaches``/``invariant`` conditions still undecided, and where each was decided."""
+    """The ``reaches``/``invariant`` conditions still undecided, and where each was decided.
+
+    A ``reaches`` with an objective (``with min(e)``/``max(e)``) is never settled early: every
+    state where its condition holds is compared, ``best`` keeps the least / greatest value of
+    ``e`` and ``decided`` a state that has it (the first found).  A state where evaluating
+    ``e`` faults is not counted."""
 
     def __init__(self, compiled: CompiledModel):
         self.decided: dict[int, State] = {}  # assertion index -> witness / violating state
+        self.best: dict[int, int] = {}       # assertion index -> best objective value so far
+        model = compiled.model
+        self.objectives = {i: _objective(model, a.objective) for i, a in enumerate(model.assertions)
+                           if a.kind == "reaches" and a.objective is not None}
         self.todo: list[tuple[int, str, Callable[[State], bool]]] = [
             (i, a.kind, cond)
-            for i, (a, cond) in enumerate(zip(compiled.model.assertions, compiled.conditions))
+            for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions))
             if cond is not None and a.kind in ("reaches", "invariant")
         ]
+        self.sense = {i: model.assertions[i].sense for i in self.objectives}
 
     @property
     def active(self) -> bool:
@@ -468,8 +500,33 @@ class _PendingConditions:
         for entry in list(self.todo):
             i, kind, cond = entry
             if cond(state) == (kind == "reaches"):
+                if i in self.objectives:
+                    value = self.objectives[i](state)
+                    if value is not None and (i not in self.best or (
+                            value < self.best[i] if self.sense[i] == "min" else value > self.best[i])):
+                        self.best[i] = value
+                        self.decided[i] = state
+                    self.decided.setdefault(i, state)  # reached, even where e faults
+                    continue
                 self.decided[i] = state
                 self.todo.remove(entry)
+
+
+def _objective(model, e) -> Callable[[State], Optional[int]]:
+    """``e``'s value in a state (``None`` where evaluating it faults), by the reference
+    interpreter: it runs only on the states where the condition holds."""
+    from detect.ir import slot_offsets
+    from detect.ir.semantics import Env, Fault, evaluate
+
+    offsets = slot_offsets(model)
+
+    def value(state: State) -> Optional[int]:
+        try:
+            return evaluate(e, Env(model, offsets, list(state), {}))
+        except Fault:
+            return None
+
+    return value
 
 
 def _fault_reports(compiled: CompiledModel, fault_states: list[State]) -> tuple[FaultReport, ...]:
@@ -505,9 +562,21 @@ def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
                 results.append(AssertionResult(a, "holds"))
         elif a.kind in ("reaches", "invariant") and a.condition is not None:
             found = pending.decided.get(i)
-            if found is not None:
+            if found is not None and i in pending.best:
+                # PAT's "reaches cond with min(e)": the best value where cond holds; on a
+                # truncated exploration only a bound on it (a better one may be unexplored).
+                best = pending.best[i]
+                note = f"{a.sense}({show_expr(a.objective)}) = {best}"
+                if truncated:
+                    note += (" among the states explored (exploration truncated: the "
+                             f"{'minimum' if a.sense == 'min' else 'maximum'} may be "
+                             f"{'lower' if a.sense == 'min' else 'higher'})")
+                results.append(AssertionResult(a, "holds", tracer.trace(found), note, best))
+            elif found is not None:
                 verdict = "holds" if a.kind == "reaches" else "fails"
-                results.append(AssertionResult(a, verdict, tracer.trace(found)))
+                note = (f"{a.sense}({show_expr(a.objective)}): evaluating it faults in every state reached "
+                        f"where the condition holds" if a.objective is not None and a.kind == "reaches" else "")
+                results.append(AssertionResult(a, verdict, tracer.trace(found), note))
             elif truncated:
                 results.append(AssertionResult(a, "unknown", (), "exploration truncated"))
             else:
@@ -544,11 +613,17 @@ class _Tracer:
 
     def fault_trace(self, state: State) -> tuple[TraceStep, ...]:
         """Trace to ``state`` followed by the first faulting step (its message as event)."""
-        trace = self.trace(state)
-        for step in self.compiled.steps(trace[-1].state):
-            if step.target is None:
-                return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state),)
-        return trace
+        return with_fault_step(self.compiled, self.trace(state))
+
+
+def with_fault_step(compiled: CompiledModel, trace: tuple[TraceStep, ...]) -> tuple[TraceStep, ...]:
+    """``trace`` followed by the first step of its last state that faults (its message in the
+    event and in ``fault``); ``trace`` itself when none does."""
+    for step in compiled.steps(trace[-1].state):
+        if step.target is None:
+            return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state, step.summand,
+                                      tuple(step.binding), step.fault or "fault"),)
+    return trace
 
 
 def trace_between(compiled: CompiledModel, start: State, representatives: Iterable[State],
@@ -566,7 +641,7 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
     for rep in representatives:
         for step in compiled.steps(current):
             if step.target is not None and canon(step.target) == rep:
-                trace.append(TraceStep(step.event, step.target))
+                trace.append(TraceStep(step.event, step.target, step.summand, tuple(step.binding)))
                 current = step.target
                 break
         else:

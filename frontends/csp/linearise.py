@@ -35,10 +35,10 @@ from detect.ir import (
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
 
-from frontends.csp.scope import Scope, conj
+from frontends.csp.scope import ConstArray, Scope, conj
 from frontends.csp.syntax import (
-    AlphaRange, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
-    PIndexed, PlainEvent, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign,
+    AlphaRange, ArrayLit, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
+    PIndexed, PlainEvent, PPrefix, Proc, ProcDef, PSkip, PStop, Quant, RecvEvent, SAssign, SCall,
     SendEvent, SExpr, SIf, SLocal, SLocalArray, Subscript, SWhile, Un,
 )
 from frontends.kit import Span
@@ -90,6 +90,8 @@ def sexpr_names(e: SExpr) -> set[str]:
         return sexpr_names(e.lo) | sexpr_names(e.hi) | (sexpr_names(e.body) - {e.var})
     if isinstance(e, FCall):
         return set().union(*(sexpr_names(a) for a in e.args))
+    if isinstance(e, ArrayLit):
+        return set().union(*(sexpr_names(a) for a in e.values))
     raise TypeError(e)
 
 
@@ -106,6 +108,8 @@ def _stmt_names(stmts) -> set[str]:
             out |= sexpr_names(st.cond) | _stmt_names(st.then) | _stmt_names(st.else_)
         elif isinstance(st, SWhile):
             out |= sexpr_names(st.cond) | _stmt_names(st.body)
+        elif isinstance(st, SCall):
+            out |= sexpr_names(st.call)
     return out
 
 
@@ -222,7 +226,7 @@ class _Flattener:
 
     def bind_call(self, p: PCall, env: Mapping[str, Expr]) -> tuple[ProcDef, dict]:
         d = _called_process(self.scope, p)
-        return d, {name: self.scope.expr(a, env) for name, a in zip(d.params, p.args)}
+        return d, {name: self.scope.arg(a, env) for name, a in zip(d.params, p.args)}
 
     def flatten(self, p: Proc, env: Mapping[str, Expr], locals_: tuple, depth: int = 0) -> Union[Tree, int]:
         if depth > MAX_UNFOLD:
@@ -282,7 +286,7 @@ class _Flattener:
         if isinstance(p, PCall):
             self.bind_call(p, env)  # checks the process exists and the arity
             group = p.name
-            args = ", ".join(_show(self.scope.expr(a, env)) for a in p.args)
+            args = ", ".join(_show(self.scope.arg(a, env)) for a in p.args)
             owner = f"{p.name}({args})" if p.args else p.name
         else:
             group = f"Proc{p.pos.line}_{p.pos.column}"
@@ -352,6 +356,8 @@ def _did_you_mean(name: str) -> str:
 def _show(e: Expr) -> str:
     from detect.ir.pretty import show_expr
 
+    if isinstance(e, ConstArray):
+        return "[" + ", ".join(str(v) for v in e.values) + "]"
     return show_expr(e)
 
 
@@ -386,7 +392,7 @@ def _classify(scope: Scope, comp: Component) -> dict:
         for combo in itertools.product(*(multi[n] for n in chosen)):
             e2 = {k: v for k, v in env.items() if v != TOP}
             e2.update({n: Const(v) for n, v in zip(chosen, combo)})
-            results.add(scope.expr(a, e2))
+            results.add(scope.arg(a, e2))
         return results.pop() if len(results) == 1 else TOP
 
     def walk(p: Proc, env: dict, dynamic: set, multi: dict, changed: list):
@@ -394,6 +400,8 @@ def _classify(scope: Scope, comp: Component) -> dict:
             return
         if isinstance(p, PCall):
             d = _called_process(scope, p)
+            if d.name not in visited_defs:
+                changed.append(d.name)  # its body's calls too (a process without parameters)
             for name, a in zip(d.params, p.args):
                 if join((d.name, name), arg_value(a, env, dynamic, multi)):
                     changed.append(d.name)
@@ -436,6 +444,112 @@ def _classify(scope: Scope, comp: Component) -> dict:
             env = {p: values.get((name, p), TOP) for p in d.params}
             pending.append((name, d.body, env))
     return values
+
+
+#: Most values a parameter's value set may hold (``_value_sets``), and most combinations of
+#: argument values enumerated for one argument: beyond them the set is unknown.
+MAX_VALUE_SET = 256
+MAX_COMBINATIONS = 4096
+
+
+def _value_sets(scope: Scope, comp: Component, local_value: Optional[int] = None) -> dict:
+    """(process, parameter) -> the finite set of values the parameter can hold in ``comp``
+    (``None``: unknown -- it depends on variables, received values, or grows without bound).
+
+    Values flow from the entry's bindings (a family's local is ``local_value`` when given,
+    else its whole domain), through call arguments and indexed choices (``[] i:{0..N-1}@
+    Serve(i)`` gives ``Serve``'s ``i`` the set {0..N-1}).  ``||`` needs these sets: they are
+    the concrete events a stored parameter's event can be (its alphabet, as PAT instantiates
+    it).
+
+    Why one function: a fixpoint over the process definitions whose two helpers (an argument's
+    values, the walk of a body) share the sets being built."""
+    sets: dict = {}
+    if comp.spawned:
+        entry_env: dict = {p: None for p in scope.processes[comp.spawned].params}
+    else:
+        entry_env = {}
+        for name, value in comp.env:
+            if isinstance(value, Const):
+                entry_env[name] = frozenset({value.value})
+            elif comp.local is not None and value == Name(comp.local.name):
+                entry_env[name] = (frozenset({local_value}) if local_value is not None
+                                   else frozenset(comp.local.domain))
+            else:
+                entry_env[name] = None
+
+    def values_of(a: SExpr, env: dict) -> Optional[frozenset]:
+        names = sorted(n for n in sexpr_names(a) if n in env)
+        if any(env[n] is None for n in names):
+            return None
+        if any(n in scope.variables for n in sexpr_names(a) if n not in env):
+            return None
+        combos = 1
+        for n in names:
+            combos *= len(env[n])
+        if combos > MAX_COMBINATIONS:
+            return None
+        out = set()
+        for combo in itertools.product(*(sorted(env[n]) for n in names)):
+            try:
+                value = scope.expr(a, {n: Const(v) for n, v in zip(names, combo)})
+            except InputError:
+                return None  # reported where the expression is translated
+            if not isinstance(value, Const):
+                return None
+            out.add(value.value)
+        return frozenset(out)
+
+    def walk(p: Proc, env: dict, changed: set) -> None:
+        if isinstance(p, PCall):
+            d = scope.processes.get(p.name)
+            if d is None or len(d.params) != len(p.args):
+                return  # reported with its position elsewhere
+            if d.name not in visited:
+                visited.add(d.name)
+                changed.add(d.name)
+            for name, a in zip(d.params, p.args):
+                key = (d.name, name)
+                new = values_of(a, env)
+                old = sets.get(key, frozenset())
+                joined = None if new is None or old is None else old | new
+                if joined is not None and len(joined) > MAX_VALUE_SET:
+                    joined = None
+                if key not in sets or joined != old:
+                    sets[key] = joined
+                    changed.add(d.name)
+        elif isinstance(p, PPrefix):
+            ev = p.event
+            inner = {**env, **{n: None for n in ev.names}} if isinstance(ev, RecvEvent) else env
+            walk(p.then, inner, changed)
+        elif isinstance(p, (PGuard, PAtomic, PHide)):
+            walk(p.proc, env, changed)
+        elif isinstance(p, PBinary):
+            walk(p.left, env, changed)
+            walk(p.right, env, changed)
+        elif isinstance(p, PIf):
+            walk(p.then, env, changed)
+            if p.else_ is not None:
+                walk(p.else_, env, changed)
+        elif isinstance(p, PIndexed):
+            try:
+                bound = frozenset(scope.index_range(p, {k: Const(next(iter(v))) for k, v in env.items()
+                                                        if v is not None and len(v) == 1}))
+            except InputError:
+                bound = None
+            walk(p.body, {**env, p.var: bound}, changed)
+
+    todo: set = set()
+    visited: set = set()
+    walk(comp.entry, entry_env, todo)
+    rounds = 0
+    while todo and rounds < 10_000:
+        rounds += 1
+        name = min(todo)
+        todo.discard(name)
+        d = scope.processes[name]
+        walk(d.body, {p: sets.get((name, p)) for p in d.params}, todo)
+    return sets
 
 
 # ============================================================================ automaton
@@ -509,8 +623,11 @@ class _Automaton:
         vals = self.values(env)
         new = {}
         for name, a in zip(d.params, call.args):
-            value = self.scope.expr(a, vals)
+            value = self.scope.arg(a, vals)
             if self.classes.get((d.name, name), TOP) == TOP:
+                if isinstance(value, ConstArray):
+                    raise self.error(f"process '{d.name}' is called with different arrays for '{name}': an "
+                                     f"array argument must be the same in every call", a.pos)
                 new[name] = Bound(value, self.storage(self.comp, "param", d.name, name, d.pos))
             else:
                 new[name] = Bound(value)
@@ -539,7 +656,10 @@ class _Automaton:
             if isinstance(node, PBinary) and node.op == "|||":
                 spawned, rest = self.split_spawn(node)
                 vals = self.values(env)
-                stores.append(Spawn(spawned.name, tuple(self.scope.expr(a, vals) for a in spawned.args), node.pos))
+                args = tuple(self.scope.arg(a, vals) for a in spawned.args)
+                if any(isinstance(a, ConstArray) for a in args):
+                    raise self.error("an array argument of a spawned process is not supported", node.pos)
+                stores.append(Spawn(spawned.name, args, node.pos))
                 return self.norm(("at", rest, env), stores, depth + 1)
             self.check_sequential(node)
             return ("at", node, self.freeze(node, env, stores))
@@ -617,7 +737,7 @@ class _Automaton:
             return []
         vals = self.values(env)
         if isinstance(p, PCall):
-            key = (p.name, tuple(self.scope.expr(a, vals) for a in p.args))
+            key = (p.name, tuple(self.scope.arg(a, vals) for a in p.args))
             for seen, passed in calls:
                 if seen == key:
                     if passed < guards:
@@ -864,7 +984,10 @@ class Linearisation:
         taken |= {c.local.name for c in comps if c.local is not None}  # a pool's local joins its spawner's
         storage = _Storage(sc, sizes, taken, {}, [])
         self.storage = storage
+        self._value_sets: dict = {}
         autos = [self.component_automaton(c, storage) for c in comps]
+        #: storage variable -> (group, kind, process, name) of what it stores
+        self.stored = {var: key for key, var in storage.names.items()}
         tree = _with_pools(tree, self.add_pools(comps, autos, sizes, storage))
         self.autos = autos
         uses_atomic = any(_uses_atomic(sc, c.entry) for c in comps)
@@ -1103,13 +1226,8 @@ class Linearisation:
                 if kn not in shared or (names is not None and kn not in names):
                     out.append(c)
                     continue
-                for inst in self.instantiate(c):
+                for inst in (x for i in self.instantiate(c) for x in self.concrete(i, kn[0], alphabet, out)):
                     args = inst.action[2]
-                    if not all(isinstance(a, Const) for a in args):
-                        raise InputError(
-                            f"event '{kn[0]}' is synchronised by '||' but its arguments depend on "
-                            f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
-                            f"fixed by process parameters", self.scope.path, *_line_col(c.origin))
                     key = (kn[0], tuple(a.value for a in args))
                     if alphabet is not None and key not in alphabet:
                         out.append(inst)
@@ -1124,6 +1242,80 @@ class Linearisation:
             for combo in itertools.product(*parts):
                 out.append(self.joint(combo))
         return out
+
+    def concrete(self, c: Cand, event: str, alphabet: Optional[frozenset] = None,
+                 alone: Optional[list] = None) -> list[Cand]:
+        """``c`` (without locals) as one candidate per concrete event it can be: an argument
+        over stored process parameters (``req.i`` after ``[] i:{0..N-1}@Serve(i)``) takes
+        each value of their value sets (``_value_sets``), under the guard that they hold it.
+        With a declared ``alphabet``, any argument is split over the declared events of its
+        name, and the candidate for every other value (not synchronised) goes to ``alone``.
+        Otherwise arguments over variables or received values have no such set: refused."""
+        args = c.action[2]
+        if all(isinstance(a, Const) for a in args):
+            return [c]
+        if alphabet is not None:
+            declared = sorted(v for n, v in alphabet if n == event and len(v) == len(args))
+            out = []
+            for values in declared:
+                held = conj(*(simplify(Binary("==", a, Const(v))) for a, v in zip(args, values)))
+                out.append(dataclasses.replace(c, guard=conj(c.guard, held),
+                                               action=(c.action[0], c.action[1], tuple(Const(v) for v in values))))
+            other = [simplify(Unary("!", conj(*(simplify(Binary("==", a, Const(v))) for a, v in zip(args, values)))))
+                     for values in declared]
+            alone.append(dataclasses.replace(c, guard=conj(c.guard, *other)))
+            return out
+        refs: dict = {}
+        unknown: list = []
+
+        def find(x: Expr):
+            var = x.array if isinstance(x, Index) else x.name if isinstance(x, Name) else None
+            if var is None:
+                return None
+            key = self.stored.get(var)
+            if key is None or key[1] != "param" or len(c.comps) != 1:
+                unknown.append(x)
+                return x
+            comp = self.comps[c.comps[0]]
+            local_value = None
+            if comp.local is not None:
+                if not (isinstance(x, Index) and isinstance(x.index, Const)):
+                    unknown.append(x)
+                    return x
+                local_value = x.index.value - comp.offset + comp.lo
+            values = self.value_sets(c.comps[0], local_value).get((key[2], key[3]))
+            if values is None:
+                unknown.append(x)
+            else:
+                refs[x] = values
+            return x
+
+        for a in args:
+            map_expr(a, find)
+        if unknown:
+            raise InputError(
+                f"event '{event}' is synchronised by '||' but its arguments depend on "
+                f"variables ({', '.join(_show(a) for a in args)}); alphabets need arguments "
+                f"fixed by process parameters, or an #alphabet declaration", self.scope.path, *_line_col(c.origin))
+        out = []
+        order = list(refs)
+        for combo in itertools.product(*(sorted(refs[r]) for r in order)):
+            m = dict(zip(order, (Const(v) for v in combo)))
+            values = tuple(map_expr(a, m.get, simplify) for a in args)
+            if not all(isinstance(v, Const) for v in values):
+                raise InputError(f"event '{event}': cannot evaluate its arguments "
+                                 f"({', '.join(_show(a) for a in args)})", self.scope.path,
+                                 *_line_col(c.origin))
+            guard = conj(c.guard, *(simplify(Binary("==", r, v)) for r, v in m.items()))
+            out.append(dataclasses.replace(c, guard=guard, action=(c.action[0], c.action[1], values)))
+        return out
+
+    def value_sets(self, k: int, local_value: Optional[int]) -> dict:
+        """``_value_sets`` of component ``k`` (for one instance of a family), memoised."""
+        key = (k, local_value)
+        if key not in self._value_sets:
+            self._value_sets[key] = _value_sets(self.scope, self.comps[k], local_value)
+        return self._value_sets[key]
 
     def instantiate(self, c: Cand) -> list[Cand]:
         """Replace the candidate's locals by each of their values (concrete instances)."""
@@ -1418,7 +1610,8 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
     for i, a in enumerate(scope.assertions):
         other = about[i] if i < len(about) else ""
         cond = scope.expr(a.condition, {}) if a.condition is not None and not other else None
-        assertions.append(Assertion(a.kind, a.text, cond, other))
+        objective = scope.expr(a.objective, {}) if a.objective is not None and not other else None
+        assertions.append(Assertion(a.kind, a.text, cond, objective, a.sense, other))
     unranged = tuple(
         # A stored process parameter (``Tick(t + 1)`` under a guard ``t < N``) is bounded by
         # reachability like a user counter, so it may take its domain from the reachable states.

@@ -16,10 +16,11 @@ from detect.ir import build
 from detect.ir.build import simplify
 
 from frontends.csp.syntax import (
-    AlphabetDecl, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
-    ProcDef, Quant, SAssign, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
+    AlphabetDecl, ArrayLit, AssertDecl, Bin, ChannelDecl, Cond, Define, EnumDecl, FCall, Ident, Import, Num,
+    ProcDef, Quant, SAssign, SCall, Script, SExpr, SIf, SLocal, SLocalArray, SStmt, Subscript, SWhile,
     Un, VarDecl,
 )
+from frontends.csp import patmath
 from frontends.kit import Span
 from frontends.kit.bounds import MAX_STATE_SLOTS, state_slots_refusal
 
@@ -50,6 +51,14 @@ class TempArray:
 
 
 @dataclass(frozen=True)
+class ConstArray:
+    """An array passed to a process (``Tx([1, 2])``): in an ``env``, the parameter maps to
+    this; ``a[i]`` reads an element, an index outside the array faults (as in PAT)."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Scope:
     path: str
     numeric: Mapping[str, int]          # numeric #defines (after overrides) and enum constants
@@ -73,7 +82,7 @@ class Scope:
             return Const(e.value)
         if isinstance(e, Ident):
             if e.name in env:
-                if isinstance(env[e.name], TempArray):
+                if isinstance(env[e.name], (TempArray, ConstArray)):
                     raise self.error(f"array '{e.name}' used without an index", e.pos)
                 return env[e.name]
             var = self.variables.get(e.name)
@@ -91,7 +100,11 @@ class Scope:
         if isinstance(e, Subscript):
             if isinstance(env.get(e.name), TempArray):
                 return self.temp_element(e, env)
+            if isinstance(env.get(e.name), ConstArray):
+                return self.array_element(e, env)
             return self.element(e, env)
+        if isinstance(e, ArrayLit):
+            raise self.error("an array value '[...]' is only supported as a process argument", e.pos)
         if isinstance(e, Quant):
             # PAT's quantifiers over a constant range: unrolled into && / || of the instances.
             parts = [self.expr(e.body, {**env, e.var: Const(v)}, _macros)
@@ -101,7 +114,7 @@ class Scope:
                 out = simplify(Binary(e.op, out, part))
             return out
         if isinstance(e, FCall):
-            raise self.error(self.call_refusal(e), e.pos)
+            return self.library_call(e, env, _macros)
         if isinstance(e, Un):
             return simplify(Unary(e.op, self.expr(e.operand, env, _macros)))
         if isinstance(e, Bin):
@@ -129,14 +142,53 @@ class Scope:
             flat = simplify(Binary("+", simplify(Binary("*", flat, Const(dim))), self.expr(idx, env)))
         return Index(e.name, flat)
 
+    def library_call(self, e: FCall, env: Mapping[str, Expr], _macros: tuple[str, ...] = ()) -> Expr:
+        """``call(f, ...)`` of ``#import "PAT.Math"``'s integer functions (``patmath``); any
+        other call is refused naming the function and the libraries."""
+        if e.name == "call" and e.args and isinstance(e.args[0], Ident) \
+                and any(i.library == patmath.LIBRARY for i in self.imports):
+            args = [self.expr(a, env, _macros) for a in e.args[1:]]
+            try:
+                value = patmath.translate(e.args[0].name, args)
+            except ValueError as why:
+                raise self.error(str(why), e.pos) from None
+            if value is not None:
+                return value
+        raise self.error(self.call_refusal(e), e.pos)
+
     def call_refusal(self, e: FCall) -> str:
         """Why the call ``e`` cannot be translated, naming the function and the library."""
         libraries = ", ".join(f'"{i.library}"' for i in self.imports) or "none is #import'ed"
         if e.name == "call" and e.args and isinstance(e.args[0], Ident):
+            known = ", ".join(patmath.FUNCTIONS)
             return (f"call({e.args[0].name}, ...) runs a C# library function (#import: {libraries}); "
-                    f"C# libraries cannot be run, so this model is refused")
+                    f"C# libraries cannot be run (of {patmath.LIBRARY}, only {known} are), so this model is refused")
         return f"'{e.name}(...)' is a function call: only C# library calls (#import: {libraries}) are " \
                f"written so in PAT, and they cannot be run, so this model is refused"
+
+    def arg(self, a: SExpr, env: Mapping[str, Expr]):
+        """A process call's argument: an IR expression, or a ``ConstArray`` for an array value
+        (``[1, 2]``, or a parameter bound to one passed on); its elements must be constants."""
+        if isinstance(a, ArrayLit):
+            return ConstArray(tuple(self.constant(v, env, "a constant array element") for v in a.values))
+        if isinstance(a, Ident) and isinstance(env.get(a.name), ConstArray):
+            return env[a.name]
+        return self.expr(a, env)
+
+    def array_element(self, e: Subscript, env: Mapping[str, Expr]) -> Expr:
+        """``a[i]`` of an array argument: the element for a constant index, else a choice
+        over the elements; an index outside the array faults (a division by zero)."""
+        arr = env[e.name]
+        if len(e.indices) != 1:
+            raise self.error(f"array argument '{e.name}' has one dimension", e.pos)
+        i = self.expr(e.indices[0], env)
+        fault = Binary("/", Const(1), Const(0))
+        if isinstance(i, Const):
+            return Const(arr.values[i.value]) if 0 <= i.value < len(arr.values) else fault
+        out: Expr = fault
+        for k in reversed(range(len(arr.values))):
+            out = Ite(simplify(Binary("==", i, Const(k))), Const(arr.values[k]), out)
+        return out
 
     def temp_element(self, e: Subscript, env: Mapping[str, Expr]) -> Expr:
         """``t[i]`` of a program's temporary array: the element itself for a constant index,
@@ -203,6 +255,10 @@ class Scope:
                 env[st.name] = temp
             elif isinstance(st, SAssign):
                 out.append(Assign(self.target(st.target, env, readonly), self.expr(st.value, env)))
+            elif isinstance(st, SCall):
+                # ``call(f, ...);`` as a statement: a PAT.Math function has no effect but may
+                # fault, so its value goes to a temporary nothing reads; other calls are refused.
+                out.append(Assign(Name("_call"), self.expr(st.call, env)))
             elif isinstance(st, SIf):
                 out.append(If(self.expr(st.cond, env), self.program(st.then, env, readonly),
                               self.program(st.else_, env, readonly)))
@@ -361,6 +417,6 @@ def _is_closed(e: SExpr, scope: Scope) -> bool:
         return _is_closed(e.left, scope) and _is_closed(e.right, scope)
     if isinstance(e, Cond):
         return all(_is_closed(x, scope) for x in (e.cond, e.then, e.else_))
-    if isinstance(e, (Quant, FCall)):
+    if isinstance(e, (Quant, FCall, ArrayLit)):
         return False  # a condition kept as a macro (translated, or refused, where it is used)
     return True

@@ -44,9 +44,17 @@ class Quant:
     pos: Span
 
 
+@dataclass(frozen=True)
+class ArrayLit(Located):
+    """``[e0, e1, ...]`` passed as a process argument (``Tx([1, 2])``)."""
+
+    values: tuple["SExpr", ...]
+    pos: Span
+
+
 #: ``FCall`` is ``f(a, ...)`` in an expression: PAT's ``call(f, ...)`` of an ``#import``ed C#
 #: library (never run here; refused where it is translated).
-SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall]
+SExpr = Union[Num, Ident, Subscript, Un, Bin, Cond, Quant, FCall, ArrayLit]
 
 # ---------------------------------------------------------------------------- statements
 
@@ -77,7 +85,15 @@ class SLocalArray:
     pos: Span
 
 
-SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile]
+@dataclass(frozen=True)
+class SCall(Located):
+    """``call(f, ...);`` used as a statement (its value is dropped)."""
+
+    call: FCall
+    pos: Span
+
+
+SStmt = Union[SAssign, SLocal, SLocalArray, SIf, SWhile, SCall]
 
 # ---------------------------------------------------------------------------- events
 
@@ -258,7 +274,8 @@ class ProcDef(Located):
 
 @dataclass(frozen=True)
 class AssertDecl(Located):
-    """``kind`` is ``deadlockfree``, ``reaches`` (with ``condition``) or ``unchecked``."""
+    """``kind`` is ``deadlockfree``, ``reaches`` (with ``condition``) or ``unchecked``;
+    ``reaches cond with min(e)`` / ``max(e)`` has ``sense`` ``min`` / ``max`` and ``objective`` e."""
 
     process: str
     args: tuple[SExpr, ...]
@@ -266,6 +283,8 @@ class AssertDecl(Located):
     condition: Optional[SExpr]
     text: str
     pos: Span
+    objective: Optional[SExpr] = None
+    sense: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -407,6 +426,10 @@ class _Build(SyntaxBuilder):
     def sub_assign(self, meta, c):
         return SAssign(c[0], Bin("-", c[0], c[1], c[0].pos), c[0].pos)
 
+    def call_stmt(self, meta, c):
+        call = self.fcall(meta, c)
+        return SCall(call, call.pos)
+
     def local_decl(self, meta, c):
         return SLocal(str(c[0]), c[1], self.span(c[0]))
 
@@ -468,6 +491,9 @@ class _Build(SyntaxBuilder):
 
     def stop(self, meta, c):
         return PStop(self.span(meta))
+
+    def array_lit(self, meta, c):
+        return ArrayLit(tuple(c), self.span(meta))
 
     def args(self, meta, c):
         return tuple(a for a in c if a is not None)
@@ -615,21 +641,22 @@ class _Build(SyntaxBuilder):
         return ProcDef(str(name), params or (), body, self.span(name))
 
     def assert_deadlockfree(self, meta, c):
-        return ("deadlockfree", None)
+        return ("deadlockfree", None, None)
 
     def assert_reaches(self, meta, c):
-        return ("reaches", c[0])
+        return ("reaches", c[0], c[1])
 
     def reach_with(self, meta, c):
-        return None
+        return (str(c[0]), c[1])
 
     def assert_other(self, meta, c):
-        return ("unchecked", None)
+        return ("unchecked", None, None)
 
     def assertion(self, meta, c):
-        name, args, (kind, cond) = c
+        name, args, (kind, cond, with_) = c
         text = self.source(meta)
-        return AssertDecl(str(name), args or (), kind, cond, text, self.span(meta))
+        sense, objective = with_ if with_ is not None else (None, None)
+        return AssertDecl(str(name), args or (), kind, cond, text, self.span(meta), objective, sense)
 
     def include(self, meta, c):
         return Include(str(c[0])[1:-1], self.span(meta))
@@ -656,10 +683,13 @@ class _Build(SyntaxBuilder):
 def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Script:
     """Parse ``text``; any syntax error becomes one ``InputError`` naming what was expected.
 
-    A leading UTF-8 byte-order mark (PAT's editor writes one) is skipped.  ``#include
-    "f";`` is replaced by the items of ``f``, read relative to the including file; a file
-    that cannot be read, or includes itself, is an error located at the ``#include``."""
-    text = text[1:] if text.startswith("\ufeff") else text
+    Leading UTF-8 byte-order marks (PAT's editor writes one; a file saved twice has two) are
+    skipped.  ``#include "f";`` is replaced by the items of ``f``, read relative to the
+    including file; a file that cannot be read, or includes itself, is an error located at
+    the ``#include``.  A variable of a C# library type (``var<Queue> q;``) is refused by name
+    before parsing: its methods (``q.Enqueue(x)``) are not CSP# syntax."""
+    text = text.lstrip("\ufeff")
+    _refuse_library_types(text, path)
     try:
         tree = GRAMMAR.parse(text, path)
     except InputError as e:
@@ -675,6 +705,26 @@ def parse_script(text: str, path: str, _including: tuple[str, ...] = ()) -> Scri
 
 
 _COMMENT = re.compile(r"//[^\n]*|/\*(?:.|\n)*?\*/")
+#: ``var<T> x`` / ``hvar<T> x``: a variable whose type is a class of an ``#import``ed C# library.
+_LIBRARY_TYPE = re.compile(r"\b(h?var)\s*<\s*([A-Za-z_]\w*)\s*>\s*([A-Za-z_]\w*)?")
+
+
+def _blank_comments(text: str) -> str:
+    """``text`` with comments replaced by spaces (newlines kept: offsets stay those of ``text``)."""
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def _refuse_library_types(text: str, path: str) -> None:
+    """A located refusal of the first ``var<T> x`` outside comments, naming the type."""
+    plain = _blank_comments(text)
+    m = _LIBRARY_TYPE.search(plain)
+    if m is None:
+        return
+    line = plain.count("\n", 0, m.start()) + 1
+    column = m.start() - (plain.rfind("\n", 0, m.start()) + 1) + 1
+    name = f" '{m.group(3)}'" if m.group(3) else ""
+    raise InputError(f"variable{name} of type '{m.group(2)}' ({m.group(1)}<{m.group(2)}>) is an object of a C# "
+                     f"library: its methods cannot be run, so this model is refused", path, line, column)
 _HEAD = r"([A-Za-z_]\w*)\s*(?:\([^()]*\))?\s*"
 #: The text before a syntax error at '=' when a definition has no body: ``P(x) = Q() =``
 #: (the next definition follows the first one's '='), starting a top-level item.
@@ -689,7 +739,7 @@ def _named_syntax_error(e: InputError, text: str) -> InputError:
     if not e.line:
         return e
     # Comments blanked, newlines kept, so that offsets and line numbers stay those of ``text``.
-    plain = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    plain = _blank_comments(text)
     lines = plain.split("\n")
     at = sum(len(x) + 1 for x in lines[:e.line - 1]) + e.column - 1
     if e.message.startswith("syntax error: unexpected '='"):

@@ -424,13 +424,9 @@ class _IndexTracer:
         return trace_between(self.compiled, start, states[1:], self.canonicalise)
 
     def fault_trace(self, state: State):
-        from detect.statespace.explore import TraceStep
+        from detect.statespace.explore import with_fault_step
 
-        trace = self.trace(state)
-        for step in self.compiled.steps(trace[-1].state):
-            if step.target is None:
-                return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state),)
-        return trace
+        return with_fault_step(self.compiled, self.trace(state))
 
 
 def native_states(model: SequentialModel, max_states: int | None = None, workers: int = 1,
