@@ -155,5 +155,5 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         else:
             verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", trace,
                                           f"{'a' if cycle else 'no'} cycle through an accepting state "
-                                          f"among {states:,} unreduced states", loop_from)
+                                          f"among {states:,} unreduced states", loop_from=loop_from)
     return dataclasses.replace(result, assertions=tuple(verdicts))

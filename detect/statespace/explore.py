@@ -571,7 +571,7 @@ def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
                     note += (" among the states explored (exploration truncated: the "
                              f"{'minimum' if a.sense == 'min' else 'maximum'} may be "
                              f"{'lower' if a.sense == 'min' else 'higher'})")
-                results.append(AssertionResult(a, "holds", tracer.trace(found), note, best))
+                results.append(AssertionResult(a, "holds", tracer.trace(found), note, value=best))
             elif found is not None:
                 verdict = "holds" if a.kind == "reaches" else "fails"
                 note = (f"{a.sense}({show_expr(a.objective)}): evaluating it faults in every state reached "
