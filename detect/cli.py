@@ -734,12 +734,10 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     # process is explored too, for its own assertions (with --process they stay "not checked").
     others: dict = {}
     if process is None and not reduced.exploration.interrupted:
-        for about in dict.fromkeys(a.about for a in seq.assertions if a.about):
-            other_seq = load_model(model, defines, about, max_procs, domain_states, show_progress=not as_json)
-            other, _ = explore_one(other_seq, f"exploring {about} for its #assert")
-            for i, a in enumerate(seq.assertions):
-                if a.about == about:
-                    others[i] = (about, other_seq, other.exploration)
+        others = explore_asserted_processes(
+            seq, lambda about: load_model(model, defines, about, max_procs, domain_states,
+                                          show_progress=not as_json),
+            lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
     spin_partial = False
     if memory_limit is not None:
@@ -773,6 +771,26 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
                        incomplete=spin_partial, trail=trail, defines=parse_defines(defines), others=others)
 
 
+def explore_asserted_processes(seq, load: Callable, explore: Callable) -> dict:
+    """The ``others`` of ``report_exploration``: each process (CSP#) an assertion of ``seq`` is
+    about, loaded by ``load(call)`` and explored by ``explore(model, call)``.  A process that
+    cannot be explored (a construct refused, a limit) leaves its assertions "unknown" with the
+    reason (exit 3), rather than refusing the whole run."""
+    others: dict = {}
+    for about in dict.fromkeys(a.about for a in seq.assertions if a.about):
+        try:
+            other_seq = load(about)
+            found = (about, other_seq, explore(other_seq, about))
+        except Failure as e:
+            if e.exit_code != EXIT_BAD_INPUT:
+                raise
+            found = (about, None, e.message)
+        for i, a in enumerate(seq.assertions):
+            if a.about == about:
+                others[i] = found
+    return others
+
+
 def state_shower(seq) -> Callable:
     """``show_state(state)``: a state of ``seq`` as its literals."""
     from detect.ir import literal_label, state_slots
@@ -792,6 +810,9 @@ def with_other_verdicts(seq, result, others: dict) -> tuple:
     verdicts = list(result.assertions)
     models = [seq] * len(verdicts)
     for i, (call, other_seq, other) in others.items():
+        if other_seq is None:  # ``other`` is why that process could not be explored
+            verdicts[i] = dataclasses.replace(verdicts[i], verdict="unknown", note=f"cannot explore {call}: {other}")
+            continue
         counts = (f"explored {call}: {other.states:,} state{'s' * (other.states != 1)}, "
                   f"{other.transitions:,} transition{'s' * (other.transitions != 1)}"
                   + (f", {other.faults:,} states with faults" if other.faults else "")
@@ -812,13 +833,14 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     unless ``partial_ok``; with ``trail``, the first counterexample of ``seq`` is written there
     (JSON).  ``others`` maps the index of an assertion about another process to ``(call,
     model, exploration)``, the exploration of that process that gives its verdict (a fault
-    there is a violation, as in a run of that process)."""
+    there is a violation, as in a run of that process), or to ``(call, None, why)`` when that
+    process could not be explored (the verdict is then "unknown": exit 3)."""
     from detect.checking.counterexample import show_moves
 
     show_state = state_shower(seq)
     own = result  # the system process's verdicts alone: what --trail writes from
     result, models = with_other_verdicts(seq, result, others or {})
-    explored = [other for _, _, other in (others or {}).values()]
+    explored = [other for _, other_seq, other in (others or {}).values() if other_seq is not None]
     elsewhere = list(dict.fromkeys(call for i, (call, _, _) in (others or {}).items()
                                    if result.assertions[i].verdict == "fails"))
 
@@ -892,7 +914,7 @@ def exploration_json(seq, result, extra: dict, show_state: Callable, models: Opt
     shows[id(seq)] = show_state
 
     def explored(i: int) -> dict:
-        if i not in others:
+        if i not in others or others[i][1] is None:
             return {}
         call, _, other = others[i]
         return {"explored": {"process": call, "states": other.states, "transitions": other.transitions,

@@ -150,3 +150,16 @@ def test_trail_is_a_run_of_the_process_explored(tmp_path):
     assert "pass --process 'P()' to write its counterexample" in default.stderr
     only_p = explore(tmp_path, DEADLOCK, "--process", "P", "--trail", str(trail))
     assert only_p.exit_code == 1 and json.loads(trail.read_text())["kind"] == "deadlock"
+
+
+def test_a_process_that_cannot_be_explored_leaves_its_assertions_unknown(tmp_path):
+    """Q() is refused ('||' inside a sequential process): P()'s verdict stands, Q()'s is
+    unknown with the reason, and the run is incomplete (exit 3), not refused as a whole."""
+    text = ("P() = a -> Skip;\nQ() = b -> (R() || Q());\nR() = c -> Skip;\n"
+            "#assert P() deadlockfree;\n#assert Q() deadlockfree;\n")
+    result = explore(tmp_path, text, "--json")
+    assert result.exit_code == 3, result.output
+    first, second = json.loads(result.stdout)["assertions"]
+    assert first["verdict"] == "holds"
+    assert second["verdict"] == "unknown" and "cannot explore Q(): " in second["note"]
+    assert "'||' inside a sequential process is not supported" in second["note"]
