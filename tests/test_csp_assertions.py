@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -163,3 +164,36 @@ def test_a_process_that_cannot_be_explored_leaves_its_assertions_unknown(tmp_pat
     assert first["verdict"] == "holds"
     assert second["verdict"] == "unknown" and "cannot explore Q(): " in second["note"]
     assert "'||' inside a sequential process is not supported" in second["note"]
+
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pat"
+#: Third-party files asserting on more than one process (issue 25's reproducer among them).
+SEVERAL = ["lunarmoon26__CS5232-IoT__lifx_-_Jack.csp", "binhnguyennus__cs4211-nus__eventDeadlock.csp",
+           pytest.param("dukesun99__DPoSFormalVarification__model_v2.csp", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("name", SEVERAL)
+def test_corpus_verdicts_are_those_of_each_process_alone(name):
+    """The default run gives each assertion the verdict that a run of its own process alone
+    (--process) gives it."""
+    path = CORPUS / name
+    if not path.is_file():
+        pytest.skip(f"{path} is not here")
+
+    def run(*options):
+        result = CliRunner().invoke(main, ["explore", str(path), "--json", "--no-trace", *options],
+                                    catch_exceptions=False)
+        assert result.exit_code in (0, 1), result.output
+        return json.loads(result.stdout)["assertions"]
+
+    default = run()
+    processes = {a.get("explored", {}).get("process") for a in default}
+    assert len(processes) > 1  # several processes were explored
+    checked = 0
+    for process in sorted(p for p in processes if p is not None):
+        alone = run("--process", process)
+        for mine, theirs in zip(default, alone):
+            if theirs["verdict"] != "not checked":
+                assert mine["verdict"] == theirs["verdict"], (process, mine["text"])
+                checked += 1
+    assert checked > 0
