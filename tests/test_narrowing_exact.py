@@ -112,3 +112,23 @@ def test_the_warning_does_not_show_the_no_value_placeholder(tmp_path):
         load_model(str(path))
     shown = [str(w.message) for w in caught if "Tick_t" in str(w.message)]
     assert len(shown) == 1 and "its domain 0..4 was taken from the 16 reachable states" in shown[0], shown
+
+
+def test_a_loop_writing_many_values_in_one_step_is_narrowed_in_one_round(tmp_path, monkeypatch):
+    """``i`` counts to 40 and back to 0 inside one step: no state holds 1..40, yet each is
+    written.  All are found from the first round's fault states (not one value per round)."""
+    from detect.transform import reachable
+
+    rounds = []
+    explore = reachable.reachable_graph
+    monkeypatch.setattr(reachable, "reachable_graph", lambda *a, **k: rounds.append(1) or explore(*a, **k))
+    path = tmp_path / "loop.csp"
+    path.write_text("var n = 0;\nvar d = 0;\nvar i = 0;\n"
+                    "P() = [n < 3] go{n++; i = 0; while (i < 40) {i++;} i = 0; d = d + n;} -> P();\n")
+    assert _counts_agree(path) == (4, 3, 0)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        model = load_model(str(path))
+    assert set(next(v.domain for v in model.variables if v.name == "i")) == set(range(41))
+    # per load (two above): the cut, where the step faults at i = 1, then the cut with 1..40
+    assert len(rounds) == 4, len(rounds)

@@ -13,9 +13,11 @@ state space is small enough to explore, the exact domains are known instead:
 
 A step may write a value no state holds and overwrite it later in the same step (CSP#'s
 ``speed = speed + 30; if (speed > 200) speed = 200;``): with V alone that write faults, and
-the narrowed model loses transitions.  So when the counts differ, the values the narrowed
-model's faulting steps write outside V but inside the original domain are added to V, and
-step 3 is repeated (``exact_restriction``) until the counts agree or no value is missing.
+the narrowed model loses transitions.  So when the counts differ, the values that the steps
+from the narrowed model's fault states write, taken in the original model, are added to V
+where the original domain has them, and step 3 is repeated (``exact_restriction``) until the
+counts agree or no value is missing.  (Each value added is written from a reachable state,
+so V stays within what the original model's steps write.)
 
 Why step 3 proves the two reachable transition systems equal: narrowing only shrinks domains,
 and a write outside its domain is a fault, so every fault-free run of the narrowed model is a
@@ -34,7 +36,6 @@ transition system, and the narrowed model is the one to verify and explore with.
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Optional
@@ -130,27 +131,20 @@ def exact_restriction(model: SequentialModel, first: ReachableGraph, max_states:
             written.setdefault(name, set()).update(values)
 
 
-#: ``detect.ir.semantics``'s fault for a write outside a domain (its only wording of it).
-_OUTSIDE = re.compile(r"^value (-?\d+) written to ([^\s\[]+)(?:\[\d+\])? is outside its domain$")
-
-
 def _written_outside(smaller: SequentialModel, model: SequentialModel, graph: ReachableGraph
                      ) -> dict[str, set[int]]:
-    """Per variable, the values the faulting steps of ``graph`` (explored in ``smaller``)
-    write outside ``smaller``'s domain but inside ``model``'s: the writes the cut broke.  A
-    step faults at its first such write, so a step writing several shows one per round."""
+    """Per variable, the values that steps from the fault states of ``graph`` (explored in
+    ``smaller``) write outside ``smaller``'s domain but inside ``model``'s: the writes the cut
+    broke.  The steps are taken in ``model``, recording every write, so a step that writes
+    several such values in a row (a loop counting up, then reset) shows them all at once."""
+    written: dict[str, set[int]] = {}
+    for k in graph.faults:
+        for _ in steps(model, graph.states[k], written):
+            pass
     wide = {v.name: set(v.domain) for v in model.variables}
     narrow = {v.name: set(v.domain) for v in smaller.variables}
-    found: dict[str, set[int]] = {}
-    for k in graph.faults:
-        for step in steps(smaller, graph.states[k]):
-            m = _OUTSIDE.match(step.fault or "") if step.target is None else None
-            if m is None:
-                continue
-            value, name = int(m.group(1)), m.group(2)
-            if name in wide and value in wide[name] and value not in narrow[name]:
-                found.setdefault(name, set()).add(value)
-    return found
+    found = {name: (values & wide[name]) - narrow[name] for name, values in written.items()}
+    return {name: values for name, values in found.items() if values}
 
 
 def restrict_to_states(model: SequentialModel, graph: ReachableGraph, names: Optional[frozenset] = None,
