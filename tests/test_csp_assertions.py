@@ -197,3 +197,10 @@ def test_corpus_verdicts_are_those_of_each_process_alone(name):
                 assert mine["verdict"] == theirs["verdict"], (process, mine["text"])
                 checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("strategy", ["exact", "local"])
+def test_reduced_runs_check_each_process_too(tmp_path, strategy):
+    for text, expected in ((DEADLOCK, ["holds", "fails"]), (REACHES, ["holds", "fails", "holds"])):
+        result = explore(tmp_path, text, "--reduce", strategy, "--json")
+        assert verdicts(result) == expected and result.exit_code == 1
