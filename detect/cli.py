@@ -13,7 +13,7 @@ import json
 import sys
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 import click
 
@@ -381,7 +381,10 @@ define_option = click.option(
     "-D", "defines", multiple=True, metavar="NAME=VALUE", help="Override a #define (repeatable)."
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
-process_option = click.option("--process", default=None, help="CSP#: the process to analyse (default: see README).")
+process_option = click.option(
+    "--process", default=None, metavar="NAME[(ARGS)]",
+    help="CSP#: the process to analyse, e.g. P or 'P(1)' (default: see README); explore then checks only "
+         "the #assert on it (without it, each asserted process is explored for its own #assert).")
 max_procs_option = click.option(
     "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
     help="Promela: at most N processes alive at once when run creates them at run time (default 8, or "
@@ -699,27 +702,42 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
-    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
-                               graph_limit=graph_limit)
-                 if strategy != "none" else None)
-    # The exploration gets the time left as its own time-out, so that it stops and reports
-    # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
-    run.enter("exploring")
-    run.arm(grace=EXPLORATION_GRACE)
-    with progress_bar(not as_json and sys.stderr.isatty()) as update:
-        try:
-            reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
-                                      timeout=run.remaining(), progress=update, check=not trust_symmetry,
-                                      explorer=explorer, memory_limit=memory_limit, workers=workers)
-        except ReductionError as e:
-            raise Failure(f"{model}: {e}") from None
-    from detect.checking.cycles import check_acceptance
 
-    reduced = dataclasses.replace(reduced, exploration=check_acceptance(
-        seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit, interruptible=True))
-    for note in reduced.exploration.notes:
-        err.print(f"symdetect: warning: {note}", markup=False)
+    def explore_one(seq, stage: str):
+        """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
+        from detect.checking.cycles import check_acceptance
+
+        detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
+                                   graph_limit=graph_limit)
+                     if strategy != "none" else None)
+        # The exploration gets the time left as its own time-out, so that it stops and reports
+        # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
+        run.enter(stage)
+        run.arm(grace=EXPLORATION_GRACE)
+        with progress_bar(not as_json and sys.stderr.isatty()) as update:
+            try:
+                reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
+                                          timeout=run.remaining(), progress=update, check=not trust_symmetry,
+                                          explorer=explorer, memory_limit=memory_limit, workers=workers)
+            except ReductionError as e:
+                raise Failure(f"{model}: {e}") from None
+        reduced = dataclasses.replace(reduced, exploration=check_acceptance(
+            seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
+            interruptible=True))
+        for note in reduced.exploration.notes:
+            err.print(f"symdetect: warning: {note}", markup=False)
+        return reduced, detection
+
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    reduced, detection = explore_one(seq, "exploring")
+    # CSP#: each #assert is about its own process.  Without --process, each other asserted
+    # process is explored too, for its own assertions (with --process they stay "not checked").
+    others: dict = {}
+    if process is None and not reduced.exploration.interrupted:
+        others = explore_asserted_processes(
+            seq, lambda about: load_model(model, defines, about, max_procs, domain_states,
+                                          show_progress=not as_json),
+            lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
     spin_partial = False
     if memory_limit is not None:
@@ -750,16 +768,31 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
-                       incomplete=spin_partial, trail=trail, defines=parse_defines(defines))
+                       incomplete=spin_partial, trail=trail, defines=parse_defines(defines), others=others)
 
 
-def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
-                       incomplete: bool = False, trail: Optional[str] = None,
-                       defines: Optional[dict] = None) -> None:
-    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
-    exploration, a property's check or (``incomplete``) a count beside it stopped early,
-    unless ``partial_ok``; with ``trail``, the first counterexample is written there (JSON)."""
-    from detect.checking.counterexample import show_moves
+def explore_asserted_processes(seq, load: Callable, explore: Callable) -> dict:
+    """The ``others`` of ``report_exploration``: each process (CSP#) an assertion of ``seq`` is
+    about, loaded by ``load(call)`` and explored by ``explore(model, call)``.  A process that
+    cannot be explored (a construct refused, a limit) leaves its assertions "unknown" with the
+    reason (exit 3), rather than refusing the whole run."""
+    others: dict = {}
+    for about in dict.fromkeys(a.about for a in seq.assertions if a.about):
+        try:
+            other_seq = load(about)
+            found = (about, other_seq, explore(other_seq, about))
+        except Failure as e:
+            if e.exit_code != EXIT_BAD_INPUT:
+                raise
+            found = (about, None, e.message)
+        for i, a in enumerate(seq.assertions):
+            if a.about == about:
+                others[i] = found
+    return others
+
+
+def state_shower(seq) -> Callable:
+    """``show_state(state)``: a state of ``seq`` as its literals."""
     from detect.ir import literal_label, state_slots
 
     slots = state_slots(seq)
@@ -767,13 +800,59 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     def show_state(state) -> str:
         return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
 
-    violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
+    return show_state
+
+
+def with_other_verdicts(seq, result, others: dict) -> tuple:
+    """``(result, models)``: ``result`` with the verdict of each assertion about another process
+    taken from that process's exploration (``others``: see ``report_exploration``), noted with
+    its counts; ``models[i]`` is the model assertion i's trace is a run of."""
+    verdicts = list(result.assertions)
+    models = [seq] * len(verdicts)
+    for i, (call, other_seq, other) in others.items():
+        if other_seq is None:  # ``other`` is why that process could not be explored
+            verdicts[i] = dataclasses.replace(verdicts[i], verdict="unknown", note=f"cannot explore {call}: {other}")
+            continue
+        counts = (f"explored {call}: {other.states:,} state{'s' * (other.states != 1)}, "
+                  f"{other.transitions:,} transition{'s' * (other.transitions != 1)}"
+                  + (f", {other.faults:,} states with faults" if other.faults else "")
+                  + (", incomplete" if other.truncated else ""))
+        verdict = other.assertions[i]
+        if verdict.verdict != "not checked":
+            verdict = dataclasses.replace(verdict, note="; ".join(n for n in (verdict.note, counts) if n))
+        verdicts[i] = verdict
+        models[i] = other_seq
+    return dataclasses.replace(result, assertions=tuple(verdicts)), models
+
+
+def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
+                       incomplete: bool = False, trail: Optional[str] = None,
+                       defines: Optional[dict] = None, others: Optional[dict] = None) -> None:
+    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
+    exploration, a property's check or (``incomplete``) a count beside it stopped early,
+    unless ``partial_ok``; with ``trail``, the first counterexample of ``seq`` is written there
+    (JSON).  ``others`` maps the index of an assertion about another process to ``(call,
+    model, exploration)``, the exploration of that process that gives its verdict (a fault
+    there is a violation, as in a run of that process), or to ``(call, None, why)`` when that
+    process could not be explored (the verdict is then "unknown": exit 3)."""
+    from detect.checking.counterexample import show_moves
+
+    show_state = state_shower(seq)
+    own = result  # the system process's verdicts alone: what --trail writes from
+    result, models = with_other_verdicts(seq, result, others or {})
+    explored = [other for _, other_seq, other in (others or {}).values() if other_seq is not None]
+    elsewhere = list(dict.fromkeys(call for i, (call, _, _) in (others or {}).items()
+                                   if result.assertions[i].verdict == "fails"))
+
+    violated = (result.faults > 0 or any(other.faults > 0 for other in explored)
+                or any(a.verdict == "fails" for a in result.assertions))
     # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
-    incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
+    incomplete = (incomplete or result.truncated or any(other.truncated for other in explored)
+                  or any(a.verdict == "unknown" for a in result.assertions))
     if as_json:
-        click.echo(json.dumps(exploration_json(seq, result, extra, show_state), indent=2))
+        click.echo(json.dumps(exploration_json(seq, result, extra, show_state, models, others or {}), indent=2))
         if trail is not None:
-            write_trail(trail, seq, result, defines or {})
+            write_trail(trail, seq, own, defines or {}, elsewhere)
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -807,25 +886,39 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
             out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
             for line in show_moves(seq, result.fault_trace):
                 out.print(line, markup=False)
-        for a in result.assertions:
+        for a, model in zip(result.assertions, models):
             colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
             out.print(f"assert {escape(a.assertion.text)}: [{colour}]{a.verdict}[/{colour}]"
                       + escape(f" ({a.note})" if a.note else ""))
             if trace and a.trace and a.trace is not result.fault_trace:
-                for line in show_moves(seq, a.trace, a.loop_from):
+                for line in show_moves(model, a.trace, a.loop_from):
                     out.print(line, markup=False)
-    if trail is not None:
-        write_trail(trail, seq, result, defines or {})
+    if trail is not None and not as_json:
+        write_trail(trail, seq, own, defines or {}, elsewhere)
     if violated:
         sys.exit(EXIT_VIOLATED)
     if incomplete and not partial_ok:
         sys.exit(EXIT_INCOMPLETE)
 
 
-def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
+def exploration_json(seq, result, extra: dict, show_state: Callable, models: Optional[list] = None,
+                     others: dict = {}) -> dict:
     """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
-    bounds reached and verdicts, states shown by ``show_state``."""
+    bounds reached and verdicts, states shown by ``show_state``; assertion i's trace is a run
+    of ``models[i]`` (default ``seq``).  An assertion about another process (``others``, see
+    ``report_exploration``) says which process gave its verdict and that exploration's counts."""
     from detect.checking.counterexample import moves_json
+
+    models = models or [seq] * len(result.assertions)
+    shows = {id(m): state_shower(m) for m in models if m is not seq}
+    shows[id(seq)] = show_state
+
+    def explored(i: int) -> dict:
+        if i not in others or others[i][1] is None:
+            return {}
+        call, _, other = others[i]
+        return {"explored": {"process": call, "states": other.states, "transitions": other.transitions,
+                             "faults": other.faults, "truncated": other.truncated}}
 
     return {
         "model": seq.name,
@@ -847,10 +940,11 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
         "memory_measure": result.memory_measure,
         "assertions": [
             {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
+             **({"about": a.assertion.about} if a.assertion.about else {}), **explored(i),
              "value": a.value,
-             "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace],
-             "counterexample": moves_json(seq, a.trace), "loop_from": a.loop_from}
-            for a in result.assertions
+             "trace": [{"event": s.event, "state": shows[id(model)](s.state)} for s in a.trace],
+             "counterexample": moves_json(model, a.trace), "loop_from": a.loop_from}
+            for i, (a, model) in enumerate(zip(result.assertions, models))
         ],
         "first_faults": [
             {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
@@ -878,15 +972,19 @@ def first_counterexample(result) -> Optional[tuple[str, str, tuple, Optional[int
     return None
 
 
-def write_trail(path: str, seq, result, defines: dict) -> None:
+def write_trail(path: str, seq, result, defines: dict, elsewhere: Sequence[str] = ()) -> None:
     """``--trail``: the first counterexample as JSON at ``path`` (atomically), or a note on
-    standard error that there is none."""
+    standard error that there is none; ``elsewhere``: the other processes (CSP#) whose
+    assertions fail, whose counterexamples need ``--process``."""
     from detect.checking.counterexample import Trail, moves_json
     from detect.export import atomic_write
 
     found = first_counterexample(result)
     if found is None:
-        err.print("symdetect: no counterexample to write to the trail (no violation with a path)", markup=False)
+        hint = ("; an assertion on " + ", ".join(elsewhere) + " fails: pass --process '" + elsewhere[0]
+                + "' to write its counterexample" if elsewhere else "")
+        err.print("symdetect: no counterexample to write to the trail (no violation with a path of "
+                  f"{'the process explored' if elsewhere else 'the model'}){hint}", markup=False)
         return
     kind, violation, steps, loop_from = found
     trail = Trail(seq.source or seq.name, defines, violation, kind, moves_json(seq, steps), loop_from)

@@ -259,13 +259,19 @@ class Assertion:
 
     A ``reaches`` with an ``objective`` (PAT's ``reaches cond with min(e)`` / ``max(e)``;
     ``sense`` is ``"min"`` or ``"max"``) also asks for the least / greatest value of the
-    objective over the reachable states where the condition holds."""
+    objective over the reachable states where the condition holds.
+
+    ``about`` is empty when the property is about this model; else it names the process it
+    is about, as the front end reads it back (CSP#: ``#assert Q() deadlockfree;`` in a model
+    linearised for ``P()`` says ``"Q()"``).  Such a property has no verdict here (its
+    ``condition`` and ``objective`` are None): only an exploration of that process can give one."""
 
     kind: str
     text: str
     condition: Expr | None = None
     objective: Expr | None = None
     sense: str | None = None
+    about: str = ""
 
 
 @dataclass(frozen=True)

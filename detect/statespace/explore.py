@@ -568,7 +568,11 @@ def _fault_reports(compiled: CompiledModel, fault_states: list[State]) -> tuple[
 def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
     results = []
     for i, a in enumerate(compiled.model.assertions):
-        if a.kind == "deadlockfree":
+        if a.about:
+            # another process's property: this state space says nothing about it
+            results.append(AssertionResult(a, "not checked", (), f"about {a.about}, not the process explored: "
+                                                                 f"explore it with --process '{a.about}'"))
+        elif a.kind == "deadlockfree":
             if deadlocks:
                 results.append(AssertionResult(a, "fails", tracer.trace(deadlocks[0]),
                                                "deadlock reachable"))

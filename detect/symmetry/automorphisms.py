@@ -35,33 +35,23 @@ def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
     start = time.perf_counter()
     if engine == "nauty":
-        gens, order = _nauty(graph)
+        gens = _nauty(graph)
+        order = _count(_igraph(graph), list(graph.colour))
     else:
         gens, order = _bliss(graph)
     return Automorphisms(tuple(tuple(g) for g in gens), order, engine, time.perf_counter() - start)
 
 
-def stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]],
-                      engine: str = "auto") -> list[int]:
+def stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]]) -> list[int]:
     """For each of ``markings``, the order of the automorphisms of ``graph`` that map each
     node it marks (marks are non-negative) to a node with the same mark: the graph
     recoloured by (colour, mark).  With literal nodes marked by the class they belong to,
     and classes that every automorphism permutes, this is the kernel of the action on the
-    classes, and |Aut| divided by it is the order of that action.  The engine's graph is
-    built once for all of them."""
-    if engine == "auto":
-        engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
-    engine_graph = None
-    orders = []
-    for marks in markings:
-        colour = _recoloured(graph, marks)
-        if engine == "nauty":
-            orders.append(_nauty(graph, colour)[1])
-            continue
-        if engine_graph is None:
-            engine_graph = _igraph(graph)
-        orders.append(int(engine_graph.count_automorphisms(sh="fl", color=colour)))
-    return orders
+    classes, and |Aut| divided by it is the order of that action.  Whichever engine found
+    the generators, bliss counts, on one graph built for all of them: its count is an exact
+    integer, nauty's a double (``_nauty``)."""
+    engine_graph = _igraph(graph)
+    return [_count(engine_graph, _recoloured(graph, marks)) for marks in markings]
 
 
 def _recoloured(graph: ColouredGraph, marks: Mapping[int, int]) -> list[int]:
@@ -78,30 +68,29 @@ def _recoloured(graph: ColouredGraph, marks: Mapping[int, int]) -> list[int]:
     return colour
 
 
-def _nauty(graph: ColouredGraph, colour=None):
-    """(generators, order) by nauty; ``colour``: node colours replacing the graph's."""
+def _nauty(graph: ColouredGraph) -> list:
+    """The generators nauty finds.  Its group order is not used: nauty gives it as a double
+    (mantissa, exponent), exact to about 15 digits only, so the quotient of two such orders
+    came out as 47 where it is 48 (issue 25); ``_count`` counts exactly."""
     import pynauty
 
     adjacency: dict[int, list[int]] = {v: [] for v in range(graph.n)}
     for u, v in graph.edges:
         adjacency[u].append(v)
-    if colour is None:
-        classes = [set(c) for c in graph.colour_classes()]
-    else:
-        classes = [set() for _ in range(max(colour) + 1)]
-        for v, c in enumerate(colour):
-            classes[c].add(v)
+    classes = [set(c) for c in graph.colour_classes()]
     g = pynauty.Graph(graph.n, directed=False, adjacency_dict=adjacency, vertex_coloring=classes)
-    gens, mantissa, exponent, _orbits, _norbits = pynauty.autgrp(g)
-    return gens, _order(mantissa, exponent)
+    gens, _mantissa, _exponent, _orbits, _norbits = pynauty.autgrp(g)
+    return gens
 
 
-def _order(mantissa: float, exponent: int) -> int:
-    """nauty reports |Aut| as mantissa·10^exponent in floating point; round to an int."""
-    if exponent < 15:
-        return int(round(mantissa * 10 ** exponent))
-    # 10**exponent overflows a float beyond 10^308: scale the mantissa instead.
-    return int(round(mantissa * 10 ** 15)) * 10 ** (exponent - 15)
+def _count(engine_graph, colour: list[int]) -> int:
+    """|Aut| of ``engine_graph`` (``_igraph``) under the node colours ``colour``, by bliss:
+    igraph hands bliss's big-number count over as an exact Python int (compared with GAP's
+    ``Size`` by tests/test_group_orders.py)."""
+    order = engine_graph.count_automorphisms(sh="fl", color=colour)
+    if not isinstance(order, int):
+        raise TypeError(f"igraph counted automorphisms as {type(order).__name__}, not an exact int")
+    return order
 
 
 def _igraph(graph: ColouredGraph):
@@ -154,7 +143,7 @@ def _bliss(graph: ColouredGraph):
     colours = list(graph.colour)
     try:
         gens = g.automorphism_group(sh="fl", color=colours)
-        order = g.count_automorphisms(sh="fl", color=colours)
+        order = _count(g, colours)
     except SystemError as e:
         # igraph runs Python's signal handlers during the search; an interrupt (Ctrl-C,
         # SIGTERM, the --timeout alarm, a caller's own BaseException) raised there comes
@@ -162,4 +151,4 @@ def _bliss(graph: ColouredGraph):
         if isinstance(e.__cause__, BaseException) and not isinstance(e.__cause__, Exception):
             raise e.__cause__ from None
         raise
-    return gens, int(order)
+    return gens, order

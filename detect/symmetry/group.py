@@ -615,7 +615,10 @@ def symmetry_group(
         pre = {node: p for k, lits in enumerate(graph.pre_literal) for p, node in
                ((pts.index[(k, value)], node) for value, node in lits.items())}
         markings = [pre] if all(inert) else [pre, {node: point[p] for node, p in pre.items() if p in point}]
-        kernels = stabiliser_orders(graph, markings, aut.engine)
+        kernels = stabiliser_orders(graph, markings)
+        # exact integers: a kernel is a subgroup, so its order divides |Aut|
+        if any(aut.order % k for k in kernels):
+            raise ArithmeticError(f"kernel orders {kernels} do not all divide |Aut| = {aut.order}")
         full_order = aut.order // kernels[0]
         order = 1 if all(inert) else aut.order // kernels[1]
     generators = []
