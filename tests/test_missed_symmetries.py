@@ -273,3 +273,27 @@ def test_csp_ring_neighbour_written_with_if_else_finds_the_rotations(tmp_path, b
     pre-state and locals it is a function of (the φ, the branch condition and the index
     check of ``x[i+1]``, never out of range where it is taken, compose away)."""
     assert _measure(tmp_path, "ring.csp", RING_CSP.replace("BODY", body)) == (3, 3, 3)
+
+
+PHILOSOPHERS_M = """
+Const N : 4;
+Type ind : 0..N-1;
+     st : Enum { think, hungry, haveleft, eat };
+Var s : Array[ind] of st;
+    fork : Array[ind] of boolean;
+Function Left(i : ind) : ind;
+Begin If i = 0 Then return N-1; Else return i-1; End; End;
+Startstate Begin For i : ind Do s[i] := think; fork[i] := false; End; End;
+Ruleset p : ind Do
+  Rule "hungry" s[p] = think ==> Begin s[p] := hungry; End;
+  Rule "left" s[p] = hungry & !fork[Left(p)] ==> Begin fork[Left(p)] := true; s[p] := haveleft; End;
+  Rule "right" s[p] = haveleft & !fork[p] ==> Begin fork[p] := true; s[p] := eat; End;
+  Rule "release" s[p] = eat ==> Begin fork[p] := false; fork[Left(p)] := false; s[p] := think; End;
+End;
+"""
+
+
+def test_dining_philosophers_with_a_left_function_finds_the_rotations(tmp_path):
+    """In the style of CMurphi's ``dp4.m`` (its neighbour a ``Function`` with ``If``): was
+    1 of 4, the left fork read, written and tested through ``Left(p)``."""
+    assert _measure(tmp_path, "philosophers.m", PHILOSOPHERS_M) == (4, 4, 4)
