@@ -1,9 +1,19 @@
 """The ``symdetect`` command line: a thin layer wiring front ends, detection and exploration.
 
-Exit codes: 0 a complete run, every property holding; 1 a property was violated (an
-assertion, a fault, an unsound generator); 2 bad input (always a one-line
-``file:line:col: message``, never a traceback); 3 an incomplete run that found no violation
-(a bound or time-out reached, or interrupted), unless ``--partial-ok``.
+Exit codes:
+
+- 0: a complete run; every property was checked and holds (``analyze``: detection done, every
+  generator verified with ``--verify``);
+- 1: a property was violated (an assertion, a fault, an invalid end state, an unsound generator);
+- 2: bad input (always a one-line ``file:line:col: message``, never a traceback);
+- 3: no violation found, but the run is incomplete -- it stopped early (a state bound, the
+  memory limit, ``--timeout``, Ctrl-C or SIGTERM; ``--partial-ok`` makes that 0) or some
+  property was not checked (CSP# LTL and refinement assertions, Promela ``ltl`` blocks,
+  non-progress cycles: 3 even with ``--partial-ok``).
+
+What stopped a run is said in one wording everywhere ("stopped early: time-out of 5 s
+reached", ``checking.verify.stop_words``) and, in ``explore --json``, in one field
+(``"stopped"``: null, "timeout", "max-states", "slot-budget", "memory-limit", "interrupted").
 """
 from __future__ import annotations
 
@@ -295,10 +305,17 @@ class Run:
 
     def stopped(self, error: KeyboardInterrupt) -> "Failure":
         where = self.stage + (f" ({self.detail})" if self.detail else "")
+        from detect.checking.verify import INTERRUPTED, TIMEOUT, stop_words
+
         if isinstance(error, TimedOut):
-            return Failure(f"{self.path}: time-out of {self.timeout:g} s reached while {where}; the run is "
+            return Failure(f"{self.path}: {stop_words(TIMEOUT, self.timeout)} while {where}; the run is "
                            "incomplete: raise --timeout", EXIT_INCOMPLETE)
-        return Failure(f"{self.path}: interrupted while {where}; the run is incomplete", EXIT_INCOMPLETE)
+        return Failure(f"{self.path}: {stop_words(INTERRUPTED)} while {where}; the run is incomplete",
+                       EXIT_INCOMPLETE)
+
+    def past_deadline(self) -> bool:
+        """Whether ``--timeout`` has passed (an interrupt now is the time-out's alarm)."""
+        return self.timeout is not None and self.remaining() == 0
 
 
 #: Seconds between repeats of the alarm once the deadline has passed (``Run.arm``).
@@ -519,9 +536,9 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
 
         click.echo(json.dumps(analysis_json(detection, timings, report, measured, graph_limit), indent=2))
     else:
-        print_analysis(detection, timings, report, all_cycles)
+        print_analysis(detection, timings, report, all_cycles, timeout)
         if measured is not None:
-            print_completeness(measured, graph_limit)
+            print_completeness(measured, graph_limit, timeout)
     if report is not None and not report.ok:
         sys.exit(EXIT_VIOLATED)
     incomplete = (report is not None and not report.complete) or (measured is not None and measured.stopped_by)
@@ -529,9 +546,12 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
         sys.exit(EXIT_INCOMPLETE)
 
 
-def print_completeness(measured, graph_limit: int) -> None:
+def print_completeness(measured, graph_limit: int, timeout: Optional[float] = None) -> None:
+    from detect.checking.verify import stop_words
+
     if measured.stopped_by:
-        out.print(f"[yellow]completeness: unknown: {escape(measured.advice(graph_limit))}[/yellow]")
+        out.print(f"[yellow]completeness: unknown; stopped early: {stop_words(measured.stopped_by, timeout)}: "
+                  f"{escape(measured.advice(graph_limit))}[/yellow]")
         return
     on = f"on the {measured.states:,} reachable states"
     if measured.complete:
@@ -546,7 +566,9 @@ def print_completeness(measured, graph_limit: int) -> None:
 _INERT_SHOWN = 5
 
 
-def print_analysis(detection, timings, report, all_cycles: bool) -> None:
+def print_analysis(detection, timings, report, all_cycles: bool, timeout: Optional[float] = None) -> None:
+    from detect.checking.verify import stop_words
+
     model, graph, group = detection.model, detection.graph, detection.group
     params = ", ".join(f"{k}={v}" for k, v in model.parameters)
     out.print(f"[bold]{escape(model.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -605,7 +627,8 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
             verdict = "[green]every generator verified[/green]"
         else:
             verdict = (f"[yellow]no counterexample on {report.checked:,} of at least {report.states:,} "
-                       f"states (truncated): not a proof[/yellow]; {escape(report.advice())}")
+                       f"states: not a proof; stopped early: {stop_words(report.stopped_by, timeout)}[/yellow]"
+                       + (f"; {escape(report.advice())}" if report.stopped_by != "interrupted" else ""))
         out.print(f"verify: {verdict}")
         for line in report.summary().splitlines():
             out.print("  " + line, markup=False)
@@ -718,7 +741,7 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
-    spin_partial = False
+    spin_stop = spin_advice = ""
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit
     if strategy != "none":
@@ -728,18 +751,27 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     if detection is not None and detection.domains is not None:
         extra["domains"] = detection.domains.summary()
     if spin_states:
-        from detect.checking.spin_counts import spin_stored_states
+        from detect.checking.spin_counts import SpinStored, spin_stored_count
+        from detect.checking.verify import stop_words
 
         if not model.endswith((".pml", ".p", ".prom")):
             raise Failure(f"{model}: --spin-states applies to Promela models only")
         run.enter("counting Spin's stored states (--spin-states)")
         if reduced.exploration.interrupted:
-            stored, complete = 0, False
+            counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
         else:
-            stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining(),
-                                                     memory_limit=memory_limit, interruptible=True)
-        extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
-        spin_partial = not complete
+            counted = spin_stored_count(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
+                                        interruptible=True)
+        if counted.stopped_by == "interrupted" and run.past_deadline():
+            counted = dataclasses.replace(counted, stopped_by="timeout", advice="raise --timeout")
+        extra["spin states stored"] = f"{counted.stored:,}" + (
+            f" (partial, of {counted.states:,} states: stopped early: {stop_words(counted.stopped_by, timeout)}"
+            + (f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "") + ")"
+            if counted.stopped_by else "")
+        spin_stop = counted.stopped_by
+        if spin_stop and not reduced.exploration.stopped_by:
+            spin_advice = "while counting Spin's stored states (--spin-states)" + (
+                f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "")
     run.disarm()
     import signal
 
@@ -747,14 +779,27 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
-                       incomplete=spin_partial)
+                       stopped=what_stopped(reduced.exploration, run, spin_stop), timeout=timeout,
+                       advice=spin_advice)
+
+
+def what_stopped(result, run: Run, later: str = "") -> str:
+    """What stopped the run early, "" if nothing did: the exploration's ``stopped_by``, else
+    a property check's, else ``later`` (a count beside it); "interrupted" once ``--timeout``
+    has passed is the time-out's alarm."""
+    reason = result.stopped_by or next(
+        (a.stopped_by for a in result.assertions if a.verdict == "unknown" and a.stopped_by), "") or later
+    return "timeout" if reason == "interrupted" and run.past_deadline() else reason
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
-                       incomplete: bool = False) -> None:
-    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
-    exploration, a property's check or (``incomplete``) a count beside it stopped early,
-    unless ``partial_ok``."""
+                       stopped: Optional[str] = None, timeout: Optional[float] = None, advice: str = "") -> None:
+    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the run stopped
+    early (``stopped``: what stopped it, a ``checking.verify`` stop reason; by default the
+    exploration's; ``advice``, what the stop line adds) or a property was left unknown or not
+    checked, unless ``partial_ok``
+    (which never excuses a property that is not checked)."""
+    from detect.checking.verify import stop_words
     from detect.ir import literal_label, state_slots
 
     slots = state_slots(seq)
@@ -762,11 +807,16 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
     def show_state(state) -> str:
         return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
 
+    if stopped is None:
+        stopped = result.stopped_by
     violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
     # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
-    incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
+    incomplete = bool(stopped) or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
+    # ... and one not checked at all (CSP# LTL or refinement, a Promela ltl block, non-progress
+    # cycles): the exit code never says every property holds when one was not looked at.
+    unchecked = [a for a in result.assertions if a.verdict == "not checked"]
     if as_json:
-        click.echo(json.dumps(exploration_json(seq, result, extra, show_state), indent=2))
+        click.echo(json.dumps(exploration_json(seq, result, extra, show_state, stopped), indent=2))
     else:
         params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
         out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -786,13 +836,13 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         ):
             table.add_row(key, escape(value))
         out.print(table)
-        if result.truncated:
-            if result.memory_limit_reached:
-                why = f"memory limit of {show_size(extra.get('memory_limit') or 0)} reached"
-            else:
-                why = "interrupted" if result.interrupted else "bound reached"
-            out.print(f"[yellow]exploration incomplete ({why}): counts are partial; "
-                      f"{result.states:,} states explored[/yellow]")
+        if stopped:
+            why = stop_words(stopped, timeout)
+            if stopped == "memory-limit" and extra.get("memory_limit"):
+                why += f", {show_size(extra['memory_limit'])}"
+            partial = ("counts are partial; " if result.truncated else "") + f"{result.states:,} states explored"
+            out.print(f"[yellow]stopped early: {escape(why)}" + escape(f" {advice}" if advice else "")
+                      + f"; {partial}[/yellow]")
         for f in result.first_faults:
             out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
             out.print(f"    in state {show_state(f.state)}", markup=False)
@@ -803,15 +853,22 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
             if trace and a.trace:
                 for step in a.trace:
                     out.print(f"    {step.event or 'init'}  →  {show_state(step.state)}", markup=False)
+        if unchecked and not violated:
+            many = len(unchecked) > 1
+            out.print(f"[yellow]{len(unchecked)} propert{'ies' if many else 'y'} not checked (symdetect does not "
+                      f"check {'them' if many else 'it'}): the run does not show every property holding[/yellow]")
     if violated:
         sys.exit(EXIT_VIOLATED)
-    if incomplete and not partial_ok:
+    if unchecked or (incomplete and not partial_ok):
         sys.exit(EXIT_INCOMPLETE)
 
 
-def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
+def exploration_json(seq, result, extra: dict, show_state: Callable, stopped: Optional[str] = None) -> dict:
     """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
-    bounds reached and verdicts, states shown by ``show_state``."""
+    what stopped the run (``stopped``: null when nothing did; by default the exploration's
+    ``stopped_by``) and verdicts, states shown by ``show_state``."""
+    if stopped is None:
+        stopped = result.stopped_by
     return {
         "model": seq.name,
         "parameters": dict(seq.parameters),
@@ -822,6 +879,7 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
         "deadlocks": len(result.deadlocks),
         "terminal_states": len(result.terminal_states),
         "faults": result.faults,
+        "stopped": stopped or None,
         "truncated": result.truncated,
         "interrupted": result.interrupted,
         "seconds": round(result.seconds, 6),

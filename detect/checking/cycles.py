@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 from detect.ir import SequentialModel
 from detect.statespace.compile import compile_model
 from detect.statespace.explore import AssertionResult, Exploration, reachable_graph, state_bound
-from detect.checking.verify import MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
+from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -79,6 +79,13 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
     short (more than ``max_states`` states, the slot budget, ``timeout`` seconds, a growth of
     ``memory_limit`` bytes, Ctrl-C if ``interruptible``) and ``why`` then says which, and what
     to pass."""
+    found, states, why, _ = _acceptance_cycle(model, condition, max_states, timeout, memory_limit, interruptible)
+    return found, states, why
+
+
+def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float],
+                      memory_limit: Optional[int], interruptible: bool) -> tuple[Optional[bool], int, str, str]:
+    """``acceptance_cycle`` and, last, the ``stop_reason`` of a graph cut short ("" if not)."""
     bound = state_bound(model, max_states)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
                             interruptible=interruptible)
@@ -87,12 +94,12 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
         advice = stop_advice(stopped_by, bound, "while looking for cycles")
         states = len(graph.states)
         if stopped_by in (MAX_STATES, SLOT_BUDGET):
-            return None, states, f"more than {states:,} unreduced states; {advice}"
-        return None, states, f"stopped after {states:,} unreduced states; {advice}"
+            return None, states, f"more than {states:,} unreduced states; {advice}", stopped_by
+        return None, states, f"stopped after {states:,} unreduced states; {advice}", stopped_by
     for component in cyclic_components(graph.successors):
         if any(condition(graph.states[k]) for k in component):
-            return True, len(graph.states), ""
-    return False, len(graph.states), ""
+            return True, len(graph.states), "", ""
+    return False, len(graph.states), "", ""
 
 
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
@@ -111,12 +118,14 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
             continue
         if interruptible and result.interrupted:
-            verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted")
+            verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted",
+                                          stopped_by=INTERRUPTED)
             continue
-        cycle, states, why = acceptance_cycle(model, cond, max_states or 1_000_000, timeout, memory_limit,
-                                              interruptible)
+        cycle, states, why, stopped_by = _acceptance_cycle(model, cond, max_states or 1_000_000, timeout,
+                                                           memory_limit, interruptible)
         if cycle is None:
-            verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}")
+            verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}",
+                                          stopped_by=stopped_by)
         else:
             verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", (),
                                           f"{'a' if cycle else 'no'} cycle through an accepting state "

@@ -79,6 +79,23 @@ def stop_reason(graph: ReachableGraph, bound) -> str:
     return SLOT_BUDGET if bound.by_slots else MAX_STATES
 
 
+#: How the text reports say what stopped a run (one wording for every command).
+STOP_WORDS = {MAX_STATES: "state bound reached (--max-states)",
+              SLOT_BUDGET: "state-slot budget reached",
+              TIMEOUT: "time-out reached",
+              MEMORY_LIMIT: "memory limit reached (--memory-limit)",
+              INTERRUPTED: "interrupted",
+              "graph-limit": "graph limit reached (--graph-limit)"}
+
+
+def stop_words(stopped_by: str, timeout: Optional[float] = None) -> str:
+    """``stopped_by`` (a ``stop_reason``, or "graph-limit") in words: "time-out of 5 s
+    reached" when the ``timeout`` is given."""
+    if stopped_by == TIMEOUT and timeout is not None:
+        return f"time-out of {timeout:g} s reached"
+    return STOP_WORDS.get(stopped_by, stopped_by.replace("-", " ") + " reached")
+
+
 def stop_advice(stopped_by: str, bound, activity: str) -> str:
     """What to pass when an exploration stopped by ``stopped_by`` (``stop_reason``) while
     ``activity`` ("while verifying") should complete."""

@@ -194,6 +194,8 @@ class AssertionResult:
     verdict: str
     trace: tuple[TraceStep, ...] = ()
     note: str = ""
+    #: why an "unknown" verdict's own check stopped (a ``checking.verify.stop_reason``), if it did
+    stopped_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,21 @@ class Exploration:
     cpu_seconds: float = 0.0
     #: How the run was made, when not as asked (the native explorer could not run, ...).
     notes: tuple[str, ...] = ()
+    #: The run stopped at its own time-out (``truncated`` is then set too).
+    timed_out: bool = False
+
+    @property
+    def stopped_by(self) -> str:
+        """What stopped the run early: "" (nothing: complete), "memory-limit", "timeout",
+        "interrupted" (Ctrl-C, SIGTERM, or an alarm) or "max-states" (the names of
+        ``checking.verify.stop_reason``)."""
+        if not self.truncated:
+            return ""
+        if self.memory_limit_reached:
+            return "memory-limit"
+        if self.timed_out:
+            return "timeout"
+        return "interrupted" if self.interrupted else "max-states"
 
     @property
     def states_per_second(self) -> float:
@@ -338,7 +355,7 @@ def explore_state_space(
     fault_states: list[State] = []
     pending = _PendingConditions(compiled)
     transitions = 0
-    truncated = interrupted = memory_limited = False
+    truncated = interrupted = memory_limited = timed_out = False
     expanded = 0
     memory = ResidentGrowth(memory_limit)
     # Canonicalising is costly enough that reading the clock after every expansion is
@@ -349,10 +366,11 @@ def explore_state_space(
     def must_stop() -> bool:
         """Read the memory and the clock: set the flags and say whether to stop."""
         nonlocal truncated, memory_limited
+        nonlocal timed_out
         if memory.over():
             truncated = memory_limited = True
         elif out_of_time():
-            truncated = True
+            truncated = timed_out = True
         return truncated
 
     try:
@@ -418,13 +436,14 @@ def explore_state_space(
                     deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                     faults=len(fault_states), truncated=truncated, interrupted=interrupted,
                     seconds=seconds, memory_bytes=memory.used(), memory_measure=memory.MEASURE,
-                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds)
+                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds, timed_out=timed_out)
 
 
 def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitions: int, initial: int,
              deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
              seconds: float, memory_bytes: int = 0, memory_measure: str = "",
-             memory_limit_reached: bool = False, cpu_seconds: float = 0.0) -> Exploration:
+             memory_limit_reached: bool = False, cpu_seconds: float = 0.0,
+             timed_out: bool = False) -> Exploration:
     """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
     rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
     native explorers."""
@@ -446,6 +465,7 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         memory_measure=memory_measure,
         memory_limit_reached=memory_limit_reached,
         cpu_seconds=cpu_seconds,
+        timed_out=timed_out,
     )
 
 

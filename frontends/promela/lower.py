@@ -908,7 +908,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                 raise low.error("unsupported construct: a second never claim", u.pos)
             low.claim = u
     if program.ltl_ignored:
-        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored")
+        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored: not checked")
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
@@ -1652,6 +1652,8 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
     assertions += _cycle_properties(tr, instances, claim[0] if claim is not None else None)
+    # An ignored ``ltl`` block stays a property, "not checked": a run never reports it holding.
+    assertions += tuple(ir.Assertion("ltl", text) for text in low.program.ltl_texts)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
