@@ -457,12 +457,37 @@ def main() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt
 
+    deep_recursion()
     try:
         signal.signal(signal.SIGTERM, stop)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, stop)
     except ValueError:  # not the main thread (embedded use)
         pass
+
+
+#: The C stack a run may grow to (the soft limit is raised to it, within the hard limit), and
+#: the stack a Python frame may take in the worst case seen (lark's transformer recursing
+#: through C calls takes ~0.5 KB a frame): their ratio is the recursion limit.
+STACK_BYTES, FRAME_BYTES = 1 << 30, 4096
+
+
+def deep_recursion() -> None:
+    """Let deeply nested models through (Spin takes 300 nested ``if``; the front ends, the
+    IR walks and the translation recurse per level): raise the soft stack limit -- the kernel
+    checks it as the main thread's stack grows -- and Python's recursion limit within it."""
+    import resource
+
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        want = STACK_BYTES if hard == resource.RLIM_INFINITY else min(hard, STACK_BYTES)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+            soft = want
+        stack = STACK_BYTES if soft == resource.RLIM_INFINITY else soft
+    except (ValueError, OSError):
+        return
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), min(250_000, stack // FRAME_BYTES)))
 
 
 # ---------------------------------------------------------------------------------- analyze

@@ -1429,9 +1429,16 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
     segments: list = []
     current: list = []
     loc = g.entry
+    # (location, locals) met at a segment boundary: met again, init loops without end.
+    seen: set = set()
     for _ in range(_MAX_PREFIX):
         if loc == g.end:
             break
+        if not current:
+            here = (loc, tuple(sorted(known.items())))
+            if here in seen:
+                break
+            seen.add(here)
         options = [k for k in g.outgoing(loc)]
         enabled = []
         for k in options:
@@ -1457,6 +1464,14 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
     later = g.reachable_from(loc) if loc != g.end else set()
     if any(t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in later for t in g.transitions):
         return None
+    # The plan ends with the last run: what init does after it is its own code, so that a
+    # loop after the runs is init's loop (Spin's states), not a chain of fresh locations
+    # unrolled up to _MAX_PREFIX steps (``do :: i++ od``: 256 states, not 20,256).
+    last = max((n for n, seg in enumerate(segments)
+                if any(isinstance(g.transitions[k].stmt, S.Run) for k in seg)), default=-1)
+    if last + 1 < len(segments):
+        segments = segments[:last + 1]
+        loc = g.transitions[segments[-1][-1]].dst if segments else g.entry
     return _Plan(tuple(runs), loc, tuple(segments))
 
 
