@@ -956,7 +956,8 @@ def linearise(model, defines, process, max_procs, domain_states, timeout):
               help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
                    "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="File to write (atomically); standard output if omitted.")
+              help="File to write (a regular file atomically: replaced only once complete; through a symbolic "
+                   "link; a FIFO or device in place); standard output if omitted.")
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
 @click.option("--table-limit", default=100_000, show_default=True)
 @click.option("--run", is_flag=True, help="dreadnaut: end with `x` so that the file runs when piped in.")
