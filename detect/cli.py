@@ -156,9 +156,11 @@ def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs
 
 def exploration_progress(tell: Callable[[str], None], what: str) -> Callable[[int, int, float], None]:
     """An explorer's ``progress(states, transitions, seconds)`` telling ``tell`` "WHAT, N
-    states, M transitions"."""
+    states, R states/s, M transitions"."""
+    from detect.statespace.explore import counts_text
+
     def progress(states: int, transitions: int, seconds: float) -> None:
-        tell(f"{what}, {states:,} states, {transitions:,} transitions")
+        tell(f"{what}, {counts_text(states, transitions, seconds)}")
     return progress
 
 
@@ -183,8 +185,10 @@ class Run:
     that the next collection cannot catch it again), and one that reaches a finaliser anyway
     fires again at once, after it."""
 
-    def __init__(self, path: str, timeout: Optional[float]):
+    def __init__(self, path: str, timeout: Optional[float], progress_lines: bool = False):
         self.path, self.timeout = path, timeout
+        #: ``--progress``: with standard error not a terminal, a progress line every few seconds
+        self.progress_lines = progress_lines
         self.start = time.perf_counter()
         self.stage, self.detail = "starting (loading symdetect's modules)", ""
         self._saved = None
@@ -345,7 +349,8 @@ def pipeline_command(command):
         from detect.statespace.compile import NestedTooDeeply
 
         path = params["model"]
-        run = click.get_current_context().meta["symdetect.run"] = Run(path, params.get("timeout"))
+        run = click.get_current_context().meta["symdetect.run"] = Run(path, params.get("timeout"),
+                                                                       bool(params.get("progress")))
         run.arm()
         try:
             return command(**params)
@@ -415,6 +420,11 @@ domain_states_option = click.option(
 graph_limit_option = click.option(
     "--graph-limit", default=GRAPH_LIMIT, show_default=True, type=click.IntRange(min=1), metavar="N",
     help="Refuse, before building it, a coloured graph of more than N nodes and edges in all.")
+progress_option = click.option(
+    "--progress", is_flag=True,
+    help="With standard error not a terminal (a log, CI), print a progress line every few seconds: "
+         "the stage, states, states/s, transitions, memory, time elapsed (at a terminal a live status "
+         "line shows them anyway).")
 timeout_option = click.option(
     "--timeout", default=None, type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
     help="Stop after this many seconds in all (loading, domain narrowing, detection, "
@@ -516,10 +526,11 @@ def deep_recursion() -> None:
                    "budget, --timeout, --graph-limit, Ctrl-C).")
 @domain_states_option
 @timeout_option
+@progress_option
 @graph_limit_option
 @pipeline_command
 def analyze(model, defines, as_json, process, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
-            partial_ok, domain_states, timeout, graph_limit):
+            partial_ok, domain_states, timeout, progress, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
@@ -665,12 +676,35 @@ def print_analysis(detection, timings, report, all_cycles: bool, timeout: Option
 # ---------------------------------------------------------------------------------- explore
 
 
+#: Seconds between the progress lines ``--progress`` prints when standard error is not a terminal.
+PROGRESS_EVERY = 5.0
+
+
 @contextmanager
 def status_line(enabled: bool, first: str = "working") -> Iterator[Optional[Callable[[str], None]]]:
-    """A transient rich status line shown while the block runs, reading ``first`` until the
-    block's ``tell(text)`` changes it; ``tell`` is None when disabled (not a terminal, or --json)."""
+    """Progress while the block runs, told by its ``tell(text)``: at a terminal (``enabled``)
+    a transient rich status line reading ``first`` until told otherwise, with the resident
+    memory and the time elapsed; with ``--progress`` and standard error not a terminal, a line
+    every ``PROGRESS_EVERY`` seconds; else ``tell`` is None."""
+    from detect.statespace.explore import resident_bytes
+
+    def with_memory(text: str) -> str:
+        return f"{text}, {show_size(resident_bytes())} resident"
+
     if not enabled:
-        yield None
+        if not current_run().progress_lines or sys.stderr.isatty():
+            yield None
+            return
+        start = time.perf_counter()
+        last = [start]
+
+        def line(text: str) -> None:
+            now = time.perf_counter()
+            if now - last[0] >= PROGRESS_EVERY:
+                last[0] = now
+                err.print(f"symdetect: progress: {with_memory(text)}, {now - start:,.0f} s elapsed", markup=False)
+
+        yield line
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -680,7 +714,7 @@ def status_line(enabled: bool, first: str = "working") -> Iterator[Optional[Call
                    console=_console(True), transient=True)
     task = bar.add_task(first, total=None)
     with bar:
-        yield lambda text: bar.update(task, description=text)
+        yield lambda text: bar.update(task, description=with_memory(text))
 
 
 @contextmanager
@@ -692,11 +726,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
             yield None
             return
 
-        def update(states: int, transitions: int, seconds: float) -> None:
-            rate = states / seconds if seconds > 0 else 0.0
-            tell(f"{states:,} states, {transitions:,} transitions, {rate:,.0f} states/s")
-
-        yield update
+        yield exploration_progress(tell, "exploring")
 
 
 @main.command("explore")
@@ -707,6 +737,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @max_procs_option
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @timeout_option
+@progress_option
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
                    "the native explorer counts what it allocates, the Python one its resident-set growth.")
@@ -722,6 +753,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--spin-states", is_flag=True,
               help="Promela: also report Spin's 'states, stored' (states inside atomic sequences are "
                    "not stored unless the atomic process is blocked); costs a second exploration.")
+@click.option("--rules-fired", is_flag=True,
+              help="Murphi: also report CMurphi's 'rules fired' (one per enabled rule instance and state "
+                   "expanded); costs a second, unreduced exploration of at most --max-states states.")
 @click.option("--trust-symmetry", is_flag=True,
               help="With --reduce: do not check each generator on each expanded state (faster; the "
                    "check makes a wrong generator fall back to an unreduced run instead of hiding errors).")
@@ -736,9 +770,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "counting this process); the result does not depend on it.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
-                    strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
-                    workers, graph_limit):
+def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, progress, memory_limit, trace,
+                    strategy, table_limit, spin_states, rules_fired, trust_symmetry, partial_ok, domain_states,
+                    explorer, workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
 
@@ -797,6 +831,15 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
         if spin_stop and not reduced.exploration.stopped_by:
             spin_advice = "while counting Spin's stored states (--spin-states)" + (
                 f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "")
+    if rules_fired:
+        if not model.endswith(".m"):
+            raise Failure(f"{model}: --rules-fired applies to Murphi models only")
+        fired, fired_stop = murphi_rules_fired(seq, max_states, reduced.exploration.interrupted, run)
+        extra["rules fired"] = fired
+        if fired_stop and not spin_stop:
+            spin_stop = fired_stop
+            if not reduced.exploration.stopped_by:
+                spin_advice = "while counting the rules fired (--rules-fired)"
     run.disarm()
     import signal
 
@@ -806,6 +849,27 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
                        stopped=what_stopped(reduced.exploration, run, spin_stop), timeout=timeout,
                        advice=spin_advice)
+
+
+def murphi_rules_fired(seq, max_states: Optional[int], interrupted: bool, run: Run) -> tuple[str, str]:
+    """CMurphi's "rules fired" (``checking.murphi_counts``) as shown, and what stopped the
+    count ("" when complete): at most ``max_states`` (default 1,000,000) states; the time-out's
+    alarm or an interrupt stops it, and the report of the exploration is still printed."""
+    from detect.checking.murphi_counts import murphi_counts
+
+    if interrupted:
+        return "not counted (interrupted)", "timeout" if run.past_deadline() else "interrupted"
+    run.enter("counting the rules fired (--rules-fired)")
+    try:
+        counted = murphi_counts(seq, max_states or 1_000_000)
+    except RuntimeError as e:
+        return f"not counted ({e}: raise --max-states)", "max-states"
+    except KeyboardInterrupt:
+        reason = "timeout" if run.past_deadline() else "interrupted"
+        return f"not counted (stopped early: {reason})", reason
+    if counted.violated:
+        return f"{counted.rules_fired:,} (CMurphi stops at the first error: its count is smaller)", ""
+    return f"{counted.rules_fired:,}", ""
 
 
 def what_stopped(result, run: Run, later: str = "") -> str:
@@ -851,8 +915,12 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         for key, value in extra.items():
             table.add_row(key, escape(show_size(value) if key == "memory_limit" else str(value)))
         rate = result.states / result.seconds if result.seconds > 0 else 0
+        figures = summary_figures(seq, result)
         for key, value in (
-            ("states", f"{result.states:,}"), ("transitions", f"{result.transitions:,}"),
+            ("state vector", f"{figures['state_vector_bytes']:,} bytes ({len(slots):,} slots, packed)"),
+            ("depth reached", f"{result.depth:,}"),
+            ("states", f"{result.states:,}"), ("states matched", f"{figures['states_matched']:,}"),
+            ("transitions", f"{result.transitions:,}"),
             ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
             ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f} ({result.cpu_seconds:.3f} CPU)"),
             ("states/s", f"{rate:,.0f}"),
@@ -888,6 +956,19 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         sys.exit(EXIT_INCOMPLETE)
 
 
+def summary_figures(seq, result) -> dict:
+    """The figures Spin and CMurphi users compare, beside the states and transitions:
+    ``state_vector_bytes`` (a state packed, each slot in the bits its domain needs: Spin
+    prints its C struct's size, so only the order of magnitude compares) and
+    ``states_matched`` (transitions to a state already stored: every transition but those
+    that stored a new state)."""
+    from detect.ir import state_slots
+
+    bits = sum((len(slot.domain) - 1).bit_length() for slot in state_slots(seq))
+    return {"state_vector_bytes": (bits + 7) // 8,
+            "states_matched": max(0, result.transitions - (result.states - result.initial))}
+
+
 def exploration_json(seq, result, extra: dict, show_state: Callable, stopped: Optional[str] = None) -> dict:
     """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
     what stopped the run (``stopped``: null when nothing did; by default the exploration's
@@ -901,6 +982,8 @@ def exploration_json(seq, result, extra: dict, show_state: Callable, stopped: Op
         "states": result.states,
         "transitions": result.transitions,
         "initial": result.initial,
+        **summary_figures(seq, result),
+        "depth": result.depth,
         "deadlocks": len(result.deadlocks),
         "terminal_states": len(result.terminal_states),
         "faults": result.faults,

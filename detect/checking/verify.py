@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
-from detect.statespace.explore import ReachableGraph, StateBound, reachable_graph, state_bound
+from detect.statespace.explore import ReachableGraph, StateBound, counts_text, reachable_graph, state_bound
 from detect.ir import SequentialModel, literal_label, state_slots
 from detect.symmetry.group import group_order
 from detect.symmetry.perm import StatePermutation
@@ -214,7 +214,7 @@ def verify(model: SequentialModel, generators: Sequence[StatePermutation],
     compiled = compile_model(model)
 
     def exploring(states: int, transitions: int, seconds: float) -> None:
-        progress(f"verify: exploring, {states:,} states, {transitions:,} transitions")
+        progress(f"verify: exploring, {counts_text(states, transitions, seconds)}")
 
     bound = state_bound(model, max_states)
     graph = reachable_graph(compiled, bound.states, exploring if progress is not None else None, timeout,

@@ -160,6 +160,12 @@ class NotASymmetry(Exception):
 
 #: Seconds between ``progress`` calls (and between timeout checks).
 PROGRESS_INTERVAL = 0.5
+
+
+def counts_text(states: int, transitions: int, seconds: float) -> str:
+    """How an exploration goes, as every progress display words it."""
+    rate = states / seconds if seconds > 0 else 0.0
+    return f"{states:,} states, {rate:,.0f} states/s, {transitions:,} transitions"
 #: Expansions between clock readings; reading the clock per state would cost ~5%.
 _CLOCK_EVERY = 512
 _MAX_FAULT_REPORTS = 10
@@ -230,6 +236,9 @@ class Exploration:
     notes: tuple[str, ...] = ()
     #: The run stopped at its own time-out (``truncated`` is then set too).
     timed_out: bool = False
+    #: Depth reached: the most steps from an initial state to a stored state (the last BFS
+    #: level; states are stored level by level, so it is the last stored state's distance).
+    depth: int = 0
 
     @property
     def stopped_by(self) -> str:
@@ -431,19 +440,26 @@ def explore_state_space(
     if progress is not None:
         progress(len(parent), transitions, seconds)
 
+    depth = 0
+    if queue:
+        at = parent[queue[-1]]
+        while at is not None:
+            depth += 1
+            at = parent[at]
     return finished(compiled, _Tracer(compiled, parent, initial_real, canon), pending,
                     states=len(parent), transitions=transitions, initial=len(initial_real),
                     deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                     faults=len(fault_states), truncated=truncated, interrupted=interrupted,
                     seconds=seconds, memory_bytes=memory.used(), memory_measure=memory.MEASURE,
-                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds, timed_out=timed_out)
+                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds, timed_out=timed_out,
+                    depth=depth)
 
 
 def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitions: int, initial: int,
              deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
              seconds: float, memory_bytes: int = 0, memory_measure: str = "",
              memory_limit_reached: bool = False, cpu_seconds: float = 0.0,
-             timed_out: bool = False) -> Exploration:
+             timed_out: bool = False, depth: int = 0) -> Exploration:
     """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
     rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
     native explorers."""
@@ -466,6 +482,7 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         memory_limit_reached=memory_limit_reached,
         cpu_seconds=cpu_seconds,
         timed_out=timed_out,
+        depth=depth,
     )
 
 

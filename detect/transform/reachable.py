@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from detect.statespace.explore import ReachableGraph, reachable_graph, state_bound
+from detect.statespace.explore import ReachableGraph, counts_text, reachable_graph, state_bound
 from detect.ir import SequentialModel, slot_offsets
 
 
@@ -81,7 +81,8 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
     def telling(what: str):
         if progress is None:
             return None
-        return lambda states, transitions, seconds: progress(f"domains: {what}, {states:,} states")
+        return lambda states, transitions, seconds: progress(
+            f"domains: {what}, {counts_text(states, transitions, seconds)}")
 
     bound = state_bound(model, max_states)
     max_states = bound.states

@@ -389,10 +389,21 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
 
     tracer = _IndexTracer(compiled, lambda i: state(i), lambda i: lib.nx_parent(ctx, i), index_of,
                           canonicalise)
+    # Each worker stores its states level by level: the deepest of the workers' last states
+    # (id = local index * workers + worker) is at the depth reached.
+    depth, workers = 0, lib.nx_nworkers(ctx)
+    for w in range(workers):
+        count, steps = lib.nx_worker_count(ctx, w), 0
+        at = (count - 1) * workers + w if count else _NO_PARENT
+        while at != _NO_PARENT and lib.nx_parent(ctx, at) != _NO_PARENT:
+            steps += 1
+            at = lib.nx_parent(ctx, at)
+        depth = max(depth, steps)
     return ex.finished(compiled, tracer, pending, states=lib.nx_count(ctx),
                        transitions=lib.nx_transitions(ctx), initial=lib.nx_initial(ctx),
                        deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
-                       faults=nfaults, truncated=truncated, interrupted=interrupted, seconds=seconds)
+                       faults=nfaults, truncated=truncated, interrupted=interrupted, seconds=seconds,
+                       depth=depth)
 
 
 _NO_PARENT = 0xFFFFFFFF
