@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
-from detect.statespace.explore import ReachableGraph, StateBound, reachable_graph, state_bound
+from detect.statespace.explore import ReachableGraph, StateBound, counts_text, reachable_graph, state_bound
 from detect.ir import SequentialModel, literal_label, literal_marks, state_slots
 from detect.symmetry.group import group_order
 from detect.symmetry.perm import StatePermutation
@@ -81,6 +81,23 @@ def stop_reason(graph: ReachableGraph, bound) -> str:
     if graph.interrupted:
         return INTERRUPTED
     return SLOT_BUDGET if bound.by_slots else MAX_STATES
+
+
+#: How the text reports say what stopped a run (one wording for every command).
+STOP_WORDS = {MAX_STATES: "state bound reached (--max-states)",
+              SLOT_BUDGET: "state-slot budget reached",
+              TIMEOUT: "time-out reached",
+              MEMORY_LIMIT: "memory limit reached (--memory-limit)",
+              INTERRUPTED: "interrupted",
+              "graph-limit": "graph limit reached (--graph-limit)"}
+
+
+def stop_words(stopped_by: str, timeout: Optional[float] = None) -> str:
+    """``stopped_by`` (a ``stop_reason``, or "graph-limit") in words: "time-out of 5 s
+    reached" when the ``timeout`` is given."""
+    if stopped_by == TIMEOUT and timeout is not None:
+        return f"time-out of {timeout:g} s reached"
+    return STOP_WORDS.get(stopped_by, stopped_by.replace("-", " ") + " reached")
 
 
 def stop_advice(stopped_by: str, bound, activity: str) -> str:
@@ -201,7 +218,7 @@ def verify(model: SequentialModel, generators: Sequence[StatePermutation],
     compiled = compile_model(model)
 
     def exploring(states: int, transitions: int, seconds: float) -> None:
-        progress(f"verify: exploring, {states:,} states, {transitions:,} transitions")
+        progress(f"verify: exploring, {counts_text(states, transitions, seconds)}")
 
     bound = state_bound(model, max_states)
     graph = reachable_graph(compiled, bound.states, exploring if progress is not None else None, timeout,

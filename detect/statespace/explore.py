@@ -178,6 +178,12 @@ class NotASymmetry(Exception):
 
 #: Seconds between ``progress`` calls (and between timeout checks).
 PROGRESS_INTERVAL = 0.5
+
+
+def counts_text(states: int, transitions: int, seconds: float) -> str:
+    """How an exploration goes, as every progress display words it."""
+    rate = states / seconds if seconds > 0 else 0.0
+    return f"{states:,} states, {rate:,.0f} states/s, {transitions:,} transitions"
 #: Expansions between clock readings; reading the clock per state would cost ~5%.
 _CLOCK_EVERY = 512
 _MAX_FAULT_REPORTS = 10
@@ -227,6 +233,8 @@ class AssertionResult:
     #: For a ``reaches ... with min(e)`` / ``max(e)`` that holds: the least / greatest value of
     #: ``e`` over the reachable states where the condition holds (the trace reaches one).
     value: Optional[int] = None
+    #: why an "unknown" verdict's own check stopped (a ``checking.verify.stop_reason``), if it did
+    stopped_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -259,6 +267,24 @@ class Exploration:
     cpu_seconds: float = 0.0
     #: How the run was made, when not as asked (the native explorer could not run, ...).
     notes: tuple[str, ...] = ()
+    #: The run stopped at its own time-out (``truncated`` is then set too).
+    timed_out: bool = False
+    #: Depth reached: the most steps from an initial state to a stored state (the last BFS
+    #: level; states are stored level by level, so it is the last stored state's distance).
+    depth: int = 0
+
+    @property
+    def stopped_by(self) -> str:
+        """What stopped the run early: "" (nothing: complete), "memory-limit", "timeout",
+        "interrupted" (Ctrl-C, SIGTERM, or an alarm) or "max-states" (the names of
+        ``checking.verify.stop_reason``)."""
+        if not self.truncated:
+            return ""
+        if self.memory_limit_reached:
+            return "memory-limit"
+        if self.timed_out:
+            return "timeout"
+        return "interrupted" if self.interrupted else "max-states"
 
     @property
     def states_per_second(self) -> float:
@@ -380,7 +406,7 @@ def explore_state_space(
     fault_states: list[State] = []
     pending = _PendingConditions(compiled)
     transitions = 0
-    truncated = interrupted = memory_limited = False
+    truncated = interrupted = memory_limited = timed_out = False
     expanded = 0
     memory = ResidentGrowth(memory_limit)
     # Canonicalising is costly enough that reading the clock after every expansion is
@@ -391,10 +417,11 @@ def explore_state_space(
     def must_stop() -> bool:
         """Read the memory and the clock: set the flags and say whether to stop."""
         nonlocal truncated, memory_limited
+        nonlocal timed_out
         if memory.over():
             truncated = memory_limited = True
         elif out_of_time():
-            truncated = True
+            truncated = timed_out = True
         return truncated
 
     try:
@@ -458,18 +485,26 @@ def explore_state_space(
     if progress is not None:
         progress(len(parent), transitions, seconds)
 
+    depth = 0
+    if queue:
+        at = parent[queue[-1]]
+        while at is not None:
+            depth += 1
+            at = parent[at]
     return finished(compiled, _Tracer(compiled, parent, initial_real, canon), pending,
                     states=len(parent), transitions=transitions, initial=len(initial_real),
                     deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                     faults=len(fault_states), truncated=truncated, interrupted=interrupted,
                     seconds=seconds, memory_bytes=memory.used(), memory_measure=memory.MEASURE,
-                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds)
+                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds, timed_out=timed_out,
+                    depth=depth)
 
 
 def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitions: int, initial: int,
              deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
              seconds: float, memory_bytes: int = 0, memory_measure: str = "",
-             memory_limit_reached: bool = False, cpu_seconds: float = 0.0) -> Exploration:
+             memory_limit_reached: bool = False, cpu_seconds: float = 0.0,
+             timed_out: bool = False, depth: int = 0) -> Exploration:
     """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
     rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
     native explorers."""
@@ -491,6 +526,8 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         memory_measure=memory_measure,
         memory_limit_reached=memory_limit_reached,
         cpu_seconds=cpu_seconds,
+        timed_out=timed_out,
+        depth=depth,
     )
 
 

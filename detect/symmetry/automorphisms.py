@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 import time
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from detect.symmetry.graph import ColouredGraph
 
@@ -28,17 +28,17 @@ class Automorphisms:
     seconds: float
 
 
+T = TypeVar("T")
+
+
 def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     if engine == "auto":
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
     start = time.perf_counter()
-    if engine == "nauty":
-        gens = _nauty(graph)
-        order = _count(_igraph(graph), list(graph.colour))
-    else:
-        gens, order = _bliss(graph)
+    search = _nauty_counted if engine == "nauty" else _bliss
+    gens, order = (search(graph) if graph.n < IN_CHILD_FROM else in_child(search, graph))
     return Automorphisms(tuple(tuple(g) for g in gens), order, engine, time.perf_counter() - start)
 
 
@@ -50,6 +50,12 @@ def stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]
     classes, and |Aut| divided by it is the order of that action.  Whichever engine found
     the generators, bliss counts, on one graph built for all of them: its count is an exact
     integer, nauty's a double (``_nauty``)."""
+    if graph.n >= IN_CHILD_FROM:
+        return in_child(_stabiliser_orders, graph, markings)
+    return _stabiliser_orders(graph, markings)
+
+
+def _stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]]) -> list[int]:
     engine_graph = _igraph(graph)
     return [_count(engine_graph, _recoloured(graph, marks)) for marks in markings]
 
@@ -66,6 +72,73 @@ def _recoloured(graph: ColouredGraph, marks: Mapping[int, int]) -> list[int]:
     for v, m in marks.items():
         colour[v] = index[(graph.colour[v], m)]
     return colour
+
+
+#: Graphs of at least this many nodes are searched in a child process (``in_child``).
+IN_CHILD_FROM = 1_000
+
+
+def in_child(work: Callable[..., T], *args) -> T:
+    """``work(*args)`` run in a forked child process, its result sent back pickled.
+
+    Why: nauty and bliss run in C, and neither stops promptly when asked -- bliss, through
+    igraph, runs Python's signal handlers but went on searching 14 s after the --timeout
+    alarm on a 390,000-node graph (Spin's p337.pftp.ses), holding gigabytes.  A child is
+    killed at once: an interrupt, SIGTERM or the alarm raised here while waiting kills it
+    and propagates, so the search stops within milliseconds and its memory is returned.
+    Where ``fork`` is missing the work runs here."""
+    import os
+    import pickle
+    import signal
+
+    if not hasattr(os, "fork"):
+        return work(*args)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, and leave without running the parent's cleanup
+        code = 0
+        try:
+            os.close(read_end)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
+                signal.signal(sig, signal.SIG_DFL)
+            try:
+                reply = (True, work(*args))
+            except Exception as e:  # noqa: BLE001 -- handed to the parent, which raises it
+                reply = (False, e)
+            try:
+                data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as e:  # noqa: BLE001
+                data = pickle.dumps((False, RuntimeError(f"{type(e).__name__}: {e}")))
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+        except BaseException:  # noqa: BLE001
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+    except BaseException:
+        import threading
+
+        os.kill(pid, signal.SIGKILL)
+        # Reaped aside: the kernel takes a while (0.4 s for 3 GB) to free the child's memory.
+        threading.Thread(target=os.waitpid, args=(pid, 0), daemon=True).start()
+        raise
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        raise RuntimeError(f"the automorphism search's child process ended without a result (status {status})")
+    ok, value = pickle.loads(data)
+    if not ok:
+        raise value
+    return value
+
+
+def _nauty_counted(graph: ColouredGraph):
+    """(generators, exact order): nauty's generators, bliss's count (``_count``)."""
+    return _nauty(graph), _count(_igraph(graph), list(graph.colour))
 
 
 def _nauty(graph: ColouredGraph) -> list:

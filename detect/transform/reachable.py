@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Optional
 
-from detect.statespace.explore import Progress, ReachableGraph, reachable_graph, state_bound
+from detect.statespace.explore import Progress, ReachableGraph, counts_text, reachable_graph, state_bound
 from detect.ir import SequentialModel, slot_offsets
 from detect.ir.semantics import steps
 
@@ -90,7 +90,8 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
     def telling(what: str):
         if progress is None:
             return None
-        return lambda states, transitions, seconds: progress(f"domains: {what}, {states:,} states")
+        return lambda states, transitions, seconds: progress(
+            f"domains: {what}, {counts_text(states, transitions, seconds)}")
 
     bound = state_bound(model, max_states)
     max_states = bound.states

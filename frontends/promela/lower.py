@@ -916,7 +916,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                 raise low.error("unsupported construct: a second never claim", u.pos)
             low.claim = u
     if program.ltl_ignored:
-        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored")
+        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored: not checked")
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
@@ -1534,9 +1534,16 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
     segments: list = []
     current: list = []
     loc = g.entry
+    # (location, locals) met at a segment boundary: met again, init loops without end.
+    seen: set = set()
     for _ in range(_MAX_PREFIX):
         if loc == g.end:
             break
+        if not current:
+            here = (loc, tuple(sorted(known.items())))
+            if here in seen:
+                break
+            seen.add(here)
         options = [k for k in g.outgoing(loc)]
         enabled = []
         for k in options:
@@ -1562,6 +1569,14 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
     later = g.reachable_from(loc) if loc != g.end else set()
     if any(t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in later for t in g.transitions):
         return None
+    # The plan ends with the last run: what init does after it is its own code, so that a
+    # loop after the runs is init's loop (Spin's states), not a chain of fresh locations
+    # unrolled up to _MAX_PREFIX steps (``do :: i++ od``: 256 states, not 20,256).
+    last = max((n for n, seg in enumerate(segments)
+                if any(isinstance(g.transitions[k].stmt, S.Run) for k in seg)), default=-1)
+    if last + 1 < len(segments):
+        segments = segments[:last + 1]
+        loc = g.transitions[segments[-1][-1]].dst if segments else g.entry
     return _Plan(tuple(runs), loc, tuple(segments))
 
 
@@ -1757,6 +1772,8 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
     assertions += _cycle_properties(tr, instances, claim[0] if claim is not None else None)
+    # An ignored ``ltl`` block stays a property, "not checked": a run never reports it holding.
+    assertions += tuple(ir.Assertion("ltl", text) for text in low.program.ltl_texts)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
