@@ -114,7 +114,7 @@ def show_size(n: float) -> str:
 
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
                max_procs: Optional[int] = None, domain_states: Optional[int] = None,
-               show_progress: bool = False) -> SequentialModel:
+               show_progress: bool = False, loop_max: Optional[int] = None) -> SequentialModel:
     """The model at ``path``, narrowed exploring at most ``domain_states`` states where its
     domains come from the reachable states (``--domain-states``); a status line shows how
     those explorations go when ``show_progress`` and standard error is a terminal."""
@@ -127,19 +127,19 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
     with warnings.catch_warnings(record=True) as caught, \
             status_line(show_progress and sys.stderr.isatty(), "loading the model") as tell:
         model = _load(path, defines, process, max_procs, domain_states, exploration_progress(
-            run.telling(tell), "domain narrowing: exploring"))
+            run.telling(tell), "domain narrowing: exploring"), loop_max)
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
 
 
 def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int],
-          domain_states: Optional[int], progress) -> SequentialModel:
+          domain_states: Optional[int], progress, loop_max: Optional[int] = None) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
         return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs,
-                             domain_states=domain_states, progress=progress)
+                             domain_states=domain_states, progress=progress, loop_max=loop_max)
     except InputError as e:
         raise Failure(str(e)) from None
 
@@ -388,6 +388,10 @@ max_procs_option = click.option(
          "what init's runs need; Spin allows 255); a run beyond it is a fault naming this option.  "
          "CSP#: at most N processes alive at once spawned by 'Q() ||| P()' inside a sequential process, "
          "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
+loop_max_option = click.option(
+    "--loop-max", default=None, type=click.IntRange(1, 1_000_000), metavar="N",
+    help="Run a While loop at most N rounds; one more is a fault (Murphi: default 1000, CMurphi's -loop; "
+         "CSP#: default 256).")
 domain_states_option = click.option(
     "--domain-states", default=1_000_000, show_default=True, metavar="N",
     help="Take domains from the reachable states only if there are at most N of them: on loading, "
@@ -457,6 +461,7 @@ def main() -> None:
 @json_option
 @process_option
 @max_procs_option
+@loop_max_option
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True,
               help="Automorphism engine (auto: nauty for small graphs, bliss for large).")
 @click.option("--table-limit", default=100_000, show_default=True,
@@ -476,12 +481,12 @@ def main() -> None:
 @timeout_option
 @graph_limit_option
 @pipeline_command
-def analyze(model, defines, as_json, process, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
+def analyze(model, defines, as_json, process, max_procs, loop_max, engine, table_limit, verify, max_states, all_cycles, measure,
             partial_ok, domain_states, timeout, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max)
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit)
@@ -657,6 +662,10 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @json_option
 @process_option
 @max_procs_option
+@loop_max_option
+@click.option("--ndl", "--no-deadlock", "ndl", is_flag=True,
+              help="Murphi: do not report deadlocks as errors (CMurphi's -ndl). By default a state in which "
+                   "no rule changes the state is an error, as in CMurphi.")
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @timeout_option
 @click.option("--memory-limit", default=None, metavar="SIZE",
@@ -688,7 +697,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "counting this process); the result does not depend on it.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
+def explore_command(model, defines, as_json, process, max_procs, loop_max, ndl, max_states, timeout, memory_limit, trace,
                     strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
                     workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
@@ -696,7 +705,11 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max)
+    if ndl:
+        if not model.lower().endswith(".m"):
+            raise Failure(f"{model}: --ndl applies to Murphi models only")
+        seq = dataclasses.replace(seq, assertions=tuple(a for a in seq.assertions if a.kind != "deadlockfree"))
     detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
                                graph_limit=graph_limit)
                  if strategy != "none" else None)
@@ -849,14 +862,15 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
 @define_option
 @process_option
 @max_procs_option
+@loop_max_option
 @domain_states_option
 @timeout_option
 @pipeline_command
-def linearise(model, defines, process, max_procs, domain_states, timeout):
+def linearise(model, defines, process, max_procs, loop_max, domain_states, timeout):
     """Print MODEL's linearised sequential model (globals, summands, init)."""
     from detect.ir.pretty import show_model
 
-    click.echo(show_model(load_model(model, defines, process, max_procs, domain_states, show_progress=True)),
+    click.echo(show_model(load_model(model, defines, process, max_procs, domain_states, show_progress=True, loop_max=loop_max)),
                nl=False)
 
 
@@ -868,6 +882,7 @@ def linearise(model, defines, process, max_procs, domain_states, timeout):
 @define_option
 @process_option
 @max_procs_option
+@loop_max_option
 @click.option("--format", "fmt", required=True,
               type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg"]),
               help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
@@ -886,7 +901,7 @@ def linearise(model, defines, process, max_procs, domain_states, timeout):
 @timeout_option
 @graph_limit_option
 @pipeline_command
-def export(model, defines, process, max_procs, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
+def export(model, defines, process, max_procs, loop_max, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
            layout, domain_states, timeout, graph_limit):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
     from detect.export import ExportError, ExportOptions, atomic_write, export_chunks
@@ -894,7 +909,7 @@ def export(model, defines, process, max_procs, fmt, output, engine, table_limit,
     start = time.perf_counter()
     if output is None and fmt == "png" and sys.stdout.isatty():
         raise Failure("--format png is binary: give -o FILE or redirect standard output")
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True, loop_max=loop_max)
     options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout, domain_states,
                             graph_limit)
     current_run().enter(f"exporting ({fmt})")

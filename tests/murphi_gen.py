@@ -7,7 +7,8 @@ of records, arrays of arrays), ``Var``; nested ``Ruleset``s (scalarset, enum and
 ranges, several quantifiers), ``Rule`` with and without guards and with local ``Var``s,
 ``Startstate`` (also inside a ruleset), ``Invariant`` (also inside a ruleset); statements
 ``:=`` (simple values and whole array / record copies), nested ``If``/``Elsif``/``Else``,
-``Switch``, ``For`` (over types and ``:= a To b By c``), ``While``, procedure calls (``Var``
+``Switch``, ``For`` (over types and ``:= a To b By c``), ``While`` (also past 256 and 1000
+rounds), rules that change nothing (deadlocks by self-loops), procedure calls (``Var``
 and value parameters, locals, early ``Return``), ``Alias`` (of designators and of
 expressions), ``Clear``, ``Undefine``, ``Error``, ``Assert``; expressions with ``+ - * / %``,
 comparisons, ``& | ! ->``, ``?:``, ``Forall``/``Exists``, ``IsUndefined`` and function calls
@@ -470,6 +471,12 @@ class Gen:
                 ctx.loops -= 1
             bound = r.randint(0, min(2, self.val.hi))
             cond = f"{counter} < {bound}" + (f" & {self.bool_expr(ctx, 1)}" if self.chance(0.4) else "")
+            if self.chance(0.15):
+                # More rounds than our old bound of 256 (CMurphi's -loop is 1000): within it,
+                # or past it, a fault in both tools.
+                hi = r.choice([300, 999, 1000])
+                self.pending_locals[-1] = (counter, Ty("int", f"0..{hi}", 0, hi))
+                return f"{counter} := 0; While {counter} < {hi} Do {counter} := {counter} + 1; End;"
             return f"{counter} := 0; While {cond} Do {ind(body)} {counter} := {counter} + 1; End;"
         if kind == "alias":
             name = self.fresh("al")
@@ -604,6 +611,11 @@ class Gen:
                     inner.append(f'{indent}  Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
                 del ctx.syms[len(ctx.syms) - len(quants):]
                 out.append(f"{indent}Ruleset {'; '.join(quants)} Do\n" + "\n".join(inner) + f"\n{indent}End;")
+            elif self.chance(0.12):
+                # A rule that changes nothing: a state where only such rules are enabled is a
+                # deadlock for CMurphi (and for us).
+                guard = f"{self.bool_expr(ctx, 1)} ==> " if self.chance(0.7) else ""
+                out.append(f'{indent}Rule "{self.fresh("stay")}" {guard}Begin End;')
             else:
                 out.append(self.rule(ctx, indent))
         return out

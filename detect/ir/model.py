@@ -339,6 +339,9 @@ class SequentialModel:
     #: The process instances, in the order the front end created them; empty for models
     #: without processes (Murphi's rules, models built by hand).
     processes: tuple[Process, ...] = ()
+    #: A state whose every successor is the state itself is a deadlock too (CMurphi and
+    #: Rumur: "no rule changes the state"); otherwise only a state without successors is.
+    stutter_deadlock: bool = False
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""

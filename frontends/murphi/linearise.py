@@ -77,6 +77,10 @@ MAX_START_STATES = 100_000
 #: 4·10^9 copies, hours of translation before any later bound applies.  The bundled models
 #: need at most a few thousand; this many take about 15 s.
 MAX_UNROLLED = 50_000
+#: The deadlock property's text (CMurphi: "Deadlocked state found.").
+DEADLOCK_TEXT = "no deadlocked state (CMurphi's deadlock check; explore --ndl turns it off)"
+#: Rounds a ``While`` may run before it is an error: CMurphi's default ``-loop 1000``.
+LOOP_MAX = 1000
 
 # ---------------------------------------------------------------------------- types
 
@@ -1569,12 +1573,13 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     return summands
 
 
-def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], global_names) -> list[tuple[int, ...]]:
+def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], global_names,
+                  loop_max: int = LOOP_MAX) -> list[tuple[int, ...]]:
     """Every start state, by running each ``Startstate`` instance from all-undefined."""
     # Every variable may be undefined while a start state runs.
     saved = tr.undefinable
     tr.undefinable = frozenset(v.name for v in variables)
-    model = ir.SequentialModel("start", variables, ())
+    model = ir.SequentialModel("start", variables, (), loop_bound=loop_max)
     offsets = ir.slot_offsets(model)
     undefined_state = [v.domain[0] for v in variables for _ in range(v.length)]
     results: list[tuple[int, ...]] = []
@@ -1601,8 +1606,10 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
 # ---------------------------------------------------------------------------- entry point
 
 
-def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, int]] = None) -> ir.SequentialModel:
-    """The ``SequentialModel`` of a parsed Murphi program (see the module docstring)."""
+def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, int]] = None,
+              loop_max: int = LOOP_MAX) -> ir.SequentialModel:
+    """The ``SequentialModel`` of a parsed Murphi program (see the module docstring);
+    ``loop_max`` is its ``loop_bound`` (CMurphi's ``-loop``)."""
     defines = dict(defines or {})
     tr = _Translator(path, defines)
     tr.declare_globals(program)
@@ -1620,7 +1627,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size)
         for leaf in leaves
     )
-    states = sorted(set(_start_states(tr, starts, full, global_names)))
+    states = sorted(set(_start_states(tr, starts, full, global_names, loop_max)))
     per_slot = [sorted({s[k] for s in states}) for k in range(len(states[0]))]
     product = 1
     for values in per_slot:
@@ -1665,9 +1672,13 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         name=name,
         variables=tuple(variables),
         summands=tuple(summands),
-        assertions=tuple(assertions),
+        # CMurphi reports a deadlock as an error unless -ndl (``explore --ndl``): a state in
+        # which no rule is enabled or every enabled rule leaves the state as it is.
+        assertions=tuple(assertions) + (ir.Assertion("deadlockfree", DEADLOCK_TEXT),),
         parameters=tuple(sorted(defines.items())),
         source=path,
+        loop_bound=loop_max,
+        stutter_deadlock=True,
     )
     ir.validate(model)
     return model
