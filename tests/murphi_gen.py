@@ -10,7 +10,8 @@ ranges, several quantifiers), ``Rule`` with and without guards and with local ``
 ``Switch``, ``For`` (over types and ``:= a To b By c``), ``While`` (also past 256 and 1000
 rounds), rules that change nothing (deadlocks by self-loops), procedure calls (``Var``
 and value parameters, locals, early ``Return``), ``Alias`` (of designators and of
-expressions), ``Clear``, ``Undefine``, ``Error``, ``Assert``; expressions with ``+ - * / %``,
+expressions), ``Clear``, ``Undefine``, ``Error``, ``Assert``, ``Put``; records whose last field has no
+``;`` and rules without ``Begin``; expressions with ``+ - * / %``,
 comparisons, ``& | ! ->``, ``?:``, ``Forall``/``Exists``, ``IsUndefined`` and function calls
 (locals, early ``Return``).
 
@@ -160,7 +161,9 @@ class Gen:
             return "Scalarset(N)"
         if t.kind == "array":
             return f"Array [{self.type_text(t.index)}] Of {self.type_text(t.elem)}"
-        return "Record " + " ".join(f"{n}: {self.type_text(f)};" for n, f in t.fields) + " End"
+        text = "Record " + " ".join(f"{n}: {self.type_text(f)};" for n, f in t.fields)
+        # CMurphi separates fields by ";": the last one needs none.
+        return (text[:-1] if self.chance(0.4) else text) + " End"
 
     def variables(self) -> list[Sym]:
         pool = [("x", self.val), ("y", self.val), ("b", BOOL), ("c", self.color), ("p", self.pid),
@@ -423,7 +426,7 @@ class Gen:
                 kinds += ["while"] if ctx.loops == 0 else []
         if not ctx.in_function:
             kinds += ["clear", "undefine", "call", "call"]
-        kinds += ["error", "assert"]
+        kinds += ["error", "assert", "put"]
         kind = r.choice(kinds)
         ind = lambda lines: " ".join(lines)
         if kind == "assign":
@@ -516,6 +519,8 @@ class Gen:
             if not self.chance(0.25):
                 raise NoValue(INT)
             return f'If {self.bool_expr(ctx, 1)} Then Error "{self.fresh("e")}"; End;'
+        if kind == "put":
+            return f'Put "{self.fresh("text")}";' if self.chance(0.5) else f"Put {self.int_expr(ctx, 1)};"
         if kind == "assert":
             return f'Assert {self.bool_expr(ctx, 2)} "{self.fresh("as")}";'
         raise AssertionError(kind)
@@ -594,7 +599,10 @@ class Gen:
         locals_ += self.pending_locals
         decls = ("Var " + " ".join(f"{n}: {self.type_text(t)};" for n, t in locals_) + " ") if locals_ else ""
         name = self.fresh("rule")
-        return f'{indent}Rule "{name}" {guard}{decls}Begin\n{indent}  ' + f"\n{indent}  ".join(body) + f"\n{indent}End;"
+        # "Begin" is needed only after declarations (CMurphi), and after a rule name without
+        # a guard (else the first statement's designator reads as the start of a guard).
+        begin = "Begin" if decls or not guard or self.chance(0.6) else ""
+        return f'{indent}Rule "{name}" {guard}{decls}{begin}\n{indent}  ' + f"\n{indent}  ".join(body) + f"\n{indent}End;"
 
     def rules(self, ctx: Ctx, depth: int, indent: str) -> list[str]:
         r = self.r

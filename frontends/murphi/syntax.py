@@ -289,9 +289,15 @@ def _string(tok: Token) -> str:
     return str(tok)[1:-1]
 
 
-#: What to say about a construct outside the subset, by its (lower-case) keyword.
+#: What to say about a construct outside the subset, by its (lower-case) reserved word.
 _UNSUPPORTED = {
-    "put": "'Put' is not supported (it only prints)",
+    "multiset": "'Multiset' is not supported",
+    "multisetadd": "'MultisetAdd' is not supported (multisets are not)",
+    "multisetremove": "'MultisetRemove' is not supported (multisets are not)",
+    "multisetremovepred": "'MultisetRemovePred' is not supported (multisets are not)",
+    "multisetcount": "'MultisetCount' is not supported (multisets are not)",
+    "choose": "'Choose' is not supported (multisets are not)",
+    "union": "'Union' is not supported",
 }
 
 
@@ -317,6 +323,11 @@ class _ToAst(SyntaxBuilder):
 
     def _unsupported(self, tok: Token) -> InputError:
         return InputError(_UNSUPPORTED[str(tok).lower()], self.file, tok.line, tok.column)
+
+    def put_stmt(self, meta, children):
+        """``Put e`` / ``Put "text"`` only prints (CMurphi writes it during the search): a
+        statement that does nothing to the state."""
+        return None
 
     # -------------------------------------------------------------- expressions
     def number(self, meta, children):
@@ -401,8 +412,10 @@ class _ToAst(SyntaxBuilder):
         return ArrayType(index, element, self.span(kw))
 
     def record_type(self, meta, children):
-        kw = children[0]
-        return RecordType(tuple(children[1:-1]), self.span(kw))
+        kw, fields = children[0], children[1]
+        return RecordType(tuple(fields), self.span(kw))
+
+    record_fields = collect
 
     # -------------------------------------------------------------- declarations
     def const_decl(self, meta, children):
@@ -519,7 +532,8 @@ class _ToAst(SyntaxBuilder):
     quantifiers = collect
 
     # -------------------------------------------------------------- statements
-    stmts = collect
+    def stmts(self, meta, children):
+        return tuple(c for c in children if c is not None)  # ``Put`` is None
 
     def assign(self, meta, children):
         target, value = children
@@ -579,17 +593,21 @@ class _ToAst(SyntaxBuilder):
         kw = children[0]
         name, guard, decls, body = "", None, (), ()
         for child in children[1:]:
+            if isinstance(child, Token) and child.type == "NUMBER" and int(child) != 0:
+                # CMurphi fires only the enabled rules of least priority.
+                raise InputError(f"rule priority {child} is not supported (only 0, the default)",
+                                 self.file, child.line, child.column)
             if isinstance(child, tuple) and child and child[0] == "name":
                 name = child[1]
             elif isinstance(child, tuple) and child and child[0] == "guard":
                 guard = child[1]
-        decls, body = children[-4], children[-2]
+        decls, body = _decls_and_body(children)
         return SimpleRule(name, guard, decls, body, self.span(kw))
 
     def start_state(self, meta, children):
         kw = children[0]
         name = children[1][1] if isinstance(children[1], tuple) and children[1][:1] == ("name",) else ""
-        decls, body = children[-4], children[-2]
+        decls, body = _decls_and_body(children)
         return StartState(name, decls, body, self.span(kw))
 
     def invariant(self, meta, children):
@@ -617,12 +635,21 @@ class _ToAst(SyntaxBuilder):
         return Program(tuple(items))
 
 
+def _decls_and_body(children) -> tuple[tuple, tuple]:
+    """A rule's declarations and statements: ``... [decls Begin] stmts End`` (CMurphi needs
+    ``Begin`` only after declarations)."""
+    begin = children[-3]
+    if isinstance(begin, Token) and begin.type == "BEGIN":
+        return children[-4], children[-2]
+    return (), children[-2]
+
+
 def _first_unsupported(text: str) -> Optional[tuple[str, int, int]]:
     """The first reserved word of an unsupported construct: (message, line, column)."""
     try:
         for tok in GRAMMAR.parser.lex(text):
-            if tok.type.lower() in _UNSUPPORTED:
-                return _UNSUPPORTED[tok.type.lower()], tok.line, tok.column
+            if tok.type == "UNSUPPORTED_WORD":
+                return _UNSUPPORTED[str(tok).lower()], tok.line, tok.column
     except lark.exceptions.LarkError:
         pass  # a character no token matches: the syntax error says so
     return None
