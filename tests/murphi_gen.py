@@ -589,11 +589,20 @@ class Gen:
         self.pending_locals = []
         locals_ = [(self.fresh("v"), r.choice([self.val, BOOL]))] if self.chance(0.3) else []
         guard = f"{self.bool_expr(ctx, 2)} ==> " if self.chance(0.8) else ""
+        body = []
+        if self.chance(0.25):
+            # A local array or record (mcslock2.m), set from a global of its type.
+            t = r.choice([self.rec, self.arr, self.recs])
+            source = self.designator(ctx, lambda u, t=t: u == t, False)
+            if source:
+                n = self.fresh("v")
+                locals_.append((n, t))
+                body.append(f"{n} := {source[0]};")
         for n, t in locals_:
             ctx.syms.append(Sym(n, t, True))
-        body = []
         for n, t in locals_:
-            body.append(f"{n} := {self.int_expr(ctx, 1) + ' % ' + str(t.hi + 1) if t.kind == 'int' else self.bool_expr(ctx, 1)};")
+            if t.simple:
+                body.append(f"{n} := {self.int_expr(ctx, 1) + ' % ' + str(t.hi + 1) if t.kind == 'int' else self.bool_expr(ctx, 1)};")
         body += self.block(ctx, r.randint(1, 3), 3)
         del ctx.syms[len(ctx.syms) - len(locals_):]
         locals_ += self.pending_locals

@@ -36,3 +36,35 @@ def test_last_record_field_without_semicolon_rules_without_begin_and_put():
 def test_rule_priority_is_refused_at_the_number():
     text = 'Var x: boolean;\nStartstate x := false; End;\nRule 5 "r" true ==> x := !x; End;'
     assert_located_error(parse_text, text, "p.m", 3, 6, "rule priority 5 is not supported")
+
+
+LOCAL_AGGREGATES = """
+Const N: 2;
+Type pid: Scalarset(N);
+     R : Record a : 0..1; End;
+     A : Array [pid] of 0..2;
+Var r : R; arr : A; x : 0..1;
+Procedure bump(p: pid); Var loc : A; Begin loc := arr; loc[p] := (loc[p] + 1) % 3; arr := loc; End;
+Startstate Var t : R; Begin t.a := 0; r := t; For i : pid Do arr[i] := 0; End; x := 0; End;
+Rule "flip" true ==> Var t : R; Begin t := r; t.a := 1 - t.a; r := t; End;
+Ruleset p : pid Do
+  Rule "inc" true ==> Var u : A; Begin u := arr; u[p] := (u[p] + 1) % 3; arr := u; End;
+  Rule "inc2" x = 0 ==> bump(p); x := 1; End;
+End;
+"""
+
+
+def test_rule_local_records_and_arrays():
+    """mcslock2.m's ``Rule ... Var t : R; Begin t := r; ...``, a procedure's local array and a
+    start state's local record: CMurphi 36 states, 144 rules fired; -sym1 24 states, which
+    --reduce exact gives with the scalarset's swap (the local arrays are per-element state
+    that every rule leaves undefined, so the swap is found)."""
+    assert _counts(LOCAL_AGGREGATES) == (36, 144, False)
+    model = parse_text(LOCAL_AGGREGATES, "t.m")
+    assert _reduced_states(model) == (2, 24)
+
+
+def test_reading_an_undefined_element_of_a_local_array_is_an_error():
+    """CMurphi: "The undefined value at u[pid_1] is referenced"."""
+    text = LOCAL_AGGREGATES + 'Ruleset p : pid Do Rule "bad" x = 1 ==> Var u : A; Begin If u[p] = 0 Then x := 0; End; End; End;'
+    assert _counts(text)[2]

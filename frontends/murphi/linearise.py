@@ -56,7 +56,7 @@ from detect.errors import InputError
 from detect.ir import build
 from detect.ir.build import disj, fold, is_truth
 from detect.ir.semantics import Env, Fault, execute
-from detect.ir.walk import names_read, subexpressions
+from detect.ir.walk import map_expr, map_program, names_read, subexpressions
 
 from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
@@ -322,6 +322,31 @@ class _Translator:
     temp_names: set[str] = field(default_factory=set)
     #: copies unrolled so far in this translation round (``MAX_UNROLLED``)
     unrolled: int = 0
+    #: the leaves of the local arrays and records of the rule being translated, by IR name
+    #: (``None``: none may be declared here); see ``local_aggregate``
+    aggregates: Optional[dict[str, Leaf]] = None
+    aggregate_inits: list = field(default_factory=list)
+    #: the leaves of every rule's local aggregates: state variables (see ``_rule_summands``)
+    aggregate_leaves: dict = field(default_factory=dict)
+
+    def local_aggregate(self, name: str, t: Type, taken: set[str]) -> VarSym:
+        """A local array or record: translated as a variable whose leaves are named
+        ``name$local...`` (no Murphi name has ``$``), held in one temporary per element by
+        ``lower_aggregates`` after translation.  It starts undefined: ``entry_undefined``."""
+        # Unique over the whole model: rules' aggregates are state variables.
+        base = fresh_name(f"{name}$local", self.temp_names)
+        leaves = {leaf.path: leaf for leaf in _leaves(base, t)}
+        for leaf in leaves.values():
+            self.aggregates[leaf.ir_name] = leaf
+            self.aggregate_inits += list(_undefine_leaves((leaf,)))
+        self.undefinable = self.undefinable | frozenset(l.ir_name for l in leaves.values())
+        return VarSym(base, t, leaves)
+
+    def take_aggregate_inits(self) -> list[ir.Stmt]:
+        """The statements that make the local aggregates declared since the last call
+        undefined (run where their scope is entered)."""
+        out, self.aggregate_inits = self.aggregate_inits, []
+        return out
 
     def unroll(self, copies: int, node) -> None:
         """Count ``copies`` more unrolled copies, made at ``node``; a located error beyond
@@ -466,7 +491,12 @@ class _Translator:
             else:
                 t = self.resolve_type(d.type, inner)
                 if not isinstance(t, Simple):
-                    raise self.error("rule-local variables of array or record type are not supported", d)
+                    if self.aggregates is None:
+                        raise self.error("local variables of array or record type are not supported here "
+                                         "(only in rules, start states and procedures)", d)
+                    for n, _ in d.names:
+                        inner[n] = self.local_aggregate(n, t, taken)
+                    continue
                 for n, _ in d.names:
                     inner[n] = variable(n, t) if variable else LocalSym(fresh_name(n, taken), t, temporary=True)
         return inner
@@ -911,6 +941,7 @@ class _Translator:
 
         body_scope = self.local_scope(decl.decls, inner, self.temp_names, variable)
         out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
+        out += self.take_aggregate_inits()
         return out + self.stmts(decl.body, body_scope)
 
     def value_argument(self, f: Formal, arg: Expr, scope: Scope) -> tuple[Simple, Value]:
@@ -942,9 +973,13 @@ class _Translator:
             ok = v.defined if v.within(ftype) else conj(v.defined, _in_range(v.expr, ftype.lo, ftype.hi))
             entry_ok = conj(entry_ok, ok)
             base[f.name] = run.new_local(f.name, ftype, Value(v.expr, *((v.lo, v.hi) if v.within(ftype) else (ftype.lo, ftype.hi))))
-        body_scope = self.local_scope(
-            decl.decls, base, self.temp_names,
+        saved, self.aggregates = self.aggregates, None  # a function becomes one expression
+        try:
+            body_scope = self.local_scope(
+                decl.decls, base, self.temp_names,
             lambda name, t: run.new_local(name, t, Value(ir.Const(t.undefined), t.lo, t.hi, ir.FALSE)))
+        finally:
+            self.aggregates = saved
         run.block(decl.body, ir.TRUE, body_scope)
         if run.result is None:
             raise self.error(f"function {decl.name!r} never returns a value", decl)
@@ -1537,8 +1572,21 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
         local_vars.append(sym)
         return sym
 
+    saved_undefinable = tr.undefinable
+    tr.aggregates, tr.aggregate_inits = {}, []
+    try:
+        return _rule_summands_in(tr, rule, params, taken, local_vars, variable)
+    finally:
+        # A local aggregate's leaves are no state: not undefinable globally, never written.
+        tr.undefined_writes -= set(tr.aggregates)
+        tr.undefinable = saved_undefinable
+        tr.aggregates = None
+
+
+def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_vars, variable) -> list[ir.Summand]:
     scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken, variable)
     entry = tuple(ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars)
+    entry += tuple(tr.take_aggregate_inits())
     name = rule.name or f"rule@{rule.line}"
     origin = ir.Origin.at(tr.path, rule.line, rule.column, f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\"")
     params_locals = tuple(ir.Local(p.ir_name, p.values) for p in params)
@@ -1553,11 +1601,21 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
             g = tr.expr(rule.guard, scope)
             faults = [] if g.defined == ir.TRUE else [Case((neg(g.defined),))]
             guard = _Cases([Case((conj(g.defined, g.expr),))], [], faults)
-    body_cases, body_faults = _split_body(tr, rule.body, scope, taken)
-    if len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
+    body_cases, body_faults = _split_body(tr, rule.body, scope, taken) if not tr.aggregates else ([], [])
+    if not body_cases or len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
+        # (A condition on a local aggregate must not move into the guard: not split then.)
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
     if entry:
         body_cases = [(c, entry + program) for c, program in body_cases]
+    if tr.aggregates:
+        # Local arrays and records are state variables that every rule leaves undefined, so
+        # no two stored states differ in them (the counts are CMurphi's); as state, their
+        # elements are read and written per element, as the symmetry detection needs
+        # (temporaries chosen by a chain of ``?:`` would single out one element).
+        for leaf in tr.aggregates.values():
+            tr.aggregate_leaves.setdefault(leaf.ir_name, leaf)
+        reset = tuple(_undefine_leaves(tr.aggregates.values()))
+        body_cases = [(c, program + reset) for c, program in body_cases]
     summands = []
     for g in guard.true:
         for c, program in body_cases:
@@ -1573,6 +1631,60 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     return summands
 
 
+def _undefine_leaves(leaves) -> Iterator[ir.Stmt]:
+    for leaf in leaves:
+        refs = [ir.Name(leaf.ir_name)] if not leaf.dims else \
+            [ir.Index(leaf.ir_name, ir.Const(k)) for k in range(leaf.size)]
+        yield from (ir.Assign(ref, ir.Const(leaf.type.undefined)) for ref in refs)
+
+
+def lower_aggregates(program, aggregates: Mapping[str, Leaf], where: str) -> tuple[ir.Stmt, ...]:
+    """``program`` with the local arrays and records ``aggregates`` (leaves by IR name) held
+    in one temporary per element, ``leaf[k]``: an element read with a computed subscript is
+    a choice over the elements, a write an ``If`` chain; a subscript outside the array
+    faults, as reading or writing a state array out of its bounds does."""
+    def element(leaf: str, k: int) -> ir.Name:
+        return ir.Name(f"{leaf}[{k}]")
+
+    def read(e: ir.Expr):
+        if isinstance(e, ir.Index) and e.array in aggregates:
+            index = map_expr(e.index, read)
+            n = aggregates[e.array].size
+            if isinstance(index, ir.Const):
+                return element(e.array, index.value) if 0 <= index.value < n else ir.Binary("/", ir.Const(1), ir.Const(0))
+            out: ir.Expr = ir.Binary("/", ir.Const(1), ir.Const(0))  # out of bounds: a fault
+            for k in reversed(range(n)):
+                out = ir.Ite(ir.Binary("==", index, ir.Const(k)), element(e.array, k), out)
+            return out
+        return None
+
+    def lower(stmts) -> tuple[ir.Stmt, ...]:
+        out: list[ir.Stmt] = []
+        for st in stmts:
+            if isinstance(st, ir.Assign) and isinstance(st.target, ir.Index) and st.target.array in aggregates:
+                index = map_expr(st.target.index, read)
+                value = map_expr(st.value, read)
+                n = aggregates[st.target.array].size
+                if isinstance(index, ir.Const):
+                    out.append(ir.Assign(element(st.target.array, index.value), value) if 0 <= index.value < n
+                               else ir.Assert(ir.FALSE, f"{where}: index out of range"))
+                    continue
+                chain: tuple = (ir.Assert(ir.FALSE, f"{where}: index out of range"),)
+                for k in reversed(range(n)):
+                    chain = (ir.If(ir.Binary("==", index, ir.Const(k)),
+                                   (ir.Assign(element(st.target.array, k), value),), chain),)
+                out.extend(chain)
+            elif isinstance(st, ir.If):
+                out.append(ir.If(map_expr(st.cond, read), lower(st.then), lower(st.else_)))
+            elif isinstance(st, ir.While):
+                out.append(ir.While(map_expr(st.cond, read), lower(st.body)))
+            else:
+                out.extend(map_program((st,), read))
+        return tuple(out)
+
+    return lower(program)
+
+
 def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], global_names,
                   loop_max: int = LOOP_MAX) -> list[tuple[int, ...]]:
     """Every start state, by running each ``Startstate`` instance from all-undefined."""
@@ -1586,8 +1698,12 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
     try:
         for start, params in starts:
             taken = set(global_names) | {p.ir_name for p in params}
+            tr.aggregates, tr.aggregate_inits = {}, []
             scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
-            program = tuple(tr.stmts(start.body, scope))
+            program = tuple(tr.take_aggregate_inits()) + tuple(tr.stmts(start.body, scope))
+            if tr.aggregates:
+                program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
+            tr.aggregates = None
             for binding in itertools.product(*(p.values for p in params)):
                 if len(results) >= MAX_START_STATES:
                     raise tr.error(f"more than {MAX_START_STATES} start states", start)
@@ -1652,6 +1768,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         tr.undefined_writes = set()
         tr.temp_names = set()
         tr.unrolled = 0
+        tr.aggregate_leaves = {}
         summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
         assertions = [_invariant(tr, r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
         if tr.undefined_writes <= undefinable:
@@ -1666,6 +1783,10 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
             domain = (leaf.type.undefined,) + domain
         init = tuple(tuple(per_slot[offset + k]) for k in range(leaf.size or 1))
         variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size,
+                                     value_names=leaf.type.shown_names))
+    for leaf in tr.aggregate_leaves.values():  # rules' local arrays and records: always undefined
+        variables.append(ir.Variable(leaf.ir_name, (leaf.type.undefined,) + leaf.type.values,
+                                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size,
                                      value_names=leaf.type.shown_names))
     name = Path(path).stem if path else "murphi"
     model = ir.SequentialModel(
