@@ -8,7 +8,8 @@ ranges, several quantifiers), ``Rule`` with and without guards and with local ``
 ``Startstate`` (also inside a ruleset), ``Invariant`` (also inside a ruleset); statements
 ``:=`` (simple values and whole array / record copies), nested ``If``/``Elsif``/``Else``,
 ``Switch``, ``For`` (over types and ``:= a To b By c``), ``While`` (also past 256 and 1000
-rounds), rules that change nothing (deadlocks by self-loops), procedure calls (``Var``
+rounds), rules that change nothing (deadlocks by self-loops), ``Alias ... Do`` around rules,
+procedure calls (``Var``
 and value parameters, locals, early ``Return``), ``Alias`` (of designators and of
 expressions), ``Clear``, ``Undefine``, ``Error``, ``Assert``, ``Put``; records whose last field has no
 ``;`` and rules without ``Begin``; expressions with ``+ - * / %``,
@@ -628,6 +629,23 @@ class Gen:
                     inner.append(f'{indent}  Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
                 del ctx.syms[len(ctx.syms) - len(quants):]
                 out.append(f"{indent}Ruleset {'; '.join(quants)} Do\n" + "\n".join(inner) + f"\n{indent}End;")
+            elif depth < 2 and self.chance(0.12):
+                # An Alias around rules (dp4.m, the dash protocols): of a designator (perhaps
+                # indexed by a ruleset parameter) or of an expression.
+                name = self.fresh("ar")
+                if self.chance(0.7):
+                    des = self.designator(ctx, lambda u: True, True)
+                    if des is None:
+                        continue
+                    target, t, writable = des[0], des[1], True
+                else:
+                    t = r.choice([INT, BOOL, self.color])
+                    target = self.expr(t, ctx, 1)
+                    t, writable = (self.val if t.kind == "int" else t), False
+                ctx.syms.append(Sym(name, t, writable))
+                inner = self.rules(ctx, depth + 1, indent + "  ")
+                ctx.syms.pop()
+                out.append(f"{indent}Alias {name}: {target} Do\n" + "\n".join(inner) + f"\n{indent}End;")
             elif self.chance(0.12):
                 # A rule that changes nothing: a state where only such rules are enabled is a
                 # deadlock for CMurphi (and for us).

@@ -68,3 +68,26 @@ def test_reading_an_undefined_element_of_a_local_array_is_an_error():
     """CMurphi: "The undefined value at u[pid_1] is referenced"."""
     text = LOCAL_AGGREGATES + 'Ruleset p : pid Do Rule "bad" x = 1 ==> Var u : A; Begin If u[p] = 0 Then x := 0; End; End; End;'
     assert _counts(text)[2]
+
+
+ALIAS_RULES = """
+Var x : Array [0..1] of 0..1; r : Record f : Array [0..1] of boolean; End;
+Startstate Begin x[0] := 0; x[1] := 0; r.f[0] := false; r.f[1] := false; End;
+Ruleset i : 0..1 Do Alias y : x[i] Do Rule "set" y = 0 ==> Begin y := 1; End; End; End;
+Alias g : r.f; n : 1 Do
+  Ruleset j : 0..1 Do
+    Alias h : g[j] Do
+      Rule "flip" x[j] = n ==> h := !h; End;
+      Invariant "inv" h -> x[j] = 1;
+    End;
+  End;
+End;
+"""
+
+
+def test_alias_around_rules_rulesets_and_invariants():
+    """dp4.m's ``Alias ... Do`` around rules (the issue's minimal case is the first
+    ruleset): CMurphi 9 states, 18 rules fired, no error."""
+    assert _counts(ALIAS_RULES) == (9, 18, False)
+    text = ALIAS_RULES.replace("h -> x[j] = 1", "!h")
+    assert _counts(text)[2]  # the invariant reads the alias: violated once a flag is set

@@ -61,7 +61,7 @@ from detect.ir.walk import map_expr, map_program, names_read, subexpressions
 from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
     Designator, EnumType, ErrorStmt, Expr, Field, Formal, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
-    Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
+    AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp,
     UndefineStmt, VarDecl, WhileStmt, Conditional,
 )
@@ -860,6 +860,15 @@ class _Translator:
             indices.append(Value(ir.Name(tmp), v.lo, v.hi))
         return replace(a, indices=tuple(indices))
 
+    def alias_symbol(self, target, scope: Scope) -> Symbol:
+        """What the name of an ``Alias`` around rules stands for in them: the designator,
+        its subscripts evaluated where it is used (a guard has no statements to evaluate
+        them before), or the expression's value."""
+        if isinstance(target, Designator):
+            a = self.access(target, scope)
+            return ValueSym(a) if isinstance(a, Value) else AliasSym(a)
+        return ValueSym(self.expr(target, scope))
+
     def bind_alias(self, target, scope: Scope, out: list[ir.Stmt]) -> Symbol:
         """What an ``Alias`` name stands for; statements evaluating it go to ``out``."""
         if isinstance(target, Designator):
@@ -1372,6 +1381,14 @@ class _Param:
     ir_name: str
     values: tuple[int, ...]
     type: Optional[Simple]
+    #: an ``Alias name : alias Do <rules> End`` around rules instead of a parameter: the
+    #: name stands for the designator or expression in the rules (``_param_scope``)
+    alias: Optional[Expr] = None
+
+
+def _reals(params) -> tuple[_Param, ...]:
+    """The ruleset parameters among ``params`` (not the aliases)."""
+    return tuple(p for p in params if p.alias is None)
 
 
 def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: frozenset[str]):
@@ -1379,7 +1396,7 @@ def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: froze
     for r in rules:
         if isinstance(r, RuleSet):
             ps = list(params)
-            names = set(taken) | {p.ir_name for p in params}
+            names = set(taken) | {p.ir_name for p in _reals(params)}
             scope = _param_scope(tr, ps)
             for q in r.quantifiers:
                 values, qtype = tr.quantifier_values(q, scope)
@@ -1389,6 +1406,9 @@ def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: froze
                 ps.append(p)
                 scope = _param_scope(tr, ps)
             yield from _walk_rules(tr, r.rules, tuple(ps), taken)
+        elif isinstance(r, AliasRule):
+            aliases = tuple(_Param(name, "", (), None, target) for name, target, _ in r.aliases)
+            yield from _walk_rules(tr, r.rules, params + aliases, taken)
         else:
             yield r, params
 
@@ -1396,7 +1416,12 @@ def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: froze
 def _param_scope(tr: _Translator, params, as_constants: Optional[tuple[int, ...]] = None) -> dict[str, Symbol]:
     """Globals with ``params`` bound as summand locals, or to the values ``as_constants``."""
     scope: dict[str, Symbol] = dict(tr.globals)
-    for k, p in enumerate(params):
+    k = -1
+    for p in params:
+        if p.alias is not None:
+            scope[p.name] = tr.alias_symbol(p.alias, scope)
+            continue
+        k += 1
         t = p.type or Simple("subrange", min(p.values), max(p.values))
         if as_constants is not None:
             scope[p.name] = ConstSym(as_constants[k], p.type)
@@ -1562,7 +1587,7 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
 
 def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...],
                    global_names: frozenset[str]) -> list[ir.Summand]:
-    taken = set(global_names) | {p.ir_name for p in params}
+    taken = set(global_names) | {p.ir_name for p in _reals(params)}
     local_vars: list[LocalSym] = []
 
     def variable(n: str, t: Simple) -> LocalSym:
@@ -1589,8 +1614,8 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
     entry += tuple(tr.take_aggregate_inits())
     name = rule.name or f"rule@{rule.line}"
     origin = ir.Origin.at(tr.path, rule.line, rule.column, f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\"")
-    params_locals = tuple(ir.Local(p.ir_name, p.values) for p in params)
-    event = ir.Event(name, tuple(ir.Name(p.ir_name) for p in params))
+    params_locals = tuple(ir.Local(p.ir_name, p.values) for p in _reals(params))
+    event = ir.Event(name, tuple(ir.Name(p.ir_name) for p in _reals(params)))
     undefined_event = ir.Event(f"{name}.undefined", event.args)
     where = f"{tr.path or '<input>'}:{rule.line}"
     if rule.guard is None:
@@ -1697,21 +1722,21 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
     results: list[tuple[int, ...]] = []
     try:
         for start, params in starts:
-            taken = set(global_names) | {p.ir_name for p in params}
+            taken = set(global_names) | {p.ir_name for p in _reals(params)}
             tr.aggregates, tr.aggregate_inits = {}, []
             scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
             program = tuple(tr.take_aggregate_inits()) + tuple(tr.stmts(start.body, scope))
             if tr.aggregates:
                 program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
             tr.aggregates = None
-            for binding in itertools.product(*(p.values for p in params)):
+            for binding in itertools.product(*(p.values for p in _reals(params))):
                 if len(results) >= MAX_START_STATES:
                     raise tr.error(f"more than {MAX_START_STATES} start states", start)
-                env = Env(model, offsets, list(undefined_state), {p.ir_name: x for p, x in zip(params, binding)})
+                env = Env(model, offsets, list(undefined_state), {p.ir_name: x for p, x in zip(_reals(params), binding)})
                 try:
                     execute(program, env)
                 except Fault as fault:
-                    where = ", ".join(f"{p.name}={x}" for p, x in zip(params, binding))
+                    where = ", ".join(f"{p.name}={x}" for p, x in zip(_reals(params), binding))
                     raise tr.error(f"start state fails{' (' + where + ')' if where else ''}: {fault}", start) from None
                 results.append(tuple(env.state))
     finally:
@@ -1729,7 +1754,8 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
     defines = dict(defines or {})
     tr = _Translator(path, defines)
     tr.declare_globals(program)
-    top_rules = [item for item in program.items if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet))]
+    top_rules = [item for item in program.items
+                 if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule))]
     leaves = [leaf for var in tr.variables for leaf in var.leaves.values()]
     global_names = frozenset(leaf.ir_name for leaf in leaves)
     walked = list(_walk_rules(tr, top_rules, (), global_names))
@@ -1809,7 +1835,7 @@ def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) 
     """One ``invariant`` assertion: the conjunction over the ruleset instances; reading an
     undefined value makes it false (Murphi stops with an error there too)."""
     condition: ir.Expr = ir.TRUE
-    for binding in itertools.product(*(p.values for p in params)):
+    for binding in itertools.product(*(p.values for p in _reals(params))):
         tr.unroll(1, inv)
         v = tr.expr(inv.cond, _param_scope(tr, params, binding))
         condition = conj(condition, conj(v.defined, v.expr))

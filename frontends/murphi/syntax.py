@@ -272,7 +272,17 @@ class RuleSet(Located):
     pos: Span
 
 
-Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet]
+@dataclass(frozen=True)
+class AliasRule(Located):
+    """``Alias a: e; ... Do <rules> End``: each name stands for its designator or value in
+    the rules."""
+
+    aliases: tuple[tuple[str, Expr, Span], ...]
+    rules: tuple["Rule", ...]
+    pos: Span
+
+
+Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule]
 
 
 @dataclass(frozen=True)
@@ -620,6 +630,10 @@ class _ToAst(SyntaxBuilder):
         return InvariantDecl(name, children[-1], text, self.span(kw))
 
     rules = collect
+
+    def alias_rule(self, meta, children):
+        kw, rules = children[0], children[-2]
+        return AliasRule(tuple(children[1:-3]), rules, self.span(kw))
 
     def ruleset(self, meta, children):
         kw, quantifiers, _do, rules, _end = children
