@@ -2,7 +2,7 @@
 
 ``generate(seed)`` returns the text of one model that CMurphi's ``mu`` accepts and our front
 end is meant to accept too.  It covers every construct the front end reads: ``Const``,
-subranges, ``Enum``, ``boolean``, ``Scalarset``, named ``Array`` and ``Record`` types (arrays
+subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum, named ``Array`` and ``Record`` types (arrays
 of records, arrays of arrays), ``Var``; nested ``Ruleset``s (scalarset, enum and integer
 ranges, several quantifiers), ``Rule`` with and without guards and with local ``Var``s,
 ``Startstate`` (also inside a ruleset), ``Invariant`` (also inside a ruleset); statements
@@ -42,10 +42,11 @@ class Ty:
     index: Optional["Ty"] = None   # array
     elem: Optional["Ty"] = None    # array
     fields: tuple[tuple[str, "Ty"], ...] = ()  # record
+    members: tuple["Ty", ...] = ()  # union
 
     @property
     def simple(self) -> bool:
-        return self.kind in ("int", "bool", "enum", "scalar")
+        return self.kind in ("int", "bool", "enum", "scalar", "union")
 
     def size(self) -> int:
         """Values a variable of this type can hold, undefined included."""
@@ -66,10 +67,12 @@ class Ty:
             return 2
         if self.kind == "enum":
             return len(self.values)
+        if self.kind == "union":
+            return sum(m.count() for m in self.members)
         return self.hi + 1
 
     def has_scalarset(self) -> bool:
-        if self.kind == "scalar":
+        if self.kind in ("scalar", "union"):
             return True
         if self.kind == "array":
             return self.index.has_scalarset() or self.elem.has_scalarset()
@@ -81,6 +84,10 @@ class Ty:
         """A value of ``other`` may be assigned to / compared with this type."""
         if self.kind == "int":
             return other.kind == "int"
+        if other.kind == "union" and self.kind != "union":
+            # Used as ``u.compatible(t)``: a value of type u (a member) where a union t is
+            # expected; never a union's value where a member is.
+            return any(self.compatible(m) for m in other.members)
         return self.kind == other.kind and (self.kind == "bool" or self.name == other.name)
 
 
@@ -145,8 +152,11 @@ class Gen:
         self.recs = Ty("array", "recs_t", index=self.small, elem=self.rec)
         self.grid = Ty("array", "grid_t", index=self.small, elem=Ty("array", "", index=self.small, elem=self.small))
         self.parr = Ty("array", "parr_t", index=self.small, elem=self.pid)
+        # A Union of a scalarset and an enum (the list and cache examples of CMurphi).
+        self.ut = Ty("union", "ut_t", members=(self.pid, self.color))
+        self.uarr = Ty("array", "uarr_t", index=self.ut, elem=self.small)
         self.named = [self.val, self.small, self.color, self.pid, self.rec, self.arr, self.barr, self.carr,
-                      self.recs, self.grid, self.parr]
+                      self.recs, self.grid, self.parr, self.ut, self.uarr]
 
     def type_text(self, t: Ty) -> str:
         if t.name and t.name not in ("",):
@@ -160,6 +170,8 @@ class Gen:
             return "Enum { " + ", ".join(t.values) + " }"
         if t.kind == "scalar":
             return "Scalarset(N)"
+        if t.kind == "union":
+            return "Union {" + ", ".join(m.name for m in t.members) + "}"
         if t.kind == "array":
             return f"Array [{self.type_text(t.index)}] Of {self.type_text(t.elem)}"
         text = "Record " + " ".join(f"{n}: {self.type_text(f)};" for n, f in t.fields)
@@ -169,7 +181,8 @@ class Gen:
     def variables(self) -> list[Sym]:
         pool = [("x", self.val), ("y", self.val), ("b", BOOL), ("c", self.color), ("p", self.pid),
                 ("a", self.arr), ("fl", self.barr), ("cm", self.carr), ("r", self.rec), ("rs", self.recs),
-                ("g", self.grid), ("q", self.parr), ("z", self.small), ("a2", self.arr), ("r2", self.rec)]
+                ("g", self.grid), ("q", self.parr), ("z", self.small), ("a2", self.arr), ("r2", self.rec),
+                ("u", self.ut), ("ua", self.uarr)]
         self.r.shuffle(pool)
         # Always a scalarset variable: CMurphi 5.4's C++ for a type over a scalarset that no
         # variable uses does not compile (PermSet lacks the scalarset's members).
@@ -261,6 +274,8 @@ class Gen:
             options = []
             if t.kind == "enum":
                 options.append(lambda: r.choice(t.values))
+            if t.kind == "union":
+                options.append(lambda: r.choice(self.color.values))
             if leaf:
                 options += [lambda: leaf[0]] * 3
             if d > 0:
@@ -281,8 +296,9 @@ class Gen:
         cond = self.bool_expr(ctx, d)
         if t.kind == "enum" and self.chance(0.5):
             return f"({cond} ? {self.r.choice(t.values)} : {self.r.choice(t.values)})"
-        a = self.designator(ctx, lambda u: u.compatible(t) and u.simple, False)
-        b = self.designator(ctx, lambda u: u.compatible(t) and u.simple, False)
+        same = (lambda u: u == t) if t.kind == "union" else (lambda u: u.compatible(t) and u.simple)
+        a = self.designator(ctx, same, False)
+        b = self.designator(ctx, same, False)
         if a is None or b is None:
             raise NoValue(t)
         return f"({cond} ? {a[0]} : {b[0]})"
@@ -326,6 +342,10 @@ class Gen:
             for t in (self.color, self.pid):
                 if self.designator(ctx, lambda u, t=t: u.compatible(t) and u.simple, False):
                     options.append(lambda t=t: f"({self.expr(t, ctx, max(d - 1, 0))} {r.choice(['=', '!='])} {self.expr(t, ctx, max(d - 1, 0))})")
+            union = self.designator(ctx, lambda u: u == self.ut, False)
+            if union:
+                # A union compares with a union or with a value of one of its members.
+                options.append(lambda: f"({union[0]} {r.choice(['=', '!='])} {self.expr(self.ut, ctx, max(d - 1, 0))})")
             undef = self.designator(ctx, lambda u: u.simple, True)
             if undef and not ctx.in_function:
                 options.append(lambda: f"IsUndefined({undef[0]})")
@@ -351,7 +371,9 @@ class Gen:
         """A quantifier; a ruleset's ranges over types only (CMurphi 5.4 generates C++ that
         does not compile for ``Ruleset k := 0 To 1``)."""
         name = self.fresh("k")
-        choice = self.r.choice(["pid", "color", "small", "range"])
+        choice = self.r.choice(["pid", "color", "small", "range", "union"])
+        if choice == "union":
+            return f"{name}: ut_t", Sym(name, self.ut, False)
         if choice == "pid":
             return f"{name}: pid", Sym(name, self.pid, False)
         if choice == "color":
@@ -675,8 +697,8 @@ class Gen:
             return str(self.r.randint(t.lo, t.hi))
         if t.kind == "bool":
             return self.r.choice(["true", "false"])
-        if t.kind == "enum":
-            return self.r.choice(t.values)
+        if t.kind in ("enum", "union"):
+            return self.r.choice(self.color.values if t.kind == "union" else t.values)
         raise AssertionError(t)
 
     def init_stmts(self, text: str, t: Ty, loop_vars: list[str]) -> list[str]:

@@ -62,7 +62,7 @@ from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
     Designator, EnumType, ErrorStmt, Expr, Field, Formal, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
     AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
-    ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp,
+    ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UnionType,
     UndefineStmt, VarDecl, WhileStmt, Conditional,
 )
 
@@ -325,6 +325,9 @@ class _Translator:
     #: the leaves of the local arrays and records of the rule being translated, by IR name
     #: (``None``: none may be declared here); see ``local_aggregate``
     aggregates: Optional[dict[str, Leaf]] = None
+    #: names of the types that are members of some ``Union``, and the next value free for one
+    union_members: frozenset = frozenset()
+    union_next: int = 0
     aggregate_inits: list = field(default_factory=list)
     #: the leaves of every rule's local aggregates: state variables (see ``_rule_summands``)
     aggregate_leaves: dict = field(default_factory=dict)
@@ -376,8 +379,19 @@ class _Translator:
             raise self.error(f"{name!r} declared twice", node)
         scope[name] = sym
 
-    def resolve_type(self, t, scope: dict[str, Symbol]) -> Type:
-        """The type ``t`` denotes; an ``Enum`` declares its constants in ``scope``."""
+    def union_values(self, size: int, shift: bool) -> int:
+        """The first value of an enum or scalarset of ``size`` values: 0, or for a member of a
+        ``Union`` (``shift``) the next values no other member has, so that a union holds
+        each member's values apart (CMurphi numbers them apart too)."""
+        if not shift:
+            return 0
+        first = self.union_next
+        self.union_next += size
+        return first
+
+    def resolve_type(self, t, scope: dict[str, Symbol], shift: bool = False) -> Type:
+        """The type ``t`` denotes; an ``Enum`` declares its constants in ``scope``;
+        ``shift``: a ``Union`` member (``union_values``)."""
         if isinstance(t, TypeName):
             sym = _lookup(scope, t.name)
             if sym is None:
@@ -393,18 +407,22 @@ class _Translator:
                 raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
             return Simple("subrange", lo, hi, f"{lo}..{hi}")
         if isinstance(t, EnumType):
-            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _ in t.names) + "}",
-                            tuple((k, n) for k, (n, _) in enumerate(t.names)))
+            first = self.union_values(len(t.names), shift)
+            simple = Simple("enum", first, first + len(t.names) - 1, "enum {" + ", ".join(n for n, _ in t.names) + "}",
+                            tuple((first + k, n) for k, (n, _) in enumerate(t.names)))
             for k, (n, pos) in enumerate(t.names):
                 if n in scope:
                     raise self.error(f"{n!r} declared twice", pos)
-                scope[n] = ConstSym(k, simple)
+                scope[n] = ConstSym(first + k, simple)
             return simple
         if isinstance(t, ScalarsetType):
             n = self.const(t.size, scope)
             if not 1 <= n <= MAX_ELEMENTS:
                 raise self.error(f"scalarset size {n}; expected 1..{MAX_ELEMENTS}", t)
-            return Simple("scalarset", 0, n - 1, f"scalarset({n})")
+            first = self.union_values(n, shift)
+            return Simple("scalarset", first, first + n - 1, f"scalarset({n})")
+        if isinstance(t, UnionType):
+            return self.resolve_union(t, scope)
         if isinstance(t, ArrayType):
             index = self.resolve_type(t.index, scope)
             if not isinstance(index, Simple):
@@ -428,6 +446,25 @@ class _Translator:
             return result
         raise self.error("expected a type", t)
 
+    def resolve_union(self, t: UnionType, scope: dict[str, Symbol]) -> Simple:
+        """``Union{A, B, ...}`` of enums and scalarsets: every member's values (apart, see
+        ``union_values``), which must be consecutive."""
+        members = []
+        for m in t.members:
+            mt = self.resolve_type(m, scope, shift=True)
+            if not isinstance(mt, Simple) or mt.kind not in ("enum", "scalarset"):
+                raise self.error("a Union's members must be enums or scalarsets", m)
+            if isinstance(m, TypeName) and m.name not in self.union_members:
+                raise self.error(f"{m.name!r} is a Union member declared where it is not known to be one", m)
+            members.append(mt)
+        values = sorted({v for mt in members for v in mt.values})
+        if values != list(range(values[0], values[-1] + 1)):
+            raise self.error("this Union's members are also members of another Union with other types; "
+                             "not supported", t)
+        kind = "scalarset" if any(mt.kind == "scalarset" for mt in members) else "enum"
+        names = tuple(sorted({pair for mt in members for pair in mt.value_names}))
+        return Simple(kind, values[0], values[-1], "union{" + ", ".join(mt.name for mt in members) + "}", names)
+
     def declare_globals(self, program: Program) -> None:
         consts = [item.name for item in program.items if isinstance(item, ConstDecl)]
         for name in self.defines:
@@ -439,13 +476,14 @@ class _Translator:
         for name, value in self.defines.items():
             self.globals[name] = ConstSym(int(value), None)
         defined = frozenset(self.defines)
+        self.union_members = _union_members(program)
         for item in program.items:
             if isinstance(item, ConstDecl):
                 if item.name in defined:
                     continue  # -D overrides the file's constant
                 self.declare(self.globals, item.name, ConstSym(self.const(item.value, self.globals), self._const_type(item.value)), item)
             elif isinstance(item, TypeDecl):
-                t = self.resolve_type(item.type, self.globals)
+                t = self.resolve_type(item.type, self.globals, shift=item.name in self.union_members)
                 self.declare(self.globals, item.name, TypeSym(t), item)
             elif isinstance(item, RoutineDecl):
                 seen: set[str] = set()
@@ -1095,6 +1133,28 @@ class _Translator:
         out += [ir.Assign(tmp, sref) for tmp, (_, (_, sref, _)) in zip(temps, copies)]
         out += [ir.Assign(tref, tmp) for tmp, ((_, tref, _), _) in zip(temps, copies)]
         return out
+
+
+def _union_members(program: Program) -> frozenset[str]:
+    """The named types that some ``Union`` of the program's declarations lists."""
+    names: set[str] = set()
+
+    def walk(t) -> None:
+        if isinstance(t, UnionType):
+            names.update(m.name for m in t.members if isinstance(m, TypeName))
+            for m in t.members:
+                walk(m)
+        elif isinstance(t, ArrayType):
+            walk(t.index)
+            walk(t.element)
+        elif isinstance(t, RecordType):
+            for f in t.fields:
+                walk(f.type)
+
+    for item in program.items:
+        if isinstance(item, (TypeDecl, VarDecl)):
+            walk(item.type)
+    return frozenset(names)
 
 
 def _calls(scope: Scope) -> tuple[str, ...]:

@@ -107,7 +107,15 @@ class RecordType(Located):
     pos: Span
 
 
-TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType]
+@dataclass(frozen=True)
+class UnionType(Located):
+    """``Union{A, B, ...}``: the values of its enum and scalarset members."""
+
+    members: tuple["TypeExpr", ...]
+    pos: Span
+
+
+TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType, UnionType]
 
 # ---------------------------------------------------------------------------- declarations
 
@@ -307,7 +315,6 @@ _UNSUPPORTED = {
     "multisetremovepred": "'MultisetRemovePred' is not supported (multisets are not)",
     "multisetcount": "'MultisetCount' is not supported (multisets are not)",
     "choose": "'Choose' is not supported (multisets are not)",
-    "union": "'Union' is not supported",
 }
 
 
@@ -416,6 +423,10 @@ class _ToAst(SyntaxBuilder):
     def scalarset(self, meta, children):
         kw, size = children
         return ScalarsetType(size, self.span(kw))
+
+    def union_type(self, meta, children):
+        kw = children[0]
+        return UnionType(tuple(children[1:]), self.span(kw))
 
     def array_type(self, meta, children):
         kw, index, _of, element = children
