@@ -63,6 +63,7 @@ from frontends.murphi.syntax import (
     Designator, EnumType, ErrorStmt, Expr, Field, Formal, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
     AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UnionType,
+    ChooseRule, MultisetAdd, MultisetCount, MultisetRemove, MultisetRemovePred, MultisetType,
     UndefineStmt, VarDecl, WhileStmt, Conditional,
 )
 
@@ -123,6 +124,9 @@ class Array:
 @dataclass(frozen=True)
 class Record:
     fields: tuple[tuple[str, "Type"], ...]
+    #: a ``Multiset[n]`` (n > 0): the fields ``$valid`` (which of the n places hold an
+    #: element) and ``$elem`` (the places); ``m[i]`` is ``m.$elem[i]``
+    multiset: int = 0
 
 
 Type = Union[Simple, Array, Record]
@@ -328,6 +332,8 @@ class _Translator:
     #: names of the types that are members of some ``Union``, and the next value free for one
     union_members: frozenset = frozenset()
     union_next: int = 0
+    #: the variables holding a multiset that the rule being translated may change
+    multisets_touched: set = field(default_factory=set)
     aggregate_inits: list = field(default_factory=list)
     #: the leaves of every rule's local aggregates: state variables (see ``_rule_summands``)
     aggregate_leaves: dict = field(default_factory=dict)
@@ -423,6 +429,16 @@ class _Translator:
             return Simple("scalarset", first, first + n - 1, f"scalarset({n})")
         if isinstance(t, UnionType):
             return self.resolve_union(t, scope)
+        if isinstance(t, MultisetType):
+            n = self.const(t.size, scope)
+            if not 1 <= n <= MAX_ELEMENTS:
+                raise self.error(f"multiset size {n}; expected 1..{MAX_ELEMENTS}", t)
+            slot = Simple("subrange", 0, n - 1, f"0..{n - 1}")
+            element = self.resolve_type(t.element, scope)
+            result = Record((("$valid", Array(slot, BOOLEAN)), ("$elem", Array(slot, element))), multiset=n)
+            if _slots_of(result) > MAX_ELEMENTS:
+                raise self.error(f"multiset has more than {MAX_ELEMENTS} elements", t)
+            return result
         if isinstance(t, ArrayType):
             index = self.resolve_type(t.index, scope)
             if not isinstance(index, Simple):
@@ -577,9 +593,17 @@ class _Translator:
                     raise self.error(f"{text} has no field {sel.name!r}", sel)
                 t, path, text = ftype, path + (sel.name,), f"{text}.{sel.name}"
             else:
+                held = None
+                if isinstance(t, Record) and t.multiset:
+                    # m[i] is m.$elem[i], an error unless place i holds an element (CMurphi).
+                    held = Access(sym, BOOLEAN, path + ("$valid",), tuple(indices), text)
+                    t, path = dict(t.fields)["$elem"], path + ("$elem",)
                 if not isinstance(t, Array):
                     raise self.error(f"{text} is not an array", sel)
                 index = self.scalar(sel.index, scope)
+                if held is not None:
+                    ((_, vref, vdef),) = list(self.leaf_targets(replace(held, indices=held.indices + (index,))))
+                    index = replace(index, defined=conj(index.defined, conj(vdef, ir.Binary("==", vref, ir.Const(1)))))
                 if isinstance(index.expr, ir.Const) and not t.index.lo <= index.expr.value <= t.index.hi:
                     raise self.error(
                         f"index {index.expr.value} out of range {t.index.lo}..{t.index.hi} of {text}", sel)
@@ -701,6 +725,8 @@ class _Translator:
             return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
         if isinstance(e, Call):
             return self.call_function(e, scope)
+        if isinstance(e, MultisetCount):
+            return self.multiset_count(e, scope)
         raise self.error("expected an expression", e)
 
     def _logic(self, op: str, a: Value, b: Value) -> Value:
@@ -822,6 +848,11 @@ class _Translator:
             return out + self.stmts(s.body, inner)
         if isinstance(s, (ClearStmt, UndefineStmt)):
             a = self.access(s.target, scope)
+            if isinstance(a, Access) and _has_multiset(a.type):
+                what = "Clear" if isinstance(s, ClearStmt) else "Undefine"
+                raise self.error(f"{what} of a multiset is not supported", s.target)
+            if isinstance(a, Access) and "$elem" in a.path:
+                self.multisets_touched.add(a.var.name)
             if not isinstance(a, Access):
                 if isinstance(a, LocalSym) and a.temporary and isinstance(s, ClearStmt):
                     return [ir.Assign(ir.Name(a.ir_name), ir.Const(a.type.lo))]
@@ -838,6 +869,8 @@ class _Translator:
                     self.undefined_writes.add(leaf.ir_name)
                     out.append(ir.Assign(ref, ir.Const(leaf.type.undefined)))
             return out
+        if isinstance(s, (MultisetAdd, MultisetRemove, MultisetRemovePred)):
+            return self.stmts(self.multiset_statement(s, scope), scope)
         if isinstance(s, ErrorStmt):
             return [ir.Assert(ir.FALSE, f"Error: {s.text}")]
         if isinstance(s, AssertStmt):
@@ -845,6 +878,103 @@ class _Translator:
             text = s.text or f"{self.path or '<input>'}:{s.line}"
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
         raise self.error("unsupported statement", s)
+
+    # ------------------------------------------------------------------ multisets
+    def multiset_access(self, d: Designator, scope: Scope, write: bool = True) -> tuple[Access, int]:
+        """The multiset ``d`` names and its size; a located error if it is none."""
+        a = self.access(d, scope)
+        if not isinstance(a, Access) or not isinstance(a.type, Record) or not a.type.multiset:
+            raise self.error(f"{d.name} is not a multiset", d)
+        if write:
+            self.multisets_touched.add(a.var.name)
+        return a, a.type.multiset
+
+    def multiset_statement(self, s, scope: Scope) -> tuple:
+        """``MultisetAdd``/``Remove``/``RemovePred`` as the statements CMurphi runs: an add
+        takes the first free place (an error if there is none), a remove frees the place and
+        undefines its element."""
+        _, n = self.multiset_access(s.multiset, scope)
+        d, pos = s.multiset, s.pos
+
+        def valid(k):
+            return Designator(d.name, d.selectors + (Field("$valid", pos), Subscript(k, pos)), pos)
+
+        def element(k):  # the place itself, free or not
+            return Designator(d.name, d.selectors + (Field("$elem", pos), Subscript(k, pos)), pos)
+
+        true, false = Designator("true", (), pos), Designator("false", (), pos)
+
+        def remove(k) -> tuple:
+            return (AssignStmt(valid(k), false, pos), UndefineStmt(element(k), pos))
+
+        if isinstance(s, MultisetAdd):
+            branches = tuple((UnaryOp("!", valid(Num(k, pos)), pos),
+                              (AssignStmt(element(Num(k, pos)), s.value, pos), AssignStmt(valid(Num(k, pos)), true, pos)))
+                             for k in range(n))
+            return (IfStmt(branches, (ErrorStmt(f"Maximum size of MultiSet ({d.name}) exceeded.", pos),), pos),)
+        if isinstance(s, MultisetRemove):
+            return (IfStmt(((UnaryOp("!", valid(s.index), pos), (ErrorStmt("Illegal Multiset element selected.", pos),)),), (), pos),
+                    ) + remove(s.index)
+        k = Designator(s.name, (), pos)
+        body = (IfStmt(((valid(k), (IfStmt(((s.pred, remove(k)),), (), pos),)),), (), pos),)
+        return (ForStmt((QuantRange(s.name, Num(0, pos), Num(n - 1, pos), None, pos),), body, pos),)
+
+    def multiset_count(self, e: MultisetCount, scope: Scope) -> Value:
+        """``MultisetCount(i : m, pred)``: the number of places ``i`` holding an element for
+        which ``pred`` holds (``pred`` is read only for places holding one)."""
+        a, n = self.multiset_access(e.multiset, scope, write=False)
+        d, pos = e.multiset, e.pos
+        total: ir.Expr = ir.Const(0)
+        defined: ir.Expr = ir.TRUE
+        slot = Simple("subrange", 0, n - 1)
+        for k in range(n):
+            inner = dict(scope)
+            inner[e.name] = ConstSym(k, slot)
+            valid = Designator(d.name, d.selectors + (Field("$valid", pos), Subscript(Num(k, pos), pos)), pos)
+            c = self.expr(BinaryOp("&", valid, e.pred, pos), inner)
+            term = ir.Ite(c.expr, ir.Const(1), ir.Const(0)) if not isinstance(c.expr, ir.Const) else c.expr
+            total = term if total == ir.Const(0) else fold(ir.Binary("+", total, term))
+            defined = conj(defined, c.defined)
+        return _const_value(Value(total, 0, n, defined))
+
+    def multiset_sort(self, var: VarSym) -> list[ir.Stmt]:
+        """Every multiset in ``var`` in CMurphi's canonical order (``MultisetSort``, which
+        CMurphi applies to each state it stores unless ``-nomultiset``): the elements moved
+        to the first places in their order, then sorted (compared field by field, the
+        undefined value first)."""
+        out: list[ir.Stmt] = []
+        for access in _multiset_instances(var):
+            n = access.type.multiset
+            valid_access = replace(access, type=dict(access.type.fields)["$valid"], path=access.path + ("$valid",))
+            valid = [ref for _, ref, _ in self.leaf_targets(valid_access)]
+            elem_type = dict(access.type.fields)["$elem"].element
+
+            def comps(k):
+                a = replace(access, type=elem_type, path=access.path + ("$elem",),
+                            indices=access.indices + (Value(ir.Const(k), k, k),))
+                return [(leaf, ref) for leaf, ref, _ in self.leaf_targets(a)]
+
+            places = [comps(k) for k in range(n)]
+            for leaf, _ in places[0]:
+                self.undefined_writes.add(leaf.ir_name)
+            is_ = lambda ref, v: ir.Binary("==", ref, ir.Const(v))
+            for _ in range(n - 1):  # compact, keeping the order
+                for i in range(n - 1):
+                    move = [ir.Assign(ti, tj) for (_, ti), (_, tj) in zip(places[i], places[i + 1])]
+                    move += [ir.Assign(valid[i], ir.Const(1)), ir.Assign(valid[i + 1], ir.Const(0))]
+                    move += [ir.Assign(tj, ir.Const(leaf.type.undefined)) for leaf, tj in places[i + 1]]
+                    out.append(ir.If(conj(is_(valid[i], 0), is_(valid[i + 1], 1)), tuple(move), ()))
+            temps = [ir.Name(fresh_name(f"{var.name}$sort", self.temp_names)) for _ in places[0]]
+            for i in range(n):  # CMurphi's bubble sort
+                for j in range(i + 1, n):
+                    greater: ir.Expr = ir.FALSE
+                    for (_, x), (_, y) in reversed(list(zip(places[i], places[j]))):
+                        greater = disj(ir.Binary(">", x, y), conj(ir.Binary("==", x, y), greater))
+                    swap = [ir.Assign(t, x) for t, (_, x) in zip(temps, places[i])]
+                    swap += [ir.Assign(x, y) for (_, x), (_, y) in zip(places[i], places[j])]
+                    swap += [ir.Assign(y, t) for t, (_, y) in zip(temps, places[j])]
+                    out.append(ir.If(conj(is_(valid[j], 1), greater), tuple(swap), ()))
+        return out
 
     def _copies(self, body, scopes, flag: Optional[str]) -> list[ir.Stmt]:
         """The unrolled copies of a ``For`` body; with a return ``flag``, each copy after
@@ -1047,6 +1177,8 @@ class _Translator:
 
     def _assign(self, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
         target = self.access(s.target, scope)
+        if isinstance(target, Access) and ("$elem" in target.path or _has_multiset(target.type)):
+            self.multisets_touched.add(target.var.name)  # its order may change: sorted after the rule
         if isinstance(target, Value):
             raise self.error(f"cannot assign to constant {s.target.name!r}", s.target)
         if isinstance(target, LocalSym):
@@ -1133,6 +1265,27 @@ class _Translator:
         out += [ir.Assign(tmp, sref) for tmp, (_, (_, sref, _)) in zip(temps, copies)]
         out += [ir.Assign(tref, tmp) for tmp, ((_, tref, _), _) in zip(temps, copies)]
         return out
+
+
+def _multiset_instances(var: VarSym) -> Iterator[Access]:
+    """Every multiset inside ``var`` (itself, in records, in arrays: one per element)."""
+    def walk(t: Type, path: tuple[str, ...], indices: tuple) -> Iterator[Access]:
+        if isinstance(t, Record) and t.multiset:
+            yield Access(var, t, path, indices, var.name)
+        elif isinstance(t, Record):
+            for name, f in t.fields:
+                yield from walk(f, path + (name,), indices)
+        elif isinstance(t, Array):
+            for x in t.index.values:
+                yield from walk(t.element, path, indices + (Value(ir.Const(x), x, x),))
+
+    yield from walk(var.type, (), ())
+
+
+def _has_multiset(t: Type) -> bool:
+    if isinstance(t, Record):
+        return bool(t.multiset) or any(_has_multiset(f) for _, f in t.fields)
+    return isinstance(t, Array) and _has_multiset(t.element)
 
 
 def _union_members(program: Program) -> frozenset[str]:
@@ -1444,6 +1597,8 @@ class _Param:
     #: an ``Alias name : alias Do <rules> End`` around rules instead of a parameter: the
     #: name stands for the designator or expression in the rules (``_param_scope``)
     alias: Optional[Expr] = None
+    #: a ``Choose`` index: the rules inside run only where this holds (the place is taken)
+    guard: Optional[Expr] = None
 
 
 def _reals(params) -> tuple[_Param, ...]:
@@ -1466,6 +1621,17 @@ def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: froze
                 ps.append(p)
                 scope = _param_scope(tr, ps)
             yield from _walk_rules(tr, r.rules, tuple(ps), taken)
+        elif isinstance(r, ChooseRule):
+            names = set(taken) | {p.ir_name for p in _reals(params)}
+            _, n = tr.multiset_access(r.multiset, _param_scope(tr, params), write=False)
+            pos = r.pos
+            valid = Designator(r.multiset.name, r.multiset.selectors + (
+                Field("$valid", pos), Subscript(Designator(r.name, (), pos), pos)), pos)
+            p = _Param(r.name, fresh_name(r.name, names), tuple(range(n)), Simple("subrange", 0, n - 1), guard=valid)
+            for inner in r.rules:
+                if isinstance(inner, StartState):
+                    raise tr.error("a Startstate inside Choose is not supported", inner)
+            yield from _walk_rules(tr, r.rules, params + (p,), taken)
         elif isinstance(r, AliasRule):
             aliases = tuple(_Param(name, "", (), None, target) for name, target, _ in r.aliases)
             yield from _walk_rules(tr, r.rules, params + aliases, taken)
@@ -1659,6 +1825,8 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
 
     saved_undefinable = tr.undefinable
     tr.aggregates, tr.aggregate_inits = {}, []
+    tr.multisets_touched = set()
+    rule = replace(rule, guard=_with_choose_guards(rule.guard, params, rule.pos))
     try:
         return _rule_summands_in(tr, rule, params, taken, local_vars, variable)
     finally:
@@ -1666,6 +1834,15 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
         tr.undefined_writes -= set(tr.aggregates)
         tr.undefinable = saved_undefinable
         tr.aggregates = None
+
+
+def _with_choose_guards(guard, params, pos):
+    """``guard`` after the conditions of the ``Choose`` indices among ``params`` (their
+    places hold an element; ``&`` evaluates left to right, so ``m[i]`` is read only then)."""
+    for p in reversed(params):
+        if p.guard is not None:
+            guard = p.guard if guard is None else BinaryOp("&", p.guard, guard, pos)
+    return guard
 
 
 def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_vars, variable) -> list[ir.Summand]:
@@ -1692,6 +1869,10 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
     if entry:
         body_cases = [(c, entry + program) for c, program in body_cases]
+    if tr.multisets_touched:
+        # CMurphi stores each state with its multisets sorted (``MultisetSort``).
+        sort = tuple(st for var in tr.variables if var.name in tr.multisets_touched for st in tr.multiset_sort(var))
+        body_cases = [(c, program + sort) for c, program in body_cases]
     if tr.aggregates:
         # Local arrays and records are state variables that every rule leaves undefined, so
         # no two stored states differ in them (the counts are CMurphi's); as state, their
@@ -1778,8 +1959,11 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
     tr.undefinable = frozenset(v.name for v in variables)
     model = ir.SequentialModel("start", variables, (), loop_bound=loop_max)
     offsets = ir.slot_offsets(model)
-    undefined_state = [v.domain[0] for v in variables for _ in range(v.length)]
+    # A multiset starts empty: its places are free, not undefined.
+    undefined_state = [0 if "$valid" in v.name.split(".") else v.domain[0] for v in variables for _ in range(v.length)]
     results: list[tuple[int, ...]] = []
+    tr.multisets_touched = set()
+    sort = tuple(st for var in tr.variables if _has_multiset(var.type) for st in tr.multiset_sort(var))
     try:
         for start, params in starts:
             taken = set(global_names) | {p.ir_name for p in _reals(params)}
@@ -1789,6 +1973,7 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
             if tr.aggregates:
                 program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
             tr.aggregates = None
+            program += sort  # CMurphi stores the start states sorted too
             for binding in itertools.product(*(p.values for p in _reals(params))):
                 if len(results) >= MAX_START_STATES:
                     raise tr.error(f"more than {MAX_START_STATES} start states", start)
@@ -1815,7 +2000,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
     tr = _Translator(path, defines)
     tr.declare_globals(program)
     top_rules = [item for item in program.items
-                 if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule))]
+                 if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule, ChooseRule))]
     leaves = [leaf for var in tr.variables for leaf in var.leaves.values()]
     global_names = frozenset(leaf.ir_name for leaf in leaves)
     walked = list(_walk_rules(tr, top_rules, (), global_names))
@@ -1897,7 +2082,11 @@ def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) 
     condition: ir.Expr = ir.TRUE
     for binding in itertools.product(*(p.values for p in _reals(params))):
         tr.unroll(1, inv)
-        v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+        cond = inv.cond
+        for p in reversed(params):
+            if p.guard is not None:  # inside Choose: for the places holding an element
+                cond = BinaryOp("->", p.guard, cond, inv.pos)
+        v = tr.expr(cond, _param_scope(tr, params, binding))
         condition = conj(condition, conj(v.defined, v.expr))
     text = f'"{inv.name}" {inv.text}' if inv.name else inv.text
     return ir.Assertion("invariant", text, condition)

@@ -69,8 +69,18 @@ class IsUndefined(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class MultisetCount(Located):
+    """``MultisetCount(i : m, pred)``: the elements ``i`` of ``m`` where ``pred`` holds."""
+
+    name: str
+    multiset: Designator
+    pred: "Expr"
+    pos: Span
+
+
 #: ``UnaryOp.op`` is "-" or "!"; ``BinaryOp.op`` one of ``+ - * / % = != < <= > >= & | ->``.
-Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call]
+Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call, MultisetCount]
 
 # ---------------------------------------------------------------------------- types
 
@@ -115,7 +125,16 @@ class UnionType(Located):
     pos: Span
 
 
-TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType, UnionType]
+@dataclass(frozen=True)
+class MultisetType(Located):
+    """``Multiset[size] Of element``."""
+
+    size: Expr
+    element: "TypeExpr"
+    pos: Span
+
+
+TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType, UnionType, MultisetType]
 
 # ---------------------------------------------------------------------------- declarations
 
@@ -214,8 +233,36 @@ class AliasStmt(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class MultisetAdd(Located):
+    """``MultisetAdd(e, m)``: ``e`` into the first free place of ``m``."""
+
+    value: Expr
+    multiset: Designator
+    pos: Span
+
+
+@dataclass(frozen=True)
+class MultisetRemove(Located):
+    """``MultisetRemove(i, m)``: the element ``i`` (a ``Choose`` index) out of ``m``."""
+
+    index: Expr
+    multiset: Designator
+    pos: Span
+
+
+@dataclass(frozen=True)
+class MultisetRemovePred(Located):
+    """``MultisetRemovePred(i : m, pred)``: every element ``i`` of ``m`` where ``pred`` holds."""
+
+    name: str
+    multiset: Designator
+    pred: Expr
+    pos: Span
+
+
 Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt,
-             Call, ReturnStmt, AliasStmt]
+             Call, ReturnStmt, AliasStmt, MultisetAdd, MultisetRemove, MultisetRemovePred]
 
 # ---------------------------------------------------------------------------- routines
 
@@ -290,7 +337,17 @@ class AliasRule(Located):
     pos: Span
 
 
-Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule]
+@dataclass(frozen=True)
+class ChooseRule(Located):
+    """``Choose i : m Do <rules> End``: the rules once per element ``i`` of multiset ``m``."""
+
+    name: str
+    multiset: Designator
+    rules: tuple["Rule", ...]
+    pos: Span
+
+
+Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule, ChooseRule]
 
 
 @dataclass(frozen=True)
@@ -309,12 +366,7 @@ def _string(tok: Token) -> str:
 
 #: What to say about a construct outside the subset, by its (lower-case) reserved word.
 _UNSUPPORTED = {
-    "multiset": "'Multiset' is not supported",
-    "multisetadd": "'MultisetAdd' is not supported (multisets are not)",
-    "multisetremove": "'MultisetRemove' is not supported (multisets are not)",
-    "multisetremovepred": "'MultisetRemovePred' is not supported (multisets are not)",
-    "multisetcount": "'MultisetCount' is not supported (multisets are not)",
-    "choose": "'Choose' is not supported (multisets are not)",
+    "interleaved": "'Interleaved' scalarsets are not supported",
 }
 
 
@@ -423,6 +475,30 @@ class _ToAst(SyntaxBuilder):
     def scalarset(self, meta, children):
         kw, size = children
         return ScalarsetType(size, self.span(kw))
+
+    def multiset_type(self, meta, children):
+        kw, size, _of, element = children
+        return MultisetType(size, element, self.span(kw))
+
+    def multiset_add(self, meta, children):
+        kw, value, target = children
+        return MultisetAdd(value, target, self.span(kw))
+
+    def multiset_remove(self, meta, children):
+        kw, index, target = children
+        return MultisetRemove(index, target, self.span(kw))
+
+    def multiset_remove_pred(self, meta, children):
+        kw, name, target, pred = children
+        return MultisetRemovePred(str(name), target, pred, self.span(kw))
+
+    def multiset_count(self, meta, children):
+        kw, name, target, pred = children
+        return MultisetCount(str(name), target, pred, self.span(kw))
+
+    def choose_rule(self, meta, children):
+        kw, name, target, _do, rules, _end = children
+        return ChooseRule(str(name), target, rules, self.span(kw))
 
     def union_type(self, meta, children):
         kw = children[0]
