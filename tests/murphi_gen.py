@@ -2,7 +2,8 @@
 
 ``generate(seed)`` returns the text of one model that CMurphi's ``mu`` accepts and our front
 end is meant to accept too.  It covers every construct the front end reads: ``Const``,
-subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum, named ``Array`` and ``Record`` types (arrays
+subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum, a ``Multiset`` of records (``MultisetAdd``, ``MultisetRemove``
+inside ``Choose``, ``MultisetRemovePred``, ``MultisetCount``), named ``Array`` and ``Record`` types (arrays
 of records, arrays of arrays), ``Var``; nested ``Ruleset``s (scalarset, enum and integer
 ranges, several quantifiers), ``Rule`` with and without guards and with local ``Var``s,
 ``Startstate`` (also inside a ruleset), ``Invariant`` (also inside a ruleset); statements
@@ -54,6 +55,8 @@ class Ty:
             return self.count() + 1
         if self.kind == "array":
             return self.elem.size() ** self.index.count()
+        if self.kind == "multiset":  # bags of at most hi elements
+            return (self.elem.size() + 1) ** self.hi
         n = 1
         for _, f in self.fields:
             n *= f.size()
@@ -74,8 +77,8 @@ class Ty:
     def has_scalarset(self) -> bool:
         if self.kind in ("scalar", "union"):
             return True
-        if self.kind == "array":
-            return self.index.has_scalarset() or self.elem.has_scalarset()
+        if self.kind in ("array", "multiset"):
+            return (self.index is not None and self.index.has_scalarset()) or self.elem.has_scalarset()
         if self.kind == "record":
             return any(f.has_scalarset() for _, f in self.fields)
         return False
@@ -120,6 +123,7 @@ class Ctx:
     routines: list[Routine] = field(default_factory=list)
     depth: int = 0
     loops: int = 0
+    chosen: list = field(default_factory=list)  # Choose indices in scope
 
 
 class Gen:
@@ -155,8 +159,11 @@ class Gen:
         # A Union of a scalarset and an enum (the list and cache examples of CMurphi).
         self.ut = Ty("union", "ut_t", members=(self.pid, self.color))
         self.uarr = Ty("array", "uarr_t", index=self.ut, elem=self.small)
+        # A multiset of records (the network of the cache examples).
+        self.mst = Ty("multiset", "ms_t", 0, r.choice([2, 3]), elem=Ty("record", "msg_t", fields=(
+            ("f", self.val), ("h", self.color))))
         self.named = [self.val, self.small, self.color, self.pid, self.rec, self.arr, self.barr, self.carr,
-                      self.recs, self.grid, self.parr, self.ut, self.uarr]
+                      self.recs, self.grid, self.parr, self.ut, self.uarr, self.mst.elem, self.mst]
 
     def type_text(self, t: Ty) -> str:
         if t.name and t.name not in ("",):
@@ -172,6 +179,8 @@ class Gen:
             return "Scalarset(N)"
         if t.kind == "union":
             return "Union {" + ", ".join(m.name for m in t.members) + "}"
+        if t.kind == "multiset":
+            return f"Multiset [{t.hi}] Of {self.type_text(t.elem)}"
         if t.kind == "array":
             return f"Array [{self.type_text(t.index)}] Of {self.type_text(t.elem)}"
         text = "Record " + " ".join(f"{n}: {self.type_text(f)};" for n, f in t.fields)
@@ -182,12 +191,15 @@ class Gen:
         pool = [("x", self.val), ("y", self.val), ("b", BOOL), ("c", self.color), ("p", self.pid),
                 ("a", self.arr), ("fl", self.barr), ("cm", self.carr), ("r", self.rec), ("rs", self.recs),
                 ("g", self.grid), ("q", self.parr), ("z", self.small), ("a2", self.arr), ("r2", self.rec),
-                ("u", self.ut), ("ua", self.uarr)]
+                ("u", self.ut), ("ua", self.uarr), ("ms", self.mst)]
         self.r.shuffle(pool)
         # Always a scalarset variable: CMurphi 5.4's C++ for a type over a scalarset that no
         # variable uses does not compile (PermSet lacks the scalarset's members).
         pool.remove(("p", self.pid))
         pool.insert(0, ("p", self.pid))
+        if self.chance(0.4):  # a multiset is too large to be drawn often otherwise
+            pool.remove(("ms", self.mst))
+            pool.insert(1, ("ms", self.mst))
         chosen, product = [], 1
         for name, t in pool:
             if product * t.size() > self.budget and len(chosen) >= 2:
@@ -325,9 +337,19 @@ class Gen:
                 fn = [f for f in ctx.routines if f.kind == "function" and f.result.kind == "int"]
                 if fn:
                     options.append(lambda: self.call(r.choice(fn), ctx, d - 1))
+                if not ctx.in_function and any(x.ty.kind == "multiset" for x in ctx.syms):
+                    options.append(lambda: self.multiset_count(ctx, d - 1))
             return self.first(options)
         finally:
             ctx.depth -= 1
+
+    def multiset_count(self, ctx: Ctx, d: int) -> str:
+        k = self.fresh("j")
+        ctx.syms.append(Sym(f"ms[{k}]", self.mst.elem, False))
+        try:
+            return f"MultisetCount({k}: ms, {self.bool_expr(ctx, d)})"
+        finally:
+            ctx.syms.pop()
 
     def bool_expr(self, ctx: Ctx, d: int) -> str:
         r = self.r
@@ -414,7 +436,7 @@ class Gen:
         r = self.r
         if not ctx.in_function and self.chance(0.12):
             # a whole array or record copy
-            des = self.designator(ctx, lambda u: not u.simple and u.name != "", True)
+            des = self.designator(ctx, lambda u: not u.simple and u.name != "" and u.kind != "multiset", True)
             if des:
                 src = self.designator(ctx, lambda u, t=des[1]: u == t, False)
                 if src:
@@ -450,6 +472,8 @@ class Gen:
         if not ctx.in_function:
             kinds += ["clear", "undefine", "call", "call"]
         kinds += ["error", "assert", "put"]
+        if not ctx.in_function and any(x.ty.kind == "multiset" for x in ctx.syms):
+            kinds += ["msadd", "msadd", "msremovepred"] + (["msremove"] if ctx.chosen else [])
         kind = r.choice(kinds)
         ind = lambda lines: " ".join(lines)
         if kind == "assign":
@@ -507,7 +531,7 @@ class Gen:
         if kind == "alias":
             name = self.fresh("al")
             if self.chance(0.6):
-                des = self.designator(ctx, lambda u: True, not ctx.in_function)
+                des = self.designator(ctx, lambda u: u.kind != "multiset", not ctx.in_function)
                 if des is None:
                     raise NoValue(INT)
                 target, t = des
@@ -524,12 +548,12 @@ class Gen:
                 ctx.syms.pop()
             return f"Alias {name}: {target} Do {ind(body)} End;"
         if kind == "clear":
-            des = self.designator(ctx, lambda u: not u.has_scalarset(), True)
+            des = self.designator(ctx, lambda u: not u.has_scalarset() and u.kind != "multiset", True)
             if des is None or not any(s.writable and not s.ty.has_scalarset() for s in ctx.syms):
                 raise NoValue(INT)
             return f"Clear {des[0]};"
         if kind == "undefine":
-            des = self.designator(ctx, lambda u: True, True)
+            des = self.designator(ctx, lambda u: u.kind != "multiset", True)
             if des is None or self.chance(0.7):
                 raise NoValue(INT)
             return f"Undefine {des[0]};"
@@ -542,6 +566,25 @@ class Gen:
             if not self.chance(0.25):
                 raise NoValue(INT)
             return f'If {self.bool_expr(ctx, 1)} Then Error "{self.fresh("e")}"; End;'
+        if kind == "msadd":
+            # Past its size an error in both tools: mostly guarded by the count.
+            element = self.designator(ctx, lambda u: u == self.mst.elem, False)
+            if element is None:
+                raise NoValue(INT)
+            add = f"MultisetAdd({element[0]}, ms);"
+            if self.chance(0.8):
+                return f"If MultisetCount({self.fresh('c')}: ms, true) < {self.mst.hi} Then {add} End;"
+            return add
+        if kind == "msremovepred":
+            k = self.fresh("j")
+            ctx.syms.append(Sym(f"ms[{k}]", self.mst.elem, False))
+            try:
+                pred = self.bool_expr(ctx, 1)
+            finally:
+                ctx.syms.pop()
+            return f"MultisetRemovePred({k}: ms, {pred});"
+        if kind == "msremove":
+            return f"MultisetRemove({r.choice(ctx.chosen)}, ms);"
         if kind == "put":
             return f'Put "{self.fresh("text")}";' if self.chance(0.5) else f"Put {self.int_expr(ctx, 1)};"
         if kind == "assert":
@@ -651,12 +694,20 @@ class Gen:
                     inner.append(f'{indent}  Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
                 del ctx.syms[len(ctx.syms) - len(quants):]
                 out.append(f"{indent}Ruleset {'; '.join(quants)} Do\n" + "\n".join(inner) + f"\n{indent}End;")
+            elif depth < 2 and self.chance(0.15) and any(x.ty.kind == "multiset" for x in ctx.syms):
+                k = self.fresh("ch")
+                ctx.syms.append(Sym(f"ms[{k}]", self.mst.elem, True))
+                ctx.chosen.append(k)
+                inner = self.rules(ctx, depth + 1, indent + "  ")
+                ctx.chosen.pop()
+                ctx.syms.pop()
+                out.append(f"{indent}Choose {k}: ms Do\n" + "\n".join(inner) + f"\n{indent}End;")
             elif depth < 2 and self.chance(0.12):
                 # An Alias around rules (dp4.m, the dash protocols): of a designator (perhaps
                 # indexed by a ruleset parameter) or of an expression.
                 name = self.fresh("ar")
                 if self.chance(0.7):
-                    des = self.designator(ctx, lambda u: True, True)
+                    des = self.designator(ctx, lambda u: u.kind != "multiset", True)
                     if des is None:
                         continue
                     target, t, writable = des[0], des[1], True
@@ -702,6 +753,8 @@ class Gen:
         raise AssertionError(t)
 
     def init_stmts(self, text: str, t: Ty, loop_vars: list[str]) -> list[str]:
+        if t.kind == "multiset":
+            return []  # starts empty
         if t.kind == "scalar":
             if self.chance(0.15):
                 return [f"Undefine {text};"]
