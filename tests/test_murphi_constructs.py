@@ -171,3 +171,16 @@ def test_multiset_remove_pred_and_reading_a_freed_place():
     text = MULTISET.replace('Rule "recv"', 'Rule "drop" net[i].v = 1 ==> '
                             'MultisetRemovePred(j : net, net[j].v = 1); End;\n  Rule "recv"')
     assert _counts(text) == (81, 318, False)  # CMurphi
+
+
+def test_ismember_tests_which_member_a_union_holds():
+    """cache3.m's ``If IsMember(n, Proc)``: CMurphi 36 states, 54 rules fired; -sym1 21."""
+    text = """
+Type H : Scalarset(1); P : Scalarset(2); N : Union{H, P};
+Var n : N; c : Array[P] of 0..2;
+Startstate Begin Undefine n; For i : P Do c[i] := 0; End; End;
+Ruleset i : N Do Rule "pick" IsUndefined(n) ==> n := i; End; End;
+Rule "use" !IsUndefined(n) ==> If IsMember(n, P) Then c[n] := (c[n] + 1) % 3; End; Undefine n; End;
+"""
+    assert _counts(text) == (36, 54, False)
+    assert _reduced_states(parse_text(text, "m.m")) == (2, 21)

@@ -63,7 +63,7 @@ from frontends.murphi.syntax import (
     Designator, EnumType, ErrorStmt, Expr, Field, Formal, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
     AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UnionType,
-    ChooseRule, MultisetAdd, MultisetCount, MultisetRemove, MultisetRemovePred, MultisetType,
+    ChooseRule, IsMember, MultisetAdd, MultisetCount, MultisetRemove, MultisetRemovePred, MultisetType,
     UndefineStmt, VarDecl, WhileStmt, Conditional,
 )
 
@@ -727,6 +727,13 @@ class _Translator:
             return self.call_function(e, scope)
         if isinstance(e, MultisetCount):
             return self.multiset_count(e, scope)
+        if isinstance(e, IsMember):
+            # A union holds each member's values apart (``union_values``): a range test.
+            t = self.resolve_type(e.type, dict(scope))
+            if not isinstance(t, Simple):
+                raise self.error("IsMember expects an enum or scalarset type", e.type)
+            v = self.expr(e.value, scope)
+            return _const_value(Value(_in_range(v.expr, t.lo, t.hi), 0, 1, v.defined))
         raise self.error("expected an expression", e)
 
     def _logic(self, op: str, a: Value, b: Value) -> Value:

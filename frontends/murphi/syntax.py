@@ -79,8 +79,18 @@ class MultisetCount(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class IsMember(Located):
+    """``IsMember(e, T)``: the value of ``e`` (of a ``Union``) is one of type ``T``'s."""
+
+    value: "Expr"
+    type: "TypeExpr"
+    pos: Span
+
+
 #: ``UnaryOp.op`` is "-" or "!"; ``BinaryOp.op`` one of ``+ - * / % = != < <= > >= & | ->``.
-Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call, MultisetCount]
+Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call, MultisetCount,
+             IsMember]
 
 # ---------------------------------------------------------------------------- types
 
@@ -491,6 +501,10 @@ class _ToAst(SyntaxBuilder):
     def multiset_remove_pred(self, meta, children):
         kw, name, target, pred = children
         return MultisetRemovePred(str(name), target, pred, self.span(kw))
+
+    def ismember(self, meta, children):
+        kw, value, type_ = children
+        return IsMember(value, type_, self.span(kw))
 
     def multiset_count(self, meta, children):
         kw, name, target, pred = children
