@@ -690,7 +690,7 @@ class Gen:
                     quants.append(text)
                     ctx.syms.append(sym)
                 inner = self.rules(ctx, depth + 1, indent + "  ")
-                if self.chance(0.2):
+                if self.chance(0.2) and not ctx.chosen:  # (mu crashes on an Invariant inside Choose)
                     inner.append(f'{indent}  Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
                 del ctx.syms[len(ctx.syms) - len(quants):]
                 out.append(f"{indent}Ruleset {'; '.join(quants)} Do\n" + "\n".join(inner) + f"\n{indent}End;")
