@@ -114,7 +114,8 @@ def show_size(n: float) -> str:
 
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
                max_procs: Optional[int] = None, domain_states: Optional[int] = None,
-               show_progress: bool = False, loop_max: Optional[int] = None) -> SequentialModel:
+               show_progress: bool = False, loop_max: Optional[int] = None,
+               multiset_sort: bool = True) -> SequentialModel:
     """The model at ``path``, narrowed exploring at most ``domain_states`` states where its
     domains come from the reachable states (``--domain-states``); a status line shows how
     those explorations go when ``show_progress`` and standard error is a terminal."""
@@ -127,19 +128,21 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
     with warnings.catch_warnings(record=True) as caught, \
             status_line(show_progress and sys.stderr.isatty(), "loading the model") as tell:
         model = _load(path, defines, process, max_procs, domain_states, exploration_progress(
-            run.telling(tell), "domain narrowing: exploring"), loop_max)
+            run.telling(tell), "domain narrowing: exploring"), loop_max, multiset_sort)
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
 
 
 def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int],
-          domain_states: Optional[int], progress, loop_max: Optional[int] = None) -> SequentialModel:
+          domain_states: Optional[int], progress, loop_max: Optional[int] = None,
+          multiset_sort: bool = True) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
         return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs,
-                             domain_states=domain_states, progress=progress, loop_max=loop_max)
+                             domain_states=domain_states, progress=progress, loop_max=loop_max,
+                             multiset_sort=multiset_sort)
     except InputError as e:
         raise Failure(str(e)) from None
 
@@ -663,6 +666,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @process_option
 @max_procs_option
 @loop_max_option
+@click.option("--nomultiset", "nomultiset", is_flag=True,
+              help="Murphi: keep multiset elements where they were put (CMurphi's -nomultiset); by default every "
+                   "stored state has its multisets sorted, as CMurphi's default multiset reduction.")
 @click.option("--ndl", "--no-deadlock", "ndl", is_flag=True,
               help="Murphi: do not report deadlocks as errors (CMurphi's -ndl). By default a state in which "
                    "no rule changes the state is an error, as in CMurphi.")
@@ -697,7 +703,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "counting this process); the result does not depend on it.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_procs, loop_max, ndl, max_states, timeout, memory_limit, trace,
+def explore_command(model, defines, as_json, process, max_procs, loop_max, nomultiset, ndl, max_states, timeout, memory_limit, trace,
                     strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
                     workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
@@ -705,7 +711,8 @@ def explore_command(model, defines, as_json, process, max_procs, loop_max, ndl, 
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max,
+                     multiset_sort=not nomultiset)
     if ndl:
         if not model.lower().endswith(".m"):
             raise Failure(f"{model}: --ndl applies to Murphi models only")

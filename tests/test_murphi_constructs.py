@@ -161,6 +161,22 @@ def test_multisets_count_as_cmurphi_with_its_multiset_reduction():
     assert _counts(MULTISET_ENUM) == (85, 266, False)
 
 
+def test_multisets_without_sorting_count_as_cmurphi_nomultiset(tmp_path):
+    """``explore --nomultiset`` is CMurphi's ``-nosym -nomultiset``: 265 states, 888 rules
+    fired; 272 / 891."""
+    for text, expected in ((MULTISET, (265, 888)), (MULTISET_ENUM, (272, 891))):
+        c = murphi_counts(parse_text(text, "t.m", multiset_sort=False))
+        assert (c.states, c.rules_fired, c.violated) == expected + (False,)
+    path = tmp_path / "ms.m"
+    path.write_text(MULTISET)
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    run = CliRunner().invoke(main, ["explore", str(path), "--nomultiset", "--ndl", "--json"])
+    assert run.exit_code == 0 and '"states": 265' in run.output
+
+
 def test_multiset_remove_pred_and_reading_a_freed_place():
     """``MultisetRemovePred(j : net, net[j].src = net[i].src)`` frees place i itself, then
     reads net[i]: CMurphi stops with "Internal Error: 1 not in index range of net"; a

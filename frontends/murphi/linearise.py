@@ -334,6 +334,8 @@ class _Translator:
     union_next: int = 0
     #: the variables holding a multiset that the rule being translated may change
     multisets_touched: set = field(default_factory=set)
+    #: sort multisets after each rule and start state (CMurphi's default; ``-nomultiset`` not)
+    multiset_sort_on: bool = True
     aggregate_inits: list = field(default_factory=list)
     #: the leaves of every rule's local aggregates: state variables (see ``_rule_summands``)
     aggregate_leaves: dict = field(default_factory=dict)
@@ -1876,7 +1878,7 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
     if entry:
         body_cases = [(c, entry + program) for c, program in body_cases]
-    if tr.multisets_touched:
+    if tr.multisets_touched and tr.multiset_sort_on:
         # CMurphi stores each state with its multisets sorted (``MultisetSort``).
         sort = tuple(st for var in tr.variables if var.name in tr.multisets_touched for st in tr.multiset_sort(var))
         body_cases = [(c, program + sort) for c, program in body_cases]
@@ -1970,7 +1972,8 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
     undefined_state = [0 if "$valid" in v.name.split(".") else v.domain[0] for v in variables for _ in range(v.length)]
     results: list[tuple[int, ...]] = []
     tr.multisets_touched = set()
-    sort = tuple(st for var in tr.variables if _has_multiset(var.type) for st in tr.multiset_sort(var))
+    sort = tuple(st for var in tr.variables if _has_multiset(var.type) for st in tr.multiset_sort(var)) \
+        if tr.multiset_sort_on else ()
     try:
         for start, params in starts:
             taken = set(global_names) | {p.ir_name for p in _reals(params)}
@@ -2000,11 +2003,13 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
 
 
 def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, int]] = None,
-              loop_max: int = LOOP_MAX) -> ir.SequentialModel:
+              loop_max: int = LOOP_MAX, multiset_sort: bool = True) -> ir.SequentialModel:
     """The ``SequentialModel`` of a parsed Murphi program (see the module docstring);
-    ``loop_max`` is its ``loop_bound`` (CMurphi's ``-loop``)."""
+    ``loop_max`` is its ``loop_bound`` (CMurphi's ``-loop``); without ``multiset_sort``
+    multisets keep their elements where they were put (CMurphi's ``-nomultiset``)."""
     defines = dict(defines or {})
     tr = _Translator(path, defines)
+    tr.multiset_sort_on = multiset_sort
     tr.declare_globals(program)
     top_rules = [item for item in program.items
                  if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule, ChooseRule))]
