@@ -2058,19 +2058,8 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
             break
         undefinable |= tr.undefined_writes
 
-    variables = []
-    for leaf in leaves:
-        offset = offsets[leaf.ir_name]
-        domain = leaf.type.values
-        if leaf.ir_name in undefinable:
-            domain = (leaf.type.undefined,) + domain
-        init = tuple(tuple(per_slot[offset + k]) for k in range(leaf.size or 1))
-        variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size,
-                                     value_names=leaf.type.shown_names))
-    for leaf in tr.aggregate_leaves.values():  # rules' local arrays and records: always undefined
-        variables.append(ir.Variable(leaf.ir_name, (leaf.type.undefined,) + leaf.type.values,
-                                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size,
-                                     value_names=leaf.type.shown_names))
+    variables = _variables(leaves, offsets, per_slot, undefinable) + _variables(
+        tr.aggregate_leaves.values(), None, None, set(tr.aggregate_leaves))
     name = Path(path).stem if path else "murphi"
     model = ir.SequentialModel(
         name=name,
@@ -2086,6 +2075,22 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
     )
     ir.validate(model)
     return model
+
+
+def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
+    """The IR variables of ``leaves``, starting with the values ``per_slot`` gives their
+    slots (at ``offsets``), or undefined without them (rules' local arrays and records)."""
+    variables = []
+    for leaf in leaves:
+        domain = leaf.type.values
+        if leaf.ir_name in undefinable:
+            domain = (leaf.type.undefined,) + domain
+        if per_slot is None:
+            init = tuple((leaf.type.undefined,) for _ in range(leaf.size or 1))
+        else:
+            init = tuple(tuple(per_slot[offsets[leaf.ir_name] + k]) for k in range(leaf.size or 1))
+        variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size, value_names=leaf.type.shown_names))
+    return variables
 
 
 def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) -> ir.Assertion:
