@@ -77,6 +77,8 @@ def _cmurphi(home: Path, path: Path, defines: dict, work: Path, timeout: float):
 
     try:
         exe = cmurphi.compile_model(home, cmurphi.with_constants(path.read_text(), defines), work, "m", "-O2")
+    except ValueError as e:  # LOWER names a constant the file does not declare so
+        return f"cannot lower the constants: {e}"
     except (cmurphi.Rejected, cmurphi.Uncompilable) as e:
         return f"CMurphi cannot run it: {str(e).splitlines()[0][:80] if str(e) else 'mu failed'}"
     out = []
