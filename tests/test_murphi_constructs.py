@@ -200,3 +200,28 @@ Rule "use" !IsUndefined(n) ==> If IsMember(n, P) Then c[n] := (c[n] + 1) % 3; En
 """
     assert _counts(text) == (36, 54, False)
     assert _reduced_states(parse_text(text, "m.m")) == (2, 21)
+
+
+ARRAY_OF_MULTISETS = """
+Const N : 2;
+Type node : 0..N-1; bit : 0..1;
+Var net : Array[node] of Multiset[2] of bit; sent : 0..3; zero : bit; one : bit;
+Startstate Begin sent := 0; zero := 0; one := 1; End;
+Ruleset d : node Do
+  Rule "send0" sent < 3 & MultisetCount(i : net[d], true) < 2 ==> MultisetAdd(zero, net[d]); sent := sent + 1; End;
+  Rule "send1" sent < 2 & MultisetCount(i : net[d], true) < 2 ==> MultisetAdd(one, net[d]); sent := sent + 1; End;
+  Choose i : net[d] Do
+    Rule "recv" MultisetCount(j : net[(d + 1) % N], true) < 2 ==>
+    Begin If net[d][i] = 1 Then MultisetAdd(zero, net[(d + 1) % N]); End; MultisetRemove(i, net[d]); End;
+  End;
+End;
+"""
+
+
+def test_an_array_of_multisets_chosen_by_a_ruleset_parameter():
+    """``Choose i : net[d]`` (the per-node networks of the cache examples): CMurphi -nosym 44
+    states, 116 rules fired, and a deadlock without -ndl; -nomultiset 77 / 192."""
+    c = murphi_counts(parse_text(ARRAY_OF_MULTISETS, "t.m"))
+    assert (c.states, c.rules_fired, c.violated, c.deadlocked) == (44, 116, False, True)
+    c = murphi_counts(parse_text(ARRAY_OF_MULTISETS, "t.m", multiset_sort=False))
+    assert (c.states, c.rules_fired) == (77, 192)
