@@ -225,3 +225,27 @@ def test_an_array_of_multisets_chosen_by_a_ruleset_parameter():
     assert (c.states, c.rules_fired, c.violated, c.deadlocked) == (44, 116, False, True)
     c = murphi_counts(parse_text(ARRAY_OF_MULTISETS, "t.m", multiset_sort=False))
     assert (c.states, c.rules_fired) == (77, 192)
+
+
+def test_an_alias_around_rules_is_bound_before_the_condition_as_in_cmurphi():
+    """CMurphi binds ``Alias y : (m[i] = a)`` around a rule inside ``Choose i : m`` before it
+    tests the place: on a free place that is "Internal Error: 0 not in index range of m"
+    (found by the differential test, seed 89).  We evaluated the alias only where used."""
+    text = """
+Type E : Enum {a, b};
+Var m : Multiset[2] of E; x : boolean;
+Startstate Begin x := false; End;
+Rule "add" !x ==> MultisetAdd(a, m); x := true; End;
+Choose i : m Do
+  Alias y : (m[i] = a) Do
+    Rule "r" x ==> x := false; End;
+  End;
+End;
+"""
+    assert _counts(text)[2]
+    # The same alias inside the rule's body is evaluated there, after the place is tested:
+    # CMurphi 5 states, 5 rules fired, no error.
+    text = text.replace("Alias y : (m[i] = a) Do\n    Rule \"r\" x ==> x := false; End;\n  End;",
+                        "Rule \"r\" x ==> Alias y : (m[i] = a) Do x := false; End; End;")
+    text = text.replace('Rule "add" !x ==>', 'Rule "add" !x & MultisetCount(j : m, true) < 2 ==>')
+    assert _counts(text) == (5, 5, False)

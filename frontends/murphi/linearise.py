@@ -1845,6 +1845,22 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
         tr.aggregates = None
 
 
+def _aliases_bound(params, scope: Scope) -> ir.Expr:
+    """The condition that binding the ``Alias`` names among ``params`` (bound in ``scope``)
+    reads no undefined value: an expression's value, a designator's subscripts."""
+    ok: ir.Expr = ir.TRUE
+    for p in params:
+        if p.alias is None:
+            continue
+        sym = scope.get(p.name)
+        if isinstance(sym, ValueSym):
+            ok = conj(ok, sym.value.defined)
+        elif isinstance(sym, AliasSym) and isinstance(sym.target, Access):
+            for index in sym.target.indices:
+                ok = conj(ok, index.defined)
+    return ok
+
+
 def _with_choose_guards(guard, params, pos):
     """``guard`` after the conditions of the ``Choose`` indices among ``params`` (their
     places hold an element; ``&`` evaluates left to right, so ``m[i]`` is read only then)."""
@@ -1872,6 +1888,13 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
             g = tr.expr(rule.guard, scope)
             faults = [] if g.defined == ir.TRUE else [Case((neg(g.defined),))]
             guard = _Cases([Case((conj(g.defined, g.expr),))], [], faults)
+    bound = _aliases_bound(params, scope)
+    if bound != ir.TRUE:
+        # CMurphi binds the aliases around a rule before it evaluates the rule's condition
+        # (a Choose place's too): one that reads an undefined value is an error there.
+        guard = _Cases([Case((bound,) + c.conjuncts, c.locals) for c in guard.true],
+                       [Case((bound,) + c.conjuncts, c.locals) for c in guard.false],
+                       [Case((neg(bound),))] + [Case((bound,) + c.conjuncts, c.locals) for c in guard.fault])
     body_cases, body_faults = _split_body(tr, rule.body, scope, taken) if not tr.aggregates else ([], [])
     if not body_cases or len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
         # (A condition on a local aggregate must not move into the guard: not split then.)
