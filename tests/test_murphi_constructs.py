@@ -249,3 +249,17 @@ End;
                         "Rule \"r\" x ==> Alias y : (m[i] = a) Do x := false; End; End;")
     text = text.replace('Rule "add" !x ==>', 'Rule "add" !x & MultisetCount(j : m, true) < 2 ==>')
     assert _counts(text) == (5, 5, False)
+
+
+def test_an_undefined_union_member_is_no_other_members_value():
+    """The undefined value of a union member was the value below its own, another member's
+    value (an undefined P compared equal to the enum's last constant): CMurphi 6 states, 24
+    rules fired; we had 22 (differential seed 19)."""
+    text = """
+Type E : Enum {red, green}; P : Scalarset(2); U : Union{E, P};
+Var p : P; x : 0..1;
+Startstate Begin Undefine p; x := 0; End;
+Ruleset k : U Do Rule "r" k != p ==> x := 1 - x; End; End;
+Ruleset i : P Do Rule "set" IsUndefined(p) ==> p := i; End; End;
+"""
+    assert _counts(text) == (6, 24, False)

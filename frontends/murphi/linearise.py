@@ -96,6 +96,10 @@ class Simple:
     name: str = ""
     #: source names of values (enum constants, false/true), for showing states
     value_names: tuple[tuple[int, str], ...] = ()
+    #: the undefined value when it is not ``lo - 1``: -1 for a ``Union`` and its members,
+    #: whose values start at 0 and follow one another, so that no member's undefined value
+    #: is another member's value
+    undef: Optional[int] = None
 
     @property
     def shown_names(self) -> tuple[tuple[int, str], ...]:
@@ -104,7 +108,7 @@ class Simple:
 
     @property
     def undefined(self) -> int:
-        return self.lo - 1
+        return self.lo - 1 if self.undef is None else self.undef
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -417,7 +421,7 @@ class _Translator:
         if isinstance(t, EnumType):
             first = self.union_values(len(t.names), shift)
             simple = Simple("enum", first, first + len(t.names) - 1, "enum {" + ", ".join(n for n, _ in t.names) + "}",
-                            tuple((first + k, n) for k, (n, _) in enumerate(t.names)))
+                            tuple((first + k, n) for k, (n, _) in enumerate(t.names)), -1 if shift else None)
             for k, (n, pos) in enumerate(t.names):
                 if n in scope:
                     raise self.error(f"{n!r} declared twice", pos)
@@ -428,7 +432,7 @@ class _Translator:
             if not 1 <= n <= MAX_ELEMENTS:
                 raise self.error(f"scalarset size {n}; expected 1..{MAX_ELEMENTS}", t)
             first = self.union_values(n, shift)
-            return Simple("scalarset", first, first + n - 1, f"scalarset({n})")
+            return Simple("scalarset", first, first + n - 1, f"scalarset({n})", (), -1 if shift else None)
         if isinstance(t, UnionType):
             return self.resolve_union(t, scope)
         if isinstance(t, MultisetType):
@@ -481,7 +485,7 @@ class _Translator:
                              "not supported", t)
         kind = "scalarset" if any(mt.kind == "scalarset" for mt in members) else "enum"
         names = tuple(sorted({pair for mt in members for pair in mt.value_names}))
-        return Simple(kind, values[0], values[-1], "union{" + ", ".join(mt.name for mt in members) + "}", names)
+        return Simple(kind, values[0], values[-1], "union{" + ", ".join(mt.name for mt in members) + "}", names, -1)
 
     def declare_globals(self, program: Program) -> None:
         consts = [item.name for item in program.items if isinstance(item, ConstDecl)]
