@@ -862,8 +862,7 @@ class _Translator:
         if isinstance(s, (ClearStmt, UndefineStmt)):
             a = self.access(s.target, scope)
             if isinstance(a, Access) and _has_multiset(a.type):
-                what = "Clear" if isinstance(s, ClearStmt) else "Undefine"
-                raise self.error(f"{what} of a multiset is not supported", s.target)
+                return self.empty_multisets(a, s)
             if isinstance(a, Access) and "$elem" in a.path:
                 self.multisets_touched.add(a.var.name)
             if not isinstance(a, Access):
@@ -893,6 +892,24 @@ class _Translator:
         raise self.error("unsupported statement", s)
 
     # ------------------------------------------------------------------ multisets
+    def empty_multisets(self, a: Access, s) -> list:
+        """``Clear``/``Undefine`` of a value holding multisets: as CMurphi's generated
+        ``clear()`` and ``undefine()`` of a multiset, each multiset under ``a`` becomes empty
+        (every place free, its element undefined, for ``Clear`` too); other fields are
+        cleared or undefined as usual."""
+        out = []
+        for leaf, ref, defined in self.leaf_targets(a):
+            out += self._check(defined, s)
+            if "$valid" in leaf.path:
+                out.append(ir.Assign(ref, ir.Const(0)))
+            elif "$elem" in leaf.path or not isinstance(s, ClearStmt):
+                self.undefined_writes.add(leaf.ir_name)
+                out.append(ir.Assign(ref, ir.Const(leaf.type.undefined)))
+            else:
+                out.append(ir.Assign(ref, ir.Const(leaf.type.lo)))
+        self.multisets_touched.add(a.var.name)
+        return out
+
     def multiset_access(self, d: Designator, scope: Scope, write: bool = True) -> tuple[Access, int]:
         """The multiset ``d`` names and its size; a located error if it is none."""
         a = self.access(d, scope)
@@ -1094,6 +1111,15 @@ class _Translator:
             if f.by_reference:
                 inner[f.name] = self.reference(f, arg, scope, out, decl.name)
                 continue
+            if _is_undefined_keyword(arg, scope):
+                ftype = self.formal_type(f)
+                if not isinstance(ftype, Simple):
+                    raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
+                                     "declare it Var", f)
+                tmp = self.fresh_temp(decl.name, f.name)
+                out.append(ir.Assign(ir.Name(tmp), ir.Const(ftype.undefined)))
+                inner[f.name] = LocalSym(tmp, ftype, temporary=True, sentinel=True)
+                continue
             ftype, v = self.value_argument(f, arg, scope)
             if f.name not in assigned and _stable(v.expr, stable) and v.defined == ir.TRUE and v.within(ftype):
                 inner[f.name] = ValueSym(v)  # cannot change while the body runs: substitute
@@ -1104,10 +1130,10 @@ class _Translator:
                 # As an assignment: the parameter may start undefined (CMurphi reads nothing).
                 sref, undefined, stype, sdefined = source
                 out.extend(self._check(sdefined, arg))
-                if not (ftype.lo <= stype.lo and stype.hi <= ftype.hi):
+                if not (ftype.lo <= stype.lo and stype.hi <= ftype.hi) and undefined != ir.TRUE:
                     out.append(ir.Assert(disj(undefined, _in_range(sref, ftype.lo, ftype.hi)),
                                          f"{self.path or '<input>'}:{arg.line}: argument out of range of {f.name}"))
-                value = sref if stype.lo == ftype.lo else ir.Ite(undefined, ir.Const(ftype.undefined), sref)
+                value = sref if stype.lo == ftype.lo else fold(ir.Ite(undefined, ir.Const(ftype.undefined), sref))
                 out.append(ir.Assign(ir.Name(tmp), value))
                 inner[f.name] = LocalSym(tmp, ftype, temporary=True, sentinel=True)
                 continue
@@ -1202,8 +1228,8 @@ class _Translator:
                 sref, undefined, stype, sdefined = source
                 t = target.type
                 out = self._check(sdefined, s)
-                value = sref if stype.lo == t.lo else ir.Ite(undefined, ir.Const(t.undefined), sref)
-                if not (t.lo <= stype.lo and stype.hi <= t.hi):
+                value = sref if stype.lo == t.lo else fold(ir.Ite(undefined, ir.Const(t.undefined), sref))
+                if not (t.lo <= stype.lo and stype.hi <= t.hi) and undefined != ir.TRUE:
                     out.append(ir.Assert(disj(undefined, _in_range(sref, t.lo, t.hi)),
                                          f"{self.path or '<input>'}:{s.line}: value out of range of {s.target.name}"))
                 return out + [ir.Assign(ir.Name(target.ir_name), value)]
@@ -1221,8 +1247,8 @@ class _Translator:
             # CMurphi copies a designator's value, undefined included: no read, no fault.
             sref, undefined, stype, sdefined = source
             out = self._check(conj(sdefined, index_defined), s)
-            value = sref if stype.lo == leaf.type.lo else ir.Ite(undefined, ir.Const(leaf.type.undefined), sref)
-            if not (leaf.type.lo <= stype.lo and stype.hi <= leaf.type.hi):
+            value = sref if stype.lo == leaf.type.lo else fold(ir.Ite(undefined, ir.Const(leaf.type.undefined), sref))
+            if not (leaf.type.lo <= stype.lo and stype.hi <= leaf.type.hi) and undefined != ir.TRUE:
                 out.append(ir.Assert(disj(undefined, _in_range(sref, leaf.type.lo, leaf.type.hi)),
                                      f"{self.path or '<input>'}:{s.line}: value out of range of {target.text}"))
             self.undefined_writes.add(leaf.ir_name)
@@ -1241,6 +1267,10 @@ class _Translator:
         ``(reference, "is undefined", its type, definedness of its subscripts)``."""
         if not isinstance(e, Designator):
             return None
+        if _is_undefined_keyword(e, scope):
+            # CMurphi's ``UNDEFINED`` (newlist6.m: ``Send(Add, d, s, UNDEFINED, UNDEFINED)``):
+            # a value that is undefined in every type; copying it reads nothing.
+            return ir.Const(0), ir.TRUE, UNDEFINED_SOURCE, ir.TRUE
         a = self.access(e, scope)
         if isinstance(a, LocalSym) and a.sentinel:
             name = ir.Name(a.ir_name)
@@ -1575,6 +1605,16 @@ class _FunctionRun:
             self.block(s.body, pc, inner)
         else:
             raise tr.error("unsupported statement", s)
+
+
+#: The type of the ``UNDEFINED`` keyword as a copy source: no type's values (so every copy
+#: takes the target's own undefined value).
+UNDEFINED_SOURCE = Simple("undefined", -(10 ** 9), -(10 ** 9), "UNDEFINED")
+
+
+def _is_undefined_keyword(e, scope: Scope) -> bool:
+    return (isinstance(e, Designator) and not e.selectors and e.name.lower() == "undefined"
+            and _lookup(scope, e.name) is None)
 
 
 def _lookup(scope: Scope, name: str) -> Optional[Symbol]:
