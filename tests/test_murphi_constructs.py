@@ -298,3 +298,22 @@ def test_undefined_keyword_and_undefine_or_clear_of_a_multiset():
     line = text.splitlines().index([t for t in text.splitlines() if "last = UNDEFINED" in t][0]) + 1
     column = text.splitlines()[line - 1].index("UNDEFINED") + 1
     assert_located_error(parse_text, text, "t.m", line, column, "UNDEFINED")
+
+
+COMPUTED_FOR = """
+Const N : 3;
+Type I : 0..N-1;
+Var a : Array[I] of 0..2; c : 0..N; s : 0..9;
+Startstate Begin c := 0; s := 0; For i : I Do a[i] := 0; End; End;
+Rule "push" c < N ==> a[c] := (s % 2) + 1; c := c + 1; s := (s + 1) % 10; End;
+Rule "shift" c > 0 ==> For i := 0 To c - 2 Do a[i] := a[i+1]; End; a[c-1] := 0; c := c - 1; End;
+Rule "drain" c > 1 ==> For i := c - 1 To 1 By -1 Do c := c - 1; a[i] := 0; End; End;
+Rule "sum" c > 0 ==> s := 0; For i := 0 To c - 1 Do s := s + a[i]; End; End;
+"""
+
+
+def test_for_loops_with_computed_bounds():
+    """ldash.m's ``For i := 0 To QueuedCount-2 Do``: bounds evaluated once on entry, as
+    CMurphi's generated ``int mu__ub = hi; for (...; i <= mu__ub; ...)`` ("drain" changes
+    ``c`` inside its loop).  CMurphi 5.4 -nosym: 86 states, 264 rules fired."""
+    assert _counts(COMPUTED_FOR) == (86, 264, False)

@@ -835,6 +835,8 @@ class _Translator:
                 c = Value(conj(_not_returned(flag), c.expr), 0, 1, disj(neg(_not_returned(flag)), c.defined))
             body = self.stmts(s.body, scope) + self._check(c.defined, s)
             return self._check(c.defined, s) + [ir.While(c.expr, tuple(body))]
+        if isinstance(s, ForStmt) and s.quantifiers and self.computed_range(s.quantifiers[0], scope):
+            return self.computed_for(s, scope)
         if isinstance(s, ForStmt):
             scopes = []
             for inner in self.quantified_scopes(s.quantifiers, scope):
@@ -1005,6 +1007,60 @@ class _Translator:
                     swap += [ir.Assign(y, t) for t, (_, y) in zip(temps, places[j])]
                     out.append(ir.If(conj(is_(valid[j], 1), greater), tuple(swap), ()))
         return out
+
+    def computed_range(self, q, scope: Scope) -> bool:
+        """``q`` is ``i := lo To hi`` with a bound that is not a constant (ldash.m's
+        ``For i := 0 To QueuedCount-2``)."""
+        return isinstance(q, QuantRange) and not all(
+            isinstance(self.expr(e, scope).expr, ir.Const) for e in (q.lo, q.hi))
+
+    def computed_for(self, s: ForStmt, scope: Scope) -> list[ir.Stmt]:
+        """A ``For`` whose first range has a computed bound, as CMurphi runs it: both bounds
+        evaluated once on entry (``int mu__ub = hi; for (i = lo; i <= mu__ub; i += by)``),
+        unrolled over every value the bounds' types allow, each copy guarded by
+        ``lo <= i <= hi`` (``>=`` for a negative step)."""
+        q = s.quantifiers[0]
+        out: list[ir.Stmt] = []
+        bounds = []
+        for e in (q.lo, q.hi):
+            v = self.expr(e, scope)
+            if isinstance(v.expr, ir.Const):
+                bounds.append((v.expr, v.expr.value, v.expr.value))
+                continue
+            if v.lo is None or v.hi is None:
+                raise self.error("expected a constant expression or a value of a bounded type", e)
+            out += self._check(v.defined, e)
+            tmp = self.fresh_temp("for", f"{q.name}$bound")
+            out.append(ir.Assign(ir.Name(tmp), v.expr))
+            bounds.append((ir.Name(tmp), v.lo, v.hi))
+        (lo_e, lo_min, lo_max), (hi_e, hi_min, hi_max) = bounds
+        step = 1 if q.step is None else self.const(q.step, scope)
+        if step == 0:
+            raise self.error("'By 0' never ends", q.step)
+        if abs(step) != 1 and not isinstance(lo_e, ir.Const):
+            raise self.error("a For loop with a computed start needs step 1 or -1", q.lo)
+        if step > 0:
+            values = range(lo_min, hi_max + 1, step)
+            guards = [conj(ir.Binary("<=", lo_e, ir.Const(k)), ir.Binary("<=", ir.Const(k), hi_e)) for k in values]
+        else:
+            values = range(lo_max, hi_min - 1, step)
+            guards = [conj(ir.Binary(">=", lo_e, ir.Const(k)), ir.Binary(">=", ir.Const(k), hi_e)) for k in values]
+        if len(values) > MAX_ELEMENTS:
+            raise self.error(f"more than {MAX_ELEMENTS} iterations", q)
+        self.unroll(len(values), q)
+        flag = _return_flag(scope)
+        returns = flag is not None and any(_contains_return(b) for b in s.body)
+        rest: list[ir.Stmt] = []
+        for k, guard in reversed(list(zip(values, guards))):
+            inner = dict(scope)
+            inner[q.name] = ConstSym(k, None)
+            body = (self.stmt(ForStmt(s.quantifiers[1:], s.body, s.pos), inner) if len(s.quantifiers) > 1
+                    else self.stmts(s.body, inner))
+            copy: list[ir.Stmt] = [ir.If(fold(guard), tuple(body), ())]
+            if rest:
+                copy += [ir.If(_not_returned(flag), tuple(rest), ())] if returns else rest
+            rest = copy
+        return out + rest
 
     def _copies(self, body, scopes, flag: Optional[str]) -> list[ir.Stmt]:
         """The unrolled copies of a ``For`` body; with a return ``flag``, each copy after
