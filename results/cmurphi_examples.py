@@ -39,7 +39,7 @@ EXAMPLES = {
     "others": ("abp", "arbiter", "cache3", "dp4", "dpnew", "newcache3"),
 }
 #: Constants lowered where CMurphi needs minutes at the file's own values.
-LOWER = {"n_peterson.m": {"N": 4}, "mcslock1.m": {"N": 3}, "mcslock2.m": {"N": 3}, "cache3.m": {"ProcCount": 3}}
+LOWER = {"n_peterson.m": {"N": 4}, "mcslock1.m": {"N": 3}, "mcslock2.m": {"N": 3}, "cache3.m": {"ProcCount": 3}, "ldash.m": {"RemoteCount": 3}}
 
 
 def _declared_group(path: Path, defines: dict):
