@@ -39,7 +39,55 @@ EXAMPLES = {
     "others": ("abp", "arbiter", "cache3", "dp4", "dpnew", "newcache3"),
 }
 #: Constants lowered where CMurphi needs minutes at the file's own values.
-LOWER = {"n_peterson.m": {"N": 4}, "mcslock1.m": {"N": 3}, "mcslock2.m": {"N": 3}}
+LOWER = {"n_peterson.m": {"N": 4}, "mcslock1.m": {"N": 3}, "mcslock2.m": {"N": 3}, "cache3.m": {"ProcCount": 3}, "ldash.m": {"RemoteCount": 3}}
+
+
+def _declared_group(path: Path, defines: dict):
+    """The order of the group the declared scalarsets generate (each scalarset, also inside a
+    ``Union``, permutes independently: CMurphi's semantics), or None when unreadable."""
+    from math import factorial
+    from frontends.kit import BinaryOp, Ident, Num
+    from frontends.murphi.syntax import Designator, ScalarsetType, parse_syntax
+    from frontends.kit import Constant
+
+    try:
+        program = parse_syntax(path.read_text(), str(path))
+    except Exception:  # a parse failure is reported by the run itself
+        return None
+    consts = {c.name: c.value for c in program.items if isinstance(c, Constant)}
+
+    def value(e):
+        if isinstance(e, Num):
+            return e.value
+        if isinstance(e, (Designator, Ident)) and not getattr(e, "selectors", ()):
+            return defines[e.name] if e.name in defines else value(consts[e.name])
+        if isinstance(e, BinaryOp) and e.op in "+-*":
+            a, b = value(e.left), value(e.right)
+            return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+        raise ValueError(e)
+
+    order = 1
+    seen = set()
+
+    def walk(node):
+        nonlocal order
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, ScalarsetType):
+            order *= factorial(value(node.size))
+        if isinstance(node, tuple):
+            for x in node:
+                walk(x)
+        elif hasattr(node, "__dataclass_fields__"):
+            for f in node.__dataclass_fields__:
+                walk(getattr(node, f))
+
+    try:
+        walk(program.items)
+    except (ValueError, KeyError):
+        return None
+    return order
 
 
 def _sources(ex: str, files: list[str], work: Path) -> list[Path]:
@@ -110,30 +158,65 @@ def main() -> None:
         sources = _sources(args.ex, args.files, Path(tmp) / "src")
         for k, path in enumerate(sources):
             defines = LOWER.get(path.name, {})
+            declared = _declared_group(path, defines)
             theirs = _cmurphi(home, path, defines, Path(tmp) / f"cm{k}", args.timeout)
             plain = _ours(path, defines, False, args.timeout)
             reduced = _ours(path, defines, True, args.timeout) if not isinstance(plain, str) else plain
-            rows.append((path, defines, theirs, plain, reduced))
-    print("| model | -D | CMurphi -nosym | ours explore | CMurphi -sym1 | ours --reduce exact (group) | agree |")
-    print("|---|---|---|---|---|---|---|")
-    for path, defines, theirs, plain, reduced in rows:
+            rows.append((path, defines, theirs, plain, reduced, declared))
+    print("| model | -D | CMurphi -nosym | ours explore | CMurphi -sym1 | ours --reduce exact | group: ours / "
+          "scalarsets | verdict |")
+    print("|---|---|---|---|---|---|---|---|")
+    for path, defines, theirs, plain, reduced, declared in rows:
         d = " ".join(f"{k}={v}" for k, v in defines.items())
+        name = f"{path.parent.name}/{path.name}"
         if isinstance(plain, str):
-            print(f"| {path.name} | {d} | {_show(theirs, 0)} | refused: {plain.replace('|', '/')} | "
-                  f"{_show(theirs, 1)} | | no |")
+            print(f"| {name} | {d} | {_show(theirs, 0)} | refused | {_show(theirs, 1)} | | / {declared} | "
+                  f"refused: `{plain.replace('|', '/')}` |")
             continue
-        agree = not isinstance(theirs, str) and theirs[0] is not None and (
-            (theirs[0][1] == plain[1] == "error") or (theirs[0][0], theirs[0][1]) == (plain[0], plain[1]))
-        print(f"| {path.name} | {d} | {_show(theirs, 0)} | {plain[0]:,} {plain[1]} | {_show(theirs, 1)} | "
-              f"{reduced[0]:,} {reduced[1]} ({reduced[2]}) | {'yes' if agree else 'no'} |")
-    names = {p.name for p, *_ in rows}
-    missing = [f"{folder}/{m}.m" for folder, models in EXAMPLES.items() for m in models if f"{m}.m" not in names]
+        if isinstance(reduced, str):
+            reduced = (None, reduced.replace("|", "/"), None, [])
+        print(f"| {name} | {d} | {_show(theirs, 0)} | {_ours_show(plain)} | {_show(theirs, 1)} | "
+              f"{_ours_show(reduced)} | {reduced[2]} / {declared} | {_verdict(theirs, plain, reduced, declared)} |")
+    names = {f"{p.parent.name}/{p.name}" for p, *_ in rows}
+    missing = [f"{folder}/{m}.m" for folder, models in EXAMPLES.items() for m in models
+               if f"{folder}/{m}.m" not in names]
     if missing:
-        print(f"\nNot found ({len(missing)} of 19; the tarball in ../shared/peers has no ex/ folder, pass --ex DIR): "
-              + ", ".join(missing))
+        print(f"\nNot run ({len(missing)} of 19; not found): " + ", ".join(missing))
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\n{len(rows)} models in {time.time() - start:.0f} s; load average {load}; {platform.machine()}, "
           f"Python {platform.python_version()}.")
+
+
+def _ours_show(r) -> str:
+    if r[0] is None:
+        return r[1] if r[1] != "timeout" else "time-out"
+    return f"{r[0]:,} {r[1]}" + (" (" + "; ".join(r[3]) + ")" if r[3] else "")
+
+
+def _verdict(theirs, plain, reduced, declared) -> str:
+    """``agree`` when the -nosym row agrees (states and verdict; for an error, the verdict
+    alone, as each tool stops at its own first error) and the reduced row agrees with -sym1
+    where our group is the scalarset group; otherwise what differs."""
+    if isinstance(theirs, str) or theirs[0] is None:
+        return "no CMurphi figure"
+    out = []
+    nosym, sym1 = theirs
+    both_fail = nosym[1] == plain[1] == "error"
+    if not (nosym[1] == plain[1] == "error" or (nosym[0], nosym[1]) == (plain[0], plain[1])):
+        out.append("explore differs from -nosym")
+    if sym1 is None or reduced[0] is None:
+        out.append("no reduced figure")
+    elif reduced[2] == declared:
+        if not (sym1[1] == reduced[1] == "error" or (sym1[0], sym1[1]) == (reduced[0], reduced[1])):
+            out.append("--reduce exact differs from -sym1")
+    elif declared is not None and reduced[2] is not None and reduced[2] > declared:
+        fewer = not both_fail and reduced[1] == sym1[1] and reduced[0] < sym1[0]
+        out.append("larger group than declared" + (", fewer states than -sym1" if fewer else ""))
+    elif declared is not None and reduced[2] is not None:
+        out.append("smaller group than declared")
+    if both_fail:
+        out.insert(0, "both find the error (each stops at its first)")
+    return "agree" if not out else "; ".join(out)
 
 
 def _show(theirs, k: int) -> str:

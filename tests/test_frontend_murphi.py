@@ -471,7 +471,6 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
         ("Var x: boolean;\nStartstate Begin Return; End;", 2, 18, "'Return' outside"),
         ("Type T: Scalarset(2) interleaved;\nVar x: T;\nStartstate Begin End;", 1, 22,
          "'Interleaved' scalarsets are not supported"),
-        ("Var m: Multiset [2] Of boolean;\nStartstate Begin Clear m; End;", 2, 24, "Clear of a multiset is not supported"),
         ("Type A: Scalarset(1);\nVar u: Union {A, boolean};\nStartstate Begin End;", 2, 18,
          "a Union's members must be enums or scalarsets"),
         ("Var x: boolean;\nFunction f(): boolean; Begin x := true; Return x; End;\nStartstate Begin x := f(); End;",

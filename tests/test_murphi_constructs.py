@@ -263,3 +263,57 @@ Ruleset k : U Do Rule "r" k != p ==> x := 1 - x; End; End;
 Ruleset i : P Do Rule "set" IsUndefined(p) ==> p := i; End; End;
 """
     assert _counts(text) == (6, 24, False)
+
+
+UNDEFINED_AND_EMPTIED_MULTISETS = """
+Const K : 2;
+Type P : Scalarset(2); B : 0..1; Msg : Record src : P; aux : P; End;
+Var net : Multiset[K] of Msg; n : 0..3; last : P; r : Record m : Multiset[K] of B; c : B; End;
+Procedure send(s : P; a : P);
+Var m : Msg;
+Begin m.src := s; m.aux := a; MultisetAdd(m, net); End;
+Startstate Begin n := 0; Undefine last; Undefine net; Clear r; End;
+Ruleset p : P Do
+  Rule "plain" MultisetCount(i : net, true) < K & n < 3 ==> send(p, UNDEFINED); n := n + 1; End;
+  Rule "aux" MultisetCount(i : net, true) < K & n < 3 ==> send(p, p); n := n + 1; End;
+  Rule "keep" MultisetCount(i : r.m, true) < K ==> MultisetAdd(r.c, r.m); r.c := 1 - r.c; End;
+End;
+Choose i : net Do
+  Rule "recv" true ==> last := net[i].aux; MultisetRemove(i, net); End;
+End;
+Rule "flush" MultisetCount(i : net, true) = K ==> Undefine net; last := UNDEFINED; End;
+Rule "reset" MultisetCount(i : r.m, true) = K ==> Clear r; End;
+"""
+
+
+def test_undefined_keyword_and_undefine_or_clear_of_a_multiset():
+    """newlist6.m's ``Send(Add, d, s, UNDEFINED, UNDEFINED)`` and ``Undefine Net`` of a
+    multiset: ``UNDEFINED`` passed or assigned copies the undefined value (nothing is read),
+    and ``Undefine``/``Clear`` of a multiset (or of a record holding one) empties it, as
+    CMurphi's generated ``undefine()``/``clear()`` do.  CMurphi 5.4 -nosym: 234 states, 1110
+    rules fired."""
+    assert _counts(UNDEFINED_AND_EMPTIED_MULTISETS) == (234, 1110, False)
+    # Reading UNDEFINED as a value is still refused at the name.
+    text = UNDEFINED_AND_EMPTIED_MULTISETS.replace('n < 3 ==> send(p, p)', 'n < 3 & last = UNDEFINED ==> send(p, p)')
+    line = text.splitlines().index([t for t in text.splitlines() if "last = UNDEFINED" in t][0]) + 1
+    column = text.splitlines()[line - 1].index("UNDEFINED") + 1
+    assert_located_error(parse_text, text, "t.m", line, column, "UNDEFINED")
+
+
+COMPUTED_FOR = """
+Const N : 3;
+Type I : 0..N-1;
+Var a : Array[I] of 0..2; c : 0..N; s : 0..9;
+Startstate Begin c := 0; s := 0; For i : I Do a[i] := 0; End; End;
+Rule "push" c < N ==> a[c] := (s % 2) + 1; c := c + 1; s := (s + 1) % 10; End;
+Rule "shift" c > 0 ==> For i := 0 To c - 2 Do a[i] := a[i+1]; End; a[c-1] := 0; c := c - 1; End;
+Rule "drain" c > 1 ==> For i := c - 1 To 1 By -1 Do c := c - 1; a[i] := 0; End; End;
+Rule "sum" c > 0 ==> s := 0; For i := 0 To c - 1 Do s := s + a[i]; End; End;
+"""
+
+
+def test_for_loops_with_computed_bounds():
+    """ldash.m's ``For i := 0 To QueuedCount-2 Do``: bounds evaluated once on entry, as
+    CMurphi's generated ``int mu__ub = hi; for (...; i <= mu__ub; ...)`` ("drain" changes
+    ``c`` inside its loop).  CMurphi 5.4 -nosym: 86 states, 264 rules fired."""
+    assert _counts(COMPUTED_FOR) == (86, 264, False)

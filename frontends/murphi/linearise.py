@@ -835,6 +835,8 @@ class _Translator:
                 c = Value(conj(_not_returned(flag), c.expr), 0, 1, disj(neg(_not_returned(flag)), c.defined))
             body = self.stmts(s.body, scope) + self._check(c.defined, s)
             return self._check(c.defined, s) + [ir.While(c.expr, tuple(body))]
+        if isinstance(s, ForStmt) and s.quantifiers and self.computed_range(s.quantifiers[0], scope):
+            return self.computed_for(s, scope)
         if isinstance(s, ForStmt):
             scopes = []
             for inner in self.quantified_scopes(s.quantifiers, scope):
@@ -862,8 +864,7 @@ class _Translator:
         if isinstance(s, (ClearStmt, UndefineStmt)):
             a = self.access(s.target, scope)
             if isinstance(a, Access) and _has_multiset(a.type):
-                what = "Clear" if isinstance(s, ClearStmt) else "Undefine"
-                raise self.error(f"{what} of a multiset is not supported", s.target)
+                return self.empty_multisets(a, s)
             if isinstance(a, Access) and "$elem" in a.path:
                 self.multisets_touched.add(a.var.name)
             if not isinstance(a, Access):
@@ -893,6 +894,24 @@ class _Translator:
         raise self.error("unsupported statement", s)
 
     # ------------------------------------------------------------------ multisets
+    def empty_multisets(self, a: Access, s) -> list:
+        """``Clear``/``Undefine`` of a value holding multisets: as CMurphi's generated
+        ``clear()`` and ``undefine()`` of a multiset, each multiset under ``a`` becomes empty
+        (every place free, its element undefined, for ``Clear`` too); other fields are
+        cleared or undefined as usual."""
+        out = []
+        for leaf, ref, defined in self.leaf_targets(a):
+            out += self._check(defined, s)
+            if "$valid" in leaf.path:
+                out.append(ir.Assign(ref, ir.Const(0)))
+            elif "$elem" in leaf.path or not isinstance(s, ClearStmt):
+                self.undefined_writes.add(leaf.ir_name)
+                out.append(ir.Assign(ref, ir.Const(leaf.type.undefined)))
+            else:
+                out.append(ir.Assign(ref, ir.Const(leaf.type.lo)))
+        self.multisets_touched.add(a.var.name)
+        return out
+
     def multiset_access(self, d: Designator, scope: Scope, write: bool = True) -> tuple[Access, int]:
         """The multiset ``d`` names and its size; a located error if it is none."""
         a = self.access(d, scope)
@@ -988,6 +1007,60 @@ class _Translator:
                     swap += [ir.Assign(y, t) for t, (_, y) in zip(temps, places[j])]
                     out.append(ir.If(conj(is_(valid[j], 1), greater), tuple(swap), ()))
         return out
+
+    def computed_range(self, q, scope: Scope) -> bool:
+        """``q`` is ``i := lo To hi`` with a bound that is not a constant (ldash.m's
+        ``For i := 0 To QueuedCount-2``)."""
+        return isinstance(q, QuantRange) and not all(
+            isinstance(self.expr(e, scope).expr, ir.Const) for e in (q.lo, q.hi))
+
+    def computed_for(self, s: ForStmt, scope: Scope) -> list[ir.Stmt]:
+        """A ``For`` whose first range has a computed bound, as CMurphi runs it: both bounds
+        evaluated once on entry (``int mu__ub = hi; for (i = lo; i <= mu__ub; i += by)``),
+        unrolled over every value the bounds' types allow, each copy guarded by
+        ``lo <= i <= hi`` (``>=`` for a negative step)."""
+        q = s.quantifiers[0]
+        out: list[ir.Stmt] = []
+        bounds = []
+        for e in (q.lo, q.hi):
+            v = self.expr(e, scope)
+            if isinstance(v.expr, ir.Const):
+                bounds.append((v.expr, v.expr.value, v.expr.value))
+                continue
+            if v.lo is None or v.hi is None:
+                raise self.error("expected a constant expression or a value of a bounded type", e)
+            out += self._check(v.defined, e)
+            tmp = self.fresh_temp("for", f"{q.name}$bound")
+            out.append(ir.Assign(ir.Name(tmp), v.expr))
+            bounds.append((ir.Name(tmp), v.lo, v.hi))
+        (lo_e, lo_min, lo_max), (hi_e, hi_min, hi_max) = bounds
+        step = 1 if q.step is None else self.const(q.step, scope)
+        if step == 0:
+            raise self.error("'By 0' never ends", q.step)
+        if abs(step) != 1 and not isinstance(lo_e, ir.Const):
+            raise self.error("a For loop with a computed start needs step 1 or -1", q.lo)
+        if step > 0:
+            values = range(lo_min, hi_max + 1, step)
+            guards = [conj(ir.Binary("<=", lo_e, ir.Const(k)), ir.Binary("<=", ir.Const(k), hi_e)) for k in values]
+        else:
+            values = range(lo_max, hi_min - 1, step)
+            guards = [conj(ir.Binary(">=", lo_e, ir.Const(k)), ir.Binary(">=", ir.Const(k), hi_e)) for k in values]
+        if len(values) > MAX_ELEMENTS:
+            raise self.error(f"more than {MAX_ELEMENTS} iterations", q)
+        self.unroll(len(values), q)
+        flag = _return_flag(scope)
+        returns = flag is not None and any(_contains_return(b) for b in s.body)
+        rest: list[ir.Stmt] = []
+        for k, guard in reversed(list(zip(values, guards))):
+            inner = dict(scope)
+            inner[q.name] = ConstSym(k, None)
+            body = (self.stmt(ForStmt(s.quantifiers[1:], s.body, s.pos), inner) if len(s.quantifiers) > 1
+                    else self.stmts(s.body, inner))
+            copy: list[ir.Stmt] = [ir.If(fold(guard), tuple(body), ())]
+            if rest:
+                copy += [ir.If(_not_returned(flag), tuple(rest), ())] if returns else rest
+            rest = copy
+        return out + rest
 
     def _copies(self, body, scopes, flag: Optional[str]) -> list[ir.Stmt]:
         """The unrolled copies of a ``For`` body; with a return ``flag``, each copy after
@@ -1094,6 +1167,15 @@ class _Translator:
             if f.by_reference:
                 inner[f.name] = self.reference(f, arg, scope, out, decl.name)
                 continue
+            if _is_undefined_keyword(arg, scope):
+                ftype = self.formal_type(f)
+                if not isinstance(ftype, Simple):
+                    raise self.error(f"value parameter {f.name!r} of array or record type is not supported; "
+                                     "declare it Var", f)
+                tmp = self.fresh_temp(decl.name, f.name)
+                out.append(ir.Assign(ir.Name(tmp), ir.Const(ftype.undefined)))
+                inner[f.name] = LocalSym(tmp, ftype, temporary=True, sentinel=True)
+                continue
             ftype, v = self.value_argument(f, arg, scope)
             if f.name not in assigned and _stable(v.expr, stable) and v.defined == ir.TRUE and v.within(ftype):
                 inner[f.name] = ValueSym(v)  # cannot change while the body runs: substitute
@@ -1104,10 +1186,10 @@ class _Translator:
                 # As an assignment: the parameter may start undefined (CMurphi reads nothing).
                 sref, undefined, stype, sdefined = source
                 out.extend(self._check(sdefined, arg))
-                if not (ftype.lo <= stype.lo and stype.hi <= ftype.hi):
+                if not (ftype.lo <= stype.lo and stype.hi <= ftype.hi) and undefined != ir.TRUE:
                     out.append(ir.Assert(disj(undefined, _in_range(sref, ftype.lo, ftype.hi)),
                                          f"{self.path or '<input>'}:{arg.line}: argument out of range of {f.name}"))
-                value = sref if stype.lo == ftype.lo else ir.Ite(undefined, ir.Const(ftype.undefined), sref)
+                value = sref if stype.lo == ftype.lo else fold(ir.Ite(undefined, ir.Const(ftype.undefined), sref))
                 out.append(ir.Assign(ir.Name(tmp), value))
                 inner[f.name] = LocalSym(tmp, ftype, temporary=True, sentinel=True)
                 continue
@@ -1202,8 +1284,8 @@ class _Translator:
                 sref, undefined, stype, sdefined = source
                 t = target.type
                 out = self._check(sdefined, s)
-                value = sref if stype.lo == t.lo else ir.Ite(undefined, ir.Const(t.undefined), sref)
-                if not (t.lo <= stype.lo and stype.hi <= t.hi):
+                value = sref if stype.lo == t.lo else fold(ir.Ite(undefined, ir.Const(t.undefined), sref))
+                if not (t.lo <= stype.lo and stype.hi <= t.hi) and undefined != ir.TRUE:
                     out.append(ir.Assert(disj(undefined, _in_range(sref, t.lo, t.hi)),
                                          f"{self.path or '<input>'}:{s.line}: value out of range of {s.target.name}"))
                 return out + [ir.Assign(ir.Name(target.ir_name), value)]
@@ -1221,8 +1303,8 @@ class _Translator:
             # CMurphi copies a designator's value, undefined included: no read, no fault.
             sref, undefined, stype, sdefined = source
             out = self._check(conj(sdefined, index_defined), s)
-            value = sref if stype.lo == leaf.type.lo else ir.Ite(undefined, ir.Const(leaf.type.undefined), sref)
-            if not (leaf.type.lo <= stype.lo and stype.hi <= leaf.type.hi):
+            value = sref if stype.lo == leaf.type.lo else fold(ir.Ite(undefined, ir.Const(leaf.type.undefined), sref))
+            if not (leaf.type.lo <= stype.lo and stype.hi <= leaf.type.hi) and undefined != ir.TRUE:
                 out.append(ir.Assert(disj(undefined, _in_range(sref, leaf.type.lo, leaf.type.hi)),
                                      f"{self.path or '<input>'}:{s.line}: value out of range of {target.text}"))
             self.undefined_writes.add(leaf.ir_name)
@@ -1241,6 +1323,10 @@ class _Translator:
         ``(reference, "is undefined", its type, definedness of its subscripts)``."""
         if not isinstance(e, Designator):
             return None
+        if _is_undefined_keyword(e, scope):
+            # CMurphi's ``UNDEFINED`` (newlist6.m: ``Send(Add, d, s, UNDEFINED, UNDEFINED)``):
+            # a value that is undefined in every type; copying it reads nothing.
+            return ir.Const(0), ir.TRUE, UNDEFINED_SOURCE, ir.TRUE
         a = self.access(e, scope)
         if isinstance(a, LocalSym) and a.sentinel:
             name = ir.Name(a.ir_name)
@@ -1575,6 +1661,16 @@ class _FunctionRun:
             self.block(s.body, pc, inner)
         else:
             raise tr.error("unsupported statement", s)
+
+
+#: The type of the ``UNDEFINED`` keyword as a copy source: no type's values (so every copy
+#: takes the target's own undefined value).
+UNDEFINED_SOURCE = Simple("undefined", -(10 ** 9), -(10 ** 9), "UNDEFINED")
+
+
+def _is_undefined_keyword(e, scope: Scope) -> bool:
+    return (isinstance(e, Designator) and not e.selectors and e.name.lower() == "undefined"
+            and _lookup(scope, e.name) is None)
 
 
 def _lookup(scope: Scope, name: str) -> Optional[Symbol]:
