@@ -76,13 +76,6 @@ def test_bound_below_the_initial_processes_is_refused():
         promela.parse_text("proctype B() { skip }\nactive [2] proctype A() { run B() }", "b.pml", max_procs=2)
 
 
-def test_runs_of_a_proctype_with_different_channels_are_refused():
-    text = ("chan a = [1] of { byte }; chan b = [1] of { byte };\nproctype P(chan x) { x!1 }\n"
-            "active proctype A() { run P(a);\n run P(b) }")
-    with pytest.raises(InputError, match="runs of P pass different channels"):
-        promela.parse_text(text, "c.pml")
-
-
 def test_run_as_an_expression_is_refused_by_name():
     """``p = run P()`` used to read as ``p = run`` then a call of an undeclared inline ``P``."""
     with pytest.raises(InputError, match="'run' as an expression") as caught:

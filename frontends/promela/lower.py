@@ -178,6 +178,25 @@ class Channel:
     capacity: int
     fields: tuple[tuple[int, int], ...]
     ident: int = 0
+    #: for a local channel of a process created at run time: that instance's pc variable.
+    #: The channel exists while it is nonzero; instances of several proctypes that may take
+    #: one pid can have channels of the same identity, one of them alive at a time.
+    alive: Optional[str] = None
+    #: for such a channel, what its number depends on: (pc variable, count) per process
+    #: that may hold a lower pid, whose ``count`` channels come before it while it runs;
+    #: the number is ``ident`` plus the counts of those running (``value``)
+    offset: tuple[tuple[str, int], ...] = ()
+
+    def value(self) -> Expr:
+        """The channel's number as a value (an expression over pcs when ``offset``)."""
+        out: Expr = Const(self.ident)
+        for pc, count in self.offset:
+            out = Binary("+", out, Binary("*", Binary("!=", Name(pc), Const(0)), Const(count)))
+        return out
+
+    def may_be(self, v: int) -> bool:
+        """Whether the channel's number may be ``v``."""
+        return self.ident <= v <= self.ident + sum(c for _, c in self.offset) if self.offset else v == self.ident
 
     @property
     def buffer(self) -> FifoBuffer:
@@ -364,10 +383,13 @@ class Lowering:
         if refusal is not None:
             raise self.error(refusal, pos)
 
-    def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None
-                        ) -> list[Channel]:
-        """The channel instances ``d`` creates (an array: one per element), numbered next;
-        their buffers are owned by ``owner`` (a process's local channels move with it)."""
+    def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None,
+                        ident: Optional[int] = None, alive: Optional[str] = None,
+                        offset: tuple = ()) -> list[Channel]:
+        """The channel instances ``d`` creates (an array: one per element), numbered next
+        (from identity ``ident`` plus ``offset`` when given: a process created at run time,
+        ``alive`` its pc; see ``Channel``); their buffers are owned by ``owner`` (a
+        process's local channels move with it)."""
         cap = self.const(d.init.capacity, known)
         count = self.const(d.size, known) if d.size is not None else None
         fields = []
@@ -379,7 +401,8 @@ class Lowering:
         self.check_state_size((count or 1) * (1 + cap * len(fields)) if cap > 0 else 0, d.name, d.pos)
         for k in range(count or 1):
             name = prefix + (d.name if count is None else f"{d.name}_{k}")
-            ch = Channel(name, cap, tuple(fields), len(self.channels) + 1)
+            ch = Channel(name, cap, tuple(fields), len(self.channels) + 1 if ident is None else ident + k, alive,
+                         offset)
             if cap > 0:
                 fifo = ch.buffer
                 self.variables.append(dataclasses.replace(fifo.length_variable(), owner=owner))
@@ -432,11 +455,13 @@ class Translator:
         slots = self.slots
         if slots is None:
             raise self.low.error("run is supported only in init's start-up sequence", st.pos)
-        pdecl = self.low.proctypes[st.proctype]
-        args = tuple(None if p.type == "chan" else self.expr(a, ctx) for p, a in zip(pdecl.params, st.args))
         out = []
         for pid in range(slots.first, slots.bound):
             target = slots.holder(st.proctype, pid)
+            # a channel parameter is the same channel in every run (a constant of the
+            # instance), or a variable given the channel's identity here
+            args = tuple(None if isinstance(fixed, Channel) else self.expr(a, ctx)
+                         for fixed, a in zip(target.args, st.args))
             fresh = self.free(pid) if pid == slots.first else conj(self.occupied(pid - 1), self.free(pid))
             start = (self.counter(target).goto(target.graph.entry),) + \
                 local_initialisers(self.low, self, target, self.ctxs[target.owner], args)
@@ -521,11 +546,13 @@ class Translator:
         value = self.expr(r, ctx)
         candidates = [ch for ch in self.low.channels if arity is None or len(ch.fields) == arity]
         if isinstance(value, Const):
-            candidates = [ch for ch in candidates if ch.ident == value.value]
+            candidates = [ch for ch in candidates if ch.may_be(value.value)]
         if not candidates:
             raise self.low.error(f"{r.name} names no channel" + ("" if arity is None else f" of {arity} fields"),
                                  r.pos)
-        return [(TRUE if isinstance(value, Const) else Binary("==", value, Const(ch.ident)), ch) for ch in candidates]
+        return [(conj(TRUE if isinstance(value, Const) and not ch.offset else fold(Binary("==", value, ch.value())),
+                      TRUE if ch.alive is None else Binary("!=", Name(ch.alive), Const(0))), ch)
+                for ch in candidates]
 
     def is_variable_channel(self, r: S.VarRef, ctx: Ctx) -> bool:
         """``r`` is a ``chan`` variable, not a declared channel."""
@@ -537,13 +564,13 @@ class Translator:
         if isinstance(e, S.VarRef) and e.field is None and (chans := self.channel_instances(e.name, ctx)):
             # a declared channel as a value: its identity
             if e.index is None:
-                return Const(chans[0].ident)
+                return chans[0].value()
             idx = self.expr(e.index, ctx)
             if isinstance(idx, Const):
-                return Const(chans[idx.value].ident if 0 <= idx.value < len(chans) else 0)
+                return chans[idx.value].value() if 0 <= idx.value < len(chans) else Const(0)
             out: Expr = Const(0)
             for k in reversed(range(len(chans))):
-                out = Ite(Binary("==", idx, Const(k)), Const(chans[k].ident), out)
+                out = Ite(Binary("==", idx, Const(k)), chans[k].value(), out)
             return out
         if isinstance(e, S.VarRef):
             if e.index is None and e.field is None and e.name not in ctx.locals and e.name not in self.low.globals \
@@ -973,17 +1000,15 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         pid = len(instances)
         instances.append(Instance(proctype, pid, f"{proctype}_{pid}", f"{proctype}[{pid}]",
                                   graph(proctype, pdecl.body), args, False))
-    if slots is not None:
-        for inst in instances:
-            local = next((d for d in inst.graph.locals if d.type == "chan" and isinstance(d.init, S.ChanInit)), None)
-            if not inst.running and local is not None:
-                # Spin numbers such a channel when the process is created, at run time
-                raise low.error("unsupported construct: a local channel of a process created at run time "
-                                "(declare the channel globally)", local.pos)
-    # ---- per-instance state variables
+    # ---- per-instance state variables, in pid order (Spin numbers local channels so)
     ctxs: dict[str, Ctx] = {}
-    for inst in instances:
-        ctxs[inst.owner] = declare_instance(low, inst)
+    bases = slot_channel_bases(low, instances, slots) if slots is not None else {}
+    for k, inst in enumerate(instances):
+        if any(isinstance(a, _InitChannel) for a in inst.args):
+            # a planned run passing one of init's local channels, numbered by now
+            inst = instances[k] = dataclasses.replace(inst, args=tuple(
+                a.resolve(ctxs[init_inst.owner]) if isinstance(a, _InitChannel) else a for a in inst.args))
+        ctxs[inst.owner] = declare_instance(low, inst, bases.get(inst.owner))
     tr = Translator(low, instances, slots, ctxs)
     # ---- steps
     steps: list[_Step] = []
@@ -1070,7 +1095,10 @@ def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> 
     for name in dict.fromkeys(p for p, _ in dict(slots.holders)):
         members = [i for i in instances if i.proctype == name]
         g = members[0].graph
-        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g):
+        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g) \
+                or any(d.type == "chan" and isinstance(d.init, S.ChanInit) for d in g.locals):
+            # (a local channel's number follows its creator's pid: swapping pids would
+            # have to renumber it wherever it is stored)
             continue
         out.append(tuple(i.owner for i in sorted(members, key=lambda i: i.pid)))
     return tuple(out)
@@ -1164,7 +1192,11 @@ def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequenc
     return walk(body)
 
 
-def declare_instance(low: Lowering, inst: Instance) -> Ctx:
+def declare_instance(low: Lowering, inst: Instance, first_ident: Optional[tuple] = None) -> Ctx:
+    """The state variables of ``inst`` (its pc, locals, local channels) and its name
+    scope.  ``first_ident``: for a process created at run time, the number its first local
+    channel gets, as (ident, offset) of ``Channel`` (``slot_channel_bases``); otherwise its
+    channels are numbered next."""
     g = inst.graph
     locals_: dict = {}
     chans: dict = {}
@@ -1173,11 +1205,11 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
     params = pdecl.params if pdecl is not None else ()
     known = {"_pid": inst.pid, "__running__": inst.running}
     for p, arg in zip(params, inst.args):
-        if p.type == "chan":
-            if not isinstance(arg, Channel):
-                raise low.error(f"parameter {p.name} of {inst.proctype} needs a channel argument", p.pos)
+        if p.type == "chan" and isinstance(arg, Channel):
             chans[p.name] = [arg]
             continue
+        if p.type == "chan" and inst.running:
+            raise low.error(f"parameter {p.name} of {inst.proctype} needs a channel argument", p.pos)
         d = S.VarDecl(p.type, p.name, None, None, None, False, p.pos)
         for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
             locals_[src] = info
@@ -1194,8 +1226,13 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
             raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
             # created with the process, as Spin does (their numbers follow the pids)
-            chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner)
-            if d.size is None:
+            if first_ident is None:
+                chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner)
+            else:
+                chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner, first_ident[0],
+                                                    f"{inst.prefix}.pc", first_ident[1])
+                first_ident = (first_ident[0] + len(chans[d.name]), first_ident[1])
+            if d.size is None and not chans[d.name][0].offset:
                 known[d.name] = chans[d.name][0].ident  # ``chan c = mine`` reads it
             continue
         if d.name in locals_:
@@ -1236,7 +1273,7 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
     pdecl = low.proctypes.get(inst.proctype)
     params = pdecl.params if pdecl is not None else ()
     for p, arg in zip(params, inst.args if args is None else args):
-        if p.type == "chan":
+        if p.name in ctx.chans or arg is None:  # a channel constant of the instance
             continue
         info = ctx.locals[p.name]
         value = arg if isinstance(arg, Expr.__args__) else Const(arg)
@@ -1381,24 +1418,70 @@ def dynamic_slots(low: Lowering, instances: list, runs: list, graph, max_procs: 
     return ProcessSlots(first, bound, tuple(holders.items()))
 
 
-def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Channel:
-    """The channel every run of ``proctype`` passes as its parameter ``k``: a global channel
-    named with a constant index (a channel chosen at run time would be a channel value)."""
+def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Optional[Channel]:
+    """The channel every run of ``proctype`` passes as its parameter ``k`` when that is one
+    global channel named with a constant index (then a constant of each instance); None
+    when the runs pass different channels, local ones, or one chosen at run time (the
+    parameter is then a ``chan`` variable, given the channel's identity by ``run``)."""
     chosen = set()
     for st in runs:
         a = st.args[k]
-        chans = low.globals.get(a.name) if isinstance(a, S.VarRef) else None
+        if not isinstance(a, S.VarRef) or a.field is not None:
+            return None
+        chans = low.globals.get(a.name)
         if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
-            raise low.error(f"unsupported construct: run {proctype} with a channel argument that is not a "
-                            "global channel", st.pos)
+            return None
         idx = 0 if a.index is None else low.static(a.index, {})
         if idx is None or not 0 <= idx < len(chans):
-            raise low.error(f"unsupported construct: run {proctype} with a channel chosen at run time", a.pos)
+            return None
         chosen.add(chans[idx])
-    if len(chosen) != 1:
-        raise low.error(f"unsupported construct: runs of {proctype} pass different channels as its "
-                        f"parameter {k + 1}", runs[0].pos)
-    return chosen.pop()
+    return chosen.pop() if len(chosen) == 1 else None
+
+
+def _local_channels(g: Graph, low: Lowering, known: dict) -> int:
+    """How many channels a process of graph ``g`` creates (Spin: all of them when it is
+    created, an array one per element)."""
+    return sum(low.const(d.size, known) if d.size is not None else 1
+               for d in g.locals if d.type == "chan" and isinstance(d.init, S.ChanInit))
+
+
+def slot_channel_bases(low: Lowering, instances: list, slots: ProcessSlots) -> dict[str, tuple]:
+    """For each instance created at run time that has local channels, the number of its
+    first one as ``(ident, offset)`` (see ``Channel``).  Spin gives a new channel the
+    number after the channels in use, and removes a process's channels with it; processes
+    are removed last-in-first-out, so the channels in use are the globals, then each live
+    process's in pid order, and every pid below a live process's is in use.  A lower pid
+    whose possible holders all create as many channels adds a constant; otherwise the
+    number depends on which of them runs there (``offset``)."""
+    holders: dict[int, list[Instance]] = {}
+    for inst in instances:
+        holders.setdefault(inst.pid, []).append(inst)
+    counts = {i.owner: _local_channels(i.graph, low, {"_pid": i.pid}) for i in instances}
+    out: dict[str, tuple] = {}
+    base = len(low.channels) + 1  # the globals, declared by now
+    offset: list = []
+    for pid in sorted(holders):
+        for inst in holders[pid]:
+            if not inst.running and counts[inst.owner]:
+                out[inst.owner] = (base, tuple(offset))
+        sizes = {counts[i.owner] for i in holders[pid]}
+        if len(sizes) == 1:
+            base += sizes.pop()
+        else:
+            offset.extend((f"{i.prefix}.pc", counts[i.owner]) for i in holders[pid] if counts[i.owner])
+    return out
+
+
+@dataclass(frozen=True)
+class _InitChannel:
+    """A planned run's channel argument that is init's local channel ``name[index]``:
+    numbered when init's locals are declared, then ``resolve``d."""
+
+    name: str
+    index: int
+
+    def resolve(self, init_ctx: "Ctx") -> Channel:
+        return init_ctx.chans[self.name][self.index]
 
 
 @dataclass(frozen=True)
@@ -1525,12 +1608,19 @@ def _apply_static(low, t: Transition, known: dict, local_decls, runs: list) -> b
             raise low.error(f"run of undeclared proctype {st.proctype}", st.pos)
         for p, a in zip(pdecl.params, st.args):
             if p.type == "chan":
-                if not isinstance(a, S.VarRef):
-                    raise low.error("channel argument must name a channel", st.pos)
-                chans = low.globals.get(a.name)
-                if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
-                    raise low.error(f"{a.name} is not a global channel", a.pos)
+                if not isinstance(a, S.VarRef) or a.field is not None:
+                    return False  # a channel value: given at run time
                 idx = 0 if a.index is None else low.static(a.index, known)
+                chans = low.globals.get(a.name)
+                local = local_decls.get(a.name)
+                if local is not None and local.type == "chan" and isinstance(local.init, S.ChanInit):
+                    size = low.const(local.size, known) if local.size is not None else 1
+                    if idx is None or not 0 <= idx < size:
+                        return False
+                    args.append(_InitChannel(a.name, idx))
+                    continue
+                if local is not None or not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
+                    return False  # a chan variable: its value is known at run time
                 if idx is None:
                     return False  # known only at run time: the plan stops here
                 if not 0 <= idx < len(chans):
@@ -1661,7 +1751,13 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
 
 def _named_channel_values(low: Lowering) -> list[ir.Variable]:
     """``low.variables`` with channel identities shown as the channels' names."""
-    idents = tuple((ch.ident, ch.prefix) for ch in low.channels)
+    # a number that several channels may have (processes created at run time) stays unnamed
+    named: dict[int, list[str]] = {}
+    for ch in low.channels:
+        for v in range(ch.ident, ch.ident + sum(c for _, c in ch.offset) + 1):
+            if ch.may_be(v):
+                named.setdefault(v, []).append(ch.prefix)
+    idents = tuple((v, names[0]) for v, names in sorted(named.items()) if len(names) == 1)
     return [dataclasses.replace(v, value_names=idents) if v.name in low.chan_valued else v for v in low.variables]
 
 

@@ -1,0 +1,90 @@
+"""Spin 6 constructs that Spin's own examples use (issue 28), each pinned by a minimal model
+and Spin 6.5.2's numbers ("states, stored" and whether pan reports errors, as
+``spin_oracle`` runs it: ``spin -o1 -o2 -o3 -a``, ``-DSAFETY -DNOREDUCE``).  When Spin is
+installed each test also re-runs it, so a wrong pinned number fails too."""
+from __future__ import annotations
+
+import pytest
+
+from detect.errors import InputError
+from frontends.promela import parse_text
+from tests.spin_oracle import Counts, SpinRefused, compare, our_counts, spin_available, spin_counts
+
+
+def check(text: str, stored: int, error: bool, tmp_path, max_procs=None) -> None:
+    assert our_counts(text, max_procs=max_procs) == Counts(stored, error)
+    if spin_available():
+        try:
+            assert spin_counts(text, tmp_path) == Counts(stored, error)
+        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
+            pytest.fail(f"Spin refused the pinned model: {e}")
+
+
+# ---------------------------------------------------------------------------- run P(c)
+# Channels as values: a channel parameter given a process's local channel, or a channel
+# chosen at run time, is a chan variable of the new process; local channels of processes
+# created at run time are numbered as Spin numbers them (after the channels in use).
+RUN_CHANNELS = [
+    # the issue's minimal case: init's local channel passed to a process it starts
+    ("proctype P(chan c) { c!1 }  init { chan c = [1] of { byte }; run P(c); c?1 }", 7, False),
+    # recursion through local channels (Book_1991/p105.2 with fact(4))
+    ("proctype fact(int n; chan p) { int result; chan child = [1] of { int };\n"
+     " if :: (n <= 1) -> p!1 :: (n >= 2) -> run fact(n-1, child); child?result; p!n*result fi }\n"
+     "init { int result; chan child = [1] of { int }; run fact(4, child); child?result; assert(result == 24) }",
+     43, False),
+    # a channel chosen at run time
+    ("chan q[3] = [1] of { byte };\nproctype P(chan inp, out) { byte v; inp?v; out!v+1 }\n"
+     "init { byte i; if :: i = 0 :: i = 1 fi; run P(q[i], q[2]); q[i]!5; q[2]?6 }", 18, False),
+    ("chan c[2] = [1] of { byte };\nproctype P(chan x) { x!1 }\nactive proctype A() { byte i;\n run P(c[i]) }",
+     5, False),
+    # runs passing different global channels
+    ("chan a = [1] of { byte }; chan b = [1] of { byte };\nproctype P(chan x) { x!1 }\n"
+     "active proctype A() { run P(a);\n run P(b) }", 14, False),
+    # several proctypes may take pid 1, with different local channels of the same number
+    ("chan g = [1] of { chan };\nproctype A() { chan a = [1] of {byte}; g!a; a?1 }\n"
+     "proctype B() { chan b = [2] of {byte}; g!b; b?1 }\nproctype U() { chan c; g?c; c!1 }\n"
+     "init { if :: run A() :: run B() fi; run U() }", 21, False),
+    # C's channel is number 3 after A (one local channel), 2 after B (none)
+    ("chan g = [2] of { chan };\nproctype A() { chan a = [1] of {byte}; a!1; end: a?2 }\n"
+     "proctype B() { end: false }\nproctype C() { chan x = [1] of {byte}; g!x; x?1 }\n"
+     "proctype U() { chan c; g?c; c!1; assert(c == 2 || c == 3) }\n"
+     "init { if :: run A() :: run B() fi; run C(); run U() }", 40, False),
+    # pids, and with them channel numbers, reused as processes end
+    ("proctype W(chan r) { chan mine = [1] of {byte}; mine!1; mine?1; r!1 }\n"
+     "init { chan r = [1] of {byte}; byte n; do :: n < 3 -> run W(r); r?_; n++ :: else -> break od }", 57, False),
+    # a local channel of a process created at run time sent away (the hub fills up: error)
+    ("chan hub = [1] of { chan };\nproctype W() { chan mine = [1] of { byte }; hub!mine }\n"
+     "init { byte i; do :: i < 2 -> run W(); i++ :: else -> break od }", 26, True),
+    # the sieve (eratosthenes.pml up to 8): rendezvous on a chain of local channels
+    ("mtype = { number, eof };\nchan root = [0] of { mtype, byte };\n"
+     "proctype sieve(chan c; byte prime) { chan child = [0] of { mtype, byte }; bool haschild; byte n;\n"
+     "end: do :: c?number(n) -> if :: (n%prime) == 0 :: else -> if :: !haschild -> haschild = true; "
+     "run sieve(child, n) :: else -> child!number(n) fi fi\n :: c?eof(0) -> break od;\n"
+     " if :: haschild -> child!eof(0) :: else fi }\n"
+     "init { byte n = 2; run sieve(root, n);\n do :: (n < 8) -> n++; root!number(n) "
+     ":: (n >= 8) -> root!eof(0); break od }", 215, False),
+    # init's local channels, passed in its start-up (Book_1991/p99)
+    ("proctype A(chan q1) { chan q2; q1?q2; q2!123 }\nproctype B(chan qforb) { int x; qforb?x }\n"
+     "init { chan qname[2] = [1] of { chan }; chan qforb = [1] of { int };\n"
+     " run A(qname[0]); run B(qforb); qname[0]!qforb }", 10, False),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", RUN_CHANNELS)
+def test_run_with_channel_values_counts_as_spin(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
+
+
+def test_channel_number_of_a_later_process_is_observable(tmp_path):
+    """C's channel is 3 only when A runs below it: asserting 2 fails, in Spin and here."""
+    text = RUN_CHANNELS[6][0].replace("assert(c == 2 || c == 3)", "assert(c == 2)")
+    assert our_counts(text).error
+    if spin_available():
+        assert compare(text, tmp_path) is None
+
+
+def test_local_channel_of_a_process_created_at_run_time_is_owned():
+    model = parse_text("proctype W() { chan mine = [1] of { byte }; mine!1; mine?1 }\n"
+                       "init { run W(); run W() }", "w.pml")
+    owners = {v.name: v.owner for v in model.variables}
+    assert owners["W_1.mine.len"] == "W[1]" and owners["W_2.mine.len"] == "W[2]"
