@@ -11,6 +11,8 @@ is the same model with a random never claim over its globals (``do``/``if`` with
 ``goto``, an ``accept`` label, an end that is a violation).  ``routed(seed)`` adds channels of
 channels: a hub channel carrying channel values, a process with a local channel, and
 operations on ``chan`` variables that may name buffered and rendezvous channels alike.
+``spawning(seed)`` gives processes channels through ``run`` (``run P(c)`` with local
+channels and channels chosen at run time).
 """
 from __future__ import annotations
 
@@ -272,6 +274,47 @@ def routed(seed: int) -> str:
                  f":: timeout -> break od; "
                  f"if :: mine?v :: mine!1 :: skip fi }}")
     return text + "\n".join(lines) + "\n"
+
+
+def spawning(seed: int) -> str:
+    """A random model where processes are given channels by ``run``: a worker proctype with
+    ``chan`` parameters and a local channel, run (also recursively, by workers) with a
+    global channel, a channel chosen at run time (``pool[i]``), the runner's own local
+    channel or a channel received as a value; workers end, so pids and channel numbers are
+    reused.  At most 7 processes run at once (within ``--max-procs``' default)."""
+    r = random.Random(seed)
+    cap = lambda: r.choice([0, 1, 1, 2])  # noqa: E731
+    lines = ["byte g0;", f"chan pool[2] = [{cap()}] of {{ byte }};", f"chan hub = [2] of {{ chan }};"]
+
+    def op(c: str) -> str:
+        return r.choice([f"{c}!k", f"{c}?v", f"{c}?v; g0 = v", f"nempty({c}) -> {c}?_", f"nfull({c}) -> {c}!1",
+                         f"if :: {c}!g0 :: {c}?v :: timeout fi", f"{c}?[1] -> {c}?1", f"len({c}) == 0",
+                         "hub!mine", "hub?o; o!k", "hub?o; o?v"])
+
+    def body(inp: str, out: str) -> str:
+        ops = [op(r.choice([inp, out, "mine"])) for _ in range(r.randint(2, 4))]
+        if r.random() < 0.6:  # recursion, bounded by k
+            arg = r.choice(["mine", inp, "pool[k % 2]", "o"])
+            ops.insert(r.randrange(len(ops) + 1), f"if :: k > 0 -> run Wk(mine, {arg}, k - 1) :: else fi")
+        if r.random() < 0.3:
+            ops.append("end: " + op("mine"))
+        return "; ".join(ops)
+
+    lines.append(f"proctype Wk(chan inp, out; byte k) {{ chan mine = [{cap()}] of {{ byte }}; chan o; byte v; "
+                 f"{body('inp', 'out')} }}")
+    first = r.choice(["pool[i]", "pool[0]", "own"])
+    second = r.choice(["own", "pool[1 - i]", "hub"]) if first != "own" else r.choice(["pool[i]", "pool[0]"])
+    if second == "hub":  # a channel of the wrong arity is refused by Spin: keep to byte channels
+        second = "own"
+    steps = [f"run Wk({first}, {second}, {r.randint(0, 2)})"]
+    if r.random() < 0.5:
+        steps.append(f"run Wk({r.choice(['own', 'pool[i]', 'pool[1]'])}, {r.choice(['own', 'pool[0]'])}, "
+                     f"{r.randint(0, 1)})")
+    steps += [r.choice(["own?v", "own!1", "pool[i]!2", "pool[i]?v", "hub?o; o!3", "skip"])
+              for _ in range(r.randint(1, 2))]
+    lines.append(f"init {{ chan own = [{cap()}] of {{ byte }}; chan o; byte i, v; "
+                 f"if :: i = 0 :: i = 1 fi; {'; '.join(steps)} }}")
+    return "\n".join(lines) + "\n"
 
 
 def claimed(seed: int) -> str:

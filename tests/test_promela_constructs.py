@@ -8,6 +8,7 @@ import pytest
 
 from detect.errors import InputError
 from frontends.promela import parse_text
+from tests.promela_gen import spawning
 from tests.spin_oracle import Counts, SpinRefused, compare, our_counts, spin_available, spin_counts
 
 
@@ -88,3 +89,27 @@ def test_local_channel_of_a_process_created_at_run_time_is_owned():
                        "init { run W(); run W() }", "w.pml")
     owners = {v.name: v.owner for v in model.variables}
     assert owners["W_1.mine.len"] == "W[1]" and owners["W_2.mine.len"] == "W[2]"
+
+
+def test_poll_of_a_rendezvous_channel_is_false(tmp_path):
+    """Spin 6.5.2 accepts ``c?[...]`` on a rendezvous channel; it never holds a message."""
+    check("chan c = [0] of { byte };\nactive proctype A() { do :: c?[1] -> break :: c!1 -> break od }\n"
+          "active proctype B() { c?[1] -> c?1; assert(false) }\nactive proctype C() { c?1 }", 3, True, tmp_path)
+
+
+# ---------------------------------------------------------------------------- random models
+def _agrees(text: str, tmp_path) -> None:
+    if not spin_available():
+        pytest.skip("spin or gcc not installed")
+    assert compare(text, tmp_path) is None, text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_spawning_model_agrees_with_spin(seed, tmp_path):
+    _agrees(spawning(seed), tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6, 200))
+def test_many_random_spawning_models_agree_with_spin(seed, tmp_path):
+    _agrees(spawning(seed), tmp_path)

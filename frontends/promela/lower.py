@@ -613,8 +613,9 @@ class Translator:
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
-            return _select([(c, self.recv_guard(ch, e.args, ctx, e.pos))
-                            for c, ch in self.buffered(e.chan, ctx, len(e.args))])
+            # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message)
+            return _select([(c, FALSE if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
+                            for c, ch in self.channel(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
 
     def remote_label(self, e: S.RemoteLabel, ctx: Ctx) -> Expr:
@@ -1701,7 +1702,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
             at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
                                              if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
                                        _TIMEOUT, FALSE)
-    timeout = neg(disj(*(substitute(f, _TIMEOUT, FALSE) for f in full)))
+    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
     summands = []
     for st, f in zip(steps, full):
         excl = TRUE
@@ -1747,6 +1748,20 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
         processes=processes,
     )
+
+
+#: Past this many parts, ``_wide_disj`` nests a disjunction as a balanced tree.
+_CHAIN_LIMIT = 256
+
+
+def _wide_disj(parts: list[Expr]) -> Expr:
+    """``disj(*parts)``; with more than ``_CHAIN_LIMIT`` parts (timeout over thousands of
+    handshakes between processes given channels at run time) a balanced tree, since a
+    chain that deep overflows Python's recursion in every later pass over it."""
+    if len(parts) <= _CHAIN_LIMIT:
+        return disj(*parts)
+    half = len(parts) // 2
+    return disj(_wide_disj(parts[:half]), _wide_disj(parts[half:]))
 
 
 def _named_channel_values(low: Lowering) -> list[ir.Variable]:
