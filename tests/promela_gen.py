@@ -12,7 +12,8 @@ is the same model with a random never claim over its globals (``do``/``if`` with
 channels: a hub channel carrying channel values, a process with a local channel, and
 operations on ``chan`` variables that may name buffered and rendezvous channels alike.
 ``spawning(seed)`` gives processes channels through ``run`` (``run P(c)`` with local
-channels and channels chosen at run time).
+channels and channels chosen at run time); ``iterating(seed)`` adds Spin 6's ``for`` and
+``select``.
 """
 from __future__ import annotations
 
@@ -315,6 +316,34 @@ def spawning(seed: int) -> str:
     lines.append(f"init {{ chan own = [{cap()}] of {{ byte }}; chan o; byte i, v; "
                  f"if :: i = 0 :: i = 1 fi; {'; '.join(steps)} }}")
     return "\n".join(lines) + "\n"
+
+
+def iterating(seed: int) -> str:
+    """The random model number ``seed`` with a process using Spin 6's ``for (i : lo .. hi)``,
+    ``for (i in a)`` and ``select (i : lo .. hi)`` (literal bounds, small and wide, and
+    bounds read from variables), with ``break`` inside a ``for`` body."""
+    gen = _Gen(seed)
+    text = gen.model()
+    r = random.Random(seed + 104729)
+    locals_ = ["l0"]
+    parts = []
+    for _ in range(r.randint(2, 3)):
+        k = r.randrange(5)
+        if k == 0:
+            parts.append(f"select (j : {r.randint(0, 2)} .. {r.randint(2, 4)})")
+        elif k == 1:
+            parts.append(f"select (j : 1 .. {r.choice(['g1 % 3 + 1', '40', '3'])})")
+        elif k == 2:
+            body = gen.seq(locals_, r.randint(1, 2))
+            if r.random() < 0.4:
+                body += f"; if :: {gen.cond(locals_)} -> break :: else fi"
+            parts.append(f"for (j : {r.randint(0, 1)} .. {r.choice(['2', 'g0 % 3'])}) {{ {body} }}")
+        elif k == 3:
+            parts.append(f"for (j in a) {{ a[j] = a[j] + j; {gen.basic(locals_)} }}")
+        else:
+            parts.append(f"l0 = j; {gen.basic(locals_)}")
+    counters = "".join(f", c{k}" for k in range(1, gen.counters + 1))
+    return text + f"active proctype It() {{ byte j, l0{counters}; {'; '.join(parts)} }}\n"
 
 
 def claimed(seed: int) -> str:

@@ -610,6 +610,8 @@ class Translator:
             return _select(out)
         if isinstance(e, S.RemoteLabel):
             return self.remote_label(e, ctx)
+        if isinstance(e, S.ArrayLength):
+            return Const(self.array_length(e.array, ctx))
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
@@ -617,6 +619,24 @@ class Translator:
             return _select([(c, FALSE if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
                             for c, ch in self.channel(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
+
+    def array_length(self, r: S.VarRef, ctx: Ctx) -> int:
+        """The number of elements of the array ``r`` names (``for (i in r)``)."""
+        if self.channel_instances(r.name, ctx) is not None or (
+                isinstance(info := ctx.locals.get(r.name) or self.low.globals.get(r.name), VarInfo) and info.chan):
+            raise self.low.error("unsupported construct: for (i in channel)", r.pos)
+        if r.index is not None or r.field is not None:
+            raise self.low.error(f"for (i in {r.name}): expected an array name", r.pos)
+        info = ctx.locals.get(r.name) or self.low.globals.get(r.name)
+        if not isinstance(info, VarInfo):
+            fields = [v for k, v in {**self.low.globals, **ctx.locals}.items()
+                      if k.startswith(r.name + ".") and isinstance(v, VarInfo)]
+            if fields and fields[0].size is not None and fields[0].inner is None:
+                return fields[0].size  # an array of records: each field is an array that long
+            raise self.low.error(f"undeclared variable {r.name}", r.pos)
+        if info.size is None:
+            raise self.low.error(f"for (i in {r.name}): {r.name} is not an array", r.pos)
+        return info.size
 
     def remote_label(self, e: S.RemoteLabel, ctx: Ctx) -> Expr:
         """``P[pid]@label``: the process with that pid is an instance of ``P`` at ``label``."""

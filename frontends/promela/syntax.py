@@ -54,6 +54,14 @@ class Poll(Located):
 
 
 @dataclass(frozen=True)
+class ArrayLength(Located):
+    """The number of elements of array ``array`` (the bound of ``for (i in array)``)."""
+
+    array: VarRef
+    pos: Span
+
+
+@dataclass(frozen=True)
 class RemoteLabel(Located):
     """``proctype[pid]@label`` (``pid`` None for ``proctype@label``): is that process at
     ``label``?  Spin allows it in never claims."""
@@ -66,7 +74,7 @@ class RemoteLabel(Located):
 
 #: ``UnOp.op`` is "!", "-" or "~"; ``CondExpr`` is ``(cond -> then : else_)``.
 #: ``Special`` is ``_pid``, ``_nr_pr`` or ``timeout``.
-Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel]
+Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel, ArrayLength]
 
 
 @dataclass(frozen=True)
@@ -489,6 +497,39 @@ class _ToAst(SyntaxBuilder):
     def run_stmt(self, meta, c):
         return Run(str(c[0]), tuple(c[1:]), self.span(meta))
 
+    # ---- Spin 6's for and select, expanded as Spin 6.5.2 expands them (checked by state
+    # counts): for (i : lo .. hi) { body } is i = lo; do :: i <= hi -> body; i++ :: else -> break od,
+    # for (i in a) runs i over a's indices; select (i : lo .. hi) is an if with one option
+    # i = v per value when both bounds are numbers at most 32 apart, else
+    # i = lo; do :: i < hi -> i++ :: break od.
+    def _loop(self, meta, var, lo, test, body):
+        pos = self.span(meta)
+        loop = Choice((Sequence((ExprStmt(test, pos),) + body.stmts + (IncDec(var, "++", pos),), pos),
+                       Sequence((Else(pos), Break(pos)), pos)), True, pos)
+        return Block("block", Sequence((Assign(var, lo, pos), loop), pos), pos)
+
+    def for_stmt(self, meta, c):
+        var, lo, hi, body = (x for x in c if not isinstance(x, Token))
+        return self._loop(meta, var, lo, BinOp("<=", var, hi, self.span(meta)), body)
+
+    def for_in(self, meta, c):
+        var, array, body = (x for x in c if not isinstance(x, Token))
+        pos = self.span(meta)
+        return self._loop(meta, var, Num(0, pos), BinOp("<", var, ArrayLength(array, pos), pos), body)
+
+    def select_stmt(self, meta, c):
+        var, lo, hi = (x for x in c if not isinstance(x, Token))
+        pos = self.span(meta)
+        if isinstance(lo, Num) and isinstance(hi, Num):
+            if hi.value < lo.value:
+                raise InputError("bad range in select statement", "", meta.line, meta.column)
+            if hi.value - lo.value <= 32:
+                return Choice(tuple(Sequence((Assign(var, Num(v, pos), pos),), pos)
+                                    for v in range(lo.value, hi.value + 1)), False, pos)
+        loop = Choice((Sequence((ExprStmt(BinOp("<", var, hi, pos), pos), IncDec(var, "++", pos)), pos),
+                       Sequence((Break(pos),), pos)), True, pos)
+        return Block("block", Sequence((Assign(var, lo, pos), loop), pos), pos)
+
     def expr_stmt(self, meta, c):
         return ExprStmt(c[0], self.span(meta))
 
@@ -532,7 +573,7 @@ class _ToAst(SyntaxBuilder):
 
 
 _UNSUPPORTED = re.compile(
-    r"\b(unless|select|for|c_code|c_decl|c_expr|c_state|c_track|trace|notrace|enabled|"
+    r"\b(unless|c_code|c_decl|c_expr|c_state|c_track|trace|notrace|enabled|"
     r"pc_value|_last|np_|priority|provided)\b"
 )
 
