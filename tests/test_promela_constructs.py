@@ -130,6 +130,29 @@ def test_for_and_select_refusals_are_located(text, message):
     assert message in e.value.message and e.value.line == 3
 
 
+# ---------------------------------------------------------------------------- fewer arguments
+# pan matches the fields a poll gives; a receive with fewer arguments removes the message
+# and reports "missing pars in receive", a send of fewer values sends 0 for the rest and
+# reports "too few parameters in send stmnt": errors after which pan goes on (counts differ
+# then, as after a failed assertion; the verdicts agree).
+def test_poll_with_fewer_arguments_than_fields(tmp_path):
+    check("chan c = [1] of { byte, byte }; active proctype A() { c!1,2; c?[1] -> c?1,2 }", 5, False, tmp_path)
+    check("mtype = { red, blue }; chan c = [2] of { mtype, byte };\n"
+          "active proctype A() { c!blue,2; c!red,3; if :: c?[red] -> c?red,_ :: c?<blue> -> c?blue,_ fi; c?_,_ }",
+          7, False, tmp_path)
+
+
+@pytest.mark.parametrize("text", [
+    "chan c = [2] of { byte, byte }; byte x, y; active proctype A() { c!1,2; c!3,4; c?x; c?[3] -> c?x,y }",
+    "chan c = [2] of { byte, byte }; byte x, y; active proctype A() { c!1; c?x,y }",
+    "chan c = [0] of { byte, byte }; byte x; active proctype A() { c!1,7 } active proctype B() { c?x }",
+])
+def test_fewer_arguments_in_a_receive_or_send_are_errors_as_in_pan(text, tmp_path):
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
 # ---------------------------------------------------------------------------- random models
 def _agrees(text: str, tmp_path) -> None:
     if not spin_available():

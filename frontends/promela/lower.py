@@ -679,10 +679,10 @@ class Translator:
     def recv_guard(self, ch: Channel, args, ctx: Ctx, pos) -> Expr:
         if ch.capacity == 0:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
-        if len(args) != len(ch.fields):
+        if len(args) > len(ch.fields):
             raise self.low.error(f"receive with {len(args)} arguments from a channel of {len(ch.fields)} fields", pos)
         fifo = ch.buffer
-        conds = [fifo.not_empty()]
+        conds = [fifo.not_empty()]  # fewer arguments: the fields given are matched (pan)
         for j, a in enumerate(args):
             v = self.recv_arg_value(a, ctx)
             if v is not None:
@@ -697,18 +697,24 @@ class Translator:
                 continue
             info, target = self.lvalue(a.ref, ctx)
             prog.append(Assign(target, wrap(fifo.head(j), info.bounds, _fits(ch.fields[j], info.bounds))))
-        return tuple(prog) + (() if copy else fifo.dequeue())
+        return tuple(prog) + (() if copy else fifo.dequeue() + _missing_fields(len(args), ch))
 
     def send_program(self, ch: Channel, args, ctx: Ctx, pos) -> tuple:
         if ch.capacity == 0:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
-        if len(args) != len(ch.fields):
+        values = self.sent_values(ch, args, ctx, pos)
+        return ch.buffer.enqueue(values) + _too_few_values(len(args), ch)
+
+    def sent_values(self, ch: Channel, args, ctx: Ctx, pos) -> list[Expr]:
+        """The values a send of ``args`` puts into ``ch``, wrapped to its fields; pan
+        fills fields not given with 0 (``_too_few_values``)."""
+        if len(args) > len(ch.fields):
             raise self.low.error(f"send of {len(args)} values to a channel of {len(ch.fields)} fields", pos)
         values = []
         for j, a in enumerate(args):
             v = self.expr(a, ctx)
             values.append(wrap(v, ch.fields[j], _fits(_bounds(v, self.low.var_bounds), ch.fields[j])))
-        return ch.buffer.enqueue(values)
+        return values + [Const(0)] * (len(ch.fields) - len(args))
 
     def buffered(self, r: S.VarRef, ctx: Ctx, arity: Optional[int]) -> list[tuple[Expr, Channel]]:
         """The buffered candidates of a channel reference (a ``chan`` variable's rendezvous
@@ -862,6 +868,18 @@ class Translator:
         if not st.loop:
             return chain
         return (Assign(Name(loop_flag), Const(1)), While(Binary("==", Name(loop_flag), Const(1)), chain))
+
+
+def _missing_fields(given: int, ch: Channel) -> tuple:
+    """A receive that takes a message with fewer arguments than fields: pan removes the
+    message and reports "missing pars in receive" (an error; a poll or ``?<...>`` is not)."""
+    return (Assert(FALSE, "missing pars in receive"),) if given < len(ch.fields) else ()
+
+
+def _too_few_values(given: int, ch: Channel) -> tuple:
+    """A send of fewer values than fields: pan sends 0 for the rest and reports "too few
+    parameters in send stmnt" (an error)."""
+    return (Assert(FALSE, "too few parameters in send stmnt"),) if given < len(ch.fields) else ()
 
 
 def _fits(inner, outer) -> bool:
@@ -1144,17 +1162,12 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
     out = []
     for s_inst, s_t, s_cond, ch, s_ctx in sends:
         send = s_t.stmt
-        if len(send.args) != len(ch.fields):
-            raise low.error(f"send of {len(send.args)} values to a channel of {len(ch.fields)} fields", send.pos)
-        values = []
-        for j, a in enumerate(send.args):
-            v = tr.expr(a, s_ctx)
-            values.append(wrap(v, ch.fields[j], _fits(_bounds(v, low.var_bounds), ch.fields[j])))
+        values = tr.sent_values(ch, send.args, s_ctx, send.pos)
         for r_inst, r_t, r_cond, r_ch, r_ctx in recvs:
             if r_ch is not ch or r_inst is s_inst:
                 continue
             recv = r_t.stmt
-            if len(recv.args) != len(ch.fields):
+            if len(recv.args) > len(ch.fields):
                 raise low.error(f"receive with {len(recv.args)} arguments from a channel of {len(ch.fields)} fields", recv.pos)
             match = [Binary("==", values[j], want) for j, a in enumerate(recv.args)
                      if (want := tr.recv_arg_value(a, r_ctx)) is not None]
@@ -1167,7 +1180,8 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
                     continue
                 info, target = tr.lvalue(a.ref, r_ctx)
                 stores.append(Assign(target, wrap(temps[j], info.bounds, _fits(ch.fields[j], info.bounds))))
-            program = latched + tuple(stores) + (tr.counter(r_inst).goto(r_t.dst),)
+            program = latched + tuple(stores) + (tr.counter(r_inst).goto(r_t.dst),) \
+                + _too_few_values(len(send.args), ch) + _missing_fields(len(recv.args), ch)
             origin = ir.Origin(_line_of(low, s_inst, s_t.line).locations
                                + _line_of(low, r_inst, r_t.line).locations, " ! ")
             out.append(_Step(s_inst, s_t.src, s_t.dst, guard, program, origin,
