@@ -153,6 +153,26 @@ def test_fewer_arguments_in_a_receive_or_send_are_errors_as_in_pan(text, tmp_pat
         assert spin_counts(text, tmp_path).error
 
 
+# ---------------------------------------------------------------------------- mtypes, characters
+def test_named_mtypes_number_their_names_as_spin(tmp_path):
+    """Spin 6.5.2 prints ``3 2 1 | 2 1 | 5 4 | 3`` for these: each mtype numbers its own
+    names, a declaration's names after the earlier ones', the last first."""
+    text = ("mtype = { one, two, three }\nmtype:fruit = { appel, pear }\nmtype = { four, five }\n"
+            "mtype:fruit = { kiwi }\nmtype:fruit f = kiwi; mtype m = four;\nchan q = [1] of { mtype:fruit, mtype };\n"
+            "active proctype A() { mtype:fruit g;\n"
+            " assert(one == 3 && three == 1 && appel == 2 && pear == 1 && four == 5 && five == 4 && kiwi == 3);\n"
+            " q!pear,five; q?g,m; f = g; assert(f < kiwi && m == 4) }")
+    check(text, 7, False, tmp_path)
+    names = {v.name: dict(v.value_names) for v in parse_text(text, "m.pml").variables}
+    assert names["f"] == {1: "pear", 2: "appel", 3: "kiwi"} and names["m"][5] == "four"
+
+
+def test_character_literals_with_escapes(tmp_path):
+    # Spin 6.5.2: '\n' 10, '\t' 9, '\r' 13, '\f' 12, '\b' is 'b' (98), '\\' 92
+    check("byte x;\nactive proctype A() { x = '\\n'; assert(x == 10 && '\\t' == 9 && '\\r' == 13 && '\\f' == 12 "
+          "&& '\\b' == 98 && '\\\\' == 92 && 'a' == 97 && ' ' == 32) }", 4, False, tmp_path)
+
+
 # ---------------------------------------------------------------------------- random models
 def _agrees(text: str, tmp_path) -> None:
     if not spin_available():

@@ -224,6 +224,8 @@ class Lowering:
         self.path = path
         self.name = name
         self.mtypes: dict[str, int] = {}
+        #: per mtype (None: the plain one, else the name of ``mtype:name``), its names
+        self.mtype_names: dict[Optional[str], list[str]] = {}
         self.typedefs: dict[str, S.Typedef] = {}
         self.inlines: dict[str, S.Inline] = {}
         self.proctypes: dict[str, S.Proctype] = {}
@@ -307,6 +309,10 @@ class Lowering:
             return (0, (1 << n) - 1)
         if type_ in _TYPES:
             return _TYPES[type_]
+        if type_.startswith("mtype:"):
+            if type_[len("mtype:"):] not in self.mtype_names:
+                raise self.error(f"undeclared mtype {type_}", pos)
+            return _TYPES["mtype"]
         raise self.error(f"unsupported type {type_}", pos)
 
     def domain(self, name: str, bounds: tuple[int, int], inits, pos: Optional[Span]) -> tuple[int, ...]:
@@ -365,7 +371,10 @@ class Lowering:
         self.var_bounds[name] = bounds
         init_value = 0 if value == "dynamic" or owner is not None and not known.get("__running__") else _wrap_value(value, bounds)
         # mtype values show by name (0 is Spin's "no mtype").
-        names = tuple(sorted((v, n) for n, v in self.mtypes.items())) if d.type == "mtype" else ()
+        names = ()
+        if d.type == "mtype" or d.type.startswith("mtype:"):
+            sub = d.type[len("mtype:"):] or None
+            names = tuple(sorted((self.mtypes[n], n) for n in self.mtype_names.get(sub, ())))
         self.check_state_size(size or 1, d.name, d.pos)
         self.variables.append(ir.Variable(
             name, self.domain(name, bounds, (init_value,), d.pos), tuple((init_value,) for _ in range(size or 1)), size,
@@ -957,9 +966,16 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     """
     low = Lowering(program, pre, path, name)
     units = program.units
-    # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
-    names = [n for u in units if isinstance(u, S.MtypeDecl) for n in u.names]
-    low.mtypes = {n: len(names) - k for k, n in enumerate(names)}
+    # mtypes (Spin 6.5.2): each mtype (the plain one and each named mtype:sub) numbers its
+    # names from 1; a declaration's names follow the ones declared before, the last first.
+    for u in units:
+        if isinstance(u, S.MtypeDecl):
+            known = low.mtype_names.setdefault(u.subtype, [])
+            for k, n in enumerate(u.names):
+                if n in low.mtypes:
+                    raise low.error(f"mtype name {n} declared twice", u.pos)
+                low.mtypes[n] = len(known) + len(u.names) - k
+            known.extend(sorted(u.names, key=low.mtypes.get))
     for u in units:
         if isinstance(u, S.Typedef):
             low.typedefs[u.name] = u

@@ -265,8 +265,12 @@ class Typedef(Located):
 
 @dataclass(frozen=True)
 class MtypeDecl(Located):
+    """``mtype = { names }``, or ``mtype:subtype = { names }`` (``subtype`` None: the
+    plain mtype); variables of a named mtype have type ``"mtype:subtype"``."""
+
     names: tuple[str, ...]
     pos: Span
+    subtype: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -294,7 +298,7 @@ class _ToAst(SyntaxBuilder):
         return Num(int(c[0]), self.span(meta))
 
     def char(self, meta, c):
-        return Num(ord(str(c[0])[1]), self.span(meta))
+        return Num(char_value(str(c[0])), self.span(meta))
 
     def true_(self, meta, c):
         return Num(1, self.span(meta))
@@ -379,7 +383,7 @@ class _ToAst(SyntaxBuilder):
 
     def recv_const(self, meta, c):
         tok = str(c[0])
-        value = ord(tok[1]) if tok.startswith("'") else int(tok)
+        value = char_value(tok) if tok.startswith("'") else int(tok)
         return RecvArg("const", None, Num(value, self.span(meta)), self.span(meta))
 
     def recv_negconst(self, meta, c):
@@ -390,6 +394,10 @@ class _ToAst(SyntaxBuilder):
 
     # ---- declarations
     def type_name(self, meta, c):
+        if len(c) > 1:
+            if str(c[0]) != "mtype":
+                raise InputError(f"'{c[0]!s}:{c[1][1]}': only mtype has named subtypes", "", meta.line, meta.column)
+            return f"mtype:{c[1][1]}"
         return str(c[0])
 
     def __default_token__(self, tok):
@@ -537,7 +545,11 @@ class _ToAst(SyntaxBuilder):
     def mtype_decl(self, meta, c):
         if str(c[0]) != "mtype":
             raise InputError(f"expected 'mtype' before '= {{', found {c[0]!s}", "", meta.line, meta.column)
-        return MtypeDecl(tuple(str(x) for x in c[1:]), self.span(meta))
+        sub = c[1][1] if isinstance(c[1], tuple) else None
+        return MtypeDecl(tuple(str(x) for x in c[1 + (sub is not None):]), self.span(meta), sub)
+
+    def mtype_sub(self, meta, c):
+        return ("sub", str(c[0]))
 
     def typedef(self, meta, c):
         fields = tuple(v for d in c[1:] if isinstance(d, Decl) for v in d.vars)
@@ -570,6 +582,18 @@ class _ToAst(SyntaxBuilder):
         units = tuple(x for x in c if not isinstance(x, Token))
         ltl = sum(1 for x in c if isinstance(x, Token) and x.type == "LTL")
         return Program(units, ltl)
+
+
+#: Spin 6.5.2's character escapes: \n \r \t \f; a backslash before anything else is that character
+_ESCAPES = {"n": 10, "r": 13, "t": 9, "f": 12}
+
+
+def char_value(tok: str) -> int:
+    """The value of a character literal token ``'c'`` or ``'\\c'``."""
+    inner = tok[1:-1]
+    if inner.startswith("\\"):
+        return _ESCAPES.get(inner[1], ord(inner[1]))
+    return ord(inner)
 
 
 _UNSUPPORTED = re.compile(
