@@ -173,6 +173,27 @@ def test_character_literals_with_escapes(tmp_path):
           "&& '\\b' == 98 && '\\\\' == 92 && 'a' == 97 && ' ' == 32) }", 4, False, tmp_path)
 
 
+# ---------------------------------------------------------------------------- p = run P()
+@pytest.mark.parametrize("text,stored", [
+    # in init's start-up
+    ("byte p, q;\nproctype P() { byte x = _pid; end: x == 9 }\n"
+     "init { p = run P(); q = run P(); assert(p == 1 && q == 2) }", 4),
+    # at run time, with pids reused
+    ("pid p;\nproctype P(byte k) { skip }\n"
+     "active proctype A() { byte i; do :: i < 3 -> p = run P(i); i++; (_nr_pr == 1) :: else -> break od; "
+     "assert(p == 1) }", 28),
+])
+def test_run_gives_the_new_pid(text, stored, tmp_path):
+    check(text, stored, False, tmp_path)
+
+
+def test_the_pid_run_gives_is_observable(tmp_path):
+    text = "byte p;\nproctype P() { skip }\ninit { p = run P(); assert(p == 2) }"
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
 # ---------------------------------------------------------------------------- random models
 def _agrees(text: str, tmp_path) -> None:
     if not spin_available():

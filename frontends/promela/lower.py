@@ -474,6 +474,8 @@ class Translator:
             fresh = self.free(pid) if pid == slots.first else conj(self.occupied(pid - 1), self.free(pid))
             start = (self.counter(target).goto(target.graph.entry),) + \
                 local_initialisers(self.low, self, target, self.ctxs[target.owner], args)
+            if st.target is not None:  # p = run P(): the new pid
+                start += (self.assign(st.target, Const(pid), ctx),)
             out.append((fresh, start))
         out.append((self.occupied(slots.bound - 1), (Assert(FALSE, slots.overflow()),)))
         return out
@@ -1684,6 +1686,8 @@ def _apply_static(low, t: Transition, known: dict, local_decls, runs: list) -> b
                 args.append(v)
         args.extend([0] * (len(pdecl.params) - len(args)))
         runs.append((st.proctype, tuple(args), st.pos))
+        if st.target is not None:
+            assign(st.target, None)  # the pid, not tracked here: later tests of it stop the plan
     return True
 
 
@@ -1708,7 +1712,8 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
                 target = instances[n_initial + run_no]
                 run_no += 1
                 alts = [(TRUE, (tr.counter(target).goto(target.graph.entry),) +
-                         local_initialisers(low, tr, target, ctxs[target.owner]))]
+                         local_initialisers(low, tr, target, ctxs[target.owner]) +
+                         ((tr.assign(t.stmt.target, Const(target.pid), ctx),) if t.stmt.target is not None else ()))]
             else:
                 alts = transition_alternatives(low, tr, g, t, ctx)
             if len(alts) != 1:

@@ -174,9 +174,13 @@ class Printf(Located):
 
 @dataclass(frozen=True)
 class Run(Located):
+    """``run P(args)``; ``target`` for ``target = run P(args)``, which stores the new
+    process's pid (Spin's run is an expression; ours is a statement or this assignment)."""
+
     proctype: str
     args: tuple[Expr, ...]
     pos: Span
+    target: Optional[VarRef] = None
 
 
 @dataclass(frozen=True)
@@ -503,7 +507,10 @@ class _ToAst(SyntaxBuilder):
         return Call(str(c[0]), tuple(c[1:]), self.span(meta))
 
     def run_stmt(self, meta, c):
-        return Run(str(c[0]), tuple(c[1:]), self.span(meta))
+        return Run(str(c[0]), tuple(x for x in c[1:] if x is not None), self.span(meta))
+
+    def assign_run(self, meta, c):
+        return Run(str(c[1]), tuple(x for x in c[2:] if x is not None), self.span(meta), c[0])
 
     # ---- Spin 6's for and select, expanded as Spin 6.5.2 expands them (checked by state
     # counts): for (i : lo .. hi) { body } is i = lo; do :: i <= hi -> body; i++ :: else -> break od,
@@ -627,7 +634,7 @@ def parse_program(pre: Preprocessed) -> Program:
         raise fail(e.message, e.line, e.column) from None
 
 
-RUN_AS_EXPRESSION = ("'run' as an expression (its pid as a value, 'p = run P()') is not supported; "
+RUN_AS_EXPRESSION = ("'run' as an expression is supported only as 'p = run P()' (the new pid); "
                      "write 'run P()' as a statement")
 
 
