@@ -194,6 +194,24 @@ def test_the_pid_run_gives_is_observable(tmp_path):
         assert spin_counts(text, tmp_path).error
 
 
+# ---------------------------------------------------------------------------- assert in a claim
+def test_assert_inside_a_never_claim(tmp_path):
+    """werkplaats.pml's claim; pan checks the assertion at each claim move."""
+    claim = "byte x;\nactive proctype A() { do :: x < 3 -> x++ :: x == 3 -> break od }\nnever { do :: assert(x != %d) od }"
+    check(claim % 4, 9, False, tmp_path)
+    assert our_counts(claim % 3).error
+    if spin_available():
+        assert spin_counts(claim % 3, tmp_path).error
+
+
+def test_atomic_inside_a_never_claim_is_refused_by_name():
+    """What ``spin -f '<> p'`` writes; the claim's atomic sequences are not supported."""
+    with pytest.raises(InputError) as e:
+        parse_text("byte x;\nactive proctype A() { x++ }\nnever { do\n :: atomic { (x == 1) -> assert(!(x == 1)) }\n"
+                   " :: (1) od }", "m.pml")
+    assert "atomic or d_step inside a never claim" in e.value.message and e.value.line == 4
+
+
 # ---------------------------------------------------------------------------- random models
 def _agrees(text: str, tmp_path) -> None:
     if not spin_available():
