@@ -242,3 +242,11 @@ def test_many_random_iterating_models_agree_with_spin(seed, tmp_path):
         _agrees(iterating(seed), tmp_path)
     except SpinRefused as e:  # the base model's goto into a d_step, say
         pytest.skip(f"Spin gives no count: {e}")
+
+
+def test_macro_stringification():
+    """ltl_gen.pml: ``#define Unary(s) printf(#s); ...`` with ``Unary([])``, ``Unary(<>)``."""
+    from frontends.promela.preprocess import preprocess
+    text = preprocess('#define U(s)\tprintf(#s); x++\nU([]) U(<>) U(a"b)\n').text
+    assert 'printf("[]"); x++ printf("<>"); x++ printf("a\\"b"); x++' in text
+    parse_text('byte x;\n#define U(s)\tprintf(#s); x++\nactive proctype A() { U([]); U(<>) }', "m.pml")
