@@ -87,13 +87,13 @@ def spin(path: Path, defines: dict) -> dict:
 
     text = with_defines(path.read_text(), defines)
     try:
-        c = spin_counts(text, timeout=300)
+        c = spin_counts(text, timeout=120)
     except (SpinRefused, subprocess.TimeoutExpired) as e:
         return {"refused": str(e)[:160]}
     out = {"stored": c.stored, "error": c.error, "complete": c.complete}
     if c.error and c.complete:
         try:
-            out["neutral"] = spin_counts(neutralise_asserts(text), timeout=300).stored
+            out["neutral"] = spin_counts(neutralise_asserts(text), timeout=120).stored
         except (SpinRefused, subprocess.TimeoutExpired):
             pass
     return out
