@@ -25,6 +25,10 @@ initialisers read earlier globals, locals whose initialisers read globals, ``_pi
 and earlier locals, declarations after a statement (in the body and as the first statement of
 a ``do`` option: a step that resets the variable each time), and atomic sequences with a
 backward ``goto`` into themselves (also as the sequence's last element).
+
+``spawning(seed)`` gives processes channels through ``run`` (``run P(c)`` with local
+channels and channels chosen at run time); ``iterating(seed)`` adds Spin 6's ``for`` and
+``select``.
 """
 from __future__ import annotations
 
@@ -484,6 +488,75 @@ def dynamic(seed: int) -> str:
 def dynamic_claimed(seed: int) -> str:
     """``dynamic(seed)``'s kind of model with a never claim, which may observe the workers."""
     return _Gen(seed).dynamic(claimed=True)
+
+
+def spawning(seed: int) -> str:
+    """A random model where processes are given channels by ``run``: a worker proctype with
+    ``chan`` parameters and a local channel, run (also recursively, by workers) with a
+    global channel, a channel chosen at run time (``pool[i]``), the runner's own local
+    channel or a channel received as a value; workers end, so pids and channel numbers are
+    reused.  At most 7 processes run at once (within ``--max-procs``' default)."""
+    r = random.Random(seed)
+    cap = lambda: r.choice([0, 1, 1, 2])  # noqa: E731
+    lines = ["byte g0;", f"chan pool[2] = [{cap()}] of {{ byte }};", f"chan hub = [2] of {{ chan }};"]
+
+    def op(c: str) -> str:
+        return r.choice([f"{c}!k", f"{c}?v", f"{c}?v; g0 = v", f"nempty({c}) -> {c}?_", f"nfull({c}) -> {c}!1",
+                         f"if :: {c}!g0 :: {c}?v :: timeout fi", f"{c}?[1] -> {c}?1", f"len({c}) == 0",
+                         "hub!mine", "hub?o; o!k", "hub?o; o?v"])
+
+    def body(inp: str, out: str) -> str:
+        ops = [op(r.choice([inp, out, "mine"])) for _ in range(r.randint(2, 4))]
+        if r.random() < 0.6:  # recursion, bounded by k
+            arg = r.choice(["mine", inp, "pool[k % 2]", "o"])
+            ops.insert(r.randrange(len(ops) + 1), f"if :: k > 0 -> run Wk(mine, {arg}, k - 1) :: else fi")
+        if r.random() < 0.3:
+            ops.append("end: " + op("mine"))
+        return "; ".join(ops)
+
+    lines.append(f"proctype Wk(chan inp, out; byte k) {{ chan mine = [{cap()}] of {{ byte }}; chan o; byte v; "
+                 f"{body('inp', 'out')} }}")
+    first = r.choice(["pool[i]", "pool[0]", "own"])
+    second = r.choice(["own", "pool[1 - i]", "hub"]) if first != "own" else r.choice(["pool[i]", "pool[0]"])
+    if second == "hub":  # a channel of the wrong arity is refused by Spin: keep to byte channels
+        second = "own"
+    steps = [f"run Wk({first}, {second}, {r.randint(0, 2)})"]
+    if r.random() < 0.5:
+        steps.append(f"run Wk({r.choice(['own', 'pool[i]', 'pool[1]'])}, {r.choice(['own', 'pool[0]'])}, "
+                     f"{r.randint(0, 1)})")
+    steps += [r.choice(["own?v", "own!1", "pool[i]!2", "pool[i]?v", "hub?o; o!3", "skip"])
+              for _ in range(r.randint(1, 2))]
+    lines.append(f"init {{ chan own = [{cap()}] of {{ byte }}; chan o; byte i, v; "
+                 f"if :: i = 0 :: i = 1 fi; {'; '.join(steps)} }}")
+    return "\n".join(lines) + "\n"
+
+
+def iterating(seed: int) -> str:
+    """The random model number ``seed`` with a process using Spin 6's ``for (i : lo .. hi)``,
+    ``for (i in a)`` and ``select (i : lo .. hi)`` (literal bounds, small and wide, and
+    bounds read from variables), with ``break`` inside a ``for`` body."""
+    gen = _Gen(seed)
+    text = gen.model()
+    r = random.Random(seed + 104729)
+    locals_ = ["l0"]
+    parts = []
+    for _ in range(r.randint(2, 3)):
+        k = r.randrange(5)
+        if k == 0:
+            parts.append(f"select (j : {r.randint(0, 2)} .. {r.randint(2, 4)})")
+        elif k == 1:
+            parts.append(f"select (j : 1 .. {r.choice(['g1 % 3 + 1', '40', '3'])})")
+        elif k == 2:
+            body = gen.seq(locals_, r.randint(1, 2))
+            if r.random() < 0.4:
+                body += f"; if :: {gen.cond(locals_)} -> break :: else fi"
+            parts.append(f"for (j : {r.randint(0, 1)} .. {r.choice(['2', 'g0 % 3'])}) {{ {body} }}")
+        elif k == 3:
+            parts.append(f"for (j in a) {{ a[j] = a[j] + j; {gen.basic(locals_)} }}")
+        else:
+            parts.append(f"l0 = j; {gen.basic(locals_)}")
+    counters = "".join(f", c{k}" for k in range(1, gen.counters + 1))
+    return text + f"active proctype It() {{ byte j, l0{counters}; {'; '.join(parts)} }}\n"
 
 
 def claimed(seed: int) -> str:

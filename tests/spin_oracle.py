@@ -115,9 +115,11 @@ def has_claim(text: str) -> bool:
     return re.search(r"\bnever\s*\{", text) is not None
 
 
-def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5_000_000) -> Counts:
+def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5_000_000,
+               max_procs: Optional[int] = None) -> Counts:
     """What ``symdetect explore --spin-states`` reports for ``text``: Spin's count of our
-    reachable states, and whether a fault or an invalid end state is reachable."""
+    reachable states, and whether a fault or an invalid end state is reachable
+    (``max_procs``: ``--max-procs``)."""
     from detect.statespace.compile import compile_model
     from detect.statespace.explore import reachable_graph
     from detect.checking.spin_counts import spin_state_count
@@ -126,7 +128,7 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = narrow(parse_text(text, name, defines))
+        model = narrow(parse_text(text, name, defines, max_procs))
     compiled = compile_model(model)
     graph = reachable_graph(compiled, max_states=max_states)
     if graph.expanded < len(graph.states):

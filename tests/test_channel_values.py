@@ -90,9 +90,6 @@ def test_clients_swap_with_their_reply_channels():
 @pytest.mark.parametrize("text,message", [
     ("chan c; active proctype P() { c!1 }", "c names no channel of 1 fields"),
     ("chan q = [1] of { byte }; byte x; active proctype P() { x!1 }", "x is not a channel"),
-    ("chan hub = [1] of { chan };\nproctype W() { chan mine = [1] of { byte }; hub!mine }\n"
-     "init { byte i; do :: i < 2 -> run W(); i++ :: else -> break od }",
-     "a local channel of a process created at run time"),
     ("typedef T { chan c = [1] of { byte } }; T t; active proctype P() { skip }",
      "a channel declaration inside a record is not supported"),
 ])

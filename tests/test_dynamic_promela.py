@@ -76,20 +76,6 @@ def test_bound_below_the_initial_processes_is_refused():
         promela.parse_text("proctype B() { skip }\nactive [2] proctype A() { run B() }", "b.pml", max_procs=2)
 
 
-def test_runs_of_a_proctype_with_different_channels_are_refused():
-    text = ("chan a = [1] of { byte }; chan b = [1] of { byte };\nproctype P(chan x) { x!1 }\n"
-            "active proctype A() { run P(a);\n run P(b) }")
-    with pytest.raises(InputError, match="runs of P pass different channels"):
-        promela.parse_text(text, "c.pml")
-
-
-def test_run_as_an_expression_is_refused_by_name():
-    """``p = run P()`` used to read as ``p = run`` then a call of an undeclared inline ``P``."""
-    with pytest.raises(InputError, match="'run' as an expression") as caught:
-        promela.parse_text("proctype P() { skip }\ninit { pid p; p = run P() }", "r.pml")
-    assert (caught.value.line, caught.value.column) == (2, 19)
-
-
 @pytest.mark.parametrize("statement, column", [("x = run P() + 1", 12), ("if :: (run P() > 0) -> skip fi", 15),
                                                ("x = 2 * run P()", 16)])
 def test_run_inside_an_expression_is_refused_by_name_at_the_run(statement, column):

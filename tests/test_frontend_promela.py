@@ -288,8 +288,6 @@ def test_byte_wraps_like_spin():
     ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
     ("byte x;\nactive proctype A() { if :: if :: x == 1 :: else -> skip fi\n :: else -> x = 3 fi }",
      "two else options", 3),
-    ("chan c[2] = [1] of { byte };\nproctype P(chan x) { x!1 }\nactive proctype A() { byte i;\n run P(c[i]) }",
-     "run P with a channel chosen at run time", 4),
     # issue 16 (slow fuzz profile): a labelled xr claim was an AttributeError in the CFG builder
     ("chan c = [1] of { byte };\nactive proctype A() {\n L: xr c; c!1 }", "label L precedes an xr/xs claim", 3),
 ])

@@ -58,12 +58,14 @@ HIDDEN = (TURN, STUTTER, ENTRY)
 
 @dataclass(frozen=True)
 class ClaimStep:
-    """One transition of the claim: from ``src`` to ``dst`` where ``guard`` holds."""
+    """One transition of the claim: from ``src`` to ``dst`` where ``guard`` holds, running
+    ``program`` (an ``assert``: what ``spin -f`` writes for a safety formula)."""
 
     src: int
     dst: int
     guard: Expr
     origin: ir.Origin
+    program: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -78,14 +80,15 @@ class Product:
 
 
 def check_claim(claim: S.Never, graph: Graph, error: Callable[[str, object], InputError]) -> None:
-    """Refuse what a never claim may not do: change state, declare variables, be atomic."""
+    """Refuse what a never claim may not do: change state, declare variables, be atomic
+    (an ``atomic`` sequence of the claim is not supported)."""
     atomic = _atomic_block(claim.body)
     if atomic is not None:
         raise error("unsupported construct: atomic or d_step inside a never claim", atomic.pos)
     if graph.locals:
         raise error("variable declarations inside a never claim are not supported", graph.locals[0].pos)
     for t in graph.transitions:
-        if t.kind == "stmt" and not isinstance(t.stmt, (S.ExprStmt, S.Printf)):
+        if t.kind == "stmt" and not isinstance(t.stmt, (S.ExprStmt, S.Printf, S.AssertStmt)):
             raise error(f"a never claim may only test conditions, found {type(t.stmt).__name__.lower()}",
                         t.stmt.pos)
 
@@ -128,14 +131,14 @@ def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence
                                    moved + release,
                                    ir.Origin.at(text="never claim moves (atomic process blocked)"), (CLAIM,)))
     for st in steps:
-        move = (Assign(Name(CLAIM_PC), Const(st.dst)), Assign(Name(TURN), Const(0)))
+        move = st.program + (Assign(Name(CLAIM_PC), Const(st.dst)), Assign(Name(TURN), Const(0)))
         at = _conj(_at(TURN, 1), _at(CLAIM_PC, st.src), st.guard)
         summands.append(ir.Summand((), _conj(at, _at(STUTTER, 0)), ir.Event(f"never.{st.src}"),
                                    move + (Assign(Name(ENTRY), Const(st.src)),), st.origin, (CLAIM,)))
         summands.append(ir.Summand((), _conj(at, _at(STUTTER, 1), neg(_at(ENTRY, st.dst))),
                                    ir.Event(f"never.{st.src}"), move, st.origin, (CLAIM,)))
         summands.append(ir.Summand((), _conj(at, _at(STUTTER, 1), _at(ENTRY, st.dst)),
-                                   ir.Event(f"never.{st.src}"), (Assign(Name(CLAIM_PC), Const(st.dst)),) + moved,
+                                   ir.Event(f"never.{st.src}"), st.program + (Assign(Name(CLAIM_PC), Const(st.dst)),) + moved,
                                    st.origin, (CLAIM,)))
     locations = tuple(range(0, max(graph.locations) + 1))
     pc = ir.Variable(CLAIM_PC, locations, ((graph.entry,),), None, CLAIM)

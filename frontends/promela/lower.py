@@ -178,6 +178,25 @@ class Channel:
     capacity: int
     fields: tuple[tuple[int, int], ...]
     ident: int = 0
+    #: for a local channel of a process created at run time: that instance's pc variable.
+    #: The channel exists while it is nonzero; instances of several proctypes that may take
+    #: one pid can have channels of the same identity, one of them alive at a time.
+    alive: Optional[str] = None
+    #: for such a channel, what its number depends on: (pc variable, count) per process
+    #: that may hold a lower pid, whose ``count`` channels come before it while it runs;
+    #: the number is ``ident`` plus the counts of those running (``value``)
+    offset: tuple[tuple[str, int], ...] = ()
+
+    def value(self) -> Expr:
+        """The channel's number as a value (an expression over pcs when ``offset``)."""
+        out: Expr = Const(self.ident)
+        for pc, count in self.offset:
+            out = Binary("+", out, Binary("*", Binary("!=", Name(pc), Const(0)), Const(count)))
+        return out
+
+    def may_be(self, v: int) -> bool:
+        """Whether the channel's number may be ``v``."""
+        return self.ident <= v <= self.ident + sum(c for _, c in self.offset) if self.offset else v == self.ident
 
     @property
     def buffer(self) -> FifoBuffer:
@@ -205,6 +224,8 @@ class Lowering:
         self.path = path
         self.name = name
         self.mtypes: dict[str, int] = {}
+        #: per mtype (None: the plain one, else the name of ``mtype:name``), its names
+        self.mtype_names: dict[Optional[str], list[str]] = {}
         self.typedefs: dict[str, S.Typedef] = {}
         self.inlines: dict[str, S.Inline] = {}
         self.proctypes: dict[str, S.Proctype] = {}
@@ -288,6 +309,10 @@ class Lowering:
             return (0, (1 << n) - 1)
         if type_ in _TYPES:
             return _TYPES[type_]
+        if type_.startswith("mtype:"):
+            if type_[len("mtype:"):] not in self.mtype_names:
+                raise self.error(f"undeclared mtype {type_}", pos)
+            return _TYPES["mtype"]
         raise self.error(f"unsupported type {type_}", pos)
 
     def domain(self, name: str, bounds: tuple[int, int], inits, pos: Optional[Span]) -> tuple[int, ...]:
@@ -351,7 +376,10 @@ class Lowering:
         self.var_bounds[name] = bounds
         init_value = 0 if value == "dynamic" or owner is not None and not known.get("__running__") else _wrap_value(value, bounds)
         # mtype values show by name (0 is Spin's "no mtype").
-        names = tuple(sorted((v, n) for n, v in self.mtypes.items())) if d.type == "mtype" else ()
+        names = ()
+        if d.type == "mtype" or d.type.startswith("mtype:"):
+            sub = d.type[len("mtype:"):] or None
+            names = tuple(sorted((self.mtypes[n], n) for n in self.mtype_names.get(sub, ())))
         self.check_state_size(size or 1, d.name, d.pos)
         self.variables.append(ir.Variable(
             name, self.domain(name, bounds, (init_value,), d.pos), tuple((init_value,) for _ in range(size or 1)), size,
@@ -369,10 +397,13 @@ class Lowering:
         if refusal is not None:
             raise self.error(refusal, pos)
 
-    def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None
-                        ) -> list[Channel]:
-        """The channel instances ``d`` creates (an array: one per element), numbered next;
-        their buffers are owned by ``owner`` (a process's local channels move with it)."""
+    def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None,
+                        ident: Optional[int] = None, alive: Optional[str] = None,
+                        offset: tuple = ()) -> list[Channel]:
+        """The channel instances ``d`` creates (an array: one per element), numbered next
+        (from identity ``ident`` plus ``offset`` when given: a process created at run time,
+        ``alive`` its pc; see ``Channel``); their buffers are owned by ``owner`` (a
+        process's local channels move with it)."""
         cap = self.const(d.init.capacity, known)
         count = self.const(d.size, known) if d.size is not None else None
         fields = []
@@ -384,7 +415,8 @@ class Lowering:
         self.check_state_size((count or 1) * (1 + cap * len(fields)) if cap > 0 else 0, d.name, d.pos)
         for k in range(count or 1):
             name = prefix + (d.name if count is None else f"{d.name}_{k}")
-            ch = Channel(name, cap, tuple(fields), len(self.channels) + 1)
+            ch = Channel(name, cap, tuple(fields), len(self.channels) + 1 if ident is None else ident + k, alive,
+                         offset)
             if cap > 0:
                 fifo = ch.buffer
                 self.variables.append(dataclasses.replace(fifo.length_variable(), owner=owner))
@@ -437,14 +469,18 @@ class Translator:
         slots = self.slots
         if slots is None:
             raise self.low.error("run is supported only in init's start-up sequence", st.pos)
-        pdecl = self.low.proctypes[st.proctype]
-        args = tuple(None if p.type == "chan" else self.expr(a, ctx) for p, a in zip(pdecl.params, st.args))
         out = []
         for pid in range(slots.first, slots.bound):
             target = slots.holder(st.proctype, pid)
+            # a channel parameter is the same channel in every run (a constant of the
+            # instance), or a variable given the channel's identity here
+            args = tuple(None if isinstance(fixed, Channel) else self.expr(a, ctx)
+                         for fixed, a in zip(target.args, st.args))
             fresh = self.free(pid) if pid == slots.first else conj(self.occupied(pid - 1), self.free(pid))
             start = (self.counter(target).goto(target.graph.entry),) + \
                 local_initialisers(self.low, self, target, self.ctxs[target.owner], args)
+            if st.target is not None:  # p = run P(): the new pid
+                start += (self.assign(st.target, Const(pid), ctx),)
             out.append((fresh, start))
         out.append((self.occupied(slots.bound - 1), (Assert(FALSE, slots.overflow()),)))
         return out
@@ -528,11 +564,13 @@ class Translator:
         value = self.expr(r, ctx)
         candidates = [ch for ch in self.low.channels if arity is None or len(ch.fields) == arity]
         if isinstance(value, Const):
-            candidates = [ch for ch in candidates if ch.ident == value.value]
+            candidates = [ch for ch in candidates if ch.may_be(value.value)]
         if not candidates:
             raise self.low.error(f"{r.name} names no channel" + ("" if arity is None else f" of {arity} fields"),
                                  r.pos)
-        return [(TRUE if isinstance(value, Const) else Binary("==", value, Const(ch.ident)), ch) for ch in candidates]
+        return [(conj(TRUE if isinstance(value, Const) and not ch.offset else fold(Binary("==", value, ch.value())),
+                      TRUE if ch.alive is None else Binary("!=", Name(ch.alive), Const(0))), ch)
+                for ch in candidates]
 
     def is_variable_channel(self, r: S.VarRef, ctx: Ctx) -> bool:
         """``r`` is a ``chan`` variable, not a declared channel."""
@@ -544,13 +582,13 @@ class Translator:
         if isinstance(e, S.VarRef) and e.field is None and (chans := self.channel_instances(e.name, ctx)):
             # a declared channel as a value: its identity
             if e.index is None:
-                return Const(chans[0].ident)
+                return chans[0].value()
             idx = self.expr(e.index, ctx)
             if isinstance(idx, Const):
-                return Const(chans[idx.value].ident if 0 <= idx.value < len(chans) else 0)
+                return chans[idx.value].value() if 0 <= idx.value < len(chans) else Const(0)
             out: Expr = Const(0)
             for k in reversed(range(len(chans))):
-                out = Ite(Binary("==", idx, Const(k)), Const(chans[k].ident), out)
+                out = Ite(Binary("==", idx, Const(k)), chans[k].value(), out)
             return out
         if isinstance(e, S.VarRef):
             if e.index is None and e.field is None and e.name not in ctx.locals and e.name not in self.low.globals \
@@ -591,12 +629,33 @@ class Translator:
             return _select(out)
         if isinstance(e, S.RemoteLabel):
             return self.remote_label(e, ctx)
+        if isinstance(e, S.ArrayLength):
+            return Const(self.array_length(e.array, ctx))
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
-            return _select([(c, self.recv_guard(ch, e.args, ctx, e.pos))
-                            for c, ch in self.buffered(e.chan, ctx, len(e.args))])
+            # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message)
+            return _select([(c, FALSE if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
+                            for c, ch in self.channel(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
+
+    def array_length(self, r: S.VarRef, ctx: Ctx) -> int:
+        """The number of elements of the array ``r`` names (``for (i in r)``)."""
+        if self.channel_instances(r.name, ctx) is not None or (
+                isinstance(info := ctx.locals.get(r.name) or self.low.globals.get(r.name), VarInfo) and info.chan):
+            raise self.low.error("unsupported construct: for (i in channel)", r.pos)
+        if r.index is not None or r.field is not None:
+            raise self.low.error(f"for (i in {r.name}): expected an array name", r.pos)
+        info = ctx.locals.get(r.name) or self.low.globals.get(r.name)
+        if not isinstance(info, VarInfo):
+            fields = [v for k, v in {**self.low.globals, **ctx.locals}.items()
+                      if k.startswith(r.name + ".") and isinstance(v, VarInfo)]
+            if fields and fields[0].size is not None and fields[0].inner is None:
+                return fields[0].size  # an array of records: each field is an array that long
+            raise self.low.error(f"undeclared variable {r.name}", r.pos)
+        if info.size is None:
+            raise self.low.error(f"for (i in {r.name}): {r.name} is not an array", r.pos)
+        return info.size
 
     def remote_label(self, e: S.RemoteLabel, ctx: Ctx) -> Expr:
         """``P[pid]@label``: the process with that pid is an instance of ``P`` at ``label``."""
@@ -639,10 +698,10 @@ class Translator:
     def recv_guard(self, ch: Channel, args, ctx: Ctx, pos) -> Expr:
         if ch.capacity == 0:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
-        if len(args) != len(ch.fields):
+        if len(args) > len(ch.fields):
             raise self.low.error(f"receive with {len(args)} arguments from a channel of {len(ch.fields)} fields", pos)
         fifo = ch.buffer
-        conds = [fifo.not_empty()]
+        conds = [fifo.not_empty()]  # fewer arguments: the fields given are matched (pan)
         for j, a in enumerate(args):
             v = self.recv_arg_value(a, ctx)
             if v is not None:
@@ -657,18 +716,24 @@ class Translator:
                 continue
             info, target = self.lvalue(a.ref, ctx)
             prog.append(Assign(target, wrap(fifo.head(j), info.bounds, _fits(ch.fields[j], info.bounds))))
-        return tuple(prog) + (() if copy else fifo.dequeue())
+        return tuple(prog) + (() if copy else fifo.dequeue() + _missing_fields(len(args), ch))
 
     def send_program(self, ch: Channel, args, ctx: Ctx, pos) -> tuple:
         if ch.capacity == 0:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
-        if len(args) != len(ch.fields):
+        values = self.sent_values(ch, args, ctx, pos)
+        return ch.buffer.enqueue(values) + _too_few_values(len(args), ch)
+
+    def sent_values(self, ch: Channel, args, ctx: Ctx, pos) -> list[Expr]:
+        """The values a send of ``args`` puts into ``ch``, wrapped to its fields; pan
+        fills fields not given with 0 (``_too_few_values``)."""
+        if len(args) > len(ch.fields):
             raise self.low.error(f"send of {len(args)} values to a channel of {len(ch.fields)} fields", pos)
         values = []
         for j, a in enumerate(args):
             v = self.expr(a, ctx)
             values.append(wrap(v, ch.fields[j], _fits(_bounds(v, self.low.var_bounds), ch.fields[j])))
-        return ch.buffer.enqueue(values)
+        return values + [Const(0)] * (len(ch.fields) - len(args))
 
     def buffered(self, r: S.VarRef, ctx: Ctx, arity: Optional[int]) -> list[tuple[Expr, Channel]]:
         """The buffered candidates of a channel reference (a ``chan`` variable's rendezvous
@@ -824,6 +889,18 @@ class Translator:
         return (Assign(Name(loop_flag), Const(1)), While(Binary("==", Name(loop_flag), Const(1)), chain))
 
 
+def _missing_fields(given: int, ch: Channel) -> tuple:
+    """A receive that takes a message with fewer arguments than fields: pan removes the
+    message and reports "missing pars in receive" (an error; a poll or ``?<...>`` is not)."""
+    return (Assert(FALSE, "missing pars in receive"),) if given < len(ch.fields) else ()
+
+
+def _too_few_values(given: int, ch: Channel) -> tuple:
+    """A send of fewer values than fields: pan sends 0 for the rest and reports "too few
+    parameters in send stmnt" (an error)."""
+    return (Assert(FALSE, "too few parameters in send stmnt"),) if given < len(ch.fields) else ()
+
+
 def _fits(inner, outer) -> bool:
     return inner is not None and outer[0] <= inner[0] and inner[1] <= outer[1]
 
@@ -899,9 +976,16 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     """
     low = Lowering(program, pre, path, name)
     units = program.units
-    # mtypes: Spin numbers the names of all mtype declarations from the last (1) back.
-    names = [n for u in units if isinstance(u, S.MtypeDecl) for n in u.names]
-    low.mtypes = {n: len(names) - k for k, n in enumerate(names)}
+    # mtypes (Spin 6.5.2): each mtype (the plain one and each named mtype:sub) numbers its
+    # names from 1; a declaration's names follow the ones declared before, the last first.
+    for u in units:
+        if isinstance(u, S.MtypeDecl):
+            known = low.mtype_names.setdefault(u.subtype, [])
+            for k, n in enumerate(u.names):
+                if n in low.mtypes:
+                    raise low.error(f"mtype name {n} declared twice", u.pos)
+                low.mtypes[n] = len(known) + len(u.names) - k
+            known.extend(sorted(u.names, key=low.mtypes.get))
     for u in units:
         if isinstance(u, S.Typedef):
             low.typedefs[u.name] = u
@@ -984,18 +1068,16 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         pid = len(instances)
         instances.append(Instance(proctype, pid, f"{proctype}_{pid}", f"{proctype}[{pid}]",
                                   graph(proctype, pdecl.body), args, False))
-    if slots is not None:
-        for inst in instances:
-            local = next((d for d in inst.graph.locals if d.type == "chan" and isinstance(d.init, S.ChanInit)), None)
-            if not inst.running and local is not None:
-                # Spin numbers such a channel when the process is created, at run time
-                raise low.error("unsupported construct: a local channel of a process created at run time "
-                                "(declare the channel globally)", local.pos)
-    # ---- per-instance state variables
+    # ---- per-instance state variables, in pid order (Spin numbers local channels so)
     ctxs: dict[str, Ctx] = {}
     early = Translator(low, instances, slots)  # for initialisers that read variables
-    for inst in instances:
-        ctxs[inst.owner] = declare_instance(low, inst, early)
+    bases = slot_channel_bases(low, instances, slots) if slots is not None else {}
+    for k, inst in enumerate(instances):
+        if any(isinstance(a, _InitChannel) for a in inst.args):
+            # a planned run passing one of init's local channels, numbered by now
+            inst = instances[k] = dataclasses.replace(inst, args=tuple(
+                a.resolve(ctxs[init_inst.owner]) if isinstance(a, _InitChannel) else a for a in inst.args))
+        ctxs[inst.owner] = declare_instance(low, inst, early, bases.get(inst.owner))
     tr = Translator(low, instances, slots, ctxs)
     # ---- steps
     steps: list[_Step] = []
@@ -1063,12 +1145,13 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             out.append(ClaimStep(t.src, t.dst, conj(*(tr.counter(i).at(0) for i in tr.instances)),
                                  ir.Origin((_at(low, 0, "never -end-"),))))
             continue
-        for guard, _ in transition_alternatives(low, tr, g, t, ctx):
+        for guard, prog in transition_alternatives(low, tr, g, t, ctx):
             if any(isinstance(x, Name) and x.name == _TIMEOUT for x in walk.subexpressions(guard)):
                 raise low.error("unsupported construct: timeout inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
             out.append(ClaimStep(t.src, t.dst, guard,
-                                 ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),))))
+                                 ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),)),
+                                 prog))
     return out
 
 
@@ -1085,7 +1168,10 @@ def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> 
     for name in dict.fromkeys(p for p, _ in dict(slots.holders)):
         members = [i for i in instances if i.proctype == name]
         g = members[0].graph
-        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g) or name in observed:
+        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g) or name in observed \
+                or any(d.type == "chan" and isinstance(d.init, S.ChanInit) for d in g.locals):
+            # (a local channel's number follows its creator's pid: swapping pids would
+            # have to renumber it wherever it is stored)
             continue
         out.append(tuple(i.owner for i in sorted(members, key=lambda i: i.pid)))
     return tuple(out)
@@ -1125,17 +1211,12 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
     out = []
     for s_inst, s_t, s_cond, ch, s_ctx in sends:
         send = s_t.stmt
-        if len(send.args) != len(ch.fields):
-            raise low.error(f"send of {len(send.args)} values to a channel of {len(ch.fields)} fields", send.pos)
-        values = []
-        for j, a in enumerate(send.args):
-            v = tr.expr(a, s_ctx)
-            values.append(wrap(v, ch.fields[j], _fits(_bounds(v, low.var_bounds), ch.fields[j])))
+        values = tr.sent_values(ch, send.args, s_ctx, send.pos)
         for r_inst, r_t, r_cond, r_ch, r_ctx in recvs:
             if r_ch is not ch or r_inst is s_inst:
                 continue
             recv = r_t.stmt
-            if len(recv.args) != len(ch.fields):
+            if len(recv.args) > len(ch.fields):
                 raise low.error(f"receive with {len(recv.args)} arguments from a channel of {len(ch.fields)} fields", recv.pos)
             match = [Binary("==", values[j], want) for j, a in enumerate(recv.args)
                      if (want := tr.recv_arg_value(a, r_ctx)) is not None]
@@ -1148,7 +1229,8 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
                     continue
                 info, target = tr.lvalue(a.ref, r_ctx)
                 stores.append(Assign(target, wrap(temps[j], info.bounds, _fits(ch.fields[j], info.bounds))))
-            program = latched + tuple(stores) + (tr.counter(r_inst).goto(r_t.dst),)
+            program = latched + tuple(stores) + (tr.counter(r_inst).goto(r_t.dst),) \
+                + _too_few_values(len(send.args), ch) + _missing_fields(len(recv.args), ch)
             origin = ir.Origin(_line_of(low, s_inst, s_t.line).locations
                                + _line_of(low, r_inst, r_t.line).locations, " ! ")
             out.append(_Step(s_inst, s_t.src, s_t.dst, guard, program, origin,
@@ -1194,11 +1276,15 @@ def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequenc
     return walk(body)
 
 
-def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] = None) -> Ctx:
-    """The variables of ``inst`` (parameters, ``_pid`` if it receives into it, locals, its
-    pc), declared in ``low``; a running instance's locals declared before the body's first
-    statement start at their initialisers' values (evaluated by ``tr`` when not constant,
-    ``initial_value``), the others at 0 (see ``local_initialisers``)."""
+def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] = None,
+                     first_ident: Optional[tuple] = None) -> Ctx:
+    """The state variables of ``inst`` (parameters, ``_pid`` if it receives into it, locals,
+    local channels, its pc), declared in ``low``, and its name scope; a running instance's
+    locals declared before the body's first statement start at their initialisers' values
+    (evaluated by ``tr`` when not constant, ``initial_value``), the others at 0 (see
+    ``local_initialisers``).  ``first_ident``: for a process created at run time, the number
+    its first local channel gets, as (ident, offset) of ``Channel`` (``slot_channel_bases``);
+    otherwise its channels are numbered next."""
     g = inst.graph
     locals_: dict = {}
     chans: dict = {}
@@ -1207,11 +1293,11 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
     params = pdecl.params if pdecl is not None else ()
     known = {"_pid": inst.pid, "__running__": inst.running}
     for p, arg in zip(params, inst.args):
-        if p.type == "chan":
-            if not isinstance(arg, Channel):
-                raise low.error(f"parameter {p.name} of {inst.proctype} needs a channel argument", p.pos)
+        if p.type == "chan" and isinstance(arg, Channel):
             chans[p.name] = [arg]
             continue
+        if p.type == "chan" and inst.running:
+            raise low.error(f"parameter {p.name} of {inst.proctype} needs a channel argument", p.pos)
         d = S.VarDecl(p.type, p.name, None, None, None, False, p.pos)
         for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
             locals_[src] = info
@@ -1232,8 +1318,13 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
             raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
             # created with the process, as Spin does (their numbers follow the pids)
-            chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner)
-            if d.size is None:
+            if first_ident is None:
+                chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner)
+            else:
+                chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner, first_ident[0],
+                                                    f"{inst.prefix}.pc", first_ident[1])
+                first_ident = (first_ident[0] + len(chans[d.name]), first_ident[1])
+            if d.size is None and not chans[d.name][0].offset:
                 known[d.name] = chans[d.name][0].ident  # ``chan c = mine`` reads it
             continue
         if d.name in locals_:
@@ -1332,7 +1423,7 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
     pdecl = low.proctypes.get(inst.proctype)
     params = pdecl.params if pdecl is not None else ()
     for p, arg in zip(params, inst.args if args is None else args):
-        if p.type == "chan":
+        if p.name in ctx.chans or arg is None:  # a channel constant of the instance
             continue
         info = ctx.locals[p.name]
         value = arg if isinstance(arg, Expr.__args__) else Const(arg)
@@ -1484,24 +1575,70 @@ def dynamic_slots(low: Lowering, instances: list, runs: list, graph, max_procs: 
     return ProcessSlots(first, bound, tuple(holders.items()))
 
 
-def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Channel:
-    """The channel every run of ``proctype`` passes as its parameter ``k``: a global channel
-    named with a constant index (a channel chosen at run time would be a channel value)."""
+def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Optional[Channel]:
+    """The channel every run of ``proctype`` passes as its parameter ``k`` when that is one
+    global channel named with a constant index (then a constant of each instance); None
+    when the runs pass different channels, local ones, or one chosen at run time (the
+    parameter is then a ``chan`` variable, given the channel's identity by ``run``)."""
     chosen = set()
     for st in runs:
         a = st.args[k]
-        chans = low.globals.get(a.name) if isinstance(a, S.VarRef) else None
+        if not isinstance(a, S.VarRef) or a.field is not None:
+            return None
+        chans = low.globals.get(a.name)
         if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
-            raise low.error(f"unsupported construct: run {proctype} with a channel argument that is not a "
-                            "global channel", st.pos)
+            return None
         idx = 0 if a.index is None else low.static(a.index, {})
         if idx is None or not 0 <= idx < len(chans):
-            raise low.error(f"unsupported construct: run {proctype} with a channel chosen at run time", a.pos)
+            return None
         chosen.add(chans[idx])
-    if len(chosen) != 1:
-        raise low.error(f"unsupported construct: runs of {proctype} pass different channels as its "
-                        f"parameter {k + 1}", runs[0].pos)
-    return chosen.pop()
+    return chosen.pop() if len(chosen) == 1 else None
+
+
+def _local_channels(g: Graph, low: Lowering, known: dict) -> int:
+    """How many channels a process of graph ``g`` creates (Spin: all of them when it is
+    created, an array one per element)."""
+    return sum(low.const(d.size, known) if d.size is not None else 1
+               for d in g.locals if d.type == "chan" and isinstance(d.init, S.ChanInit))
+
+
+def slot_channel_bases(low: Lowering, instances: list, slots: ProcessSlots) -> dict[str, tuple]:
+    """For each instance created at run time that has local channels, the number of its
+    first one as ``(ident, offset)`` (see ``Channel``).  Spin gives a new channel the
+    number after the channels in use, and removes a process's channels with it; processes
+    are removed last-in-first-out, so the channels in use are the globals, then each live
+    process's in pid order, and every pid below a live process's is in use.  A lower pid
+    whose possible holders all create as many channels adds a constant; otherwise the
+    number depends on which of them runs there (``offset``)."""
+    holders: dict[int, list[Instance]] = {}
+    for inst in instances:
+        holders.setdefault(inst.pid, []).append(inst)
+    counts = {i.owner: _local_channels(i.graph, low, {"_pid": i.pid}) for i in instances}
+    out: dict[str, tuple] = {}
+    base = len(low.channels) + 1  # the globals, declared by now
+    offset: list = []
+    for pid in sorted(holders):
+        for inst in holders[pid]:
+            if not inst.running and counts[inst.owner]:
+                out[inst.owner] = (base, tuple(offset))
+        sizes = {counts[i.owner] for i in holders[pid]}
+        if len(sizes) == 1:
+            base += sizes.pop()
+        else:
+            offset.extend((f"{i.prefix}.pc", counts[i.owner]) for i in holders[pid] if counts[i.owner])
+    return out
+
+
+@dataclass(frozen=True)
+class _InitChannel:
+    """A planned run's channel argument that is init's local channel ``name[index]``:
+    numbered when init's locals are declared, then ``resolve``d."""
+
+    name: str
+    index: int
+
+    def resolve(self, init_ctx: "Ctx") -> Channel:
+        return init_ctx.chans[self.name][self.index]
 
 
 @dataclass(frozen=True)
@@ -1645,12 +1782,19 @@ def _apply_static(low, t: Transition, known: dict, local_decls, runs: list) -> b
             raise low.error(f"run of undeclared proctype {st.proctype}", st.pos)
         for p, a in zip(pdecl.params, st.args):
             if p.type == "chan":
-                if not isinstance(a, S.VarRef):
-                    raise low.error("channel argument must name a channel", st.pos)
-                chans = low.globals.get(a.name)
-                if not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
-                    raise low.error(f"{a.name} is not a global channel", a.pos)
+                if not isinstance(a, S.VarRef) or a.field is not None:
+                    return False  # a channel value: given at run time
                 idx = 0 if a.index is None else low.static(a.index, known)
+                chans = low.globals.get(a.name)
+                local = local_decls.get(a.name)
+                if local is not None and local.type == "chan" and isinstance(local.init, S.ChanInit):
+                    size = low.const(local.size, known) if local.size is not None else 1
+                    if idx is None or not 0 <= idx < size:
+                        return False
+                    args.append(_InitChannel(a.name, idx))
+                    continue
+                if local is not None or not (isinstance(chans, list) and chans and isinstance(chans[0], Channel)):
+                    return False  # a chan variable: its value is known at run time
                 if idx is None:
                     return False  # known only at run time: the plan stops here
                 if not 0 <= idx < len(chans):
@@ -1663,6 +1807,8 @@ def _apply_static(low, t: Transition, known: dict, local_decls, runs: list) -> b
                 args.append(v)
         args.extend([0] * (len(pdecl.params) - len(args)))
         runs.append((st.proctype, tuple(args), st.pos))
+        if st.target is not None:
+            assign(st.target, None)  # the pid, not tracked here: later tests of it stop the plan
     return True
 
 
@@ -1687,7 +1833,8 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
                 target = instances[n_initial + run_no]
                 run_no += 1
                 alts = [(TRUE, (tr.counter(target).goto(target.graph.entry),) +
-                         local_initialisers(low, tr, target, ctxs[target.owner]))]
+                         local_initialisers(low, tr, target, ctxs[target.owner]) +
+                         ((tr.assign(t.stmt.target, Const(target.pid), ctx),) if t.stmt.target is not None else ()))]
             else:
                 alts = transition_alternatives(low, tr, g, t, ctx)
             if len(alts) != 1:
@@ -1731,7 +1878,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
             at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
                                              if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
                                        _TIMEOUT, FALSE)
-    timeout = neg(disj(*(substitute(f, _TIMEOUT, FALSE) for f in full)))
+    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
     summands = []
     for st, f in zip(steps, full):
         excl = TRUE
@@ -1805,9 +1952,29 @@ def _label_marks(tr: Translator, instances, claim: Optional[Graph]) -> tuple[tup
     return tuple(dict.fromkeys(out))
 
 
+#: Past this many parts, ``_wide_disj`` nests a disjunction as a balanced tree.
+_CHAIN_LIMIT = 256
+
+
+def _wide_disj(parts: list[Expr]) -> Expr:
+    """``disj(*parts)``; with more than ``_CHAIN_LIMIT`` parts (timeout over thousands of
+    handshakes between processes given channels at run time) a balanced tree, since a
+    chain that deep overflows Python's recursion in every later pass over it."""
+    if len(parts) <= _CHAIN_LIMIT:
+        return disj(*parts)
+    half = len(parts) // 2
+    return disj(_wide_disj(parts[:half]), _wide_disj(parts[half:]))
+
+
 def _named_channel_values(low: Lowering) -> list[ir.Variable]:
     """``low.variables`` with channel identities shown as the channels' names."""
-    idents = tuple((ch.ident, ch.prefix) for ch in low.channels)
+    # a number that several channels may have (processes created at run time) stays unnamed
+    named: dict[int, list[str]] = {}
+    for ch in low.channels:
+        for v in range(ch.ident, ch.ident + sum(c for _, c in ch.offset) + 1):
+            if ch.may_be(v):
+                named.setdefault(v, []).append(ch.prefix)
+    idents = tuple((v, names[0]) for v, names in sorted(named.items()) if len(names) == 1)
     return [dataclasses.replace(v, value_names=idents) if v.name in low.chan_valued else v for v in low.variables]
 
 

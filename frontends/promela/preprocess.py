@@ -130,7 +130,11 @@ class _Preprocessor:
                     f"macro {name} expects {len(macro.params)} arguments, got {len(args)}", path, line, 1
                 )
             expanded_args = {p: self.expand(a, path, line, depth + 1, active) for p, a in zip(macro.params, args)}
-            body = _IDENT.sub(lambda mm: expanded_args.get(mm.group(0), mm.group(0)), macro.body)
+            # cpp's stringification: #param is the argument as written, quoted
+            body = re.sub(r"#\s*([A-Za-z_]\w*)", lambda mm: '"' + dict(zip(macro.params, args))[mm.group(1)]
+                          .replace("\\", "\\\\").replace('"', '\\"') + '"' if mm.group(1) in macro.params
+                          else mm.group(0), macro.body)
+            body = _IDENT.sub(lambda mm: expanded_args.get(mm.group(0), mm.group(0)), body)
             out.append(self.expand(body, path, line, depth + 1, active | {name}))
         return "".join(out)
 

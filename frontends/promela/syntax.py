@@ -54,6 +54,14 @@ class Poll(Located):
 
 
 @dataclass(frozen=True)
+class ArrayLength(Located):
+    """The number of elements of array ``array`` (the bound of ``for (i in array)``)."""
+
+    array: VarRef
+    pos: Span
+
+
+@dataclass(frozen=True)
 class RemoteLabel(Located):
     """``proctype[pid]@label`` (``pid`` None for ``proctype@label``): is that process at
     ``label``?  Spin allows it in never claims."""
@@ -66,7 +74,7 @@ class RemoteLabel(Located):
 
 #: ``UnOp.op`` is "!", "-" or "~"; ``CondExpr`` is ``(cond -> then : else_)``.
 #: ``Special`` is ``_pid``, ``_nr_pr`` or ``timeout``.
-Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel]
+Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel, ArrayLength]
 
 
 @dataclass(frozen=True)
@@ -166,9 +174,13 @@ class Printf(Located):
 
 @dataclass(frozen=True)
 class Run(Located):
+    """``run P(args)``; ``target`` for ``target = run P(args)``, which stores the new
+    process's pid (Spin's run is an expression; ours is a statement or this assignment)."""
+
     proctype: str
     args: tuple[Expr, ...]
     pos: Span
+    target: Optional[VarRef] = None
 
 
 @dataclass(frozen=True)
@@ -257,8 +269,12 @@ class Typedef(Located):
 
 @dataclass(frozen=True)
 class MtypeDecl(Located):
+    """``mtype = { names }``, or ``mtype:subtype = { names }`` (``subtype`` None: the
+    plain mtype); variables of a named mtype have type ``"mtype:subtype"``."""
+
     names: tuple[str, ...]
     pos: Span
+    subtype: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -288,7 +304,7 @@ class _ToAst(SyntaxBuilder):
         return Num(int(c[0]), self.span(meta))
 
     def char(self, meta, c):
-        return Num(ord(str(c[0])[1]), self.span(meta))
+        return Num(char_value(str(c[0])), self.span(meta))
 
     def true_(self, meta, c):
         return Num(1, self.span(meta))
@@ -373,7 +389,7 @@ class _ToAst(SyntaxBuilder):
 
     def recv_const(self, meta, c):
         tok = str(c[0])
-        value = ord(tok[1]) if tok.startswith("'") else int(tok)
+        value = char_value(tok) if tok.startswith("'") else int(tok)
         return RecvArg("const", None, Num(value, self.span(meta)), self.span(meta))
 
     def recv_negconst(self, meta, c):
@@ -384,6 +400,10 @@ class _ToAst(SyntaxBuilder):
 
     # ---- declarations
     def type_name(self, meta, c):
+        if len(c) > 1:
+            if str(c[0]) != "mtype":
+                raise InputError(f"'{c[0]!s}:{c[1][1]}': only mtype has named subtypes", "", meta.line, meta.column)
+            return f"mtype:{c[1][1]}"
         return str(c[0])
 
     def __default_token__(self, tok):
@@ -489,7 +509,43 @@ class _ToAst(SyntaxBuilder):
         return Call(str(c[0]), tuple(c[1:]), self.span(meta))
 
     def run_stmt(self, meta, c):
-        return Run(str(c[0]), tuple(c[1:]), self.span(meta))
+        return Run(str(c[0]), tuple(x for x in c[1:] if x is not None), self.span(meta))
+
+    def assign_run(self, meta, c):
+        return Run(str(c[1]), tuple(x for x in c[2:] if x is not None), self.span(meta), c[0])
+
+    # ---- Spin 6's for and select, expanded as Spin 6.5.2 expands them (checked by state
+    # counts): for (i : lo .. hi) { body } is i = lo; do :: i <= hi -> body; i++ :: else -> break od,
+    # for (i in a) runs i over a's indices; select (i : lo .. hi) is an if with one option
+    # i = v per value when both bounds are numbers at most 32 apart, else
+    # i = lo; do :: i < hi -> i++ :: break od.
+    def _loop(self, meta, var, lo, test, body):
+        pos = self.span(meta)
+        loop = Choice((Sequence((ExprStmt(test, pos),) + body.stmts + (IncDec(var, "++", pos),), pos),
+                       Sequence((Else(pos), Break(pos)), pos)), True, pos)
+        return Block("block", Sequence((Assign(var, lo, pos), loop), pos), pos)
+
+    def for_stmt(self, meta, c):
+        var, lo, hi, body = (x for x in c if not isinstance(x, Token))
+        return self._loop(meta, var, lo, BinOp("<=", var, hi, self.span(meta)), body)
+
+    def for_in(self, meta, c):
+        var, array, body = (x for x in c if not isinstance(x, Token))
+        pos = self.span(meta)
+        return self._loop(meta, var, Num(0, pos), BinOp("<", var, ArrayLength(array, pos), pos), body)
+
+    def select_stmt(self, meta, c):
+        var, lo, hi = (x for x in c if not isinstance(x, Token))
+        pos = self.span(meta)
+        if isinstance(lo, Num) and isinstance(hi, Num):
+            if hi.value < lo.value:
+                raise InputError("bad range in select statement", "", meta.line, meta.column)
+            if hi.value - lo.value <= 32:
+                return Choice(tuple(Sequence((Assign(var, Num(v, pos), pos),), pos)
+                                    for v in range(lo.value, hi.value + 1)), False, pos)
+        loop = Choice((Sequence((ExprStmt(BinOp("<", var, hi, pos), pos), IncDec(var, "++", pos)), pos),
+                       Sequence((Break(pos),), pos)), True, pos)
+        return Block("block", Sequence((Assign(var, lo, pos), loop), pos), pos)
 
     def expr_stmt(self, meta, c):
         return ExprStmt(c[0], self.span(meta))
@@ -498,7 +554,11 @@ class _ToAst(SyntaxBuilder):
     def mtype_decl(self, meta, c):
         if str(c[0]) != "mtype":
             raise InputError(f"expected 'mtype' before '= {{', found {c[0]!s}", "", meta.line, meta.column)
-        return MtypeDecl(tuple(str(x) for x in c[1:]), self.span(meta))
+        sub = c[1][1] if isinstance(c[1], tuple) else None
+        return MtypeDecl(tuple(str(x) for x in c[1 + (sub is not None):]), self.span(meta), sub)
+
+    def mtype_sub(self, meta, c):
+        return ("sub", str(c[0]))
 
     def typedef(self, meta, c):
         fields = tuple(v for d in c[1:] if isinstance(d, Decl) for v in d.vars)
@@ -533,8 +593,20 @@ class _ToAst(SyntaxBuilder):
         return Program(units, len(ltl), ltl)
 
 
+#: Spin 6.5.2's character escapes: \n \r \t \f; a backslash before anything else is that character
+_ESCAPES = {"n": 10, "r": 13, "t": 9, "f": 12}
+
+
+def char_value(tok: str) -> int:
+    """The value of a character literal token ``'c'`` or ``'\\c'``."""
+    inner = tok[1:-1]
+    if inner.startswith("\\"):
+        return _ESCAPES.get(inner[1], ord(inner[1]))
+    return ord(inner)
+
+
 _UNSUPPORTED = re.compile(
-    r"\b(unless|select|for|c_code|c_decl|c_expr|c_state|c_track|trace|notrace|enabled|"
+    r"\b(unless|c_code|c_decl|c_expr|c_state|c_track|trace|notrace|enabled|"
     r"pc_value|_last|np_|priority|provided)\b"
 )
 
@@ -564,7 +636,7 @@ def parse_program(pre: Preprocessed) -> Program:
         raise fail(e.message, e.line, e.column) from None
 
 
-RUN_AS_EXPRESSION = ("'run' as an expression (its pid as a value, 'p = run P()') is not supported; "
+RUN_AS_EXPRESSION = ("'run' as an expression is supported only as 'p = run P()' (the new pid); "
                      "write 'run P()' as a statement")
 
 

@@ -1,0 +1,208 @@
+"""Spin's own examples (``../shared/corpus/spin/Examples``, every subfolder) through Spin and
+through symdetect: "states, stored", error verdicts, refusals, detected group and its check.
+
+    python results/spin_examples.py [--budget SECONDS] [-o results/spin_examples.md] [stem ...]
+
+Spin 6.5.2 runs as ``tests/spin_oracle.py`` runs it (``spin -o1 -o2 -o3 -a``, gcc
+``-DSAFETY -DNOREDUCE``, ``-DNOCLAIM`` unless the file has a never claim, ``pan -m1000000
+-c0 -n``): the options README_tests.txt names for its exhaustive runs (leader0, snoopy,
+pftp, sort), with Spin's own optimisations off as everywhere in our comparisons (README).
+Ours is ``explore --spin-states`` (``spin_oracle.our_counts``), each file in a child
+process killed after ``--budget`` seconds (default 60); where a file's processes need more
+than ``--max-procs``' default 8 the option is given (``MAX_PROCS``).  Where either side
+reports an error the counts are compared on the model with its assertions made true, as
+``spin_oracle.compare`` does (Spin goes on past a failed assertion, we stop).  Then the
+group is detected (``detect``) and, where its order is above 1, checked against the
+unreduced graph (``verify``, bounded by the budget).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+EXAMPLES = HERE / ".." / "shared" / "corpus" / "spin" / "Examples"
+#: files whose processes outnumber --max-procs' default (recursion through run)
+MAX_PROCS = {"eratosthenes.pml": 12, "calculator.pml": 12, "p108.pml": 16, "p248.pml": 16}
+#: files whose state space is beyond the budget as given: measured at a smaller size too
+#: (the ``#define`` edited as results/promela_corpus.py does)
+SMALLER = {"leader.pml": {"N": 3, "L": 6}, "leader_pre.pml": {"N": 3, "L": 6}}
+
+
+def with_defines(text: str, defines: dict) -> str:
+    import re
+
+    for k, v in defines.items():  # cpp lets the file's #define win over -D: edit it
+        text = re.sub(rf"^#define\s+{k}\b.*$", f"#define {k} {v}", text, flags=re.M)
+    return text
+
+
+def ours(path: str, defines: dict, budget: float) -> dict:
+    """Our counts, group and check for one file (run in a child process)."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    sys.path.insert(0, str(HERE))
+    from detect.errors import InputError
+    from tests.spin_oracle import neutralise_asserts, our_counts
+
+    name = Path(path).name
+    text = with_defines(Path(path).read_text(), defines)
+    out: dict = {}
+    t = time.perf_counter()
+    try:
+        c = our_counts(text, path, max_procs=MAX_PROCS.get(name))
+    except InputError as e:
+        return {"refused": str(e)}
+    out.update(stored=c.stored, error=c.error, explore_s=time.perf_counter() - t)
+    if c.error:
+        out["neutral"] = our_counts(neutralise_asserts(text), path, max_procs=MAX_PROCS.get(name)).stored
+    print(json.dumps(out), flush=True)  # the counts stand if detection runs out of time
+    try:
+        from detect.checking.verify import verify
+        from detect.symmetry.pipeline import detect
+        from detect.transform.narrowing import narrow
+        from frontends.promela import parse_text
+
+        model = narrow(parse_text(text, path, None, MAX_PROCS.get(name)))
+        t = time.perf_counter()
+        d = detect(model)
+        out.update(order=d.group.order, detect_s=time.perf_counter() - t)
+        if d.group.order > 1:
+            report = verify(model, [g.permutation for g in d.group.generators], timeout=budget / 2)
+            out["verified"] = "yes" if report.complete and all(v.ok for v in report.verdicts) else (
+                "FAILS" if any(not v.ok for v in report.verdicts) else "partial")
+    except Exception as e:  # noqa: BLE001 - reported in the table, the row's counts stand
+        out["detect_error"] = f"{type(e).__name__}: {e}"[:120]
+    return out
+
+
+def spin(path: Path, defines: dict) -> dict:
+    sys.path.insert(0, str(HERE))
+    from tests.spin_oracle import SpinRefused, neutralise_asserts, spin_counts
+
+    text = with_defines(path.read_text(), defines)
+    try:
+        c = spin_counts(text, timeout=120)
+    except (SpinRefused, subprocess.TimeoutExpired) as e:
+        return {"refused": str(e)[:160]}
+    out = {"stored": c.stored, "error": c.error, "complete": c.complete}
+    if c.error and c.complete:
+        try:
+            out["neutral"] = spin_counts(neutralise_asserts(text), timeout=120).stored
+        except (SpinRefused, subprocess.TimeoutExpired):
+            pass
+    return out
+
+
+def verdict(s: dict, o: dict) -> str:
+    if "refused" in o:
+        return "both refuse" if "refused" in s else "we refuse"
+    if o.get("timeout"):
+        return "time-out"
+    if "refused" in s:
+        return "Spin refuses"
+    if not s["complete"]:
+        return "Spin incomplete" + (" (both error)" if s["error"] and o["error"] else "")
+    if s["error"] != o["error"]:
+        return "DISAGREE (verdict)"
+    if s["stored"] == o["stored"]:
+        return "agree"
+    if s["error"] and s.get("neutral") is not None and s["neutral"] == o.get("neutral"):
+        return "agree (assertions made true)"
+    if s["error"]:
+        return "agree on the error; counts differ past it"
+    return "DISAGREE (states)"
+
+
+def row(rel: str, s: dict, o: dict) -> str:
+    def count(d):
+        if "refused" in d:
+            return ""
+        n = f"{d['stored']:,}" + ("" if d.get("complete", True) else " (incomplete)")
+        if d.get("error"):
+            n += " err" + (f" / {d['neutral']:,}" if d.get("neutral") is not None else "")
+        return n
+
+    note = o.get("refused") or s.get("refused") or o.get("detect_error") or ""
+    note = note.replace("|", "\\|").replace(str(EXAMPLES.resolve()) + "/", "")
+    group = f"{o['order']:,}" if "order" in o else ""
+    dsecs = f"{o['detect_s']:.1f}" if "detect_s" in o else ""
+    return (f"| {rel} | {count(s)} | {count(o) if 'timeout' not in o else 'time-out'} | {verdict(s, o)} | "
+            f"{group} | {dsecs} | {o.get('verified', '')} | {note} |")
+
+
+def files(stems: list[str]) -> list[tuple[Path, dict, str]]:
+    out = []
+    for p in sorted(EXAMPLES.resolve().rglob("*.pml")):
+        rel = str(p.relative_to(EXAMPLES.resolve()))
+        if stems and p.stem not in stems and rel not in stems:
+            continue
+        out.append((p, {}, rel))
+        if p.name in SMALLER:
+            d = SMALLER[p.name]
+            out.append((p, d, rel + " " + " ".join(f"{k}={v}" for k, v in d.items())))
+    return out
+
+
+def child(path: Path, defines: dict, budget: float) -> dict:
+    """``ours`` in a child process killed after ``budget`` seconds: its last report (the
+    counts, then counts and group), or ``timeout``."""
+    timed_out = False
+    try:
+        r = subprocess.run([sys.executable, __file__, "--one", str(path), "--defines", json.dumps(defines),
+                            "--budget", str(budget)], capture_output=True, text=True, timeout=budget, cwd=HERE)
+        stdout, stderr = r.stdout, r.stderr
+    except subprocess.TimeoutExpired as e:
+        timed_out = True
+        stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        stderr = ""
+    reports = [json.loads(x) for x in stdout.splitlines() if x.startswith("{")]
+    if not reports:
+        if timed_out:
+            return {"timeout": True}
+        return {"refused": "crash: " + (stderr.strip().splitlines() or ["?"])[-1][:150]}
+    out = reports[-1]
+    if timed_out and "order" not in out and "refused" not in out:
+        out["detect_error"] = f"detection or its check past the {budget:.0f} s budget"
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--budget", type=float, default=60)
+    ap.add_argument("-o", "--output")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--defines", default="{}", help=argparse.SUPPRESS)
+    ap.add_argument("stems", nargs="*")
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(ours(args.one, json.loads(args.defines), args.budget)))
+        return
+    lines = ["| file | Spin stored | ours stored | outcome | group order | detection s | verified | note |",
+             "|---|---|---|---|---|---|---|---|"]
+    tally: dict[str, int] = {}
+    start = time.perf_counter()
+    for path, defines, rel in files(args.stems):
+        s = spin(path, defines)
+        o = child(path, defines, args.budget)
+        line = row(rel, s, o)
+        outcome = verdict(s, o)
+        tally[outcome] = tally.get(outcome, 0) + 1
+        lines.append(line)
+        print(line, file=sys.stderr, flush=True)
+    total = sum(tally.values())
+    summary = [f"{total} runs ({time.perf_counter() - start:.0f} s):"] + [
+        f"- {k}: {v}" for k, v in sorted(tally.items(), key=lambda kv: -kv[1])]
+    text = "\n".join(lines + [""] + summary) + "\n"
+    if args.output:
+        Path(args.output).write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

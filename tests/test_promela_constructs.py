@@ -1,0 +1,252 @@
+"""Spin 6 constructs that Spin's own examples use (issue 28), each pinned by a minimal model
+and Spin 6.5.2's numbers ("states, stored" and whether pan reports errors, as
+``spin_oracle`` runs it: ``spin -o1 -o2 -o3 -a``, ``-DSAFETY -DNOREDUCE``).  When Spin is
+installed each test also re-runs it, so a wrong pinned number fails too."""
+from __future__ import annotations
+
+import pytest
+
+from detect.errors import InputError
+from frontends.promela import parse_text
+from tests.promela_gen import iterating, spawning
+from tests.spin_oracle import Counts, SpinRefused, compare, our_counts, spin_available, spin_counts
+
+
+def check(text: str, stored: int, error: bool, tmp_path, max_procs=None) -> None:
+    assert our_counts(text, max_procs=max_procs) == Counts(stored, error)
+    if spin_available():
+        try:
+            assert spin_counts(text, tmp_path) == Counts(stored, error)
+        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
+            pytest.fail(f"Spin refused the pinned model: {e}")
+
+
+# ---------------------------------------------------------------------------- run P(c)
+# Channels as values: a channel parameter given a process's local channel, or a channel
+# chosen at run time, is a chan variable of the new process; local channels of processes
+# created at run time are numbered as Spin numbers them (after the channels in use).
+RUN_CHANNELS = [
+    # the issue's minimal case: init's local channel passed to a process it starts
+    ("proctype P(chan c) { c!1 }  init { chan c = [1] of { byte }; run P(c); c?1 }", 7, False),
+    # recursion through local channels (Book_1991/p105.2 with fact(4))
+    ("proctype fact(int n; chan p) { int result; chan child = [1] of { int };\n"
+     " if :: (n <= 1) -> p!1 :: (n >= 2) -> run fact(n-1, child); child?result; p!n*result fi }\n"
+     "init { int result; chan child = [1] of { int }; run fact(4, child); child?result; assert(result == 24) }",
+     43, False),
+    # a channel chosen at run time
+    ("chan q[3] = [1] of { byte };\nproctype P(chan inp, out) { byte v; inp?v; out!v+1 }\n"
+     "init { byte i; if :: i = 0 :: i = 1 fi; run P(q[i], q[2]); q[i]!5; q[2]?6 }", 18, False),
+    ("chan c[2] = [1] of { byte };\nproctype P(chan x) { x!1 }\nactive proctype A() { byte i;\n run P(c[i]) }",
+     5, False),
+    # runs passing different global channels
+    ("chan a = [1] of { byte }; chan b = [1] of { byte };\nproctype P(chan x) { x!1 }\n"
+     "active proctype A() { run P(a);\n run P(b) }", 14, False),
+    # several proctypes may take pid 1, with different local channels of the same number
+    ("chan g = [1] of { chan };\nproctype A() { chan a = [1] of {byte}; g!a; a?1 }\n"
+     "proctype B() { chan b = [2] of {byte}; g!b; b?1 }\nproctype U() { chan c; g?c; c!1 }\n"
+     "init { if :: run A() :: run B() fi; run U() }", 21, False),
+    # C's channel is number 3 after A (one local channel), 2 after B (none)
+    ("chan g = [2] of { chan };\nproctype A() { chan a = [1] of {byte}; a!1; end: a?2 }\n"
+     "proctype B() { end: false }\nproctype C() { chan x = [1] of {byte}; g!x; x?1 }\n"
+     "proctype U() { chan c; g?c; c!1; assert(c == 2 || c == 3) }\n"
+     "init { if :: run A() :: run B() fi; run C(); run U() }", 40, False),
+    # pids, and with them channel numbers, reused as processes end
+    ("proctype W(chan r) { chan mine = [1] of {byte}; mine!1; mine?1; r!1 }\n"
+     "init { chan r = [1] of {byte}; byte n; do :: n < 3 -> run W(r); r?_; n++ :: else -> break od }", 57, False),
+    # a local channel of a process created at run time sent away (the hub fills up: error)
+    ("chan hub = [1] of { chan };\nproctype W() { chan mine = [1] of { byte }; hub!mine }\n"
+     "init { byte i; do :: i < 2 -> run W(); i++ :: else -> break od }", 26, True),
+    # the sieve (eratosthenes.pml up to 8): rendezvous on a chain of local channels
+    ("mtype = { number, eof };\nchan root = [0] of { mtype, byte };\n"
+     "proctype sieve(chan c; byte prime) { chan child = [0] of { mtype, byte }; bool haschild; byte n;\n"
+     "end: do :: c?number(n) -> if :: (n%prime) == 0 :: else -> if :: !haschild -> haschild = true; "
+     "run sieve(child, n) :: else -> child!number(n) fi fi\n :: c?eof(0) -> break od;\n"
+     " if :: haschild -> child!eof(0) :: else fi }\n"
+     "init { byte n = 2; run sieve(root, n);\n do :: (n < 8) -> n++; root!number(n) "
+     ":: (n >= 8) -> root!eof(0); break od }", 215, False),
+    # init's local channels, passed in its start-up (Book_1991/p99)
+    ("proctype A(chan q1) { chan q2; q1?q2; q2!123 }\nproctype B(chan qforb) { int x; qforb?x }\n"
+     "init { chan qname[2] = [1] of { chan }; chan qforb = [1] of { int };\n"
+     " run A(qname[0]); run B(qforb); qname[0]!qforb }", 10, False),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", RUN_CHANNELS)
+def test_run_with_channel_values_counts_as_spin(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
+
+
+def test_channel_number_of_a_later_process_is_observable(tmp_path):
+    """C's channel is 3 only when A runs below it: asserting 2 fails, in Spin and here."""
+    text = RUN_CHANNELS[6][0].replace("assert(c == 2 || c == 3)", "assert(c == 2)")
+    assert our_counts(text).error
+    if spin_available():
+        assert compare(text, tmp_path) is None
+
+
+def test_local_channel_of_a_process_created_at_run_time_is_owned():
+    model = parse_text("proctype W() { chan mine = [1] of { byte }; mine!1; mine?1 }\n"
+                       "init { run W(); run W() }", "w.pml")
+    owners = {v.name: v.owner for v in model.variables}
+    assert owners["W_1.mine.len"] == "W[1]" and owners["W_2.mine.len"] == "W[2]"
+
+
+def test_poll_of_a_rendezvous_channel_is_false(tmp_path):
+    """Spin 6.5.2 accepts ``c?[...]`` on a rendezvous channel; it never holds a message."""
+    check("chan c = [0] of { byte };\nactive proctype A() { do :: c?[1] -> break :: c!1 -> break od }\n"
+          "active proctype B() { c?[1] -> c?1; assert(false) }\nactive proctype C() { c?1 }", 3, True, tmp_path)
+
+
+# ---------------------------------------------------------------------------- for, select
+# Spin 6.5.2 expands select (i : lo .. hi) to an if with one option per value when both
+# bounds are numbers at most 32 apart, else to a do loop; for is a do loop.
+FOR_SELECT = [
+    ("byte x; active proctype A() { byte i; select (i : 1 .. 3); x = i }", 10),
+    ("byte x; active proctype A() { byte i; select (i : 1 .. 33); x = i }", 100),
+    ("byte x; active proctype A() { byte i; select (i : 1 .. 34); x = i }", 170),
+    ("byte x; active proctype A() { byte i; select (i : 1 .. 300); x = i }", 1281),
+    ("byte x, n = 3; active proctype A() { byte i; select (i : 1 .. n); x = i }", 15),
+    ("byte x; active proctype A() { byte i; select (i : 1 .. 4-1); x = i }", 15),
+    ("byte x; active proctype A() { byte i; for (i : 0 .. 2) { x = x + i } }", 13),
+    ("byte x; active proctype A() { byte i; for (i : 1 .. 3) { if :: i == 2 -> break :: else fi }; x = i }", 9),
+    ("byte x, a[3];\nactive proctype A() { byte i; select (i : 1 .. 3); x = i; for (i : 0 .. 2) { a[i] = i + x }; "
+     "for (i in a) { x = x + a[i] } }", 76),
+]
+
+
+@pytest.mark.parametrize("text,stored", FOR_SELECT)
+def test_for_and_select_count_as_spin(text, stored, tmp_path):
+    check(text, stored, False, tmp_path)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("byte x;\nactive proctype A() { byte i;\n select (i : 3 .. 1) }", "bad range in select statement"),
+    ("chan c = [2] of { byte };\nactive proctype A() { byte i;\n for (i in c) { skip } }",
+     "unsupported construct: for (i in channel)"),
+])
+def test_for_and_select_refusals_are_located(text, message):
+    with pytest.raises(InputError) as e:
+        parse_text(text, "m.pml")
+    assert message in e.value.message and e.value.line == 3
+
+
+# ---------------------------------------------------------------------------- fewer arguments
+# pan matches the fields a poll gives; a receive with fewer arguments removes the message
+# and reports "missing pars in receive", a send of fewer values sends 0 for the rest and
+# reports "too few parameters in send stmnt": errors after which pan goes on (counts differ
+# then, as after a failed assertion; the verdicts agree).
+def test_poll_with_fewer_arguments_than_fields(tmp_path):
+    check("chan c = [1] of { byte, byte }; active proctype A() { c!1,2; c?[1] -> c?1,2 }", 5, False, tmp_path)
+    check("mtype = { red, blue }; chan c = [2] of { mtype, byte };\n"
+          "active proctype A() { c!blue,2; c!red,3; if :: c?[red] -> c?red,_ :: c?<blue> -> c?blue,_ fi; c?_,_ }",
+          7, False, tmp_path)
+
+
+@pytest.mark.parametrize("text", [
+    "chan c = [2] of { byte, byte }; byte x, y; active proctype A() { c!1,2; c!3,4; c?x; c?[3] -> c?x,y }",
+    "chan c = [2] of { byte, byte }; byte x, y; active proctype A() { c!1; c?x,y }",
+    "chan c = [0] of { byte, byte }; byte x; active proctype A() { c!1,7 } active proctype B() { c?x }",
+])
+def test_fewer_arguments_in_a_receive_or_send_are_errors_as_in_pan(text, tmp_path):
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
+# ---------------------------------------------------------------------------- mtypes, characters
+def test_named_mtypes_number_their_names_as_spin(tmp_path):
+    """Spin 6.5.2 prints ``3 2 1 | 2 1 | 5 4 | 3`` for these: each mtype numbers its own
+    names, a declaration's names after the earlier ones', the last first."""
+    text = ("mtype = { one, two, three }\nmtype:fruit = { appel, pear }\nmtype = { four, five }\n"
+            "mtype:fruit = { kiwi }\nmtype:fruit f = kiwi; mtype m = four;\nchan q = [1] of { mtype:fruit, mtype };\n"
+            "active proctype A() { mtype:fruit g;\n"
+            " assert(one == 3 && three == 1 && appel == 2 && pear == 1 && four == 5 && five == 4 && kiwi == 3);\n"
+            " q!pear,five; q?g,m; f = g; assert(f < kiwi && m == 4) }")
+    check(text, 7, False, tmp_path)
+    names = {v.name: dict(v.value_names) for v in parse_text(text, "m.pml").variables}
+    assert names["f"] == {1: "pear", 2: "appel", 3: "kiwi"} and names["m"][5] == "four"
+
+
+def test_character_literals_with_escapes(tmp_path):
+    # Spin 6.5.2: '\n' 10, '\t' 9, '\r' 13, '\f' 12, '\b' is 'b' (98), '\\' 92
+    check("byte x;\nactive proctype A() { x = '\\n'; assert(x == 10 && '\\t' == 9 && '\\r' == 13 && '\\f' == 12 "
+          "&& '\\b' == 98 && '\\\\' == 92 && 'a' == 97 && ' ' == 32) }", 4, False, tmp_path)
+
+
+# ---------------------------------------------------------------------------- p = run P()
+@pytest.mark.parametrize("text,stored", [
+    # in init's start-up
+    ("byte p, q;\nproctype P() { byte x = _pid; end: x == 9 }\n"
+     "init { p = run P(); q = run P(); assert(p == 1 && q == 2) }", 4),
+    # at run time, with pids reused
+    ("pid p;\nproctype P(byte k) { skip }\n"
+     "active proctype A() { byte i; do :: i < 3 -> p = run P(i); i++; (_nr_pr == 1) :: else -> break od; "
+     "assert(p == 1) }", 28),
+])
+def test_run_gives_the_new_pid(text, stored, tmp_path):
+    check(text, stored, False, tmp_path)
+
+
+def test_the_pid_run_gives_is_observable(tmp_path):
+    text = "byte p;\nproctype P() { skip }\ninit { p = run P(); assert(p == 2) }"
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
+# ---------------------------------------------------------------------------- assert in a claim
+def test_assert_inside_a_never_claim(tmp_path):
+    """werkplaats.pml's claim; pan checks the assertion at each claim move."""
+    claim = "byte x;\nactive proctype A() { do :: x < 3 -> x++ :: x == 3 -> break od }\nnever { do :: assert(x != %d) od }"
+    check(claim % 4, 9, False, tmp_path)
+    assert our_counts(claim % 3).error
+    if spin_available():
+        assert spin_counts(claim % 3, tmp_path).error
+
+
+def test_atomic_inside_a_never_claim_is_refused_by_name():
+    """What ``spin -f '<> p'`` writes; the claim's atomic sequences are not supported."""
+    with pytest.raises(InputError) as e:
+        parse_text("byte x;\nactive proctype A() { x++ }\nnever { do\n :: atomic { (x == 1) -> assert(!(x == 1)) }\n"
+                   " :: (1) od }", "m.pml")
+    assert "atomic or d_step inside a never claim" in e.value.message and e.value.line == 4
+
+
+# ---------------------------------------------------------------------------- random models
+def _agrees(text: str, tmp_path) -> None:
+    if not spin_available():
+        pytest.skip("spin or gcc not installed")
+    assert compare(text, tmp_path) is None, text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_spawning_model_agrees_with_spin(seed, tmp_path):
+    _agrees(spawning(seed), tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6, 200))
+def test_many_random_spawning_models_agree_with_spin(seed, tmp_path):
+    _agrees(spawning(seed), tmp_path)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_iterating_model_agrees_with_spin(seed, tmp_path):
+    _agrees(iterating(seed), tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4, 150))
+def test_many_random_iterating_models_agree_with_spin(seed, tmp_path):
+    try:
+        _agrees(iterating(seed), tmp_path)
+    except SpinRefused as e:  # the base model's goto into a d_step, say
+        pytest.skip(f"Spin gives no count: {e}")
+
+
+def test_macro_stringification():
+    """ltl_gen.pml: ``#define Unary(s) printf(#s); ...`` with ``Unary([])``, ``Unary(<>)``."""
+    from frontends.promela.preprocess import preprocess
+    text = preprocess('#define U(s)\tprintf(#s); x++\nU([]) U(<>) U(a"b)\n').text
+    assert 'printf("[]"); x++ printf("<>"); x++ printf("a\\"b"); x++' in text
+    parse_text('byte x;\n#define U(s)\tprintf(#s); x++\nactive proctype A() { U([]); U(<>) }', "m.pml")
