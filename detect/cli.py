@@ -689,16 +689,24 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Threads of the native explorer (default: one per core the load average shows idle, "
                    "counting this process); the result does not depend on it.")
+@click.option("--distributed", default=None, metavar="local:N|ADDRESS",
+              help="Explore on Ray (pip install 'symdetect[distributed]'): local:N starts N workers on this "
+                   "machine, ADDRESS (auto, HOST:PORT, ray://HOST:10001) joins a running cluster with --workers "
+                   "workers (default: its CPUs). Each worker owns a hash partition of the states; --memory-limit "
+                   "then bounds each worker.")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
                     trail, strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
-                    workers, graph_limit):
+                    workers, distributed, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
+    from detect.statespace.distributed import DistributedUnavailable
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
+    if distributed is not None:
+        distributed = distributed_spec(distributed, workers)
     seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
     detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
                                graph_limit=graph_limit)
@@ -711,9 +719,12 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
         try:
             reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
                                       timeout=run.remaining(), progress=update, check=not trust_symmetry,
-                                      explorer=explorer, memory_limit=memory_limit, workers=workers)
+                                      explorer=explorer, memory_limit=memory_limit, workers=workers,
+                                      distributed=distributed)
         except ReductionError as e:
             raise Failure(f"{model}: {e}") from None
+        except DistributedUnavailable as e:
+            raise Failure(str(e)) from None
     from detect.checking.cycles import check_acceptance
 
     reduced = dataclasses.replace(reduced, exploration=check_acceptance(
@@ -751,6 +762,17 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
                        incomplete=spin_partial, trail=trail, defines=parse_defines(defines))
+
+
+def distributed_spec(text: str, workers: Optional[int]):
+    """``--distributed``'s spec, Ray's presence checked first: one line and exit 2 without it."""
+    from detect.statespace import distributed
+
+    try:
+        distributed.ray_module()
+        return distributed.Spec.parse(text, workers)
+    except (distributed.DistributedUnavailable, ValueError) as e:
+        raise Failure(str(e)) from None
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,

@@ -57,6 +57,7 @@ int nx_record_bytes(void);
 int nx_part_receive(void *p, const uint8_t *items, uint64_t n);
 uint64_t nx_part_next_level(void *p);
 uint64_t nx_part_pending(void *p);
+uint64_t nx_part_level_end(void *p);
 """
 
 

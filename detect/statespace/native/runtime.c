@@ -1307,6 +1307,9 @@ u64 nx_part_next_level(void *p) {
     return (u64)(w->level_end - w->expanded);
 }
 
+/* Where the current level ends here (states past it are of the next). */
+u64 nx_part_level_end(void *p) { return (u64)((Ctx *)p)->w[0].level_end; }
+
 /* States of the current level not yet expanded here. */
 u64 nx_part_pending(void *p) {
     Worker *w = &((Ctx *)p)->w[0];
