@@ -732,6 +732,10 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     for note in reduced.exploration.notes:
         err.print(f"symdetect: warning: {note}", markup=False)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
+    if distributed is not None:
+        # --memory-limit then bounds each worker (one machine's share of the states)
+        extra["distributed"] = (f"{distributed.address or 'local:' + str(distributed.workers)} "
+                                f"({distributed.workers or 'one per cluster CPU'} workers)")
     spin_partial = False
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit

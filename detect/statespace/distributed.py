@@ -127,9 +127,11 @@ class PartitionWorker:
         self.ctx = None
 
     def setup(self, source: str, part: int, nparts: int, memory_limit: Optional[int],
-              tables: Optional[dict]) -> int:
+              tables: Optional[dict], canonicalise=None) -> int:
         """Load the compiled model (building it unless cached) and a fresh context; returns
-        the record size (packed state bytes + 4)."""
+        the record size (packed state bytes + 4).  ``canonicalise``, a Python canonicaliser
+        (the stabiliser-chain least image, which C does not have), is called from C for each
+        successor, here, in this partition's process."""
         from detect.statespace.native import apply_symmetry_tables, NativeUnavailable
         from detect.statespace.native.build import BuildError, ffi as get_ffi, load
 
@@ -143,6 +145,10 @@ class PartitionWorker:
         if self.ctx == self.ffi.NULL or self.lib.nx_set_partition(self.ctx, part, nparts):
             raise NativeUnavailable("out of memory")
         self.keep = apply_symmetry_tables(self.lib, self.ffi, self.ctx, tables) if tables else None
+        if canonicalise is not None:
+            self.callback = _c_canonicaliser(canonicalise, self.lib.nx_nslots())
+            self.lib.nx_set_external(self.ctx, self.ffi.cast("void *", self.callback[0]), self.ffi.NULL,
+                                     self.ffi.NULL)
         self.nparts = nparts
         self.part = part
         self.nslots = self.lib.nx_nslots()
@@ -234,6 +240,23 @@ class PartitionWorker:
         return self.lib.nx_parent(self.ctx, local)
 
 
+def _c_canonicaliser(canonicalise, nslots: int):
+    """A C function ``int f(void *, int64_t *state)`` replacing the state by
+    ``canonicalise``'s representative (nonzero when it raised): its address and what keeps it."""
+    import cffi
+
+    ffi = cffi.FFI()
+
+    def canon(_context, t) -> int:
+        r = canonicalise(tuple(t[0:nslots]))
+        for k in range(nslots):
+            t[k] = r[k]
+        return 0
+
+    callback = ffi.callback("int(void *, int64_t *)", canon, onerror=lambda *_: -1)
+    return int(ffi.cast("uintptr_t", callback)), callback, ffi
+
+
 _POOL: list = []
 
 
@@ -269,18 +292,26 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
 
     called = time.perf_counter()
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
+    # The sorting and pid canonicalisers run in C; another Python canonicaliser (the
+    # stabiliser-chain least image) is shipped to the workers and called from C there; the
+    # graph canonicaliser's C tables live in this process and are not shipped.
+    python_canonical = None
     if canonicalise is not None and not isinstance(native_canonical, (ex.SortedBlocks, ex.PermutedPids)):
-        raise NativeUnavailable("only the sorting and pid canonicalisers run distributed")
+        if native_canonical is not None:
+            raise NativeUnavailable("the graph canonicaliser runs in one process only")
+        python_canonical = canonicalise
     if any(a.objective is not None for a in compiled.model.assertions):
         raise NativeUnavailable("min/max objectives are computed by the Python explorer")
     source = native_source(compiled.model)
-    tables = symmetry_tables(compiled.model, canonicalise is not None, symmetries, native_canonical)
+    tables = symmetry_tables(compiled.model, canonicalise is not None and python_canonical is None, symmetries,
+                             native_canonical)
     ray = ray_module()
     n = connect(spec)
     actors = _actors(ray, n)
     nconds = len(compiled.model.assertions)
     try:
-        record = ray.get([a.setup.remote(source, i, n, memory_limit, tables) for i, a in enumerate(actors)])[0]
+        record = ray.get([a.setup.remote(source, i, n, memory_limit, tables, python_canonical)
+                          for i, a in enumerate(actors)])[0]
     except ray.exceptions.RayTaskError as e:
         cause = e.as_instanceof_cause()
         if isinstance(cause, NativeUnavailable):
@@ -340,6 +371,8 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
             raise ex.NotASymmetry(g, s, symmetries[g](s))
         if rc == _RC_TOO_MANY:
             raise NativeUnavailable("more states than 32-bit state ids can number")
+        if rc == _RC_UNDECIDED:
+            raise NativeUnavailable("a worker's canonicaliser failed")
         raise NativeUnavailable("out of memory in a worker")
 
     try:
