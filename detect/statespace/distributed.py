@@ -193,6 +193,7 @@ class PartitionWorker:
                 rc = lib.nx_part_receive(ctx, self.ffi.from_buffer("uint8_t[]", box), len(box) // self.record)
         if advance and rc == 0:
             lib.nx_part_next_level(ctx)
+        t1 = time.perf_counter()
         sent = 0
         out = [np.empty(0, dtype=np.uint8)] * self.nparts
         if rc == 0:
@@ -208,6 +209,7 @@ class PartitionWorker:
         self.routed += sent
         status = self._status(rc, time.perf_counter() - t0)
         status["sent"] = sent
+        status["receive_seconds"] = t1 - t0
         status["fresh"] = lib.nx_count(ctx) - lib.nx_part_level_end(ctx)
         if rc == _RC_NOT_A_SYMMETRY:
             status["bad"] = (lib.nx_bad_generator(ctx), self.state(lib.nx_bad_state(ctx) // self.nparts))
@@ -282,7 +284,9 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
 
     ``stats``, when given, receives ``rounds``, ``levels``, ``routed`` (records sent between
     partitions), ``record_bytes``, ``worker_memory`` (bytes held per worker) and
-    ``round_seconds`` (the rounds' wall-clock times).
+    ``round_seconds`` (the rounds' wall-clock times), ``step_seconds`` (per round, the slowest
+    worker's and the sum of the workers' times inside their step, the sum of their times
+    inserting what was routed to them, and the records they routed) and ``worker_cpu``.
 
     Why one function: it owns the actors of one run from ``setup`` to ``finish``; rounds,
     stops and verdicts are handled in the one loop that sees every status."""
@@ -328,7 +332,7 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
     level = 0
     # per partition: the level of its first deadlock, fault, and decided condition
     first_level = [dict() for _ in range(n)]
-    rounds, round_seconds = 0, []
+    rounds, round_seconds, step_seconds = 0, [], []
     budget = FIRST_BUDGET
 
     def shares(statuses) -> list:
@@ -406,6 +410,8 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
                     fail(rc, statuses)
                 rounds += 1
                 round_seconds.append(time.perf_counter() - t0)
+                step_seconds.append((max(s["seconds"] for s in statuses), sum(s["seconds"] for s in statuses),
+                                     sum(s["receive_seconds"] for s in statuses), sum(s["sent"] for s in statuses)))
                 states = sum(s["states"] for s in statuses)
                 transitions = sum(s["transitions"] for s in statuses)
                 advance = all(s["pending"] == 0 for s in statuses)
@@ -434,6 +440,7 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
         if stats is not None:
             stats.update(rounds=rounds, levels=level, routed=sum(d["routed"] for d in done), record_bytes=record,
                          worker_memory=[d["memory"] for d in done], round_seconds=round_seconds,
+                         step_seconds=step_seconds,
                          worker_cpu=[d["cpu"] for d in done])
         result = _result(compiled, ray, actors, n, done, first_level, level, canonicalise, seconds,
                          truncated, interrupted, _IndexTracer)
