@@ -821,7 +821,8 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         out.print(table)
         if result.truncated:
             if result.memory_limit_reached:
-                why = f"memory limit of {show_size(extra.get('memory_limit') or 0)} reached"
+                per = " per worker" if "distributed" in extra else ""
+                why = f"memory limit of {show_size(extra.get('memory_limit') or 0)}{per} reached"
             else:
                 why = "interrupted" if result.interrupted else "bound reached"
             out.print(f"[yellow]exploration incomplete ({why}): counts are partial; "
