@@ -38,7 +38,7 @@ _SKIP = {"social_golfers.csp"}
 def local_ray():
     """One local Ray runtime for the module (starting one takes seconds)."""
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
                  runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})
     from detect.statespace import distributed
     # Start the four workers once (a worker is a process: about a second each).

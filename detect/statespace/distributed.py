@@ -106,7 +106,7 @@ def connect(spec: Spec):
             p for p in (_package_root(), os.environ.get("PYTHONPATH", "")) if p)}}
         try:
             if spec.address is None:
-                ray.init(num_cpus=spec.workers, include_dashboard=False, runtime_env=env,
+                ray.init(address="local", num_cpus=spec.workers, include_dashboard=False, runtime_env=env,
                          log_to_driver=False, logging_level="ERROR")
             else:
                 ray.init(address=spec.address, runtime_env=env, log_to_driver=False, logging_level="ERROR")
