@@ -100,6 +100,13 @@ def connect(spec: Spec):
     returns the number of partitions."""
     ray = ray_module()
     if not ray.is_initialized():
+        import signal
+        import threading
+
+        # Ray's core worker installs C handlers for SIGTERM (log and abort) and SIGINT: the
+        # caller's (a report of what was explored, exit 3) are put back after it starts.
+        main = threading.current_thread() is threading.main_thread()
+        saved = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)} if main else {}
         # The workers import this checkout's code, as the driver does (an editable install
         # elsewhere, or none, on this machine); on a cluster the path is ignored where absent.
         env = {"env_vars": {"PYTHONPATH": os.pathsep.join(
@@ -113,6 +120,10 @@ def connect(spec: Spec):
         except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError, ...
             raise DistributedUnavailable(f"cannot start or reach Ray at {spec.address or 'local'}: "
                                          f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+        finally:
+            for sig, handler in saved.items():
+                if handler is not None:
+                    signal.signal(sig, handler)
     if spec.workers is not None:
         return spec.workers
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
