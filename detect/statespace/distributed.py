@@ -6,17 +6,17 @@ native explorer's C table of its own process, with the compiled model's ``.so`` 
 the C source the driver ships; each node compiles it once into its cache).  Successors are
 canonicalised where they are generated (sorted blocks or the pid canonicaliser, in C), so
 each orbit has one owner, and are sent in batches to their owners: per round, an actor's
-``expand`` returns one packed ``uint8`` array per partition (records of the packed state
-and its parent's 32-bit global id), each a separate Ray object, and the driver passes the
-*references* to the owners' ``receive`` (numpy arrays are read zero-copy from the object
-store; the driver never touches the states).
+``step`` returns one packed ``uint8`` array per partition (records of the packed state and
+its parent's 32-bit global id), each a separate Ray object, and the driver passes the
+*references* to the owners' next ``step``, which inserts them before it expands (numpy
+arrays are read zero-copy from the object store; the driver never touches the states).
 
 The search is level-synchronous breadth first, not asynchronous with termination detection:
 levels never mix, so every parent pointer is at the least depth and counterexamples are
 shortest, as in the single-process explorer; the end of the search is simply a level that
 no partition adds to; and a round (expand, then receive) is the natural point to check
-``max_states``, the time-out, progress and Ctrl-C.  Its cost is one barrier per round (two
-Ray calls per actor), which ``results/distributed.md`` measures.
+``max_states``, the time-out, progress and Ctrl-C.  Its cost is one barrier per round (one
+Ray call per actor), which ``results/distributed.md`` measures.
 
 Ids: a state's global id is ``local * P + partition`` (32 bits, as the native explorer's),
 so a parent id names its owner, and a counterexample is followed back by asking owners for
