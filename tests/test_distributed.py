@@ -155,3 +155,18 @@ def test_cli_without_ray_is_one_line():
     assert run.returncode == 2, run.stderr
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "pip install 'symdetect[distributed]'" in lines[0]
+
+
+def test_cli_trail_of_a_distributed_run_replays(tmp_path):
+    """The counterexample (a deadlock reached through states of several owners) is written as
+    a trail that 'symdetect replay' takes again: the same violation, as in one process."""
+    import json
+
+    path = str(ROOT / "models" / "dining_philosophers.csp")
+    trail = tmp_path / "trail.json"
+    one = _cli("explore", path, "--json", "--engine", "native")
+    run = _cli("explore", path, "--json", "--distributed", "local:4", "--trail", str(trail))
+    assert run.exit_code == one.exit_code == 1
+    a, b = json.loads(one.output), json.JSONDecoder().raw_decode(run.output)[0]  # a line on the trail follows
+    assert [len(x["trace"]) for x in a["assertions"]] == [len(x["trace"]) for x in b["assertions"]]
+    assert _cli("replay", path, str(trail)).exit_code == 1
