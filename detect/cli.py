@@ -1,9 +1,19 @@
 """The ``symdetect`` command line: a thin layer wiring front ends, detection and exploration.
 
-Exit codes: 0 a complete run, every property holding; 1 a property was violated (an
-assertion, a fault, an unsound generator); 2 bad input (always a one-line
-``file:line:col: message``, never a traceback); 3 an incomplete run that found no violation
-(a bound or time-out reached, or interrupted), unless ``--partial-ok``.
+Exit codes:
+
+- 0: a complete run; every property was checked and holds (``analyze``: detection done, every
+  generator verified with ``--verify``);
+- 1: a property was violated (an assertion, a fault, an invalid end state, an unsound generator);
+- 2: bad input (always a one-line ``file:line:col: message``, never a traceback);
+- 3: no violation found, but the run is incomplete -- it stopped early (a state bound, the
+  memory limit, ``--timeout``, Ctrl-C or SIGTERM; ``--partial-ok`` makes that 0) or some
+  property was not checked (CSP# LTL and refinement assertions, Promela ``ltl`` blocks,
+  non-progress cycles: 3 even with ``--partial-ok``).
+
+What stopped a run is said in one wording everywhere ("stopped early: time-out of 5 s
+reached", ``checking.verify.stop_words``) and, in ``explore --json``, in one field
+(``"stopped"``: null, "timeout", "max-states", "slot-budget", "memory-limit", "interrupted").
 """
 from __future__ import annotations
 
@@ -13,7 +23,7 @@ import json
 import sys
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 import click
 
@@ -146,9 +156,11 @@ def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs
 
 def exploration_progress(tell: Callable[[str], None], what: str) -> Callable[[int, int, float], None]:
     """An explorer's ``progress(states, transitions, seconds)`` telling ``tell`` "WHAT, N
-    states, M transitions"."""
+    states, R states/s, M transitions"."""
+    from detect.statespace.explore import counts_text
+
     def progress(states: int, transitions: int, seconds: float) -> None:
-        tell(f"{what}, {states:,} states, {transitions:,} transitions")
+        tell(f"{what}, {counts_text(states, transitions, seconds)}")
     return progress
 
 
@@ -173,8 +185,10 @@ class Run:
     that the next collection cannot catch it again), and one that reaches a finaliser anyway
     fires again at once, after it."""
 
-    def __init__(self, path: str, timeout: Optional[float]):
+    def __init__(self, path: str, timeout: Optional[float], progress_lines: bool = False):
         self.path, self.timeout = path, timeout
+        #: ``--progress``: with standard error not a terminal, a progress line every few seconds
+        self.progress_lines = progress_lines
         self.start = time.perf_counter()
         self.stage, self.detail = "starting (loading symdetect's modules)", ""
         self._saved = None
@@ -295,10 +309,17 @@ class Run:
 
     def stopped(self, error: KeyboardInterrupt) -> "Failure":
         where = self.stage + (f" ({self.detail})" if self.detail else "")
+        from detect.checking.verify import INTERRUPTED, TIMEOUT, stop_words
+
         if isinstance(error, TimedOut):
-            return Failure(f"{self.path}: time-out of {self.timeout:g} s reached while {where}; the run is "
+            return Failure(f"{self.path}: {stop_words(TIMEOUT, self.timeout)} while {where}; the run is "
                            "incomplete: raise --timeout", EXIT_INCOMPLETE)
-        return Failure(f"{self.path}: interrupted while {where}; the run is incomplete", EXIT_INCOMPLETE)
+        return Failure(f"{self.path}: {stop_words(INTERRUPTED)} while {where}; the run is incomplete",
+                       EXIT_INCOMPLETE)
+
+    def past_deadline(self) -> bool:
+        """Whether ``--timeout`` has passed (an interrupt now is the time-out's alarm)."""
+        return self.timeout is not None and self.remaining() == 0
 
 
 #: Seconds between repeats of the alarm once the deadline has passed (``Run.arm``).
@@ -328,7 +349,8 @@ def pipeline_command(command):
         from detect.statespace.compile import NestedTooDeeply
 
         path = params["model"]
-        run = click.get_current_context().meta["symdetect.run"] = Run(path, params.get("timeout"))
+        run = click.get_current_context().meta["symdetect.run"] = Run(path, params.get("timeout"),
+                                                                       bool(params.get("progress")))
         run.arm()
         try:
             return command(**params)
@@ -381,7 +403,10 @@ define_option = click.option(
     "-D", "defines", multiple=True, metavar="NAME=VALUE", help="Override a #define (repeatable)."
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
-process_option = click.option("--process", default=None, help="CSP#: the process to analyse (default: see README).")
+process_option = click.option(
+    "--process", default=None, metavar="NAME[(ARGS)]",
+    help="CSP#: the process to analyse, e.g. P or 'P(1)' (default: see README); explore then checks only "
+         "the #assert on it (without it, each asserted process is explored for its own #assert).")
 max_procs_option = click.option(
     "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
     help="Promela: at most N processes alive at once when run creates them at run time (default 8, or "
@@ -398,6 +423,11 @@ domain_states_option = click.option(
 graph_limit_option = click.option(
     "--graph-limit", default=GRAPH_LIMIT, show_default=True, type=click.IntRange(min=1), metavar="N",
     help="Refuse, before building it, a coloured graph of more than N nodes and edges in all.")
+progress_option = click.option(
+    "--progress", is_flag=True,
+    help="With standard error not a terminal (a log, CI), print a progress line every few seconds: "
+         "the stage, states, states/s, transitions, memory, time elapsed (at a terminal a live status "
+         "line shows them anyway).")
 timeout_option = click.option(
     "--timeout", default=None, type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
     help="Stop after this many seconds in all (loading, domain narrowing, detection, "
@@ -440,12 +470,37 @@ def main() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt
 
+    deep_recursion()
     try:
         signal.signal(signal.SIGTERM, stop)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, stop)
     except ValueError:  # not the main thread (embedded use)
         pass
+
+
+#: The C stack a run may grow to (the soft limit is raised to it, within the hard limit), and
+#: the stack a Python frame may take in the worst case seen (lark's transformer recursing
+#: through C calls takes ~0.5 KB a frame): their ratio is the recursion limit.
+STACK_BYTES, FRAME_BYTES = 1 << 30, 4096
+
+
+def deep_recursion() -> None:
+    """Let deeply nested models through (Spin takes 300 nested ``if``; the front ends, the
+    IR walks and the translation recurse per level): raise the soft stack limit -- the kernel
+    checks it as the main thread's stack grows -- and Python's recursion limit within it."""
+    import resource
+
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        want = STACK_BYTES if hard == resource.RLIM_INFINITY else min(hard, STACK_BYTES)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+            soft = want
+        stack = STACK_BYTES if soft == resource.RLIM_INFINITY else soft
+    except (ValueError, OSError):
+        return
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), min(250_000, stack // FRAME_BYTES)))
 
 
 # ---------------------------------------------------------------------------------- analyze
@@ -474,10 +529,11 @@ def main() -> None:
                    "budget, --timeout, --graph-limit, Ctrl-C).")
 @domain_states_option
 @timeout_option
+@progress_option
 @graph_limit_option
 @pipeline_command
 def analyze(model, defines, as_json, process, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
-            partial_ok, domain_states, timeout, graph_limit):
+            partial_ok, domain_states, timeout, progress, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
@@ -519,9 +575,9 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
 
         click.echo(json.dumps(analysis_json(detection, timings, report, measured, graph_limit), indent=2))
     else:
-        print_analysis(detection, timings, report, all_cycles)
+        print_analysis(detection, timings, report, all_cycles, timeout)
         if measured is not None:
-            print_completeness(measured, graph_limit)
+            print_completeness(measured, graph_limit, timeout)
     if report is not None and not report.ok:
         sys.exit(EXIT_VIOLATED)
     incomplete = (report is not None and not report.complete) or (measured is not None and measured.stopped_by)
@@ -529,9 +585,12 @@ def analyze(model, defines, as_json, process, max_procs, engine, table_limit, ve
         sys.exit(EXIT_INCOMPLETE)
 
 
-def print_completeness(measured, graph_limit: int) -> None:
+def print_completeness(measured, graph_limit: int, timeout: Optional[float] = None) -> None:
+    from detect.checking.verify import stop_words
+
     if measured.stopped_by:
-        out.print(f"[yellow]completeness: unknown: {escape(measured.advice(graph_limit))}[/yellow]")
+        out.print(f"[yellow]completeness: unknown; stopped early: {stop_words(measured.stopped_by, timeout)}: "
+                  f"{escape(measured.advice(graph_limit))}[/yellow]")
         return
     on = f"on the {measured.states:,} reachable states"
     if measured.complete:
@@ -546,7 +605,9 @@ def print_completeness(measured, graph_limit: int) -> None:
 _INERT_SHOWN = 5
 
 
-def print_analysis(detection, timings, report, all_cycles: bool) -> None:
+def print_analysis(detection, timings, report, all_cycles: bool, timeout: Optional[float] = None) -> None:
+    from detect.checking.verify import stop_words
+
     model, graph, group = detection.model, detection.graph, detection.group
     params = ", ".join(f"{k}={v}" for k, v in model.parameters)
     out.print(f"[bold]{escape(model.name)}[/bold]" + escape(f"  ({params})" if params else ""))
@@ -605,7 +666,8 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
             verdict = "[green]every generator verified[/green]"
         else:
             verdict = (f"[yellow]no counterexample on {report.checked:,} of at least {report.states:,} "
-                       f"states (truncated): not a proof[/yellow]; {escape(report.advice())}")
+                       f"states: not a proof; stopped early: {stop_words(report.stopped_by, timeout)}[/yellow]"
+                       + (f"; {escape(report.advice())}" if report.stopped_by != "interrupted" else ""))
         out.print(f"verify: {verdict}")
         for line in report.summary().splitlines():
             out.print("  " + line, markup=False)
@@ -617,12 +679,35 @@ def print_analysis(detection, timings, report, all_cycles: bool) -> None:
 # ---------------------------------------------------------------------------------- explore
 
 
+#: Seconds between the progress lines ``--progress`` prints when standard error is not a terminal.
+PROGRESS_EVERY = 5.0
+
+
 @contextmanager
 def status_line(enabled: bool, first: str = "working") -> Iterator[Optional[Callable[[str], None]]]:
-    """A transient rich status line shown while the block runs, reading ``first`` until the
-    block's ``tell(text)`` changes it; ``tell`` is None when disabled (not a terminal, or --json)."""
+    """Progress while the block runs, told by its ``tell(text)``: at a terminal (``enabled``)
+    a transient rich status line reading ``first`` until told otherwise, with the resident
+    memory and the time elapsed; with ``--progress`` and standard error not a terminal, a line
+    every ``PROGRESS_EVERY`` seconds; else ``tell`` is None."""
+    from detect.statespace.explore import resident_bytes
+
+    def with_memory(text: str) -> str:
+        return f"{text}, {show_size(resident_bytes())} resident"
+
     if not enabled:
-        yield None
+        if not current_run().progress_lines or sys.stderr.isatty():
+            yield None
+            return
+        start = time.perf_counter()
+        last = [start]
+
+        def line(text: str) -> None:
+            now = time.perf_counter()
+            if now - last[0] >= PROGRESS_EVERY:
+                last[0] = now
+                err.print(f"symdetect: progress: {with_memory(text)}, {now - start:,.0f} s elapsed", markup=False)
+
+        yield line
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -632,7 +717,7 @@ def status_line(enabled: bool, first: str = "working") -> Iterator[Optional[Call
                    console=_console(True), transient=True)
     task = bar.add_task(first, total=None)
     with bar:
-        yield lambda text: bar.update(task, description=text)
+        yield lambda text: bar.update(task, description=with_memory(text))
 
 
 @contextmanager
@@ -644,11 +729,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
             yield None
             return
 
-        def update(states: int, transitions: int, seconds: float) -> None:
-            rate = states / seconds if seconds > 0 else 0.0
-            tell(f"{states:,} states, {transitions:,} transitions, {rate:,.0f} states/s")
-
-        yield update
+        yield exploration_progress(tell, "exploring")
 
 
 @main.command("explore")
@@ -659,6 +740,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @max_procs_option
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @timeout_option
+@progress_option
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
                    "the native explorer counts what it allocates, the Python one its resident-set growth.")
@@ -677,6 +759,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--spin-states", is_flag=True,
               help="Promela: also report Spin's 'states, stored' (states inside atomic sequences are "
                    "not stored unless the atomic process is blocked); costs a second exploration.")
+@click.option("--rules-fired", is_flag=True,
+              help="Murphi: also report CMurphi's 'rules fired' (one per enabled rule instance and state "
+                   "expanded); costs a second, unreduced exploration of at most --max-states states.")
 @click.option("--trust-symmetry", is_flag=True,
               help="With --reduce: do not check each generator on each expanded state (faster; the "
                    "check makes a wrong generator fall back to an unreduced run instead of hiding errors).")
@@ -696,9 +781,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "then bounds each worker.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
-                    trail, strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
-                    workers, distributed, graph_limit):
+def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, progress, memory_limit, trace,
+                    trail, strategy, table_limit, spin_states, rules_fired, trust_symmetry, partial_ok, domain_states,
+                    explorer, workers, distributed, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import ReductionError, explore_reduced
     from detect.statespace.distributed import DistributedUnavailable
@@ -707,36 +792,50 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
     if distributed is not None:
         distributed = distributed_spec(distributed, workers)
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
-    detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
-                               graph_limit=graph_limit)
-                 if strategy != "none" else None)
-    # The exploration gets the time left as its own time-out, so that it stops and reports
-    # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
-    run.enter("exploring")
-    run.arm(grace=EXPLORATION_GRACE)
-    with progress_bar(not as_json and sys.stderr.isatty()) as update:
-        try:
-            reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
-                                      timeout=run.remaining(), progress=update, check=not trust_symmetry,
-                                      explorer=explorer, memory_limit=memory_limit, workers=workers,
-                                      distributed=distributed)
-        except ReductionError as e:
-            raise Failure(f"{model}: {e}") from None
-        except DistributedUnavailable as e:
-            raise Failure(str(e)) from None
-    from detect.checking.cycles import check_acceptance
 
-    reduced = dataclasses.replace(reduced, exploration=check_acceptance(
-        seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit, interruptible=True))
-    for note in reduced.exploration.notes:
-        err.print(f"symdetect: warning: {note}", markup=False)
+    def explore_one(seq, stage: str):
+        """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
+        from detect.checking.cycles import check_acceptance
+
+        detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
+                                   graph_limit=graph_limit)
+                     if strategy != "none" else None)
+        # The exploration gets the time left as its own time-out, so that it stops and reports
+        # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
+        run.enter(stage)
+        run.arm(grace=EXPLORATION_GRACE)
+        with progress_bar(not as_json and sys.stderr.isatty()) as update:
+            try:
+                reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
+                                          timeout=run.remaining(), progress=update, check=not trust_symmetry,
+                                          explorer=explorer, memory_limit=memory_limit, workers=workers,
+                                          distributed=distributed)
+            except ReductionError as e:
+                raise Failure(f"{model}: {e}") from None
+            except DistributedUnavailable as e:
+                raise Failure(str(e)) from None
+        reduced = dataclasses.replace(reduced, exploration=check_acceptance(
+            seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
+            interruptible=True))
+        for note in reduced.exploration.notes:
+            err.print(f"symdetect: warning: {note}", markup=False)
+        return reduced, detection
+
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    reduced, detection = explore_one(seq, "exploring")
+    # CSP#: each #assert is about its own process.  Without --process, each other asserted
+    # process is explored too, for its own assertions (with --process they stay "not checked").
+    others: dict = {}
+    if process is None and not reduced.exploration.interrupted:
+        others = explore_asserted_processes(
+            seq, lambda about: load_model(model, defines, about, max_procs, domain_states,
+                                          show_progress=not as_json),
+            lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
     if distributed is not None:
         # --memory-limit then bounds each worker (one machine's share of the states)
         extra["distributed"] = (f"{distributed.address or 'local:' + str(distributed.workers)} "
                                 f"({distributed.workers or 'one per cluster CPU'} workers)")
-    spin_partial = False
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit
     if strategy != "none":
@@ -745,19 +844,19 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
         extra["notes"] = list(reduced.notes)
     if detection is not None and detection.domains is not None:
         extra["domains"] = detection.domains.summary()
+    spin_stop = spin_advice = ""
     if spin_states:
-        from detect.checking.spin_counts import spin_stored_states
-
-        if not model.endswith((".pml", ".p", ".prom")):
-            raise Failure(f"{model}: --spin-states applies to Promela models only")
-        run.enter("counting Spin's stored states (--spin-states)")
-        if reduced.exploration.interrupted:
-            stored, complete = 0, False
-        else:
-            stored, _, complete = spin_stored_states(seq, max_states, timeout=run.remaining(),
-                                                     memory_limit=memory_limit, interruptible=True)
-        extra["spin states stored"] = f"{stored:,}" + ("" if complete else " (partial)")
-        spin_partial = not complete
+        spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
+                                                   memory_limit, run)
+    if rules_fired:
+        if not model.endswith(".m"):
+            raise Failure(f"{model}: --rules-fired applies to Murphi models only")
+        fired, fired_stop = murphi_rules_fired(seq, max_states, reduced.exploration.interrupted, run)
+        extra["rules fired"] = fired
+        if fired_stop and not spin_stop:
+            spin_stop = fired_stop
+            if not reduced.exploration.stopped_by:
+                spin_advice = "while counting the rules fired (--rules-fired)"
     run.disarm()
     import signal
 
@@ -765,7 +864,120 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
-                       incomplete=spin_partial, trail=trail, defines=parse_defines(defines))
+                       stopped=what_stopped(reduced.exploration, run, spin_stop), timeout=timeout,
+                       advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
+
+
+def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional[int], timeout: Optional[float],
+                      memory_limit: Optional[int], run: Run) -> tuple[str, str]:
+    """``--spin-states``: Spin's "states, stored" put into ``extra``; returns what stopped the
+    count ("" when complete) and what the stop line should add."""
+    from detect.checking.spin_counts import SpinStored, spin_stored_count
+    from detect.checking.verify import stop_words
+
+    if not model.endswith((".pml", ".p", ".prom")):
+        raise Failure(f"{model}: --spin-states applies to Promela models only")
+    run.enter("counting Spin's stored states (--spin-states)")
+    if result.interrupted:
+        counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
+    else:
+        counted = spin_stored_count(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
+                                    interruptible=True)
+    if counted.stopped_by == "interrupted" and run.past_deadline():
+        counted = dataclasses.replace(counted, stopped_by="timeout", advice="raise --timeout")
+    extra["spin states stored"] = f"{counted.stored:,}" + (
+        f" (partial, of {counted.states:,} states: stopped early: {stop_words(counted.stopped_by, timeout)}"
+        + (f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "") + ")"
+        if counted.stopped_by else "")
+    spin_advice = ""
+    if counted.stopped_by and not result.stopped_by:
+        spin_advice = "while counting Spin's stored states (--spin-states)" + (
+            f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "")
+    return counted.stopped_by, spin_advice
+
+
+def murphi_rules_fired(seq, max_states: Optional[int], interrupted: bool, run: Run) -> tuple[str, str]:
+    """CMurphi's "rules fired" (``checking.murphi_counts``) as shown, and what stopped the
+    count ("" when complete): at most ``max_states`` (default 1,000,000) states; the time-out's
+    alarm or an interrupt stops it, and the report of the exploration is still printed."""
+    from detect.checking.murphi_counts import murphi_counts
+
+    if interrupted:
+        return "not counted (interrupted)", "timeout" if run.past_deadline() else "interrupted"
+    run.enter("counting the rules fired (--rules-fired)")
+    try:
+        counted = murphi_counts(seq, max_states or 1_000_000)
+    except RuntimeError as e:
+        return f"not counted ({e}: raise --max-states)", "max-states"
+    except KeyboardInterrupt:
+        reason = "timeout" if run.past_deadline() else "interrupted"
+        return f"not counted (stopped early: {reason})", reason
+    if counted.violated:
+        return f"{counted.rules_fired:,} (CMurphi stops at the first error: its count is smaller)", ""
+    return f"{counted.rules_fired:,}", ""
+
+
+def what_stopped(result, run: Run, later: str = "") -> str:
+    """What stopped the run early, "" if nothing did: the exploration's ``stopped_by``, else
+    a property check's, else ``later`` (a count beside it); "interrupted" once ``--timeout``
+    has passed is the time-out's alarm."""
+    reason = result.stopped_by or next(
+        (a.stopped_by for a in result.assertions if a.verdict == "unknown" and a.stopped_by), "") or later
+    return "timeout" if reason == "interrupted" and run.past_deadline() else reason
+
+
+def explore_asserted_processes(seq, load: Callable, explore: Callable) -> dict:
+    """The ``others`` of ``report_exploration``: each process (CSP#) an assertion of ``seq`` is
+    about, loaded by ``load(call)`` and explored by ``explore(model, call)``.  A process that
+    cannot be explored (a construct refused, a limit) leaves its assertions "unknown" with the
+    reason (exit 3), rather than refusing the whole run."""
+    others: dict = {}
+    for about in dict.fromkeys(a.about for a in seq.assertions if a.about):
+        try:
+            other_seq = load(about)
+            found = (about, other_seq, explore(other_seq, about))
+        except Failure as e:
+            if e.exit_code != EXIT_BAD_INPUT:
+                raise
+            found = (about, None, e.message)
+        for i, a in enumerate(seq.assertions):
+            if a.about == about:
+                others[i] = found
+    return others
+
+
+def state_shower(seq) -> Callable:
+    """``show_state(state)``: a state of ``seq`` as its literals."""
+    from detect.ir import literal_label, state_slots
+
+    slots = state_slots(seq)
+
+    def show_state(state) -> str:
+        return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
+
+    return show_state
+
+
+def with_other_verdicts(seq, result, others: dict) -> tuple:
+    """``(result, models)``: ``result`` with the verdict of each assertion about another process
+    taken from that process's exploration (``others``: see ``report_exploration``), noted with
+    its counts; ``models[i]`` is the model assertion i's trace is a run of."""
+    verdicts = list(result.assertions)
+    models = [seq] * len(verdicts)
+    for i, (call, other_seq, other) in others.items():
+        if other_seq is None:  # ``other`` is why that process could not be explored
+            verdicts[i] = dataclasses.replace(verdicts[i], verdict="unknown", note=f"cannot explore {call}: {other}")
+            continue
+        counts = (f"explored {call}: {other.states:,} state{'s' * (other.states != 1)}, "
+                  f"{other.transitions:,} transition{'s' * (other.transitions != 1)}"
+                  + (f", {other.faults:,} states with faults" if other.faults else "")
+                  + (", incomplete" if other.truncated else ""))
+        verdict = other.assertions[i]
+        if verdict.verdict != "not checked":
+            verdict = dataclasses.replace(verdict, note="; ".join(n for n in (verdict.note, counts) if n))
+        verdicts[i] = verdict
+        models[i] = other_seq
+    return dataclasses.replace(result, assertions=tuple(verdicts)), models
 
 
 def distributed_spec(text: str, workers: Optional[int]):
@@ -780,80 +992,142 @@ def distributed_spec(text: str, workers: Optional[int]):
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,
-                       incomplete: bool = False, trail: Optional[str] = None,
-                       defines: Optional[dict] = None) -> None:
-    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the
-    exploration, a property's check or (``incomplete``) a count beside it stopped early,
-    unless ``partial_ok``; with ``trail``, the first counterexample is written there (JSON)."""
-    from detect.checking.counterexample import show_moves
-    from detect.ir import literal_label, state_slots
-
-    slots = state_slots(seq)
-
-    def show_state(state) -> str:
-        return ", ".join(literal_label(s, v) for s, v in zip(slots, state))
-
-    violated = result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
+                       stopped: Optional[str] = None, timeout: Optional[float] = None, advice: str = "",
+                       trail: Optional[str] = None, defines: Optional[dict] = None,
+                       others: Optional[dict] = None) -> None:
+    """Print ``result`` and exit with its code: 1 on a violation, else 3 when the run stopped
+    early (``stopped``: what stopped it, a ``checking.verify`` stop reason; by default the
+    exploration's; ``advice``, what the stop line adds) or a property was left unknown or not
+    checked, unless ``partial_ok`` (which never excuses a property that is not checked).
+    With ``trail``, the first counterexample of ``seq`` is written there (JSON).  ``others``
+    maps the index of an assertion about another process to ``(call, model, exploration)``,
+    the exploration of that process that gives its verdict (a fault there is a violation, as
+    in a run of that process), or to ``(call, None, why)`` when that process could not be
+    explored (the verdict is then "unknown": exit 3)."""
+    show_state = state_shower(seq)
+    own = result  # the system process's verdicts alone: what --trail writes from
+    result, models = with_other_verdicts(seq, result, others or {})
+    explored = [other for _, other_seq, other in (others or {}).values() if other_seq is not None]
+    elsewhere = list(dict.fromkeys(call for i, (call, _, _) in (others or {}).items()
+                                   if result.assertions[i].verdict == "fails"))
+    if stopped is None:
+        stopped = result.stopped_by
+    violated = (result.faults > 0 or any(other.faults > 0 for other in explored)
+                or any(a.verdict == "fails" for a in result.assertions))
     # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
-    incomplete = incomplete or result.truncated or any(a.verdict == "unknown" for a in result.assertions)
+    incomplete = (bool(stopped) or result.truncated or any(other.truncated for other in explored)
+                  or any(a.verdict == "unknown" for a in result.assertions))
+    # ... and one not checked at all (CSP# LTL or refinement, a Promela ltl block, non-progress
+    # cycles): the exit code never says every property holds when one was not looked at.
+    # An assertion about another process than the one --process names is left out on request.
+    unchecked = [a for a in result.assertions if a.verdict == "not checked" and not a.assertion.about]
     if as_json:
-        click.echo(json.dumps(exploration_json(seq, result, extra, show_state), indent=2))
-        if trail is not None:
-            write_trail(trail, seq, result, defines or {})
+        click.echo(json.dumps(exploration_json(seq, result, extra, show_state, stopped, models, others or {}),
+                              indent=2))
     else:
-        params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
-        out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
-        table = rich_table(show_header=False)
-        table.add_column("", style="bold")
-        table.add_column("", justify="right")
-        for key, value in extra.items():
-            table.add_row(key, escape(show_size(value) if key == "memory_limit" else str(value)))
-        rate = result.states / result.seconds if result.seconds > 0 else 0
-        for key, value in (
-            ("states", f"{result.states:,}"), ("transitions", f"{result.transitions:,}"),
-            ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
-            ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f} ({result.cpu_seconds:.3f} CPU)"),
-            ("states/s", f"{rate:,.0f}"),
-            ("memory", f"{show_size(result.memory_bytes)} ({result.bytes_per_state:,.0f} bytes/state; "
-                       f"{result.memory_measure})"),
-        ):
-            table.add_row(key, escape(value))
-        out.print(table)
-        if result.truncated:
-            if result.memory_limit_reached:
-                per = " per worker" if "distributed" in extra else ""
-                why = f"memory limit of {show_size(extra.get('memory_limit') or 0)}{per} reached"
-            else:
-                why = "interrupted" if result.interrupted else "bound reached"
-            out.print(f"[yellow]exploration incomplete ({why}): counts are partial; "
-                      f"{result.states:,} states explored[/yellow]")
-        for f in result.first_faults:
-            out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
-            out.print(f"    in state {show_state(f.state)}", markup=False)
-        if trace and result.fault_trace:
-            out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
-            for line in show_moves(seq, result.fault_trace):
-                out.print(line, markup=False)
-        for a in result.assertions:
-            colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
-            out.print(f"assert {escape(a.assertion.text)}: [{colour}]{a.verdict}[/{colour}]"
-                      + escape(f" ({a.note})" if a.note else ""))
-            if trace and a.trace and a.trace is not result.fault_trace:
-                for line in show_moves(seq, a.trace, a.loop_from):
-                    out.print(line, markup=False)
+        print_exploration(seq, result, models, extra, trace, stopped, timeout, advice, violated, unchecked)
     if trail is not None:
-        write_trail(trail, seq, result, defines or {})
+        write_trail(trail, seq, own, defines or {}, elsewhere)
     if violated:
         sys.exit(EXIT_VIOLATED)
-    if incomplete and not partial_ok:
+    if unchecked or (incomplete and not partial_ok):
         sys.exit(EXIT_INCOMPLETE)
 
 
-def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
+def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopped: str, timeout: Optional[float],
+                      advice: str, violated: bool, unchecked: list) -> None:
+    """``report_exploration``'s text: the figures, what stopped the run, faults and verdicts
+    with their counterexamples (assertion i's a run of ``models[i]``)."""
+    from detect.checking.counterexample import show_moves
+    from detect.checking.verify import stop_words
+    from detect.ir import state_slots
+
+    show_state = state_shower(seq)
+    slots = state_slots(seq)
+    params = ", ".join(f"{k}={v}" for k, v in seq.parameters)
+    out.print(f"[bold]{escape(seq.name)}[/bold]" + escape(f"  ({params})" if params else ""))
+    table = rich_table(show_header=False)
+    table.add_column("", style="bold")
+    table.add_column("", justify="right")
+    for key, value in extra.items():
+        table.add_row(key, escape(show_size(value) if key == "memory_limit" else str(value)))
+    rate = result.states / result.seconds if result.seconds > 0 else 0
+    figures = summary_figures(seq, result)
+    for key, value in (
+        ("state vector", f"{figures['state_vector_bytes']:,} bytes ({len(slots):,} slots, packed)"),
+        ("depth reached", f"{result.depth:,}"),
+        ("states", f"{result.states:,}"), ("states matched", f"{figures['states_matched']:,}"),
+        ("transitions", f"{result.transitions:,}"),
+        ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
+        ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f} ({result.cpu_seconds:.3f} CPU)"),
+        ("states/s", f"{rate:,.0f}"),
+        ("memory", f"{show_size(result.memory_bytes)} ({result.bytes_per_state:,.0f} bytes/state; "
+                   f"{result.memory_measure})"),
+    ):
+        table.add_row(key, escape(value))
+    out.print(table)
+    if stopped:
+        why = stop_words(stopped, timeout)
+        if stopped == "memory-limit" and extra.get("memory_limit"):
+            why += f", {show_size(extra['memory_limit'])}"
+        partial = ("counts are partial; " if result.truncated else "") + f"{result.states:,} states explored"
+        out.print(f"[yellow]stopped early: {escape(why)}" + escape(f" {advice}" if advice else "")
+                  + f"; {partial}[/yellow]")
+    for f in result.first_faults:
+        out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
+        out.print(f"    in state {show_state(f.state)}", markup=False)
+    if trace and result.fault_trace:
+        out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
+        for line in show_moves(seq, result.fault_trace):
+            out.print(line, markup=False)
+    for a, model in zip(result.assertions, models):
+        colour = {"holds": "green", "fails": "red"}.get(a.verdict, "yellow")
+        out.print(f"assert {escape(a.assertion.text)}: [{colour}]{a.verdict}[/{colour}]"
+                  + escape(f" ({a.note})" if a.note else ""))
+        if trace and a.trace and a.trace is not result.fault_trace:
+            for line in show_moves(model, a.trace, a.loop_from):
+                out.print(line, markup=False)
+    if unchecked and not violated:
+        many = len(unchecked) > 1
+        out.print(f"[yellow]{len(unchecked)} propert{'ies' if many else 'y'} not checked (symdetect does not "
+                  f"check {'them' if many else 'it'}): the run does not show every property holding[/yellow]")
+
+
+def summary_figures(seq, result) -> dict:
+    """The figures Spin and CMurphi users compare, beside the states and transitions:
+    ``state_vector_bytes`` (a state packed, each slot in the bits its domain needs: Spin
+    prints its C struct's size, so only the order of magnitude compares) and
+    ``states_matched`` (transitions to a state already stored: every transition but those
+    that stored a new state)."""
+    from detect.ir import state_slots
+
+    bits = sum((len(slot.domain) - 1).bit_length() for slot in state_slots(seq))
+    return {"state_vector_bytes": (bits + 7) // 8,
+            "states_matched": max(0, result.transitions - (result.states - result.initial))}
+
+
+def exploration_json(seq, result, extra: dict, show_state: Callable, stopped: Optional[str] = None,
+                     models: Optional[list] = None, others: dict = {}) -> dict:
     """``explore --json``: the model, ``extra`` (reduction, notes) and ``result``'s counts,
-    bounds reached and verdicts, states shown by ``show_state``."""
+    what stopped the run (``stopped``: null when nothing did; by default the exploration's
+    ``stopped_by``) and verdicts, states shown by ``show_state``; assertion i's trace is a run
+    of ``models[i]`` (default ``seq``).  An assertion about another process (``others``, see
+    ``report_exploration``) says which process gave its verdict and that exploration's counts."""
     from detect.checking.counterexample import moves_json
 
+    models = models or [seq] * len(result.assertions)
+    shows = {id(m): state_shower(m) for m in models if m is not seq}
+    shows[id(seq)] = show_state
+
+    def explored(i: int) -> dict:
+        if i not in others or others[i][1] is None:
+            return {}
+        call, _, other = others[i]
+        return {"explored": {"process": call, "states": other.states, "transitions": other.transitions,
+                             "faults": other.faults, "truncated": other.truncated}}
+
+    if stopped is None:
+        stopped = result.stopped_by
     return {
         "model": seq.name,
         "parameters": dict(seq.parameters),
@@ -861,9 +1135,12 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
         "states": result.states,
         "transitions": result.transitions,
         "initial": result.initial,
+        **summary_figures(seq, result),
+        "depth": result.depth,
         "deadlocks": len(result.deadlocks),
         "terminal_states": len(result.terminal_states),
         "faults": result.faults,
+        "stopped": stopped or None,
         "truncated": result.truncated,
         "interrupted": result.interrupted,
         "seconds": round(result.seconds, 6),
@@ -874,10 +1151,11 @@ def exploration_json(seq, result, extra: dict, show_state: Callable) -> dict:
         "memory_measure": result.memory_measure,
         "assertions": [
             {"kind": a.assertion.kind, "text": a.assertion.text, "verdict": a.verdict, "note": a.note,
+             **({"about": a.assertion.about} if a.assertion.about else {}), **explored(i),
              "value": a.value,
-             "trace": [{"event": s.event, "state": show_state(s.state)} for s in a.trace],
-             "counterexample": moves_json(seq, a.trace), "loop_from": a.loop_from}
-            for a in result.assertions
+             "trace": [{"event": s.event, "state": shows[id(model)](s.state)} for s in a.trace],
+             "counterexample": moves_json(model, a.trace), "loop_from": a.loop_from}
+            for i, (a, model) in enumerate(zip(result.assertions, models))
         ],
         "first_faults": [
             {"state": show_state(f.state), "origin": f.origin, "message": f.message} for f in result.first_faults
@@ -905,15 +1183,19 @@ def first_counterexample(result) -> Optional[tuple[str, str, tuple, Optional[int
     return None
 
 
-def write_trail(path: str, seq, result, defines: dict) -> None:
+def write_trail(path: str, seq, result, defines: dict, elsewhere: Sequence[str] = ()) -> None:
     """``--trail``: the first counterexample as JSON at ``path`` (atomically), or a note on
-    standard error that there is none."""
+    standard error that there is none; ``elsewhere``: the other processes (CSP#) whose
+    assertions fail, whose counterexamples need ``--process``."""
     from detect.checking.counterexample import Trail, moves_json
     from detect.export import atomic_write
 
     found = first_counterexample(result)
     if found is None:
-        err.print("symdetect: no counterexample to write to the trail (no violation with a path)", markup=False)
+        hint = ("; an assertion on " + ", ".join(elsewhere) + " fails: pass --process '" + elsewhere[0]
+                + "' to write its counterexample" if elsewhere else "")
+        err.print("symdetect: no counterexample to write to the trail (no violation with a path of "
+                  f"{'the process explored' if elsewhere else 'the model'}){hint}", markup=False)
         return
     kind, violation, steps, loop_from = found
     trail = Trail(seq.source or seq.name, defines, violation, kind, moves_json(seq, steps), loop_from)
@@ -924,6 +1206,7 @@ def write_trail(path: str, seq, result, defines: dict) -> None:
     err.print(f"symdetect: counterexample written to {path} (symdetect replay MODEL {path})", markup=False)
 
 
+# ---------------------------------------------------------------------------------- linearise
 # ---------------------------------------------------------------------------------- linearise
 
 
@@ -995,7 +1278,8 @@ def replay(model, trail_file, defines, process, max_procs, domain_states, timeou
               help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
                    "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="File to write (atomically); standard output if omitted.")
+              help="File to write (a regular file atomically: replaced only once complete; through a symbolic "
+                   "link; a FIFO or device in place); standard output if omitted.")
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
 @click.option("--table-limit", default=100_000, show_default=True)
 @click.option("--run", is_flag=True, help="dreadnaut: end with `x` so that the file runs when piped in.")

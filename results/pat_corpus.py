@@ -64,11 +64,11 @@ repository found by code search; its rules match the manual's syntax), the PAT 3
   (ANTLR 3's default lexer reports and skips; we found no PAT source saying which it does), so
   this refusal rests on the grammar alone: we refuse rather than guess.
 
-- `viettrung9012__cs5232__project.csp` (added to the corpus after issue 12) is **not** a fair
-  refusal: `distance` has no declared range, and its narrowing to the values explored under a
-  provisional range disagrees with the unnarrowed exploration (fault states after narrowing
-  only). That is item 7 of the wrong-answers issue, not a CSP# construct; the row stays here,
-  marked, until it is fixed.
+- `viettrung9012__cs5232__project.csp` (added to the corpus after issue 12) is refused by a
+  limit of ours, not by PAT: since item 7 of the wrong-answers issue (issue 25) its domains
+  narrow exactly (`explore`: 194,218 states, 806,220 transitions, no fault, as before
+  narrowing), but `distance` holds 1,761 values and the constraint of `distance + speed`
+  exceeds `--table-limit`; raising it analyses the file.
 
 The three missing `#include` files are not in the corpus, so at most 18 of the 21 files can
 analyse.

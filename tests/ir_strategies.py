@@ -24,7 +24,17 @@ def expressions(draw, locals_: tuple[str, ...], depth: int = 2):
             return Const(draw(st.integers(-1, 3)))
         return Name(draw(st.sampled_from(SCALARS + locals_)))
     sub = expressions(locals_, depth - 1)
-    shape = draw(st.integers(0, 3))
+    shape = draw(st.integers(0, 4))
+    if shape == 4:
+        # Operands that exclude each other (``x == 0 && .. || x == 1 && ..``): a later
+        # operand's context need not say the earlier ones did not decide (issue 25).
+        var = draw(st.sampled_from(SCALARS + locals_))
+        values = draw(st.lists(st.integers(0, 2), min_size=2, max_size=3, unique=True))
+        chain = None
+        for k in values:
+            part = Binary("&&", Binary("==", Name(var), Const(k)), draw(sub))
+            chain = part if chain is None else Binary("||", chain, part)
+        return chain
     if shape == 0:
         return Index(ARRAY, draw(sub))
     if shape == 1:

@@ -11,6 +11,20 @@ is the same model with a random never claim over its globals (``do``/``if`` with
 ``goto``, an ``accept`` label, an end that is a violation).  ``routed(seed)`` adds channels of
 channels: a hub channel carrying channel values, a process with a local channel, and
 operations on ``chan`` variables that may name buffered and rendezvous channels alike.
+``dynamic(seed)`` is a model whose workers ``W`` are created by ``run`` (in one atomic
+block, one by one between other steps, or by a loop over a counter), often never end, carry
+``end``/``accept``/``progress`` labels, and are observed by remote references ``W[k]@L``
+(constant or computed ``k``) in assertions, guards of init, of a watcher process and of
+the workers themselves; ``dynamic_claimed(seed)`` adds a never claim that may observe them
+too.  Models whose workers never end and are not observed are the ones ``--reduce pids``
+reduces.
+
+Spin 6's reading of declarations and atomic jumps (issue 25), drawn from a second random
+stream so that the rest of each model is what it was before they were added: globals whose
+initialisers read earlier globals, locals whose initialisers read globals, ``_pid``, ``_nr_pr``
+and earlier locals, declarations after a statement (in the body and as the first statement of
+a ``do`` option: a step that resets the variable each time), and atomic sequences with a
+backward ``goto`` into themselves (also as the sequence's last element).
 """
 from __future__ import annotations
 
@@ -25,6 +39,9 @@ MTYPES = ["red", "green"]
 class _Gen:
     def __init__(self, seed: int):
         self.r = random.Random(seed)
+        #: the draws of the constructs added for issue 25 (module docstring)
+        self.r2 = random.Random(seed * 7919 + 25)
+        self.decls = 0  # declarations after a statement so far (d1, d2, ... in the model)
         self.depth = 0
         self.counters = 0
         self.chans: dict[str, int] = {}  # name -> capacity
@@ -32,6 +49,12 @@ class _Gen:
         self.in_dstep = False
         self.in_loop = 0
         self.in_claim = False  # no _pid, no locals
+        self.no_pid = False  # no _pid (a worker meant to be anonymous)
+        #: no timeout: under a never claim, a timeout inside an atomic sequence counts
+        #: differently from Spin (tests/test_never_claims.py pins it)
+        self.no_timeout = False
+        #: remote references ``W[k]@L`` that conditions may use (``dynamic``)
+        self.remote: list[str] = []
 
     # ---------------------------------------------------------------- expressions
     def var(self, locals_: list[str]) -> str:
@@ -47,7 +70,7 @@ class _Gen:
         return f"a[{self.index()}]"
 
     def index(self) -> str:
-        if self.in_claim:
+        if self.in_claim or self.no_pid:
             return self.r.choice([str(self.r.randrange(self.arr)), f"g0 % {self.arr}"])
         return self.r.choice([str(self.r.randrange(self.arr)), f"_pid % {self.arr}", f"g0 % {self.arr}"])
 
@@ -67,7 +90,7 @@ class _Gen:
         if k == 0:
             return self.const()
         if k == 1:
-            return "_pid"
+            return "_pid" if not self.no_pid else self.const()
         if k == 2:
             return f"({self.var(locals_)} + {self.const()}) % 3"
         if k == 3:
@@ -81,6 +104,8 @@ class _Gen:
         return self.var(locals_)
 
     def cond(self, locals_: list[str]) -> str:
+        if self.remote and self.r.random() < 0.3:
+            return self.observe(locals_)
         k = self.r.randrange(8)
         v = self.var(locals_)
         if k == 0:
@@ -101,6 +126,12 @@ class _Gen:
         if k == 7 and self.r.random() < 0.5:
             return f"m0 {self.r.choice(['==', '!='])} {self.r.choice(MTYPES)}"
         return f"{v} >= {self.const()}"
+
+    def observe(self, locals_: list[str]) -> str:
+        """A condition on remote references ``W[k]@L`` (``self.remote``)."""
+        ref = self.r.choice(self.remote)
+        return self.r.choice([ref, f"!{ref}", f"({ref} || {self.var(locals_)} == {self.const()})",
+                              f"({ref} && {self.r.choice(self.remote)})", f"!({ref} && {self.r.choice(self.remote)})"])
 
     # ---------------------------------------------------------------- statements
     def assign(self, locals_: list[str]) -> str:
@@ -162,7 +193,7 @@ class _Gen:
 
     def option(self, locals_: list[str], first: str | None = None) -> str:
         head = first if first is not None else self.cond(locals_)
-        if first is None and not self.in_dstep and self.r.random() < 0.05:
+        if first is None and not self.in_dstep and self.r.random() < 0.05 and not self.no_timeout:
             head = "timeout"
         body = [self.stmt(locals_) for _ in range(self.r.randint(0, 2))]
         return ":: " + " -> ".join([head] + (["; ".join(body)] if body else []))
@@ -178,6 +209,9 @@ class _Gen:
         c = f"c{self.counters}"  # declared by the proctype; only this loop reads or writes it
         self.in_loop += 1
         body = [f":: {c} < {self.r.randint(1, 3)} -> {self.seq(locals_, self.r.randint(1, 2))}; {c}++"]
+        if not self.in_claim and self.r2.random() < 0.25:
+            # a declaration inside the loop: reset on every round (Spin 6)
+            body[0] = body[0].replace(" -> ", f" -> {self.declaration(locals_)}; ", 1)
         if self.r.random() < 0.4:
             body.append(f":: {self.cond(locals_)} -> break")
         self.in_loop -= 1
@@ -185,11 +219,49 @@ class _Gen:
         self.r.shuffle(body)
         return "do " + " ".join(body) + " od"
 
+    # ---------------------------------------------------------------- issue 25 constructs
+    def initialiser(self, locals_: list[str]) -> str:
+        """An initialiser reading variables (globals, ``_pid``, ``_nr_pr``, earlier locals)."""
+        r = self.r2
+        options = ["g0 + 1", "g1 * 2", "_pid + g0", f"a[{r.randrange(self.arr)}]", "s0 / 2", "i0 % 3",
+                   "_nr_pr", "(g0 > 0 -> 2 : 3)", "len(q0)" if "q0" in self.chans else "b0 + 1"]
+        options += [f"{v} + 1" for v in locals_]
+        return r.choice(options)
+
+    def declaration(self, locals_: list[str]) -> str:
+        """A declaration after a statement, with or without an initialiser, and a use of it."""
+        self.decls += 1
+        name = f"d{self.decls}"
+        init = f" = {self.initialiser(locals_)}" if self.r2.random() < 0.7 else ""
+        use = self.r2.choice([f"{name}++; g1 = {name} % 3", f"g0 = ({name} + g0) % 3", f"assert({name} < 9)"])
+        return f"byte {name}{init}; {use}"
+
+    def atomic_loop(self, p: int, locals_: list[str]) -> tuple[str, str]:
+        """(counter, statement): an atomic sequence that jumps back into itself, the goto in
+        the middle, as the last element, or as an option of a final ``do``."""
+        r = self.r2
+        c, label = f"ca{p}", f"LA{p}"
+        main, self.r = self.r, r  # its statements too are drawn from the second stream
+        try:
+            first, body = self.assign(locals_), self.assign(locals_)
+        finally:
+            self.r = main
+        k = r.randrange(3)
+        if k == 0:
+            return c, f"atomic {{ {first}; {label}: {c}++; {body}; if :: {c} < 2 -> goto {label} :: else fi; g0 = {c} }}"
+        if k == 1:
+            return c, f"atomic {{ {first}; {label}: {c}++; {body}; do :: {c} < 2 -> goto {label} :: else -> break od }}"
+        # the goto is the sequence's last element: the process keeps control through it, and
+        # rests at the valid end state once the count is reached
+        return c, f"atomic {{ {first}; {label}: {c}++; {body}; endA{p}: {c} < 2 -> goto {label} }}"
+
     # ---------------------------------------------------------------- model
     def model(self) -> str:
         r = self.r
-        lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
-                 f"byte a[{self.arr}];"]
+        g = "byte g0, g1; short s0; int i0; bool b0; mtype m0;"
+        if self.r2.random() < 0.3:  # initialisers reading earlier globals
+            g = "byte g0 = 1; byte g1 = g0 + 1; short s0 = g1 * 2; int i0 = s0 + g0; bool b0; mtype m0;"
+        lines = [f"mtype = {{ {', '.join(MTYPES)} }};", g, f"byte a[{self.arr}];"]
         for k in range(r.choice([0, 1, 1, 2])):
             cap = r.choice([0, 1, 2])
             name = f"q{k}"
@@ -209,9 +281,25 @@ class _Gen:
                 i = r.randrange(j)
                 stmts[j] = f"{label}: {stmts[j]}"
                 stmts[i] = f"if :: {self.cond(locals_)} -> goto {label} :: else -> {stmts[i]} fi"
+            extra = []  # issue 25 constructs, from self.r2
+            if self.r2.random() < 0.35:
+                j = self.r2.randrange(len(stmts) + 1)
+                counter, loop = self.atomic_loop(p, locals_)
+                extra.append(counter)
+                if loop.count("endA"):
+                    stmts.append(loop)  # blocks for good: the last statement
+                else:
+                    stmts.insert(j, loop)
+            if self.r2.random() < 0.4:  # a declaration after a statement (or leading the body)
+                j = self.r2.randrange(len(stmts))
+                if not stmts[j].startswith(("L1:", "end1:")):  # Spin: no label before a declaration
+                    stmts[j] = f"{self.declaration(locals_)}; {stmts[j]}"
             body = "; ".join(stmts)
-            counters = [f"c{k}" for k in range(1, self.counters + 1)]
+            counters = [f"c{k}" for k in range(1, self.counters + 1)] + extra
             decl = "byte " + ", ".join(["l0"] + counters) + "; "
+            if self.r2.random() < 0.4:  # a leading local whose initialiser reads variables
+                decl += f"byte l1 = {self.initialiser(['l0'])}; "
+                body = f"g1 = (l1 + g1) % 4; {body}"
             if r.random() < 0.3:
                 lines.append(f"proctype P{p}(byte k) {{ {decl}l0 = k; {body} }}")
                 runs.append(f"run P{p}({r.randint(0, 2)})")
@@ -225,6 +313,117 @@ class _Gen:
             lines.append(f"init {{ atomic {{ {'; '.join(runs)} }} }}")
         return "\n".join(lines) + "\n"
 
+
+    # ---------------------------------------------------------------- dynamic workers
+    def small(self, locals_: list[str]) -> str:
+        """A step that keeps values small however often it repeats (a worker's endless loop)."""
+        v = self.r.choice(BYTES + BOOLS + locals_)
+        options = [f"{v} = ({v} + 1) % 3", f"{v} = {self.r.choice([0, 1])}", "skip",
+                   f"{self.cond(locals_)} -> {v} = {self.r.choice([0, 1, 2])}"]
+        if self.chans:
+            ch = self.r.choice(list(self.chans))
+            options += [f"{ch}!{self.r.choice([0, 1])}", f"{ch}?{self.r.choice(BYTES + locals_)}"]
+        return self.r.choice(options)
+
+    def labelled(self, stmts: list[str], kinds: list[str]) -> tuple[list[str], list[str]]:
+        """Labels before some of ``stmts`` (never a ``d_step``): ``L<i>`` or an ``end``/
+        ``accept``/``progress`` label; returns the statements and the labels."""
+        out, names = [], []
+        for i, st in enumerate(stmts):
+            if not st.startswith("d_step") and (i == 0 or self.r.random() < 0.6):
+                name = f"{self.r.choice(kinds)}{i}" if self.r.random() < 0.5 else f"L{i}"
+                names.append(name)
+                st = f"{name}: {st}"
+            out.append(st)
+        return out, names
+
+    def dynamic(self, claimed: bool = False) -> str:
+        r = self.r
+        self.no_timeout = claimed
+        lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
+                 f"byte a[{self.arr}];"]
+        if r.random() < 0.5:
+            self.chans["q0"] = r.choice([1, 2])
+            lines.append(f"chan q0 = [{self.chans['q0']}] of {{ byte }};")
+        workers = r.choice([2, 2, 3])
+        forever = r.random() < 0.6  # never ends: a candidate for the pid abstraction
+        observed = r.random() < 0.6  # remote references to the workers somewhere
+        watcher = observed and r.random() < 0.5
+        kinds = ["end", "accept", "progress"]
+        # static processes first, in declaration order: init, then the watcher
+        base = 2 if watcher else 1
+        # the worker
+        self.no_pid = not observed or r.random() < 0.7
+        self.counters = 0
+        locals_ = ["l0"]
+        prefix = [self.stmt(locals_) for _ in range(r.randint(1, 2))]
+        if forever:
+            options = [f":: {self.small(locals_)}; {self.small(locals_)}" for _ in range(r.randint(1, 2))]
+            loop = "do " + " ".join(options) + " od"
+            stmts = prefix + [loop]
+        else:
+            stmts = prefix + [self.stmt(locals_)]
+        stmts, labels = self.labelled(stmts, kinds)
+        if not labels:  # every statement a d_step: a label to observe all the same
+            stmts, labels = ["L9: skip"] + stmts, ["L9"]
+        pids = [str(base + j) for j in range(workers)]
+        if r.random() < 0.3:
+            pids.append(f"{base} + g0 % {workers}")
+        if observed and len(stmts) > 1 and r.random() < 0.3:
+            # a worker observing another, at a label defined before the reference (Spin knows
+            # no label of the same proctype further on: "cannot remote ref a label inside the
+            # same proctype")
+            j = r.randrange(1, len(stmts))
+            earlier = [st.split(":")[0] for st in stmts[:j] if st.split(":")[0] in labels]
+            if earlier:
+                ref = f"W[{r.choice(pids)}]@{r.choice(earlier)}"
+                guard = r.choice([ref, f"!{ref}", f"({ref} || {self.cond(locals_)})"])
+                stmts[j] = f"{guard} -> {stmts[j]}" if stmts[j].split(":")[0] not in labels else \
+                    stmts[j].replace(": ", f": {guard} -> ", 1)
+        counters = [f"c{k}" for k in range(1, self.counters + 1)]
+        decl = "byte " + ", ".join(["l0"] + counters) + "; "
+        lines.append(f"proctype W(byte k) {{ {decl}l0 = k; {'; '.join(stmts)} }}")
+        self.no_pid = False
+        if observed:  # conditions from here on (init, the watcher, the claim) may observe the workers
+            self.remote = [f"W[{r.choice(pids)}]@{r.choice(labels)}" for _ in range(3)]
+        # init: creates the workers, then does a few steps that may observe them
+        self.counters = 0
+        init_locals = ["n"]
+        mode = r.randrange(3)
+        # equal arguments keep the workers' narrowed domains equal (interchangeable)
+        same = r.random() < 0.5
+
+        def arg(j) -> str:
+            return "0" if same else str(j % 3)
+        # a choice before the runs makes init's start-up nondeterministic: the workers are
+        # then created at run time (``dynamic_slots``), else fixed at load time
+        start = "if :: g1 = 0 :: g1 = 1 fi; " if r.random() < 0.7 else ""
+        if mode == 0:
+            runs = "atomic { " + "; ".join(f"run W({arg(j)})" for j in range(workers)) + " }"
+        elif mode == 1:
+            runs = "; ".join(f"run W({arg(j)}); {self.small([])}" for j in range(workers))
+        else:
+            # (a skip after the loop: Spin refuses a break that jumps into a d_step)
+            runs = f"do :: n < {workers} -> run W({'0' if same else 'n'}); n++ :: else -> break od; skip"
+        body = [self.stmt(init_locals) for _ in range(r.randint(1, 2))]
+        if observed:
+            body.append(f"assert({self.observe(init_locals)})" if r.random() < 0.6 else
+                        f"{self.observe(init_locals)} -> {self.small([])}")
+        if observed and r.random() < 0.4:
+            body.append(f"do :: {self.cond(init_locals)} -> {self.small([])} :: else -> break od")
+        body, _ = self.labelled(body, kinds)
+        counters = [f"c{k}" for k in range(1, self.counters + 1)]
+        lines.append(f"init {{ byte {', '.join(['n'] + counters)}; {start}{runs}; {'; '.join(body)} }}")
+        if watcher:
+            self.counters = 0
+            watch = [f"do :: {self.cond(['l0'])} -> {self.small(['l0'])} :: {self.cond(['l0'])} -> break od",
+                     f"assert({self.cond(['l0'])})"]
+            watch, _ = self.labelled(watch, kinds)
+            lines.append(f"active proctype Watch() {{ byte l0; {'; '.join(watch)} }}")
+        text = "\n".join(lines) + "\n"
+        if claimed:
+            text += self.claim()
+        return text
 
     def claim(self) -> str:
         """A never claim of two or three states over the globals: each state loops or moves
@@ -272,6 +471,16 @@ def routed(seed: int) -> str:
                  f":: timeout -> break od; "
                  f"if :: mine?v :: mine!1 :: skip fi }}")
     return text + "\n".join(lines) + "\n"
+
+
+def dynamic(seed: int) -> str:
+    """The random model number ``seed`` with workers created by ``run`` (module docstring)."""
+    return _Gen(seed).dynamic()
+
+
+def dynamic_claimed(seed: int) -> str:
+    """``dynamic(seed)``'s kind of model with a never claim, which may observe the workers."""
+    return _Gen(seed).dynamic(claimed=True)
 
 
 def claimed(seed: int) -> str:

@@ -140,6 +140,27 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
     return Counts(spin_state_count(model, graph.states), bool(graph.faults) or dead)
 
 
+def reduced_error(text: str, strategy: str = "pids", name: str = "m.pml", max_states: int = 1_000_000
+                  ) -> tuple[bool, int, tuple[str, ...]]:
+    """``symdetect explore --reduce strategy`` on ``text`` (the per-state checks on): whether
+    it finds an error Spin counts (a fault, an invalid end state, the never claim's end),
+    the states it stored, and its notes (a refuted symmetry says so there)."""
+    from detect.checking.reduce import explore_reduced
+    from detect.symmetry.pipeline import detect
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, name))
+        reduced = explore_reduced(model, strategy, detection=detect(model), max_states=max_states)
+    result = reduced.exploration
+    if result.truncated:
+        raise RuntimeError(f"more than {max_states} states")
+    violated = any(a.verdict == "fails" for a in result.assertions if a.assertion.kind in ("deadlockfree", "invariant"))
+    return bool(result.faults or result.deadlocks or violated), result.states, reduced.notes
+
+
 _ASSERT = re.compile(r"\bassert\s*\(")
 
 
@@ -149,15 +170,29 @@ def neutralise_asserts(text: str) -> str:
     return _ASSERT.sub("assert(1 || ", text)
 
 
-def compare(text: str, workdir: Optional[Path] = None, name: str = "m.pml") -> Optional[str]:
+def compare(text: str, workdir: Optional[Path] = None, name: str = "m.pml",
+            reduce: Optional[str] = None) -> Optional[str]:
     """None when Spin and we agree on ``text`` (error or not; the state count when no
     assertion fails, else the count of the model with assertions neutralised; counts only
-    where pan completed its search), otherwise a description of the disagreement.  Raises
-    ``SpinRefused`` when Spin has no answer."""
+    where pan completed its search), otherwise a description of the disagreement.  With
+    ``reduce`` (a ``--reduce`` strategy) the reduced exploration must find Spin's error
+    verdict too, and none of its symmetries may be refuted.  Raises ``SpinRefused`` when
+    Spin has no answer."""
     spin = spin_counts(text, workdir)
     ours = our_counts(text, name)
     if spin.error != ours.error:
         return f"error verdict: Spin {spin}, ours {ours}"
+    if reduce is not None:
+        from detect.symmetry.constraints import TableTooLarge
+
+        try:
+            error, stored, notes = reduced_error(text, reduce, name)
+        except TableTooLarge:  # no detection, so no reduction to check (the CLI says so)
+            return None
+        if error != spin.error:
+            return f"error verdict under --reduce {reduce}: Spin {spin}, ours {'error' if error else 'no error'}"
+        if any("not a symmetry" in n for n in notes):
+            return f"--reduce {reduce} refuted one of its symmetries: {notes}"
     if spin.complete and spin.stored != ours.stored:
         if not spin.error:
             return f"states: Spin {spin}, ours {ours}"

@@ -101,8 +101,10 @@ def test_analyze_verify_under_the_slot_budget_is_an_honest_incomplete_run(monkey
     result = run("analyze", TOKEN, "-D", "N=3", "--verify", "--completeness")
     assert result.exit_code == 3, result.output
     assert "verified" not in result.output
-    assert "not a proof; at most 900 state slots are held while verifying (9 per state)" in result.output
-    assert "completeness: unknown: more than 100 reachable states; at most 900 state slots" in result.output
+    assert ("not a proof; stopped early: state-slot budget reached; at most 900 state slots are held while "
+            "verifying (9 per state)") in result.output
+    assert ("completeness: unknown; stopped early: state-slot budget reached: more than 100 reachable states; "
+            "at most 900 state slots") in result.output
     data = json.loads(run("analyze", TOKEN, "-D", "N=3", "--verify", "--completeness", "--json").stdout)
     assert data["verify"]["complete"] is False and data["verify"]["stopped_by"] == "slot-budget"
     assert data["completeness"]["complete"] is None and data["completeness"]["stopped_by"] == "slot-budget"
@@ -408,4 +410,4 @@ def test_an_interrupted_verify_reports_what_it_checked(monkeypatch):
     assert data["verify"]["checked_states"] == 0 and data["verify"]["states"] >= 599
     assert data["completeness"]["stopped_by"] == "interrupted" and data["completeness"]["complete"] is None
     text = run("analyze", TOKEN, "-D", "N=4", "--verify")
-    assert text.exit_code == 3 and "not a proof; interrupted" in text.output
+    assert text.exit_code == 3 and "not a proof; stopped early: interrupted" in text.output

@@ -7,6 +7,11 @@
     completed its search).  25 models by default, 300 more with ``-m slow``.
 (b) Every model of ``../shared/corpus/spin`` and ``../shared/corpus/beem/promela`` we accept,
     compared the same way; the ones taking more than a few seconds are ``slow``.
+(c) Random models with workers created by ``run``, remote references ``W[k]@L`` and
+    ``end``/``accept``/``progress`` labels (``promela_gen.dynamic``, ``dynamic_claimed``).
+
+Random models are also explored with ``--reduce pids`` (its per-state checks on): it must
+find Spin's error verdict, and refute none of its symmetries (``spin_oracle.compare``).
 
 Every disagreement these found is pinned by a minimal model in
 ``tests/test_promela_spin_regressions.py``; ``results/differential_promela.py`` reports
@@ -19,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from detect.errors import InputError
-from tests.promela_gen import model
+from tests.promela_gen import dynamic, dynamic_claimed, model
 from tests.spin_oracle import SpinRefused, compare, spin_available
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
@@ -34,10 +39,10 @@ def _needs_spin():
         pytest.skip("spin or gcc not installed (apt-get install spin)")
 
 
-def _differ(text: str, tmp_path: Path, name: str = "m.pml") -> str | None:
+def _differ(text: str, tmp_path: Path, name: str = "m.pml", reduce: str | None = None) -> str | None:
     _needs_spin()
     try:
-        return compare(text, tmp_path, name)
+        return compare(text, tmp_path, name, reduce)
     except InputError as e:
         pytest.skip(f"not accepted by symdetect: {e}")
     except SpinRefused as e:
@@ -47,14 +52,34 @@ def _differ(text: str, tmp_path: Path, name: str = "m.pml") -> str | None:
 @pytest.mark.parametrize("seed", FAST_SEEDS)
 def test_random_model_agrees_with_spin(seed, tmp_path):
     text = model(seed)
-    assert _differ(text, tmp_path) is None, text
+    assert _differ(text, tmp_path, reduce="pids") is None, text
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SLOW_SEEDS)
 def test_many_random_models_agree_with_spin(seed, tmp_path):
     text = model(seed)
-    assert _differ(text, tmp_path) is None, text
+    assert _differ(text, tmp_path, reduce="pids") is None, text
+
+
+DYNAMIC = {"dynamic": dynamic, "dynamic_claimed": dynamic_claimed}
+FAST_DYNAMIC_SEEDS = range(5)
+SLOW_DYNAMIC_SEEDS = range(1000, 1030)
+
+
+@pytest.mark.parametrize("kind", sorted(DYNAMIC))
+@pytest.mark.parametrize("seed", FAST_DYNAMIC_SEEDS)
+def test_random_dynamic_model_agrees_with_spin(seed, kind, tmp_path):
+    text = DYNAMIC[kind](seed)
+    assert _differ(text, tmp_path, reduce="pids") is None, text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(DYNAMIC))
+@pytest.mark.parametrize("seed", SLOW_DYNAMIC_SEEDS)
+def test_many_random_dynamic_models_agree_with_spin(seed, kind, tmp_path):
+    text = DYNAMIC[kind](seed)
+    assert _differ(text, tmp_path, reduce="pids") is None, text
 
 
 def _corpus_files() -> list:
@@ -75,5 +100,31 @@ def test_generator_is_deterministic_and_varied():
     assert texts == [model(s) for s in FAST_SEEDS]
     joined = "\n".join(texts)
     for construct in ("atomic { do", "d_step", "else", "break", "run P", "active [2]", "[0] of", "[2] of",
-                      "assert(", "_pid", "i0 = i0 + 65537", "s0 = s0 + 30000"):
+                      "assert(", "_pid", "i0 = i0 + 65537", "s0 = s0 + 30000",
+                      # issue 25: declarations after a statement (also inside a loop), initialisers
+                      # reading variables, goto back into an atomic sequence (also as its last element)
+                      "; byte d", "-> byte d", "byte l1 = ", "byte g1 = g0 + 1", "goto LA", "endA"):
         assert construct in joined, construct
+
+
+def test_dynamic_generator_covers_runs_remote_references_and_labels():
+    """The constructs of issue 25: workers created by run at run time, observed by remote
+    references in assertions, guards, a watcher and never claims, with end/accept/progress
+    labels; and some models whose workers ``--reduce pids`` may exchange."""
+    import warnings
+
+    from detect.checking.pids import anonymous_pids
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    texts = [dynamic(s) for s in FAST_DYNAMIC_SEEDS] + [dynamic_claimed(s) for s in FAST_DYNAMIC_SEEDS]
+    assert texts == [dynamic(s) for s in FAST_DYNAMIC_SEEDS] + [dynamic_claimed(s) for s in FAST_DYNAMIC_SEEDS]
+    joined = "\n".join(texts)
+    for construct in ("run W(", "]@", "assert(", "active proctype Watch", "never {", "end", "accept", "progress",
+                      "if :: g1 = 0 :: g1 = 1 fi", "do :: n < "):
+        assert construct in joined, construct
+    assert any("@" in t.split("never {")[1] for t in texts if "never {" in t)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        anonymous = sum(anonymous_pids(narrow(parse_text(t, "m.pml"))) is not None for t in texts)
+    assert anonymous >= 2, anonymous

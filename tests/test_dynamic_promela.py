@@ -17,7 +17,7 @@ from detect.ir.semantics import steps
 from detect.statespace.explore import reachable_graph
 from detect.transform.load import load_model, narrowed
 from frontends import promela
-from tests.spin_oracle import our_counts
+from tests.spin_oracle import compare, our_counts, spin_available, spin_counts
 from tests.test_promela_spin_regressions import check, follows_spin
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,6 +162,115 @@ def test_pid_abstraction_keeps_faults_and_deadlocks():
     plain = explore_reduced(model, "none").exploration
     assert reduced.faults >= 1 and plain.faults >= 1
     assert bool(reduced.deadlocks) == bool(plain.deadlocks) and reduced.states < plain.states
+
+
+# ---------------------------------------------------------------- remote references observe pids (issue 25.1)
+
+#: Issue 25's reproducer: ``W[1]@L1 && W[2]@L0`` tells the two workers apart by pid.
+OBSERVED = """byte go = 0;
+proctype W() {
+L0: go > 0;
+L1: do :: go > 0 -> skip od
+}
+init {
+  if :: go = 0 :: go = 0 fi;
+  run W(); run W();
+  go = 1;
+  do :: assert(!(W[1]@L1 && W[2]@L0)) od
+}
+"""
+CLAIM = "never { do :: W[1]@L1 && W[2]@L0 -> break :: else od }\n"
+#: the observation in the never claim only (init loops without looking at the workers)
+CLAIM_ONLY = OBSERVED.replace("do :: assert(!(W[1]@L1 && W[2]@L0)) od", "do :: go > 0 -> go = 1 od") + CLAIM
+#: the observation in a guard of a process, not in an assertion
+WATCHER = OBSERVED.replace("do :: assert(!(W[1]@L1 && W[2]@L0)) od",
+                           "do :: W[1]@L1 && W[2]@L0 -> assert(false) :: go > 0 -> go = 1 od")
+REMOTE = [("assertion", OBSERVED), ("claim beside the assertion", OBSERVED + CLAIM),
+          ("claim only", CLAIM_ONLY), ("watcher process", WATCHER)]
+
+
+def _explore_cli(tmp_path, text: str, strategy: str) -> tuple[int, dict]:
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    path = tmp_path / "observed.pml"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["explore", str(path), "--reduce", strategy, "--json", "--no-trace"])
+    return result.exit_code, json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("what,text", REMOTE, ids=[w for w, _ in REMOTE])
+def test_a_remotely_referenced_proctype_is_not_anonymous(what, text):
+    assert anonymous_pids(narrowed(promela.parse_text)(text, "o.pml")) is None
+    # without the reference, the same workers are anonymous
+    plain = OBSERVED.replace("do :: assert(!(W[1]@L1 && W[2]@L0)) od", "do :: go > 0 -> go = 1 od")
+    assert anonymous_pids(narrowed(promela.parse_text)(plain, "o.pml")) is not None
+
+
+@pytest.mark.parametrize("what,text", REMOTE, ids=[w for w, _ in REMOTE])
+def test_reduce_pids_finds_the_violation_a_remote_reference_observes(what, text, tmp_path):
+    """Spin: an error (assertion violated, claim end reached); every strategy, pids included,
+    reports it (exit 1) and stores as many states as the unreduced run (no symmetry left)."""
+    plain_exit, plain = _explore_cli(tmp_path, text, "none")
+    exit_code, reduced = _explore_cli(tmp_path, text, "pids")
+    assert (plain_exit, exit_code) == (1, 1)
+    assert reduced["states"] == plain["states"]
+    assert [a["verdict"] for a in reduced["assertions"]] == [a["verdict"] for a in plain["assertions"]]
+    assert "fails" in [a["verdict"] for a in reduced["assertions"]]
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+        assert compare(text, tmp_path) is None
+
+
+def test_issue_reproducer_counts_as_spin(tmp_path):
+    """Spin 6.5.2: assertion violated, 13 states stored; ``--reduce pids`` stores 13 too."""
+    check(OBSERVED, 13, True, tmp_path)
+    assert _explore_cli(tmp_path, OBSERVED, "pids")[1]["states"] == 13
+
+
+def test_reduce_pids_checks_its_swaps_on_every_state():
+    """A front end that wrongly called the observed workers anonymous: the explorer checks
+    each swap the pid abstraction makes where it applies, refutes one, and explores without
+    reduction, finding the violation."""
+    import dataclasses
+
+    model = narrowed(promela.parse_text)(OBSERVED, "o.pml")
+    workers = tuple(p.name for p in model.processes if p.family == "W")
+    wrong = dataclasses.replace(model, annotations=model.annotations + (("anonymous_pids", ((workers,), ())),))
+    assert anonymous_pids(wrong) is not None
+    reduced = explore_reduced(wrong, "pids", detection=detect(wrong))
+    assert reduced.exploration.faults == 1 and reduced.exploration.states == 13
+    assert reduced.notes and "swap of anonymous processes" in reduced.notes[0]
+    # with the check off (--trust-symmetry) the wrong abstraction hides it: the check is what caught it
+    trusted = explore_reduced(wrong, "pids", detection=detect(wrong), check=False)
+    assert trusted.exploration.faults == 0
+
+
+def test_pid_swaps_pass_where_the_abstraction_is_right():
+    """dynamic_workers: every swap holds on every state where it applies (no note)."""
+    model = load_model(str(ROOT / "models" / "dynamic_workers.pml"))
+    reduced = explore_reduced(model, "pids", detection=detect(model, domain_states=100_000))
+    assert reduced.notes == () and reduced.reducer.local_symmetries
+
+
+def test_workers_whose_narrowed_domains_differ_are_not_exchanged():
+    """``run W(0); run W(1)``: pid 1 always holds k = 0, so narrowing gives the two workers'
+    ``k`` the domains {0} and {1} and folds them into their steps; exchanging them would
+    leave the narrowed model (the per-state check refuted the swap, found by
+    ``promela_gen.dynamic(9)``).  With equal arguments they stay interchangeable."""
+    text = ("byte g1;\nproctype W(byte k) { byte l0; l0 = k; do :: g1 = (g1 + 1) % 3 od }\n"
+            "init { if :: g1 = 0 :: g1 = 1 fi; atomic { run W(0); run W(ARG) } }\n")
+    for arg, anonymous in (("1", False), ("0", True)):
+        model = narrowed(promela.parse_text)(text.replace("ARG", arg), "w.pml")
+        assert (anonymous_pids(model) is not None) == anonymous
+        reduced = explore_reduced(model, "pids", detection=detect(model))
+        assert reduced.notes == ()
+        plain = explore_reduced(model, "none").exploration.states
+        assert (reduced.exploration.states < plain) == anonymous
 
 
 def test_max_procs_option(tmp_path):

@@ -128,10 +128,11 @@ def test_faults_are_reported_with_origin_and_message():
     (report,) = result.first_faults
     assert report.state == (2,) and report.origin == "line 7"
     assert report.message == "value 3 written to x is outside its domain"
-    # A state whose only step faults has no successor: it is reported as a deadlock too.
-    assert result.deadlocks == ((2,),)
+    # A state whose only step faults has a step enabled: a fault, not a deadlock as well
+    # (Spin: an assertion that fails is executable, pan -A reports no invalid end state).
+    assert result.deadlocks == ()
     verdict = result.assertions[0]
-    assert verdict.verdict == "fails"
+    assert (verdict.verdict, verdict.note) == ("fails", "run-time error reachable")
     assert result.fault_trace[-1].event.startswith("up: value 3 written")
 
 
@@ -362,7 +363,8 @@ def test_explorer_agrees_with_oracle(model):
     assert result.states == len(states)
     assert result.transitions == len(transitions)
     assert result.faults == len(faults)
-    dead_ends = states - {s for s, _ in transitions}
+    # a state with a faulting step has an enabled step: it is no dead end
+    dead_ends = states - {s for s, _ in transitions} - faults
     assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}
     assert set(result.terminal_states) == {s for s in dead_ends if semantics.is_terminal(model, s)}
     assert {r.state for r in result.first_faults} <= faults
@@ -389,7 +391,7 @@ def assert_agrees_with_interpreter(model):
     result = explore_state_space(model)
     assert (result.states, result.transitions, result.faults) == (
         len(states), len(transitions), len(faults))
-    dead_ends = states - {s for s, _ in transitions}
+    dead_ends = states - {s for s, _ in transitions} - faults
     assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}
     for verdict in result.assertions:
         trace = verdict.trace

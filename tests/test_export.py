@@ -364,6 +364,55 @@ def test_atomic_write_replaces_only_when_complete(tmp_path):
     assert stat.S_IMODE(os.stat(target).st_mode) == 0o666 & ~umask
 
 
+def test_atomic_write_goes_through_a_symbolic_link(tmp_path):
+    """``-o LINK`` writes the link's target, and the link stays a link (it was replaced by a
+    regular file, the target left stale)."""
+    target = tmp_path / "real.gap"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.gap"
+    link.symlink_to(target)
+    atomic_write(str(link), iter(["new\n"]))
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new\n"
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640  # an existing file keeps its permissions
+    assert sorted(os.listdir(tmp_path)) == ["link.gap", "real.gap"]
+    dangling = tmp_path / "dangling.gap"
+    dangling.symlink_to(tmp_path / "made.gap")
+    atomic_write(str(dangling), iter(["made\n"]))
+    assert dangling.is_symlink() and (tmp_path / "made.gap").read_text() == "made\n"
+
+
+def test_atomic_write_writes_a_fifo_in_place(tmp_path):
+    """A FIFO (or a device) is written, not replaced by a regular file."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    atomic_write(str(fifo), iter(["through ", b"the pipe\n"]))
+    reader.join(timeout=10)
+    assert received == [b"through the pipe\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert os.listdir(tmp_path) == ["pipe"]
+
+
+def test_cli_export_to_a_null_device_leaves_it_a_device(tmp_path):
+    """``export -o /dev/null`` run as root replaced /dev/null with a regular file; here on a
+    null device made for the test (needs the right to make device nodes)."""
+    null = tmp_path / "null"
+    try:
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, OSError) as e:
+        pytest.skip(f"cannot make a device node here: {e}")
+    result = CliRunner().invoke(main, ["export", os.path.join(MODELS, "token_circulation.csp"), "-D", "N=3",
+                                       "--format", "gap", "-o", str(null)])
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISCHR(os.stat(null).st_mode) and os.listdir(tmp_path) == ["null"]
+
+
 def test_failed_picture_leaves_no_file(tmp_path):
     model = load(os.path.join(MODELS, "token_circulation.csp"), {"N": 3})
     target = tmp_path / "graph.dot"

@@ -7,9 +7,12 @@ For each model, in-process through the command line:
   (exit code 1 would be a refuted generator);
 * ``explore --reduce exact``: the number of stored states equals the number of orbits of the
   reachable states under the detected group, counted by brute force (``test_reduce.orbit_count``);
+* Promela models: ``explore --reduce pids`` gives the unreduced run's verdicts, faults and
+  deadlocks, stores no more states, and refutes none of its symmetries (its per-state checks);
 * Promela models, in the slow profile: Spin's count of stored states (``spin_oracle.compare``).
 
-Promela and Murphi models come from ``promela_gen`` and ``murphi_gen``; CSP# and DVE models
+Promela and Murphi models come from ``promela_gen`` (``promela-dynamic``: workers created by
+``run``, remote references, labels) and ``murphi_gen``; CSP# and DVE models
 (2-3 processes, small arrays, guards, channels, atomic) from the small generators below.
 The default run is bounded; ``-m slow`` runs many more seeds.
 """
@@ -137,6 +140,7 @@ def dve_model(seed: int) -> str:
 
 GENERATORS = {
     "promela": (".pml", promela_gen.model),
+    "promela-dynamic": (".pml", promela_gen.dynamic),
     "murphi": (".m", murphi_gen.generate),
     "csp": (".csp", csp_model),
     "dve": (".dve", dve_model),
@@ -146,7 +150,26 @@ GENERATORS = {
 #: What a failure can be: a load that is neither a model nor a located error, a generator
 #: ``--verify`` refutes (or a run it cannot finish), an exact reduction storing other than
 #: one state per orbit, a Promela state count other than Spin's.
-FAILURE_KINDS = ("front-end crash", "not an automorphism", "orbit count", "Spin count")
+FAILURE_KINDS = ("front-end crash", "not an automorphism", "orbit count", "pids verdict", "Spin count")
+
+
+def check_pids(detection, text: str) -> None:
+    """``explore --reduce pids`` against an unreduced run of the detected model, both with
+    the per-state checks on (``FuzzFailure`` "pids verdict")."""
+    from detect.checking.reduce import explore_reduced
+
+    plain = explore_reduced(detection.model, "none").exploration
+    reduced = explore_reduced(detection.model, "pids", detection=detection)
+    got = reduced.exploration
+
+    def verdicts(e):
+        return ([(a.assertion.kind, a.verdict) for a in e.assertions if a.assertion.kind != "acceptance"],
+                e.faults > 0, len(e.deadlocks) > 0)
+
+    if any("not a symmetry" in n for n in reduced.notes) or got.states > plain.states \
+            or verdicts(plain) != verdicts(got):
+        raise FuzzFailure("pids verdict", f"plain {plain.states} states {verdicts(plain)}, --reduce pids "
+                                          f"{got.states} states {verdicts(got)}, {reduced.notes}\n{text}")
 
 
 def check_model(language: str, seed: int, spin: bool = False) -> str:
@@ -188,7 +211,9 @@ def check_model(language: str, seed: int, spin: bool = False) -> str:
         stored = json.loads(reduced.stdout)["states"]
         if stored != orbits:
             raise FuzzFailure("orbit count", f"exact reduction stored {stored} states, {orbits} orbits:\n{text}")
-        if spin and language == "promela" and spin_available():
+        if language.startswith("promela"):
+            check_pids(detection, text)
+        if spin and language.startswith("promela") and spin_available():
             try:
                 differ = compare(text, Path(d), os.path.basename(path))
             except SpinRefused as e:
@@ -203,8 +228,10 @@ def is_sound(outcome: str) -> bool:
     return outcome.startswith("sound")
 
 
-DEFAULT_SEEDS = {"promela": range(4), "murphi": range(3), "csp": range(8), "dve": range(8)}
-SLOW_SEEDS = {"promela": range(100, 160), "murphi": range(100, 140), "csp": range(100, 300), "dve": range(100, 300)}
+DEFAULT_SEEDS = {"promela": range(4), "promela-dynamic": range(4), "murphi": range(3), "csp": range(8),
+                 "dve": range(8)}
+SLOW_SEEDS = {"promela": range(100, 160), "promela-dynamic": range(100, 130), "murphi": range(100, 140),
+              "csp": range(100, 300), "dve": range(100, 300)}
 
 
 @pytest.mark.parametrize("language", sorted(GENERATORS))

@@ -58,7 +58,15 @@ def test_every_generator_is_a_symmetry_of_the_explored_lts(path: Path):
 def test_token_circulation_group_is_rotations_times_label_swap(n):
     model = load(str(ROOT / "models" / "token_circulation.csp"), {"N": n})
     detection = detect(model)
-    assert detection.group.order == 2 * n
+    if n == 2:
+        # Two agents: each is the other's successor, and the true group of the 64 states
+        # has order 8 (``analyze --completeness``: 8 of 8), more than rotations and label swap.
+        from detect.checking.completeness import completeness
+
+        result = completeness(model, [g.permutation for g in detection.group.generators])
+        assert (detection.group.order, result.true_order) == (8, 8)
+    else:
+        assert detection.group.order == 2 * n
     kinds = {g.kind for g in detection.group.generators}
     assert "process" in kinds and "data" in kinds
     if n <= 4:

@@ -84,6 +84,16 @@ def test_claim_product_agrees_with_spin(name, tmp_path):
     assert compare(CASES[name], tmp_path) is None
 
 
+@pytest.mark.xfail(strict=True, reason="known: under a never claim a timeout inside an atomic sequence "
+                   "leaves one state more than Spin stores (Spin 4, we 5); found by promela_gen.dynamic_claimed(15)")
+def test_timeout_inside_atomic_under_a_claim_counts_as_spin(tmp_path):
+    _needs_spin()
+    text = ("byte g0, g1;\n"
+            "init { atomic { do :: else -> break :: g1 < 2 -> if :: timeout -> g0 = 1 :: g0 == 5 fi; g1++ od } }\n"
+            "never { S0: do :: true od }\n")
+    assert compare(text, tmp_path) is None
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_random_model_with_random_claim_agrees_with_spin(seed, tmp_path):
     text = claimed(seed)

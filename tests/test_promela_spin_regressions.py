@@ -210,11 +210,9 @@ def test_a_run_after_a_process_ended_reuses_its_pid(tmp_path):
           18, False, tmp_path)
 
 
-# ``_pid`` in a receive.  ``eval(_pid)`` matches the receiver's pid.  A plain ``_pid``
-# argument is refused: Spin's simulator calls it "illegal assignment to _pid"; its verifier
-# stores into the process's _pid but masks _pid out of the stored state, so states differing
-# only there are merged (RECV_INTO_PID: Spin 12 states, a plain store 13) and the result
-# depends on the search order.
+# ``_pid`` in a receive.  ``eval(_pid)`` matches the receiver's pid; a plain ``_pid`` argument
+# stores into the process's _pid, as Spin's verifier does (pan masks _pid out of the states it
+# stores; see tests/test_promela_read_like_spin.py).
 RECV_INTO_PID = "chan c = [2] of { byte, byte };\nactive [2] proctype P() { c!0,1 - _pid; c?0,_pid; end: c?9,_ }\n"
 
 
@@ -223,13 +221,8 @@ def test_eval_pid_in_a_receive_matches_the_receivers_pid(tmp_path):
     check("chan c = [2] of { byte, byte };\nactive [2] proctype P() { c!0,0; c?0,eval(_pid) }", 6, True, tmp_path)
 
 
-def test_receive_into_pid_is_a_located_error(tmp_path):
-    from detect.errors import InputError
-    from frontends.promela import parse_text
-    with pytest.raises(InputError, match=r"pid.pml:2:45: unsupported construct: a receive into _pid"):
-        parse_text(RECV_INTO_PID, "pid.pml")
-    if spin_available():
-        assert spin_counts(RECV_INTO_PID, tmp_path) == Counts(12, False)
+def test_receive_into_pid_stores_as_spin_does(tmp_path):
+    check(RECV_INTO_PID, 12, False, tmp_path)
 
 
 def test_symmetric_rings_generators_verified():

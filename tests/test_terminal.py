@@ -154,3 +154,25 @@ def test_trail_and_replay_at_a_terminal(cache, tmp_path):
     code, screen = at_terminal("replay", str(model), str(trail), cache=cache)
     no_traceback(screen)
     assert code == 1 and "violation reproduced" in screen, screen
+
+
+def test_progress_at_a_terminal_shows_states_rate_memory_and_time(cache):
+    """A few seconds of exploration at a terminal: the live status line (on standard error,
+    then erased) shows the states, states/s, transitions and memory; the report follows."""
+    code, screen = at_terminal("explore", str(MODELS / "paper" / "milner.csp"), "-D", "N=12", "--engine", "python",
+                               "--timeout", "3", cache=cache)
+    no_traceback(screen)
+    assert code == 3, screen
+    assert re.search(r"exploring, [\d,]+ states, [\d,]+ states/s, [\d,]+ transitions, [\d.]+ \w+ resident", screen), \
+        screen
+    assert "stopped early: time-out of 3 s reached; counts are partial" in screen
+    assert "depth reached" in screen and "states matched" in screen
+
+
+def test_a_property_not_checked_at_a_terminal_is_exit_3(cache, tmp_path):
+    path = tmp_path / "ltl.pml"
+    path.write_text("byte x;\nactive proctype P() { x = 1 }\nltl p1 { [] (x <= 1) }\n")
+    code, screen = at_terminal("explore", str(path), cache=cache)
+    no_traceback(screen)
+    assert code == 3, screen
+    assert "not checked" in screen and "1 property not checked" in screen

@@ -57,7 +57,7 @@ def test_domain_narrowing_stops_at_the_time_out(tmp_path, command):
     # Past the first half second the line also says how far narrowing's exploration got.
     assert re.fullmatch(re.escape(f"symdetect: {path}: time-out of 1.5 s reached while loading the model (front end "
                                   "and domain narrowing)")
-                        + r"( \(domain narrowing: exploring, [\d,]+ states, [\d,]+ transitions\))?"
+                        + r"( \(domain narrowing: exploring, [\d,]+ states, [\d,]+ states/s, [\d,]+ transitions\))?"
                         + re.escape("; the run is incomplete: raise --timeout"), line), line
 
 

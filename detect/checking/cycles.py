@@ -19,7 +19,7 @@ from detect.ir import SequentialModel
 from detect.statespace.compile import compile_model
 from detect.statespace.explore import (AssertionResult, Exploration, TraceStep, reachable_graph, state_bound,
                                       trace_between)
-from detect.checking.verify import MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
+from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -110,6 +110,15 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
     short (more than ``max_states`` states, the slot budget, ``timeout`` seconds, a growth of
     ``memory_limit`` bytes, Ctrl-C if ``interruptible``) and ``why`` then says which, and what
     to pass."""
+    found, states, why, _, trace, loop_from = _acceptance_cycle(model, condition, max_states, timeout, memory_limit,
+                                                                interruptible)
+    return found, states, why, trace, loop_from
+
+
+def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float],
+                      memory_limit: Optional[int], interruptible: bool
+                      ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
+    """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not)."""
     bound = state_bound(model, max_states)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
                             interruptible=interruptible)
@@ -118,16 +127,16 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
         advice = stop_advice(stopped_by, bound, "while looking for cycles")
         states = len(graph.states)
         if stopped_by in (MAX_STATES, SLOT_BUDGET):
-            return None, states, f"more than {states:,} unreduced states; {advice}", (), None
-        return None, states, f"stopped after {states:,} unreduced states; {advice}", (), None
+            return None, states, f"more than {states:,} unreduced states; {advice}", stopped_by, (), None
+        return None, states, f"stopped after {states:,} unreduced states; {advice}", stopped_by, (), None
     for component in cyclic_components(graph.successors):
         accepting = next((k for k in sorted(component) if condition(graph.states[k])), None)
         if accepting is not None:
             path, loop_from = lasso(graph.successors, graph.initial, component, accepting)
             states = [graph.states[k] for k in path]
             trace = trace_between(compile_model(model), states[0], states[1:])
-            return True, len(graph.states), "", trace, loop_from
-    return False, len(graph.states), "", (), None
+            return True, len(graph.states), "", "", trace, loop_from
+    return False, len(graph.states), "", "", (), None
 
 
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
@@ -146,12 +155,14 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
             continue
         if interruptible and result.interrupted:
-            verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted")
+            verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted",
+                                          stopped_by=INTERRUPTED)
             continue
-        cycle, states, why, trace, loop_from = acceptance_cycle(model, cond, max_states or 1_000_000, timeout,
-                                                                memory_limit, interruptible)
+        cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
+            model, cond, max_states or 1_000_000, timeout, memory_limit, interruptible)
         if cycle is None:
-            verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}")
+            verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}",
+                                          stopped_by=stopped_by)
         else:
             verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", trace,
                                           f"{'a' if cycle else 'no'} cycle through an accepting state "

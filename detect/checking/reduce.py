@@ -42,13 +42,13 @@ from detect.statespace.compile import State, compile_model
 from detect.symmetry.permgroup import PermutationGroup, permutation_group
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
-    CanonicalUndecided, Exploration, NativeCanonical, NotASymmetry, PointSymmetry, Progress, SortedBlocks,
-    explore_state_space,
+    CanonicalUndecided, Exploration, LocalSymmetry, NativeCanonical, NotASymmetry, PointSymmetry, Progress,
+    SortedBlocks, explore_state_space,
 )
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
-from detect.checking.pids import anonymous_pids, pid_canonicaliser
+from detect.checking.pids import anonymous_pids, pid_canonicaliser, pid_swaps
 from detect.checking.scalarset import (
     aligned_blocks, block_key, permuted_pids, scalarset_canonicaliser, slot_maps,
 )
@@ -82,6 +82,9 @@ class Reducer:
     method: str
     #: Set when the native explorer computes ``canonicalise`` in C (sorting blocks, or S_m on pids).
     native_canonical: Optional[NativeCanonical] = None
+    #: Moves ``canonicalise`` makes beyond the group's generators, each checked on the
+    #: expanded states where it applies (``pids``: ``detect.checking.pids.pid_swaps``).
+    local_symmetries: tuple[LocalSymmetry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -620,7 +623,8 @@ def pid_reducer(model: SequentialModel, group, enumerate_limit: int = ENUMERATE_
     method = f"pid abstraction over {len(abstraction.groups)} group(s) of {sizes} processes"
     if by_group is not None:
         method += f", then {exact.method}"
-    return Reducer("pids", group.order, canonicalise, exact.slot_order, method)
+    return Reducer("pids", group.order, canonicalise, exact.slot_order, method,
+                   local_symmetries=pid_swaps(abstraction))
 
 
 # ------------------------------------------------------------------------ invariance of conditions
@@ -745,6 +749,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit, memory_limit=memory_limit)
     pts = LiteralPoints.of(model)
     actions = [point_symmetry(g, pts) for g in group.acting_points]
+    checks = tuple(actions) + reducer.local_symmetries
 
     try:
         try:
@@ -752,7 +757,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                                          memory_limit=memory_limit, workers=workers, distributed=distributed,
                                          canonicalise=reducer.canonicalise, native_canonical=reducer.native_canonical,
                                          progress=progress,
-                                         symmetries=tuple(actions) if check and reducer.canonicalise is not None else ())
+                                         symmetries=checks if check and reducer.canonicalise is not None else ())
         except CanonicalUndecided:
             # The C search ran out of branches in the native explorer, which cannot ask
             # nauty/bliss: again in the Python explorer, whose calls of the same canonicaliser
@@ -760,10 +765,12 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
             result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine="python",
                                          memory_limit=memory_limit, canonicalise=reducer.canonicalise,
                                          progress=progress,
-                                         symmetries=tuple(actions) if check else ())
+                                         symmetries=checks if check else ())
     except NotASymmetry as wrong:
         # Never trust a refuted generator: the verdicts come from a plain run.
-        note = (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
+        what = (f"generator {wrong.generator}" if wrong.generator < len(actions) else
+                checks[wrong.generator].name or f"symmetry {wrong.generator}")
+        note = (f"{what} is not a symmetry of this model (it does not map the "
                 f"steps of a reachable state onto those of its image): explored without reduction. "
                 f"This is a bug in symmetry detection; please report it")
         plain = explore_state_space(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
@@ -784,6 +791,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         terminal_ok = bool(invariant(model.terminal, compiled.terminal))
     redo: dict[int, str] = {}
     for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
+        if a.about:
+            continue  # not this model's property: "not checked" either way
         if a.kind == "deadlockfree" and not terminal_ok:
             redo[i] = "the valid-end-state predicate is not invariant under the symmetry group"
         elif a.objective is not None:

@@ -12,8 +12,10 @@ model without them is stored state for state.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 from detect import ir
+from detect.checking.verify import stop_advice, stop_reason
 from detect.statespace.compile import compile_model
 from detect.statespace.explore import reachable_graph, state_bound
 
@@ -43,6 +45,28 @@ def spin_stored_states(model: ir.SequentialModel, max_states: int | None = None,
     Our count includes the states inside atomic sequences, which Spin passes through
     without storing; ``spin_state_count`` gives the number comparable with Spin's
     ``-o1 -o2 -o3`` run without partial-order reduction and without a never claim."""
-    graph = reachable_graph(model, max_states=state_bound(model, max_states or 10_000_000).states, timeout=timeout,
+    counted = spin_stored_count(model, max_states, timeout, memory_limit, interruptible)
+    return counted.stored, counted.states, not counted.stopped_by
+
+
+@dataclass(frozen=True)
+class SpinStored:
+    """Spin's "states, stored" (``stored``) among the ``states`` we explored; ``stopped_by``
+    (a ``verify.stop_reason``, "" when the count is complete) and ``advice`` say why the count
+    is partial and what to pass."""
+
+    stored: int
+    states: int
+    stopped_by: str = ""
+    advice: str = ""
+
+
+def spin_stored_count(model: ir.SequentialModel, max_states: int | None = None, timeout: float | None = None,
+                      memory_limit: int | None = None, interruptible: bool = False) -> SpinStored:
+    """``spin_stored_states`` with the reason a partial count stopped."""
+    bound = state_bound(model, max_states or 10_000_000)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout,
                             memory_limit=memory_limit, interruptible=interruptible)
-    return spin_state_count(model, graph.states), len(graph.states), graph.complete
+    reason = stop_reason(graph, bound)
+    advice = stop_advice(reason, bound, "while counting Spin's stored states") if reason else ""
+    return SpinStored(spin_state_count(model, graph.states), len(graph.states), reason, advice)

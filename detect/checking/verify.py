@@ -8,7 +8,11 @@ A state permutation σ is a symmetry of the reachable LTS when (seed 002; pitfal
 3. σ maps fault states (a summand instance faults there) to fault states and non-fault
    states to non-fault states;
 4. σ maps dead-end states satisfying ``model.terminal`` to such states and deadlocks to
-   deadlocks (else deadlock verdicts would change under reduction).
+   deadlocks (else deadlock verdicts would change under reduction);
+5. σ maps every literal a reachable state holds to one with the same marks
+   (``SequentialModel.marks``: Promela's end, accept and progress labels of a location),
+   so that the properties the marks define (valid end states, acceptance and progress
+   cycles) are preserved.
 
 Each is checked on the unreduced reachable graph (``explore.reachable_graph``), states in
 breadth-first order.  The graph holds every state, so it is bounded by ``max_states`` and by
@@ -28,8 +32,8 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
-from detect.statespace.explore import ReachableGraph, StateBound, reachable_graph, state_bound
-from detect.ir import SequentialModel, literal_label, state_slots
+from detect.statespace.explore import ReachableGraph, StateBound, counts_text, reachable_graph, state_bound
+from detect.ir import SequentialModel, literal_label, literal_marks, state_slots
 from detect.symmetry.group import group_order
 from detect.symmetry.perm import StatePermutation
 
@@ -39,7 +43,7 @@ class GeneratorVerdict:
     """Result for one generator: ``ok``, or the first counterexample found.
 
     ``kind`` is ``""`` when ok, else one of ``"malformed"``, ``"initial"``, ``"transition"``,
-    ``"extra transition"``, ``"fault"``, ``"terminal"``.
+    ``"extra transition"``, ``"fault"``, ``"terminal"``, ``"labels"``.
     ``state``/``image`` are the state and σ(state) of the counterexample; ``missing`` is the
     transition of σ(state) that should exist but does not (or, for ``"extra transition"``,
     the one of σ(state) that has no preimage).  ``checked``: the states whose transitions
@@ -77,6 +81,23 @@ def stop_reason(graph: ReachableGraph, bound) -> str:
     if graph.interrupted:
         return INTERRUPTED
     return SLOT_BUDGET if bound.by_slots else MAX_STATES
+
+
+#: How the text reports say what stopped a run (one wording for every command).
+STOP_WORDS = {MAX_STATES: "state bound reached (--max-states)",
+              SLOT_BUDGET: "state-slot budget reached",
+              TIMEOUT: "time-out reached",
+              MEMORY_LIMIT: "memory limit reached (--memory-limit)",
+              INTERRUPTED: "interrupted",
+              "graph-limit": "graph limit reached (--graph-limit)"}
+
+
+def stop_words(stopped_by: str, timeout: Optional[float] = None) -> str:
+    """``stopped_by`` (a ``stop_reason``, or "graph-limit") in words: "time-out of 5 s
+    reached" when the ``timeout`` is given."""
+    if stopped_by == TIMEOUT and timeout is not None:
+        return f"time-out of {timeout:g} s reached"
+    return STOP_WORDS.get(stopped_by, stopped_by.replace("-", " ") + " reached")
 
 
 def stop_advice(stopped_by: str, bound, activity: str) -> str:
@@ -197,7 +218,7 @@ def verify(model: SequentialModel, generators: Sequence[StatePermutation],
     compiled = compile_model(model)
 
     def exploring(states: int, transitions: int, seconds: float) -> None:
-        progress(f"verify: exploring, {states:,} states, {transitions:,} transitions")
+        progress(f"verify: exploring, {counts_text(states, transitions, seconds)}")
 
     bound = state_bound(model, max_states)
     graph = reachable_graph(compiled, bound.states, exploring if progress is not None else None, timeout,
@@ -279,6 +300,7 @@ class _Checker:
         self.graph = graph
         self.index = graph.index()
         self.slots = state_slots(self.model)
+        self.marks = literal_marks(self.model)
 
     # -- successor information for any state, explored or not
     def successors(self, state: State) -> tuple[frozenset[State], bool]:
@@ -310,7 +332,7 @@ class _Checker:
         if self.stopped in (TIMEOUT, INTERRUPTED):
             return GeneratorVerdict(g, True, checked=0)
         try:
-            failed, checked = self._transitions(g, apply)
+            failed, checked = self._transitions(g, apply, self._relabelled(sigma))
         except KeyboardInterrupt:
             if not self.interruptible:
                 raise
@@ -338,9 +360,27 @@ class _Checker:
                         state, image)
         return None
 
-    def _transitions(self, g, apply) -> tuple[Optional[GeneratorVerdict], int]:
+    def _relabelled(self, sigma: StatePermutation) -> dict[int, dict[int, tuple[int, int]]]:
+        """Slot -> value -> the literal ``(slot, value)`` σ maps it onto, for the literals
+        whose image has other marks."""
+        marks = self.marks
+        marked = {k for k, _ in marks}
+        slots = marked | {k for k, t in enumerate(sigma.target) if t in marked}
+        out = {}
+        for k in sorted(slots):
+            t = sigma.target[k]
+            bad = {v: (t, sigma.values[k][v]) for v in self.slots[k].domain
+                   if marks.get((k, v), "") != marks.get((t, sigma.values[k][v]), "")}
+            if bad:
+                out[k] = bad
+        return out
+
+    def _transitions(self, g, apply, relabelled: dict[int, dict[int, tuple[int, int]]]
+                     ) -> tuple[Optional[GeneratorVerdict], int]:
         """(the first counterexample or None, the states checked: all expanded ones unless
-        the deadline passed first)."""
+        the deadline passed first).  ``relabelled``: the literals σ maps onto literals with
+        other marks (``_relabelled``), which no checked state may hold."""
+        marks = self.marks
         graph, states, show = self.graph, self.graph.states, self.show
         terminal = self.compiled.terminal
         tell, next_tell = self.progress, time.perf_counter() + _TELL_SECONDS
@@ -356,6 +396,15 @@ class _Checker:
                     tell(f"verify: generator {g}, {k:,} of {graph.expanded:,} states checked")
             s = states[k]
             image = apply(s)
+            for slot, bad in relabelled.items():
+                if s[slot] in bad:
+                    t, w = bad[s[slot]]
+                    return GeneratorVerdict(
+                        g, False, "labels",
+                        f"{show(s)} is mapped to {show(image)}, but the location "
+                        f"{literal_label(self.slots[slot], s[slot])} ({marks.get((slot, s[slot])) or 'no label'}) "
+                        f"is mapped to {literal_label(self.slots[t], w)} ({marks.get((t, w)) or 'no label'})",
+                        s, image), k
             image_successors, image_faults = self.successors(image)
             for j in graph.successors[k]:
                 t = states[j]

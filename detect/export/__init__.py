@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -56,22 +57,41 @@ class ExportError(Exception):
 
 
 def atomic_write(path: str, chunks: Iterable[Union[str, bytes]]) -> None:
-    """Write ``chunks`` to ``path`` all-or-nothing: a temporary file in the same directory
-    (so the rename stays on one file system) is renamed over ``path`` on success and removed
-    on any error, including an error raised by the ``chunks`` iterator itself."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    """Write ``chunks`` to ``path`` as a shell's ``>`` would, but all-or-nothing where it can.
+
+    A symbolic link is written through: its target (created if the link dangles) gets the
+    contents and the link stays.  A regular file (or none) is replaced atomically: a
+    temporary file in the same directory (so the rename stays on one file system) is renamed
+    over it on success and removed on any error, including one raised by the ``chunks``
+    iterator itself; an existing file keeps its permissions.  Anything else -- a FIFO, a
+    device such as ``/dev/null`` -- is written in place: replacing it would destroy it."""
+    target = os.path.realpath(path)
+    try:
+        existing = os.stat(target)
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(target, "wb") as handle:
+            for chunk in chunks:
+                handle.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
+        return
+    directory = os.path.dirname(target)
+    fd, temporary = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             for chunk in chunks:
                 handle.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
             handle.flush()
             os.fsync(handle.fileno())
-        # mkstemp creates the file 0600; give it the permissions a plain open() would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
+        if existing is not None:
+            mode = stat.S_IMODE(existing.st_mode)
+        else:
+            # mkstemp creates the file 0600; give it the permissions a plain open() would.
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
     except BaseException:
         try:
             os.unlink(temporary)

@@ -259,13 +259,19 @@ class Assertion:
 
     A ``reaches`` with an ``objective`` (PAT's ``reaches cond with min(e)`` / ``max(e)``;
     ``sense`` is ``"min"`` or ``"max"``) also asks for the least / greatest value of the
-    objective over the reachable states where the condition holds."""
+    objective over the reachable states where the condition holds.
+
+    ``about`` is empty when the property is about this model; else it names the process it
+    is about, as the front end reads it back (CSP#: ``#assert Q() deadlockfree;`` in a model
+    linearised for ``P()`` says ``"Q()"``).  Such a property has no verdict here (its
+    ``condition`` and ``objective`` are None): only an exploration of that process can give one."""
 
     kind: str
     text: str
     condition: Expr | None = None
     objective: Expr | None = None
     sense: str | None = None
+    about: str = ""
 
 
 @dataclass(frozen=True)
@@ -345,6 +351,12 @@ class SequentialModel:
     #: The process instances, in the order the front end created them; empty for models
     #: without processes (Murphi's rules, models built by hand).
     processes: tuple[Process, ...] = ()
+    #: Literals the model's properties single out, as ``(variable, element, value, mark)``:
+    #: ``variable[element] = value`` carries ``mark`` (Promela's labels: ``"end"`` a valid
+    #: end location, ``"accept"``, ``"progress"``).  A symmetry maps every literal to one
+    #: with the same marks: the coloured graph colours literals by them and ``--verify``
+    #: checks it (``literal_marks``).
+    marks: tuple[tuple[str, int, int, str], ...] = ()
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""
@@ -395,6 +407,19 @@ def slot_offsets(model: SequentialModel) -> dict[str, int]:
         offsets[v.name] = pos
         pos += v.length
     return offsets
+
+
+def literal_marks(model: SequentialModel) -> dict[tuple[int, int], str]:
+    """``(slot, value)`` -> the literal's marks (``SequentialModel.marks``), sorted and
+    joined by commas; only literals the state layout has (a narrowed domain drops some)."""
+    offsets = slot_offsets(model)
+    variables = {v.name: v for v in model.variables}
+    found: dict[tuple[int, int], set[str]] = {}
+    for name, element, value, mark in model.marks:
+        v = variables.get(name)
+        if v is not None and element < v.length and value in v.domain:
+            found.setdefault((offsets[name] + element, value), set()).add(mark)
+    return {literal: ",".join(sorted(marks)) for literal, marks in found.items()}
 
 
 def literal_label(slot: Slot, value: int) -> str:
@@ -574,6 +599,7 @@ __all__ = [
     "state_slots",
     "slot_offsets",
     "literal_label",
+    "literal_marks",
     "left_spine",
     "ModelError",
     "validate",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Optional
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt,
@@ -97,6 +97,9 @@ class Env:
     offsets: Mapping[str, int]
     state: list[int]
     scope: dict[str, int]
+    #: when given, every value written to a variable is added here, by variable name (domain
+    #: narrowing asks which values steps write on the way: ``detect.transform.reachable``)
+    written: Optional[dict[str, set[int]]] = None
 
     def read(self, name: str) -> int:
         if name in self.scope:
@@ -163,6 +166,8 @@ def execute(stmts: tuple[Stmt, ...], env: Env) -> None:
 
 
 def _check_domain(env: Env, var_name: str, value: int, slot: int) -> None:
+    if env.written is not None:
+        env.written.setdefault(var_name, set()).add(value)
     var = env.model.variable(var_name)
     if value not in var.domain:
         k = slot - env.offsets[var_name]
@@ -191,13 +196,15 @@ def event_label(s: Summand, env: Env) -> str:
     return ".".join(parts)
 
 
-def steps(model: SequentialModel, state: tuple[int, ...]) -> Iterator[Step]:
-    """All transitions of ``state``: summands in order, locals in lexicographic order."""
+def steps(model: SequentialModel, state: tuple[int, ...],
+          written: Optional[dict[str, set[int]]] = None) -> Iterator[Step]:
+    """All transitions of ``state``: summands in order, locals in lexicographic order.
+    ``written``: see ``Env.written``."""
     offsets = slot_offsets(model)
     for i, s in enumerate(model.summands):
         for binding in itertools.product(*(loc.domain for loc in s.locals)):
             scope = {loc.name: val for loc, val in zip(s.locals, binding)}
-            env = Env(model, offsets, list(state), scope)
+            env = Env(model, offsets, list(state), scope, written)
             try:
                 if not evaluate(s.guard, env):
                     continue

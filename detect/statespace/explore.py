@@ -6,8 +6,10 @@ deadlocks with ``semantics.reference_state_space`` on random models).  Definitio
 * a *transition* is a distinct ``(source, target)`` pair of states (labels are not counted,
   as in ``semantics.reference_state_space``);
 * a *fault state* has at least one summand instance that faults; ``faults`` counts them;
-* a *deadlock* has no successor (faulting instances are no successors) and does not satisfy
-  ``model.terminal``; a *terminal state* has no successor and does satisfy it.
+* a *deadlock* has no successor and no faulting step, and does not satisfy ``model.terminal``;
+  a *terminal state* has no successor and no faulting step and does satisfy it.  A state
+  whose only enabled steps fault is a fault state only: a step is enabled there (Spin's
+  ``pan -A`` reports no invalid end state where an assertion fails).
 
 With ``canonicalise`` every state (initial ones included) is replaced by its representative
 before the visited check, so all counts are of representatives.  The explorer stores, for
@@ -150,6 +152,21 @@ class PointSymmetry:
         return self.apply(state)
 
 
+@dataclass(frozen=True)
+class LocalSymmetry:
+    """A state permutation ``apply`` that a canonicaliser uses only on the states where
+    ``applies`` holds (seed 001's pid abstraction swaps two anonymous processes only while
+    both are present); the explorer checks it on exactly those states."""
+
+    applies: Callable[[State], bool]
+    apply: Callable[[State], State]
+    #: what it is, for the report of a refuted one
+    name: str = ""
+
+    def __call__(self, state: State) -> State:
+        return self.apply(state)
+
+
 class NotASymmetry(Exception):
     """A generator checked during exploration (``explore_state_space(symmetries=...)``) does not map the
     successors and faults of an expanded state onto those of its image."""
@@ -161,6 +178,12 @@ class NotASymmetry(Exception):
 
 #: Seconds between ``progress`` calls (and between timeout checks).
 PROGRESS_INTERVAL = 0.5
+
+
+def counts_text(states: int, transitions: int, seconds: float) -> str:
+    """How an exploration goes, as every progress display words it."""
+    rate = states / seconds if seconds > 0 else 0.0
+    return f"{states:,} states, {rate:,.0f} states/s, {transitions:,} transitions"
 #: Expansions between clock readings; reading the clock per state would cost ~5%.
 _CLOCK_EVERY = 512
 _MAX_FAULT_REPORTS = 10
@@ -210,6 +233,8 @@ class AssertionResult:
     #: For a ``reaches ... with min(e)`` / ``max(e)`` that holds: the least / greatest value of
     #: ``e`` over the reachable states where the condition holds (the trace reaches one).
     value: Optional[int] = None
+    #: why an "unknown" verdict's own check stopped (a ``checking.verify.stop_reason``), if it did
+    stopped_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -242,6 +267,24 @@ class Exploration:
     cpu_seconds: float = 0.0
     #: How the run was made, when not as asked (the native explorer could not run, ...).
     notes: tuple[str, ...] = ()
+    #: The run stopped at its own time-out (``truncated`` is then set too).
+    timed_out: bool = False
+    #: Depth reached: the most steps from an initial state to a stored state (the last BFS
+    #: level; states are stored level by level, so it is the last stored state's distance).
+    depth: int = 0
+
+    @property
+    def stopped_by(self) -> str:
+        """What stopped the run early: "" (nothing: complete), "memory-limit", "timeout",
+        "interrupted" (Ctrl-C, SIGTERM, or an alarm) or "max-states" (the names of
+        ``checking.verify.stop_reason``)."""
+        if not self.truncated:
+            return ""
+        if self.memory_limit_reached:
+            return "memory-limit"
+        if self.timed_out:
+            return "timeout"
+        return "interrupted" if self.interrupted else "max-states"
 
     @property
     def states_per_second(self) -> float:
@@ -318,8 +361,9 @@ def explore_state_space(
     it allocates and stops before it would exceed the limit.
 
     ``symmetries`` (state permutations, the generators ``canonicalise`` reduces by) are
-    checked on every expanded state s: the steps of σ(s) must be σ applied to the steps of s,
-    faults included; else ``NotASymmetry`` is raised.  Detection proves this, but a reduced
+    checked on every expanded state s (a ``LocalSymmetry`` on those where it applies): the
+    steps of σ(s) must be σ applied to the steps of s, faults included; else
+    ``NotASymmetry`` is raised.  Detection proves this, but a reduced
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
 
     ``engine`` (``auto``, ``native``, ``python``; see ``detect.statespace.native``) picks the explorer of
@@ -365,6 +409,8 @@ def explore_state_space(
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start, cpu_start = time.perf_counter(), time.process_time()
     canon = canonicalise
+    # A ``LocalSymmetry`` is checked only where it applies; the others everywhere.
+    checked = [(i, sigma, getattr(sigma, "applies", None)) for i, sigma in enumerate(symmetries)]
     successors_of = compiled.successors
     is_terminal = compiled.terminal
     limit = max_states if max_states is not None else -1
@@ -379,7 +425,7 @@ def explore_state_space(
     fault_states: list[State] = []
     pending = _PendingConditions(compiled)
     transitions = 0
-    truncated = interrupted = memory_limited = False
+    truncated = interrupted = memory_limited = timed_out = False
     expanded = 0
     memory = ResidentGrowth(memory_limit)
     # Canonicalising is costly enough that reading the clock after every expansion is
@@ -390,10 +436,11 @@ def explore_state_space(
     def must_stop() -> bool:
         """Read the memory and the clock: set the flags and say whether to stop."""
         nonlocal truncated, memory_limited
+        nonlocal timed_out
         if memory.over():
             truncated = memory_limited = True
         elif out_of_time():
-            truncated = True
+            truncated = timed_out = True
         return truncated
 
     try:
@@ -417,17 +464,20 @@ def explore_state_space(
             if pending.active:
                 pending.check(s)
             targets = set(successors_of(s))
-            for i, sigma in enumerate(symmetries):
+            for i, sigma, applies in checked:
+                if applies is not None and not applies(s):
+                    continue
                 image = sigma(s)
                 if set(successors_of(image)) != {None if t is None else sigma(t) for t in targets}:
                     raise NotASymmetry(i, s, image)
-            if None in targets:
+            faulty = None in targets
+            if faulty:
                 targets.discard(None)
                 fault_states.append(s)
             if canon is not None:
                 targets = {canon(t) for t in targets}
             transitions += len(targets)
-            if not targets:
+            if not targets and not faulty:
                 (terminals if is_terminal(s) else deadlocks).append(s)
             # Set difference against the dict runs in C: ~20% faster than a Python loop.
             new = targets.difference(parent)
@@ -454,18 +504,26 @@ def explore_state_space(
     if progress is not None:
         progress(len(parent), transitions, seconds)
 
+    depth = 0
+    if queue:
+        at = parent[queue[-1]]
+        while at is not None:
+            depth += 1
+            at = parent[at]
     return finished(compiled, _Tracer(compiled, parent, initial_real, canon), pending,
                     states=len(parent), transitions=transitions, initial=len(initial_real),
                     deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                     faults=len(fault_states), truncated=truncated, interrupted=interrupted,
                     seconds=seconds, memory_bytes=memory.used(), memory_measure=memory.MEASURE,
-                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds)
+                    memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds, timed_out=timed_out,
+                    depth=depth)
 
 
 def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitions: int, initial: int,
              deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
              seconds: float, memory_bytes: int = 0, memory_measure: str = "",
-             memory_limit_reached: bool = False, cpu_seconds: float = 0.0) -> Exploration:
+             memory_limit_reached: bool = False, cpu_seconds: float = 0.0,
+             timed_out: bool = False, depth: int = 0) -> Exploration:
     """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
     rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
     native explorers."""
@@ -487,6 +545,8 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         memory_measure=memory_measure,
         memory_limit_reached=memory_limit_reached,
         cpu_seconds=cpu_seconds,
+        timed_out=timed_out,
+        depth=depth,
     )
 
 
@@ -564,7 +624,11 @@ def _fault_reports(compiled: CompiledModel, fault_states: list[State]) -> tuple[
 def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
     results = []
     for i, a in enumerate(compiled.model.assertions):
-        if a.kind == "deadlockfree":
+        if a.about:
+            # another process's property: this state space says nothing about it
+            results.append(AssertionResult(a, "not checked", (), f"about {a.about}, not the process explored: "
+                                                                 f"explore it with --process '{a.about}'"))
+        elif a.kind == "deadlockfree":
             if deadlocks:
                 results.append(AssertionResult(a, "fails", tracer.trace(deadlocks[0]),
                                                "deadlock reachable"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 import time
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence, TypeVar
 
 from detect.symmetry.graph import ColouredGraph
 
@@ -28,40 +28,36 @@ class Automorphisms:
     seconds: float
 
 
+T = TypeVar("T")
+
+
 def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     if engine == "auto":
         engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
     start = time.perf_counter()
-    if engine == "nauty":
-        gens, order = _nauty(graph)
-    else:
-        gens, order = _bliss(graph)
+    search = _nauty_counted if engine == "nauty" else _bliss
+    gens, order = (search(graph) if graph.n < IN_CHILD_FROM else in_child(search, graph))
     return Automorphisms(tuple(tuple(g) for g in gens), order, engine, time.perf_counter() - start)
 
 
-def stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]],
-                      engine: str = "auto") -> list[int]:
+def stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]]) -> list[int]:
     """For each of ``markings``, the order of the automorphisms of ``graph`` that map each
     node it marks (marks are non-negative) to a node with the same mark: the graph
     recoloured by (colour, mark).  With literal nodes marked by the class they belong to,
     and classes that every automorphism permutes, this is the kernel of the action on the
-    classes, and |Aut| divided by it is the order of that action.  The engine's graph is
-    built once for all of them."""
-    if engine == "auto":
-        engine = "nauty" if graph.n <= AUTO_THRESHOLD else "bliss"
-    engine_graph = None
-    orders = []
-    for marks in markings:
-        colour = _recoloured(graph, marks)
-        if engine == "nauty":
-            orders.append(_nauty(graph, colour)[1])
-            continue
-        if engine_graph is None:
-            engine_graph = _igraph(graph)
-        orders.append(int(engine_graph.count_automorphisms(sh="fl", color=colour)))
-    return orders
+    classes, and |Aut| divided by it is the order of that action.  Whichever engine found
+    the generators, bliss counts, on one graph built for all of them: its count is an exact
+    integer, nauty's a double (``_nauty``)."""
+    if graph.n >= IN_CHILD_FROM:
+        return in_child(_stabiliser_orders, graph, markings)
+    return _stabiliser_orders(graph, markings)
+
+
+def _stabiliser_orders(graph: ColouredGraph, markings: Sequence[Mapping[int, int]]) -> list[int]:
+    engine_graph = _igraph(graph)
+    return [_count(engine_graph, _recoloured(graph, marks)) for marks in markings]
 
 
 def _recoloured(graph: ColouredGraph, marks: Mapping[int, int]) -> list[int]:
@@ -78,30 +74,96 @@ def _recoloured(graph: ColouredGraph, marks: Mapping[int, int]) -> list[int]:
     return colour
 
 
-def _nauty(graph: ColouredGraph, colour=None):
-    """(generators, order) by nauty; ``colour``: node colours replacing the graph's."""
+#: Graphs of at least this many nodes are searched in a child process (``in_child``).
+IN_CHILD_FROM = 1_000
+
+
+def in_child(work: Callable[..., T], *args) -> T:
+    """``work(*args)`` run in a forked child process, its result sent back pickled.
+
+    Why: nauty and bliss run in C, and neither stops promptly when asked -- bliss, through
+    igraph, runs Python's signal handlers but went on searching 14 s after the --timeout
+    alarm on a 390,000-node graph (Spin's p337.pftp.ses), holding gigabytes.  A child is
+    killed at once: an interrupt, SIGTERM or the alarm raised here while waiting kills it
+    and propagates, so the search stops within milliseconds and its memory is returned.
+    Where ``fork`` is missing the work runs here."""
+    import os
+    import pickle
+    import signal
+
+    if not hasattr(os, "fork"):
+        return work(*args)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, and leave without running the parent's cleanup
+        code = 0
+        try:
+            os.close(read_end)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
+                signal.signal(sig, signal.SIG_DFL)
+            try:
+                reply = (True, work(*args))
+            except Exception as e:  # noqa: BLE001 -- handed to the parent, which raises it
+                reply = (False, e)
+            try:
+                data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as e:  # noqa: BLE001
+                data = pickle.dumps((False, RuntimeError(f"{type(e).__name__}: {e}")))
+            with os.fdopen(write_end, "wb") as out:
+                out.write(data)
+        except BaseException:  # noqa: BLE001
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+    except BaseException:
+        import threading
+
+        os.kill(pid, signal.SIGKILL)
+        # Reaped aside: the kernel takes a while (0.4 s for 3 GB) to free the child's memory.
+        threading.Thread(target=os.waitpid, args=(pid, 0), daemon=True).start()
+        raise
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        raise RuntimeError(f"the automorphism search's child process ended without a result (status {status})")
+    ok, value = pickle.loads(data)
+    if not ok:
+        raise value
+    return value
+
+
+def _nauty_counted(graph: ColouredGraph):
+    """(generators, exact order): nauty's generators, bliss's count (``_count``)."""
+    return _nauty(graph), _count(_igraph(graph), list(graph.colour))
+
+
+def _nauty(graph: ColouredGraph) -> list:
+    """The generators nauty finds.  Its group order is not used: nauty gives it as a double
+    (mantissa, exponent), exact to about 15 digits only, so the quotient of two such orders
+    came out as 47 where it is 48 (issue 25); ``_count`` counts exactly."""
     import pynauty
 
     adjacency: dict[int, list[int]] = {v: [] for v in range(graph.n)}
     for u, v in graph.edges:
         adjacency[u].append(v)
-    if colour is None:
-        classes = [set(c) for c in graph.colour_classes()]
-    else:
-        classes = [set() for _ in range(max(colour) + 1)]
-        for v, c in enumerate(colour):
-            classes[c].add(v)
+    classes = [set(c) for c in graph.colour_classes()]
     g = pynauty.Graph(graph.n, directed=False, adjacency_dict=adjacency, vertex_coloring=classes)
-    gens, mantissa, exponent, _orbits, _norbits = pynauty.autgrp(g)
-    return gens, _order(mantissa, exponent)
+    gens, _mantissa, _exponent, _orbits, _norbits = pynauty.autgrp(g)
+    return gens
 
 
-def _order(mantissa: float, exponent: int) -> int:
-    """nauty reports |Aut| as mantissa·10^exponent in floating point; round to an int."""
-    if exponent < 15:
-        return int(round(mantissa * 10 ** exponent))
-    # 10**exponent overflows a float beyond 10^308: scale the mantissa instead.
-    return int(round(mantissa * 10 ** 15)) * 10 ** (exponent - 15)
+def _count(engine_graph, colour: list[int]) -> int:
+    """|Aut| of ``engine_graph`` (``_igraph``) under the node colours ``colour``, by bliss:
+    igraph hands bliss's big-number count over as an exact Python int (compared with GAP's
+    ``Size`` by tests/test_group_orders.py)."""
+    order = engine_graph.count_automorphisms(sh="fl", color=colour)
+    if not isinstance(order, int):
+        raise TypeError(f"igraph counted automorphisms as {type(order).__name__}, not an exact int")
+    return order
 
 
 def _igraph(graph: ColouredGraph):
@@ -154,7 +216,7 @@ def _bliss(graph: ColouredGraph):
     colours = list(graph.colour)
     try:
         gens = g.automorphism_group(sh="fl", color=colours)
-        order = g.count_automorphisms(sh="fl", color=colours)
+        order = _count(g, colours)
     except SystemError as e:
         # igraph runs Python's signal handlers during the search; an interrupt (Ctrl-C,
         # SIGTERM, the --timeout alarm, a caller's own BaseException) raised there comes
@@ -162,4 +224,4 @@ def _bliss(graph: ColouredGraph):
         if isinstance(e.__cause__, BaseException) and not isinstance(e.__cause__, Exception):
             raise e.__cause__ from None
         raise
-    return gens, int(order)
+    return gens, order

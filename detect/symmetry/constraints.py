@@ -26,7 +26,19 @@ How the graph stays small and symmetric: a constraint may be guarded by one lite
 (``Constraint.guard``), so array element k is read as ``[i = k] -> t = a[k]``, a write or φ
 as two guarded copies, and a partial constraint as guarded by ``g = 0`` being false; chains
 of ``&&``/``||`` and of one associative, commutative operator become one n-ary constraint
-(``junction``, ``commutative``) rather than a chain that would single out its last operand.
+(``junction``, ``commutative``) rather than a chain that would single out its last operand
+(past ``JUNCTION_OPERANDS``, a gate without a table).
+
+How the translation stays independent of how the model is written (issue 25): a nested
+expression over few total reads is one table, the graph of the function it computes
+(``tabulated``); an auxiliary defined totally by its constraints records its table over the
+*base* variables it depends on (``define``), so a constraint over such values, a post value
+above all, is written over the bases when they are few (``flat_emit``), and definitions
+nobody reads any more are dropped (``_live``); an index check never violated where its
+branch is taken is a total function (``never_outside``), and a fault point that can never
+be reached where it faults is dropped (``impossible_point``).  A context drops the
+conditions another of its conditions implies (``prune``), so ``a || b || c`` with exclusive
+operands does not depend on their order.
 """
 from __future__ import annotations
 
@@ -37,10 +49,11 @@ from typing import Callable, Sequence
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Slot, Stmt,
-    Summand, Unary, While, may_fault, slot_offsets, state_slots,
+    Summand, Unary, While, literal_marks, may_fault, slot_offsets, state_slots,
 )
 from detect.ir.pretty import show_expr
-from detect.ir.semantics import Fault, apply_binary, apply_unary
+from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, evaluate
+from detect.ir.walk import children, substitute
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
@@ -49,6 +62,13 @@ JUNCTION_OPERANDS = 12
 _COMMUTATIVE = frozenset({"+", "*", "min", "max", "&", "|", "^"})
 #: Most input combinations of one such n-ary constraint.
 COMMUTATIVE_ROWS = 4096
+#: Most input combinations of a nested expression translated as one function table
+#: (``_Builder.tabulated``).
+TABULATE_ROWS = 256
+#: Most combinations of the base variables a constraint is rewritten over when its operands
+#: are functions of them (``_Builder.flat_emit``): small, since the guarded copies it
+#: replaces stay linear in the domains.
+FLATTEN_ROWS = 16
 
 
 @dataclass(frozen=True)
@@ -83,7 +103,9 @@ class Constraint:
     fault: int = -1
     #: ``"&&"`` or ``"||"``: the last variable of ``scope`` is the conjunction (disjunction)
     #: of the others' truth values, which ``tuples`` spells out (2^n rows); the graph may
-    #: draw it as a gate instead (``detect.symmetry.graph``).  ``""``: just a table.
+    #: draw it as a gate instead (``detect.symmetry.graph``).  With no ``tuples`` (more
+    #: operands than a table takes, all of domain {0, 1}) the gate is the only definition.
+    #: ``""``: just a table.
     gate: str = ""
 
     @property
@@ -118,6 +140,10 @@ class Csp:
     #: graph hangs the body off a node of its own colour and each point's requirements off a
     #: point node joined to it, so every automorphism maps faulting steps to faulting steps.
     faulting: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: ``(slot, value, marks)``: the literal ``slot = value`` carries the model's marks
+    #: (``SequentialModel.marks``: Promela's end, accept and progress labels); the graph
+    #: colours its pre- and post-literal nodes by them.
+    marks: tuple[tuple[int, int, str], ...] = ()
 
 
 class TableTooLarge(Exception):
@@ -187,6 +213,16 @@ class _Summand:
     #: nonzero, faulting where ``faults(*operands)``.
     faulting: bool = False
     points: list = field(default_factory=list)
+    #: ``(operand, nonzero)`` -> {variable: values}: what the operand being nonzero (zero)
+    #: implies of other variables, read off the total functions that define it (every
+    #: solution satisfies those); see ``_Builder.facts``.
+    facts: dict = field(default_factory=dict)
+    #: aux -> ``(bases, table)``: the aux as a total function of *base* variables (pre-state,
+    #: locals, auxiliaries without a definition), ``table[base values] = value``; see
+    #: ``_Builder.define``.  Steps only (not the fault relation).
+    defs: dict = field(default_factory=dict)
+    #: position in ``constraints`` -> the aux it defines totally (removable when unread).
+    defining: dict = field(default_factory=dict)
 
 
 class _Builder:
@@ -243,6 +279,8 @@ class _Builder:
         relaxed row by row.  ``guard = (g, value, holds)`` restricts the constraint to where
         ``(g = value) == holds``; it is only given with ``ctx = ()``.
         """
+        if guard is None and self.s is not None and not self.s.faulting and self.flat_emit(operands, allowed, text, ctx):
+            return
         scope: list[int] = []
         for o in operands:
             if not isinstance(o, K) and o not in scope:
@@ -386,7 +424,11 @@ class _Builder:
 
         # A total function needs no relaxation by its context: t has exactly one value for
         # every input, so the constraint cuts no (pre, locals, post) assignment away.
+        start = len(self.s.constraints)
         self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate)
+        if total:
+            self._learn(t, operands, fn)
+            self.define(t, operands, fn, start)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
@@ -412,8 +454,10 @@ class _Builder:
             return K(values.pop())
         t = self.aux(values, hint)
         name = self.vars[t].name
+        start = len(self.s.constraints)
         self.guarded_copy(guard, t, a, f"{name} = {text} when {self._guard_text(guard)}")
         self.guarded_copy((g, value, not holds), t, b, f"{name} = {text} otherwise")
+        self.define(t, [g, a, b], lambda gv, av, bv: av if (gv == value) == holds else bv, start)
         return t
 
     def _guard_text(self, guard) -> str:
@@ -425,7 +469,7 @@ class _Builder:
         context is an indicator)."""
         g = self.context_var(ctx)
         if self.s.faulting:
-            self.s.points.append((tuple(ctx), (), None, kind))
+            self.s.points.append((self.prune(ctx), (), None, kind))
             return
         if g is None:
             raise _Dead(why)
@@ -439,11 +483,80 @@ class _Builder:
         """Fault mode: record the fault point "reached under ``ctx``, faults where
         ``faults(*operands)``" (``text`` names it; ``kind``, one of ``FAULT_KINDS``, is what
         the user is told: a symmetry maps it to a point of the same kind)."""
-        self.s.points.append((tuple(ctx), tuple(operands), (faults, text), kind))
+        self.s.points.append((self.prune(ctx), tuple(operands), (faults, text), kind))
+
+    # ------------------------------------------------------------------ implications
+    def facts(self, o, nonzero: bool) -> dict:
+        """{variable: values} that every solution with ``o`` nonzero (``nonzero``) or zero
+        gives those variables: ``o``'s own values, and what the total functions defining ``o``
+        imply (``_learn``).  Sound, not complete: missing facts only prune less."""
+        if isinstance(o, K):
+            return {}
+        own = {o: frozenset(v for v in self.dom(o) if bool(v) == nonzero)}
+        return _meet(own, self.s.facts.get((o, nonzero), {}))
+
+    def _learn(self, t: int, operands, fn) -> None:
+        """Record what ``t = fn(*operands)`` (total) implies when ``t`` is nonzero or zero,
+        for a function of one variable (``x == 3``, ``!b``, ``bool(x)``)."""
+        variables = {o for o in operands if not isinstance(o, K)}
+        if len(variables) != 1:
+            return
+        x = variables.pop()
+        by_truth = {True: set(), False: set()}
+        for v in self.dom(x):
+            by_truth[bool(fn(*(v if o == x else o.value for o in operands)))].add(v)
+        for truth, values in by_truth.items():
+            implied = {x: frozenset(values)}
+            if values and all(v != 0 for v in values):
+                implied = _meet(implied, self.facts(x, True))
+            elif values == {0}:
+                implied = _meet(implied, self.facts(x, False))
+            self.s.facts[(t, truth)] = implied
+
+    def _learn_junction(self, r: int, values, op: str) -> None:
+        """``r = &&(values)`` is nonzero only where every value is; ``r = ||(values)`` is zero
+        only where every value is zero."""
+        nonzero = op == "&&"
+        implied: dict = {}
+        for v in values:
+            implied = _meet(implied, self.facts(v, nonzero))
+        self.s.facts[(r, nonzero)] = implied
+
+    def implies(self, a, b) -> bool:
+        """Every solution with ``a`` nonzero has ``b`` nonzero (as far as the facts tell)."""
+        fa, fb = self.facts(a, True), self.facts(b, False)
+        return any(not (fa[x] & fb[x]) for x in fa.keys() & fb.keys())
+
+    def prune(self, ctx) -> tuple:
+        """``ctx`` without the operands another one of it implies: the same conjunction.
+
+        A context is a path's conditions in the order the program tests them: ``a || b || c``
+        evaluates ``c`` where ``a`` and ``b`` did not decide.  When ``c`` is
+        ``_atomic == 3 && ...`` and ``b`` is ``_atomic == 2 && ...``, a fault point in ``c``
+        is reached under ``_atomic == 3``, which already rules ``b`` out: dropping "not b"
+        keeps the meaning and makes the constraint independent of the order the operands are
+        written in, which a symmetry permutes (TopSPIN's peterson3, issue 25)."""
+        ops = tuple(ctx)
+        key = ("prune",) + ops
+        cache = self.s.ctx_cache
+        if key in cache:
+            return cache[key]
+        dropped: set[int] = set()
+        for j, o in enumerate(ops):
+            if isinstance(o, K):
+                continue
+            for m, other in enumerate(ops):
+                if m != j and m not in dropped and not isinstance(other, K) and other != o \
+                        and self.implies(other, o):
+                    dropped.add(j)
+                    break
+        result = tuple(o for j, o in enumerate(ops) if j not in dropped)
+        cache[key] = result
+        return result
 
     def context_var(self, ctx):
         """``None`` for the trivially true context, else an operand that is nonzero iff it holds."""
-        ops = [o for o in ctx if not (isinstance(o, K) and o.value != 0)]
+        ops = [o for o in self.prune(ctx) if not (isinstance(o, K) and o.value != 0)]
         if not ops:
             return None
         if any(isinstance(o, K) for o in ops):
@@ -459,10 +572,163 @@ class _Builder:
             # condition, e.g. the operand after two others in ``a && b && c[i] == 1``.
             g = self.function(sorted(set(ops)), lambda *xs: int(all(xs)), "ctx", (), "g")
         else:
-            inner = self.context_var(ops[:-1])
-            g = self.function([inner, ops[-1]], lambda a, b: int(bool(a) and bool(b)), "ctx", (), "g")
+            g = self.gate(sorted(set(ops)), "&&", "ctx", "g")
         cache[key] = g
         return g
+
+    def gate(self, operands, op: str, text: str, hint: str) -> int:
+        """A fresh ``t`` with ``t = op(operands)`` (``&&`` or ``||`` of their truth values),
+        for more operands than a table takes (2^n rows): a constraint with ``gate`` set and no
+        tuples, which the graph draws as a gate (linear in n) and ``_Check`` evaluates.  A
+        chain of binary constraints instead would single out its last operands: German's
+        protocol's ``OthersShare`` over 13 caches found 2 of 13! (issue 25)."""
+        inputs = []
+        for o in dict.fromkeys(operands):  # && and || are idempotent: one column each
+            if self.dom(o) != (0, 1):
+                o = self.function([o], lambda x: int(bool(x)), f"bool({self._show(o)})", (), hint)
+            if isinstance(o, K):
+                if bool(o.value) == (op == "||"):
+                    return K(int(op == "||"))  # decides, whatever the others hold
+                continue
+            if o not in inputs:
+                inputs.append(o)
+        if len(inputs) <= 1:
+            return inputs[0] if inputs else K(int(op == "&&"))
+        t = self.aux((0, 1), hint)
+        start = len(self.s.constraints)
+        self.s.constraints.append(Constraint(tuple(inputs) + (t,), (), self.s.index,
+                                             f"{self.vars[t].name} = {text}", gate=op))
+        self._learn_junction(t, inputs, op)
+        decide = all if op == "&&" else any
+        self.define(t, inputs, lambda *xs: int(decide(x != 0 for x in xs)), start)
+        return t
+
+    # ------------------------------------------------------------------ composition
+    def _composed(self, operands, limit: int = 0):
+        """``(bases, getters)``: the base variables the non-constant ``operands`` are total
+        functions of (``_Summand.defs``; a variable without a definition is its own base),
+        and per operand a function of the bases' values giving its value; None past
+        ``TABULATE_ROWS`` combinations of the bases."""
+        bases: list[int] = []
+        parts = []
+        for o in operands:
+            if isinstance(o, K):
+                parts.append(o)
+                continue
+            d = self.s.defs.get(o)
+            own = d[0] if d else (o,)
+            parts.append((o, own, d[1] if d else None))
+            for b in own:
+                if b not in bases:
+                    bases.append(b)
+        rows = 1
+        for b in bases:
+            rows *= len(self.vars[b].domain)
+        if rows > (limit or TABULATE_ROWS):
+            return None
+        position = {b: n for n, b in enumerate(bases)}
+        getters = []
+        for part in parts:
+            if isinstance(part, K):
+                getters.append(lambda bv, v=part.value: v)
+                continue
+            o, own, table = part
+            ids = tuple(position[b] for b in own)
+            if table is None:
+                getters.append(lambda bv, j=ids[0]: bv[j])
+            else:
+                getters.append(lambda bv, ids=ids, table=table: table[tuple(bv[j] for j in ids)])
+        return bases, getters
+
+    def define(self, t: int, operands, f, start: int) -> None:
+        """Record that ``t = f(*operands)`` (total) is defined by the constraints from
+        position ``start`` on (removable when nothing reads ``t``), and ``t``'s table over
+        its bases when they are few (``_composed``)."""
+        if not self.s.faulting:  # (the fault relation's body is sliced by ``_slice``)
+            for pos in range(start, len(self.s.constraints)):
+                if t in self.s.constraints[pos].scope:
+                    self.s.defining[pos] = t
+        composed = self._composed(operands)
+        if composed is None:
+            return
+        bases, getters = composed
+        table = {}
+        try:
+            for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+                table[bv] = f(*(get(bv) for get in getters))
+        except (Fault, KeyError, IndexError):
+            return
+        if all(v in self.vars[t].domain for v in table.values()):
+            self.s.defs[t] = (tuple(bases), table)
+
+    def flat_emit(self, operands, allowed, text: str, ctx) -> bool:
+        """``emit`` over the base variables of ``operands`` and of the context (a relation
+        that holds where the context does not), when some operand has a definition: the
+        constraint then reads the pre-state and locals, whatever way the values were
+        computed.  False (nothing emitted) when it does not apply."""
+        g = self.context_var(ctx) if ctx else None
+        if isinstance(g, K):
+            if g.value == 0:
+                return True  # unreachable: nothing to constrain
+            g = None
+        listed = list(operands) + ([g] if g is not None else [])
+        if not any(not isinstance(o, K) and o in self.s.defs for o in listed):
+            return False
+        composed = self._composed(listed, FLATTEN_ROWS)
+        if composed is None:
+            return False
+        bases, getters = composed
+        n = len(operands)
+
+        def holds(*bv):
+            if g is not None and getters[n](bv) == 0:
+                return True
+            return allowed(*(get(bv) for get in getters[:n]))
+
+        self.emit(bases, holds, text)
+        return True
+
+    def impossible_point(self, ctx, operands, test) -> bool:
+        """Fault mode: whether no values of the bases the point's context and operands are
+        functions of both reach the point and fault there (``i != 2`` and ``i + 1 = 3``),
+        so the point can go: the relation is the same without it, and an impossible point
+        would still single out values in the graph."""
+        ops = [o for o in ctx]
+        listed = ops + list(operands)
+        if not any(not isinstance(o, K) and o in self.s.defs for o in listed):
+            return False
+        composed = self._composed(listed)
+        if composed is None:
+            return False
+        bases, getters = composed
+        n = len(ops)
+        for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+            if all(get(bv) != 0 for get in getters[:n]):
+                if test is None:
+                    return False
+                try:
+                    if test[0](*(get(bv) for get in getters[n:])):
+                        return False
+                except Fault:
+                    return False
+        return True
+
+    def never_outside(self, o, allowed: set, ctx) -> bool:
+        """Whether ``o`` is in ``allowed`` wherever the context holds (steps only, on the
+        bases ``o`` and the context are functions of)."""
+        if self.s.faulting or isinstance(o, K) or o not in self.s.defs:
+            return False
+        g = self.context_var(ctx) if ctx else None
+        if isinstance(g, K):
+            return g.value == 0
+        composed = self._composed([o] + ([g] if g is not None else []))
+        if composed is None:
+            return False
+        bases, getters = composed
+        for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+            if (g is None or getters[1](bv) != 0) and getters[0](bv) not in allowed:
+                return False
+        return True
 
     def shifted_index(self, index: Expr, length: int, ctx):
         """``(o, cell)`` when ``index`` is ``x + c``, ``c + x`` or ``x - c`` for a constant c and
@@ -507,6 +773,12 @@ class _Builder:
             self.emit([o, t], lambda a, b: a == b or a not in allowed,
                       f"{self.vars[t].name} = {what} (any value where it is out of range)")
             return t
+        if self.never_outside(o, allowed, ctx):
+            # Where the path is taken, o is always in range; elsewhere its value is masked
+            # (φ) or only read by constraints the path's context relaxes.  A total function
+            # then reads it as well as the partial one, and can be composed away.
+            low = inside[0]
+            return self.function([o], lambda a: a if a in allowed else low, f"{what} in range", (), "c")
         t = self.aux(inside, "c")
         self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
         return t
@@ -539,12 +811,21 @@ class _Builder:
             # Element k is read under the guard literal i = k (no selector variable: the
             # literal itself is the guard, see ``Constraint``).
             t = self.aux(set().union(*(self.dom(o) for o in elements.values())), "r")
+            start = len(s.constraints)
             for k, o in elements.items():
                 self.guarded_copy(
                     (i, k, True), t, o,
                     f"({self._show(i)} = {k}) -> {self.vars[t].name} = {e.array}[{cell[k]}]",
                 )
+            keys = {k: n for n, k in enumerate(elements)}
+            self.define(t, [i] + list(elements.values()), lambda iv, *els: els[keys[iv]], start)
             return t
+        if isinstance(e, (Unary, Binary, Ite)) and (
+                not (isinstance(e, Binary) and (e.op in ("&&", "||") or e.op in _COMMUTATIVE))
+                or _operands_overlap(_chain_operands(e))):
+            t = self.tabulated(e, ctx)
+            if t is not None:
+                return t
         if isinstance(e, Unary):
             a = self.term(e.operand, ctx)
             return self.function([a], lambda x: apply_unary(e.op, x), f"{e.op}{self._show(a)}", ctx)
@@ -569,6 +850,82 @@ class _Builder:
             return self.phi(c, a, b)
         raise ValueError(f"unknown expression {e!r}")
 
+    def tabulated(self, e: Expr, ctx):
+        """``e`` as ONE function constraint over the values it reads, or None.
+
+        Applies when ``e`` nests operators (a single one is a function constraint anyway),
+        reads only variables and array elements that cannot fault (a constant subscript, or
+        a variable or a variable plus a constant whose every value is within bounds), never
+        faults itself, and its reads have at most ``TABULATE_ROWS`` combinations.  The table
+        is then the graph of the function ``e`` computes, whatever way it is written:
+        ``i = N-1 ? 0 : i+1`` and ``(i+1) % N`` give the same constraint, where a
+        translation by structure singles out the constant 0 in a φ and hides a ring's
+        rotations (issue 25).  Exact: the reads are total, so reading them first changes
+        nothing, and ``e`` is total on them.  Nothing is emitted unless it applies."""
+        if all(isinstance(c, (Const, Name)) for c in children(e)):
+            return None  # one operator over leaves: already one function constraint
+        leaves: dict = {}  # leaf -> the values it may read
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, Index):
+                if x not in leaves:
+                    values = self._total_read_values(x, ctx)
+                    if values is None:
+                        return None
+                    leaves[x] = values
+            elif isinstance(x, Name):
+                leaves.setdefault(x, self.dom(self.term(x, ctx)))
+            else:
+                stack.extend(children(x))
+        rows = 1
+        for values in leaves.values():
+            rows *= len(values)
+        if rows > TABULATE_ROWS:
+            return None
+        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(leaves)}
+        body = substitute(e, names)
+
+        def value(scope):
+            return evaluate(body, Env(self.model, {}, [], scope))
+
+        order = list(leaves)
+        for values in itertools.product(*(leaves[leaf] for leaf in order)):
+            try:
+                value({names[leaf].name: v for leaf, v in zip(order, values)})
+            except Fault:
+                return None  # partial: translated by structure, each fault where it occurs
+        operands = {leaf: self.term(leaf, ctx) for leaf in order}
+        inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
+        position = {o: n for n, o in enumerate(inputs)}
+
+        def fn(*xs):
+            return value({names[leaf].name: o.value if isinstance(o, K) else xs[position[o]]
+                          for leaf, o in operands.items()})
+
+        return self.function(inputs, fn, show_expr(e), ctx)
+
+    def _total_read_values(self, x: Index, ctx):
+        """The values ``x`` may read when it can never fault and its subscript is a
+        constant, a variable or a variable plus or minus a constant (else None); emits
+        nothing."""
+        var = self.model.variable(x.array)
+        index, shift = x.index, 0
+        if isinstance(index, Binary) and index.op in ("+", "-") and isinstance(index.right, Const):
+            index, shift = index.left, index.right.value if index.op == "+" else -index.right.value
+        elif isinstance(index, Binary) and index.op == "+" and isinstance(index.left, Const):
+            index, shift = index.right, index.left.value
+        if isinstance(index, Const):
+            cells = {index.value + shift}
+        elif isinstance(index, Name):
+            cells = {v + shift for v in self.dom(self.term(index, ctx))}
+        else:
+            return None
+        if not all(0 <= k < var.length for k in cells):
+            return None
+        base = self.offsets[x.array]
+        return tuple(sorted(set().union(*(self.dom(self.s.cur[base + k]) for k in cells))))
+
     def junction(self, e: Binary, ctx):
         """``e1 && e2 && ... && en`` (or ``||``) as ONE n-ary constraint over the operands'
         truth values, not a chain of binary ones: a chain ``(b1 && b2) && b3`` lets an
@@ -577,7 +934,7 @@ class _Builder:
         translated in the context "operands 1..i-1 did not decide" (its partial constraints
         only bite there), and the first deciding operand fixes the result whatever the later,
         unevaluated ones hold.  Above ``JUNCTION_OPERANDS`` operands the table (2^n rows)
-        would be too big, and the operands are combined pairwise."""
+        would be too big, and the constraint is a gate without a table (``gate``)."""
         op = e.op
         parts = _chain_operands(e)
         values: list[int] = []
@@ -604,13 +961,12 @@ class _Builder:
             return values[0]
         decide = all if op == "&&" else any
         if len(values) > JUNCTION_OPERANDS:
-            acc = values[0]
-            for v in values[1:]:
-                acc = self.function([acc, v], lambda x, y: int(decide((x, y))),
-                                    f"{self._show(acc)} {op} {self._show(v)}", ctx)
-            return acc
-        return self.function(values, lambda *xs: int(decide(xs)),
-                             f" {op} ".join(self._show(v) for v in values), ctx, gate=op)
+            return self.gate(values, op, f" {op} ".join(self._show(v) for v in values), "t")
+        r = self.function(values, lambda *xs: int(decide(xs)),
+                          f" {op} ".join(self._show(v) for v in values), ctx, gate=op)
+        if not isinstance(r, K):
+            self._learn_junction(r, values, op)
+        return r
 
     def commutative(self, e: Binary, ctx):
         """A chain of one associative, commutative, total operator (``a + b + c``, ``min``,
@@ -801,12 +1157,14 @@ class _Builder:
             elif (
                 not isinstance(o, K) and self.vars[o].role == AUX and o not in substitute
                 and set(self.vars[o].domain) <= set(self.slots[k].domain)
+                and not (o in self.s.defs and self._composed([o, self.post[k]], FLATTEN_ROWS))
             ):
                 # The last SSA version of slot k *is* its post-state value: merge them.
                 substitute[o] = self.post[k]
             else:
+                # (An aux with a definition over few bases becomes one table over them.)
                 self.emit([o, self.post[k]], lambda a, b: a == b, f"{self.slots[k].label}' = {self._show(o)}")
-        for c in self.s.constraints:
+        for c in _live(self.s.constraints, self.s.defining, set(substitute)):
             scope = tuple(substitute.get(v, v) for v in c.scope)
             guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
             self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate))
@@ -850,6 +1208,8 @@ class _Builder:
         body = len(self.s.constraints)
         requirements = []
         for ctx, operands, test, kind in self.s.points:
+            if self.impossible_point(ctx, operands, test):
+                continue  # never reached where it faults
             start = len(self.s.constraints)
             try:
                 for c in ctx:
@@ -927,7 +1287,44 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
         events=tuple((i, _event_base(model.summands[i].event.name)) for i in present)
         if model.observable_events else (),
         faulting=tuple(faulting),
+        marks=tuple(sorted((k, v, m) for (k, v), m in literal_marks(model).items())),
     )
+
+
+def _live(constraints: list, defining: dict, read: set) -> list:
+    """``constraints`` without the total definitions (``defining``: position -> the aux it
+    defines) of auxiliaries that nothing else reads (``read``: read from outside, such as
+    merged into a post variable).  Dropping one keeps the solutions' projection on the
+    pre-state, locals and post-state: it allows some value of its aux for every input."""
+    live = set(read)
+    for pos, c in enumerate(constraints):
+        if pos not in defining:
+            live.update(c.variables)
+    by_var: dict = {}
+    for pos, t in defining.items():
+        by_var.setdefault(t, []).append(pos)
+    keep: set = set()
+    stack = [v for v in live if v in by_var]
+    while stack:
+        for pos in by_var.get(stack.pop(), ()):
+            if pos in keep:
+                continue
+            keep.add(pos)
+            for u in constraints[pos].variables:
+                if u not in live:
+                    live.add(u)
+                    stack.append(u)
+    return [c for pos, c in enumerate(constraints) if pos not in defining or pos in keep]
+
+
+def _meet(a: dict, b: dict) -> dict:
+    """Both sets of facts: per variable, the values both allow."""
+    if not b:
+        return a
+    out = dict(a)
+    for x, values in b.items():
+        out[x] = out[x] & values if x in out else values
+    return out
 
 
 def _event_base(name: str) -> str:
@@ -977,6 +1374,36 @@ def _slice(body: list, roots: int, required: list) -> list:
     return [body[pos] for pos in sorted(keep)]
 
 
+def _support(e: Expr) -> tuple[set, set, set]:
+    """What ``e`` reads: names (subscripts included), array elements ``(a, k)`` read through
+    a constant subscript, and arrays read through another."""
+    names, elements, arrays = set(), set(), set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Name):
+            names.add(x.name)
+        elif isinstance(x, Index):
+            if isinstance(x.index, Const):
+                elements.add((x.array, x.index.value))
+            else:
+                arrays.add(x.array)
+        stack.extend(children(x))
+    return names, elements, arrays
+
+
+def _operands_overlap(parts: Sequence[Expr]) -> bool:
+    """Two of ``parts`` may read the same variable or element (``p == 2 || !(p == 2)``,
+    ``x[i] == 1 && x[0] == 0``): a gate or an n-ary table over their separate values would
+    not see how they depend on each other."""
+    supports = [_support(part) for part in parts]
+    for i, (n1, e1, a1) in enumerate(supports):
+        for n2, e2, a2 in supports[:i]:
+            if n1 & n2 or e1 & e2 or a1 & (a2 | {a for a, _ in e2}) or a2 & {a for a, _ in e1}:
+                return True
+    return False
+
+
 def _chain_operands(e: Binary) -> list[Expr]:
     """The operands of a chain of ``e.op`` (``a op b op c`` in any bracketing), in order."""
     parts: list[Expr] = []
@@ -998,12 +1425,17 @@ class _Check:
     def __init__(self, c: Constraint):
         self.scope, self.table, self.guard = c.scope, set(c.tuples), c.guard
         self.variables = c.variables
+        self.gate = c.gate if c.gate and not c.tuples else ""  # a gate without a table
 
     def __call__(self, env: dict) -> bool:
         if self.guard is not None:
             g, value, holds = self.guard
             if (env[g] == value) != holds:
                 return True
+        if self.gate:
+            *inputs, result = self.scope
+            decide = all if self.gate == "&&" else any
+            return env[result] == int(decide(env[u] != 0 for u in inputs))
         return tuple(env[u] for u in self.scope) in self.table
 
 

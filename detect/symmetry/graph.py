@@ -79,14 +79,21 @@ class _Builder:
 
 def _variables(g: _Builder, csp: Csp) -> tuple[list[int], list[dict]]:
     """A node per CSP variable and per literal; pre and post copies of a slot joined, literal
-    to literal.  Returns the variable nodes and, per variable, value -> literal node."""
+    to literal.  Returns the variable nodes and, per variable, value -> literal node.
+
+    A literal of a state slot that carries marks (``Csp.marks``: a location's end, accept or
+    progress labels) has them in its colour, pre and post alike, so every automorphism maps
+    it onto a literal with the same marks and the properties they define are preserved."""
+    marks = {(k, value): m for k, value, m in csp.marks}
     var_node, lit_node = [], []
     for var in csp.variables:
         v = g.node(VARIABLE, f"1 variable {var.role} |D|={len(var.domain)}", var.name)
         var_node.append(v)
         lits = {}
         for value in var.domain:
-            lit = g.node(LITERAL, f"2 literal {var.role}", f"{var.name}={value}")
+            mark = marks.get((var.slot, value)) if var.role in (PRE, POST) else None
+            lit = g.node(LITERAL, f"2 literal {var.role}" + (f" marks={mark}" if mark else ""),
+                         f"{var.name}={value}")
             g.edge(v, lit)
             lits[value] = lit
         lit_node.append(lits)
@@ -120,6 +127,8 @@ def _is_gate(csp: Csp, c) -> bool:
     """``c`` is an n-ary ``&&``/``||`` (``Constraint.gate``) over operands of domain {0, 1}
     and a result that can be 0 and 1: drawn as a gate, not as its 2^n tuples."""
     *inputs, result = c.scope
+    if c.gate and not c.tuples:
+        return True  # a gate without a table (``Constraint.gate``): operands and result in {0, 1}
     return bool(c.gate) and c.summand >= 0 and all(csp.variables[v].domain == (0, 1) for v in inputs) \
         and {0, 1} <= set(csp.variables[result].domain)
 

@@ -13,7 +13,9 @@ states hold, and slots a program counter ties).  Its points are the literals tho
 can hold, closed under the group, with literals that every reachable state holds both or
 neither of merged (``held_points``).  A group element fixing every point fixes every
 reachable state, so the headline is at least the order of the action on the reachable
-states, and equal to it when the analysis is exact.  Generators acting trivially on the
+states, and equal to it when the analysis is exact.  Slots that hold the same value in
+every reachable state (``detect.transform.agreement``: an inductive equality invariant)
+share their literals' points too, so swapping them is inert.  Generators acting trivially on the
 points are *inert*: they swap values never held (a 120-cell array written in 21 cells swaps
 the values and places of the other 99 freely) or variables that always agree.  They are
 still automorphisms and still reported, apart.
@@ -40,6 +42,7 @@ from detect.symmetry.graph import ColouredGraph
 from detect.ir import SequentialModel, Slot, literal_label, state_slots
 from detect.symmetry.perm import StatePermutation
 from detect.symmetry.permgroup import PermutationGroup, permutation_group
+from detect.transform.agreement import agreeing_slots
 from detect.transform.domains import HeldValues, held_values
 
 PROCESS, VARIABLE, DATA, MIXED = "process", "variable", "data", "mixed"
@@ -216,12 +219,14 @@ class _Membership:
         return group.contains([relabel[images[inverse[i]]] for i in range(len(relabel))])
 
 
-def held_points(point_generators: Sequence[Sequence[int]], pts: _Points, held: HeldValues) -> dict[int, int]:
+def held_points(point_generators: Sequence[Sequence[int]], pts: _Points, held: HeldValues,
+                agree: Sequence[Sequence[int]] = ()) -> dict[int, int]:
     """The headline's points (module docstring): literal point -> the point it belongs to, for
     the literals some allowed state holds and their images under the group.
 
     Two literals share a point only when every reachable state holds both or neither: the
-    literals of slots that hold one value, and the literals that one location's values fix
+    literals of slots that hold one value, the literals of one value in slots that always
+    agree (``agree``, classes of slots), and the literals that one location's values fix
     in tied slots (``HeldValues.determined``).  The literal set is closed under the
     generators, so each generator permutes it slot by slot, and slots holding one value go
     to slots holding one value.  If some generator does not map points onto points, only the
@@ -254,6 +259,15 @@ def held_points(point_generators: Sequence[Sequence[int]], pts: _Points, held: H
     if single:
         union(single)
     constants_only = dict(merged)
+    # Slots that agree in every reachable state (``agree``): each value is held by all of
+    # them or by none.
+    for slots in agree:
+        common = frozenset.intersection(*(held.values[k] for k in slots))
+        for value in common:
+            members = [pts.index[(k, value)] for k in slots if (k, value) in pts.index]
+            members = [p for p in members if p in merged]
+            if len(members) > 1:
+                union(members)
     # Tied slots: one location's value c fixes each of them, through the same partition.
     by_partition: dict[tuple, list[tuple[int, dict]]] = {}
     for k, fixes in enumerate(held.determined):
@@ -278,6 +292,12 @@ def held_points(point_generators: Sequence[Sequence[int]], pts: _Points, held: H
             merged = constants_only
             return {p: find(p) for p in closure}
     return point
+
+
+def _moved_slots_of(point_generators: Sequence[Sequence[int]], pts: _Points) -> set[int]:
+    """The slots some generator moves to another slot."""
+    return {pts.pairs[p][0] for g in point_generators for p, q in enumerate(g)
+            if pts.pairs[p][0] != pts.pairs[q][0]}
 
 
 @dataclass(frozen=True)
@@ -587,14 +607,18 @@ def symmetry_group(
         raw = refined
     # Only generators need the points; the value analysis behind them can cost as much as the
     # narrowing did (a model with long channel buffers), so a trivial group skips it.
-    point = held_points(raw, pts, held_values(model) if held is None else held) if raw else {}
+    point = held_points(raw, pts, held_values(model) if held is None else held,
+                        agreeing_slots(model, _moved_slots_of(raw, pts))) if raw else {}
     inert = [all(point[images[p]] == x for p, x in point.items()) for images in raw]
     full_order = order = 1
     if raw:
         pre = {node: p for k, lits in enumerate(graph.pre_literal) for p, node in
                ((pts.index[(k, value)], node) for value, node in lits.items())}
         markings = [pre] if all(inert) else [pre, {node: point[p] for node, p in pre.items() if p in point}]
-        kernels = stabiliser_orders(graph, markings, aut.engine)
+        kernels = stabiliser_orders(graph, markings)
+        # exact integers: a kernel is a subgroup, so its order divides |Aut|
+        if any(aut.order % k for k in kernels):
+            raise ArithmeticError(f"kernel orders {kernels} do not all divide |Aut| = {aut.order}")
         full_order = aut.order // kernels[0]
         order = 1 if all(inert) else aut.order // kernels[1]
     generators = []

@@ -15,8 +15,9 @@ domain is exact.  ``narrow(model, policy)`` then, in order:
    any other unbounded variable refuses the model;
 2. gives the provisional variables the values of the reachable states: the model is
    explored with each provisional range in turn, the domains are cut to the values the
-   states hold, and a second exploration with equal numbers of states, transitions and
-   fault states proves the two transition systems equal (``detect.transform.reachable``);
+   states hold and the steps write (``reachable.exact_restriction``), and a second
+   exploration with equal numbers of states, transitions and fault states proves the two
+   transition systems equal (``detect.transform.reachable``);
 3. replaces the placeholder value by one below every value of the variables it stands
    beside, and refuses an unranged variable spanning more than the policy's ``span_limit``
    values (the IR's domain checks enumerate ``lo..hi``);
@@ -42,7 +43,7 @@ from detect.ir.semantics import steps
 from detect.ir.walk import substitute, substitute_program
 from detect.statespace.explore import Progress, ReachableGraph, reachable_graph, state_bound
 from detect.transform.domains import Unbounded, ValueAnalysis, propagate_constants, variable_values
-from detect.transform.reachable import NARROWING, counts, restrict_to_states
+from detect.transform.reachable import NARROWING, counts, exact_restriction
 
 INT16 = (-32768, 32767)
 INT19 = (-(1 << 18), (1 << 18) - 1)
@@ -272,30 +273,30 @@ def _from_reachable(model: SequentialModel, provisional: dict, unranged: dict,
             raise _refusal(wording.too_many_states, fact, **fields, lo=lo, hi=hi)
         if not policy.refuse_faults and _leaves_range(trial, first, provisional):
             continue
-        smaller, narrowed = restrict_to_states(trial, first, scope)
-        second = reachable_graph(smaller, max_states=bound, progress=progress)
+        smaller, narrowed, second = exact_restriction(trial, first, bound, scope, progress)
         before, after = counts(first), counts(second)
         if before != after:
             raise _refusal(wording.not_covered, fact, **fields, lo=lo, hi=hi, before=before, after=after)
         if policy.refuse_faults and first.faults:
             raise _refusal(wording.faults, fact, **fields, lo=lo, hi=hi, faults=len(first.faults))
+        placeholder = model.domains.placeholder
         _warn_reachable(smaller, provisional, unranged, dict((n, vals) for n, _, vals in narrowed),
-                        len(first.states), wording)
+                        len(first.states), wording, None if placeholder is None else placeholder.value)
         return smaller
     lo, hi = policy.provisional_ranges[-1]
     raise _refusal(wording.outside, fact, **fields, lo=lo, hi=hi)
 
 
 def _warn_reachable(model: SequentialModel, provisional: dict, unranged: dict, narrowed: dict,
-                    states: int, wording: Wording) -> None:
+                    states: int, wording: Wording, placeholder: Optional[int] = None) -> None:
     """One warning per provisional variable, in declaration order: its domain came from the
-    reachable states."""
+    reachable states.  The ``placeholder`` ("no value", replaced by step 3) is not shown."""
     for v in model.variables:
         if v.name not in provisional:
             continue
-        d = v.domain
+        d = tuple(x for x in v.domain if x != placeholder) or v.domain
         shown = (f"{d[0]}..{d[-1]}" if len(d) == d[-1] - d[0] + 1 else f"{len(d)} values in {d[0]}..{d[-1]}")
-        cut = narrowed.get(v.name)
+        cut = tuple(x for x in narrowed.get(v.name, ()) if x != placeholder)
         interval = f"{cut[0]}..{cut[-1]}" if cut else "its initial values"
         warnings.warn(wording.warning.format(path=unranged[v.name].path, variable=v.name,
                                              reason=provisional[v.name], shown=shown, interval=interval,

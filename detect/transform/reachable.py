@@ -11,6 +11,14 @@ state space is small enough to explore, the exact domains are known instead:
 3. explore the narrowed model and require the same numbers of states, transitions and fault
    states.
 
+A step may write a value no state holds and overwrite it later in the same step (CSP#'s
+``speed = speed + 30; if (speed > 200) speed = 200;``): with V alone that write faults, and
+the narrowed model loses transitions.  So when the counts differ, the values that the steps
+from the narrowed model's fault states write, taken in the original model, are added to V
+where the original domain has them, and step 3 is repeated (``exact_restriction``) until the
+counts agree or no value is missing.  (Each value added is written from a reachable state,
+so V stays within what the original model's steps write.)
+
 Why step 3 proves the two reachable transition systems equal: narrowing only shrinks domains,
 and a write outside its domain is a fault, so every fault-free run of the narrowed model is a
 run of ``model``, the narrowed model's reachable states and transitions are subsets of
@@ -30,10 +38,11 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
-from detect.statespace.explore import ReachableGraph, reachable_graph, state_bound
+from detect.statespace.explore import Progress, ReachableGraph, counts_text, reachable_graph, state_bound
 from detect.ir import SequentialModel, slot_offsets
+from detect.ir.semantics import steps
 
 
 @dataclass(frozen=True)
@@ -81,7 +90,8 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
     def telling(what: str):
         if progress is None:
             return None
-        return lambda states, transitions, seconds: progress(f"domains: {what}, {states:,} states")
+        return lambda states, transitions, seconds: progress(
+            f"domains: {what}, {counts_text(states, transitions, seconds)}")
 
     bound = state_bound(model, max_states)
     max_states = bound.states
@@ -89,8 +99,8 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
     if not first.complete:
         raise DomainsNotNarrowed(f"the model has more than {max_states:,} reachable states; "
                                  f"{bound.advice('--domain-states', NARROWING)}")
-    smaller, narrowed = restrict_to_states(model, first)
-    second = reachable_graph(smaller, max_states=max_states, progress=telling("re-exploring narrowed"))
+    smaller, narrowed, second = exact_restriction(model, first, max_states,
+                                                  progress=telling("re-exploring narrowed"))
     before, after = counts(first), counts(second)
     if before != after:
         raise DomainsNotNarrowed(
@@ -100,17 +110,58 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
                             time.perf_counter() - start, before[2])
 
 
-def restrict_to_states(model: SequentialModel, graph: ReachableGraph, names: Optional[frozenset] = None
+def exact_restriction(model: SequentialModel, first: ReachableGraph, max_states: int,
+                      names: Optional[frozenset] = None, progress: Optional[Progress] = None
+                      ) -> tuple[SequentialModel, tuple[tuple[str, int, tuple[int, ...]], ...], ReachableGraph]:
+    """Steps 2 and 3 of the module docstring for ``model``, whose reachable graph is ``first``:
+    ``(smaller, narrowed, second)``, ``smaller`` being ``model`` with the domains of ``names``
+    (default: all) cut to the values the states hold and the values steps write on the way
+    (found where a cut makes a step fault), ``second`` its reachable graph.  The caller
+    compares ``counts(first)`` with ``counts(second)``: only equal counts prove the two
+    transition systems equal; they differ here only when no written value explains it."""
+    written: dict[str, set[int]] = {}
+    while True:
+        smaller, narrowed = restrict_to_states(model, first, names, written)
+        second = reachable_graph(smaller, max_states=max_states, progress=progress)
+        if counts(second) == counts(first):
+            return smaller, narrowed, second
+        missing = _written_outside(smaller, model, second)
+        if all(values <= written.get(name, set()) for name, values in missing.items()):
+            return smaller, narrowed, second
+        for name, values in missing.items():
+            written.setdefault(name, set()).update(values)
+
+
+def _written_outside(smaller: SequentialModel, model: SequentialModel, graph: ReachableGraph
+                     ) -> dict[str, set[int]]:
+    """Per variable, the values that steps from the fault states of ``graph`` (explored in
+    ``smaller``) write outside ``smaller``'s domain but inside ``model``'s: the writes the cut
+    broke.  The steps are taken in ``model``, recording every write, so a step that writes
+    several such values in a row (a loop counting up, then reset) shows them all at once."""
+    written: dict[str, set[int]] = {}
+    for k in graph.faults:
+        for _ in steps(model, graph.states[k], written):
+            pass
+    wide = {v.name: set(v.domain) for v in model.variables}
+    narrow = {v.name: set(v.domain) for v in smaller.variables}
+    found = {name: (values & wide[name]) - narrow[name] for name, values in written.items()}
+    return {name: values for name, values in found.items() if values}
+
+
+def restrict_to_states(model: SequentialModel, graph: ReachableGraph, names: Optional[frozenset] = None,
+                       written: Optional[Mapping[str, set[int]]] = None
                        ) -> tuple[SequentialModel, tuple[tuple[str, int, tuple[int, ...]], ...]]:
     """``model`` with the domain of each variable in ``names`` (default: all) cut to the values
-    its elements hold in ``graph``'s states, and the ``narrowed`` list of ``ReachableDomains``.
-    Only step 2 of the module docstring: the caller proves the result equal (step 3)."""
+    its elements hold in ``graph``'s states, and to ``written[name]``, and the ``narrowed`` list
+    of ``ReachableDomains``.  Only step 2 of the module docstring: the caller proves the result
+    equal (step 3)."""
     offsets = slot_offsets(model)
     variables, narrowed = [], []
     for v in model.variables:
         if names is None or v.name in names:
             base = offsets[v.name]
             values = {state[base + k] for state in graph.states for k in range(v.length)}
+            values |= (written or {}).get(v.name, set())
             kept = tuple(x for x in v.domain if x in values)
             if len(kept) < len(v.domain):
                 narrowed.append((v.name, len(v.domain), kept))

@@ -1538,12 +1538,15 @@ def _interleaved(p: Proc) -> list[Proc]:
 
 
 def build_model(scope: Scope, system: str, system_args: tuple, name: str,
-                parameters: tuple[tuple[str, int], ...], max_spawned: Optional[int] = None) -> SequentialModel:
+                parameters: tuple[tuple[str, int], ...], max_spawned: Optional[int] = None,
+                about: tuple[str, ...] = ()) -> SequentialModel:
     """Linearise process ``system`` of ``scope`` into a validated ``SequentialModel`` whose
     ``DomainFacts`` ask ``detect.transform.narrowing`` to settle the domains of variables
     without a declared range and of stored values and buffers (placeholders until then,
     holding ``NONE``) and to narrow the declared ranges of user variables.  ``max_spawned``
-    is the number of slots of each pool of spawned processes (``Linearisation``).
+    is the number of slots of each pool of spawned processes (``Linearisation``).  ``about``
+    gives, per ``#assert``, the process call it is about when that is not ``system``'s
+    (``Assertion.about``): its condition is not translated, as it has no verdict here.
 
     Why one function: it assembles the model's parts in the order their numbering depends on (variables, pcs, storage, summands, processes).
     """
@@ -1604,10 +1607,11 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
 
     terminal = _terminal(comps, autos, pcs, sizes)
     assertions = []
-    for a in scope.assertions:
-        cond = scope.expr(a.condition, {}) if a.condition is not None else None
-        objective = scope.expr(a.objective, {}) if a.objective is not None else None
-        assertions.append(Assertion(a.kind, a.text, cond, objective, a.sense))
+    for i, a in enumerate(scope.assertions):
+        other = about[i] if i < len(about) else ""
+        cond = scope.expr(a.condition, {}) if a.condition is not None and not other else None
+        objective = scope.expr(a.objective, {}) if a.objective is not None and not other else None
+        assertions.append(Assertion(a.kind, a.text, cond, objective, a.sense, other))
     unranged = tuple(
         # A stored process parameter (``Tick(t + 1)`` under a guard ``t < N``) is bounded by
         # reachability like a user counter, so it may take its domain from the reachable states.

@@ -26,7 +26,7 @@ from detect.errors import InputError
 from frontends.kit import read_source
 
 from frontends.promela import claim
-from frontends.promela.lower import ATOMIC, lower_with_storage
+from frontends.promela.lower import ATOMIC, PID_SUFFIX, lower_with_storage
 from frontends.promela.preprocess import preprocess
 from frontends.promela.syntax import parse_program
 
@@ -54,8 +54,10 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
                          for v, (bounds, (at, line, column)) in wide.items()),
         frozenset(v.name for v in model.variables))
     names = {v.name for v in model.variables}
-    annotations: tuple = (("spin_stored", stored),
-                          ("spin_hidden", tuple(n for n in (ATOMIC,) + claim.HIDDEN if n in names)))
+    # pan's state vector has no ``_atomic`` or claim bookkeeping, and masks every _pid out
+    hidden = tuple(n for n in (ATOMIC,) + claim.HIDDEN if n in names) + tuple(
+        v.name for v in model.variables if v.name.endswith(PID_SUFFIX))
+    annotations: tuple = (("spin_stored", stored), ("spin_hidden", hidden))
     model = dataclasses.replace(model, domains=facts, annotations=model.annotations + annotations)
     ir.validate(model)
     return model

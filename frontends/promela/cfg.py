@@ -18,8 +18,11 @@ collapsed into the step before them, so a step keeps the process in atomic mode
 (``Transition.keep``) iff the *last* element of its chain is marked.  So the loop head of
 ``atomic { do ... od }`` keeps control when the body returns to it, although entering it
 from outside does not, and ``goto`` from inside an atomic sequence to a label outside it
-would keep control until the statement at the label has run, but Spin unmarks a ``goto``
-whose label lies outside its atomic sequence (checked against Spin 6.5's ``pan.t``).  ``holding`` are the locations where a process may hold atomic control.
+would keep control until the statement at the label has run, but Spin marks a ``goto``
+inside an atomic sequence iff its label lies inside one too -- even a ``goto`` that is the
+sequence's last element and jumps back into it (checked against Spin 6.5's ``pan.t``).
+A ``{ }`` or ``atomic`` block whose first statement is a ``do`` is entered through a
+location of its own with the loop's options (Spin's "sub-sequence" state).  ``holding`` are the locations where a process may hold atomic control.
 """
 from __future__ import annotations
 
@@ -61,7 +64,11 @@ class Graph:
     holding: frozenset[int]
     end_labels: frozenset[int]
     labels: tuple[tuple[str, int], ...]
+    #: every local declared in the body (the state variables of an instance), in source order
     locals: tuple[S.VarDecl, ...]
+    #: those declared before the body's first statement: Spin initialises them when the
+    #: process is created; every other declaration is a step (``declarations_as_steps``)
+    created: tuple[S.VarDecl, ...] = ()
 
     def outgoing(self, loc: int) -> list[int]:
         return [k for k, t in enumerate(self.transitions) if t.src == loc]
@@ -129,9 +136,6 @@ class _Builder:
     # ------------------------------------------------------------------ statements
     def seq(self, seq: S.Sequence, at: int, cont: int, brk: Optional[int], option_head: bool) -> None:
         stmts = [s for s in seq.stmts if s is not None and not isinstance(s, S.Decl)]
-        for d in seq.stmts:
-            if isinstance(d, S.Decl):
-                self.locals.extend(d.vars)
         if not stmts:
             if option_head:
                 raise self.error("empty option", seq.pos)
@@ -181,6 +185,13 @@ class _Builder:
             else:
                 self.choice(s, at, self.exit_location(s, cont), brk)
         elif isinstance(s, S.Block):
+            if s.kind in ("block", "atomic") and _starts_with_loop(s.body):
+                # Spin enters a { } or atomic sub-sequence whose first statement is a do
+                # through a state of its own with the loop's options; the loop returns to
+                # its own head (Examples/abp.pml: 12 states, not 11).
+                head = self.new()
+                self.copies.append((at, head))
+                at = head
             if s.kind == "block":
                 self.seq(s.body, at, cont, brk, option_head)
             elif s.kind == "atomic":
@@ -207,6 +218,15 @@ class _Builder:
         # else siblings are set in build_graph, once every option at ``at`` exists.
         for option in s.options:
             self.seq(_prune_skips(option), at, cont, brk, True)
+
+
+def _starts_with_loop(seq: S.Sequence) -> bool:
+    """The first statement of ``seq`` is a ``do`` (maybe labelled)."""
+    stmts = [s for s in seq.stmts if s is not None and not isinstance(s, S.Decl)]
+    first = stmts[0] if stmts else None
+    while isinstance(first, S.Labeled):
+        first = first.stmt
+    return isinstance(first, S.Choice) and first.loop
 
 
 def _last_element(seq: S.Sequence):
@@ -269,20 +289,80 @@ def _check_dstep_stmt(b: _Builder, st) -> None:
             _check_dstep(b, o)
 
 
+#: Promela's own types; a declaration of any other type is of a typedef.
+_BASIC_TYPES = frozenset(("bit", "bool", "byte", "pid", "mtype", "short", "int", "unsigned", "chan"))
+
+
+def declarations_as_steps(body: S.Sequence, error) -> tuple[S.Sequence, tuple[S.VarDecl, ...],
+                                                              tuple[S.VarDecl, ...]]:
+    """``(body', declared, created)``: Spin 6 reads a local declaration that follows a
+    statement (or opens a nested block, an option or a d_step) as a statement that sets the
+    variable to its initialiser (0 without one) each time control passes it -- only element 0
+    of an array (pan.m: ``y[0] = 1``), nothing for a typedef variable (an empty step).
+    ``body'`` has those statements instead of the declarations and no ``Decl`` left;
+    ``declared`` is every local, ``created`` those before the body's first statement,
+    which Spin sets when the process is created.  ``error(message, pos)`` makes the error
+    for a channel initialised there (Spin refuses it too)."""
+    declared: list[S.VarDecl] = []
+    created: list[S.VarDecl] = []
+
+    def steps(d: S.VarDecl) -> list:
+        if isinstance(d.init, S.ChanInit):
+            raise error(f"place initialized chan decl of '{d.name}' at start of proctype (as Spin requires)",
+                        d.pos)
+        if d.type not in _BASIC_TYPES:
+            return [S.Printf(d.pos)]
+        target = S.VarRef(d.name, S.Num(0, d.pos) if d.size is not None else None, None, d.pos)
+        value = d.init if d.init is not None and not isinstance(d.init, tuple) else S.Num(0, d.pos)
+        return [S.Assign(target, value, d.pos)]
+
+    def sequence(seq: S.Sequence, top: bool) -> S.Sequence:
+        out: list = []
+        leading = top
+        for st in seq.stmts:
+            if isinstance(st, S.Decl):
+                declared.extend(st.vars)
+                if leading:
+                    created.extend(st.vars)
+                else:
+                    out.extend(x for d in st.vars for x in steps(d))
+                continue
+            if st is not None:
+                leading = False
+            out.append(statement(st))
+        return dataclasses.replace(seq, stmts=tuple(out))
+
+    def statement(st):
+        if isinstance(st, S.Labeled):
+            return dataclasses.replace(st, stmt=statement(st.stmt))
+        if isinstance(st, S.Block):
+            return dataclasses.replace(st, body=sequence(st.body, False))
+        if isinstance(st, S.Choice):
+            return dataclasses.replace(st, options=tuple(sequence(o, False) for o in st.options))
+        return st
+
+    return sequence(body, True), tuple(declared), tuple(created)
+
+
 def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
     """The automaton of ``body``; ``origin`` maps preprocessed lines to source lines."""
     b = _Builder(name, path, origin)
+    body, declared, created = declarations_as_steps(body, b.error)
+    b.locals = list(declared)
     entry = b.new()
     end = b.new()
     b.seq(body, entry, end, None, False)
     for ref, label, pos, is_step, block in b.pending_gotos:
         if label not in b.labels:
             raise b.error(f"goto to undefined label {label}", pos)
-        if b.label_block[label] != block:  # Spin: a goto out of its atomic sequence is unmarked
-            if is_step:
-                b.trans[ref]["keep"] = False
-            else:
-                b.jump_keep[ref] = False
+        # Spin (flow.c, checked on pan.t): a goto inside an atomic sequence is marked iff its
+        # label is inside one too (its own, even as its last element, or another); a goto to
+        # a label outside every atomic sequence, or from outside them, is unmarked.
+        mark = block != 0 and b.label_block[label] != 0
+        if is_step:
+            b.trans[ref]["keep"] = mark
+        else:
+            b.jump_keep[ref] = mark
         if is_step:
             b.trans[ref]["dst"] = b.labels[label]
         else:
@@ -305,7 +385,8 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
             keep = b.jump_keep.get(x, keep)
             x = b.alias[x]
         trans.append(dict(t, src=b.root(t["src"]), dst=b.root(t["dst"]), keep=keep))
-    for target, source in b.copies:
+    # Innermost first: a copied location may itself be a copy (a block in an option head).
+    for target, source in reversed(b.copies):
         for k, t in enumerate(list(trans)):
             if t["src"] == b.root(source):
                 trans.append(dict(t, src=b.root(target)))
@@ -333,5 +414,5 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
     return Graph(
         name, entry_r, end_r, locations, transitions, holding,
         frozenset(b.root(x) for x in b.end_labels) | {end_r},
-        tuple((k, b.root(v)) for k, v in b.labels.items()), tuple(b.locals),
+        tuple((k, b.root(v)) for k, v in b.labels.items()), tuple(b.locals), created,
     )

@@ -34,7 +34,7 @@ import dataclasses
 import functools
 import warnings
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 from detect import ir
 from detect.errors import InputError
@@ -303,8 +303,11 @@ class Lowering:
         return tuple(sorted({0, *inits}))
 
     # ------------------------------------------------------------------ globals
-    def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict) -> list:
-        """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries."""
+    def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict,
+                evaluate: Optional[Callable[[object], int]] = None) -> list:
+        """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries.
+        ``evaluate`` gives the value of an initialiser that is not a constant where the
+        variable is created (``initial_value``); without it such a variable starts at 0."""
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
             raise self.error("a channel declaration inside a record is not supported", d.pos)
         size = self.const(d.size, known) if d.size is not None else None
@@ -334,6 +337,8 @@ class Lowering:
             if isinstance(d.init, tuple) or isinstance(d.init, S.ChanInit):
                 raise self.error("expected an expression as initialiser", d.pos)
             value = self.static(d.init, known)
+            if value is None and evaluate is not None:
+                value = evaluate(d.init)
             if value is None:
                 value = "dynamic"
         if d.hidden:
@@ -446,6 +451,8 @@ class Translator:
 
     def nr_pr(self) -> Expr:
         terms = [Binary("!=", self.counter(i).slot, Const(0)) for i in self.instances]
+        if not terms:  # a global's initialiser: no process exists yet
+            return Const(0)
         out = terms[0]
         for t in terms[1:]:
             out = Binary("+", out, t)
@@ -566,7 +573,8 @@ class Translator:
             if e.name == "_pid":
                 if ctx.inst is None:
                     raise self.low.error("_pid outside a process", e.pos)
-                return Const(ctx.inst.pid)
+                stored = ctx.locals.get("_pid")  # a process that receives into _pid (``declare_instance``)
+                return Const(ctx.inst.pid) if stored is None else Name(stored.name)
             if e.name == "_nr_pr":
                 return self.nr_pr() if self.low.claim is None else Binary("+", self.nr_pr(), Const(1))
             return Name(_TIMEOUT)
@@ -908,7 +916,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                 raise low.error("unsupported construct: a second never claim", u.pos)
             low.claim = u
     if program.ltl_ignored:
-        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored")
+        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored: not checked")
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
@@ -917,7 +925,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                 if d.type == "chan" and isinstance(d.init, S.ChanInit):
                     low.globals[d.name] = low.declare_channel(d, {})
                 else:
-                    for src, info, _ in low.declare(d, "", None, {"__running__": True}):
+                    # Spin sets globals in declaration order: an initialiser reads those before
+                    top = Translator(low, [])
+                    for src, info, _ in low.declare(d, "", None, {"__running__": True},
+                                                    lambda e: initial_value(low, top, e, Ctx(None, {}, {}))):
                         low.globals[src] = info
     # ---- instances started at load time, in declaration order
     graphs: dict[str, Graph] = {}
@@ -982,8 +993,9 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                                 "(declare the channel globally)", local.pos)
     # ---- per-instance state variables
     ctxs: dict[str, Ctx] = {}
+    early = Translator(low, instances, slots)  # for initialisers that read variables
     for inst in instances:
-        ctxs[inst.owner] = declare_instance(low, inst)
+        ctxs[inst.owner] = declare_instance(low, inst, early)
     tr = Translator(low, instances, slots, ctxs)
     # ---- steps
     steps: list[_Step] = []
@@ -1065,21 +1077,39 @@ def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> 
     (``detect.checking.pids``): it never ends -- Spin's last-in-first-out removal is what
     tells creation order, hence pids, apart -- and never reads ``_pid``.  Its instances
     share one code and (``dynamic_slots``) the same channels, so which pids the running
-    ones have is immaterial.  Only groups of two or more."""
+    ones have is immaterial -- unless a remote reference ``P[k]@L`` names the proctype
+    anywhere (a process, an assertion, the never claim): it asks what the process with pid
+    ``k`` does, which tells the pids apart.  Only groups of two or more."""
     out = []
+    observed = _remotely_referenced(low.program)
     for name in dict.fromkeys(p for p, _ in dict(slots.holders)):
         members = [i for i in instances if i.proctype == name]
         g = members[0].graph
-        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g):
+        if len(members) < 2 or g.end in g.reachable_from(g.entry) or _reads_pid(g) or name in observed:
             continue
         out.append(tuple(i.owner for i in sorted(members, key=lambda i: i.pid)))
     return tuple(out)
 
 
+def _remotely_referenced(program: S.Program) -> frozenset[str]:
+    """The proctypes some remote reference ``P[k]@L`` names, anywhere in the program
+    (unused inlines too: over-approximating only forgoes a reduction)."""
+    found: set[str] = set()
+
+    def note(n) -> bool:
+        if isinstance(n, S.RemoteLabel):
+            found.add(n.proctype)
+        return False
+
+    find_node(program, note)
+    return frozenset(found)
+
+
 def _reads_pid(g: Graph) -> bool:
     """Whether ``_pid`` occurs in ``g``'s statements or local initialisers."""
-    return find_node((tuple(t.stmt for t in g.transitions), g.locals),
-                     lambda n: isinstance(n, S.Special) and n.name == "_pid") is not None
+    return receives_into_pid(g) is not None or find_node(
+        (tuple(t.stmt for t in g.transitions), g.locals),
+        lambda n: isinstance(n, S.Special) and n.name == "_pid") is not None
 
 
 def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offered: dict) -> list[_Step]:
@@ -1164,7 +1194,11 @@ def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequenc
     return walk(body)
 
 
-def declare_instance(low: Lowering, inst: Instance) -> Ctx:
+def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] = None) -> Ctx:
+    """The variables of ``inst`` (parameters, ``_pid`` if it receives into it, locals, its
+    pc), declared in ``low``; a running instance's locals declared before the body's first
+    statement start at their initialisers' values (evaluated by ``tr`` when not constant,
+    ``initial_value``), the others at 0 (see ``local_initialisers``)."""
     g = inst.graph
     locals_: dict = {}
     chans: dict = {}
@@ -1181,14 +1215,18 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
         d = S.VarDecl(p.type, p.name, None, None, None, False, p.pos)
         for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
             locals_[src] = info
-    pid_store = receives_into_pid(g)
-    if pid_store is not None:
-        # Spin's simulator rejects this ("illegal assignment to _pid"); its verifier stores
-        # into the process's _pid but leaves _pid out of the states it stores (pan.c masks
-        # it), so two states differing only there are one, and which one's successors are
-        # explored depends on the search order: no semantics to follow.
-        raise low.error("unsupported construct: a receive into _pid (Spin rejects it as an illegal "
-                        "assignment); eval(_pid) matches the receiver's pid", pid_store)
+    if receives_into_pid(g) is not None:
+        # Spin's verifier (6.5.2) stores a received value into the process's _pid, which
+        # its later reads of _pid see; pan leaves _pid out of the states it stores, so it is
+        # one of the "spin_hidden" variables (``PID_SUFFIX``).  Where pan's search merges
+        # states differing only there, whose futures differ, its count depends on the search
+        # order; ours keeps them apart (we explore every state).
+        name = inst.prefix + PID_SUFFIX
+        locals_["_pid"] = VarInfo(name, _TYPES["pid"], None)
+        low.var_bounds[name] = _TYPES["pid"]
+        low.variables.append(ir.Variable(name, domain_of(_TYPES["pid"]), ((inst.pid if inst.running else 0,),),
+                                         None, owner))
+    created = {id(d) for d in g.created}
     for d in g.locals:
         if d.name in locals_ or d.name in chans:
             raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
@@ -1200,13 +1238,69 @@ def declare_instance(low: Lowering, inst: Instance) -> Ctx:
             continue
         if d.name in locals_:
             raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
-        values = dict(known)
-        for src, info, init in low.declare(d, inst.prefix + ".", owner, values):
+        # A declaration after the first statement is a step (``cfg.declarations_as_steps``):
+        # the variable is 0 until control passes it.
+        # (A typedef variable's step is empty: its fields keep what creation gave them.)
+        values = dict(known) if id(d) in created or d.type in low.typedefs else dict(known, __running__=False)
+        evaluate = None
+        if inst.running and id(d) in created and tr is not None:
+            ctx = Ctx(inst, locals_, chans)
+            evaluate = functools.partial(initial_value, low, tr, ctx=ctx)
+        for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate):
             locals_[src] = info
     pc_domain = tuple(range(0, max(g.locations) + 1 + 4096)) if inst.proctype == "init" else tuple(range(0, max(g.locations) + 1))
     low.variables.append(ir.Variable(f"{inst.prefix}.pc", pc_domain,
                                      ((g.entry if inst.running else 0,),), None, owner))
     return Ctx(inst, locals_, chans)
+
+
+#: The IR name of a process's ``_pid`` when it receives into it: ``<prefix>._pid``.
+PID_SUFFIX = "._pid"
+
+
+class _InitialState:
+    """``semantics.evaluate``'s environment for an initialiser: each variable declared so far
+    at its (first) initial value; a program counter not declared yet is 0 (that process does
+    not exist yet) but the one of ``own``, the process being created."""
+
+    def __init__(self, variables, own: Optional[str]):
+        self.state: list[int] = []
+        self.offsets: dict[str, int] = {}
+        self.lengths: dict[str, int] = {}
+        for v in variables:
+            self.offsets[v.name] = len(self.state)
+            self.lengths[v.name] = v.length
+            self.state.extend(allowed[0] for allowed in v.init)
+        self.own = own
+
+    def read(self, name: str) -> int:
+        from detect.ir.semantics import Fault
+        if name in self.offsets:
+            return self.state[self.offsets[name]]
+        if name.endswith(".pc"):
+            return int(name == self.own)
+        raise Fault(f"{name} has no value when the process is created")
+
+    def element(self, array: str, k: int) -> int:
+        from detect.ir.semantics import Fault
+        if array not in self.offsets:
+            raise Fault(f"{array} has no value when the process is created")
+        if not 0 <= k < self.lengths[array]:
+            raise Fault(f"index {k} out of bounds for {array}[{self.lengths[array]}]")
+        return self.offsets[array] + k
+
+
+def initial_value(low: Lowering, tr: "Translator", e, ctx: Ctx) -> int:
+    """The value of initialiser ``e`` when its variable is created (Spin: globals in
+    declaration order, then each process's locals as ``addproc`` creates it): the variables
+    declared before hold their initial values, ``_nr_pr`` counts the processes created so
+    far.  A fault (a division by zero, an index out of range) is refused where ``e`` is."""
+    from detect.ir.semantics import Fault, evaluate
+    own = None if ctx.inst is None else f"{ctx.inst.prefix}.pc"
+    try:
+        return evaluate(tr.expr(e, ctx), _InitialState(low.variables, own))
+    except Fault as err:
+        raise low.error(f"initialiser: {err}", getattr(e, "pos", None)) from None
 
 
 def receives_into_pid(g: Graph) -> Optional[Span]:
@@ -1233,6 +1327,8 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
     """Assignments giving a newly started instance its parameters (``args``, by default
     the instance's own) and initial locals."""
     prog = []
+    if "_pid" in ctx.locals:  # first: the initialisers below may read it
+        prog.append(Assign(Name(ctx.locals["_pid"].name), Const(inst.pid)))
     pdecl = low.proctypes.get(inst.proctype)
     params = pdecl.params if pdecl is not None else ()
     for p, arg in zip(params, inst.args if args is None else args):
@@ -1241,11 +1337,18 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
         info = ctx.locals[p.name]
         value = arg if isinstance(arg, Expr.__args__) else Const(arg)
         prog.append(Assign(Name(info.name), wrap(value, info.bounds, False) if not isinstance(value, Const) else Const(_wrap_value(value.value, info.bounds))))
+    created = {id(d) for d in inst.graph.created}
+    inits = []
     for d in inst.graph.locals:
-        if d.init is None or d.name in ctx.chans:
+        if d.type in low.typedefs:  # fields with initialisers, wherever it is declared
+            inits.extend((ctx.locals.get(f"{d.name}.{f.name}"), f.init) for f in low.typedefs[d.type].fields
+                         if f.init is not None and not isinstance(f.init, (tuple, S.ChanInit)))
+        elif id(d) in created and d.init is not None and d.name not in ctx.chans:
+            inits.append((ctx.locals[d.name], d.init))  # the others are steps (``cfg.declarations_as_steps``)
+    for info, init in inits:
+        if info is None:  # a field of a nested record
             continue
-        info = ctx.locals[d.name]
-        value = tr.expr(d.init, ctx)
+        value = tr.expr(init, ctx)
         for k in range(info.size or 1):
             target = Name(info.name) if info.size is None else Index(info.name, Const(k))
             prog.append(Assign(target, wrap(value, info.bounds, _fits(_bounds(value, low.var_bounds), info.bounds))))
@@ -1419,9 +1522,11 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
     None when a ``run`` remains after that (its processes are then created dynamically)."""
     g = inst.graph
     known: dict = {"_pid": inst.pid}
+    created = {id(d) for d in g.created}
     for d in g.locals:
         if d.size is None and d.type not in low.typedefs and d.type != "chan":
-            v = low.static(d.init, known) if d.init is not None else 0
+            # a declaration after the first statement is a step: 0 until it runs
+            v = low.static(d.init, known) if d.init is not None and id(d) in created else 0
             if v is not None:
                 known[d.name] = _wrap_value(v, low.type_bounds(d.type, d.bits, d.pos))
     local_bounds = {d.name: d for d in g.locals}
@@ -1429,9 +1534,16 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
     segments: list = []
     current: list = []
     loc = g.entry
+    # (location, locals) met at a segment boundary: met again, init loops without end.
+    seen: set = set()
     for _ in range(_MAX_PREFIX):
         if loc == g.end:
             break
+        if not current:
+            here = (loc, tuple(sorted(known.items())))
+            if here in seen:
+                break
+            seen.add(here)
         options = [k for k in g.outgoing(loc)]
         enabled = []
         for k in options:
@@ -1457,6 +1569,14 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
     later = g.reachable_from(loc) if loc != g.end else set()
     if any(t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in later for t in g.transitions):
         return None
+    # The plan ends with the last run: what init does after it is its own code, so that a
+    # loop after the runs is init's loop (Spin's states), not a chain of fresh locations
+    # unrolled up to _MAX_PREFIX steps (``do :: i++ od``: 256 states, not 20,256).
+    last = max((n for n, seg in enumerate(segments)
+                if any(isinstance(g.transitions[k].stmt, S.Run) for k in seg)), default=-1)
+    if last + 1 < len(segments):
+        segments = segments[:last + 1]
+        loc = g.transitions[segments[-1][-1]].dst if segments else g.entry
     return _Plan(tuple(runs), loc, tuple(segments))
 
 
@@ -1652,11 +1772,37 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
     assertions += _cycle_properties(tr, instances, claim[0] if claim is not None else None)
+    # An ignored ``ltl`` block stays a property, "not checked": a run never reports it holding.
+    assertions += tuple(ir.Assertion("ltl", text) for text in low.program.ltl_texts)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
-        processes=processes,
+        processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
     )
+
+
+def _label_marks(tr: Translator, instances, claim: Optional[Graph]) -> tuple[tuple[str, int, int, str], ...]:
+    """``SequentialModel.marks``: each program counter's literals at a location with an
+    ``accept`` or ``progress`` label, and (without a never claim, under which pan ignores
+    end states) at a valid end location -- an ``end`` label, the process's end, or gone
+    (0), the locations ``terminal`` accepts.  The claim's ``accept`` labels and its end
+    (a violation, ``never-end``) are marked on its counter."""
+    out = []
+
+    def mark(pc: str, labels, extra=()) -> None:
+        for name, loc in labels:
+            for kind in ("accept", "progress"):
+                if name.startswith(kind):
+                    out.append((pc, 0, loc, kind))
+        out.extend((pc, 0, loc, kind) for loc, kind in extra)
+
+    for inst in instances:
+        g = inst.graph
+        ends = () if claim is not None else tuple((loc, "end") for loc in sorted({0} | set(g.end_labels)))
+        mark(tr.counter(inst).slot.name, g.labels, ends)
+    if claim is not None:
+        mark(CLAIM_PC, claim.labels, tuple((loc, "never-end") for loc in sorted({0} | set(claim.end_labels))))
+    return tuple(dict.fromkeys(out))
 
 
 def _named_channel_values(low: Lowering) -> list[ir.Variable]:

@@ -267,6 +267,8 @@ class Program:
 
     units: tuple[object, ...]
     ltl_ignored: int
+    #: each ``ltl`` block's text (whitespace collapsed), in source order; not checked
+    ltl_texts: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -527,8 +529,8 @@ class _ToAst(SyntaxBuilder):
 
     def start(self, meta, c):
         units = tuple(x for x in c if not isinstance(x, Token))
-        ltl = sum(1 for x in c if isinstance(x, Token) and x.type == "LTL")
-        return Program(units, ltl)
+        ltl = tuple(" ".join(str(x).split()) for x in c if isinstance(x, Token) and x.type == "LTL")
+        return Program(units, len(ltl), ltl)
 
 
 _UNSUPPORTED = re.compile(

@@ -306,7 +306,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         lib.nx_set_parallel_min(ctx, parallel_min)
     try:
         keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, native_canonical)
-        truncated = interrupted = memory_limited = False
+        truncated = interrupted = memory_limited = timed_out = False
         tick = ex.Clock(start, deadline, progress,
                         lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx))).out_of_time
         budget = 1024
@@ -330,7 +330,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                     truncated = True
                     memory_limited = rc == _RC_MEMORY_LIMIT
                 if tick():
-                    truncated = True
+                    truncated = timed_out = True
                 if rc == 0:
                     break
             while not truncated:
@@ -353,7 +353,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
                 if rc == 0:
                     break
                 if tick():
-                    truncated = True
+                    truncated = timed_out = True
         except KeyboardInterrupt:
             truncated = interrupted = True
         if lib.nx_finish(ctx) == _RC_OVERFLOW:
@@ -372,7 +372,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         del keep
         return replace(_result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise),
                        memory_bytes=lib.nx_memory(ctx), memory_measure=MEMORY_MEASURE,
-                       memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds)
+                       memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds, timed_out=timed_out)
     finally:
         lib.nx_free(ctx)
 
@@ -415,10 +415,21 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
 
     tracer = _IndexTracer(compiled, lambda i: state(i), lambda i: lib.nx_parent(ctx, i), index_of,
                           canonicalise)
+    # Each worker stores its states level by level: the deepest of the workers' last states
+    # (id = local index * workers + worker) is at the depth reached.
+    depth, workers = 0, lib.nx_nworkers(ctx)
+    for w in range(workers):
+        count, steps = lib.nx_worker_count(ctx, w), 0
+        at = (count - 1) * workers + w if count else _NO_PARENT
+        while at != _NO_PARENT and lib.nx_parent(ctx, at) != _NO_PARENT:
+            steps += 1
+            at = lib.nx_parent(ctx, at)
+        depth = max(depth, steps)
     return ex.finished(compiled, tracer, pending, states=lib.nx_count(ctx),
                        transitions=lib.nx_transitions(ctx), initial=lib.nx_initial(ctx),
                        deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
-                       faults=nfaults, truncated=truncated, interrupted=interrupted, seconds=seconds)
+                       faults=nfaults, truncated=truncated, interrupted=interrupted, seconds=seconds,
+                       depth=depth)
 
 
 _NO_PARENT = 0xFFFFFFFF

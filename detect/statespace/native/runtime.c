@@ -948,7 +948,7 @@ static int expand(Worker *w, size_t idx) {
         if (distinct == (size_t)-1) return RC_MEMORY;
     }
     w->transitions += distinct;
-    if (distinct == 0) {
+    if (distinct == 0 && !w->fault) {  /* a faulting step is an enabled one: no dead end */
         int ovf = 0;
         int term = model_terminal(s, &ovf);
         if (ovf) return RC_OVERFLOW;
