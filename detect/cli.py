@@ -785,13 +785,11 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
                     trail, strategy, table_limit, spin_states, rules_fired, trust_symmetry, partial_ok, domain_states,
                     explorer, workers, distributed, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
-    from detect.checking.reduce import ReductionError, explore_reduced
-    from detect.statespace.distributed import DistributedUnavailable
+    from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    if distributed is not None:
-        distributed = distributed_spec(distributed, workers)
+    distributed = distributed_spec(distributed, workers)
 
     def explore_one(seq, stage: str):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
@@ -810,10 +808,8 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
                                           timeout=run.remaining(), progress=update, check=not trust_symmetry,
                                           explorer=explorer, memory_limit=memory_limit, workers=workers,
                                           distributed=distributed)
-            except ReductionError as e:
+            except (ReductionError, DistributedUnavailable) as e:
                 raise Failure(f"{model}: {e}") from None
-            except DistributedUnavailable as e:
-                raise Failure(str(e)) from None
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True))
@@ -832,10 +828,8 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
                                           show_progress=not as_json),
             lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
-    if distributed is not None:
-        # --memory-limit then bounds each worker (one machine's share of the states)
-        extra["distributed"] = (f"{distributed.address or 'local:' + str(distributed.workers)} "
-                                f"({distributed.workers or 'one per cluster CPU'} workers)")
+    if distributed is not None:  # --memory-limit then bounds each worker
+        extra["distributed"] = distributed.label()
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit
     if strategy != "none":
@@ -980,8 +974,11 @@ def with_other_verdicts(seq, result, others: dict) -> tuple:
     return dataclasses.replace(result, assertions=tuple(verdicts)), models
 
 
-def distributed_spec(text: str, workers: Optional[int]):
-    """``--distributed``'s spec, Ray's presence checked first: one line and exit 2 without it."""
+def distributed_spec(text: Optional[str], workers: Optional[int]):
+    """``--distributed``'s spec (None without it), Ray's presence checked first: one line and
+    exit 2 without Ray."""
+    if text is None:
+        return None
     from detect.statespace import distributed
 
     try:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from detect.statespace.compile import State, compile_model
+from detect.statespace.distributed import DistributedUnavailable  # noqa: F401 (for the CLI: Ray cannot be used)
 from detect.symmetry.permgroup import PermutationGroup, permutation_group
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (

@@ -61,6 +61,11 @@ class Spec:
     address: Optional[str]
     workers: Optional[int]
 
+    def label(self) -> str:
+        """What the report shows: ``local:4 (4 workers)``, ``HOST:PORT (64 workers)``."""
+        where = self.address or f"local:{self.workers}"
+        return f"{where} ({self.workers or 'one per cluster CPU'} workers)"
+
     @staticmethod
     def parse(text: str, workers: Optional[int] = None) -> "Spec":
         """``local:N`` or a Ray address; raises ``ValueError`` with the expected form."""
