@@ -3,7 +3,9 @@ explorer, and a model of how it scales to 64 machines from the measured per-roun
 
 Run: ``python results/bench_distributed.py [--quick]`` (needs ``pip install 'symdetect[distributed]'``).
 Rows: ``models/paper/peterson.csp`` N=6 (1,284,355 states) unreduced and with ``--reduce exact``
-(the C pid canonicaliser), N=5 with ``--quick``; single process (one thread), then 1, 2 and 4
+(the C pid canonicaliser), N=5 with ``--quick``, and ``models/token_circulation.csp`` N=6
+with ``--reduce exact`` (the stabiliser-chain least image, in Python: ``--python-canonical``
+runs only this row); single process (one thread), then 1, 2 and 4
 Ray workers on a local Ray runtime (``ray.init(num_cpus=2)``, the workers started beforehand).
 Every run is printed:
 
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 PETERSON = ROOT / "models" / "paper" / "peterson.csp"
+TOKEN = ROOT / "models" / "token_circulation.csp"
 #: Assumed for the model: 10 Gbit/s per machine (1.25 GB/s), no faster than Ray's object
 #: transfer of large objects between nodes.
 BANDWIDTH = 1.25e9
@@ -137,10 +140,15 @@ def main(quick: bool) -> None:
              runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})
     ray.get([a.close.remote() for a in distributed._actors(ray, 4)])
     print(f"Ray start and 4 workers: {time.perf_counter() - t:.1f} s\n")
-    model = load_model(str(PETERSON), {"N": n_param})
-    for strategy in ("none", "exact"):
+    only_python = "--python-canonical" in sys.argv[1:]
+    runs = [] if only_python else [(PETERSON, n_param, "none"), (PETERSON, n_param, "exact")]
+    # The stabiliser-chain least image runs in Python (~0.5 ms a state): called from C in
+    # each worker, it is the work distribution shares out.
+    runs.append((TOKEN, 5 if quick else 6, "exact"))
+    for path, n_param, strategy in runs:
+        model = load_model(str(path), {"N": n_param})
         detection = detect(model) if strategy != "none" else None
-        print(f"## peterson.csp N={n_param}, --reduce {strategy}  (load average {load_average()})\n")
+        print(f"## {path.name} N={n_param}, --reduce {strategy}  (load average {load_average()})\n")
         print("| run | states | transitions | search s | states/s | bytes/state | max worker MB | net B/state "
               "| rounds | crit s | work s |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -160,7 +168,7 @@ def main(quick: bool) -> None:
                   f"{st['routed'] * st['record_bytes'] / r.states:.1f} | {st['rounds']} | {crit:.2f} | {work:.2f} |")
             rows.append((n, r.states, st))
         print()
-        if strategy == "none":
+        if strategy == "none" and path == PETERSON:
             print("\n".join(scaling(rows, one.states, one.transitions, one.cpu_seconds)))
             print()
     ray.shutdown()
