@@ -185,13 +185,34 @@ class PartitionWorker:
                 "decided": [lib.nx_decided(ctx, i) >= 0 for i in range(self.nconds)],
                 "seconds": seconds, "routed": self.routed}
 
-    def start(self, limit: int, nconds: int) -> dict:
-        """Enumerate the initial states (all of them; this partition keeps those it owns)."""
+    def start(self, limit: int, nconds: int):
+        """Enumerate every nparts-th initial state, canonicalised; returns the status and,
+        per partition, the records of those it owns (as ``step`` does)."""
         self.nconds = nconds
         self.lib.nx_set_limit(self.ctx, limit)
         while (rc := self.lib.nx_init(self.ctx, 1 << 16)) == _RC_MORE:
             pass
-        return self._status(rc)
+        out, sent = self._boxes()
+        status = self._status(rc)
+        status["sent"] = sent
+        return (status, *out)
+
+    def _boxes(self):
+        """The routing boxes as arrays (empty for this partition) and their records in all."""
+        import numpy as np
+
+        out = [np.empty(0, dtype=np.uint8)] * self.nparts
+        sent = 0
+        ptr = self.ffi.new("uint8_t **")
+        for o in range(self.nparts):
+            k = self.lib.nx_part_box(self.ctx, o, ptr) if o != self.part else 0
+            if k:
+                # Copied once, into the object store (Ray serialises the return value
+                # before the method returns, so the next round may reuse the C box).
+                out[o] = np.frombuffer(self.ffi.buffer(ptr[0], k * self.record), dtype=np.uint8)
+                sent += k
+        self.routed += sent
+        return out, sent
 
     def step(self, advance: bool, budget: int, limit: int, *boxes):
         """One round here: insert the records routed here in the last round (``boxes``), start
@@ -214,15 +235,7 @@ class PartitionWorker:
         out = [np.empty(0, dtype=np.uint8)] * self.nparts
         if rc == 0:
             rc = lib.nx_part_expand(ctx, budget)
-            ptr = self.ffi.new("uint8_t **")
-            for o in range(self.nparts):
-                k = lib.nx_part_box(ctx, o, ptr) if o != self.part else 0
-                if k:
-                    # Copied once, into the object store (Ray serialises the return value
-                    # before the method returns, so the next round may reuse the C box).
-                    out[o] = np.frombuffer(self.ffi.buffer(ptr[0], k * self.record), dtype=np.uint8)
-                    sent += k
-        self.routed += sent
+            out, sent = self._boxes()
         status = self._status(rc, time.perf_counter() - t0)
         status["sent"] = sent
         status["receive_seconds"] = t1 - t0
@@ -397,15 +410,19 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
 
     try:
         try:
-            statuses = ray.get([a.start.remote(limit_i, nconds) for a, limit_i in
-                                zip(actors, shares([{"states": 0}] * n))])
+            # Each worker canonicalises every n-th initial state; the first step delivers them
+            # and starts level 0 with all of them.
+            refs = [a.start.options(num_returns=n + 1).remote(limit_i, nconds)
+                    for a, limit_i in zip(actors, shares([{"states": 0}] * n))]
+            statuses = ray.get([r[0] for r in refs])
             states = sum(s["states"] for s in statuses)
             rc = stop_code(statuses)
             if rc is not None:
                 fail(rc, statuses)
             if max_states == 0:
                 truncated = True
-            refs, advance = None, False
+            advance = True
+            level = -1
             while not truncated:
                 if clock.out_of_time():
                     truncated = True
@@ -417,7 +434,7 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
                 # Each owner receives its boxes of the last round by reference: the object
                 # store hands them over (zero-copy for numpy), the driver never reads them.
                 refs = [a.step.options(num_returns=n + 1).remote(
-                            advance, budget, lim, *([refs[i][1 + j] for i in range(n)] if refs else []))
+                            advance, budget, lim, *[refs[i][1 + j] for i in range(n)])
                         for j, (a, lim) in enumerate(zip(actors, lims))]
                 statuses = ray.get([r[0] for r in refs])
                 note(statuses, level)

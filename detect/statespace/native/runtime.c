@@ -132,6 +132,7 @@ typedef struct Ctx {
     i64 decided[NCOND > 0 ? NCOND : 1];
     /* initial-state odometer */
     int init_started, init_done;
+    u64 init_seq;         /* initial states enumerated so far (a partition takes every nparts-th) */
     u32 init_pos[NINIT_SLOTS > 0 ? NINIT_SLOTS : 1];
     i64 scratch[NSLOTS > 0 ? NSLOTS : 1];
     u64 wscratch[NWORDS];
@@ -722,6 +723,8 @@ int nx_init(void *p, u64 budget) {
         memset(c->init_pos, 0, sizeof(c->init_pos));
     }
     while (budget--) {
+        /* a partition canonicalises every nparts-th initial state and routes it to its owner */
+        if (c->nparts && c->init_seq++ % (u64)c->nparts != (u64)c->part) goto advance;
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
         int canon = reduces(c) ? canonicalise(c, c->scratch) : 0;
         if (canon == -4) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
@@ -729,14 +732,22 @@ int nx_init(void *p, u64 budget) {
         if (canon) return RC_UNDECIDED;
         pack(c->scratch, c->wscratch);
         u64 h = hash_words(c->wscratch);
-        /* a partition keeps the initial states it owns (every partition enumerates all) */
-        int64_t r = c->nparts && owner_of(h, c->nparts) != c->part ? 0
-                    : lookup_insert(&c->w[c->nparts ? 0 : owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
+        int64_t r;
+        if (c->nparts && owner_of(h, c->nparts) != c->part) {
+            int bad = box_push(&c->w[0], &c->w[0].out[owner_of(h, c->nparts)], c->wscratch, NONE32);
+            if (bad) return bad;
+            r = c->w[0].mem_limited ? -3 : 0;
+        } else {
+            size_t before = c->nparts ? c->w[0].count : 0;
+            r = lookup_insert(&c->w[c->nparts ? 0 : owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
+            if (c->nparts && c->w[0].count > before) c->initial++;
+        }
         if (r == -1) { c->truncated = 1; return RC_TRUNCATED; }
         if (r == -2) return RC_MEMORY;
         if (r == -4) return RC_TOO_MANY;
         if (r == -3) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
-        c->initial = c->total;
+        if (!c->nparts) c->initial = c->total;
+    advance:
         /* advance the odometer */
         int k = NSLOTS - 1;
         while (k >= 0) {
@@ -1290,8 +1301,10 @@ int nx_part_receive(void *p, const u8 *items, u64 n) {
         const u8 *e = items + j * RECORD_BYTES;
         load_state(e, words);
         memcpy(&parent, e + NBYTES, sizeof(u32));
+        size_t before = w->count;
         int rc = insert_noting(w, words, hash_words(words), parent);
         if (rc) return rc;
+        if (parent == NONE32 && w->count > before) c->initial++;  /* routed by nx_init */
     }
     c->truncated |= w->truncated | w->mem_limited;
     c->mem_limited |= w->mem_limited;
