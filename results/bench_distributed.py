@@ -16,8 +16,11 @@ Every run is printed:
 * net B/state: bytes of the records (packed state + 4-byte parent id) the workers sent each
   other through Ray's object store, / states;
 * rounds: the synchronisations (one Ray call per worker each);
-* crit s: the sum over rounds of the slowest worker's time inside its step (what the run
-  would take with a core per worker and a free driver); work s: the sum of all workers' times.
+* crit s: the slowest worker's CPU seconds enumerating the initial states plus, over rounds,
+  the slowest worker's CPU seconds in its step (what the run would take with a core per
+  worker and a free driver: CPU, because on this oversubscribed machine a worker's wall clock
+  also counts the others' turns); work s: the same summed over all workers (single process:
+  its CPU seconds).
 
 Then the per-round costs are fitted (see ``scaling``): per state expanded, per record routed,
 per round and per worker per round (the driver's calls), and the model's estimate for M
@@ -87,11 +90,11 @@ def scaling(rows, states: int, transitions: int, single_cpu: float) -> list[str]
     import numpy as np
     from scipy.optimize import nnls
 
-    expand_s = sum(w - rcv for (n, s, st) in rows for (_, w, rcv, _) in st["step_seconds"])
+    expand_s = sum(w - rcv for (n, s, st) in rows for (_, w, rcv, *_) in st["step_seconds"])
     e = expand_s / sum(s for (n, s, st) in rows)
     routed = sum(st["routed"] for (n, s, st) in rows)
-    r = sum(rcv for (n, s, st) in rows for (_, _, rcv, _) in st["step_seconds"]) / max(1, routed)
-    B = np.array([[1.0, n, sent / n] for (n, s, st) in rows for (_, _, _, sent) in st["step_seconds"]])
+    r = sum(rcv for (n, s, st) in rows for (_, _, rcv, *_) in st["step_seconds"]) / max(1, routed)
+    B = np.array([[1.0, n, sent / n] for (n, s, st) in rows for (_, _, _, sent, *_) in st["step_seconds"]])
     z = np.array([rw - sw for (n, s, st) in rows for rw, (sw, *_) in zip(st["round_seconds"], st["step_seconds"])])
     (a, b, k), _ = nnls(B, z)
     record = rows[0][2]["record_bytes"]
@@ -161,8 +164,8 @@ def main(quick: bool) -> None:
         for n in (1, 2, 4):
             r, st = run_distributed(model, strategy, detection, n)
             assert (r.states, r.transitions) == (one.states, one.transitions)
-            crit = sum(x[0] for x in st["step_seconds"])
-            work = sum(x[1] for x in st["step_seconds"])
+            crit = st["start_seconds"][2] + sum(x[4] for x in st["step_seconds"])
+            work = st["start_seconds"][3] + sum(x[5] for x in st["step_seconds"])
             print(f"| {n} Ray worker{'s' if n > 1 else ''} | {r.states:,} | {r.transitions:,} | {r.seconds:.2f} | "
                   f"{r.states_per_second:,.0f} | {r.bytes_per_state:.1f} | {max(st['worker_memory']) / 2**20:.1f} | "
                   f"{st['routed'] * st['record_bytes'] / r.states:.1f} | {st['rounds']} | {crit:.2f} | {work:.2f} |")

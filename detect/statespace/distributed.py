@@ -188,13 +188,15 @@ class PartitionWorker:
     def start(self, limit: int, nconds: int):
         """Enumerate every nparts-th initial state, canonicalised; returns the status and,
         per partition, the records of those it owns (as ``step`` does)."""
+        t0, c0 = time.perf_counter(), time.thread_time()
         self.nconds = nconds
         self.lib.nx_set_limit(self.ctx, limit)
         while (rc := self.lib.nx_init(self.ctx, 1 << 16)) == _RC_MORE:
             pass
         out, sent = self._boxes()
-        status = self._status(rc)
+        status = self._status(rc, time.perf_counter() - t0)
         status["sent"] = sent
+        status["cpu"] = time.thread_time() - c0
         return (status, *out)
 
     def _boxes(self):
@@ -221,7 +223,7 @@ class PartitionWorker:
         records per partition (empty for this one)."""
         import numpy as np
 
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         lib, ctx = self.lib, self.ctx
         lib.nx_set_limit(ctx, limit)
         rc = 0
@@ -239,6 +241,7 @@ class PartitionWorker:
         status = self._status(rc, time.perf_counter() - t0)
         status["sent"] = sent
         status["receive_seconds"] = t1 - t0
+        status["cpu"] = time.thread_time() - c0
         status["fresh"] = lib.nx_count(ctx) - lib.nx_part_level_end(ctx)
         if rc == _RC_NOT_A_SYMMETRY:
             status["bad"] = (lib.nx_bad_generator(ctx), self.state(lib.nx_bad_state(ctx) // self.nparts))
@@ -315,7 +318,9 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
     partitions), ``record_bytes``, ``worker_memory`` (bytes held per worker) and
     ``round_seconds`` (the rounds' wall-clock times), ``step_seconds`` (per round, the slowest
     worker's and the sum of the workers' times inside their step, the sum of their times
-    inserting what was routed to them, and the records they routed) and ``worker_cpu``.
+    inserting what was routed to them, the records they routed, and the slowest worker's and
+    the sum of their CPU seconds), ``start_seconds`` (the same four for enumerating the initial
+    states: wall, wall summed, CPU, CPU summed) and ``worker_cpu``.
 
     Why one function: it owns the actors of one run from ``setup`` to ``finish``; rounds,
     stops and verdicts are handled in the one loop that sees every status."""
@@ -361,7 +366,7 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
     level = 0
     # per partition: the level of its first deadlock, fault, and decided condition
     first_level = [dict() for _ in range(n)]
-    rounds, round_seconds, step_seconds = 0, [], []
+    rounds, round_seconds, step_seconds, start_seconds = 0, [], [], (0.0, 0.0, 0.0, 0.0)
     budget = FIRST_BUDGET
 
     def shares(statuses) -> list:
@@ -415,6 +420,8 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
             refs = [a.start.options(num_returns=n + 1).remote(limit_i, nconds)
                     for a, limit_i in zip(actors, shares([{"states": 0}] * n))]
             statuses = ray.get([r[0] for r in refs])
+            start_seconds = (max(s["seconds"] for s in statuses), sum(s["seconds"] for s in statuses),
+                             max(s["cpu"] for s in statuses), sum(s["cpu"] for s in statuses))
             states = sum(s["states"] for s in statuses)
             rc = stop_code(statuses)
             if rc is not None:
@@ -444,7 +451,8 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
                 rounds += 1
                 round_seconds.append(time.perf_counter() - t0)
                 step_seconds.append((max(s["seconds"] for s in statuses), sum(s["seconds"] for s in statuses),
-                                     sum(s["receive_seconds"] for s in statuses), sum(s["sent"] for s in statuses)))
+                                     sum(s["receive_seconds"] for s in statuses), sum(s["sent"] for s in statuses),
+                                     max(s["cpu"] for s in statuses), sum(s["cpu"] for s in statuses)))
                 states = sum(s["states"] for s in statuses)
                 transitions = sum(s["transitions"] for s in statuses)
                 advance = all(s["pending"] == 0 for s in statuses)
@@ -473,7 +481,7 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
         if stats is not None:
             stats.update(rounds=rounds, levels=level, routed=sum(d["routed"] for d in done), record_bytes=record,
                          worker_memory=[d["memory"] for d in done], round_seconds=round_seconds,
-                         step_seconds=step_seconds,
+                         step_seconds=step_seconds, start_seconds=start_seconds,
                          worker_cpu=[d["cpu"] for d in done])
         result = _result(compiled, ray, actors, n, done, first_level, level, canonicalise, seconds,
                          truncated, interrupted, _IndexTracer)
