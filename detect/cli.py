@@ -124,7 +124,8 @@ def show_size(n: float) -> str:
 
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
                max_procs: Optional[int] = None, domain_states: Optional[int] = None,
-               show_progress: bool = False) -> SequentialModel:
+               show_progress: bool = False, loop_max: Optional[int] = None,
+               multiset_sort: bool = True) -> SequentialModel:
     """The model at ``path``, narrowed exploring at most ``domain_states`` states where its
     domains come from the reachable states (``--domain-states``); a status line shows how
     those explorations go when ``show_progress`` and standard error is a terminal."""
@@ -137,19 +138,21 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
     with warnings.catch_warnings(record=True) as caught, \
             status_line(show_progress and sys.stderr.isatty(), "loading the model") as tell:
         model = _load(path, defines, process, max_procs, domain_states, exploration_progress(
-            run.telling(tell), "domain narrowing: exploring"))
+            run.telling(tell), "domain narrowing: exploring"), loop_max, multiset_sort)
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
 
 
 def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int],
-          domain_states: Optional[int], progress) -> SequentialModel:
+          domain_states: Optional[int], progress, loop_max: Optional[int] = None,
+          multiset_sort: bool = True) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
         return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs,
-                             domain_states=domain_states, progress=progress)
+                             domain_states=domain_states, progress=progress, loop_max=loop_max,
+                             multiset_sort=multiset_sort)
     except InputError as e:
         raise Failure(str(e)) from None
 
@@ -413,6 +416,10 @@ max_procs_option = click.option(
          "what init's runs need; Spin allows 255); a run beyond it is a fault naming this option.  "
          "CSP#: at most N processes alive at once spawned by 'Q() ||| P()' inside a sequential process, "
          "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
+loop_max_option = click.option(
+    "--loop-max", default=None, type=click.IntRange(1, 1_000_000), metavar="N",
+    help="Run a While loop at most N rounds; one more is a fault (Murphi: default 1000, CMurphi's -loop; "
+         "CSP#: default 256).")
 domain_states_option = click.option(
     "--domain-states", default=1_000_000, show_default=True, metavar="N",
     help="Take domains from the reachable states only if there are at most N of them: on loading, "
@@ -512,6 +519,7 @@ def deep_recursion() -> None:
 @json_option
 @process_option
 @max_procs_option
+@loop_max_option
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True,
               help="Automorphism engine (auto: nauty for small graphs, bliss for large).")
 @click.option("--table-limit", default=100_000, show_default=True,
@@ -532,12 +540,12 @@ def deep_recursion() -> None:
 @progress_option
 @graph_limit_option
 @pipeline_command
-def analyze(model, defines, as_json, process, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
-            partial_ok, domain_states, timeout, progress, graph_limit):
+def analyze(model, defines, as_json, process, max_procs, loop_max, engine, table_limit, verify, max_states, all_cycles,
+            measure, partial_ok, domain_states, timeout, progress, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max)
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit)
@@ -738,6 +746,13 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @json_option
 @process_option
 @max_procs_option
+@loop_max_option
+@click.option("--nomultiset", "nomultiset", is_flag=True,
+              help="Murphi: keep multiset elements where they were put (CMurphi's -nomultiset); by default every "
+                   "stored state has its multisets sorted, as CMurphi's default multiset reduction.")
+@click.option("--ndl", "--no-deadlock", "ndl", is_flag=True,
+              help="Murphi: do not report deadlocks as errors (CMurphi's -ndl). By default a state in which "
+                   "no rule changes the state is an error, as in CMurphi.")
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @timeout_option
 @progress_option
@@ -781,9 +796,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "then bounds each worker.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, progress, memory_limit, trace,
-                    trail, strategy, table_limit, spin_states, rules_fired, trust_symmetry, partial_ok, domain_states,
-                    explorer, workers, distributed, graph_limit):
+def explore_command(model, defines, as_json, process, max_procs, loop_max, nomultiset, ndl, max_states, timeout, progress,
+                    memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired, trust_symmetry,
+                    partial_ok, domain_states, explorer, workers, distributed, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
 
@@ -817,27 +832,27 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
             err.print(f"symdetect: warning: {note}", markup=False)
         return reduced, detection
 
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    def load_asked(about: Optional[str]):
+        """The model of process ``about`` (CSP#; None: as asked), loaded with the Murphi options."""
+        loaded = load_model(model, defines, about, max_procs, domain_states, show_progress=not as_json,
+                            loop_max=loop_max, multiset_sort=not nomultiset)
+        if ndl:
+            if not model.lower().endswith(".m"):
+                raise Failure(f"{model}: --ndl applies to Murphi models only")
+            loaded = dataclasses.replace(loaded, assertions=tuple(a for a in loaded.assertions
+                                                                  if a.kind != "deadlockfree"))
+        return loaded
+
+    seq = load_asked(process)
     reduced, detection = explore_one(seq, "exploring")
     # CSP#: each #assert is about its own process.  Without --process, each other asserted
     # process is explored too, for its own assertions (with --process they stay "not checked").
     others: dict = {}
     if process is None and not reduced.exploration.interrupted:
         others = explore_asserted_processes(
-            seq, lambda about: load_model(model, defines, about, max_procs, domain_states,
-                                          show_progress=not as_json),
+            seq, load_asked,
             lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
-    extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
-    if distributed is not None:  # --memory-limit then bounds each worker
-        extra["distributed"] = distributed.label()
-    if memory_limit is not None:
-        extra["memory_limit"] = memory_limit
-    if strategy != "none":
-        extra["method"] = reduced.reducer.method
-    if reduced.notes:
-        extra["notes"] = list(reduced.notes)
-    if detection is not None and detection.domains is not None:
-        extra["domains"] = detection.domains.summary()
+    extra = exploration_extra(strategy, reduced, detection, memory_limit, distributed)
     spin_stop = spin_advice = ""
     if spin_states:
         spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
@@ -860,6 +875,24 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
                        stopped=what_stopped(reduced.exploration, run, spin_stop), timeout=timeout,
                        advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
+
+
+def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[int], distributed=None) -> dict:
+    """What ``explore`` reports beside the counts: the reduction, its group and method, where
+    it ran (``--distributed``), the memory limit, notes, and the domains taken from the
+    reachable states."""
+    extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
+    if distributed is not None:  # --memory-limit then bounds each worker
+        extra["distributed"] = distributed.label()
+    if memory_limit is not None:
+        extra["memory_limit"] = memory_limit
+    if strategy != "none":
+        extra["method"] = reduced.reducer.method
+    if reduced.notes:
+        extra["notes"] = list(reduced.notes)
+    if detection is not None and detection.domains is not None:
+        extra["domains"] = detection.domains.summary()
+    return extra
 
 
 def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional[int], timeout: Optional[float],
@@ -1212,14 +1245,15 @@ def write_trail(path: str, seq, result, defines: dict, elsewhere: Sequence[str] 
 @define_option
 @process_option
 @max_procs_option
+@loop_max_option
 @domain_states_option
 @timeout_option
 @pipeline_command
-def linearise(model, defines, process, max_procs, domain_states, timeout):
+def linearise(model, defines, process, max_procs, loop_max, domain_states, timeout):
     """Print MODEL's linearised sequential model (globals, summands, init)."""
     from detect.ir.pretty import show_model
 
-    click.echo(show_model(load_model(model, defines, process, max_procs, domain_states, show_progress=True)),
+    click.echo(show_model(load_model(model, defines, process, max_procs, domain_states, show_progress=True, loop_max=loop_max)),
                nl=False)
 
 
@@ -1234,8 +1268,11 @@ def linearise(model, defines, process, max_procs, domain_states, timeout):
 @max_procs_option
 @domain_states_option
 @timeout_option
+@loop_max_option
+@click.option("--nomultiset", "nomultiset", is_flag=True,
+              help="Murphi: as explore's --nomultiset (give it when the trail was written with it).")
 @pipeline_command
-def replay(model, trail_file, defines, process, max_procs, domain_states, timeout):
+def replay(model, trail_file, defines, process, max_procs, domain_states, timeout, loop_max, nomultiset):
     """Take the steps of TRAIL (written by 'explore --trail') on MODEL again, checking each one, and
     print them (as 'spin -t -p' does).  Exit 1 when the violation recurs, 2 when the trail does not fit
     the model.  The -D values default to the trail's."""
@@ -1247,7 +1284,8 @@ def replay(model, trail_file, defines, process, max_procs, domain_states, timeou
         raise Failure(str(e)) from None
     if not defines:
         defines = tuple(f"{k}={v}" for k, v in trail.defines.items())
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True, loop_max=loop_max,
+                     multiset_sort=not nomultiset)
     current_run().enter("replaying the trail")
     try:
         done = replay_trail(seq, trail)
@@ -1270,6 +1308,7 @@ def replay(model, trail_file, defines, process, max_procs, domain_states, timeou
 @define_option
 @process_option
 @max_procs_option
+@loop_max_option
 @click.option("--format", "fmt", required=True,
               type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg"]),
               help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
@@ -1289,7 +1328,7 @@ def replay(model, trail_file, defines, process, max_procs, domain_states, timeou
 @timeout_option
 @graph_limit_option
 @pipeline_command
-def export(model, defines, process, max_procs, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
+def export(model, defines, process, max_procs, loop_max, fmt, output, engine, table_limit, run, summand, constraint, max_nodes,
            layout, domain_states, timeout, graph_limit):
     """Export MODEL's symmetries or coloured graph for GAP, nauty, bliss, Graphviz or other tools."""
     from detect.export import ExportError, ExportOptions, atomic_write, export_chunks
@@ -1297,7 +1336,7 @@ def export(model, defines, process, max_procs, fmt, output, engine, table_limit,
     start = time.perf_counter()
     if output is None and fmt == "png" and sys.stdout.isatty():
         raise Failure("--format png is binary: give -o FILE or redirect standard output")
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True, loop_max=loop_max)
     options = ExportOptions(engine, table_limit, run, summand, constraint, max_nodes, layout, domain_states,
                             graph_limit)
     current_run().enter(f"exporting ({fmt})")

@@ -19,9 +19,13 @@ SUFFIXES = {".csp": "csp", ".pml": "promela", ".p": "promela", ".prom": "promela
 
 
 def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
-         max_procs: Optional[int] = None) -> SequentialModel:
+         max_procs: Optional[int] = None, loop_max: Optional[int] = None,
+         multiset_sort: bool = True) -> SequentialModel:
     """Read and linearise the model at ``path``; every user error is an ``InputError``.
-    ``max_procs`` bounds the processes alive at once where they are created at run time.
+    ``max_procs`` bounds the processes alive at once where they are created at run time;
+    ``loop_max`` the rounds of a ``While`` loop (its ``loop_bound``; default: the front end's,
+    1000 for Murphi as CMurphi's ``-loop``); ``multiset_sort=False``: Murphi multisets are
+    not sorted (CMurphi's ``-nomultiset``).
     A file read before with the same code and arguments comes from ``model_cache``."""
     suffix = os.path.splitext(path)[1].lower()
     language = SUFFIXES.get(suffix)
@@ -34,23 +38,37 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
         raise InputError("--process applies to CSP# models only", path)
     if max_procs is not None and language not in ("promela", "csp"):
         raise InputError("--max-procs applies to Promela and CSP# models only", path)
+    if not multiset_sort and language != "murphi":
+        raise InputError("--nomultiset applies to Murphi models only", path)
     from frontends.model_cache import load_cached
 
-    arguments = {"defines": tuple(sorted(defines.items())), "process": process, "max_procs": max_procs}
-    return load_cached(path, language, arguments, lambda: _read(path, language, defines, process, max_procs))
+    arguments = {"defines": tuple(sorted(defines.items())), "process": process, "max_procs": max_procs,
+                 "loop_max": loop_max, "multiset_sort": multiset_sort}
+    return load_cached(path, language, arguments,
+                       lambda: _read(path, language, defines, process, max_procs, loop_max, multiset_sort))
 
 
 def _read(path: str, language: str, defines: Mapping[str, int], process: Optional[str],
-          max_procs: Optional[int]) -> SequentialModel:
+          max_procs: Optional[int], loop_max: Optional[int] = None, multiset_sort: bool = True) -> SequentialModel:
     """The front end of ``language`` reading ``path``."""
+    if language == "murphi":
+        from frontends.murphi import load as load_murphi
+
+        return load_murphi(path, defines, loop_max=loop_max, multiset_sort=multiset_sort)
+    model = _read_other(path, language, defines, process, max_procs)
+    if loop_max is not None and loop_max != model.loop_bound:
+        import dataclasses
+
+        model = dataclasses.replace(model, loop_bound=loop_max)
+    return model
+
+
+def _read_other(path: str, language: str, defines: Mapping[str, int], process: Optional[str],
+                max_procs: Optional[int]) -> SequentialModel:
     if language == "csp":
         from frontends.csp import load as load_csp
 
         return load_csp(path, defines, process=process, max_procs=max_procs)
-    if language == "murphi":
-        from frontends.murphi import load as load_murphi
-
-        return load_murphi(path, defines)
     if language == "dve":
         from frontends.dve import load as load_dve
 

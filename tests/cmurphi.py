@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
@@ -103,6 +103,9 @@ class Result:
     rules_fired: int
     error: Optional[str]
     output: str
+    #: CMurphi without ``-ndl`` found a deadlock (``None``: not decided, because the run
+    #: with ``-ndl`` stopped at another error first or the deadlock check was not run)
+    deadlocked: Optional[bool] = None
 
     @property
     def violated(self) -> bool:
@@ -129,9 +132,11 @@ def compile_model(home: Path, text: str, workdir: Path, name: str = "m", optimis
     return workdir / name
 
 
-def run_model(executable: Path, memory_mb: int = 16, timeout: float = 300) -> Result:
-    """Run a compiled model: breadth-first, no symmetry, no deadlock check."""
-    run = subprocess.run([str(executable), "-nosym", "-ndl", f"-m{memory_mb}", "-pn"],
+def run_model(executable: Path, memory_mb: int = 16, timeout: float = 300, deadlock: bool = False,
+              options: tuple[str, ...] = ("-nosym",)) -> Result:
+    """Run a compiled model breadth-first with ``options`` (default: no symmetry), without
+    its deadlock check (``-ndl``) unless ``deadlock``."""
+    run = subprocess.run([str(executable), *options, *(() if deadlock else ("-ndl",)), f"-m{memory_mb}", "-pn"],
                          cwd=executable.parent, capture_output=True, text=True, timeout=timeout)
     out = run.stdout
     counts = _COUNTS.search(out)
@@ -145,8 +150,15 @@ def run_model(executable: Path, memory_mb: int = 16, timeout: float = 300) -> Re
 
 
 def check(home: Path, text: str, workdir: Path, name: str = "m") -> Result:
-    """Compile and run model ``text`` (``Rejected`` if ``mu`` refuses it)."""
-    return run_model(compile_model(home, text, workdir, name))
+    """Compile and run model ``text`` (``Rejected`` if ``mu`` refuses it): with ``-ndl``
+    for the counts and the other errors, then, if that found none, without it for the
+    deadlock verdict."""
+    executable = compile_model(home, text, workdir, name)
+    result = run_model(executable)
+    if result.error is not None:
+        return result
+    with_check = run_model(executable, deadlock=True)
+    return replace(result, deadlocked=with_check.error is not None)
 
 
 # ---------------------------------------------------------------------------- comparison
@@ -192,8 +204,10 @@ def _fired():
 
 
 def ours(path: Path, defines: Optional[dict[str, int]] = None):
-    """``symdetect explore PATH --json`` (states, verdict) and the rules fired
-    (``detect.checking.murphi_counts``); our one-line error as a string if the CLI exits 2."""
+    """``symdetect explore PATH --json`` (states, verdict, deadlock) and the rules fired
+    (``detect.checking.murphi_counts``): ``(states, fired, violated, deadlocked)``; our
+    one-line error as a string if the CLI exits 2.  The CLI checks deadlocks as CMurphi does
+    without ``-ndl``, so it exits 1 on an error or a deadlock."""
     import json
 
     from click.testing import CliRunner
@@ -213,8 +227,9 @@ def ours(path: Path, defines: Optional[dict[str, int]] = None):
         return (cli.output.strip().splitlines() or ["?"])[-1]
     data = json.loads(cli.output[cli.output.index("{"):])
     counts = murphi_counts(load(path, defines))
-    assert counts.states == data["states"] and counts.violated == (cli.exit_code == 1), (counts, data)
-    return data["states"], counts.rules_fired, cli.exit_code == 1
+    deadlocked = getattr(counts, "deadlocked", False)
+    assert counts.states == data["states"] and (counts.violated or deadlocked) == (cli.exit_code == 1), (counts, data)
+    return data["states"], counts.rules_fired, counts.violated, deadlocked
 
 
 def compare(home: Path, path: Path, workdir: Path, defines: Optional[dict[str, int]] = None) -> Comparison:
@@ -233,12 +248,15 @@ def compare(home: Path, path: Path, workdir: Path, defines: Optional[dict[str, i
             return Comparison(name, mine, theirs, None)  # both refuse
         why = f"CMurphi: {theirs}" if isinstance(theirs, str) else f"we refuse: {mine}"
         return Comparison(name, mine, theirs, why)
-    states, fired, violated = mine
+    states, fired, violated, deadlocked = mine
     if violated != theirs.violated:
         why = (f"verdict: CMurphi {theirs.error!r}, we find no violation" if theirs.violated
                else f"verdict: we find a violation, CMurphi none ({theirs.states} states)")
         return Comparison(name, mine, theirs, why)
     if not violated and (states, fired) != (theirs.states, theirs.rules_fired):
         why = f"counts: CMurphi {theirs.states} states / {theirs.rules_fired} fired, ours {states} / {fired}"
+        return Comparison(name, mine, theirs, why)
+    if not violated and theirs.deadlocked is not None and deadlocked != theirs.deadlocked:
+        why = f"deadlock: CMurphi {'finds' if theirs.deadlocked else 'finds none'}, we {'find' if deadlocked else 'find none'}"
         return Comparison(name, mine, theirs, why)
     return Comparison(name, mine, theirs, None)

@@ -2,14 +2,18 @@
 
 ``generate(seed)`` returns the text of one model that CMurphi's ``mu`` accepts and our front
 end is meant to accept too.  It covers every construct the front end reads: ``Const``,
-subranges, ``Enum``, ``boolean``, ``Scalarset``, named ``Array`` and ``Record`` types (arrays
+subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum, a ``Multiset`` of records (``MultisetAdd``, ``MultisetRemove``
+inside ``Choose``, ``MultisetRemovePred``, ``MultisetCount``), named ``Array`` and ``Record`` types (arrays
 of records, arrays of arrays), ``Var``; nested ``Ruleset``s (scalarset, enum and integer
 ranges, several quantifiers), ``Rule`` with and without guards and with local ``Var``s,
 ``Startstate`` (also inside a ruleset), ``Invariant`` (also inside a ruleset); statements
 ``:=`` (simple values and whole array / record copies), nested ``If``/``Elsif``/``Else``,
-``Switch``, ``For`` (over types and ``:= a To b By c``), ``While``, procedure calls (``Var``
+``Switch``, ``For`` (over types and ``:= a To b By c``), ``While`` (also past 256 and 1000
+rounds), rules that change nothing (deadlocks by self-loops), ``Alias ... Do`` around rules,
+procedure calls (``Var``
 and value parameters, locals, early ``Return``), ``Alias`` (of designators and of
-expressions), ``Clear``, ``Undefine``, ``Error``, ``Assert``; expressions with ``+ - * / %``,
+expressions), ``Clear``, ``Undefine``, ``Error``, ``Assert``, ``Put``; records whose last field has no
+``;`` and rules without ``Begin``; expressions with ``+ - * / %``,
 comparisons, ``& | ! ->``, ``?:``, ``Forall``/``Exists``, ``IsUndefined`` and function calls
 (locals, early ``Return``).
 
@@ -39,10 +43,11 @@ class Ty:
     index: Optional["Ty"] = None   # array
     elem: Optional["Ty"] = None    # array
     fields: tuple[tuple[str, "Ty"], ...] = ()  # record
+    members: tuple["Ty", ...] = ()  # union
 
     @property
     def simple(self) -> bool:
-        return self.kind in ("int", "bool", "enum", "scalar")
+        return self.kind in ("int", "bool", "enum", "scalar", "union")
 
     def size(self) -> int:
         """Values a variable of this type can hold, undefined included."""
@@ -50,6 +55,8 @@ class Ty:
             return self.count() + 1
         if self.kind == "array":
             return self.elem.size() ** self.index.count()
+        if self.kind == "multiset":  # bags of at most hi elements
+            return (self.elem.size() + 1) ** self.hi
         n = 1
         for _, f in self.fields:
             n *= f.size()
@@ -63,13 +70,15 @@ class Ty:
             return 2
         if self.kind == "enum":
             return len(self.values)
+        if self.kind == "union":
+            return sum(m.count() for m in self.members)
         return self.hi + 1
 
     def has_scalarset(self) -> bool:
-        if self.kind == "scalar":
+        if self.kind in ("scalar", "union"):
             return True
-        if self.kind == "array":
-            return self.index.has_scalarset() or self.elem.has_scalarset()
+        if self.kind in ("array", "multiset"):
+            return (self.index is not None and self.index.has_scalarset()) or self.elem.has_scalarset()
         if self.kind == "record":
             return any(f.has_scalarset() for _, f in self.fields)
         return False
@@ -78,6 +87,10 @@ class Ty:
         """A value of ``other`` may be assigned to / compared with this type."""
         if self.kind == "int":
             return other.kind == "int"
+        if other.kind == "union" and self.kind != "union":
+            # Used as ``u.compatible(t)``: a value of type u (a member) where a union t is
+            # expected; never a union's value where a member is.
+            return any(self.compatible(m) for m in other.members)
         return self.kind == other.kind and (self.kind == "bool" or self.name == other.name)
 
 
@@ -110,6 +123,7 @@ class Ctx:
     routines: list[Routine] = field(default_factory=list)
     depth: int = 0
     loops: int = 0
+    chosen: list = field(default_factory=list)  # Choose indices in scope
 
 
 class Gen:
@@ -142,8 +156,14 @@ class Gen:
         self.recs = Ty("array", "recs_t", index=self.small, elem=self.rec)
         self.grid = Ty("array", "grid_t", index=self.small, elem=Ty("array", "", index=self.small, elem=self.small))
         self.parr = Ty("array", "parr_t", index=self.small, elem=self.pid)
+        # A Union of a scalarset and an enum (the list and cache examples of CMurphi).
+        self.ut = Ty("union", "ut_t", members=(self.pid, self.color))
+        self.uarr = Ty("array", "uarr_t", index=self.ut, elem=self.small)
+        # A multiset of records (the network of the cache examples).
+        self.mst = Ty("multiset", "ms_t", 0, r.choice([2, 3]), elem=Ty("record", "msg_t", fields=(
+            ("f", self.val), ("h", self.color))))
         self.named = [self.val, self.small, self.color, self.pid, self.rec, self.arr, self.barr, self.carr,
-                      self.recs, self.grid, self.parr]
+                      self.recs, self.grid, self.parr, self.ut, self.uarr, self.mst.elem, self.mst]
 
     def type_text(self, t: Ty) -> str:
         if t.name and t.name not in ("",):
@@ -157,19 +177,29 @@ class Gen:
             return "Enum { " + ", ".join(t.values) + " }"
         if t.kind == "scalar":
             return "Scalarset(N)"
+        if t.kind == "union":
+            return "Union {" + ", ".join(m.name for m in t.members) + "}"
+        if t.kind == "multiset":
+            return f"Multiset [{t.hi}] Of {self.type_text(t.elem)}"
         if t.kind == "array":
             return f"Array [{self.type_text(t.index)}] Of {self.type_text(t.elem)}"
-        return "Record " + " ".join(f"{n}: {self.type_text(f)};" for n, f in t.fields) + " End"
+        text = "Record " + " ".join(f"{n}: {self.type_text(f)};" for n, f in t.fields)
+        # CMurphi separates fields by ";": the last one needs none.
+        return (text[:-1] if self.chance(0.4) else text) + " End"
 
     def variables(self) -> list[Sym]:
         pool = [("x", self.val), ("y", self.val), ("b", BOOL), ("c", self.color), ("p", self.pid),
                 ("a", self.arr), ("fl", self.barr), ("cm", self.carr), ("r", self.rec), ("rs", self.recs),
-                ("g", self.grid), ("q", self.parr), ("z", self.small), ("a2", self.arr), ("r2", self.rec)]
+                ("g", self.grid), ("q", self.parr), ("z", self.small), ("a2", self.arr), ("r2", self.rec),
+                ("u", self.ut), ("ua", self.uarr), ("ms", self.mst)]
         self.r.shuffle(pool)
         # Always a scalarset variable: CMurphi 5.4's C++ for a type over a scalarset that no
         # variable uses does not compile (PermSet lacks the scalarset's members).
         pool.remove(("p", self.pid))
         pool.insert(0, ("p", self.pid))
+        if self.chance(0.4):  # a multiset is too large to be drawn often otherwise
+            pool.remove(("ms", self.mst))
+            pool.insert(1, ("ms", self.mst))
         chosen, product = [], 1
         for name, t in pool:
             if product * t.size() > self.budget and len(chosen) >= 2:
@@ -256,6 +286,8 @@ class Gen:
             options = []
             if t.kind == "enum":
                 options.append(lambda: r.choice(t.values))
+            if t.kind == "union":
+                options.append(lambda: r.choice(self.color.values))
             if leaf:
                 options += [lambda: leaf[0]] * 3
             if d > 0:
@@ -276,8 +308,9 @@ class Gen:
         cond = self.bool_expr(ctx, d)
         if t.kind == "enum" and self.chance(0.5):
             return f"({cond} ? {self.r.choice(t.values)} : {self.r.choice(t.values)})"
-        a = self.designator(ctx, lambda u: u.compatible(t) and u.simple, False)
-        b = self.designator(ctx, lambda u: u.compatible(t) and u.simple, False)
+        same = (lambda u: u == t) if t.kind == "union" else (lambda u: u.compatible(t) and u.simple)
+        a = self.designator(ctx, same, False)
+        b = self.designator(ctx, same, False)
         if a is None or b is None:
             raise NoValue(t)
         return f"({cond} ? {a[0]} : {b[0]})"
@@ -304,9 +337,19 @@ class Gen:
                 fn = [f for f in ctx.routines if f.kind == "function" and f.result.kind == "int"]
                 if fn:
                     options.append(lambda: self.call(r.choice(fn), ctx, d - 1))
+                if not ctx.in_function and any(x.ty.kind == "multiset" for x in ctx.syms):
+                    options.append(lambda: self.multiset_count(ctx, d - 1))
             return self.first(options)
         finally:
             ctx.depth -= 1
+
+    def multiset_count(self, ctx: Ctx, d: int) -> str:
+        k = self.fresh("j")
+        ctx.syms.append(Sym(f"ms[{k}]", self.mst.elem, False))
+        try:
+            return f"MultisetCount({k}: ms, {self.bool_expr(ctx, d)})"
+        finally:
+            ctx.syms.pop()
 
     def bool_expr(self, ctx: Ctx, d: int) -> str:
         r = self.r
@@ -321,6 +364,10 @@ class Gen:
             for t in (self.color, self.pid):
                 if self.designator(ctx, lambda u, t=t: u.compatible(t) and u.simple, False):
                     options.append(lambda t=t: f"({self.expr(t, ctx, max(d - 1, 0))} {r.choice(['=', '!='])} {self.expr(t, ctx, max(d - 1, 0))})")
+            union = self.designator(ctx, lambda u: u == self.ut, False)
+            if union:
+                # A union compares with a union or with a value of one of its members.
+                options.append(lambda: f"({union[0]} {r.choice(['=', '!='])} {self.expr(self.ut, ctx, max(d - 1, 0))})")
             undef = self.designator(ctx, lambda u: u.simple, True)
             if undef and not ctx.in_function:
                 options.append(lambda: f"IsUndefined({undef[0]})")
@@ -346,7 +393,9 @@ class Gen:
         """A quantifier; a ruleset's ranges over types only (CMurphi 5.4 generates C++ that
         does not compile for ``Ruleset k := 0 To 1``)."""
         name = self.fresh("k")
-        choice = self.r.choice(["pid", "color", "small", "range"])
+        choice = self.r.choice(["pid", "color", "small", "range", "union"])
+        if choice == "union":
+            return f"{name}: ut_t", Sym(name, self.ut, False)
         if choice == "pid":
             return f"{name}: pid", Sym(name, self.pid, False)
         if choice == "color":
@@ -387,7 +436,7 @@ class Gen:
         r = self.r
         if not ctx.in_function and self.chance(0.12):
             # a whole array or record copy
-            des = self.designator(ctx, lambda u: not u.simple and u.name != "", True)
+            des = self.designator(ctx, lambda u: not u.simple and u.name != "" and u.kind != "multiset", True)
             if des:
                 src = self.designator(ctx, lambda u, t=des[1]: u == t, False)
                 if src:
@@ -422,7 +471,9 @@ class Gen:
                 kinds += ["while"] if ctx.loops == 0 else []
         if not ctx.in_function:
             kinds += ["clear", "undefine", "call", "call"]
-        kinds += ["error", "assert"]
+        kinds += ["error", "assert", "put"]
+        if not ctx.in_function and any(x.ty.kind == "multiset" for x in ctx.syms):
+            kinds += ["msadd", "msadd", "msremovepred"] + (["msremove"] if ctx.chosen else [])
         kind = r.choice(kinds)
         ind = lambda lines: " ".join(lines)
         if kind == "assign":
@@ -470,11 +521,17 @@ class Gen:
                 ctx.loops -= 1
             bound = r.randint(0, min(2, self.val.hi))
             cond = f"{counter} < {bound}" + (f" & {self.bool_expr(ctx, 1)}" if self.chance(0.4) else "")
+            if self.chance(0.15):
+                # More rounds than our old bound of 256 (CMurphi's -loop is 1000): within it,
+                # or past it, a fault in both tools.
+                hi = r.choice([300, 999, 1000])
+                self.pending_locals[-1] = (counter, Ty("int", f"0..{hi}", 0, hi))
+                return f"{counter} := 0; While {counter} < {hi} Do {counter} := {counter} + 1; End;"
             return f"{counter} := 0; While {cond} Do {ind(body)} {counter} := {counter} + 1; End;"
         if kind == "alias":
             name = self.fresh("al")
             if self.chance(0.6):
-                des = self.designator(ctx, lambda u: True, not ctx.in_function)
+                des = self.designator(ctx, lambda u: u.kind != "multiset", not ctx.in_function)
                 if des is None:
                     raise NoValue(INT)
                 target, t = des
@@ -491,12 +548,12 @@ class Gen:
                 ctx.syms.pop()
             return f"Alias {name}: {target} Do {ind(body)} End;"
         if kind == "clear":
-            des = self.designator(ctx, lambda u: not u.has_scalarset(), True)
+            des = self.designator(ctx, lambda u: not u.has_scalarset() and u.kind != "multiset", True)
             if des is None or not any(s.writable and not s.ty.has_scalarset() for s in ctx.syms):
                 raise NoValue(INT)
             return f"Clear {des[0]};"
         if kind == "undefine":
-            des = self.designator(ctx, lambda u: True, True)
+            des = self.designator(ctx, lambda u: u.kind != "multiset", True)
             if des is None or self.chance(0.7):
                 raise NoValue(INT)
             return f"Undefine {des[0]};"
@@ -509,6 +566,27 @@ class Gen:
             if not self.chance(0.25):
                 raise NoValue(INT)
             return f'If {self.bool_expr(ctx, 1)} Then Error "{self.fresh("e")}"; End;'
+        if kind == "msadd":
+            # Past its size an error in both tools: mostly guarded by the count.
+            element = self.designator(ctx, lambda u: u == self.mst.elem, False)
+            if element is None:
+                raise NoValue(INT)
+            add = f"MultisetAdd({element[0]}, ms);"
+            if self.chance(0.8):
+                return f"If MultisetCount({self.fresh('c')}: ms, true) < {self.mst.hi} Then {add} End;"
+            return add
+        if kind == "msremovepred":
+            k = self.fresh("j")
+            ctx.syms.append(Sym(f"ms[{k}]", self.mst.elem, False))
+            try:
+                pred = self.bool_expr(ctx, 1)
+            finally:
+                ctx.syms.pop()
+            return f"MultisetRemovePred({k}: ms, {pred});"
+        if kind == "msremove":
+            return f"MultisetRemove({r.choice(ctx.chosen)}, ms);"
+        if kind == "put":
+            return f'Put "{self.fresh("text")}";' if self.chance(0.5) else f"Put {self.int_expr(ctx, 1)};"
         if kind == "assert":
             return f'Assert {self.bool_expr(ctx, 2)} "{self.fresh("as")}";'
         raise AssertionError(kind)
@@ -577,17 +655,29 @@ class Gen:
         self.pending_locals = []
         locals_ = [(self.fresh("v"), r.choice([self.val, BOOL]))] if self.chance(0.3) else []
         guard = f"{self.bool_expr(ctx, 2)} ==> " if self.chance(0.8) else ""
+        body = []
+        if self.chance(0.25):
+            # A local array or record (mcslock2.m), set from a global of its type.
+            t = r.choice([self.rec, self.arr, self.recs])
+            source = self.designator(ctx, lambda u, t=t: u == t, False)
+            if source:
+                n = self.fresh("v")
+                locals_.append((n, t))
+                body.append(f"{n} := {source[0]};")
         for n, t in locals_:
             ctx.syms.append(Sym(n, t, True))
-        body = []
         for n, t in locals_:
-            body.append(f"{n} := {self.int_expr(ctx, 1) + ' % ' + str(t.hi + 1) if t.kind == 'int' else self.bool_expr(ctx, 1)};")
+            if t.simple:
+                body.append(f"{n} := {self.int_expr(ctx, 1) + ' % ' + str(t.hi + 1) if t.kind == 'int' else self.bool_expr(ctx, 1)};")
         body += self.block(ctx, r.randint(1, 3), 3)
         del ctx.syms[len(ctx.syms) - len(locals_):]
         locals_ += self.pending_locals
         decls = ("Var " + " ".join(f"{n}: {self.type_text(t)};" for n, t in locals_) + " ") if locals_ else ""
         name = self.fresh("rule")
-        return f'{indent}Rule "{name}" {guard}{decls}Begin\n{indent}  ' + f"\n{indent}  ".join(body) + f"\n{indent}End;"
+        # "Begin" is needed only after declarations (CMurphi), and after a rule name without
+        # a guard (else the first statement's designator reads as the start of a guard).
+        begin = "Begin" if decls or not guard or self.chance(0.6) else ""
+        return f'{indent}Rule "{name}" {guard}{decls}{begin}\n{indent}  ' + f"\n{indent}  ".join(body) + f"\n{indent}End;"
 
     def rules(self, ctx: Ctx, depth: int, indent: str) -> list[str]:
         r = self.r
@@ -600,10 +690,40 @@ class Gen:
                     quants.append(text)
                     ctx.syms.append(sym)
                 inner = self.rules(ctx, depth + 1, indent + "  ")
-                if self.chance(0.2):
+                if self.chance(0.2) and not ctx.chosen:  # (mu crashes on an Invariant inside Choose)
                     inner.append(f'{indent}  Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
                 del ctx.syms[len(ctx.syms) - len(quants):]
                 out.append(f"{indent}Ruleset {'; '.join(quants)} Do\n" + "\n".join(inner) + f"\n{indent}End;")
+            elif depth < 2 and self.chance(0.15) and any(x.ty.kind == "multiset" for x in ctx.syms):
+                k = self.fresh("ch")
+                ctx.syms.append(Sym(f"ms[{k}]", self.mst.elem, True))
+                ctx.chosen.append(k)
+                inner = self.rules(ctx, depth + 1, indent + "  ")
+                ctx.chosen.pop()
+                ctx.syms.pop()
+                out.append(f"{indent}Choose {k}: ms Do\n" + "\n".join(inner) + f"\n{indent}End;")
+            elif depth < 2 and self.chance(0.12):
+                # An Alias around rules (dp4.m, the dash protocols): of a designator (perhaps
+                # indexed by a ruleset parameter) or of an expression.
+                name = self.fresh("ar")
+                if self.chance(0.7):
+                    des = self.designator(ctx, lambda u: u.kind != "multiset", True)
+                    if des is None:
+                        continue
+                    target, t, writable = des[0], des[1], True
+                else:
+                    t = r.choice([INT, BOOL, self.color])
+                    target = self.expr(t, ctx, 1)
+                    t, writable = (self.val if t.kind == "int" else t), False
+                ctx.syms.append(Sym(name, t, writable))
+                inner = self.rules(ctx, depth + 1, indent + "  ")
+                ctx.syms.pop()
+                out.append(f"{indent}Alias {name}: {target} Do\n" + "\n".join(inner) + f"\n{indent}End;")
+            elif self.chance(0.12):
+                # A rule that changes nothing: a state where only such rules are enabled is a
+                # deadlock for CMurphi (and for us).
+                guard = f"{self.bool_expr(ctx, 1)} ==> " if self.chance(0.7) else ""
+                out.append(f'{indent}Rule "{self.fresh("stay")}" {guard}Begin End;')
             else:
                 out.append(self.rule(ctx, indent))
         return out
@@ -628,11 +748,13 @@ class Gen:
             return str(self.r.randint(t.lo, t.hi))
         if t.kind == "bool":
             return self.r.choice(["true", "false"])
-        if t.kind == "enum":
-            return self.r.choice(t.values)
+        if t.kind in ("enum", "union"):
+            return self.r.choice(self.color.values if t.kind == "union" else t.values)
         raise AssertionError(t)
 
     def init_stmts(self, text: str, t: Ty, loop_vars: list[str]) -> list[str]:
+        if t.kind == "multiset":
+            return []  # starts empty
         if t.kind == "scalar":
             if self.chance(0.15):
                 return [f"Undefine {text};"]

@@ -50,8 +50,7 @@ class _Gen:
         self.in_loop = 0
         self.in_claim = False  # no _pid, no locals
         self.no_pid = False  # no _pid (a worker meant to be anonymous)
-        #: no timeout: under a never claim, a timeout inside an atomic sequence counts
-        #: differently from Spin (tests/test_never_claims.py pins it)
+        #: no timeout (``dynamic`` says why)
         self.no_timeout = False
         #: remote references ``W[k]@L`` that conditions may use (``dynamic``)
         self.remote: list[str] = []
@@ -104,7 +103,7 @@ class _Gen:
         return self.var(locals_)
 
     def cond(self, locals_: list[str]) -> str:
-        if self.remote and self.r.random() < 0.3:
+        if self.remote and self.r.random() < 0.3 and not self.in_dstep:  # Spin: "remote reference in d_step"
             return self.observe(locals_)
         k = self.r.randrange(8)
         v = self.var(locals_)
@@ -339,13 +338,17 @@ class _Gen:
 
     def dynamic(self, claimed: bool = False) -> str:
         r = self.r
-        self.no_timeout = claimed
+        # No timeout: a process created at run time makes timeout the negation of every
+        # slot's guards, an expression deep enough to exhaust Python's recursion limit in a
+        # test's stack (the command line says "nested too deeply"), and under a never claim
+        # a timeout inside atomic counts differently from Spin (tests/test_never_claims.py).
+        self.no_timeout = True
         lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
                  f"byte a[{self.arr}];"]
         if r.random() < 0.5:
             self.chans["q0"] = r.choice([1, 2])
             lines.append(f"chan q0 = [{self.chans['q0']}] of {{ byte }};")
-        workers = r.choice([2, 2, 3])
+        workers = 2 if claimed else r.choice([2, 2, 3])  # a claim triples the state space
         forever = r.random() < 0.6  # never ends: a candidate for the pid abstraction
         observed = r.random() < 0.6  # remote references to the workers somewhere
         watcher = observed and r.random() < 0.5

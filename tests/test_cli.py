@@ -114,7 +114,7 @@ def test_user_text_with_brackets_is_printed_verbatim(tmp_path):
                     "Ruleset i: pid Do Rule \"r\" !x[i] ==> Begin x[i] := true; End; End;\n"
                     "Startstate Begin For i: pid Do x[i] := false; End; End;\n"
                     "Invariant \"inv\" Forall i: pid Do x[i] | !x[i] End;\n")
-    result = CliRunner().invoke(main, ["explore", str(path)])
+    result = CliRunner().invoke(main, ["explore", str(path), "--ndl"])
     assert result.exit_code == 0 and "x[i] | !x[i]" in result.output
 
 

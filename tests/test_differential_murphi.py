@@ -102,7 +102,9 @@ def test_generator_is_deterministic_and_varied():
     for construct in ("Elsif", "Else", "Switch", "For ", "While", "Procedure", "Function", "Return",
                       "Record", "Array", "Enum", "boolean", "Scalarset", "Ruleset", "Alias", "Undefine",
                       "IsUndefined", "Clear", "Invariant", "Error", "Assert", "Forall", "Exists", " ? ",
-                      " By ", "Var "):
+                      " By ", "Var ", "While w", "< 999 Do", "Begin End", "Put ", "color End;", "Alias ar",
+                      "Union {", "MultisetAdd(", "MultisetRemove(", "MultisetRemovePred(", "MultisetCount(",
+                      "Choose "):
         assert construct in joined, construct
 
 

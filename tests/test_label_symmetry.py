@@ -43,6 +43,15 @@ def _analyze(tmp_path, text: str, *extra: str) -> tuple[int, dict]:
     return result.exit_code, json.loads(result.stdout)
 
 
+@pytest.mark.parametrize("text,order", [(ACCEPT, 1), (PROGRESS, 1), (ENDS, 2)], ids=["accept", "progress", "ends"])
+def test_completeness_counts_the_symmetries_that_keep_the_labels(text, order, tmp_path):
+    """``--completeness`` colours literals by their labels too: it agrees with ``--verify``
+    and finds every symmetry (before: "found 1 of 2" on ACCEPT)."""
+    code, data = _analyze(tmp_path, text, "--verify", "--completeness")
+    assert code == 0 and data["verify"]["ok"]
+    assert (data["completeness"]["found_order"], data["completeness"]["true_order"]) == (order, order)
+
+
 @pytest.mark.parametrize("text", [ACCEPT, PROGRESS], ids=["accept", "progress"])
 def test_a_labelled_loop_is_not_exchanged_with_a_plain_one(text, tmp_path):
     code, data = _analyze(tmp_path, text, "--verify")

@@ -3,6 +3,7 @@
 CMurphi's (``-nosym -ndl``: states, rules fired), hard-coded so that these run without it."""
 from __future__ import annotations
 
+import re
 import json
 import os
 import subprocess
@@ -68,7 +69,9 @@ def test_bundled_peterson_scalarset_has_cmurphis_counts():
     c = murphi_counts(model)
     assert (c.states, c.rules_fired, c.violated) == (894, 2682, False)
     result = explore_state_space(model)
-    assert [a.verdict for a in result.assertions] == ["holds"]
+    # The invariant, and CMurphi's deadlock check.
+    assert [(a.assertion.kind, a.verdict) for a in result.assertions] == [("invariant", "holds"),
+                                                                           ("deadlockfree", "holds")]
     # CMurphi -sym1: 174 states.
     assert _reduced_states(model) == (6, 174)
 
@@ -271,3 +274,98 @@ def test_scalarsets_are_compared_without_reading_them():
     assert _counts(UNDEFINED_SCALARSET_COMPARED) == (4, 4, False)
     read = UNDEFINED_SCALARSET_COMPARED.replace("Type pid: Scalarset(2);", "Type pid: 0..1;")
     assert _counts(read)[2] is True
+
+
+# ---------------------------------------------------------------- deadlocks and loops (issue 25, item 6)
+
+SELF_LOOP = """
+Var x : boolean;
+Startstate Begin x := false; End;
+Rule "set" !x ==> Begin x := true; End;
+Rule "stay" x ==> Begin End;
+"""
+
+
+def test_self_loop_state_is_a_deadlock_and_an_error_as_in_cmurphi(tmp_path):
+    """CMurphi (and Rumur): a state whose enabled rules all lead back to itself is
+    deadlocked, an error unless -ndl ("Deadlocked state found.", 2 states, exit 1).  We
+    said "deadlocks 0" and exited 0."""
+    path = tmp_path / "selfloop.m"
+    path.write_text(SELF_LOOP)
+    model = load(path)
+    assert murphi_counts(model).deadlocked
+    for engine in ("python", "native"):
+        run = _cli("explore", str(path), "--engine", engine)
+        assert run.returncode == 1, run.stdout + run.stderr
+        assert "deadlocked state found" in run.stdout
+        assert re.search(r"1\. set  \S+\.m:\d+  Rule \"set\".*\n\s+x=true", run.stdout)  # the trace to the deadlocked state
+    run = _cli("explore", str(path), "--ndl")
+    assert run.returncode == 0, run.stdout + run.stderr
+    run = _cli("explore", str(path), "--reduce", "exact", "--json")
+    assert run.returncode == 1 and json.loads(run.stdout)["deadlocks"] == 1
+
+
+def test_no_deadlock_check_only_for_murphi(tmp_path):
+    path = tmp_path / "m.pml"
+    path.write_text("active proctype P() { skip }")
+    run = _cli("explore", str(path), "--ndl")
+    assert run.returncode == 2 and "--ndl applies to Murphi models only" in run.stderr
+
+
+def test_a_dead_end_is_a_deadlock_error_unless_ndl():
+    text = 'Var n: 0..3; Startstate Begin n := 0; End; Rule "up" n < 3 ==> Begin n := n + 1; End;'
+    result = explore_state_space(parse_text(text, "t.m"))
+    assert len(result.deadlocks) == 1
+    assert [(a.assertion.kind, a.verdict, a.note) for a in result.assertions] == [
+        ("deadlockfree", "fails", "deadlocked state found")]
+    # A rule that moves between two states is no deadlock (a cycle is not a self-loop).
+    text = 'Var b: boolean; Startstate Begin b := false; End; Rule "flip" true ==> Begin b := !b; End;'
+    result = explore_state_space(parse_text(text, "t.m"))
+    assert result.deadlocks == () and [a.verdict for a in result.assertions] == ["holds"]
+
+
+LONG_LOOP = """
+Var x : 0..1; s : 0..1000;
+Startstate Begin x := 0; s := 0; End;
+Rule "loop" x = 0 ==> Begin While s < 900 Do s := s + 1; End; x := 1; End;
+Rule "back" x = 1 ==> Begin x := 0; s := 0; End;
+"""
+
+
+def test_while_runs_up_to_cmurphis_default_of_1000_rounds(tmp_path):
+    """CMurphi's -loop default is 1000: 900 rounds are no error (we faulted past 256);
+    --loop-max N (CMurphi's -loop N) lowers or raises the bound."""
+    path = tmp_path / "loop.m"
+    path.write_text(LONG_LOOP)
+    model = load(path)
+    assert model.loop_bound == 1000
+    result = explore_state_space(model)
+    assert (result.states, result.faults) == (2, 0)
+    run = _cli("explore", str(path), "--loop-max", "500")
+    assert run.returncode == 1 and "loop ran more than 500 rounds" in run.stdout
+    run = _cli("linearise", str(path), "--loop-max", "2000")
+    assert run.returncode == 0
+    assert load(path, loop_max=2000).loop_bound == 2000
+
+
+CHASE = """
+Const N : 2;
+Type pid : Scalarset(N);
+Var x : Array[pid] of 0..2; y : Array[pid] of 0..2;
+Startstate Begin For i : pid Do x[i] := 0; y[i] := 0; End; End;
+Ruleset p : pid Do
+  Rule "sety" true ==> Begin y[p] := (y[p] + 1) % 3; End;
+  Rule "chase" true ==> Begin While x[p] != y[p] Do x[p] := (x[p] + 1) % 3; End; End;
+End;
+"""
+
+
+def test_a_loop_the_constraints_cannot_fold_is_unrolled_1000_times_without_recursion():
+    """The SSA unrolls a While up to the bound; it nested one call per round and stopped
+    with "model nested too deeply" already at 256.  Rounds now follow one another, so the
+    scalarset's swap is found with the bound at 1000."""
+    from detect.symmetry.pipeline import detect
+
+    model = parse_text(CHASE, "chase.m")
+    assert model.loop_bound == 1000
+    assert detect(model).group.order == 2

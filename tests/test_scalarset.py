@@ -128,7 +128,7 @@ def test_n_peterson_reduces_natively_to_murphi_sym1_counts(n, states):
     assert isinstance(reduced.reducer.native_canonical, PermutedPids)
     assert reduced.exploration.notes == ()
     assert reduced.exploration.states == states
-    assert [a.verdict for a in reduced.exploration.assertions] == ["holds"]
+    assert [a.verdict for a in reduced.exploration.assertions if a.assertion.kind != "deadlockfree"] == ["holds"]
 
 
 def test_other_groups_are_left_to_the_other_paths():

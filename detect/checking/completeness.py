@@ -9,7 +9,8 @@ transition s -> t is the path s - e - e' - t, with e and e' in colours of their 
 direction counts.  An automorphism maps slot nodes to slot nodes and literals to literals
 of the image slot, so it induces a literal permutation σ acting on states.  It maps each
 state node to the node of σ(s), which must be reachable, and transitions, initial states,
-faults and end states to their own kind.  Values no reachable state holds are left out (they
+faults and end states to their own kind, and literals onto literals with the same marks
+(``SequentialModel.marks``).  Values no reachable state holds are left out (they
 would only add inert permutations); σ maps them in order onto the image slot's.  So the literal permutations of Aut are exactly
 the symmetries of the reachable LTS (the same notion ``detect.checking.verify`` checks).
 
@@ -34,7 +35,7 @@ from detect.statespace.compile import compile_model
 from detect.symmetry.automorphisms import automorphisms
 from detect.statespace.explore import ReachableGraph, StateBound, reachable_graph, state_bound
 from detect.symmetry.graph import ColouredGraph
-from detect.ir import SequentialModel, state_slots
+from detect.ir import SequentialModel, literal_marks, state_slots
 from detect.symmetry.perm import StatePermutation
 from detect.checking.verify import (
     INTERRUPTED, MEMORY_LIMIT, TIMEOUT, reachable_action_order, stop_advice, stop_reason,
@@ -106,9 +107,12 @@ def lts_graph(model: SequentialModel, graph) -> tuple[ColouredGraph, list[int], 
 
     slot_node = [node(f"0 slot |D|={len(slot.domain)}") for slot in slots]
     held = [sorted({s[k] for s in graph.states}) for k in range(len(slots))]
+    # A literal's marks (Promela's end/accept/progress labels) are in its colour, as in the
+    # detection graph: the symmetries counted are those ``--verify`` accepts.
+    marks = literal_marks(model)
     literal = []
     for k in range(len(slots)):
-        literal.append({v: node("1 literal") for v in held[k]})
+        literal.append({v: node("1 literal" + (f" marks={marks[k, v]}" if (k, v) in marks else "")) for v in held[k]})
         for lit in literal[k].values():
             edges.add((slot_node[k], lit))
     state_node = []

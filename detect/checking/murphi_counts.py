@@ -30,10 +30,14 @@ class MurphiCounts:
     states: int
     rules_fired: int
     violated: bool
+    #: some reachable state has no rule instance that changes it: CMurphi's "Deadlocked
+    #: state found" (an error unless ``-ndl``)
+    deadlocked: bool = False
 
 
 def murphi_counts(model: SequentialModel, max_states: int = 1_000_000) -> MurphiCounts:
-    """Breadth-first search of ``model`` counting as CMurphi ``-nosym -ndl`` does.
+    """Breadth-first search of ``model`` counting as CMurphi ``-nosym -ndl`` does (and
+    noting the deadlocks that CMurphi without ``-ndl`` reports).
     ``RuntimeError`` past ``max_states`` states."""
     compiled = compile_model(model)
     origins = [s.origin for s in model.summands]
@@ -46,7 +50,7 @@ def murphi_counts(model: SequentialModel, max_states: int = 1_000_000) -> Murphi
             seen.add(x)
             queue.append(x)
     fired = 0
-    violated = False
+    violated = deadlocked = False
     k = 0
     while k < len(queue):
         s = queue[k]
@@ -54,10 +58,12 @@ def murphi_counts(model: SequentialModel, max_states: int = 1_000_000) -> Murphi
         if not violated and any(not c(s) for c in conditions):
             violated = True
         instances = set()
+        moves = False
         for step in compiled.steps(s):
             if step.target is None:
                 violated = True
                 continue
+            moves = moves or step.target != s
             instances.add((origins[step.summand], step.event))
             if step.target not in seen:
                 if len(seen) >= max_states:
@@ -65,4 +71,5 @@ def murphi_counts(model: SequentialModel, max_states: int = 1_000_000) -> Murphi
                 seen.add(step.target)
                 queue.append(step.target)
         fired += len(instances)
-    return MurphiCounts(len(seen), fired, violated)
+        deadlocked = deadlocked or not moves
+    return MurphiCounts(len(seen), fired, violated, deadlocked)

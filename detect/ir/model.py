@@ -357,6 +357,9 @@ class SequentialModel:
     #: with the same marks: the coloured graph colours literals by them and ``--verify``
     #: checks it (``literal_marks``).
     marks: tuple[tuple[str, int, int, str], ...] = ()
+    #: A state whose every successor is the state itself is a deadlock too (CMurphi and
+    #: Rumur: "no rule changes the state"); otherwise only a state without successors is.
+    stutter_deadlock: bool = False
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""

@@ -9,7 +9,9 @@ deadlocks with ``semantics.reference_state_space`` on random models).  Definitio
 * a *deadlock* has no successor and no faulting step, and does not satisfy ``model.terminal``;
   a *terminal state* has no successor and no faulting step and does satisfy it.  A state
   whose only enabled steps fault is a fault state only: a step is enabled there (Spin's
-  ``pan -A`` reports no invalid end state where an assertion fails).
+  ``pan -A`` reports no invalid end state where an assertion fails).  With
+  ``model.stutter_deadlock`` (Murphi) a state whose only successor is itself counts as
+  having none.
 
 With ``canonicalise`` every state (initial ones included) is replaced by its representative
 before the visited check, so all counts are of representatives.  The explorer stores, for
@@ -413,6 +415,7 @@ def explore_state_space(
     checked = [(i, sigma, getattr(sigma, "applies", None)) for i, sigma in enumerate(symmetries)]
     successors_of = compiled.successors
     is_terminal = compiled.terminal
+    stutter = compiled.model.stutter_deadlock
     limit = max_states if max_states is not None else -1
     deadline = start + timeout if timeout is not None else None
 
@@ -474,10 +477,12 @@ def explore_state_space(
             if faulty:
                 targets.discard(None)
                 fault_states.append(s)
+            # Decided on the real successors, before canonicalising (as CMurphi does).
+            stuck = not targets or (stutter and targets == {s})
             if canon is not None:
                 targets = {canon(t) for t in targets}
             transitions += len(targets)
-            if not targets and not faulty:
+            if stuck and not faulty:
                 (terminals if is_terminal(s) else deadlocks).append(s)
             # Set difference against the dict runs in C: ~20% faster than a Python loop.
             new = targets.difference(parent)
@@ -630,8 +635,9 @@ def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
                                                                  f"explore it with --process '{a.about}'"))
         elif a.kind == "deadlockfree":
             if deadlocks:
-                results.append(AssertionResult(a, "fails", tracer.trace(deadlocks[0]),
-                                               "deadlock reachable"))
+                # CMurphi's wording where deadlocks are CMurphi's (``stutter_deadlock``).
+                why = "deadlocked state found" if compiled.model.stutter_deadlock else "deadlock reachable"
+                results.append(AssertionResult(a, "fails", tracer.trace(deadlocks[0]), why))
             elif fault_states:
                 results.append(AssertionResult(a, "fails", tracer.fault_trace(fault_states[0]),
                                                "run-time error reachable"))

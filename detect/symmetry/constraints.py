@@ -1069,7 +1069,7 @@ class _Builder:
                 self.branch(c, lambda: self.run(st.then, ctx + (c,)),
                             lambda nc: self.run(st.else_, ctx + (nc,)))
             elif isinstance(st, While):
-                self.loop(st, ctx, self.model.loop_bound)
+                self.loop(st, ctx)
             elif isinstance(st, Assert):
                 if s.faulting:
                     self.indicate(ctx, [self.term(st.cond, ctx)], lambda x: x == 0, show_expr(st.cond), "assert")
@@ -1104,27 +1104,34 @@ class _Builder:
             return a if c.value else b
         return self.choice((c, 0, False), a, b, f"φ({self._show(c)}, {self._show(a)}, {self._show(b)})", "p")
 
-    def loop(self, st: While, ctx, remaining: int) -> None:
-        c = self.term(st.cond, ctx)
-        if isinstance(c, K):
-            if not c.value:
-                return
-            if remaining == 0:
-                self.fault(ctx, f"loop ran more than {self.model.loop_bound} rounds", "loop")
-                return
+    def loop(self, st: While, ctx) -> None:
+        """Unroll ``st`` up to ``loop_bound`` rounds: where the condition ``c`` is not a
+        constant, the rest of the loop runs in the branch where it holds, and the levels are
+        merged innermost first with φ(c, then, unchanged), as ``branch`` merges an ``If``
+        (so a counter stays a constant within its round).  The levels are kept on a list,
+        not the Python stack, so CMurphi's bound of 1000 rounds does not recurse 1000 deep."""
+        s = self.s
+        bound = self.model.loop_bound
+        levels = []  # (c, cur, temps) before each round entered under the symbolic c
+        for rounds in range(bound + 1):
+            c = self.term(st.cond, ctx)
+            if isinstance(c, K) and not c.value:
+                break
+            if rounds == bound:
+                self.fault(ctx if isinstance(c, K) else ctx + (c,),
+                           f"loop ran more than {bound} rounds", "loop")
+                break
+            if not isinstance(c, K):
+                levels.append((c, dict(s.cur), dict(s.temps)))
+                ctx = ctx + (c,)
             self.run(st.body, ctx)
-            self.loop(st, ctx, remaining - 1)
-            return
-        if remaining == 0:
-            self.fault(ctx + (c,), f"loop ran more than {self.model.loop_bound} rounds", "loop")
-            return
-
-        def taken():
-            inner = ctx + (c,)
-            self.run(st.body, inner)
-            self.loop(st, inner, remaining - 1)
-
-        self.branch(c, taken, lambda nc: None)
+        for c, cur0, temps0 in reversed(levels):
+            self.negate(c)  # as ``branch`` makes it for its else side: the same graph as before
+            cur1, temps1 = s.cur, s.temps
+            s.cur = {slot: cur1[slot] if cur1[slot] == cur0[slot] else self.phi(c, cur1[slot], cur0[slot])
+                     for slot in cur0}
+            s.temps = {name: temps1[name] if temps1[name] == temps0[name] else self.phi(c, temps1[name], temps0[name])
+                       for name in set(temps1) & set(temps0)}
 
     # ------------------------------------------------------------------ summands
     def summand(self, index: int, summand: Summand) -> str | None:

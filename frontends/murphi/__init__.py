@@ -15,22 +15,26 @@ from detect.errors import InputError
 from detect.ir import SequentialModel
 
 from frontends.kit import read_source
-from frontends.murphi.linearise import linearise
+from frontends.murphi.linearise import LOOP_MAX, linearise
 from frontends.murphi.syntax import parse_syntax
 
-__all__ = ["load", "parse_text"]
+__all__ = ["LOOP_MAX", "load", "parse_text"]
 
 
-def parse_text(text: str, path: str = "", defines: Optional[Mapping[str, int]] = None) -> SequentialModel:
-    """Parse and linearise Murphi ``text``; ``defines`` override top-level constants."""
+def parse_text(text: str, path: str = "", defines: Optional[Mapping[str, int]] = None,
+               loop_max: Optional[int] = None, multiset_sort: bool = True) -> SequentialModel:
+    """Parse and linearise Murphi ``text``; ``defines`` override top-level constants;
+    ``loop_max`` bounds the rounds of a ``While`` (default ``LOOP_MAX``, CMurphi's ``-loop``);
+    ``multiset_sort=False`` is CMurphi's ``-nomultiset``."""
     try:
         program = parse_syntax(text, path)
-        return linearise(program, path, defines or {})
+        return linearise(program, path, defines or {}, loop_max or LOOP_MAX, multiset_sort)
     except RecursionError:
         # Lark's tree transformer and our translators recurse on nesting depth.
         raise InputError("expressions nested too deeply", path) from None
 
 
-def load(path, defines: Optional[Mapping[str, int]] = None) -> SequentialModel:
+def load(path, defines: Optional[Mapping[str, int]] = None, loop_max: Optional[int] = None,
+         multiset_sort: bool = True) -> SequentialModel:
     """Read the Murphi file at ``path``; unreadable files are ``InputError`` too."""
-    return parse_text(read_source(path), str(path), defines)
+    return parse_text(read_source(path), str(path), defines, loop_max, multiset_sort)

@@ -56,13 +56,14 @@ from detect.errors import InputError
 from detect.ir import build
 from detect.ir.build import disj, fold, is_truth
 from detect.ir.semantics import Env, Fault, execute
-from detect.ir.walk import names_read, subexpressions
+from detect.ir.walk import map_expr, map_program, names_read, subexpressions
 
 from frontends.murphi.syntax import (
     AliasStmt, ArrayType, AssertStmt, AssignStmt, BinaryOp, Call, ClearStmt, ConstDecl,
     Designator, EnumType, ErrorStmt, Expr, Field, Formal, ForStmt, IfStmt, InvariantDecl, IsUndefined, Num,
-    Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
-    ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp,
+    AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
+    ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UnionType,
+    ChooseRule, IsMember, MultisetAdd, MultisetCount, MultisetRemove, MultisetRemovePred, MultisetType,
     UndefineStmt, VarDecl, WhileStmt, Conditional,
 )
 
@@ -77,6 +78,10 @@ MAX_START_STATES = 100_000
 #: 4·10^9 copies, hours of translation before any later bound applies.  The bundled models
 #: need at most a few thousand; this many take about 15 s.
 MAX_UNROLLED = 50_000
+#: The deadlock property's text (CMurphi: "Deadlocked state found.").
+DEADLOCK_TEXT = "no deadlocked state (CMurphi's deadlock check; explore --ndl turns it off)"
+#: Rounds a ``While`` may run before it is an error: CMurphi's default ``-loop 1000``.
+LOOP_MAX = 1000
 
 # ---------------------------------------------------------------------------- types
 
@@ -91,6 +96,10 @@ class Simple:
     name: str = ""
     #: source names of values (enum constants, false/true), for showing states
     value_names: tuple[tuple[int, str], ...] = ()
+    #: the undefined value when it is not ``lo - 1``: -1 for a ``Union`` and its members,
+    #: whose values start at 0 and follow one another, so that no member's undefined value
+    #: is another member's value
+    undef: Optional[int] = None
 
     @property
     def shown_names(self) -> tuple[tuple[int, str], ...]:
@@ -99,7 +108,7 @@ class Simple:
 
     @property
     def undefined(self) -> int:
-        return self.lo - 1
+        return self.lo - 1 if self.undef is None else self.undef
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -119,6 +128,9 @@ class Array:
 @dataclass(frozen=True)
 class Record:
     fields: tuple[tuple[str, "Type"], ...]
+    #: a ``Multiset[n]`` (n > 0): the fields ``$valid`` (which of the n places hold an
+    #: element) and ``$elem`` (the places); ``m[i]`` is ``m.$elem[i]``
+    multiset: int = 0
 
 
 Type = Union[Simple, Array, Record]
@@ -318,6 +330,38 @@ class _Translator:
     temp_names: set[str] = field(default_factory=set)
     #: copies unrolled so far in this translation round (``MAX_UNROLLED``)
     unrolled: int = 0
+    #: the leaves of the local arrays and records of the rule being translated, by IR name
+    #: (``None``: none may be declared here); see ``local_aggregate``
+    aggregates: Optional[dict[str, Leaf]] = None
+    #: names of the types that are members of some ``Union``, and the next value free for one
+    union_members: frozenset = frozenset()
+    union_next: int = 0
+    #: the variables holding a multiset that the rule being translated may change
+    multisets_touched: set = field(default_factory=set)
+    #: sort multisets after each rule and start state (CMurphi's default; ``-nomultiset`` not)
+    multiset_sort_on: bool = True
+    aggregate_inits: list = field(default_factory=list)
+    #: the leaves of every rule's local aggregates: state variables (see ``_rule_summands``)
+    aggregate_leaves: dict = field(default_factory=dict)
+
+    def local_aggregate(self, name: str, t: Type, taken: set[str]) -> VarSym:
+        """A local array or record: translated as a variable whose leaves are named
+        ``name$local...`` (no Murphi name has ``$``), held in one temporary per element by
+        ``lower_aggregates`` after translation.  It starts undefined: ``entry_undefined``."""
+        # Unique over the whole model: rules' aggregates are state variables.
+        base = fresh_name(f"{name}$local", self.temp_names)
+        leaves = {leaf.path: leaf for leaf in _leaves(base, t)}
+        for leaf in leaves.values():
+            self.aggregates[leaf.ir_name] = leaf
+            self.aggregate_inits += list(_undefine_leaves((leaf,)))
+        self.undefinable = self.undefinable | frozenset(l.ir_name for l in leaves.values())
+        return VarSym(base, t, leaves)
+
+    def take_aggregate_inits(self) -> list[ir.Stmt]:
+        """The statements that make the local aggregates declared since the last call
+        undefined (run where their scope is entered)."""
+        out, self.aggregate_inits = self.aggregate_inits, []
+        return out
 
     def unroll(self, copies: int, node) -> None:
         """Count ``copies`` more unrolled copies, made at ``node``; a located error beyond
@@ -347,8 +391,19 @@ class _Translator:
             raise self.error(f"{name!r} declared twice", node)
         scope[name] = sym
 
-    def resolve_type(self, t, scope: dict[str, Symbol]) -> Type:
-        """The type ``t`` denotes; an ``Enum`` declares its constants in ``scope``."""
+    def union_values(self, size: int, shift: bool) -> int:
+        """The first value of an enum or scalarset of ``size`` values: 0, or for a member of a
+        ``Union`` (``shift``) the next values no other member has, so that a union holds
+        each member's values apart (CMurphi numbers them apart too)."""
+        if not shift:
+            return 0
+        first = self.union_next
+        self.union_next += size
+        return first
+
+    def resolve_type(self, t, scope: dict[str, Symbol], shift: bool = False) -> Type:
+        """The type ``t`` denotes; an ``Enum`` declares its constants in ``scope``;
+        ``shift``: a ``Union`` member (``union_values``)."""
         if isinstance(t, TypeName):
             sym = _lookup(scope, t.name)
             if sym is None:
@@ -364,18 +419,32 @@ class _Translator:
                 raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
             return Simple("subrange", lo, hi, f"{lo}..{hi}")
         if isinstance(t, EnumType):
-            simple = Simple("enum", 0, len(t.names) - 1, "enum {" + ", ".join(n for n, _ in t.names) + "}",
-                            tuple((k, n) for k, (n, _) in enumerate(t.names)))
+            first = self.union_values(len(t.names), shift)
+            simple = Simple("enum", first, first + len(t.names) - 1, "enum {" + ", ".join(n for n, _ in t.names) + "}",
+                            tuple((first + k, n) for k, (n, _) in enumerate(t.names)), -1 if shift else None)
             for k, (n, pos) in enumerate(t.names):
                 if n in scope:
                     raise self.error(f"{n!r} declared twice", pos)
-                scope[n] = ConstSym(k, simple)
+                scope[n] = ConstSym(first + k, simple)
             return simple
         if isinstance(t, ScalarsetType):
             n = self.const(t.size, scope)
             if not 1 <= n <= MAX_ELEMENTS:
                 raise self.error(f"scalarset size {n}; expected 1..{MAX_ELEMENTS}", t)
-            return Simple("scalarset", 0, n - 1, f"scalarset({n})")
+            first = self.union_values(n, shift)
+            return Simple("scalarset", first, first + n - 1, f"scalarset({n})", (), -1 if shift else None)
+        if isinstance(t, UnionType):
+            return self.resolve_union(t, scope)
+        if isinstance(t, MultisetType):
+            n = self.const(t.size, scope)
+            if not 1 <= n <= MAX_ELEMENTS:
+                raise self.error(f"multiset size {n}; expected 1..{MAX_ELEMENTS}", t)
+            slot = Simple("subrange", 0, n - 1, f"0..{n - 1}")
+            element = self.resolve_type(t.element, scope)
+            result = Record((("$valid", Array(slot, BOOLEAN)), ("$elem", Array(slot, element))), multiset=n)
+            if _slots_of(result) > MAX_ELEMENTS:
+                raise self.error(f"multiset has more than {MAX_ELEMENTS} elements", t)
+            return result
         if isinstance(t, ArrayType):
             index = self.resolve_type(t.index, scope)
             if not isinstance(index, Simple):
@@ -399,6 +468,25 @@ class _Translator:
             return result
         raise self.error("expected a type", t)
 
+    def resolve_union(self, t: UnionType, scope: dict[str, Symbol]) -> Simple:
+        """``Union{A, B, ...}`` of enums and scalarsets: every member's values (apart, see
+        ``union_values``), which must be consecutive."""
+        members = []
+        for m in t.members:
+            mt = self.resolve_type(m, scope, shift=True)
+            if not isinstance(mt, Simple) or mt.kind not in ("enum", "scalarset"):
+                raise self.error("a Union's members must be enums or scalarsets", m)
+            if isinstance(m, TypeName) and m.name not in self.union_members:
+                raise self.error(f"{m.name!r} is a Union member declared where it is not known to be one", m)
+            members.append(mt)
+        values = sorted({v for mt in members for v in mt.values})
+        if values != list(range(values[0], values[-1] + 1)):
+            raise self.error("this Union's members are also members of another Union with other types; "
+                             "not supported", t)
+        kind = "scalarset" if any(mt.kind == "scalarset" for mt in members) else "enum"
+        names = tuple(sorted({pair for mt in members for pair in mt.value_names}))
+        return Simple(kind, values[0], values[-1], "union{" + ", ".join(mt.name for mt in members) + "}", names, -1)
+
     def declare_globals(self, program: Program) -> None:
         consts = [item.name for item in program.items if isinstance(item, ConstDecl)]
         for name in self.defines:
@@ -410,13 +498,14 @@ class _Translator:
         for name, value in self.defines.items():
             self.globals[name] = ConstSym(int(value), None)
         defined = frozenset(self.defines)
+        self.union_members = _union_members(program)
         for item in program.items:
             if isinstance(item, ConstDecl):
                 if item.name in defined:
                     continue  # -D overrides the file's constant
                 self.declare(self.globals, item.name, ConstSym(self.const(item.value, self.globals), self._const_type(item.value)), item)
             elif isinstance(item, TypeDecl):
-                t = self.resolve_type(item.type, self.globals)
+                t = self.resolve_type(item.type, self.globals, shift=item.name in self.union_members)
                 self.declare(self.globals, item.name, TypeSym(t), item)
             elif isinstance(item, RoutineDecl):
                 seen: set[str] = set()
@@ -462,7 +551,12 @@ class _Translator:
             else:
                 t = self.resolve_type(d.type, inner)
                 if not isinstance(t, Simple):
-                    raise self.error("rule-local variables of array or record type are not supported", d)
+                    if self.aggregates is None:
+                        raise self.error("local variables of array or record type are not supported here "
+                                         "(only in rules, start states and procedures)", d)
+                    for n, _ in d.names:
+                        inner[n] = self.local_aggregate(n, t, taken)
+                    continue
                 for n, _ in d.names:
                     inner[n] = variable(n, t) if variable else LocalSym(fresh_name(n, taken), t, temporary=True)
         return inner
@@ -505,9 +599,17 @@ class _Translator:
                     raise self.error(f"{text} has no field {sel.name!r}", sel)
                 t, path, text = ftype, path + (sel.name,), f"{text}.{sel.name}"
             else:
+                held = None
+                if isinstance(t, Record) and t.multiset:
+                    # m[i] is m.$elem[i], an error unless place i holds an element (CMurphi).
+                    held = Access(sym, BOOLEAN, path + ("$valid",), tuple(indices), text)
+                    t, path = dict(t.fields)["$elem"], path + ("$elem",)
                 if not isinstance(t, Array):
                     raise self.error(f"{text} is not an array", sel)
                 index = self.scalar(sel.index, scope)
+                if held is not None:
+                    ((_, vref, vdef),) = list(self.leaf_targets(replace(held, indices=held.indices + (index,))))
+                    index = replace(index, defined=conj(index.defined, conj(vdef, ir.Binary("==", vref, ir.Const(1)))))
                 if isinstance(index.expr, ir.Const) and not t.index.lo <= index.expr.value <= t.index.hi:
                     raise self.error(
                         f"index {index.expr.value} out of range {t.index.lo}..{t.index.hi} of {text}", sel)
@@ -629,6 +731,15 @@ class _Translator:
             return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
         if isinstance(e, Call):
             return self.call_function(e, scope)
+        if isinstance(e, MultisetCount):
+            return self.multiset_count(e, scope)
+        if isinstance(e, IsMember):
+            # A union holds each member's values apart (``union_values``): a range test.
+            t = self.resolve_type(e.type, dict(scope))
+            if not isinstance(t, Simple):
+                raise self.error("IsMember expects an enum or scalarset type", e.type)
+            v = self.expr(e.value, scope)
+            return _const_value(Value(_in_range(v.expr, t.lo, t.hi), 0, 1, v.defined))
         raise self.error("expected an expression", e)
 
     def _logic(self, op: str, a: Value, b: Value) -> Value:
@@ -750,6 +861,11 @@ class _Translator:
             return out + self.stmts(s.body, inner)
         if isinstance(s, (ClearStmt, UndefineStmt)):
             a = self.access(s.target, scope)
+            if isinstance(a, Access) and _has_multiset(a.type):
+                what = "Clear" if isinstance(s, ClearStmt) else "Undefine"
+                raise self.error(f"{what} of a multiset is not supported", s.target)
+            if isinstance(a, Access) and "$elem" in a.path:
+                self.multisets_touched.add(a.var.name)
             if not isinstance(a, Access):
                 if isinstance(a, LocalSym) and a.temporary and isinstance(s, ClearStmt):
                     return [ir.Assign(ir.Name(a.ir_name), ir.Const(a.type.lo))]
@@ -766,6 +882,8 @@ class _Translator:
                     self.undefined_writes.add(leaf.ir_name)
                     out.append(ir.Assign(ref, ir.Const(leaf.type.undefined)))
             return out
+        if isinstance(s, (MultisetAdd, MultisetRemove, MultisetRemovePred)):
+            return self.stmts(self.multiset_statement(s, scope), scope)
         if isinstance(s, ErrorStmt):
             return [ir.Assert(ir.FALSE, f"Error: {s.text}")]
         if isinstance(s, AssertStmt):
@@ -773,6 +891,103 @@ class _Translator:
             text = s.text or f"{self.path or '<input>'}:{s.line}"
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
         raise self.error("unsupported statement", s)
+
+    # ------------------------------------------------------------------ multisets
+    def multiset_access(self, d: Designator, scope: Scope, write: bool = True) -> tuple[Access, int]:
+        """The multiset ``d`` names and its size; a located error if it is none."""
+        a = self.access(d, scope)
+        if not isinstance(a, Access) or not isinstance(a.type, Record) or not a.type.multiset:
+            raise self.error(f"{d.name} is not a multiset", d)
+        if write:
+            self.multisets_touched.add(a.var.name)
+        return a, a.type.multiset
+
+    def multiset_statement(self, s, scope: Scope) -> tuple:
+        """``MultisetAdd``/``Remove``/``RemovePred`` as the statements CMurphi runs: an add
+        takes the first free place (an error if there is none), a remove frees the place and
+        undefines its element."""
+        _, n = self.multiset_access(s.multiset, scope)
+        d, pos = s.multiset, s.pos
+
+        def valid(k):
+            return Designator(d.name, d.selectors + (Field("$valid", pos), Subscript(k, pos)), pos)
+
+        def element(k):  # the place itself, free or not
+            return Designator(d.name, d.selectors + (Field("$elem", pos), Subscript(k, pos)), pos)
+
+        true, false = Designator("true", (), pos), Designator("false", (), pos)
+
+        def remove(k) -> tuple:
+            return (AssignStmt(valid(k), false, pos), UndefineStmt(element(k), pos))
+
+        if isinstance(s, MultisetAdd):
+            branches = tuple((UnaryOp("!", valid(Num(k, pos)), pos),
+                              (AssignStmt(element(Num(k, pos)), s.value, pos), AssignStmt(valid(Num(k, pos)), true, pos)))
+                             for k in range(n))
+            return (IfStmt(branches, (ErrorStmt(f"Maximum size of MultiSet ({d.name}) exceeded.", pos),), pos),)
+        if isinstance(s, MultisetRemove):
+            return (IfStmt(((UnaryOp("!", valid(s.index), pos), (ErrorStmt("Illegal Multiset element selected.", pos),)),), (), pos),
+                    ) + remove(s.index)
+        k = Designator(s.name, (), pos)
+        body = (IfStmt(((valid(k), (IfStmt(((s.pred, remove(k)),), (), pos),)),), (), pos),)
+        return (ForStmt((QuantRange(s.name, Num(0, pos), Num(n - 1, pos), None, pos),), body, pos),)
+
+    def multiset_count(self, e: MultisetCount, scope: Scope) -> Value:
+        """``MultisetCount(i : m, pred)``: the number of places ``i`` holding an element for
+        which ``pred`` holds (``pred`` is read only for places holding one)."""
+        a, n = self.multiset_access(e.multiset, scope, write=False)
+        d, pos = e.multiset, e.pos
+        total: ir.Expr = ir.Const(0)
+        defined: ir.Expr = ir.TRUE
+        slot = Simple("subrange", 0, n - 1)
+        for k in range(n):
+            inner = dict(scope)
+            inner[e.name] = ConstSym(k, slot)
+            valid = Designator(d.name, d.selectors + (Field("$valid", pos), Subscript(Num(k, pos), pos)), pos)
+            c = self.expr(BinaryOp("&", valid, e.pred, pos), inner)
+            term = ir.Ite(c.expr, ir.Const(1), ir.Const(0)) if not isinstance(c.expr, ir.Const) else c.expr
+            total = term if total == ir.Const(0) else fold(ir.Binary("+", total, term))
+            defined = conj(defined, c.defined)
+        return _const_value(Value(total, 0, n, defined))
+
+    def multiset_sort(self, var: VarSym) -> list[ir.Stmt]:
+        """Every multiset in ``var`` in CMurphi's canonical order (``MultisetSort``, which
+        CMurphi applies to each state it stores unless ``-nomultiset``): the elements moved
+        to the first places in their order, then sorted (compared field by field, the
+        undefined value first)."""
+        out: list[ir.Stmt] = []
+        for access in _multiset_instances(var):
+            n = access.type.multiset
+            valid_access = replace(access, type=dict(access.type.fields)["$valid"], path=access.path + ("$valid",))
+            valid = [ref for _, ref, _ in self.leaf_targets(valid_access)]
+            elem_type = dict(access.type.fields)["$elem"].element
+
+            def comps(k):
+                a = replace(access, type=elem_type, path=access.path + ("$elem",),
+                            indices=access.indices + (Value(ir.Const(k), k, k),))
+                return [(leaf, ref) for leaf, ref, _ in self.leaf_targets(a)]
+
+            places = [comps(k) for k in range(n)]
+            for leaf, _ in places[0]:
+                self.undefined_writes.add(leaf.ir_name)
+            is_ = lambda ref, v: ir.Binary("==", ref, ir.Const(v))
+            for _ in range(n - 1):  # compact, keeping the order
+                for i in range(n - 1):
+                    move = [ir.Assign(ti, tj) for (_, ti), (_, tj) in zip(places[i], places[i + 1])]
+                    move += [ir.Assign(valid[i], ir.Const(1)), ir.Assign(valid[i + 1], ir.Const(0))]
+                    move += [ir.Assign(tj, ir.Const(leaf.type.undefined)) for leaf, tj in places[i + 1]]
+                    out.append(ir.If(conj(is_(valid[i], 0), is_(valid[i + 1], 1)), tuple(move), ()))
+            temps = [ir.Name(fresh_name(f"{var.name}$sort", self.temp_names)) for _ in places[0]]
+            for i in range(n):  # CMurphi's bubble sort
+                for j in range(i + 1, n):
+                    greater: ir.Expr = ir.FALSE
+                    for (_, x), (_, y) in reversed(list(zip(places[i], places[j]))):
+                        greater = disj(ir.Binary(">", x, y), conj(ir.Binary("==", x, y), greater))
+                    swap = [ir.Assign(t, x) for t, (_, x) in zip(temps, places[i])]
+                    swap += [ir.Assign(x, y) for (_, x), (_, y) in zip(places[i], places[j])]
+                    swap += [ir.Assign(y, t) for t, (_, y) in zip(temps, places[j])]
+                    out.append(ir.If(conj(is_(valid[j], 1), greater), tuple(swap), ()))
+        return out
 
     def _copies(self, body, scopes, flag: Optional[str]) -> list[ir.Stmt]:
         """The unrolled copies of a ``For`` body; with a return ``flag``, each copy after
@@ -825,6 +1040,15 @@ class _Translator:
             out.append(ir.Assign(ir.Name(tmp), v.expr))
             indices.append(Value(ir.Name(tmp), v.lo, v.hi))
         return replace(a, indices=tuple(indices))
+
+    def alias_symbol(self, target, scope: Scope) -> Symbol:
+        """What the name of an ``Alias`` around rules stands for in them: the designator,
+        its subscripts evaluated where it is used (a guard has no statements to evaluate
+        them before), or the expression's value."""
+        if isinstance(target, Designator):
+            a = self.access(target, scope)
+            return ValueSym(a) if isinstance(a, Value) else AliasSym(a)
+        return ValueSym(self.expr(target, scope))
 
     def bind_alias(self, target, scope: Scope, out: list[ir.Stmt]) -> Symbol:
         """What an ``Alias`` name stands for; statements evaluating it go to ``out``."""
@@ -907,6 +1131,7 @@ class _Translator:
 
         body_scope = self.local_scope(decl.decls, inner, self.temp_names, variable)
         out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
+        out += self.take_aggregate_inits()
         return out + self.stmts(decl.body, body_scope)
 
     def value_argument(self, f: Formal, arg: Expr, scope: Scope) -> tuple[Simple, Value]:
@@ -938,9 +1163,13 @@ class _Translator:
             ok = v.defined if v.within(ftype) else conj(v.defined, _in_range(v.expr, ftype.lo, ftype.hi))
             entry_ok = conj(entry_ok, ok)
             base[f.name] = run.new_local(f.name, ftype, Value(v.expr, *((v.lo, v.hi) if v.within(ftype) else (ftype.lo, ftype.hi))))
-        body_scope = self.local_scope(
-            decl.decls, base, self.temp_names,
+        saved, self.aggregates = self.aggregates, None  # a function becomes one expression
+        try:
+            body_scope = self.local_scope(
+                decl.decls, base, self.temp_names,
             lambda name, t: run.new_local(name, t, Value(ir.Const(t.undefined), t.lo, t.hi, ir.FALSE)))
+        finally:
+            self.aggregates = saved
         run.block(decl.body, ir.TRUE, body_scope)
         if run.result is None:
             raise self.error(f"function {decl.name!r} never returns a value", decl)
@@ -961,6 +1190,8 @@ class _Translator:
 
     def _assign(self, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
         target = self.access(s.target, scope)
+        if isinstance(target, Access) and ("$elem" in target.path or _has_multiset(target.type)):
+            self.multisets_touched.add(target.var.name)  # its order may change: sorted after the rule
         if isinstance(target, Value):
             raise self.error(f"cannot assign to constant {s.target.name!r}", s.target)
         if isinstance(target, LocalSym):
@@ -1047,6 +1278,49 @@ class _Translator:
         out += [ir.Assign(tmp, sref) for tmp, (_, (_, sref, _)) in zip(temps, copies)]
         out += [ir.Assign(tref, tmp) for tmp, ((_, tref, _), _) in zip(temps, copies)]
         return out
+
+
+def _multiset_instances(var: VarSym) -> Iterator[Access]:
+    """Every multiset inside ``var`` (itself, in records, in arrays: one per element)."""
+    def walk(t: Type, path: tuple[str, ...], indices: tuple) -> Iterator[Access]:
+        if isinstance(t, Record) and t.multiset:
+            yield Access(var, t, path, indices, var.name)
+        elif isinstance(t, Record):
+            for name, f in t.fields:
+                yield from walk(f, path + (name,), indices)
+        elif isinstance(t, Array):
+            for x in t.index.values:
+                yield from walk(t.element, path, indices + (Value(ir.Const(x), x, x),))
+
+    yield from walk(var.type, (), ())
+
+
+def _has_multiset(t: Type) -> bool:
+    if isinstance(t, Record):
+        return bool(t.multiset) or any(_has_multiset(f) for _, f in t.fields)
+    return isinstance(t, Array) and _has_multiset(t.element)
+
+
+def _union_members(program: Program) -> frozenset[str]:
+    """The named types that some ``Union`` of the program's declarations lists."""
+    names: set[str] = set()
+
+    def walk(t) -> None:
+        if isinstance(t, UnionType):
+            names.update(m.name for m in t.members if isinstance(m, TypeName))
+            for m in t.members:
+                walk(m)
+        elif isinstance(t, ArrayType):
+            walk(t.index)
+            walk(t.element)
+        elif isinstance(t, RecordType):
+            for f in t.fields:
+                walk(f.type)
+
+    for item in program.items:
+        if isinstance(item, (TypeDecl, VarDecl)):
+            walk(item.type)
+    return frozenset(names)
 
 
 def _calls(scope: Scope) -> tuple[str, ...]:
@@ -1333,6 +1607,16 @@ class _Param:
     ir_name: str
     values: tuple[int, ...]
     type: Optional[Simple]
+    #: an ``Alias name : alias Do <rules> End`` around rules instead of a parameter: the
+    #: name stands for the designator or expression in the rules (``_param_scope``)
+    alias: Optional[Expr] = None
+    #: a ``Choose`` index: the rules inside run only where this holds (the place is taken)
+    guard: Optional[Expr] = None
+
+
+def _reals(params) -> tuple[_Param, ...]:
+    """The ruleset parameters among ``params`` (not the aliases)."""
+    return tuple(p for p in params if p.alias is None)
 
 
 def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: frozenset[str]):
@@ -1340,7 +1624,7 @@ def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: froze
     for r in rules:
         if isinstance(r, RuleSet):
             ps = list(params)
-            names = set(taken) | {p.ir_name for p in params}
+            names = set(taken) | {p.ir_name for p in _reals(params)}
             scope = _param_scope(tr, ps)
             for q in r.quantifiers:
                 values, qtype = tr.quantifier_values(q, scope)
@@ -1350,6 +1634,20 @@ def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: froze
                 ps.append(p)
                 scope = _param_scope(tr, ps)
             yield from _walk_rules(tr, r.rules, tuple(ps), taken)
+        elif isinstance(r, ChooseRule):
+            names = set(taken) | {p.ir_name for p in _reals(params)}
+            _, n = tr.multiset_access(r.multiset, _param_scope(tr, params), write=False)
+            pos = r.pos
+            valid = Designator(r.multiset.name, r.multiset.selectors + (
+                Field("$valid", pos), Subscript(Designator(r.name, (), pos), pos)), pos)
+            p = _Param(r.name, fresh_name(r.name, names), tuple(range(n)), Simple("subrange", 0, n - 1), guard=valid)
+            for inner in r.rules:
+                if isinstance(inner, StartState):
+                    raise tr.error("a Startstate inside Choose is not supported", inner)
+            yield from _walk_rules(tr, r.rules, params + (p,), taken)
+        elif isinstance(r, AliasRule):
+            aliases = tuple(_Param(name, "", (), None, target) for name, target, _ in r.aliases)
+            yield from _walk_rules(tr, r.rules, params + aliases, taken)
         else:
             yield r, params
 
@@ -1357,7 +1655,12 @@ def _walk_rules(tr: _Translator, rules, params: tuple[_Param, ...], taken: froze
 def _param_scope(tr: _Translator, params, as_constants: Optional[tuple[int, ...]] = None) -> dict[str, Symbol]:
     """Globals with ``params`` bound as summand locals, or to the values ``as_constants``."""
     scope: dict[str, Symbol] = dict(tr.globals)
-    for k, p in enumerate(params):
+    k = -1
+    for p in params:
+        if p.alias is not None:
+            scope[p.name] = tr.alias_symbol(p.alias, scope)
+            continue
+        k += 1
         t = p.type or Simple("subrange", min(p.values), max(p.values))
         if as_constants is not None:
             scope[p.name] = ConstSym(as_constants[k], p.type)
@@ -1523,7 +1826,7 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
 
 def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...],
                    global_names: frozenset[str]) -> list[ir.Summand]:
-    taken = set(global_names) | {p.ir_name for p in params}
+    taken = set(global_names) | {p.ir_name for p in _reals(params)}
     local_vars: list[LocalSym] = []
 
     def variable(n: str, t: Simple) -> LocalSym:
@@ -1533,12 +1836,52 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
         local_vars.append(sym)
         return sym
 
+    saved_undefinable = tr.undefinable
+    tr.aggregates, tr.aggregate_inits = {}, []
+    tr.multisets_touched = set()
+    rule = replace(rule, guard=_with_choose_guards(rule.guard, params, rule.pos))
+    try:
+        return _rule_summands_in(tr, rule, params, taken, local_vars, variable)
+    finally:
+        # A local aggregate's leaves are no state: not undefinable globally, never written.
+        tr.undefined_writes -= set(tr.aggregates)
+        tr.undefinable = saved_undefinable
+        tr.aggregates = None
+
+
+def _aliases_bound(params, scope: Scope) -> ir.Expr:
+    """The condition that binding the ``Alias`` names among ``params`` (bound in ``scope``)
+    reads no undefined value: an expression's value, a designator's subscripts."""
+    ok: ir.Expr = ir.TRUE
+    for p in params:
+        if p.alias is None:
+            continue
+        sym = scope.get(p.name)
+        if isinstance(sym, ValueSym):
+            ok = conj(ok, sym.value.defined)
+        elif isinstance(sym, AliasSym) and isinstance(sym.target, Access):
+            for index in sym.target.indices:
+                ok = conj(ok, index.defined)
+    return ok
+
+
+def _with_choose_guards(guard, params, pos):
+    """``guard`` after the conditions of the ``Choose`` indices among ``params`` (their
+    places hold an element; ``&`` evaluates left to right, so ``m[i]`` is read only then)."""
+    for p in reversed(params):
+        if p.guard is not None:
+            guard = p.guard if guard is None else BinaryOp("&", p.guard, guard, pos)
+    return guard
+
+
+def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_vars, variable) -> list[ir.Summand]:
     scope = tr.local_scope(rule.decls, _param_scope(tr, params), taken, variable)
     entry = tuple(ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars)
+    entry += tuple(tr.take_aggregate_inits())
     name = rule.name or f"rule@{rule.line}"
     origin = ir.Origin.at(tr.path, rule.line, rule.column, f"{tr.path or '<input>'}:{rule.line}: rule \"{name}\"")
-    params_locals = tuple(ir.Local(p.ir_name, p.values) for p in params)
-    event = ir.Event(name, tuple(ir.Name(p.ir_name) for p in params))
+    params_locals = tuple(ir.Local(p.ir_name, p.values) for p in _reals(params))
+    event = ir.Event(name, tuple(ir.Name(p.ir_name) for p in _reals(params)))
     undefined_event = ir.Event(f"{name}.undefined", event.args)
     where = f"{tr.path or '<input>'}:{rule.line}"
     if rule.guard is None:
@@ -1549,11 +1892,32 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
             g = tr.expr(rule.guard, scope)
             faults = [] if g.defined == ir.TRUE else [Case((neg(g.defined),))]
             guard = _Cases([Case((conj(g.defined, g.expr),))], [], faults)
-    body_cases, body_faults = _split_body(tr, rule.body, scope, taken)
-    if len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
+    bound = _aliases_bound(params, scope)
+    if bound != ir.TRUE:
+        # CMurphi binds the aliases around a rule before it evaluates the rule's condition
+        # (a Choose place's too): one that reads an undefined value is an error there.
+        guard = _Cases([Case((bound,) + c.conjuncts, c.locals) for c in guard.true],
+                       [Case((bound,) + c.conjuncts, c.locals) for c in guard.false],
+                       [Case((neg(bound),))] + [Case((bound,) + c.conjuncts, c.locals) for c in guard.fault])
+    body_cases, body_faults = _split_body(tr, rule.body, scope, taken) if not tr.aggregates else ([], [])
+    if not body_cases or len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
+        # (A condition on a local aggregate must not move into the guard: not split then.)
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
     if entry:
         body_cases = [(c, entry + program) for c, program in body_cases]
+    if tr.multisets_touched and tr.multiset_sort_on:
+        # CMurphi stores each state with its multisets sorted (``MultisetSort``).
+        sort = tuple(st for var in tr.variables if var.name in tr.multisets_touched for st in tr.multiset_sort(var))
+        body_cases = [(c, program + sort) for c, program in body_cases]
+    if tr.aggregates:
+        # Local arrays and records are state variables that every rule leaves undefined, so
+        # no two stored states differ in them (the counts are CMurphi's); as state, their
+        # elements are read and written per element, as the symmetry detection needs
+        # (temporaries chosen by a chain of ``?:`` would single out one element).
+        for leaf in tr.aggregates.values():
+            tr.aggregate_leaves.setdefault(leaf.ir_name, leaf)
+        reset = tuple(_undefine_leaves(tr.aggregates.values()))
+        body_cases = [(c, program + reset) for c, program in body_cases]
     summands = []
     for g in guard.true:
         for c, program in body_cases:
@@ -1569,28 +1933,92 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     return summands
 
 
-def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], global_names) -> list[tuple[int, ...]]:
+def _undefine_leaves(leaves) -> Iterator[ir.Stmt]:
+    for leaf in leaves:
+        refs = [ir.Name(leaf.ir_name)] if not leaf.dims else \
+            [ir.Index(leaf.ir_name, ir.Const(k)) for k in range(leaf.size)]
+        yield from (ir.Assign(ref, ir.Const(leaf.type.undefined)) for ref in refs)
+
+
+def lower_aggregates(program, aggregates: Mapping[str, Leaf], where: str) -> tuple[ir.Stmt, ...]:
+    """``program`` with the local arrays and records ``aggregates`` (leaves by IR name) held
+    in one temporary per element, ``leaf[k]``: an element read with a computed subscript is
+    a choice over the elements, a write an ``If`` chain; a subscript outside the array
+    faults, as reading or writing a state array out of its bounds does."""
+    def element(leaf: str, k: int) -> ir.Name:
+        return ir.Name(f"{leaf}[{k}]")
+
+    def read(e: ir.Expr):
+        if isinstance(e, ir.Index) and e.array in aggregates:
+            index = map_expr(e.index, read)
+            n = aggregates[e.array].size
+            if isinstance(index, ir.Const):
+                return element(e.array, index.value) if 0 <= index.value < n else ir.Binary("/", ir.Const(1), ir.Const(0))
+            out: ir.Expr = ir.Binary("/", ir.Const(1), ir.Const(0))  # out of bounds: a fault
+            for k in reversed(range(n)):
+                out = ir.Ite(ir.Binary("==", index, ir.Const(k)), element(e.array, k), out)
+            return out
+        return None
+
+    def lower(stmts) -> tuple[ir.Stmt, ...]:
+        out: list[ir.Stmt] = []
+        for st in stmts:
+            if isinstance(st, ir.Assign) and isinstance(st.target, ir.Index) and st.target.array in aggregates:
+                index = map_expr(st.target.index, read)
+                value = map_expr(st.value, read)
+                n = aggregates[st.target.array].size
+                if isinstance(index, ir.Const):
+                    out.append(ir.Assign(element(st.target.array, index.value), value) if 0 <= index.value < n
+                               else ir.Assert(ir.FALSE, f"{where}: index out of range"))
+                    continue
+                chain: tuple = (ir.Assert(ir.FALSE, f"{where}: index out of range"),)
+                for k in reversed(range(n)):
+                    chain = (ir.If(ir.Binary("==", index, ir.Const(k)),
+                                   (ir.Assign(element(st.target.array, k), value),), chain),)
+                out.extend(chain)
+            elif isinstance(st, ir.If):
+                out.append(ir.If(map_expr(st.cond, read), lower(st.then), lower(st.else_)))
+            elif isinstance(st, ir.While):
+                out.append(ir.While(map_expr(st.cond, read), lower(st.body)))
+            else:
+                out.extend(map_program((st,), read))
+        return tuple(out)
+
+    return lower(program)
+
+
+def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], global_names,
+                  loop_max: int = LOOP_MAX) -> list[tuple[int, ...]]:
     """Every start state, by running each ``Startstate`` instance from all-undefined."""
     # Every variable may be undefined while a start state runs.
     saved = tr.undefinable
     tr.undefinable = frozenset(v.name for v in variables)
-    model = ir.SequentialModel("start", variables, ())
+    model = ir.SequentialModel("start", variables, (), loop_bound=loop_max)
     offsets = ir.slot_offsets(model)
-    undefined_state = [v.domain[0] for v in variables for _ in range(v.length)]
+    # A multiset starts empty: its places are free, not undefined.
+    undefined_state = [0 if "$valid" in v.name.split(".") else v.domain[0] for v in variables for _ in range(v.length)]
     results: list[tuple[int, ...]] = []
+    tr.multisets_touched = set()
+    sort = tuple(st for var in tr.variables if _has_multiset(var.type) for st in tr.multiset_sort(var)) \
+        if tr.multiset_sort_on else ()
     try:
         for start, params in starts:
-            taken = set(global_names) | {p.ir_name for p in params}
+            taken = set(global_names) | {p.ir_name for p in _reals(params)}
+            tr.aggregates, tr.aggregate_inits = {}, []
             scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
-            program = tuple(tr.stmts(start.body, scope))
-            for binding in itertools.product(*(p.values for p in params)):
+            program = tuple(tr.take_aggregate_inits()) + tuple(tr.stmts(start.body, scope))
+            if tr.aggregates:
+                program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
+            tr.aggregates = None
+            program += sort  # CMurphi stores the start states sorted too
+            for binding in itertools.product(*(p.values for p in _reals(params))):
                 if len(results) >= MAX_START_STATES:
                     raise tr.error(f"more than {MAX_START_STATES} start states", start)
-                env = Env(model, offsets, list(undefined_state), {p.ir_name: x for p, x in zip(params, binding)})
+                env = Env(model, offsets, list(undefined_state), {p.ir_name: x for p, x in zip(_reals(params), binding)})
                 try:
                     execute(program, env)
                 except Fault as fault:
-                    where = ", ".join(f"{p.name}={x}" for p, x in zip(params, binding))
+                    where = ", ".join(f"{p.name}={x}" for p, x in zip(_reals(params), binding))
                     raise tr.error(f"start state fails{' (' + where + ')' if where else ''}: {fault}", start) from None
                 results.append(tuple(env.state))
     finally:
@@ -1601,12 +2029,17 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
 # ---------------------------------------------------------------------------- entry point
 
 
-def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, int]] = None) -> ir.SequentialModel:
-    """The ``SequentialModel`` of a parsed Murphi program (see the module docstring)."""
+def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, int]] = None,
+              loop_max: int = LOOP_MAX, multiset_sort: bool = True) -> ir.SequentialModel:
+    """The ``SequentialModel`` of a parsed Murphi program (see the module docstring);
+    ``loop_max`` is its ``loop_bound`` (CMurphi's ``-loop``); without ``multiset_sort``
+    multisets keep their elements where they were put (CMurphi's ``-nomultiset``)."""
     defines = dict(defines or {})
     tr = _Translator(path, defines)
+    tr.multiset_sort_on = multiset_sort
     tr.declare_globals(program)
-    top_rules = [item for item in program.items if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet))]
+    top_rules = [item for item in program.items
+                 if isinstance(item, (SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule, ChooseRule))]
     leaves = [leaf for var in tr.variables for leaf in var.leaves.values()]
     global_names = frozenset(leaf.ir_name for leaf in leaves)
     walked = list(_walk_rules(tr, top_rules, (), global_names))
@@ -1620,7 +2053,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size)
         for leaf in leaves
     )
-    states = sorted(set(_start_states(tr, starts, full, global_names)))
+    states = sorted(set(_start_states(tr, starts, full, global_names, loop_max)))
     per_slot = [sorted({s[k] for s in states}) for k in range(len(states[0]))]
     product = 1
     for values in per_slot:
@@ -1645,41 +2078,59 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         tr.undefined_writes = set()
         tr.temp_names = set()
         tr.unrolled = 0
+        tr.aggregate_leaves = {}
         summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
         assertions = [_invariant(tr, r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
         if tr.undefined_writes <= undefinable:
             break
         undefinable |= tr.undefined_writes
 
-    variables = []
-    for leaf in leaves:
-        offset = offsets[leaf.ir_name]
-        domain = leaf.type.values
-        if leaf.ir_name in undefinable:
-            domain = (leaf.type.undefined,) + domain
-        init = tuple(tuple(per_slot[offset + k]) for k in range(leaf.size or 1))
-        variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size,
-                                     value_names=leaf.type.shown_names))
+    variables = _variables(leaves, offsets, per_slot, undefinable) + _variables(
+        tr.aggregate_leaves.values(), None, None, set(tr.aggregate_leaves))
     name = Path(path).stem if path else "murphi"
     model = ir.SequentialModel(
         name=name,
         variables=tuple(variables),
         summands=tuple(summands),
-        assertions=tuple(assertions),
+        # CMurphi reports a deadlock as an error unless -ndl (``explore --ndl``): a state in
+        # which no rule is enabled or every enabled rule leaves the state as it is.
+        assertions=tuple(assertions) + (ir.Assertion("deadlockfree", DEADLOCK_TEXT),),
         parameters=tuple(sorted(defines.items())),
         source=path,
+        loop_bound=loop_max,
+        stutter_deadlock=True,
     )
     ir.validate(model)
     return model
+
+
+def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
+    """The IR variables of ``leaves``, starting with the values ``per_slot`` gives their
+    slots (at ``offsets``), or undefined without them (rules' local arrays and records)."""
+    variables = []
+    for leaf in leaves:
+        domain = leaf.type.values
+        if leaf.ir_name in undefinable:
+            domain = (leaf.type.undefined,) + domain
+        if per_slot is None:
+            init = tuple((leaf.type.undefined,) for _ in range(leaf.size or 1))
+        else:
+            init = tuple(tuple(per_slot[offsets[leaf.ir_name] + k]) for k in range(leaf.size or 1))
+        variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size, value_names=leaf.type.shown_names))
+    return variables
 
 
 def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) -> ir.Assertion:
     """One ``invariant`` assertion: the conjunction over the ruleset instances; reading an
     undefined value makes it false (Murphi stops with an error there too)."""
     condition: ir.Expr = ir.TRUE
-    for binding in itertools.product(*(p.values for p in params)):
+    for binding in itertools.product(*(p.values for p in _reals(params))):
         tr.unroll(1, inv)
-        v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+        cond = inv.cond
+        for p in reversed(params):
+            if p.guard is not None:  # inside Choose: for the places holding an element
+                cond = BinaryOp("->", p.guard, cond, inv.pos)
+        v = tr.expr(cond, _param_scope(tr, params, binding))
         condition = conj(condition, conj(v.defined, v.expr))
     text = f'"{inv.name}" {inv.text}' if inv.name else inv.text
     return ir.Assertion("invariant", text, condition)

@@ -69,8 +69,28 @@ class IsUndefined(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class MultisetCount(Located):
+    """``MultisetCount(i : m, pred)``: the elements ``i`` of ``m`` where ``pred`` holds."""
+
+    name: str
+    multiset: Designator
+    pred: "Expr"
+    pos: Span
+
+
+@dataclass(frozen=True)
+class IsMember(Located):
+    """``IsMember(e, T)``: the value of ``e`` (of a ``Union``) is one of type ``T``'s."""
+
+    value: "Expr"
+    type: "TypeExpr"
+    pos: Span
+
+
 #: ``UnaryOp.op`` is "-" or "!"; ``BinaryOp.op`` one of ``+ - * / % = != < <= > >= & | ->``.
-Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call]
+Expr = Union[Num, Designator, UnaryOp, BinaryOp, Conditional, Quantified, IsUndefined, Call, MultisetCount,
+             IsMember]
 
 # ---------------------------------------------------------------------------- types
 
@@ -107,7 +127,24 @@ class RecordType(Located):
     pos: Span
 
 
-TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType]
+@dataclass(frozen=True)
+class UnionType(Located):
+    """``Union{A, B, ...}``: the values of its enum and scalarset members."""
+
+    members: tuple["TypeExpr", ...]
+    pos: Span
+
+
+@dataclass(frozen=True)
+class MultisetType(Located):
+    """``Multiset[size] Of element``."""
+
+    size: Expr
+    element: "TypeExpr"
+    pos: Span
+
+
+TypeExpr = Union[TypeName, Subrange, EnumType, ScalarsetType, ArrayType, RecordType, UnionType, MultisetType]
 
 # ---------------------------------------------------------------------------- declarations
 
@@ -206,8 +243,36 @@ class AliasStmt(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class MultisetAdd(Located):
+    """``MultisetAdd(e, m)``: ``e`` into the first free place of ``m``."""
+
+    value: Expr
+    multiset: Designator
+    pos: Span
+
+
+@dataclass(frozen=True)
+class MultisetRemove(Located):
+    """``MultisetRemove(i, m)``: the element ``i`` (a ``Choose`` index) out of ``m``."""
+
+    index: Expr
+    multiset: Designator
+    pos: Span
+
+
+@dataclass(frozen=True)
+class MultisetRemovePred(Located):
+    """``MultisetRemovePred(i : m, pred)``: every element ``i`` of ``m`` where ``pred`` holds."""
+
+    name: str
+    multiset: Designator
+    pred: Expr
+    pos: Span
+
+
 Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt,
-             Call, ReturnStmt, AliasStmt]
+             Call, ReturnStmt, AliasStmt, MultisetAdd, MultisetRemove, MultisetRemovePred]
 
 # ---------------------------------------------------------------------------- routines
 
@@ -272,7 +337,27 @@ class RuleSet(Located):
     pos: Span
 
 
-Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet]
+@dataclass(frozen=True)
+class AliasRule(Located):
+    """``Alias a: e; ... Do <rules> End``: each name stands for its designator or value in
+    the rules."""
+
+    aliases: tuple[tuple[str, Expr, Span], ...]
+    rules: tuple["Rule", ...]
+    pos: Span
+
+
+@dataclass(frozen=True)
+class ChooseRule(Located):
+    """``Choose i : m Do <rules> End``: the rules once per element ``i`` of multiset ``m``."""
+
+    name: str
+    multiset: Designator
+    rules: tuple["Rule", ...]
+    pos: Span
+
+
+Rule = Union[SimpleRule, StartState, InvariantDecl, RuleSet, AliasRule, ChooseRule]
 
 
 @dataclass(frozen=True)
@@ -289,9 +374,9 @@ def _string(tok: Token) -> str:
     return str(tok)[1:-1]
 
 
-#: What to say about a construct outside the subset, by its (lower-case) keyword.
+#: What to say about a construct outside the subset, by its (lower-case) reserved word.
 _UNSUPPORTED = {
-    "put": "'Put' is not supported (it only prints)",
+    "interleaved": "'Interleaved' scalarsets are not supported",
 }
 
 
@@ -317,6 +402,11 @@ class _ToAst(SyntaxBuilder):
 
     def _unsupported(self, tok: Token) -> InputError:
         return InputError(_UNSUPPORTED[str(tok).lower()], self.file, tok.line, tok.column)
+
+    def put_stmt(self, meta, children):
+        """``Put e`` / ``Put "text"`` only prints (CMurphi writes it during the search): a
+        statement that does nothing to the state."""
+        return None
 
     # -------------------------------------------------------------- expressions
     def number(self, meta, children):
@@ -396,13 +486,47 @@ class _ToAst(SyntaxBuilder):
         kw, size = children
         return ScalarsetType(size, self.span(kw))
 
+    def multiset_type(self, meta, children):
+        kw, size, _of, element = children
+        return MultisetType(size, element, self.span(kw))
+
+    def multiset_add(self, meta, children):
+        kw, value, target = children
+        return MultisetAdd(value, target, self.span(kw))
+
+    def multiset_remove(self, meta, children):
+        kw, index, target = children
+        return MultisetRemove(index, target, self.span(kw))
+
+    def multiset_remove_pred(self, meta, children):
+        kw, name, target, pred = children
+        return MultisetRemovePred(str(name), target, pred, self.span(kw))
+
+    def ismember(self, meta, children):
+        kw, value, type_ = children
+        return IsMember(value, type_, self.span(kw))
+
+    def multiset_count(self, meta, children):
+        kw, name, target, pred = children
+        return MultisetCount(str(name), target, pred, self.span(kw))
+
+    def choose_rule(self, meta, children):
+        kw, name, target, _do, rules, _end = children
+        return ChooseRule(str(name), target, rules, self.span(kw))
+
+    def union_type(self, meta, children):
+        kw = children[0]
+        return UnionType(tuple(children[1:]), self.span(kw))
+
     def array_type(self, meta, children):
         kw, index, _of, element = children
         return ArrayType(index, element, self.span(kw))
 
     def record_type(self, meta, children):
-        kw = children[0]
-        return RecordType(tuple(children[1:-1]), self.span(kw))
+        kw, fields = children[0], children[1]
+        return RecordType(tuple(fields), self.span(kw))
+
+    record_fields = collect
 
     # -------------------------------------------------------------- declarations
     def const_decl(self, meta, children):
@@ -519,7 +643,8 @@ class _ToAst(SyntaxBuilder):
     quantifiers = collect
 
     # -------------------------------------------------------------- statements
-    stmts = collect
+    def stmts(self, meta, children):
+        return tuple(c for c in children if c is not None)  # ``Put`` is None
 
     def assign(self, meta, children):
         target, value = children
@@ -579,17 +704,21 @@ class _ToAst(SyntaxBuilder):
         kw = children[0]
         name, guard, decls, body = "", None, (), ()
         for child in children[1:]:
+            if isinstance(child, Token) and child.type == "NUMBER" and int(child) != 0:
+                # CMurphi fires only the enabled rules of least priority.
+                raise InputError(f"rule priority {child} is not supported (only 0, the default)",
+                                 self.file, child.line, child.column)
             if isinstance(child, tuple) and child and child[0] == "name":
                 name = child[1]
             elif isinstance(child, tuple) and child and child[0] == "guard":
                 guard = child[1]
-        decls, body = children[-4], children[-2]
+        decls, body = _decls_and_body(children)
         return SimpleRule(name, guard, decls, body, self.span(kw))
 
     def start_state(self, meta, children):
         kw = children[0]
         name = children[1][1] if isinstance(children[1], tuple) and children[1][:1] == ("name",) else ""
-        decls, body = children[-4], children[-2]
+        decls, body = _decls_and_body(children)
         return StartState(name, decls, body, self.span(kw))
 
     def invariant(self, meta, children):
@@ -602,6 +731,10 @@ class _ToAst(SyntaxBuilder):
         return InvariantDecl(name, children[-1], text, self.span(kw))
 
     rules = collect
+
+    def alias_rule(self, meta, children):
+        kw, rules = children[0], children[-2]
+        return AliasRule(tuple(children[1:-3]), rules, self.span(kw))
 
     def ruleset(self, meta, children):
         kw, quantifiers, _do, rules, _end = children
@@ -617,12 +750,21 @@ class _ToAst(SyntaxBuilder):
         return Program(tuple(items))
 
 
+def _decls_and_body(children) -> tuple[tuple, tuple]:
+    """A rule's declarations and statements: ``... [decls Begin] stmts End`` (CMurphi needs
+    ``Begin`` only after declarations)."""
+    begin = children[-3]
+    if isinstance(begin, Token) and begin.type == "BEGIN":
+        return children[-4], children[-2]
+    return (), children[-2]
+
+
 def _first_unsupported(text: str) -> Optional[tuple[str, int, int]]:
     """The first reserved word of an unsupported construct: (message, line, column)."""
     try:
         for tok in GRAMMAR.parser.lex(text):
-            if tok.type.lower() in _UNSUPPORTED:
-                return _UNSUPPORTED[tok.type.lower()], tok.line, tok.column
+            if tok.type == "UNSUPPORTED_WORD":
+                return _UNSUPPORTED[str(tok).lower()], tok.line, tok.column
     except lark.exceptions.LarkError:
         pass  # a character no token matches: the syntax error says so
     return None

@@ -272,6 +272,7 @@ def c_source(model: SequentialModel) -> str:
            "typedef uint64_t u64;",
            f"#define NSLOTS {nslots}", f"#define NWORDS {nwords}", f"#define NBYTES {nbytes}",
            f"#define NCOND {ncond}",
+           f"#define STUTTER_DEADLOCK {int(model.stutter_deadlock)}",
            f"#define NINIT_SLOTS {nslots}"]
     # initial values per slot
     inits = [allowed for v in model.variables for allowed in v.init]

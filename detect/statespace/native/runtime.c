@@ -943,6 +943,9 @@ static int expand(Worker *w, size_t idx) {
     }
     int rc = w->fault ? note(w, &w->faults, id) : 0;
     if (rc) return rc;
+    /* decided on the real successors, before canonicalising (CMurphi: no rule changes it) */
+    int stuck = distinct == 0 ||
+        (STUTTER_DEADLOCK && distinct == 1 && memcmp(w->succ, words, sizeof(u64) * NWORDS) == 0);
     if (reduces(c)) {
         i64 t[NSLOTS > 0 ? NSLOTS : 1];
         for (size_t j = 0; j < distinct; j++) {
@@ -959,7 +962,7 @@ static int expand(Worker *w, size_t idx) {
         if (distinct == (size_t)-1) return RC_MEMORY;
     }
     w->transitions += distinct;
-    if (distinct == 0 && !w->fault) {  /* a faulting step is an enabled one: no dead end */
+    if (stuck && !w->fault) {  /* a faulting step is an enabled one: no dead end */
         int ovf = 0;
         int term = model_terminal(s, &ovf);
         if (ovf) return RC_OVERFLOW;
