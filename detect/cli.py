@@ -789,16 +789,22 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Threads of the native explorer (default: one per core the load average shows idle, "
                    "counting this process); the result does not depend on it.")
+@click.option("--distributed", default=None, metavar="local:N|ADDRESS",
+              help="Explore on Ray (pip install 'symdetect[distributed]'): local:N starts N workers on this "
+                   "machine, ADDRESS (auto, HOST:PORT, ray://HOST:10001) joins a running cluster with --workers "
+                   "workers (default: its CPUs). Each worker owns a hash partition of the states; --memory-limit "
+                   "then bounds each worker.")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, max_procs, loop_max, nomultiset, ndl, max_states, timeout, progress,
                     memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired, trust_symmetry,
-                    partial_ok, domain_states, explorer, workers, graph_limit):
+                    partial_ok, domain_states, explorer, workers, distributed, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
-    from detect.checking.reduce import ReductionError, explore_reduced
+    from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
+    distributed = distributed_spec(distributed, workers)
 
     def explore_one(seq, stage: str):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
@@ -815,8 +821,9 @@ def explore_command(model, defines, as_json, process, max_procs, loop_max, nomul
             try:
                 reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
                                           timeout=run.remaining(), progress=update, check=not trust_symmetry,
-                                          explorer=explorer, memory_limit=memory_limit, workers=workers)
-            except ReductionError as e:
+                                          explorer=explorer, memory_limit=memory_limit, workers=workers,
+                                          distributed=distributed)
+            except (ReductionError, DistributedUnavailable) as e:
                 raise Failure(f"{model}: {e}") from None
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
@@ -845,7 +852,7 @@ def explore_command(model, defines, as_json, process, max_procs, loop_max, nomul
         others = explore_asserted_processes(
             seq, load_asked,
             lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
-    extra = exploration_extra(strategy, reduced, detection, memory_limit)
+    extra = exploration_extra(strategy, reduced, detection, memory_limit, distributed)
     spin_stop = spin_advice = ""
     if spin_states:
         spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
@@ -870,10 +877,13 @@ def explore_command(model, defines, as_json, process, max_procs, loop_max, nomul
                        advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
 
 
-def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[int]) -> dict:
-    """What ``explore`` reports beside the counts: the reduction, its group and method, the
-    memory limit, notes, and the domains taken from the reachable states."""
+def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[int], distributed=None) -> dict:
+    """What ``explore`` reports beside the counts: the reduction, its group and method, where
+    it ran (``--distributed``), the memory limit, notes, and the domains taken from the
+    reachable states."""
     extra = {"reduce": strategy, "group_order": reduced.reducer.group_order}
+    if distributed is not None:  # --memory-limit then bounds each worker
+        extra["distributed"] = distributed.label()
     if memory_limit is not None:
         extra["memory_limit"] = memory_limit
     if strategy != "none":
@@ -995,6 +1005,20 @@ def with_other_verdicts(seq, result, others: dict) -> tuple:
         verdicts[i] = verdict
         models[i] = other_seq
     return dataclasses.replace(result, assertions=tuple(verdicts)), models
+
+
+def distributed_spec(text: Optional[str], workers: Optional[int]):
+    """``--distributed``'s spec (None without it), Ray's presence checked first: one line and
+    exit 2 without Ray."""
+    if text is None:
+        return None
+    from detect.statespace import distributed
+
+    try:
+        distributed.ray_module()
+        return distributed.Spec.parse(text, workers)
+    except (distributed.DistributedUnavailable, ValueError) as e:
+        raise Failure(str(e)) from None
 
 
 def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, partial_ok: bool = False,

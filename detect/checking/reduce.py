@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from detect.statespace.compile import State, compile_model
+from detect.statespace.distributed import DistributedUnavailable  # noqa: F401 (for the CLI: Ray cannot be used)
 from detect.symmetry.permgroup import PermutationGroup, permutation_group
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
@@ -714,14 +715,16 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                     progress: Progress | None = None, enumerate_limit: int = ENUMERATE_LIMIT,
                     engine: str = "auto", table_limit: int = 100_000,
                     check: bool = True, explorer: str | None = None,
-                    memory_limit: int | None = None, workers: int | None = None) -> ReducedExploration:
+                    memory_limit: int | None = None, workers: int | None = None,
+                    distributed=None) -> ReducedExploration:
     """Explore with ``strategy``; verdicts that reduction cannot justify come from a plain run.
 
     With ``check`` every generator is checked on every expanded state (see ``explore``'s
     ``symmetries``); a refuted one makes the whole run an unreduced one, with a note.
     ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.statespace.native``);
     ``memory_limit`` (bytes) bounds each exploration and ``workers`` shares a native one, as
-    ``explore``'s do.
+    ``explore``'s do; ``distributed`` (a ``detect.statespace.distributed.Spec``) runs every
+    exploration on Ray partitions.
 
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
@@ -737,7 +740,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     if strategy == "none":
         reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")
         return ReducedExploration(explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
-                                          memory_limit=memory_limit, workers=workers,
+                                          memory_limit=memory_limit, workers=workers, distributed=distributed,
                                           progress=progress), reducer, ())
     if detection is None:
         from detect.symmetry.pipeline import detect
@@ -752,7 +755,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     try:
         try:
             result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
-                                         memory_limit=memory_limit, workers=workers,
+                                         memory_limit=memory_limit, workers=workers, distributed=distributed,
                                          canonicalise=reducer.canonicalise, native_canonical=reducer.native_canonical,
                                          progress=progress,
                                          symmetries=checks if check and reducer.canonicalise is not None else ())
@@ -772,7 +775,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                 f"steps of a reachable state onto those of its image): explored without reduction. "
                 f"This is a bug in symmetry detection; please report it")
         plain = explore_state_space(compiled, max_states=max_states, timeout=timeout, progress=progress, engine=explorer,
-                        memory_limit=memory_limit, workers=workers)
+                        memory_limit=memory_limit, workers=workers, distributed=distributed)
         return ReducedExploration(plain, replace(reducer, canonicalise=None, native_canonical=None,
                                                  method="no reduction: " + note),
                                   (note,))
@@ -808,7 +811,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     # The re-check shares the caller's time budget: what the reduced run used is spent.
     remaining = None if timeout is None else max(0.0, timeout - result.seconds)
     plain = explore_state_space(compiled, max_states=max_states, timeout=remaining, engine=explorer,
-                    memory_limit=memory_limit, workers=workers)
+                    memory_limit=memory_limit, workers=workers, distributed=distributed)
     verdicts = list(result.assertions)
     notes = []
     for i, why in redo.items():

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Optional
 
 from detect.statespace.compile import CompiledModel, State, compile_model
@@ -351,6 +351,7 @@ def explore_state_space(
     memory_limit: int | None = None,
     native_canonical: NativeCanonical | None = None,
     workers: int | None = None,
+    distributed=None,
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
 
@@ -374,12 +375,30 @@ def explore_state_space(
     as ``PointSymmetry``); other canonicalised runs use this Python one.
     ``workers`` threads share a native run (default: one per idle core, see
     ``detect.statespace.native.default_workers``); the result does not depend on it.
+    ``distributed`` (a ``detect.statespace.distributed.Spec``) runs it on Ray partitions instead,
+    with the same result; what they cannot run (a canonicaliser only Python has, min/max
+    objectives) runs here, with a note.
 
     A ``reaches ... with min(e)``/``max(e)`` assertion is checked by this Python explorer (the
     native one settles a ``reaches`` at its first witness).
 
     Why one function: this is the Python explorer's inner loop; per-state work stays inline (local variables, no calls) because it runs millions of times.
     """
+    if distributed is not None:
+        from detect.statespace.distributed import explore_distributed
+        from detect.statespace.native import NativeUnavailable
+
+        try:
+            return explore_distributed(model, distributed, max_states=max_states, timeout=timeout,
+                                       progress=progress, canonicalise=canonicalise, symmetries=symmetries,
+                                       memory_limit=memory_limit, native_canonical=native_canonical)
+        except NativeUnavailable as e:
+            result = explore_state_space(model, max_states=max_states, timeout=timeout, canonicalise=canonicalise,
+                                         progress=progress, symmetries=symmetries, engine=engine,
+                                         memory_limit=memory_limit, native_canonical=native_canonical,
+                                         workers=workers)
+            note = f"distributed exploration unavailable ({e}); explored in this process"
+            return replace(result, notes=result.notes + (note,))
     assertions = (model.model if isinstance(model, CompiledModel) else model).assertions
     if any(a.objective is not None for a in assertions):
         engine = "python"

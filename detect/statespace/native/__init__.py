@@ -158,13 +158,31 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonic
     """Hand the canonical form (sorted blocks, or pids' tables) and the generators' slot/value
     tables to C; returns what must stay alive while C may read it (nothing after
     ``nx_set_symmetry`` and ``nx_set_pids`` copy, but be safe)."""
+    from detect.statespace.explore import ExternalCanonical
+
+    tables = symmetry_tables(model, canonicalise is not None, symmetries, native_canonical)
+    if tables is None:
+        return None
+    keep = apply_symmetry_tables(lib, ffi, ctx, tables)
+    if canonicalise is not None and isinstance(native_canonical, ExternalCanonical):
+        lib.nx_set_external(ctx, ffi.cast("void *", native_canonical.function),
+                            ffi.cast("void *", native_canonical.context),
+                            ffi.cast("void *", native_canonical.attach))
+        keep.append(native_canonical.owner)
+    return keep
+
+
+def symmetry_tables(model, reduces: bool, symmetries, native_canonical) -> Optional[dict]:
+    """What ``nx_set_symmetry`` (and ``nx_set_pids``) take, as plain lists that pickle (a
+    distributed run ships them to its workers): the sorted blocks or the pids' tables when
+    ``reduces``, and the generators ``symmetries`` to check.  None when there is neither."""
     from detect.statespace.explore import ExternalCanonical, PermutedPids, PointSymmetry, SortedBlocks
 
-    if canonicalise is None and not symmetries:
+    if not reduces and not symmetries:
         return None
-    if canonicalise is not None and not isinstance(native_canonical, (SortedBlocks, PermutedPids, ExternalCanonical)):
+    if reduces and not isinstance(native_canonical, (SortedBlocks, PermutedPids, ExternalCanonical)):
         raise NativeUnavailable("only the sorting, pid and external canonicalisers run natively")
-    blocks = native_canonical.blocks if isinstance(native_canonical, SortedBlocks) and canonicalise is not None else ()
+    blocks = native_canonical.blocks if isinstance(native_canonical, SortedBlocks) and reduces else ()
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
     from detect.ir.points import LiteralPoints
@@ -179,24 +197,35 @@ def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonic
             targets.append(pts.pairs[images[points[0]]][0])
         for p in range(len(pts.pairs)):
             values.append(pts.pairs[images[p]][1])
-    poff = [points[0] for points in pts.slot_points]
-    flat = [k for b in blocks for k in b]
-    keep = [ffi.new("int32_t[]", flat or [0]), ffi.new("int32_t[]", targets or [0]),
-            ffi.new("int32_t[]", poff or [0]), ffi.new("int64_t[]", values or [0])]
-    if lib.nx_set_symmetry(ctx, len(blocks), len(blocks[0]) if blocks else 0, keep[0],
-                           len(symmetries), keep[1], len(pts.pairs), keep[2], keep[3]):
+    tables = {"blocks": [k for b in blocks for k in b], "nblocks": len(blocks),
+              "blen": len(blocks[0]) if blocks else 0, "ngens": len(symmetries), "targets": targets,
+              "npoints": len(pts.pairs), "poff": [points[0] for points in pts.slot_points],
+              "values": values, "pids": None}
+    if reduces and isinstance(native_canonical, PermutedPids):
+        tables["pids"] = _pid_tables(native_canonical, pts)
+    return tables
+
+
+def apply_symmetry_tables(lib, ffi, ctx, tables: dict) -> list:
+    """Set ``symmetry_tables``'s tables on the C context ``ctx``; returns the buffers."""
+    keep = [ffi.new("int32_t[]", tables["blocks"] or [0]), ffi.new("int32_t[]", tables["targets"] or [0]),
+            ffi.new("int32_t[]", tables["poff"] or [0]), ffi.new("int64_t[]", tables["values"] or [0])]
+    if lib.nx_set_symmetry(ctx, tables["nblocks"], tables["blen"], keep[0], tables["ngens"], keep[1],
+                           tables["npoints"], keep[2], keep[3]):
         raise NativeUnavailable("out of memory")
-    if canonicalise is not None and isinstance(native_canonical, PermutedPids):
-        keep += _set_pids(lib, ffi, ctx, native_canonical, pts)
-    if canonicalise is not None and isinstance(native_canonical, ExternalCanonical):
-        lib.nx_set_external(ctx, ffi.cast("void *", native_canonical.function),
-                            ffi.cast("void *", native_canonical.context),
-                            ffi.cast("void *", native_canonical.attach))
-        keep.append(native_canonical.owner)
+    pids = tables["pids"]
+    if pids is not None:
+        buffers = [ffi.new("int32_t[]", pids["blocks"] or [0]), ffi.new("int32_t[]", pids["fixed"] or [0]),
+                   ffi.new("int32_t[]", pids["labelled"] or [0]), ffi.new("int32_t[]", pids["label"] or [0]),
+                   ffi.new("int64_t[]", pids["value"] or [0])]
+        if lib.nx_set_pids(ctx, pids["m"], pids["len"], buffers[0], len(pids["fixed"]), buffers[1],
+                           buffers[2], buffers[3], buffers[4]):
+            raise NativeUnavailable(f"S_{pids['m']} on pids: too many pids for the C tables")
+        keep += buffers
     return keep
 
 
-def _set_pids(lib, ffi, ctx, pids, pts) -> list:
+def _pid_tables(pids, pts) -> dict:
     """``nx_set_pids``'s tables: per point the pid it names (-1: none), per slot and pid the
     value naming it (0 where the slot names no pids)."""
     m = len(pids.blocks)
@@ -206,14 +235,9 @@ def _set_pids(lib, ffi, ctx, pids, pts) -> list:
     for k, pairs in enumerate(pids.pid_of):
         for v, q in pairs:
             value[k * m + q] = v
-    flat = [k for b in pids.blocks for k in b]
-    tables = [ffi.new("int32_t[]", flat or [0]), ffi.new("int32_t[]", list(pids.fixed) or [0]),
-              ffi.new("int32_t[]", [1 if pairs else 0 for pairs in pids.pid_of] or [0]),
-              ffi.new("int32_t[]", label or [0]), ffi.new("int64_t[]", value or [0])]
-    if lib.nx_set_pids(ctx, m, len(pids.blocks[0]), tables[0], len(pids.fixed), tables[1],
-                       tables[2], tables[3], tables[4]):
-        raise NativeUnavailable(f"S_{m} on pids: too many pids for the C tables")
-    return tables
+    return {"m": m, "len": len(pids.blocks[0]), "blocks": [k for b in pids.blocks for k in b],
+            "fixed": list(pids.fixed), "labelled": [1 if pairs else 0 for pairs in pids.pid_of],
+            "label": label, "value": value}
 
 
 def _refuse(rc: int, lib, ctx) -> None:
@@ -379,9 +403,11 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
 
     class Pending:
         decided: dict[int, State] = {}
+        best: dict[int, int] = {}  # min/max objectives: only the Python explorer has them
 
     pending = Pending()
     pending.decided = {}
+    pending.best = {}
     for i in range(len(compiled.model.assertions)):
         d = lib.nx_decided(ctx, i)
         if d >= 0:

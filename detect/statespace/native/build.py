@@ -49,6 +49,15 @@ void nx_set_parallel_min(void *p, uint64_t n);
 double nx_cpu_total(void *p);
 double nx_cpu_critical(void *p);
 uint64_t nx_worker_count(void *p, int w);
+int nx_set_partition(void *p, int part, int nparts);
+void nx_set_limit(void *p, uint64_t limit);
+int nx_part_expand(void *p, uint64_t budget);
+uint64_t nx_part_box(void *p, int o, uint8_t **items);
+int nx_record_bytes(void);
+int nx_part_receive(void *p, const uint8_t *items, uint64_t n);
+uint64_t nx_part_next_level(void *p);
+uint64_t nx_part_pending(void *p);
+uint64_t nx_part_level_end(void *p);
 """
 
 

@@ -44,6 +44,8 @@ typedef uint8_t u8;
 
 #define NONE32 0xFFFFFFFFu
 #define MAXWORKERS 64
+/* Partitions of a distributed run (nx_set_partition): one routing box each. */
+#define MAXPARTS 256
 /* Expansions per worker per round when several work: bounds the boxes (a round's routed
  * successors) and the time between synchronisations. */
 #define ROUND 65536
@@ -108,11 +110,15 @@ typedef struct Worker {
     size_t round;         /* expansions allowed in this round */
     size_t did;           /* expansions made in this round */
     double cpu;           /* this thread's CPU seconds in this round's phases */
-    Box out[MAXWORKERS];  /* successors routed to each other worker in this round */
+    Box out[MAXPARTS];    /* successors routed to each other worker (or partition) in this round */
 } Worker;
 
 typedef struct Ctx {
     int nworkers;
+    /* A partition of a distributed run (nx_set_partition; nparts 0: none): this context
+     * (one worker) owns the states whose hash falls to part of nparts; successors owned by
+     * another partition go to the box out[owner] for the caller to deliver (nx_part_*). */
+    int part, nparts;
     Worker *w;
     u64 limit;            /* states, all workers */
     u64 mem_limit;        /* bytes all workers' states, parents, tables and boxes may take */
@@ -126,6 +132,7 @@ typedef struct Ctx {
     i64 decided[NCOND > 0 ? NCOND : 1];
     /* initial-state odometer */
     int init_started, init_done;
+    u64 init_seq;         /* initial states enumerated so far (a partition takes every nparts-th) */
     u32 init_pos[NINIT_SLOTS > 0 ? NINIT_SLOTS : 1];
     i64 scratch[NSLOTS > 0 ? NSLOTS : 1];
     u64 wscratch[NWORDS];
@@ -392,8 +399,23 @@ static inline int owner_of(u64 h, int n) {
     return n == 1 ? 0 : (int)(((h >> 32) * (u64)n) >> 32);
 }
 
+/* Ids are interleaved: local * stride + offset, over workers (or partitions). */
+static inline size_t id_stride(const Ctx *c) { return c->nparts ? (size_t)c->nparts : (size_t)c->nworkers; }
+
 static inline u32 global_id(const Worker *w, size_t local) {
-    return (u32)(local * (size_t)w->ctx->nworkers + (size_t)w->id);
+    const Ctx *c = w->ctx;
+    return (u32)(local * id_stride(c) + (size_t)(c->nparts ? c->part : w->id));
+}
+
+/* Where a state of hash h goes from worker w: -1 it is w's own, else the box index. */
+static inline int route(const Worker *w, u64 h) {
+    const Ctx *c = w->ctx;
+    if (c->nparts) {
+        int o = owner_of(h, c->nparts);
+        return o == c->part ? -1 : o;
+    }
+    int o = owner_of(h, c->nworkers);
+    return o == w->id ? -1 : o;
 }
 
 /* ---------------------------------------------------------------- memory accounting */
@@ -573,7 +595,7 @@ static int64_t lookup_insert(Worker *w, const u64 *s, u64 h, u32 p) {
         return -1;
     }
     /* global ids are 32-bit, NONE32 excluded */
-    int r = (u64)(w->count + 1) * (u64)c->nworkers >= 0xFFFFFFF0ULL ? -4 : 0;
+    int r = (u64)(w->count + 1) * (u64)id_stride(c) >= 0xFFFFFFF0ULL ? -4 : 0;
     size_t slots = w->tmask + 1;
     if (!r) r = make_room(w);
     if (r) {
@@ -645,7 +667,7 @@ static void worker_free(Worker *w) {
     free(w->chunk); free(w->pchunk); free(w->table); free(w->succ); free(w->succ_hash);
     free(w->dedup); free(w->gimg);
     free(w->deadlocks.items); free(w->terminals.items); free(w->faults.items);
-    for (int i = 0; i < MAXWORKERS; i++) free(w->out[i].items);
+    for (int i = 0; i < MAXPARTS; i++) free(w->out[i].items);
 }
 
 void nx_free(void *p) {
@@ -701,6 +723,8 @@ int nx_init(void *p, u64 budget) {
         memset(c->init_pos, 0, sizeof(c->init_pos));
     }
     while (budget--) {
+        /* a partition canonicalises every nparts-th initial state and routes it to its owner */
+        if (c->nparts && c->init_seq++ % (u64)c->nparts != (u64)c->part) goto advance;
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
         int canon = reduces(c) ? canonicalise(c, c->scratch) : 0;
         if (canon == -4) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
@@ -708,12 +732,22 @@ int nx_init(void *p, u64 budget) {
         if (canon) return RC_UNDECIDED;
         pack(c->scratch, c->wscratch);
         u64 h = hash_words(c->wscratch);
-        int64_t r = lookup_insert(&c->w[owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
+        int64_t r;
+        if (c->nparts && owner_of(h, c->nparts) != c->part) {
+            int bad = box_push(&c->w[0], &c->w[0].out[owner_of(h, c->nparts)], c->wscratch, NONE32);
+            if (bad) return bad;
+            r = c->w[0].mem_limited ? -3 : 0;
+        } else {
+            size_t before = c->nparts ? c->w[0].count : 0;
+            r = lookup_insert(&c->w[c->nparts ? 0 : owner_of(h, c->nworkers)], c->wscratch, h, NONE32);
+            if (c->nparts && c->w[0].count > before) c->initial++;
+        }
         if (r == -1) { c->truncated = 1; return RC_TRUNCATED; }
         if (r == -2) return RC_MEMORY;
         if (r == -4) return RC_TOO_MANY;
         if (r == -3) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
-        c->initial = c->total;
+        if (!c->nparts) c->initial = c->total;
+    advance:
         /* advance the odometer */
         int k = NSLOTS - 1;
         while (k >= 0) {
@@ -890,7 +924,6 @@ int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, cons
  * then counts as not expanded), RC_TOO_MANY. */
 static int expand(Worker *w, size_t idx) {
     const Ctx *c = w->ctx;
-    int n = c->nworkers;
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
     u64 words[NWORDS];
     u32 id = global_id(w, idx);
@@ -938,12 +971,12 @@ static int expand(Worker *w, size_t idx) {
     }
     /* the table slots are cache misses on large runs: start them all before the first probe */
     for (size_t j = 0; j < distinct; j++)
-        if (owner_of(w->succ_hash[j], n) == w->id) __builtin_prefetch(&w->table[w->succ_hash[j] & w->tmask]);
+        if (route(w, w->succ_hash[j]) < 0) __builtin_prefetch(&w->table[w->succ_hash[j] & w->tmask]);
     for (size_t j = 0; j < distinct; j++) {
         const u64 *x = w->succ + j * NWORDS;
         u64 h = w->succ_hash[j];
-        int o = owner_of(h, n);
-        int bad = o == w->id ? insert_noting(w, x, h, id) : box_push(w, &w->out[o], x, id);
+        int o = route(w, h);
+        int bad = o < 0 ? insert_noting(w, x, h, id) : box_push(w, &w->out[o], x, id);
         if (bad) return bad;
     }
     return 0;
@@ -958,7 +991,8 @@ static double thread_cpu(void) {
 /* Phase 1: expand up to w->round states of the current level. */
 static void phase_expand(Worker *w) {
     double start = thread_cpu();
-    for (int o = 0; o < w->ctx->nworkers; o++) w->out[o].n = 0;
+    int nboxes = w->ctx->nparts ? w->ctx->nparts : w->ctx->nworkers;
+    for (int o = 0; o < nboxes; o++) w->out[o].n = 0;
     size_t end = w->level_end - w->expanded > w->round ? w->expanded + w->round : w->level_end;
     size_t first = w->expanded;
     while (w->expanded < end && !w->truncated && !w->mem_limited) {
@@ -1006,6 +1040,30 @@ static int append_all(Ctx *c, Vec32 *to, Vec32 *from) {
     return 0;
 }
 
+/* Merge w's findings of a round into c (deadlocks, terminals, faults, decided conditions,
+ * stops); returns w's error (or RC_MEMORY), 0 when none. */
+static int merge_worker(Ctx *c, Worker *w) {
+    int error = 0;
+    if (w->error) {
+        error = w->error;
+        if (error == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = w->bad_state; }
+    }
+    int r = append_all(c, &c->deadlocks, &w->deadlocks);
+    if (!r) r = append_all(c, &c->terminals, &w->terminals);
+    if (r == -2) error = error ? error : RC_MEMORY;
+    if (r == -3) c->truncated = c->mem_limited = 1;
+    for (size_t j = 0; j < w->faults.n; j++, c->nfaults++)
+        if (c->nfaults < 16) c->first_faults[c->nfaults] = w->faults.items[j];
+    w->faults.n = 0;
+    for (int k = 0; k < NCOND; k++) {
+        if (w->decided[k] >= 0 && c->decided[k] < 0) c->decided[k] = w->decided[k];
+        w->decided[k] = -1;
+    }
+    c->truncated |= w->truncated | w->mem_limited;
+    c->mem_limited |= w->mem_limited;
+    return error;
+}
+
 /* The round's end, on one thread: merge the workers' findings in worker order, then set
  * c->verdict (-1: another round) and each worker's next round. */
 static void end_round(Ctx *c, int parallel) {
@@ -1017,23 +1075,8 @@ static void end_round(Ctx *c, int parallel) {
         Worker *w = &c->w[i];
         sum += w->cpu;
         if (w->cpu > slowest) slowest = w->cpu;
-        if (w->error && !error) {
-            error = w->error;
-            if (error == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = w->bad_state; }
-        }
-        int r = append_all(c, &c->deadlocks, &w->deadlocks);
-        if (!r) r = append_all(c, &c->terminals, &w->terminals);
-        if (r == -2) error = error ? error : RC_MEMORY;
-        if (r == -3) c->truncated = c->mem_limited = 1;
-        for (size_t j = 0; j < w->faults.n; j++, c->nfaults++)
-            if (c->nfaults < 16) c->first_faults[c->nfaults] = w->faults.items[j];
-        w->faults.n = 0;
-        for (int k = 0; k < NCOND; k++) {
-            if (w->decided[k] >= 0 && c->decided[k] < 0) c->decided[k] = w->decided[k];
-            w->decided[k] = -1;
-        }
-        c->truncated |= w->truncated | w->mem_limited;
-        c->mem_limited |= w->mem_limited;
+        int e = merge_worker(c, w);
+        if (e && !error) error = e;
         done += w->did;
         if (w->expanded < w->level_end) more_in_level = 1;
     }
@@ -1198,3 +1241,93 @@ void nx_state(void *p, u64 id, i64 *out) {
  * boxes, the lists of deadlocks, terminal and fault states (not the scratch for one state's
  * successors). */
 u64 nx_memory(void *p) { return ((Ctx *)p)->held; }
+
+/* ---------------------------------------------------------------- partitions (distributed runs)
+ *
+ * A context with one worker owns partition part of nparts (states whose hash falls to it,
+ * owner_of over nparts; ids local * nparts + part).  The caller (detect/statespace/distributed.py)
+ * drives a level-synchronous BFS over all partitions: nx_part_expand expands up to budget
+ * states of the current level, inserting what it owns and boxing the rest per owner;
+ * the caller hands each box to its owner (nx_part_receive); once no partition has states of
+ * the level left, every partition starts the next (nx_part_next_level).  Levels never mix,
+ * so parents are at the least depth, as in nx_run. */
+
+/* Make this context partition part of nparts; before nx_init.  Nonzero when out of range. */
+int nx_set_partition(void *p, int part, int nparts) {
+    Ctx *c = p;
+    if (c->nworkers != 1 || nparts < 1 || nparts > MAXPARTS || part < 0 || part >= nparts) return 1;
+    c->part = part;
+    c->nparts = nparts;
+    return 0;
+}
+
+/* The state limit (this partition's states) from now on. */
+void nx_set_limit(void *p, u64 limit) {
+    Ctx *c = p;
+    c->limit = limit;
+    if (c->total < limit && !c->mem_limited) c->truncated = c->w[0].truncated = 0;
+}
+
+/* Expand up to budget states of the current level.  Returns RC_DONE (the level is done
+ * here), RC_MORE, RC_TRUNCATED, RC_MEMORY_LIMIT, or an error (RC_OVERFLOW, RC_MEMORY,
+ * RC_NOT_A_SYMMETRY, RC_TOO_MANY, RC_UNDECIDED).  The boxes hold what others own. */
+int nx_part_expand(void *p, u64 budget) {
+    Ctx *c = p;
+    Worker *w = &c->w[0];
+    w->round = (size_t)budget;
+    phase_expand(w);
+    c->cpu_total += w->cpu;
+    c->cpu_critical += w->cpu;
+    int error = merge_worker(c, w);
+    if (error) return error;
+    if (c->mem_limited) return RC_MEMORY_LIMIT;
+    if (c->truncated) return RC_TRUNCATED;
+    return w->expanded < w->level_end ? RC_MORE : RC_DONE;
+}
+
+/* Box o of the last nx_part_expand: its records (NBYTES packed bytes, 4-byte parent id). */
+u64 nx_part_box(void *p, int o, u8 **items) {
+    Box *b = &((Ctx *)p)->w[0].out[o];
+    *items = b->items;
+    return b->n;
+}
+
+int nx_record_bytes(void) { return (int)RECORD_BYTES; }
+
+/* Insert n records routed here.  Returns 0, RC_TRUNCATED, RC_MEMORY_LIMIT or an error. */
+int nx_part_receive(void *p, const u8 *items, u64 n) {
+    Ctx *c = p;
+    Worker *w = &c->w[0];
+    u64 words[NWORDS];
+    u32 parent;
+    for (u64 j = 0; j < n && !w->truncated && !w->mem_limited; j++) {
+        const u8 *e = items + j * RECORD_BYTES;
+        load_state(e, words);
+        memcpy(&parent, e + NBYTES, sizeof(u32));
+        size_t before = w->count;
+        int rc = insert_noting(w, words, hash_words(words), parent);
+        if (rc) return rc;
+        if (parent == NONE32 && w->count > before) c->initial++;  /* routed by nx_init */
+    }
+    c->truncated |= w->truncated | w->mem_limited;
+    c->mem_limited |= w->mem_limited;
+    if (c->mem_limited) return RC_MEMORY_LIMIT;
+    if (c->truncated) return RC_TRUNCATED;
+    return 0;
+}
+
+/* Start the next level: returns its states here. */
+u64 nx_part_next_level(void *p) {
+    Worker *w = &((Ctx *)p)->w[0];
+    w->level_end = w->count;
+    return (u64)(w->level_end - w->expanded);
+}
+
+/* Where the current level ends here (states past it are of the next). */
+u64 nx_part_level_end(void *p) { return (u64)((Ctx *)p)->w[0].level_end; }
+
+/* States of the current level not yet expanded here. */
+u64 nx_part_pending(void *p) {
+    Worker *w = &((Ctx *)p)->w[0];
+    return (u64)(w->level_end - w->expanded);
+}
