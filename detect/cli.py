@@ -1286,9 +1286,10 @@ def replay(model, trail_file, defines, process, max_procs, domain_states, timeou
 @max_procs_option
 @loop_max_option
 @click.option("--format", "fmt", required=True,
-              type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg"]),
+              type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg", "murphi"]),
               help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
-                   "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture.")
+                   "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture; "
+                   "murphi: the Murphi model with its detected index symmetries declared as Scalarsets.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="File to write (a regular file atomically: replaced only once complete; through a symbolic "
                    "link; a FIFO or device in place); standard output if omitted.")
