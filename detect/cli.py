@@ -1342,6 +1342,42 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
         raise Failure(f"{output or '<stdout>'}: cannot write: {e.strerror or e}") from None
 
 
+@main.command("spin")
+@model_argument
+@define_option
+@click.option("-o", "--output-dir", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="Directory for Spin's pan.* files and sympan.c.")
+@click.option("--spin-option", "spin_options", multiple=True, metavar="OPT",
+              help="Pass OPT to spin -a (repeatable), e.g. --spin-option=-o1 to keep dead variables.")
+@click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
+def spin_cmd(model, defines, out_dir, spin_options, engine):
+    """Write a Spin verifier (sympan.c) that stores MODEL's states up to its detected symmetry."""
+    from detect.export.spin import GCC, RUN, SpinExportError, check_source, process_symmetry, write_verifier
+    from detect.symmetry.pipeline import detect
+
+    if not model.endswith((".pml", ".p", ".prom")):
+        raise Failure(f"{model}: symdetect spin applies to Promela models only")
+    seq = load_model(model, defines)
+    try:
+        with open(model, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        check_source(text)
+    except SpinExportError as e:
+        raise Failure(f"{model}: {e}") from None
+    with detection_limits(seq):
+        detection = detect(seq, engine=engine)
+    try:
+        sym = process_symmetry(detection.model, detection.group, text)
+        path = write_verifier(model, defines, out_dir, sym, spin_options)
+    except SpinExportError as e:
+        raise Failure(f"{model}: {e}") from None
+    except OSError as e:
+        raise Failure(f"{out_dir}: cannot write: {e.strerror or e}") from None
+    out.print(f"wrote {escape(path)}: states stored up to S_{len(sym.pids)} on the {escape(sym.proctype)} processes "
+              f"(pids {', '.join(map(str, sym.pids))})", markup=True)
+    out.print(f"cd {escape(out_dir)} && {GCC} && {RUN}", markup=False)
+
+
 @main.group()
 def bench() -> None:
     """Rerun seed 002's experiments: Table I (detection), Tables II/III (reduced exploration)."""
