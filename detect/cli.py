@@ -1310,9 +1310,10 @@ def replay(model, trail_file, defines, process, max_procs, domain_states, timeou
 @max_procs_option
 @loop_max_option
 @click.option("--format", "fmt", required=True,
-              type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg"]),
+              type=click.Choice(["gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg", "murphi"]),
               help="gap: group on literal points; json: versioned document (detect/export/schema/symmetries-v1.json); "
-                   "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture.")
+                   "dreadnaut/dimacs: the coloured graph for nauty/Traces and bliss; dot/png/svg: a picture; "
+                   "murphi: the Murphi model with its detected index symmetries declared as Scalarsets.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="File to write (a regular file atomically: replaced only once complete; through a symbolic "
                    "link; a FIFO or device in place); standard output if omitted.")
@@ -1363,6 +1364,42 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except OSError as e:
         raise Failure(f"{output or '<stdout>'}: cannot write: {e.strerror or e}") from None
+
+
+@main.command("spin")
+@model_argument
+@define_option
+@click.option("-o", "--output-dir", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="Directory for Spin's pan.* files and sympan.c.")
+@click.option("--spin-option", "spin_options", multiple=True, metavar="OPT",
+              help="Pass OPT to spin -a (repeatable), e.g. --spin-option=-o1 to keep dead variables.")
+@click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
+def spin_cmd(model, defines, out_dir, spin_options, engine):
+    """Write a Spin verifier (sympan.c) that stores MODEL's states up to its detected symmetry."""
+    from detect.export.spin import GCC, RUN, SpinExportError, check_source, process_symmetry, write_verifier
+    from detect.symmetry.pipeline import detect
+
+    if not model.endswith((".pml", ".p", ".prom")):
+        raise Failure(f"{model}: symdetect spin applies to Promela models only")
+    seq = load_model(model, defines)
+    try:
+        with open(model, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        check_source(text)
+    except SpinExportError as e:
+        raise Failure(f"{model}: {e}") from None
+    with detection_limits(seq):
+        detection = detect(seq, engine=engine)
+    try:
+        sym = process_symmetry(detection.model, detection.group, text)
+        path = write_verifier(model, defines, out_dir, sym, spin_options)
+    except SpinExportError as e:
+        raise Failure(f"{model}: {e}") from None
+    except OSError as e:
+        raise Failure(f"{out_dir}: cannot write: {e.strerror or e}") from None
+    out.print(f"wrote {escape(path)}: states stored up to S_{len(sym.pids)} on the {escape(sym.proctype)} processes "
+              f"(pids {', '.join(map(str, sym.pids))})", markup=True)
+    out.print(f"cd {escape(out_dir)} && {GCC} && {RUN}", markup=False)
 
 
 @main.group()

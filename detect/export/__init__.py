@@ -38,7 +38,7 @@ from detect.symmetry.group import SymmetryGroup, literal_cycles
 from detect.ir import SequentialModel, state_slots
 from detect.symmetry.perm import StatePermutation
 
-FORMATS = ("gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg")
+FORMATS = ("gap", "json", "dreadnaut", "dimacs", "dot", "png", "svg", "murphi")
 #: Formats that only need the coloured graph (no automorphisms are computed for them).
 GRAPH_FORMATS = ("dreadnaut", "dimacs", "dot", "png", "svg")
 PICTURE_FORMATS = ("png", "svg")
@@ -511,6 +511,15 @@ def export_chunks(
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     title = title_of(model)
+    if fmt == "murphi":
+        # The export rewrites the source: read it before the (long) detection.
+        if not model.source.endswith(".m"):
+            raise ExportError("--format murphi needs a Murphi model (.m)")
+        try:
+            with open(model.source, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise ExportError(f"cannot read {model.source}: {e.strerror or e}") from None
     if fmt in GRAPH_FORMATS:
         from detect.symmetry.graph import build_graph, check_graph_size
         from detect.ir import validate
@@ -536,4 +545,8 @@ def export_chunks(
                        domain_states=options.domain_states, graph_limit=options.graph_limit)
     if fmt == "gap":
         return gap_lines(detection.group, title)
+    if fmt == "murphi":
+        from detect.export.murphi import murphi_lines
+
+        return murphi_lines(detection, text)
     return json_lines(json_document(detection, tuple(earlier_timings) + detection.timings))
