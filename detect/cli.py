@@ -478,6 +478,10 @@ def main() -> None:
         raise KeyboardInterrupt
 
     deep_recursion()
+    # Group orders are exact integers and can pass Python's 4,300-digit str() limit (the
+    # symmetric group on 2,000 values): print them whole, as GAP does.
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
     try:
         signal.signal(signal.SIGTERM, stop)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:

@@ -23,7 +23,8 @@ from detect.transform.load import load_model as load  # noqa: E402
 from tests.test_explore import is_real_trace  # noqa: E402
 from tests.test_models import MODELS, ROOT, parameters_for  # noqa: E402
 
-pytestmark = pytest.mark.skipif(build.compiler() is None, reason="no C compiler")
+pytestmark = [pytest.mark.skipif(build.compiler() is None, reason="no C compiler"),
+              pytest.mark.xdist_group("ray")]  # one local Ray cluster, on one xdist worker
 
 SHARED = next((p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()),
               ROOT.parent / "shared")

@@ -140,3 +140,21 @@ def test_corpus_group_orders_are_gaps():
         names += [f"{path.name} |Aut|", f"{path.name} G"]
     assert len(names) >= 10
     assert dict(zip(names, gap_sizes(groups))) == dict(zip(names, expected))
+
+
+def test_orders_past_the_int_string_limit_are_exact():
+    """bliss's count reaches Python through its digits: 2000! has 5,736 of them, past the
+    4,300-digit conversion limit, and must still come back exact (not a ValueError)."""
+    import math
+    import sys
+
+    import igraph
+
+    from detect.symmetry.automorphisms import _count
+
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    if not limit:
+        pytest.skip("this Python has no integer string conversion limit")
+    star = igraph.Graph.Star(2001)
+    assert _count(star, [0] * 2001) == math.factorial(2000)
+    assert sys.get_int_max_str_digits() == limit

@@ -160,7 +160,18 @@ def _count(engine_graph, colour: list[int]) -> int:
     """|Aut| of ``engine_graph`` (``_igraph``) under the node colours ``colour``, by bliss:
     igraph hands bliss's big-number count over as an exact Python int (compared with GAP's
     ``Size`` by tests/test_group_orders.py)."""
-    order = engine_graph.count_automorphisms(sh="fl", color=colour)
+    import sys
+
+    # igraph converts bliss's count through its decimal digits: an order past Python's
+    # 4,300-digit conversion limit (hundreds of inert value swaps) would raise ValueError.
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    if limit:
+        sys.set_int_max_str_digits(0)
+    try:
+        order = engine_graph.count_automorphisms(sh="fl", color=colour)
+    finally:
+        if limit:
+            sys.set_int_max_str_digits(limit)
     if not isinstance(order, int):
         raise TypeError(f"igraph counted automorphisms as {type(order).__name__}, not an exact int")
     return order
