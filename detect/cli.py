@@ -114,7 +114,7 @@ def show_size(n: float) -> str:
 
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
                max_procs: Optional[int] = None, domain_states: Optional[int] = None,
-               show_progress: bool = False) -> SequentialModel:
+               show_progress: bool = False, ltl_name: Optional[str] = None) -> SequentialModel:
     """The model at ``path``, narrowed exploring at most ``domain_states`` states where its
     domains come from the reachable states (``--domain-states``); a status line shows how
     those explorations go when ``show_progress`` and standard error is a terminal."""
@@ -127,19 +127,19 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
     with warnings.catch_warnings(record=True) as caught, \
             status_line(show_progress and sys.stderr.isatty(), "loading the model") as tell:
         model = _load(path, defines, process, max_procs, domain_states, exploration_progress(
-            run.telling(tell), "domain narrowing: exploring"))
+            run.telling(tell), "domain narrowing: exploring"), ltl_name)
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
 
 
 def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int],
-          domain_states: Optional[int], progress) -> SequentialModel:
+          domain_states: Optional[int], progress, ltl_name: Optional[str] = None) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
         return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs,
-                             domain_states=domain_states, progress=progress)
+                             domain_states=domain_states, progress=progress, ltl_name=ltl_name)
     except InputError as e:
         raise Failure(str(e)) from None
 
@@ -381,6 +381,10 @@ define_option = click.option(
     "-D", "defines", multiple=True, metavar="NAME=VALUE", help="Override a #define (repeatable)."
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
+ltl_option = click.option(
+    "--ltl", "ltl_name", default=None, metavar="NAME",
+    help="Promela: the ltl formula to check (as pan's -N; default: the first), as the never claim Spin's "
+         "translator writes for it (needs spin on PATH).")
 process_option = click.option(
     "--process", default=None, metavar="NAME[(ARGS)]",
     help="CSP#: the process to analyse, e.g. P or 'P(1)' (default: see README); explore then checks only "
@@ -459,6 +463,7 @@ def main() -> None:
 @define_option
 @json_option
 @process_option
+@ltl_option
 @max_procs_option
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True,
               help="Automorphism engine (auto: nauty for small graphs, bliss for large).")
@@ -479,12 +484,13 @@ def main() -> None:
 @timeout_option
 @graph_limit_option
 @pipeline_command
-def analyze(model, defines, as_json, process, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
+def analyze(model, defines, as_json, process, ltl_name, max_procs, engine, table_limit, verify, max_states, all_cycles, measure,
             partial_ok, domain_states, timeout, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json,
+                     ltl_name=ltl_name)
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit)
@@ -659,6 +665,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @define_option
 @json_option
 @process_option
+@ltl_option
 @max_procs_option
 @click.option("--max-states", default=None, type=int, help="Stop after this many states.")
 @timeout_option
@@ -694,7 +701,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "counting this process); the result does not depend on it.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_procs, max_states, timeout, memory_limit, trace,
+def explore_command(model, defines, as_json, process, ltl_name, max_procs, max_states, timeout, memory_limit, trace,
                     trail, strategy, table_limit, spin_states, trust_symmetry, partial_ok, domain_states, explorer,
                     workers, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
@@ -728,7 +735,8 @@ def explore_command(model, defines, as_json, process, max_procs, max_states, tim
             err.print(f"symdetect: warning: {note}", markup=False)
         return reduced, detection
 
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json,
+                     ltl_name=ltl_name)
     reduced, detection = explore_one(seq, "exploring")
     # CSP#: each #assert is about its own process.  Without --process, each other asserted
     # process is explored too, for its own assertions (with --process they stay "not checked").

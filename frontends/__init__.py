@@ -19,9 +19,10 @@ SUFFIXES = {".csp": "csp", ".pml": "promela", ".p": "promela", ".prom": "promela
 
 
 def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
-         max_procs: Optional[int] = None) -> SequentialModel:
+         max_procs: Optional[int] = None, ltl_name: Optional[str] = None) -> SequentialModel:
     """Read and linearise the model at ``path``; every user error is an ``InputError``.
     ``max_procs`` bounds the processes alive at once where they are created at run time.
+    ``ltl_name`` (Promela) chooses the ``ltl`` block checked (default: the first).
     A file read before with the same code and arguments comes from ``model_cache``."""
     suffix = os.path.splitext(path)[1].lower()
     language = SUFFIXES.get(suffix)
@@ -34,14 +35,19 @@ def load(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = No
         raise InputError("--process applies to CSP# models only", path)
     if max_procs is not None and language not in ("promela", "csp"):
         raise InputError("--max-procs applies to Promela and CSP# models only", path)
+    if ltl_name is not None and language != "promela":
+        raise InputError("--ltl applies to Promela models only", path)
     from frontends.model_cache import load_cached
 
     arguments = {"defines": tuple(sorted(defines.items())), "process": process, "max_procs": max_procs}
-    return load_cached(path, language, arguments, lambda: _read(path, language, defines, process, max_procs))
+    if ltl_name is not None:
+        arguments["ltl"] = ltl_name
+    return load_cached(path, language, arguments,
+                       lambda: _read(path, language, defines, process, max_procs, ltl_name))
 
 
 def _read(path: str, language: str, defines: Mapping[str, int], process: Optional[str],
-          max_procs: Optional[int]) -> SequentialModel:
+          max_procs: Optional[int], ltl_name: Optional[str] = None) -> SequentialModel:
     """The front end of ``language`` reading ``path``."""
     if language == "csp":
         from frontends.csp import load as load_csp
@@ -57,4 +63,4 @@ def _read(path: str, language: str, defines: Mapping[str, int], process: Optiona
         return load_dve(path, defines)
     from frontends.promela import load as load_promela
 
-    return load_promela(path, defines, max_procs)
+    return load_promela(path, defines, max_procs, ltl_name)

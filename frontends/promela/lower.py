@@ -916,7 +916,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                 raise low.error("unsupported construct: a second never claim", u.pos)
             low.claim = u
     if program.ltl_ignored:
-        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored")
+        low.warn(f"{program.ltl_ignored} ltl formula(s) not checked (one is checked per run: choose it with --ltl NAME)")
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
