@@ -756,6 +756,10 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, max_s
         extra["notes"] = list(reduced.notes)
     if detection is not None and detection.domains is not None:
         extra["domains"] = detection.domains.summary()
+    if detection is not None and dict(seq.annotations).get("ltl") is not None:
+        whole = run_detection(load_model(model, defines, process, max_procs, domain_states, ltl_name=""),
+                              "auto", table_limit, domain_states, graph_limit=graph_limit)
+        extra["ltl symmetry"] = ltl_symmetry(dict(seq.annotations), whole.group, detection.group)
     if spin_states:
         from detect.checking.spin_counts import spin_stored_states
 
@@ -777,6 +781,25 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, max_s
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
                        incomplete=spin_partial, trail=trail, defines=parse_defines(defines), others=others)
+
+
+def ltl_symmetry(annotations: dict, whole, kept) -> str:
+    """Which group reduces the check of an ``ltl`` formula, and why: ``whole`` is the group of
+    the model without the formula, ``kept`` that of the model with the formula's never claim
+    (detected on the product, so each of its symmetries maps the formula's propositions onto
+    themselves: the subgroup of ``whole`` that stabilises the formula)."""
+    import re
+
+    name, formula = annotations["ltl"], annotations["ltl_formula"]
+    named = sorted(set(re.findall(r"\b([A-Za-z_]\w*(?:\[\s*\d+\s*\])?)\s*[@:]", formula)))
+    names = f"; the formula names {', '.join(named)}" if named else ""
+    moves = "; ".join(g.description for g in kept.acting) or "none"
+    if kept.order == whole.order:
+        return (f"ltl {name} is symmetric under the whole group (order {whole.order:,}){names}: "
+                f"reduction uses all of it")
+    return (f"the model's group has order {whole.order:,} ({'; '.join(g.description for g in whole.acting)}); "
+            f"ltl {name} is kept only by a subgroup of order {kept.order:,}{names}, so reduction uses that "
+            f"subgroup ({moves})")
 
 
 def explore_asserted_processes(seq, load: Callable, explore: Callable) -> dict:

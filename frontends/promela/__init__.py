@@ -46,7 +46,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     if re.search(r"\bnever\s*\{", pre.text) is None:
         spliced, block, _ = ltl.splice(pre.text, ltl_name, path)
         pre = dataclasses.replace(pre, text=spliced)
-    elif ltl_name is not None:
+    elif ltl_name:
         raise InputError(f"--ltl {ltl_name}: the model has a never claim, so its ltl formulas are not used",
                          path, 0, 0)
     try:
@@ -71,7 +71,8 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     model = dataclasses.replace(model, domains=facts, annotations=model.annotations + annotations)
     if block is not None:
         # the claim's properties are the formula's: say so in their names
-        model = dataclasses.replace(model, assertions=tuple(
+        model = dataclasses.replace(model, annotations=model.annotations + (
+            ("ltl", block.name), ("ltl_formula", block.formula)), assertions=tuple(
             dataclasses.replace(a, text=f"ltl {block.name} {{ {block.formula} }}" + (
                 " (acceptance cycle)" if a.kind == "acceptance" else " (never claim end)"))
             if a.kind == "acceptance" or a.text.startswith("never claim") else a for a in model.assertions))

@@ -33,6 +33,8 @@ from detect.errors import InputError
 BLOCK = re.compile(r"\bltl\b(?P<name>[^{]*)\{(?P<formula>[^}]*)\}")
 _ASSERT_STEP = re.compile(r"^(\s*::\s*)atomic\s*\{\s*(?P<guard>.*?)\s*->\s*assert\(.*\)\s*\}\s*$")
 SPIN_TIMEOUT = 60.0
+#: the ``ltl_name`` that checks no block (the model without its property: the group it has)
+NO_LTL = ""
 
 
 @dataclass(frozen=True)
@@ -49,10 +51,12 @@ class LtlBlock:
 
 
 def blocks(text: str) -> list[LtlBlock]:
-    """The ``ltl`` blocks of preprocessed ``text``, in source order."""
+    """The ``ltl`` blocks of preprocessed ``text``, in source order (none inside a string:
+    ``printf("ltl { ")``)."""
     out = []
     unnamed = 0
-    for m in BLOCK.finditer(text):
+    blanked = re.sub(r'"(\\.|[^"\\])*"', lambda m: " " * len(m.group(0)), text)
+    for m in BLOCK.finditer(blanked):
         name = m.group("name").strip()
         if not name:
             name = f"ltl_{unnamed}"
@@ -112,6 +116,8 @@ def splice(text: str, chosen: Optional[str], path: str) -> tuple[str, Optional[L
     many other blocks stay (unchecked).  Without blocks, ``text`` unchanged and ``None``;
     an unknown ``chosen``, or no Spin, is an ``InputError``."""
     found = blocks(text)
+    if chosen == NO_LTL:
+        return text, None, len(found)
     if not found:
         if chosen is not None:
             raise InputError(f"--ltl {chosen}: the model has no ltl formula", path, 0, 0)
