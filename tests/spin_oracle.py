@@ -238,7 +238,13 @@ def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = narrow(parse_text(text, file, ltl_name=name))
-    reduced = explore_reduced(model, reduce or "none", max_states=5_000_000, explorer="python")
+    detection = None
+    if reduce:
+        from detect.symmetry.pipeline import detect
+
+        detection = detect(model, domain_states=100_000)
+    reduced = explore_reduced(model, reduce or "none", detection=detection, max_states=5_000_000,
+                              explorer="python")
     result = check_acceptance(model, reduced.exploration, 5_000_000)
     if result.truncated or any(a.verdict in ("unknown", "not checked") for a in result.assertions
                                if a.assertion.kind != "progress"):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import warnings
 from pathlib import Path
 from typing import Mapping
 
@@ -44,7 +45,14 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     pre = preprocess(text, path if path != "<input>" else "", defines)
     block = None
     if re.search(r"\bnever\s*\{", pre.text) is None:
-        spliced, block, _ = ltl.splice(pre.text, ltl_name, path)
+        try:
+            spliced, block, _ = ltl.splice(pre.text, ltl_name, path)
+        except ltl.TranslatorError:
+            # the model's own error first, where it has one (Spin rejects it too)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                parse_text(text, path, defines, max_procs, ltl.NO_LTL)
+            raise
         pre = dataclasses.replace(pre, text=spliced)
     elif ltl_name:
         raise InputError(f"--ltl {ltl_name}: the model has a never claim, so its ltl formulas are not used",

@@ -37,6 +37,10 @@ SPIN_TIMEOUT = 60.0
 NO_LTL = ""
 
 
+class TranslatorError(InputError):
+    """Spin could not give the chosen block's claim (missing, or it rejects the model)."""
+
+
 @dataclass(frozen=True)
 class LtlBlock:
     """One ``ltl`` block of the preprocessed text: ``text[start:end]``; ``name`` is Spin's
@@ -84,7 +88,8 @@ def spin_claims(text: str) -> dict[str, str]:
             raise RuntimeError(f"Spin took more than {SPIN_TIMEOUT:.0f} s to translate the ltl formulas") from None
         path = os.path.join(tmp, "_spin_nvr.tmp")
         if not os.path.exists(path):
-            lines = [x for x in (run.stdout + run.stderr).splitlines()
+            # Spin's line numbers are those of the preprocessed text: left out
+            lines = [re.sub(r"^spin: model\.pml:\d+, ", "", x) for x in (run.stdout + run.stderr).splitlines()
                      if x.strip() and not x.startswith("ltl ")]
             raise RuntimeError("Spin could not translate the ltl formulas: " + (lines[0] if lines else "no output"))
         with open(path) as f:
@@ -132,9 +137,9 @@ def splice(text: str, chosen: Optional[str], path: str) -> tuple[str, Optional[L
     try:
         claims = spin_claims(text)
     except RuntimeError as e:
-        raise InputError(f"ltl {block.name} not checked: {e}", path, block.line, block.column) from None
+        raise TranslatorError(f"ltl {block.name} not checked: {e}", path, block.line, block.column) from None
     if block.name not in claims:
-        raise InputError(f"ltl {block.name} not checked: Spin wrote no never claim for it", path,
+        raise TranslatorError(f"ltl {block.name} not checked: Spin wrote no never claim for it", path,
                          block.line, block.column)
     claim = f"never {{ {rewrite(claims[block.name])} }}"
     lines = text.count("\n", block.start, block.end)
