@@ -126,7 +126,8 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = narrow(parse_text(text, name, defines))
+        # pan runs with -DNOCLAIM unless the model has a never claim: no ltl block's claim
+        model = narrow(parse_text(text, name, defines, ltl_name=""))
     compiled = compile_model(model)
     graph = reachable_graph(compiled, max_states=max_states)
     if graph.expanded < len(graph.states):
@@ -152,7 +153,7 @@ def reduced_error(text: str, strategy: str = "pids", name: str = "m.pml", max_st
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = narrow(parse_text(text, name))
+        model = narrow(parse_text(text, name, ltl_name=""))  # as pan -DNOCLAIM
         reduced = explore_reduced(model, strategy, detection=detect(model), max_states=max_states)
     result = reduced.exploration
     if result.truncated:
