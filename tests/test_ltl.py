@@ -192,3 +192,15 @@ def test_corpus_formula_agrees_with_pan(file, name, defines):
     for b in reversed(others):
         text = text[:b.start] + "\n" * text.count("\n", b.start, b.end) + text[b.end:]
     agree(text, None if name.startswith("ltl_") else name)
+
+
+@needs_spin
+def test_native_explorer_reports_a_violated_formula(tmp_path):
+    """A failed claim end found by the native explorer (the states past its threshold) is
+    reported, not a crash (its pending verdicts had no ``best``: AttributeError)."""
+    path = tmp_path / "m.pml"
+    path.write_text("byte x, y;\nactive proctype P() { do :: x < 200 -> x++ :: y < 200 -> y++ od }\n"
+                    "ltl small { [] (x < 150) }\n")
+    r = cli("explore", str(path), "--engine", "native", "--no-trace")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "ltl small { [] (x < 150) } (never claim end): fails" in r.stdout

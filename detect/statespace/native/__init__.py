@@ -379,9 +379,11 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
 
     class Pending:
         decided: dict[int, State] = {}
+        best: dict[int, object] = {}
 
     pending = Pending()
     pending.decided = {}
+    pending.best = {}  # no objective (PAT's min/max) is decided natively
     for i in range(len(compiled.model.assertions)):
         d = lib.nx_decided(ctx, i)
         if d >= 0:
