@@ -125,7 +125,7 @@ def show_size(n: float) -> str:
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
                max_procs: Optional[int] = None, domain_states: Optional[int] = None,
                show_progress: bool = False, loop_max: Optional[int] = None,
-               multiset_sort: bool = True) -> SequentialModel:
+               multiset_sort: bool = True, ltl_name: Optional[str] = None) -> SequentialModel:
     """The model at ``path``, narrowed exploring at most ``domain_states`` states where its
     domains come from the reachable states (``--domain-states``); a status line shows how
     those explorations go when ``show_progress`` and standard error is a terminal."""
@@ -138,7 +138,7 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
     with warnings.catch_warnings(record=True) as caught, \
             status_line(show_progress and sys.stderr.isatty(), "loading the model") as tell:
         model = _load(path, defines, process, max_procs, domain_states, exploration_progress(
-            run.telling(tell), "domain narrowing: exploring"), loop_max, multiset_sort)
+            run.telling(tell), "domain narrowing: exploring"), loop_max, multiset_sort, ltl_name)
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
@@ -146,13 +146,13 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
 
 def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int],
           domain_states: Optional[int], progress, loop_max: Optional[int] = None,
-          multiset_sort: bool = True) -> SequentialModel:
+          multiset_sort: bool = True, ltl_name: Optional[str] = None) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
         return load_narrowed(path, parse_defines(defines), process=process, max_procs=max_procs,
                              domain_states=domain_states, progress=progress, loop_max=loop_max,
-                             multiset_sort=multiset_sort)
+                             multiset_sort=multiset_sort, ltl_name=ltl_name)
     except InputError as e:
         raise Failure(str(e)) from None
 
@@ -406,6 +406,10 @@ define_option = click.option(
     "-D", "defines", multiple=True, metavar="NAME=VALUE", help="Override a #define (repeatable)."
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object for tools.")
+ltl_option = click.option(
+    "--ltl", "ltl_name", default=None, metavar="NAME",
+    help="Promela: the ltl formula to check (as pan's -N; default: the first), as the never claim Spin's "
+         "translator writes for it (needs spin on PATH).")
 process_option = click.option(
     "--process", default=None, metavar="NAME[(ARGS)]",
     help="CSP#: the process to analyse, e.g. P or 'P(1)' (default: see README); explore then checks only "
@@ -522,6 +526,7 @@ def deep_recursion() -> None:
 @define_option
 @json_option
 @process_option
+@ltl_option
 @max_procs_option
 @loop_max_option
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True,
@@ -544,12 +549,13 @@ def deep_recursion() -> None:
 @progress_option
 @graph_limit_option
 @pipeline_command
-def analyze(model, defines, as_json, process, max_procs, loop_max, engine, table_limit, verify, max_states, all_cycles,
-            measure, partial_ok, domain_states, timeout, progress, graph_limit):
+def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, engine, table_limit, verify, max_states,
+            all_cycles, measure, partial_ok, domain_states, timeout, progress, graph_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
-    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max)
+    seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max,
+                     ltl_name=ltl_name)
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit)
@@ -749,6 +755,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @define_option
 @json_option
 @process_option
+@ltl_option
 @max_procs_option
 @loop_max_option
 @click.option("--nomultiset", "nomultiset", is_flag=True,
@@ -800,9 +807,9 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "then bounds each worker.")
 @graph_limit_option
 @pipeline_command
-def explore_command(model, defines, as_json, process, max_procs, loop_max, nomultiset, ndl, max_states, timeout, progress,
-                    memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired, trust_symmetry,
-                    partial_ok, domain_states, explorer, workers, distributed, graph_limit):
+def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,
+                    timeout, progress, memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired,
+                    trust_symmetry, partial_ok, domain_states, explorer, workers, distributed, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
     from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
 
@@ -839,7 +846,7 @@ def explore_command(model, defines, as_json, process, max_procs, loop_max, nomul
     def load_asked(about: Optional[str]):
         """The model of process ``about`` (CSP#; None: as asked), loaded with the Murphi options."""
         loaded = load_model(model, defines, about, max_procs, domain_states, show_progress=not as_json,
-                            loop_max=loop_max, multiset_sort=not nomultiset)
+                            loop_max=loop_max, multiset_sort=not nomultiset, ltl_name=ltl_name)
         if ndl:
             if not model.lower().endswith(".m"):
                 raise Failure(f"{model}: --ndl applies to Murphi models only")
@@ -857,19 +864,19 @@ def explore_command(model, defines, as_json, process, max_procs, loop_max, nomul
             seq, load_asked,
             lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
     extra = exploration_extra(strategy, reduced, detection, memory_limit, distributed)
+    if detection is not None and dict(seq.annotations).get("ltl") is not None:
+        # The claim is part of the model: the group detected is the formula's stabiliser;
+        # the group without the formula says what the formula costs.
+        whole = run_detection(load_model(model, defines, process, max_procs, domain_states, ltl_name=""),
+                              "auto", table_limit, domain_states, graph_limit=graph_limit)
+        extra["ltl symmetry"] = ltl_symmetry(dict(seq.annotations), whole.group, detection.group)
     spin_stop = spin_advice = ""
     if spin_states:
         spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
                                                    memory_limit, run)
     if rules_fired:
-        if not model.endswith(".m"):
-            raise Failure(f"{model}: --rules-fired applies to Murphi models only")
-        fired, fired_stop = murphi_rules_fired(seq, max_states, reduced.exploration.interrupted, run)
-        extra["rules fired"] = fired
-        if fired_stop and not spin_stop:
-            spin_stop = fired_stop
-            if not reduced.exploration.stopped_by:
-                spin_advice = "while counting the rules fired (--rules-fired)"
+        spin_stop, spin_advice = rules_fired_count(model, seq, reduced.exploration, extra, max_states, run,
+                                                   spin_stop, spin_advice)
     run.disarm()
     import signal
 
@@ -927,6 +934,21 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
     return counted.stopped_by, spin_advice
 
 
+def rules_fired_count(model: str, seq, result, extra: dict, max_states: Optional[int], run: Run, stop: str,
+                      advice: str) -> tuple[str, str]:
+    """``--rules-fired``: CMurphi's figure put into ``extra``; returns what stopped the counts
+    beside the exploration and what the stop line adds (``stop``/``advice`` so far kept first)."""
+    if not model.endswith(".m"):
+        raise Failure(f"{model}: --rules-fired applies to Murphi models only")
+    fired, fired_stop = murphi_rules_fired(seq, max_states, result.interrupted, run)
+    extra["rules fired"] = fired
+    if fired_stop and not stop:
+        stop = fired_stop
+        if not result.stopped_by:
+            advice = "while counting the rules fired (--rules-fired)"
+    return stop, advice
+
+
 def murphi_rules_fired(seq, max_states: Optional[int], interrupted: bool, run: Run) -> tuple[str, str]:
     """CMurphi's "rules fired" (``checking.murphi_counts``) as shown, and what stopped the
     count ("" when complete): at most ``max_states`` (default 1,000,000) states; the time-out's
@@ -955,6 +977,25 @@ def what_stopped(result, run: Run, later: str = "") -> str:
     reason = result.stopped_by or next(
         (a.stopped_by for a in result.assertions if a.verdict == "unknown" and a.stopped_by), "") or later
     return "timeout" if reason == "interrupted" and run.past_deadline() else reason
+
+
+def ltl_symmetry(annotations: dict, whole, kept) -> str:
+    """Which group reduces the check of an ``ltl`` formula, and why: ``whole`` is the group of
+    the model without the formula, ``kept`` that of the model with the formula's never claim
+    (detected on the product, so each of its symmetries maps the formula's propositions onto
+    themselves: the subgroup of ``whole`` that stabilises the formula)."""
+    import re
+
+    name, formula = annotations["ltl"], annotations["ltl_formula"]
+    named = sorted(set(re.findall(r"\b([A-Za-z_]\w*(?:\[\s*\d+\s*\])?)\s*[@:]", formula)))
+    names = f"; the formula names {', '.join(named)}" if named else ""
+    moves = "; ".join(g.description for g in kept.acting) or "none"
+    if kept.order == whole.order:
+        return (f"ltl {name} is symmetric under the whole group (order {whole.order:,}){names}: "
+                f"reduction uses all of it")
+    return (f"the model's group has order {whole.order:,} ({'; '.join(g.description for g in whole.acting)}); "
+            f"ltl {name} is kept only by a subgroup of order {kept.order:,}{names}, so reduction uses that "
+            f"subgroup ({moves})")
 
 
 def explore_asserted_processes(seq, load: Callable, explore: Callable) -> dict:

@@ -450,6 +450,31 @@ class _Gen:
         self.in_claim = False
         return "never { " + "; ".join(parts) + " }\n"
 
+    def ltl(self, depth: int = 3) -> str:
+        """A random formula of Spin's LTL syntax over two or three propositions (conditions
+        a never claim may read, remote references included in ``dynamic`` models)."""
+        self.in_claim = True
+        atoms: list[str] = []
+        while len(atoms) < 2 or (len(atoms) < 3 and self.r.random() < 0.5):
+            atom = self.cond([])
+            # Spin's ltl takes no channel poll (nfull, empty...) as a proposition
+            if "full(" not in atom and "empty(" not in atom:
+                atoms.append(f"({atom})")
+        self.in_claim = False
+        r = self.r
+
+        def f(d: int) -> str:
+            if d == 0 or r.random() < 0.2:
+                return r.choice(atoms + ["true", "false"] if r.random() < 0.1 else atoms)
+            k = r.randrange(12)
+            if k < 5:
+                # no X: Spin 6.5.2's translator is built without it (tl_spin: expected predicate)
+                op = r.choice(["[]", "<>", "!", "!", "[]<>" if r.random() < 0.5 else "<>[]"])
+                return f"{op} ({f(d - 1)})"
+            op = r.choice(["U", "W", "V", "&&", "||", "->", "<->", "U", "&&", "||", "->"])
+            return f"(({f(d - 1)}) {op} ({f(d - 1)}))"
+        return f(depth)
+
 
 def model(seed: int) -> str:
     """The random model number ``seed``."""
@@ -563,6 +588,19 @@ def claimed(seed: int) -> str:
     """The random model number ``seed`` with a random never claim."""
     gen = _Gen(seed)
     return gen.model() + gen.claim()
+
+
+def ltl_claimed(seed: int) -> str:
+    """The random model number ``seed`` (every ``assert`` made to hold, so that only the
+    formula can be violated) with one random ``ltl`` block; every fourth seed a ``dynamic``
+    model, whose formula may observe its workers by remote references."""
+    import re as _re
+
+    gen = _Gen(seed)
+    text = gen.dynamic(claimed=False) if seed % 4 == 3 else gen.model()
+    # the workers' proctype W would read as Spin's weak until in the formula
+    text += f"ltl p {{ {gen.ltl(gen.r.randint(1, 3))} }}\n"
+    return _re.sub(r"\bW(?=[\[(])", "Wk", _re.sub(r"\bassert\(", "assert(1 || ", text))
 
 
 if __name__ == "__main__":  # print a few

@@ -128,7 +128,8 @@ def our_counts(text: str, name: str = "m.pml", defines=None, max_states: int = 5
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = narrow(parse_text(text, name, defines, max_procs))
+        # pan runs with -DNOCLAIM unless the model has a never claim: no ltl block's claim
+        model = narrow(parse_text(text, name, defines, max_procs, ltl_name=""))
     compiled = compile_model(model)
     graph = reachable_graph(compiled, max_states=max_states)
     if graph.expanded < len(graph.states):
@@ -154,7 +155,7 @@ def reduced_error(text: str, strategy: str = "pids", name: str = "m.pml", max_st
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = narrow(parse_text(text, name))
+        model = narrow(parse_text(text, name, ltl_name=""))  # as pan -DNOCLAIM
         reduced = explore_reduced(model, strategy, detection=detect(model), max_states=max_states)
     result = reduced.exploration
     if result.truncated:
@@ -202,3 +203,55 @@ def compare(text: str, workdir: Optional[Path] = None, name: str = "m.pml",
         if spin2.complete and spin2.stored != ours2.stored:
             return f"states (assertions neutralised): Spin {spin2}, ours {ours2}"
     return None
+
+
+def spin_ltl(text: str, workdir: Path, name: Optional[str] = None, timeout: float = 120) -> bool:
+    """Whether ``pan -a`` (no partial-order reduction, no fairness) finds an error checking
+    the ``ltl`` block ``name`` (default: the first) of Promela ``text``: an acceptance cycle,
+    the claim's end, or a failed assertion or run-time error of the system."""
+    (workdir / "m.pml").write_text(text)
+    r = subprocess.run(["spin", "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=workdir, capture_output=True, text=True,
+                       timeout=timeout)
+    if r.returncode != 0 or not (workdir / "pan.c").exists():
+        raise SpinRefused("spin: " + " ".join((r.stdout + r.stderr).split())[:200])
+    r = subprocess.run(["gcc", "-O0", "-w", "-DNOREDUCE", "-o", "pan", "pan.c"], cwd=workdir, capture_output=True,
+                       text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise SpinRefused("gcc: " + " ".join(r.stderr.split())[:200])
+    r = subprocess.run(["./pan", "-a", "-m1000000", *([f"-N{name}"] if name else [])], cwd=workdir,
+                       capture_output=True, text=True, timeout=timeout)
+    if "max search depth too small" in r.stdout:
+        raise SpinRefused("max search depth too small")
+    e = re.search(r"errors: (\d+)", r.stdout)
+    if e is None:
+        raise SpinRefused("pan: " + (r.stdout.strip().splitlines() or ["no output"])[0])
+    return int(e.group(1)) > 0
+
+
+def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None, file: str = "m.pml") -> bool:
+    """Whether ``symdetect explore [--ltl name] [--reduce ...]`` finds a violation in
+    ``text``: a failed property (the formula's claim end or acceptance cycle, an assert) or
+    a run-time fault.  With ``reduce``, the safety part comes from the reduced exploration
+    (by the group detected on the model with the formula's claim: its stabiliser)."""
+    from detect.checking.cycles import check_acceptance
+    from detect.checking.reduce import explore_reduced
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, file, ltl_name=name))
+    detection = None
+    if reduce:
+        from detect.symmetry.pipeline import detect
+
+        detection = detect(model, domain_states=100_000)
+    reduced = explore_reduced(model, reduce or "none", detection=detection, max_states=5_000_000,
+                              explorer="python")
+    result = check_acceptance(model, reduced.exploration, 5_000_000)
+    if result.faults > 0 or any(a.verdict == "fails" for a in result.assertions):
+        return True
+    if result.truncated or any(a.verdict in ("unknown", "not checked") for a in result.assertions
+                               if a.assertion.kind != "progress"):
+        raise RuntimeError("not decided: " + "; ".join(f"{a.assertion.text}: {a.verdict}" for a in result.assertions))
+    return result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)

@@ -65,7 +65,7 @@ def spin_run(path: Path, tmp: Path, defines: dict | None = None) -> tuple[int, i
 def our_states(path: Path, defines: dict | None = None) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = load(path, defines or {})
+        model = load(path, defines or {}, ltl_name="")  # as pan -DNOCLAIM
     graph = reachable_graph(model, max_states=5_000_000)
     assert graph.complete
     return spin_state_count(model, graph.states)

@@ -159,7 +159,7 @@ def test_trail_and_replay_at_a_terminal(cache, tmp_path):
 def test_progress_at_a_terminal_shows_states_rate_memory_and_time(cache):
     """A few seconds of exploration at a terminal: the live status line (on standard error,
     then erased) shows the states, states/s, transitions and memory; the report follows."""
-    code, screen = at_terminal("explore", str(MODELS / "paper" / "milner.csp"), "-D", "N=12", "--engine", "python",
+    code, screen = at_terminal("explore", str(MODELS / "paper" / "milner.csp"), "-D", "N=16", "--engine", "python",
                                "--timeout", "3", cache=cache)
     no_traceback(screen)
     assert code == 3, screen
@@ -171,7 +171,7 @@ def test_progress_at_a_terminal_shows_states_rate_memory_and_time(cache):
 
 def test_a_property_not_checked_at_a_terminal_is_exit_3(cache, tmp_path):
     path = tmp_path / "ltl.pml"
-    path.write_text("byte x;\nactive proctype P() { x = 1 }\nltl p1 { [] (x <= 1) }\n")
+    path.write_text("byte x;\nactive proctype P() { x = 1 }\nltl p0 { [] (x <= 1) }\nltl p1 { [] (x <= 1) }\n")
     code, screen = at_terminal("explore", str(path), cache=cache)
     no_traceback(screen)
     assert code == 3, screen

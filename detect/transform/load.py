@@ -18,13 +18,15 @@ from frontends import load
 def load_model(path: str, defines: Mapping[str, int] = {}, process: Optional[str] = None,
                policy: Optional[NarrowingPolicy] = None, max_procs: Optional[int] = None,
                domain_states: Optional[int] = None, progress: Optional[Progress] = None,
-               loop_max: Optional[int] = None, multiset_sort: bool = True) -> SequentialModel:
+               loop_max: Optional[int] = None, multiset_sort: bool = True,
+               ltl_name: Optional[str] = None) -> SequentialModel:
     """The model at ``path`` (``frontends.load``) narrowed by ``policy`` (default: its
     language's), exploring at most ``domain_states`` states (default: the policy's) where
     narrowing takes domains from the reachable states; every user error is an ``InputError``.
-    ``progress``: see ``narrow``; ``loop_max``, ``multiset_sort``: see ``frontends.load``."""
-    return narrow(load(str(path), defines, process, max_procs, loop_max, multiset_sort), policy, domain_states,
-                  progress)
+    ``progress``: see ``narrow``; ``loop_max``, ``multiset_sort``, ``ltl_name``: see
+    ``frontends.load``."""
+    return narrow(load(str(path), defines, process, max_procs, loop_max, multiset_sort, ltl_name), policy,
+                  domain_states, progress)
 
 
 def narrowed(read: Callable[..., SequentialModel]) -> Callable[..., SequentialModel]:

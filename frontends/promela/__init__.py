@@ -15,6 +15,8 @@ The model is annotated with the condition under which Spin stores a state
 from __future__ import annotations
 
 import dataclasses
+import re
+import warnings
 from pathlib import Path
 from typing import Mapping
 
@@ -25,7 +27,7 @@ from detect.errors import InputError
 
 from frontends.kit import read_source
 
-from frontends.promela import claim
+from frontends.promela import claim, ltl
 from frontends.promela.lower import ATOMIC, PID_SUFFIX, lower_with_storage
 from frontends.promela.preprocess import preprocess
 from frontends.promela.syntax import parse_program
@@ -34,11 +36,27 @@ SUFFIXES = (".pml", ".p", ".prom")
 
 
 def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] | None = None,
-               max_procs: int | None = None) -> ir.SequentialModel:
+               max_procs: int | None = None, ltl_name: str | None = None) -> ir.SequentialModel:
     """The model of Promela source ``text`` (domains not yet narrowed: module docstring);
     bad input raises ``InputError``.  ``max_procs`` bounds the processes alive at once
-    when ``run`` creates them at run time (``lower.DEFAULT_MAX_PROCS``; Spin: 255)."""
+    when ``run`` creates them at run time (``lower.DEFAULT_MAX_PROCS``; Spin: 255).
+    Without a never claim, the ``ltl`` block named ``ltl_name`` (default: the first) is
+    checked as the never claim Spin writes for it (``ltl``)."""
     pre = preprocess(text, path if path != "<input>" else "", defines)
+    block = None
+    if re.search(r"\bnever\s*\{", pre.text) is None:
+        try:
+            spliced, block, _ = ltl.splice(pre.text, ltl_name, path)
+        except ltl.TranslatorError:
+            # the model's own error first, where it has one (Spin rejects it too)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                parse_text(text, path, defines, max_procs, ltl.NO_LTL)
+            raise
+        pre = dataclasses.replace(pre, text=spliced)
+    elif ltl_name:
+        raise InputError(f"--ltl {ltl_name}: the model has a never claim, so its ltl formulas are not used",
+                         path, 0, 0)
     try:
         program = parse_program(pre)
     except lark.exceptions.VisitError as e:
@@ -59,18 +77,28 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
         v.name for v in model.variables if v.name.endswith(PID_SUFFIX))
     annotations: tuple = (("spin_stored", stored), ("spin_hidden", hidden))
     model = dataclasses.replace(model, domains=facts, annotations=model.annotations + annotations)
+    if block is not None:
+        # the claim's properties are the formula's: say so in their names
+        model = dataclasses.replace(model, annotations=model.annotations + (
+            ("ltl", block.name), ("ltl_formula", block.formula)), assertions=tuple(
+            dataclasses.replace(a, text=f"ltl {block.name} {{ {block.formula} }}" + (
+                " (acceptance cycle)" if a.kind == "acceptance" else " (never claim end)"))
+            if a.kind == "acceptance" or a.text.startswith("never claim") else a for a in model.assertions
+            # The other blocks stay "not checked" (exit 3) unless --ltl named the one to check,
+            # as pan's -N: then they were not asked for.
+            if not (ltl_name and a.kind == "ltl")))
     ir.validate(model)
     return model
 
 
 def load(path: str | Path, defines: Mapping[str, object] | None = None,
-         max_procs: int | None = None) -> ir.SequentialModel:
+         max_procs: int | None = None, ltl_name: str | None = None) -> ir.SequentialModel:
     """Read and translate a ``.pml``/``.p``/``.prom`` file; ``defines`` override ``#define``;
     ``max_procs`` as in ``parse_text``."""
     path = Path(path)
     if path.suffix not in SUFFIXES:
         raise InputError(f"expected a Promela file ({', '.join(SUFFIXES)})", str(path), 0, 0)
-    return parse_text(read_source(path), str(path), defines, max_procs)
+    return parse_text(read_source(path), str(path), defines, max_procs, ltl_name)
 
 
 __all__ = ["load", "parse_text", "SUFFIXES"]

@@ -1000,7 +1000,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                 raise low.error("unsupported construct: a second never claim", u.pos)
             low.claim = u
     if program.ltl_ignored:
-        low.warn(f"{program.ltl_ignored} ltl formula(s) ignored: not checked")
+        low.warn(f"{program.ltl_ignored} ltl formula(s) not checked (one is checked per run: choose it with --ltl NAME)")
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
@@ -1980,13 +1980,15 @@ def _named_channel_values(low: Lowering) -> list[ir.Variable]:
 
 def _cycle_properties(tr: Translator, instances, claim: Optional[Graph]) -> tuple[ir.Assertion, ...]:
     """The acceptance and non-progress properties the labels ask for: ``accept`` labels of
-    the claim (of the processes when there is none), ``progress`` labels of the processes."""
+    the claim and of the processes (pan's ``-a`` marks a state accepting when any process,
+    the claim or another, is at an accept label: pan.c's ``accpstate`` loop over all
+    ``_nr_pr`` processes), ``progress`` labels of the processes."""
+    accepting = []
     if claim is not None:
         accepting = [Binary("==", Name(CLAIM_PC), Const(loc)) for name, loc in claim.labels
                      if name.startswith("accept")]
-    else:
-        accepting = [tr.counter(i).at(loc) for i in instances for name, loc in i.graph.labels
-                     if name.startswith("accept")]
+    accepting += [tr.counter(i).at(loc) for i in instances for name, loc in i.graph.labels
+                  if name.startswith("accept")]
     progress = any(name.startswith("progress") for i in instances for name, _ in i.graph.labels)
     return cycle_assertions(accepting, progress)
 
