@@ -70,7 +70,13 @@ def test_rules_fired_is_cmurphis():
 
 
 def test_progress_lines_when_standard_error_is_not_a_terminal(monkeypatch):
+    from detect.statespace import explore
+
+    # Every progress report due at once, whatever the machine's speed (an idle machine
+    # verified token_circulation before the first 0.5 s report).
     monkeypatch.setattr(cli, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(explore, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(explore, "_CLOCK_EVERY", 1)
     args = ["explore", str(MODELS / "paper" / "milner.csp"), "-D", "N=8", "--engine", "python"]
     with_lines = CliRunner().invoke(main, [*args, "--progress"])
     assert with_lines.exit_code == 0, with_lines.output
