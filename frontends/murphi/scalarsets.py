@@ -248,14 +248,7 @@ class _Checker:
                 elif kind == self.t:
                     raise self.refuse(s, f"a value of type {self.t} returned")
         elif isinstance(s, AliasStmt):
-            inner = dict(env)
-            for name, e, pos in s.aliases:
-                if isinstance(e, Designator):
-                    inner[name] = self.designator(e, inner)
-                elif self.expr(e, inner) == self.t:
-                    raise self.refuse(e, f"an alias of a {self.t} expression")
-                else:
-                    inner[name] = TypeName(INT, pos)
+            inner = self.aliases(s.aliases, env)
             self.stmts(s.body, inner, result)
         elif isinstance(s, MultisetAdd):
             ty = self.resolve(self.designator(s.multiset, env))
@@ -270,6 +263,19 @@ class _Checker:
         else:
             raise self.refuse(s, f"unsupported statement {type(s).__name__}")
 
+    def aliases(self, aliases, env: dict) -> dict:
+        """``env`` with the names of an ``Alias`` (statement or around rules) bound: a
+        designator to its type, any other expression to an int (refused if of type ``t``)."""
+        inner = dict(env)
+        for name, e, pos in aliases:
+            if isinstance(e, Designator):
+                inner[name] = self.designator(e, inner)
+            elif self.expr(e, inner) == self.t:
+                raise self.refuse(e, f"an alias of a {self.t} expression")
+            else:
+                inner[name] = TypeName(INT, pos)
+        return inner
+
     def rule(self, r, env: dict) -> None:
         if isinstance(r, (SimpleRule, StartState)):
             inner = self.decls(r.decls, env)
@@ -283,14 +289,7 @@ class _Checker:
             for x in r.rules:
                 self.rule(x, inner)
         elif isinstance(r, AliasRule):
-            inner = dict(env)
-            for name, e, pos in r.aliases:
-                if isinstance(e, Designator):
-                    inner[name] = self.designator(e, inner)
-                elif self.expr(e, inner) == self.t:
-                    raise self.refuse(e, f"an alias of a {self.t} expression")
-                else:
-                    inner[name] = TypeName(INT, pos)
+            inner = self.aliases(r.aliases, env)
             for x in r.rules:
                 self.rule(x, inner)
         elif isinstance(r, ChooseRule):
