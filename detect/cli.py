@@ -158,12 +158,12 @@ def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs
 
 
 def exploration_progress(tell: Callable[[str], None], what: str) -> Callable[[int, int, float], None]:
-    """An explorer's ``progress(states, transitions, seconds)`` telling ``tell`` "WHAT, N
-    states, R states/s, M transitions"."""
+    """An explorer's ``progress(states, transitions, seconds[, level])`` telling ``tell`` "WHAT,
+    N states, R states/s, M transitions, BFS level L"."""
     from detect.statespace.explore import counts_text
 
-    def progress(states: int, transitions: int, seconds: float) -> None:
-        tell(f"{what}, {counts_text(states, transitions, seconds)}")
+    def progress(states: int, transitions: int, seconds: float, level: Optional[int] = None) -> None:
+        tell(f"{what}, {counts_text(states, transitions, seconds, level)}")
     return progress
 
 

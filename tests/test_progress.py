@@ -87,3 +87,23 @@ def test_progress_lines_when_standard_error_is_not_a_terminal(monkeypatch):
     verified = CliRunner().invoke(main, ["analyze", str(MODELS / "token_circulation.csp"), "-D",
                                                          "N=5", "--verify", "--progress"])
     assert "symdetect: progress: verify: exploring, " in verified.stderr
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_progress_tells_the_bfs_level(tmp_path, monkeypatch, engine):
+    """Spin and CMurphi users watch the depth grow: every progress report carries the BFS
+    level being expanded, never decreasing, and the last is the depth reached (Spin: 255)."""
+    from detect.statespace import explore
+    from frontends import load
+
+    monkeypatch.setattr(explore, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(explore, "_CLOCK_EVERY", 1)
+    path = tmp_path / "m.pml"
+    path.write_text(COUNTER)
+    levels: list[int] = []
+    result = explore.explore_state_space(load(str(path)), engine=engine, progress=lambda *report: levels.append(report[3]))
+    assert levels == sorted(levels) and levels[-1] == result.depth == 255
+    if engine == "python":
+        assert len(set(levels)) > 100  # reported as it goes, not only at the end
+    text = cli.exploration_progress(lambda line: levels.append(line), "exploring")(256, 256, 1.0, 255)
+    assert levels[-1] == "exploring, 256 states, 256 states/s, 256 transitions, BFS level 255" and text is None

@@ -217,8 +217,8 @@ def verify(model: SequentialModel, generators: Sequence[StatePermutation],
     deadline = None if timeout is None else start + timeout
     compiled = compile_model(model)
 
-    def exploring(states: int, transitions: int, seconds: float) -> None:
-        progress(f"verify: exploring, {counts_text(states, transitions, seconds)}")
+    def exploring(states: int, transitions: int, seconds: float, level: Optional[int] = None) -> None:
+        progress(f"verify: exploring, {counts_text(states, transitions, seconds, level)}")
 
     bound = state_bound(model, max_states)
     graph = reachable_graph(compiled, bound.states, exploring if progress is not None else None, timeout,

@@ -33,12 +33,14 @@ from detect.ir import Assertion, SequentialModel
 from detect.ir.pretty import show_expr
 
 Canonicalise = Callable[[State], State]
-Progress = Callable[[int, int, float], None]
+#: ``progress(states, transitions, seconds[, level])``: level is the BFS level being expanded.
+Progress = Callable[..., None]
 
 
 class Clock:
     """Reads the clock for an exploration: ``out_of_time()`` reports progress when due
-    (``counts()`` gives states and transitions so far) and says whether the deadline has
+    (``counts()`` gives states and transitions so far, and optionally the BFS level being
+    expanded) and says whether the deadline has
     passed.  Shared by the Python and native explorers."""
 
     def __init__(self, start: float, deadline: Optional[float], progress: Optional[Progress],
@@ -52,7 +54,9 @@ class Clock:
             return True
         if self.progress is not None and now >= self.next_progress:
             self.next_progress = now + PROGRESS_INTERVAL
-            self.progress(*self.counts(), now - self.start)
+            # counts() may add the BFS level being expanded after states and transitions.
+            states, transitions, *level = self.counts()
+            self.progress(states, transitions, now - self.start, *level)
         return False
 
 
@@ -182,10 +186,12 @@ class NotASymmetry(Exception):
 PROGRESS_INTERVAL = 0.5
 
 
-def counts_text(states: int, transitions: int, seconds: float) -> str:
-    """How an exploration goes, as every progress display words it."""
+def counts_text(states: int, transitions: int, seconds: float, level: Optional[int] = None) -> str:
+    """How an exploration goes, as every progress display words it (the BFS level being
+    expanded, Spin's and CMurphi's "depth", where the explorer tells it)."""
     rate = states / seconds if seconds > 0 else 0.0
-    return f"{states:,} states, {rate:,.0f} states/s, {transitions:,} transitions"
+    text = f"{states:,} states, {rate:,.0f} states/s, {transitions:,} transitions"
+    return text if level is None else f"{text}, BFS level {level:,}"
 #: Expansions between clock readings; reading the clock per state would cost ~5%.
 _CLOCK_EVERY = 512
 _MAX_FAULT_REPORTS = 10
@@ -434,7 +440,9 @@ def explore_state_space(
     # Canonicalising is costly enough that reading the clock after every expansion is
     # free by comparison, and a timeout must not wait for 512 canonical labellings.
     clock_every = 1 if canon is not None else _CLOCK_EVERY
-    out_of_time = Clock(start, deadline, progress, lambda: (len(parent), transitions)).out_of_time
+    # The BFS level being expanded: queue[:level_end] holds the levels up to it.
+    level, level_end = -1, 0
+    out_of_time = Clock(start, deadline, progress, lambda: (len(parent), transitions, max(level, 0))).out_of_time
 
     def must_stop() -> bool:
         """Read the memory and the clock: set the flags and say whether to stop."""
@@ -462,6 +470,8 @@ def explore_state_space(
                 break
         next_clock = clock_every
         while expanded < len(queue) and not truncated:
+            if expanded == level_end:
+                level, level_end = level + 1, len(queue)
             s = queue[expanded]
             expanded += 1
             if pending.active:
@@ -507,7 +517,7 @@ def explore_state_space(
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu_start
     if progress is not None:
-        progress(len(parent), transitions, seconds)
+        progress(len(parent), transitions, seconds, max(level, 0))
 
     depth = 0
     if queue:
@@ -746,7 +756,7 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
     ``memory_limit`` bytes (``memory_limited``).  With ``interruptible``, Ctrl-C (any
     ``KeyboardInterrupt``) also stops it and the graph explored so far is returned
     (``interrupted``); without, the interrupt propagates.  ``progress(states, transitions,
-    seconds)`` is called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by
+    seconds, level)`` is called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by
     memory with ``state_bound``."""
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
@@ -755,8 +765,9 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
     states: list[State] = []
     successors: list[frozenset[int]] = []
     faults: list[int] = []
+    level, level_end = -1, 0  # the BFS level being expanded; states[:level_end] hold it and those before
     clock = Clock(start, None if timeout is None else start + timeout, progress,
-                  lambda: (len(states), transitions))
+                  lambda: (len(states), transitions, max(level, 0)))
     memory = ResidentGrowth(memory_limit)
     initial_complete, timed_out, memory_limited, interrupted = True, False, False, False
     listing = True
@@ -775,6 +786,8 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
         listing = False
         while len(successors) < len(states) and len(states) < max_states and initial_complete:
             expanding = len(successors)
+            if expanding == level_end:
+                level, level_end = level + 1, len(states)
             targets = set(compiled.successors(states[expanding]))
             faulty = None in targets
             if faulty:

@@ -308,7 +308,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, native_canonical)
         truncated = interrupted = memory_limited = timed_out = False
         tick = ex.Clock(start, deadline, progress,
-                        lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx))).out_of_time
+                        lambda: (lib.nx_count(ctx), lib.nx_transitions(ctx), lib.nx_level(ctx))).out_of_time
         budget = 1024
 
         def adapt(seconds: float) -> None:
@@ -363,7 +363,7 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
         states = lib.nx_count(ctx)
         transitions = lib.nx_transitions(ctx)
         if progress is not None:
-            progress(states, transitions, seconds)
+            progress(states, transitions, seconds, lib.nx_level(ctx))
         if stats is not None:
             stats["bytes"] = lib.nx_memory(ctx)
             stats["states"] = states

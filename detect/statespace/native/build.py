@@ -23,6 +23,7 @@ int nx_init(void *p, uint64_t budget);
 int nx_run(void *p, uint64_t budget);
 int nx_finish(void *p);
 uint64_t nx_count(void *p);
+uint64_t nx_level(void *p);
 uint64_t nx_transitions(void *p);
 uint64_t nx_initial(void *p);
 uint64_t nx_nfaults(void *p);

@@ -167,6 +167,7 @@ typedef struct Ctx {
     u64 budget;           /* expansions left in this call */
     int verdict;          /* -1 go on, else what nx_run returns */
     int small_level;      /* the level has fewer than parallel_min states left */
+    u64 level;            /* the BFS level being expanded (initial states: 0) */
     u64 parallel_min;     /* PARALLEL_MIN, unless nx_set_parallel_min said otherwise */
     /* CPU seconds of the phases: in all, and along the critical path (a parallel round
      * costs its slowest worker, a serial one the sum): their ratio is the speed-up the
@@ -1091,6 +1092,7 @@ static void end_round(Ctx *c, int parallel) {
             if (c->w[i].expanded < c->w[i].count) more = 1;
         }
         if (!more) { c->verdict = RC_DONE; return; }
+        c->level++;
     }
     c->budget = c->budget > done ? c->budget - done : 0;
     if (c->budget == 0) { c->verdict = RC_MORE; return; }
@@ -1197,6 +1199,7 @@ static const Worker *owner_of_id(const Ctx *c, u64 id, size_t *local) {
 }
 
 u64 nx_count(void *p) { return ((Ctx *)p)->total; }
+u64 nx_level(void *p) { return ((Ctx *)p)->level; }
 u64 nx_transitions(void *p) {
     Ctx *c = p;
     u64 t = 0;
