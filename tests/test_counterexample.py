@@ -154,3 +154,31 @@ def test_replay_api_rejects_a_step_that_is_not_enabled(tmp_path):
         replay(model, Trail("race.pml", {}, "x", "fault", broken))
     with pytest.raises(TrailError):
         read_trail(write(tmp_path, "x.trail", json.dumps({"format": "other"})))
+
+
+LABELLED = """byte x;
+active [2] proctype P() {
+again:
+  x++;
+  if
+  :: x < 3 -> goto again
+  :: else
+  fi;
+cs:
+  assert(x < 3)
+}
+"""
+
+
+def test_program_counters_show_as_labels_and_lines(tmp_path):
+    """States name a location as a Spin user does: its label, else the line of the statement
+    that leaves it (not our location numbers)."""
+    result = run("explore", write(tmp_path, "labelled.pml", LABELLED), "--json")
+    assert result.exit_code == 1
+    violation = next(a for a in json.loads(result.stdout)["assertions"] if a.get("counterexample"))
+    steps = violation["counterexample"]
+    assert steps[0]["state"]["P_0.pc"] == "again" and steps[0]["state"]["P_1.pc"] == "again"
+    shown = {value for step in steps for name, value in step["state"].items() if name.endswith(".pc")}
+    assert "cs" in shown and "line 6" in shown and not any(v.isdigit() for v in shown)
+    # The numbers stay in the trail, so replay does not depend on the names.
+    assert all(isinstance(v, int) for v in steps[-1]["values"])

@@ -1341,8 +1341,22 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
             locals_[src] = info
     pc_domain = tuple(range(0, max(g.locations) + 1 + 4096)) if inst.proctype == "init" else tuple(range(0, max(g.locations) + 1))
     low.variables.append(ir.Variable(f"{inst.prefix}.pc", pc_domain,
-                                     ((g.entry if inst.running else 0,),), None, owner))
+                                     ((g.entry if inst.running else 0,),), None, owner,
+                                     value_names=location_names(g, low.pre.origin)))
     return Ctx(inst, locals_, chans)
+
+
+def location_names(g: Graph, origin: Callable[[int], tuple[str, int]]) -> tuple[tuple[int, str], ...]:
+    """How traces show a process's program counter, in Spin users' terms: a location's label
+    where it has one (the first declared), else ``line N`` of the statement that leaves it
+    (the line ``spin -t -p`` prints), ``end`` for the closing brace and ``not running`` for 0."""
+    names = {0: "not running", g.end: "end"}
+    for label, loc in reversed(g.labels):
+        names[loc] = label
+    for t in g.transitions:
+        if t.src not in names and t.line:
+            names[t.src] = f"line {origin(t.line)[1]}"
+    return tuple(sorted(names.items()))
 
 
 #: The IR name of a process's ``_pid`` when it receives into it: ``<prefix>._pid``.
