@@ -91,6 +91,15 @@ def test_beem_agree(name):
     assert agree(model, "exact")
 
 
+@pytest.mark.parametrize("strategy", ["enumerate", "local", "pids"])
+def test_other_canonicalisers_agree(strategy):
+    """The other canonicalisers are functions of the state alone, so every worker picks the
+    same representative: the counts equal one process's (``local`` keeps several per orbit,
+    the same several)."""
+    assert agree(load(str(ROOT / "models" / "token_circulation.csp"), {"N": 4}), strategy, workers=(4,))
+    assert agree(load(str(ROOT / "models" / "dynamic_pool.pml"), {}), strategy, workers=(4,))
+
+
 def test_memory_is_spread():
     """A run each of whose four workers stays under a limit that the whole state space does
     not fit in: the single-process run stops at that limit, the distributed one completes."""
