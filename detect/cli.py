@@ -804,7 +804,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
               help="Explore on Ray (pip install 'symdetect[distributed]'): local:N starts N workers on this "
                    "machine, ADDRESS (auto, HOST:PORT, ray://HOST:10001) joins a running cluster with --workers "
                    "workers (default: its CPUs). Each worker owns a hash partition of the states; --memory-limit "
-                   "then bounds each worker.")
+                   "then bounds each worker. Not with --reduce graph (its representatives are per process).")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,
