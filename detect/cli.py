@@ -804,7 +804,7 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
               help="Explore on Ray (pip install 'symdetect[distributed]'): local:N starts N workers on this "
                    "machine, ADDRESS (auto, HOST:PORT, ray://HOST:10001) joins a running cluster with --workers "
                    "workers (default: its CPUs). Each worker owns a hash partition of the states; --memory-limit "
-                   "then bounds each worker.")
+                   "then bounds each worker. Not with --reduce graph (its representatives are per process).")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,
@@ -815,7 +815,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
 
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
-    distributed = distributed_spec(distributed, workers)
+    distributed = distributed_spec(distributed, workers, strategy)
 
     def explore_one(seq, stage: str):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
@@ -1052,11 +1052,25 @@ def with_other_verdicts(seq, result, others: dict) -> tuple:
     return dataclasses.replace(result, assertions=tuple(verdicts)), models
 
 
-def distributed_spec(text: Optional[str], workers: Optional[int]):
+#: Why ``--reduce graph`` is refused under ``--distributed`` (results/distributed.md measures it).
+GRAPH_NOT_DISTRIBUTED = (
+    "--reduce graph cannot run with --distributed: its representative of an orbit is the first state of "
+    "the orbit one process meets, so each worker would pick its own and store the orbit again; "
+    "use --reduce exact (a least image, the same in every worker)")
+
+
+def memory_limit_words(limit: int, extra: dict) -> str:
+    """The memory limit as the report shows it: under ``--distributed`` it bounds each worker."""
+    return show_size(limit) + (" per worker" if "distributed" in extra else "")
+
+
+def distributed_spec(text: Optional[str], workers: Optional[int], strategy: str = "none"):
     """``--distributed``'s spec (None without it), Ray's presence checked first: one line and
-    exit 2 without Ray."""
+    exit 2 without Ray, or with ``--reduce graph`` (``GRAPH_NOT_DISTRIBUTED``)."""
     if text is None:
         return None
+    if strategy == "graph":
+        raise Failure(GRAPH_NOT_DISTRIBUTED)
     from detect.statespace import distributed
 
     try:
@@ -1125,7 +1139,7 @@ def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopp
     table.add_column("", style="bold")
     table.add_column("", justify="right")
     for key, value in extra.items():
-        table.add_row(key, escape(show_size(value) if key == "memory_limit" else str(value)))
+        table.add_row(key, escape(memory_limit_words(value, extra) if key == "memory_limit" else str(value)))
     rate = result.states / result.seconds if result.seconds > 0 else 0
     figures = summary_figures(seq, result)
     for key, value in (
@@ -1144,7 +1158,7 @@ def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopp
     if stopped:
         why = stop_words(stopped, timeout)
         if stopped == "memory-limit" and extra.get("memory_limit"):
-            why += f", {show_size(extra['memory_limit'])}"
+            why += f", {memory_limit_words(extra['memory_limit'], extra)}"
         partial = ("counts are partial; " if result.truncated else "") + f"{result.states:,} states explored"
         out.print(f"[yellow]stopped early: {escape(why)}" + escape(f" {advice}" if advice else "")
                   + f"; {partial}[/yellow]")

@@ -31,8 +31,6 @@ SHARED = next((p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared"
 BEEM = SHARED / "corpus" / "beem" / "dve"
 #: BEEM instances of a few thousand to ~100k states (quick on 2 cores).
 BEEM_INSTANCES = ("peterson.1.dve", "hanoi.1.dve", "msmie.1.dve", "phils.2.dve")
-#: Too large at their test parameters for this file's time budget (>100k states).
-_SKIP = {"social_golfers.csp"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -71,12 +69,13 @@ def agree(model, strategy: str, workers=(1, 2, 4)):
         for a in dist.exploration.assertions:
             if a.trace and a.note != "run-time error reachable":
                 assert is_real_trace(model, a.trace)
-        if dist.exploration.deadlock_trace:
-            assert is_real_trace(model, dist.exploration.deadlock_trace)
+        for trace in (dist.exploration.deadlock_trace, dist.exploration.fault_trace):
+            if trace:
+                assert is_real_trace(model, trace)
     return native_ran
 
 
-@pytest.mark.parametrize("path", [p for p in MODELS if p.name not in _SKIP],
+@pytest.mark.parametrize("path", MODELS,
                          ids=lambda p: str(p.relative_to(ROOT / "models")))
 def test_bundled_models_agree(path: Path):
     model = load(str(path), parameters_for(path))
@@ -89,7 +88,16 @@ def test_bundled_models_agree(path: Path):
 def test_beem_agree(name):
     model = load(str(BEEM / name), {})
     assert agree(model, "none")
-    assert agree(model, "exact", workers=(2,))
+    assert agree(model, "exact")
+
+
+@pytest.mark.parametrize("strategy", ["enumerate", "local", "pids"])
+def test_other_canonicalisers_agree(strategy):
+    """The other canonicalisers are functions of the state alone, so every worker picks the
+    same representative: the counts equal one process's (``local`` keeps several per orbit,
+    the same several)."""
+    assert agree(load(str(ROOT / "models" / "token_circulation.csp"), {"N": 4}), strategy, workers=(4,))
+    assert agree(load(str(ROOT / "models" / "dynamic_pool.pml"), {}), strategy, workers=(4,))
 
 
 def test_memory_is_spread():
@@ -171,3 +179,21 @@ def test_cli_trail_of_a_distributed_run_replays(tmp_path):
     a, b = json.loads(one.output), json.JSONDecoder().raw_decode(run.output)[0]  # a line on the trail follows
     assert [len(x["trace"]) for x in a["assertions"]] == [len(x["trace"]) for x in b["assertions"]]
     assert _cli("replay", path, str(trail)).exit_code == 1
+
+
+def test_cli_reduce_graph_is_refused_in_one_line():
+    """--reduce graph's representatives are per process (the first state of an orbit met):
+    refused under --distributed, exit 2, one line naming what to use instead."""
+    r = _cli("explore", str(ROOT / "models" / "peterson.csp"), "--reduce", "graph", "--distributed", "local:2")
+    assert r.exit_code == 2 and r.output.strip().count("\n") == 0
+    assert "--reduce graph cannot run with --distributed" in r.output and "--reduce exact" in r.output
+
+
+def test_cli_memory_limit_is_per_worker():
+    """The report says the limit bounds each worker: in the figures and on the stop line."""
+    r = _cli("explore", str(ROOT / "models" / "paper" / "peterson.csp"), "-D", "N=5", "--no-trace",
+             "--distributed", "local:2", "--memory-limit", "256K")
+    assert r.exit_code == 3, r.output
+    stop = next(line for line in r.output.splitlines() if line.startswith("stopped early"))
+    assert "memory limit reached (--memory-limit), 256.0 KiB per worker" in stop
+    assert any("memory_limit" in line and "256.0 KiB per worker" in line for line in r.output.splitlines())

@@ -232,7 +232,7 @@ class PartitionWorker:
                 rc = lib.nx_part_receive(ctx, self.ffi.from_buffer("uint8_t[]", box), len(box) // self.record)
         if advance and rc == 0:
             lib.nx_part_next_level(ctx)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.thread_time()
         sent = 0
         out = [np.empty(0, dtype=np.uint8)] * self.nparts
         if rc == 0:
@@ -241,6 +241,7 @@ class PartitionWorker:
         status = self._status(rc, time.perf_counter() - t0)
         status["sent"] = sent
         status["receive_seconds"] = t1 - t0
+        status["receive_cpu"] = c1 - c0
         status["cpu"] = time.thread_time() - c0
         status["fresh"] = lib.nx_count(ctx) - lib.nx_part_level_end(ctx)
         if rc == _RC_NOT_A_SYMMETRY:
@@ -318,9 +319,10 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
     partitions), ``record_bytes``, ``worker_memory`` (bytes held per worker) and
     ``round_seconds`` (the rounds' wall-clock times), ``step_seconds`` (per round, the slowest
     worker's and the sum of the workers' times inside their step, the sum of their times
-    inserting what was routed to them, the records they routed, and the slowest worker's and
-    the sum of their CPU seconds), ``start_seconds`` (the same four for enumerating the initial
-    states: wall, wall summed, CPU, CPU summed) and ``worker_cpu``.
+    inserting what was routed to them, the records they routed, the slowest worker's and
+    the sum of their CPU seconds, and the sum of their CPU seconds inserting),
+    ``start_seconds`` (the same four for enumerating the initial states: wall, wall summed,
+    CPU, CPU summed) and ``worker_cpu``.
 
     Why one function: it owns the actors of one run from ``setup`` to ``finish``; rounds,
     stops and verdicts are handled in the one loop that sees every status."""
@@ -452,7 +454,8 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
                 round_seconds.append(time.perf_counter() - t0)
                 step_seconds.append((max(s["seconds"] for s in statuses), sum(s["seconds"] for s in statuses),
                                      sum(s["receive_seconds"] for s in statuses), sum(s["sent"] for s in statuses),
-                                     max(s["cpu"] for s in statuses), sum(s["cpu"] for s in statuses)))
+                                     max(s["cpu"] for s in statuses), sum(s["cpu"] for s in statuses),
+                                     sum(s["receive_cpu"] for s in statuses)))
                 states = sum(s["states"] for s in statuses)
                 transitions = sum(s["transitions"] for s in statuses)
                 advance = all(s["pending"] == 0 for s in statuses)
