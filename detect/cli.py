@@ -816,6 +816,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     run = current_run()
     memory_limit = parse_size(memory_limit) if memory_limit is not None else None
     distributed = distributed_spec(distributed, workers)
+    temporal_lines: list[str] = []  # which group reduced each CSP# LTL assertion, and why
 
     def explore_one(seq, stage: str):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
@@ -839,6 +840,19 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True))
+        if any(a.kind == "ltl" and a.temporal is not None for a in seq.assertions):
+            # CSP# LTL: the product with the formula's automaton, reduced by the subgroup
+            # fixing each of its propositions (detected on the model with them added)
+            from detect.checking.temporal import check_temporal_assertions
+
+            run.enter("checking LTL assertions")
+            checked, lines = check_temporal_assertions(
+                seq, reduced.exploration, strategy != "none",
+                detection_of=lambda m: run_detection(m, "auto", table_limit, domain_states, graph_limit=graph_limit),
+                whole=detection.group if detection is not None else None, max_states=max_states,
+                timeout=run.remaining())
+            reduced = dataclasses.replace(reduced, exploration=checked)
+            temporal_lines.extend(lines)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)
         return reduced, detection
@@ -864,6 +878,8 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
             seq, load_asked,
             lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
     extra = exploration_extra(strategy, reduced, detection, memory_limit, distributed)
+    if temporal_lines:
+        extra["ltl symmetry"] = "\n".join(temporal_lines)
     if detection is not None and dict(seq.annotations).get("ltl") is not None:
         # The claim is part of the model: the group detected is the formula's stabiliser;
         # the group without the formula says what the formula costs.
