@@ -233,6 +233,11 @@ def translate(f: Formula) -> Buchi:
                 work.append((set(inc), new | (two - old), old | {h}, set(nxt)))
 
     expand({-1}, {g}, frozenset(), frozenset(), 0)
+    return _automaton(nodes)
+
+
+def _automaton(nodes: list[dict]) -> Buchi:
+    """The tableau's nodes as a degeneralised Büchi automaton with an initial state 0."""
     untils = sorted({h for nd in nodes for h in nd["old"] if h[0] == "U"}, key=repr)
     ids = {nd["id"]: i + 1 for i, nd in enumerate(nodes)}  # state 0: the initial state
     fair = [frozenset(ids[nd["id"]] for nd in nodes if u not in nd["old"] or u[2] in nd["old"]) for u in untils]

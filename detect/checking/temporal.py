@@ -308,6 +308,8 @@ def check_temporal_assertions(model: SequentialModel, result: Exploration, reduc
             continue
         where = (f"{check.product_states:,} product states, {check.states:,} "
                  f"{'representative' if reduce and check.group_order > 1 else 'system'} states")
+        if reduce:
+            where += f"; reduced by the subgroup of order {check.group_order:,} fixing each proposition"
         if check.found is None:
             verdicts[i] = AssertionResult(a, "unknown", (), f"LTL check cut short after {where}; "
                                           "raise --max-states or --timeout")

@@ -39,7 +39,8 @@ def parse_formula(text: str, error: Callable[[str, int], InputError],
         if kind == "ws":
             continue
         if kind == "bad":
-            raise error(f"unexpected character {m.group()!r} in an LTL formula", m.start())
+            raise error(f"unexpected character {m.group()!r} in an LTL formula (PAT's LTL operands are "
+                        f"#define conditions and events: name an expression with '#define p ...;')", m.start())
         value = m.group()
         if kind == "atom" and value in _UNARY or value in _TEMPORAL:
             kind = "op"
