@@ -298,17 +298,25 @@ def check_temporal_assertions(model: SequentialModel, result: Exploration, reduc
         if a.kind != "ltl" or a.temporal is None or a.about or verdicts[i].verdict != "not checked":
             continue
         try:
-            detection = None
+            detection, reduce_this, refusal = None, reduce, ""
             if reduce and detection_of is not None:
-                detection = detection_of(augmented(model, a.temporal))
-            check = check_temporal(model, a.temporal, reduce, detection=detection, whole=whole,
+                from detect.symmetry.constraints import TableTooLarge
+                from detect.symmetry.graph import GraphTooLarge
+
+                try:
+                    detection = detection_of(augmented(model, a.temporal))
+                except (TableTooLarge, GraphTooLarge) as e:
+                    # no group for the model with the propositions: checked without reduction
+                    reduce_this, refusal = False, f"; not reduced: {e}"
+            check = check_temporal(model, a.temporal, reduce_this, detection=detection, whole=whole,
                                    max_states=max_states or 1_000_000, timeout=timeout)
+            check = dataclasses.replace(check, why=check.why + refusal)
         except NotChecked as e:
             verdicts[i] = AssertionResult(a, "not checked", (), f"not checked: {e}")
             continue
         where = (f"{check.product_states:,} product states, {check.states:,} "
-                 f"{'representative' if reduce and check.group_order > 1 else 'system'} states")
-        if reduce:
+                 f"{'representative' if reduce_this and check.group_order > 1 else 'system'} states")
+        if reduce_this:
             where += f"; reduced by the subgroup of order {check.group_order:,} fixing each proposition"
         if check.found is None:
             verdicts[i] = AssertionResult(a, "unknown", (), f"LTL check cut short after {where}; "
