@@ -38,7 +38,7 @@ def has_next(f: tuple) -> bool:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("formulas", type=int, nargs="?", default=3000)
+    ap.add_argument("formulas", type=int, nargs="?", default=2000)
     ap.add_argument("-o", "--output", default=None)
     args = ap.parse_args()
     rng = random.Random(2026)
@@ -48,6 +48,8 @@ def main() -> None:
     bad_lines = []
     start = time.time()
     for i in range(args.formulas):
+        if i % 100 == 0:
+            print(f"{i} formulas, {time.time() - start:.0f} s", file=sys.stderr, flush=True)
         f = formula(rng, 5, 3)
         ours = translate(f)
         states.append(ours.states)

@@ -333,3 +333,13 @@ def test_random_models_counterexamples_and_holding_verdicts(tmp_path, seed):
                 assert holds_on_lasso(prop.formula, word, j), (text, run)
         if len(run) < 7:
             stack.extend(run + [t] for t in successors(run[-1]))
+
+
+def test_a_state_proposition_the_initial_states_disagree_on_is_not_checked(tmp_path):
+    """``var x : {0..1} = *;`` with ``#define p x == 1``: each initial state would need its own
+    value of p's variable, which the augmented model cannot say: 'not checked', exit 3."""
+    path = tmp_path / "star.csp"
+    path.write_text("var x : {0..1} = *;\n#define p x == 1;\nP() = a -> P();\n#assert P() |= [] p;\n")
+    run = cli("explore", str(path), "--no-trace")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "the initial states disagree on the proposition 'p'" in run.stdout

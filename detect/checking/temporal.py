@@ -115,10 +115,10 @@ def augmented(model: SequentialModel, prop: TemporalProperty) -> SequentialModel
     return dataclasses.replace(model, variables=variables, summands=tuple(summands), domains=None)
 
 
-def stabiliser(detection, model: SequentialModel, count: int):
+def stabiliser(detection):
     """``(group, detection')``: the automorphisms of ``detection``'s coloured graph that fix
-    each literal of the last ``count`` variables (the propositions), as a state group, and
-    the detection with it (module docstring)."""
+    each literal of the proposition variables (``PREFIX``), as a state group, and the
+    detection with it (module docstring)."""
     from detect.symmetry.automorphisms import _recoloured, automorphisms
     from detect.symmetry.group import symmetry_group
 
@@ -161,7 +161,7 @@ def check_temporal(model: SequentialModel, prop: TemporalProperty, reduce: bool 
 
         if detection is None:
             detection = detect(aug, engine=engine, table_limit=table_limit)
-        group, _ = stabiliser(detection, aug, count)
+        group, _ = stabiliser(detection)
         explored = detection.model
         order = group.order
         why = explain(prop, whole if whole is not None else detection.group, group)
