@@ -143,33 +143,27 @@ def holds_on_lasso(f: Formula, word: Sequence[frozenset[int]], loop: int) -> boo
 
 
 def accepts_lasso(aut: Buchi, word: Sequence[frozenset[int]], loop: int) -> bool:
-    """Whether ``aut`` accepts the lasso word (an accepting cycle in its product with it)."""
+    """Whether ``aut`` accepts the lasso word (an accepting cycle in its product with it:
+    a strongly connected component with a cycle through an accepting state)."""
+    from detect.checking.cycles import cyclic_components
+
     n = len(word)
     succ = [i + 1 if i + 1 < n else loop for i in range(n)]
-    nodes = {(0, aut.initial)}
-    stack = [(0, aut.initial)]
-    edges: dict = {}
-    while stack:
-        i, q = stack.pop()
-        out = [(succ[i], q2) for q2 in aut.moves(q, word[i])]
-        edges[(i, q)] = out
-        for x in out:
-            if x not in nodes:
-                nodes.add(x)
-                stack.append(x)
-    # an accepting node that can reach itself
-    for start in nodes:
-        if start[1] not in aut.accepting:
-            continue
-        seen, todo = set(), list(edges[start])
-        while todo:
-            x = todo.pop()
-            if x == start:
-                return True
-            if x not in seen:
-                seen.add(x)
-                todo.extend(edges[x])
-    return False
+    index = {(0, aut.initial): 0}
+    nodes = [(0, aut.initial)]
+    successors: list[frozenset[int]] = []
+    while len(successors) < len(nodes):
+        i, q = nodes[len(successors)]
+        out = set()
+        for q2 in aut.moves(q, word[i]):
+            x = (succ[i], q2)
+            k = index.get(x)
+            if k is None:
+                k = index[x] = len(nodes)
+                nodes.append(x)
+            out.add(k)
+        successors.append(frozenset(out))
+    return any(nodes[k][1] in aut.accepting for component in cyclic_components(successors) for k in component)
 
 
 # ------------------------------------------------------------------------ the tableau
@@ -179,6 +173,7 @@ def translate(f: Formula) -> Buchi:
     """A Büchi automaton accepting exactly the words satisfying ``f`` (GPVW tableau)."""
     g = nnf(f)
     nodes: list[dict] = []  # each: incoming (set of ids, -1 = init), old, next
+    known: dict = {}  # (old, next) -> its node
     counter = [0]
 
     def is_literal(h):
@@ -198,14 +193,15 @@ def translate(f: Formula) -> Buchi:
         while work:
             inc, new, old, nxt = work.pop()
             if not new:
-                for nd in nodes:
-                    if nd["old"] == old and nd["next"] == nxt:
-                        nd["incoming"] |= inc
-                        break
+                key = (frozenset(old), frozenset(nxt))
+                nd = known.get(key)
+                if nd is not None:
+                    nd["incoming"] |= inc
                 else:
                     counter[0] += 1
                     me = counter[0]
-                    nodes.append({"id": me, "incoming": set(inc), "old": frozenset(old), "next": frozenset(nxt)})
+                    known[key] = {"id": me, "incoming": set(inc), "old": key[0], "next": key[1]}
+                    nodes.append(known[key])
                     work.append(({me}, set(nxt), set(), set()))
                 continue
             h = new.pop()
