@@ -839,6 +839,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True))
+        reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)
         return reduced, detection
@@ -888,6 +889,25 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                        advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
 
 
+def check_csp_ltl(seq, reduced, detection, strategy: str, table_limit: int, domain_states: int,
+                  graph_limit: Optional[int], max_states: Optional[int]):
+    """``reduced`` with the CSP# LTL assertions of ``seq`` decided: the product with the
+    formula's automaton, reduced (unless ``strategy`` is none) by the subgroup fixing each of
+    its propositions, detected on the model with them added; its ``ltl_symmetry`` says, per
+    assertion, which group was used and why."""
+    if not any(a.kind == "ltl" and a.temporal is not None for a in seq.assertions):
+        return reduced
+    from detect.checking.temporal import check_temporal_assertions
+
+    run = current_run()
+    run.enter("checking LTL assertions")
+    checked, said = check_temporal_assertions(
+        seq, reduced.exploration, strategy != "none",
+        detection_of=lambda m: run_detection(m, "auto", table_limit, domain_states, graph_limit=graph_limit),
+        whole=detection.group if detection is not None else None, max_states=max_states, timeout=run.remaining())
+    return dataclasses.replace(reduced, exploration=checked, ltl_symmetry=reduced.ltl_symmetry + tuple(said))
+
+
 def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[int], distributed=None) -> dict:
     """What ``explore`` reports beside the counts: the reduction, its group and method, where
     it ran (``--distributed``), the memory limit, notes, and the domains taken from the
@@ -901,6 +921,8 @@ def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[
         extra["method"] = reduced.reducer.method
     if reduced.notes:
         extra["notes"] = list(reduced.notes)
+    if reduced.ltl_symmetry:
+        extra["ltl symmetry"] = "\n".join(reduced.ltl_symmetry)
     if detection is not None and detection.domains is not None:
         extra["domains"] = detection.domains.summary()
     return extra

@@ -27,7 +27,7 @@ distinct slots, and are what ``Variable.owner`` and ``Summand.owners`` name (see
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Optional, Union
 
 # ---------------------------------------------------------------------------- expressions
 
@@ -272,6 +272,31 @@ class Assertion:
     objective: Expr | None = None
     sense: str | None = None
     about: str = ""
+    #: for ``kind`` ``"ltl"``: the formula and its propositions (None when not checkable here)
+    temporal: Optional["TemporalProperty"] = None
+
+
+@dataclass(frozen=True)
+class Proposition:
+    """An atomic proposition of an LTL formula, as the source writes it (``text``).
+
+    An event proposition (``event`` set) holds at a state reached by a step whose event is
+    ``event`` with argument values ``args`` (PAT: "the event just performed"); a state
+    proposition (``condition`` set) holds where the condition does."""
+
+    text: str
+    event: Optional[str] = None
+    args: tuple[int, ...] = ()
+    condition: Optional[Expr] = None
+
+
+@dataclass(frozen=True)
+class TemporalProperty:
+    """``formula`` as nested tuples (``detect.checking.buchi``) over ``("ap", k)`` naming
+    ``propositions[k]``."""
+
+    formula: tuple
+    propositions: tuple[Proposition, ...]
 
 
 @dataclass(frozen=True)
@@ -594,6 +619,8 @@ __all__ = [
     "Summand",
     "Process",
     "Assertion",
+    "Proposition",
+    "TemporalProperty",
     "Unranged",
     "Placeholder",
     "DomainFacts",
