@@ -107,6 +107,12 @@ class Constraint:
     #: operands than a table takes, all of domain {0, 1}) the gate is the only definition.
     #: ``""``: just a table.
     gate: str = ""
+    #: ``"<"``, ``"<="``, ``"=="`` or ``"!="``: a comparison given by its operator, not by a
+    #: table (``tuples`` is empty), for operands too wide for one (``_Builder.compared``):
+    #: with two variables in ``scope`` ``scope[0] op scope[1]`` must hold, with three
+    #: ``scope[2]`` is its truth value.  The graph draws it as a node of the operator with
+    #: ordered argument ports and pins its variables' values (``detect.symmetry.graph``).
+    relation: str = ""
 
     @property
     def variables(self) -> tuple[int, ...]:
@@ -226,9 +232,10 @@ class _Summand:
 
 
 class _Builder:
-    def __init__(self, model: SequentialModel, table_limit: int):
+    def __init__(self, model: SequentialModel, table_limit: int, relations: bool = True):
         self.model = model
         self.limit = table_limit
+        self.relations = relations
         self.slots = state_slots(model)
         self.offsets = slot_offsets(model)
         self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
@@ -837,6 +844,10 @@ class _Builder:
             a = self.term(e.left, ctx)
             b = self.term(e.right, ctx)
             op = e.op
+            if op in _ORDER:
+                t = self.compared(a, b, op, f"{self._show(a)} {op} {self._show(b)}")
+                if t is not None:
+                    return t
             return self.function(
                 [a, b], lambda x, y: apply_binary(op, x, y),
                 f"{self._show(a)} {op} {self._show(b)}", ctx,
@@ -999,6 +1010,53 @@ class _Builder:
                                 f"{self._show(acc)} {op} {self._show(o)}", ctx)
         return acc
 
+    def _wide(self, a, b, results: int) -> bool:
+        """``a`` and ``b`` are two variables whose comparison's table (``results`` values of
+        its own) would exceed the table limit."""
+        if not self.relations or isinstance(a, K) or isinstance(b, K) or a == b:
+            return False
+        return len(self.dom(a)) * len(self.dom(b)) * results > self.limit
+
+    def compared(self, a, b, op: str, text: str):
+        """A fresh ``t = (a op b)`` for a comparison of two variables too wide for a table,
+        as one ``Constraint.relation`` (None, nothing emitted, when the table fits: the
+        table stays the translation wherever it can be one).  Total, so never relaxed."""
+        da, db = self.dom(a), self.dom(b)
+        outputs = _comparison_values(op, da, db)
+        if not self._wide(a, b, len(outputs)):
+            return None
+        if len(outputs) == 1:
+            return K(outputs[0])
+        t = self.aux(outputs)
+        start = len(self.s.constraints)
+        left, right, canonical = (b, a, _SWAPPED[op]) if op in _SWAPPED else (a, b, op)
+        self.s.constraints.append(Constraint((left, right, t), (), self.s.index,
+                                             f"{self.vars[t].name} = {text}", relation=canonical))
+        self.define(t, [a, b], lambda x, y: apply_binary(op, x, y), start)
+        return t
+
+    def related(self, a, b, op: str, text: str, ctx) -> bool:
+        """Require ``a op b`` of two variables too wide for a table as one
+        ``Constraint.relation``, relaxed where the context does not hold (guarded by the
+        context's operand being nonzero); False (nothing emitted) where a table fits or
+        the context's operand is one of the two."""
+        if not self._wide(a, b, 1):
+            return False
+        g = self.context_var(ctx)
+        if isinstance(g, K):
+            if g.value == 0:
+                return True  # unreachable code: nothing to constrain
+            g = None
+        if g in (a, b):
+            return False
+        guard = (g, 0, False) if g is not None and 0 in self.dom(g) else None
+        if _comparison_values(op, self.dom(a), self.dom(b)) == [1]:
+            return True  # always holds: no constraint at all
+        left, right, canonical = (b, a, _SWAPPED[op]) if op in _SWAPPED else (a, b, op)
+        self.s.constraints.append(Constraint((left, right), (), self.s.index, text, guard,
+                                             relation=canonical))
+        return True
+
     def negate(self, o):
         return self.function([o], lambda x: int(not x), f"!{self._show(o)}")
 
@@ -1022,6 +1080,8 @@ class _Builder:
             b = self.term(inner.right, ctx)
             op = inner.op
             text = f"{'!' if negated else ''}({show_expr(inner)})"
+            if self.related(a, b, _NEGATED[op] if negated else op, text, ctx):
+                return
             self.emit([a, b], lambda x, y: apply_binary(op, x, y) != negated, text, ctx)
             return
         o = self.term(e, ctx)
@@ -1174,7 +1234,8 @@ class _Builder:
         for c in _live(self.s.constraints, self.s.defining, set(substitute)):
             scope = tuple(substitute.get(v, v) for v in c.scope)
             guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
-            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate))
+            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate,
+                                               relation=c.relation))
         self.frames.extend(frames)
         return None
 
@@ -1253,9 +1314,10 @@ class _Builder:
                 ))
 
 
-def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
-    """The CSP of ``model`` (see the module docstring for the exactness invariant)."""
-    b = _Builder(model, table_limit)
+def translate(model: SequentialModel, table_limit: int = 100_000, relations: bool = True) -> Csp:
+    """The CSP of ``model`` (see the module docstring for the exactness invariant); without
+    ``relations``, a comparison too wide for a table is ``TableTooLarge`` (as it once was)."""
+    b = _Builder(model, table_limit, relations)
     dead = []
     present = []
     faulting = []
@@ -1279,7 +1341,7 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
     variables = tuple(b.vars[v] for v in keep)
     constraints = tuple(
         Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
-                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate)
+                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate, c.relation)
         for c in b.constraints
     )
     return Csp(
@@ -1338,6 +1400,37 @@ def _event_base(name: str) -> str:
     """An event's name without element indices (``d[1]!`` -> ``d!``): an index is renamed
     with the processes it names, like an event argument."""
     return re.sub(r"\[[^\]]*\]", "", name)
+
+
+#: The comparisons ``Constraint.relation`` draws; ``>`` and ``>=`` as ``<`` and ``<=`` of the
+#: operands swapped, so the constraint does not depend on how the comparison is written.
+_ORDER = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_SWAPPED = {">": "<", ">=": "<="}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _comparison_values(op: str, da: Sequence[int], db: Sequence[int]) -> list[int]:
+    """The truth values ``a op b`` takes over ``a`` in ``da``, ``b`` in ``db`` (sorted
+    domains), without enumerating the pairs."""
+    lo_a, hi_a, lo_b, hi_b = da[0], da[-1], db[0], db[-1]
+    if op in _SWAPPED:
+        return _comparison_values(_SWAPPED[op], db, da)
+    if op == "<":
+        can = {1: lo_a < hi_b, 0: hi_a >= lo_b}
+    elif op == "<=":
+        can = {1: lo_a <= hi_b, 0: hi_a > lo_b}
+    else:
+        meet = bool(set(da) & set(db))
+        differ = not (len(da) == len(db) == 1 and da == db)
+        can = {1: meet, 0: differ} if op == "==" else {1: differ, 0: meet}
+    return [v for v in (0, 1) if can[v]]
+
+
+def relation_holds(op: str, values: Sequence[int]) -> bool:
+    """Whether ``values`` satisfy a ``Constraint.relation`` ``op`` (two values: the
+    comparison holds; three: the third is its truth value)."""
+    truth = apply_binary(op, values[0], values[1])
+    return truth != 0 if len(values) == 2 else values[2] == truth
 
 
 #: What a fault point's fault is, as the user is told: a failed assertion, an index out of
@@ -1433,12 +1526,15 @@ class _Check:
         self.scope, self.table, self.guard = c.scope, set(c.tuples), c.guard
         self.variables = c.variables
         self.gate = c.gate if c.gate and not c.tuples else ""  # a gate without a table
+        self.relation = c.relation
 
     def __call__(self, env: dict) -> bool:
         if self.guard is not None:
             g, value, holds = self.guard
             if (env[g] == value) != holds:
                 return True
+        if self.relation:
+            return relation_holds(self.relation, [env[u] for u in self.scope])
         if self.gate:
             *inputs, result = self.scope
             decide = all if self.gate == "&&" else any
