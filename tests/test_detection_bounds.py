@@ -3,6 +3,7 @@ of two wide variables is a relation, not a table; a loop is unrolled only as far
 the memory limit stops constraint generation and graph building."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -11,17 +12,19 @@ from hypothesis import strategies as st
 
 from detect.checking.verify import verify
 from detect.ir import (
-    TRUE, Assign, Binary, Const, Event, If, Local, Name, SequentialModel, Summand, Unary, Variable,
+    TRUE, Assert, Assign, Binary, Const, Event, If, Local, Name, SequentialModel, Summand, Unary, Variable, While,
 )
 from detect.symmetry import constraints
-from detect.symmetry.constraints import K, SearchTooLarge, TableTooLarge, solutions_of_summand, translate
+from detect.symmetry.constraints import (
+    K, SearchTooLarge, TableTooLarge, fault_states_of_summand, solutions_of_summand, translate,
+)
 from detect.symmetry import graph as graph_module
 from detect.symmetry.graph import build_graph, graph_size
 from detect.symmetry.pipeline import detect
 from detect.transform.load import narrowed
 from frontends import promela
 from tests.ir_strategies import models
-from tests.test_csp import interpreter_steps
+from tests.test_csp import interpreter_relation, interpreter_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,3 +196,51 @@ def test_random_models_with_relations_exact_and_sound(model):
         detection = detect(model)
     report = verify(model, [g.permutation for g in detection.group.generators], max_states=5000)
     assert report.ok
+
+
+DSTEP = "byte y;\nactive proctype P() {\n  d_step { do :: y < 3 -> y++ :: else -> break od }\n}\n"
+
+
+def test_loop_is_unrolled_only_as_far_as_it_can_run():
+    """The ``d_step`` loop once unrolled all 256 rounds (69,345 constraints, 7-12 s, a minute
+    on a loaded machine); the value analysis bounds y to 0..3, so no pre-state enters a 4th
+    round: the CSP is the same whatever the loop bound, and small."""
+    model = narrowed(promela.parse_text)(DSTEP, "dstep.pml")
+    assert model.loop_bound >= 256
+    csp = translate(model)
+    short = translate(dataclasses.replace(model, loop_bound=4))
+    assert len(csp.constraints) == len(short.constraints) <= 10
+    assert not any("loop ran more than" in c.text for c in csp.constraints)
+    for i in csp.summands:
+        assert set(solutions_of_summand(csp, i)) == interpreter_steps(model, i)
+
+
+@st.composite
+def loop_models(draw):
+    """One summand running a loop whose condition is symbolic in every round: a guarded
+    increment of x (which may fault past 3, or never happen, so that the loop runs past its
+    bound), over x, y in 0..3."""
+    domain = tuple(range(4))
+    x, y = Name("x"), Name("y")
+    bound = draw(st.integers(0, 4))
+    cond = Binary(draw(st.sampled_from(("<", "<=", "!="))), x, Const(bound))
+    step = draw(st.sampled_from([
+        Binary("+", x, Const(1)), Binary("+", x, y), Binary("+", x, Const(2)), Binary("%", Const(6), y)]))
+    body = (If(Binary(draw(st.sampled_from(("<", "!=", ">="))), y, Const(draw(st.integers(0, 3)))),
+               (Assign(x, step),), (Assign(y, Binary("+", y, Const(1))),)),)
+    if draw(st.booleans()):
+        body = (Assert(Binary("!=", x, Const(draw(st.integers(0, 3))))),) + body
+    return SequentialModel("loop", (Variable("x", domain, (domain,)), Variable("y", domain, (domain,))), (
+        Summand((), TRUE, Event("run"), (While(cond, body),)),), loop_bound=draw(st.integers(2, 8)))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(loop_models())
+def test_loops_cut_short_stay_exact(model):
+    """Steps and fault states of a loop whose later rounds are cut where no pre-state enters
+    them are exactly the interpreter's."""
+    csp = translate(model)
+    expected, expected_faults = interpreter_relation(model, 0)
+    got = set(solutions_of_summand(csp, 0, budget=2_000_000)) if 0 in csp.summands else set()
+    assert got == expected
+    assert fault_states_of_summand(csp, 0, budget=2_000_000) == expected_faults

@@ -229,6 +229,13 @@ class _Summand:
     defs: dict = field(default_factory=dict)
     #: position in ``constraints`` -> the aux it defines totally (removable when unread).
     defining: dict = field(default_factory=dict)
+    #: ``defs``, and for the values a partial operation or a range check gives (and what is
+    #: computed from them) their value wherever no fault happened and their context holds
+    #: (any value elsewhere), over the bases those are functions of: for ``never_entered``
+    #: only, which asks about runs that reach a loop's round, where that is their value.
+    shadow: dict = field(default_factory=dict)
+    #: the variables whose ``shadow`` entry is not their ``defs`` entry
+    shadow_only: set = field(default_factory=set)
 
 
 class _Builder:
@@ -424,6 +431,7 @@ class _Builder:
             t = self.aux(outputs, hint)
             self.emit(list(operands) + [t], lambda *xs: _faults(fn, xs[:-1]) or fn(*xs[:-1]) == xs[-1],
                       f"{self.vars[t].name} = {text} (any value where it faults)")
+            self.shadow(t, operands, fn)
             return t
         if len(outputs) == 1 and total:
             return K(outputs.pop())
@@ -436,6 +444,8 @@ class _Builder:
         if total:
             self._learn(t, operands, fn)
             self.define(t, operands, fn, start)
+        else:
+            self.shadow(t, operands, fn)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
@@ -611,18 +621,19 @@ class _Builder:
         return t
 
     # ------------------------------------------------------------------ composition
-    def _composed(self, operands, limit: int = 0):
+    def _composed(self, operands, limit: int = 0, defs: "dict | None" = None):
         """``(bases, getters)``: the base variables the non-constant ``operands`` are total
         functions of (``_Summand.defs``; a variable without a definition is its own base),
         and per operand a function of the bases' values giving its value; None past
         ``TABULATE_ROWS`` combinations of the bases."""
+        defs = self.s.defs if defs is None else defs
         bases: list[int] = []
         parts = []
         for o in operands:
             if isinstance(o, K):
                 parts.append(o)
                 continue
-            d = self.s.defs.get(o)
+            d = defs.get(o)
             own = d[0] if d else (o,)
             parts.append((o, own, d[1] if d else None))
             for b in own:
@@ -655,18 +666,44 @@ class _Builder:
             for pos in range(start, len(self.s.constraints)):
                 if t in self.s.constraints[pos].scope:
                     self.s.defining[pos] = t
-        composed = self._composed(operands)
+        table = self._table(t, operands, f)
+        if table is not None:
+            self.s.defs[t] = table
+        if any(o in self.s.shadow_only for o in operands if not isinstance(o, K)):
+            self.shadow(t, operands, f)  # over the shadow's bases, which go through range checks
+        elif table is not None:
+            self.s.shadow[t] = table
+
+    def _table(self, t: int, operands, f, defs: "dict | None" = None, default=None):
+        """``(bases, table)`` of ``t = f(*operands)`` over the bases of ``operands``
+        (``_composed`` over ``defs``), or None; where ``f`` faults, ``default`` (None: no
+        table at all)."""
+        composed = self._composed(operands, defs=defs)
         if composed is None:
-            return
+            return None
         bases, getters = composed
         table = {}
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
-                table[bv] = f(*(get(bv) for get in getters))
+                try:
+                    table[bv] = f(*(get(bv) for get in getters))
+                except Fault:
+                    if default is None:
+                        raise
+                    table[bv] = default
         except (Fault, KeyError, IndexError):
-            return
+            return None
         if all(v in self.vars[t].domain for v in table.values()):
-            self.s.defs[t] = (tuple(bases), table)
+            return tuple(bases), table
+        return None
+
+    def shadow(self, t: int, operands, f) -> None:
+        """Record ``t``'s value as ``f(*operands)`` where that does not fault (see
+        ``_Summand.shadow``)."""
+        table = self._table(t, operands, f, self.s.shadow, self.vars[t].domain[0])
+        if table is not None:
+            self.s.shadow[t] = table
+            self.s.shadow_only.add(t)
 
     def flat_emit(self, operands, allowed, text: str, ctx) -> bool:
         """``emit`` over the base variables of ``operands`` and of the context (a relation
@@ -718,6 +755,26 @@ class _Builder:
                         return False
                 except Fault:
                     return False
+        return True
+
+    def never_entered(self, c, ctx) -> bool:
+        """Whether no values of the bases the loop condition ``c`` and the context ``ctx``
+        (the rounds entered so far, and the loop's own context) are functions of make them
+        all nonzero, so the round is never entered (``_composed``, over at most
+        ``TABULATE_ROWS`` combinations; False when it cannot tell).  The functions
+        (``_Summand.shadow``) are the values of every run that reaches the round, which has
+        not faulted and has every context operand nonzero, so where none of the bases'
+        values does, no run enters it: sound for the steps and the fault relation alike."""
+        listed = [o for o in ctx if not isinstance(o, K)] + [c]
+        if not any(o in self.s.shadow for o in listed):
+            return False
+        composed = self._composed(listed, defs=self.s.shadow)
+        if composed is None:
+            return False
+        bases, getters = composed
+        for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+            if all(get(bv) != 0 for get in getters):
+                return False
         return True
 
     def never_outside(self, o, allowed: set, ctx) -> bool:
@@ -779,6 +836,7 @@ class _Builder:
             t = self.aux(inside, "c")
             self.emit([o, t], lambda a, b: a == b or a not in allowed,
                       f"{self.vars[t].name} = {what} (any value where it is out of range)")
+            self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
             return t
         if self.never_outside(o, allowed, ctx):
             # Where the path is taken, o is always in range; elsewhere its value is masked
@@ -788,6 +846,7 @@ class _Builder:
             return self.function([o], lambda a: a if a in allowed else low, f"{what} in range", (), "c")
         t = self.aux(inside, "c")
         self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
+        self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
         return t
 
     # ------------------------------------------------------------------ expressions
@@ -1176,6 +1235,11 @@ class _Builder:
         for rounds in range(bound + 1):
             c = self.term(st.cond, ctx)
             if isinstance(c, K) and not c.value:
+                break
+            if not isinstance(c, K) and self.never_entered(c, ctx):
+                # No pre-state that reaches this round without a fault enters it (the value
+                # analysis bounded the loop's variables): unrolling stops as for a constant
+                # false condition, where CSP# and Promela loops once ran all 256 rounds.
                 break
             if rounds == bound:
                 self.fault(ctx if isinstance(c, K) else ctx + (c,),
