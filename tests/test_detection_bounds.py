@@ -4,6 +4,9 @@ the memory limit stops constraint generation and graph building."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -244,3 +247,39 @@ def test_loops_cut_short_stay_exact(model):
     got = set(solutions_of_summand(csp, 0, budget=2_000_000)) if 0 in csp.summands else set()
     assert got == expected
     assert fault_states_of_summand(csp, 0, budget=2_000_000) == expected_faults
+
+
+#: Reads and writes of a byte array through indices: guarded copies of 256 values per
+#: element, some 30 MB of constraints and coloured graph for two processes.
+COPIES = """#define S 16
+byte a[S];
+active [2] proctype P() {
+  byte i, j;
+  do
+  :: i < S - 1 -> a[i] = a[j] + 1; j = a[i]; i = a[j] % S
+  :: else -> break
+  od
+}
+"""
+
+
+@pytest.mark.parametrize("command", [["analyze"], ["explore", "--reduce", "exact"]])
+def test_memory_limit_stops_detection_with_one_line(command, tmp_path):
+    """``--memory-limit`` bounds the constraints and the coloured graph as well as the
+    exploration: past it, one line naming the stage, exit 3, no traceback."""
+    path = tmp_path / "copies.pml"
+    path.write_text(COPIES)
+    done = subprocess.run([sys.executable, "-m", "detect.cli", *command, str(path), "--memory-limit", "8M"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert done.returncode == 3, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert "Traceback" not in done.stderr
+    assert lines[-1].startswith(f"symdetect: {path}: memory limit of 8.0 MiB reached (--memory-limit) while "
+                                "detecting symmetries")
+    assert lines[-1].endswith("the run is incomplete: raise --memory-limit")
+    # Without the bound the same run completes.
+    free = subprocess.run([sys.executable, "-m", "detect.cli", "analyze", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert free.returncode == 0, free.stderr

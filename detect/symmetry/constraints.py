@@ -43,6 +43,7 @@ operands does not depend on their order.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
@@ -316,6 +317,12 @@ class _Builder:
 
         picks = _picks(operands, scope)
         direct = len(operands) == len(scope)  # the operands are the scope, in its order
+        if allowed is _same and direct and len(scope) == 2:
+            # A copy: its tuples are the values both domains have, in the product's order
+            # (enumerating the product made guarded copies of bytes most of the time spent).
+            second = set(domains[1])
+            self._store(scope, domains, size, [(v, v) for v in domains[0] if v in second], text, ctx, guard)
+            return
         tuples = []
         for assignment in itertools.product(*domains):
             try:
@@ -413,13 +420,17 @@ class _Builder:
             size *= len(self.dom(o))
         if size > self.limit:
             raise self.too_large(text, size, [o for o in operands if not isinstance(o, K)])
-        outputs = set()
-        total = True
+        # Each input's value (or fault) once: the tables, definitions and facts below read
+        # them again, and ``fn`` may be a whole expression's evaluation (``tabulated``).
+        results = {}
         for values in itertools.product(*(self.dom(o) for o in operands)):
             try:
-                outputs.add(fn(*values))
-            except Fault:
-                total = False
+                results[values] = fn(*values)
+            except Fault as fault:
+                results[values] = fault
+        outputs = {r for r in results.values() if not isinstance(r, Fault)}
+        total = not any(isinstance(r, Fault) for r in results.values())
+        fn = _memo(fn, results)
         if not outputs:
             self.fault(ctx, f"{text} always faults")
             return K(0)
@@ -450,7 +461,7 @@ class _Builder:
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
         """``[guard] -> target = source``."""
-        self.emit([target, source], lambda a, b: a == b, text, guard=guard)
+        self.emit([target, source], _same, text, guard=guard)
 
     def choice(self, guard, a, b, text: str, hint: str):
         """Operand equal to ``a`` where ``guard`` holds and to ``b`` elsewhere (φ, writes).
@@ -653,9 +664,11 @@ class _Builder:
             o, own, table = part
             ids = tuple(position[b] for b in own)
             if table is None:
-                getters.append(lambda bv, j=ids[0]: bv[j])
-            else:
-                getters.append(lambda bv, ids=ids, table=table: table[tuple(bv[j] for j in ids)])
+                getters.append(operator.itemgetter(ids[0]))
+            elif len(ids) == 1:
+                getters.append(lambda bv, j=ids[0], table=table: table[(bv[j],)])
+            else:  # (itemgetter of several positions gives their tuple: the table's key)
+                getters.append(lambda bv, key=operator.itemgetter(*ids), table=table: table[key(bv)])
         return bases, getters
 
     def define(self, t: int, operands, f, start: int) -> None:
@@ -686,7 +699,7 @@ class _Builder:
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
                 try:
-                    table[bv] = f(*(get(bv) for get in getters))
+                    table[bv] = f(*[get(bv) for get in getters])
                 except Fault:
                     if default is None:
                         raise
@@ -845,7 +858,8 @@ class _Builder:
             low = inside[0]
             return self.function([o], lambda a: a if a in allowed else low, f"{what} in range", (), "c")
         t = self.aux(inside, "c")
-        self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
+        # (t's domain is within ``allowed``: t = o holds only where o is in range.)
+        self.emit([o, t], _same, f"{self.vars[t].name} = {what} in range", ctx)
         self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
         return t
 
@@ -960,18 +974,22 @@ class _Builder:
             return evaluate(body, Env(self.model, {}, [], scope))
 
         order = list(leaves)
+        computed = {}  # the leaves' values -> e's value, evaluated once each
         for values in itertools.product(*(leaves[leaf] for leaf in order)):
             try:
-                value({names[leaf].name: v for leaf, v in zip(order, values)})
+                computed[values] = value({names[leaf].name: v for leaf, v in zip(order, values)})
             except Fault:
                 return None  # partial: translated by structure, each fault where it occurs
         operands = {leaf: self.term(leaf, ctx) for leaf in order}
         inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
         position = {o: n for n, o in enumerate(inputs)}
+        picks = [(True, o.value) if isinstance(o, K) else (False, position[o]) for o in operands.values()]
 
         def fn(*xs):
-            return value({names[leaf].name: o.value if isinstance(o, K) else xs[position[o]]
-                          for leaf, o in operands.items()})
+            key = tuple(x if const else xs[x] for const, x in picks)
+            if key in computed:
+                return computed[key]
+            return value({names[leaf].name: v for leaf, v in zip(order, key)})
 
         return self.function(inputs, fn, show_expr(e), ctx)
 
@@ -1294,7 +1312,7 @@ class _Builder:
                 substitute[o] = self.post[k]
             else:
                 # (An aux with a definition over few bases becomes one table over them.)
-                self.emit([o, self.post[k]], lambda a, b: a == b, f"{self.slots[k].label}' = {self._show(o)}")
+                self.emit([o, self.post[k]], _same, f"{self.slots[k].label}' = {self._show(o)}")
         for c in _live(self.s.constraints, self.s.defining, set(substitute)):
             scope = tuple(substitute.get(v, v) for v in c.scope)
             guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
@@ -1505,6 +1523,24 @@ FAULT_KINDS = ("assert", "index", "range", "arithmetic", "loop")
 
 def _checked_kind(what: str) -> str:
     return "index" if what.startswith("index of") else "range"
+
+
+def _same(a: int, b: int) -> bool:
+    """The relation of a copy (``emit`` lists its tuples without enumerating the product)."""
+    return a == b
+
+
+def _memo(fn, results: dict):
+    """``fn`` reading ``results`` (arguments -> value, or the ``Fault`` it raised) first."""
+    def lookup(*values):
+        try:
+            r = results[values]
+        except KeyError:
+            return fn(*values)
+        if isinstance(r, Fault):
+            raise Fault(*r.args)  # a fresh one: re-raising one instance grows its traceback
+        return r
+    return lookup
 
 
 def _faults(fn, values) -> bool:
