@@ -13,7 +13,9 @@ TopSPIN models are read from ../shared/corpus/topspin (skipped when absent).  Wi
 ``--memory``, runs whose detection outgrows ``--memory-limit`` instead (``memory_main``)."""
 from __future__ import annotations
 
+import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -92,45 +94,74 @@ def rss(pid: int) -> int:
         return 0
 
 
-def memory_stop(args: list[str], baseline: int) -> tuple[float, int, int, int, str]:
-    """(latency s, exit code, peak resident bytes, resident bytes at the crossing, last line)
-    of one run bounded by ``--memory-limit``: the latency is from the first moment (sampled
-    every 5 ms) its resident set exceeds ``baseline`` plus the limit to its exit."""
-    proc = subprocess.Popen([sys.executable, "-m", "detect.cli", *args, "--memory-limit", str(MEMORY_LIMIT)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    crossed, peak = None, 0
-    while proc.poll() is None:
-        now = rss(proc.pid)
-        peak = max(peak, now)
-        if crossed is None and now > baseline + MEMORY_LIMIT:
-            crossed = time.perf_counter()
-        time.sleep(0.005)
-    ended = time.perf_counter()
-    stdout, stderr = proc.communicate()
-    lines = [line for line in (stderr + stdout).splitlines() if line.strip()]
-    latency = ended - crossed if crossed is not None else float("nan")
-    return latency, proc.returncode, peak, baseline + MEMORY_LIMIT, (lines[-1] if lines else "")[:170]
+IN_PROCESS = r"""
+import json, sys, threading, time, warnings
+warnings.simplefilter("ignore")
+from detect.cli import MemoryLimitReached, Run
+from detect.statespace.explore import resident_bytes
+from detect.symmetry.pipeline import detect
+from detect.transform.load import load_model
+
+limit = int(sys.argv[2])
+model = load_model(sys.argv[1])
+run = Run(sys.argv[1], None)
+start = resident_bytes()
+crossed, peak, done = [], [0], threading.Event()
+
+def watch():  # the same measure as Run.memory_bound's, read every millisecond
+    while not done.wait(0.001):
+        grown = resident_bytes() - start
+        peak[0] = max(peak[0], grown)
+        if not crossed and grown > limit:
+            crossed.append(time.perf_counter())
+
+threading.Thread(target=watch, daemon=True).start()
+began = time.perf_counter()
+try:
+    with run.memory_bound(limit):
+        detect(model, graph_limit=None)
+    stopped = time.perf_counter()
+    outcome = "completed"
+except MemoryLimitReached:
+    stopped = time.perf_counter()
+    run.disarm()  # first, as the command does: the alarm repeats until then
+    outcome = "MemoryLimitReached"
+done.set()
+run.disarm()
+print(json.dumps({"outcome": outcome, "latency": stopped - crossed[0] if crossed else None,
+                  "seconds": stopped - began, "peak": peak[0]}))
+"""
 
 
 def memory_main() -> None:
-    """Runs bounded by ``--memory-limit`` while detecting (the baseline: the peak resident
-    set of ``linearise``, which loads the model and stops)."""
+    """Detection outgrowing ``--memory-limit``: in a process of its own, the time from the
+    resident set's growth first passing the limit (read every millisecond, the measure
+    ``Run.memory_bound`` reads every 20 ms) to ``MemoryLimitReached`` stopping detection;
+    then the commands themselves: exit code, last line and peak resident set."""
     tmp = Path(tempfile.mkdtemp())
     scaled = tmp / "scaled.pml"
     scaled.write_text(SCALED)
-    proc = subprocess.Popen([sys.executable, "-m", "detect.cli", "linearise", str(scaled)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    baseline = usage.ru_maxrss * 1024
-    print(f"baseline (linearise's peak resident set): {baseline / 2**20:.0f} MiB; "
-          f"--memory-limit {MEMORY_LIMIT / 2**20:.0f}M\n")
-    print("| run | latency (s) | exit | peak resident (MiB) | baseline + limit (MiB) | last line |\n|---|---|---|---|---|---|")
+    limit_text = f"{MEMORY_LIMIT >> 20}M"
+    done = subprocess.run([sys.executable, "-c", IN_PROCESS, str(scaled), str(MEMORY_LIMIT)], cwd=ROOT,
+                          capture_output=True, text=True)
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"In process (detection of scaled.pml, --graph-limit lifted, limit {limit_text}): {r['outcome']} "
+          f"{r['seconds']:.2f} s after detection began, {r['latency']:.3f} s after the growth passed the limit; "
+          f"peak growth {r['peak'] / 2**20:.0f} MiB\n")
+    print("| run | exit | wall (s) | peak resident (MiB) | last line |\n|---|---|---|---|---|")
     for label, args in [("scaled.pml analyze", ["analyze", str(scaled), "--graph-limit", "50000000"]),
                         ("scaled.pml explore --reduce exact",
                          ["explore", str(scaled), "--reduce", "exact", "--graph-limit", "50000000"])]:
-        latency, code, peak, bound, last = memory_stop(args, baseline)
-        print(f"| {label} | {latency:.2f} | {code} | {peak / 2**20:.0f} | {bound / 2**20:.0f} | "
-              f"{last.replace('|', '/')} |", flush=True)
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "detect.cli", *args, "--memory-limit", limit_text],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout, stderr = proc.communicate()
+        wall = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # the largest child so far
+        lines = [line for line in (stderr + stdout).splitlines() if line.strip()]
+        last = (lines[-1] if lines else "").replace(str(tmp) + "/", "")
+        print(f"| {label} | {proc.returncode} | {wall:.1f} | {peak / 2**20:.0f} | {last.replace('|', '/')} |",
+              flush=True)
 
 
 def main() -> None:
