@@ -185,17 +185,20 @@ def every_comparison_a_relation(monkeypatch):
 @given(st.one_of(comparing_models(), models()))
 def test_random_models_with_relations_exact_and_sound(model):
     """Every comparison of two variables drawn as a relation: each summand's solutions are
-    the interpreter's steps, and every generator detected is a symmetry of the transition
-    system."""
+    the interpreter's steps, its fault relation allows the states where they fault, and
+    every generator detected is a symmetry of the transition system."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         every_comparison_a_relation(monkeypatch)
         csp = translate(model)
-        for i in csp.summands:
+        for i in range(len(model.summands)):
+            expected, expected_faults = interpreter_relation(model, i)
             try:
-                got = set(solutions_of_summand(csp, i))
+                got = set(solutions_of_summand(csp, i)) if i in csp.summands else set()
+                got_faults = fault_states_of_summand(csp, i)
             except SearchTooLarge:
                 reject()
-            assert got == interpreter_steps(model, i), i
+            assert got == expected, i
+            assert got_faults == expected_faults, i
         detection = detect(model)
     report = verify(model, [g.permutation for g in detection.group.generators], max_states=5000)
     assert report.ok
