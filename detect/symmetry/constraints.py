@@ -43,6 +43,7 @@ operands does not depend on their order.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
@@ -107,6 +108,12 @@ class Constraint:
     #: operands than a table takes, all of domain {0, 1}) the gate is the only definition.
     #: ``""``: just a table.
     gate: str = ""
+    #: ``"<"``, ``"<="``, ``"=="`` or ``"!="``: a comparison given by its operator, not by a
+    #: table (``tuples`` is empty), for operands too wide for one (``_Builder.compared``):
+    #: with two variables in ``scope`` ``scope[0] op scope[1]`` must hold, with three
+    #: ``scope[2]`` is its truth value.  The graph draws it as a node of the operator with
+    #: ordered argument ports and pins its variables' values (``detect.symmetry.graph``).
+    relation: str = ""
 
     @property
     def variables(self) -> tuple[int, ...]:
@@ -223,12 +230,20 @@ class _Summand:
     defs: dict = field(default_factory=dict)
     #: position in ``constraints`` -> the aux it defines totally (removable when unread).
     defining: dict = field(default_factory=dict)
+    #: ``defs``, and for the values a partial operation or a range check gives (and what is
+    #: computed from them) their value wherever no fault happened and their context holds
+    #: (any value elsewhere), over the bases those are functions of: for ``never_entered``
+    #: only, which asks about runs that reach a loop's round, where that is their value.
+    shadow: dict = field(default_factory=dict)
+    #: the variables whose ``shadow`` entry is not their ``defs`` entry
+    shadow_only: set = field(default_factory=set)
 
 
 class _Builder:
-    def __init__(self, model: SequentialModel, table_limit: int):
+    def __init__(self, model: SequentialModel, table_limit: int, relations: bool = True):
         self.model = model
         self.limit = table_limit
+        self.relations = relations
         self.slots = state_slots(model)
         self.offsets = slot_offsets(model)
         self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
@@ -302,6 +317,12 @@ class _Builder:
 
         picks = _picks(operands, scope)
         direct = len(operands) == len(scope)  # the operands are the scope, in its order
+        if allowed is _same and direct and len(scope) == 2:
+            # A copy: its tuples are the values both domains have, in the product's order
+            # (enumerating the product made guarded copies of bytes most of the time spent).
+            second = set(domains[1])
+            self._store(scope, domains, size, [(v, v) for v in domains[0] if v in second], text, ctx, guard)
+            return
         tuples = []
         for assignment in itertools.product(*domains):
             try:
@@ -399,13 +420,17 @@ class _Builder:
             size *= len(self.dom(o))
         if size > self.limit:
             raise self.too_large(text, size, [o for o in operands if not isinstance(o, K)])
-        outputs = set()
-        total = True
+        # Each input's value (or fault) once: the tables, definitions and facts below read
+        # them again, and ``fn`` may be a whole expression's evaluation (``tabulated``).
+        results = {}
         for values in itertools.product(*(self.dom(o) for o in operands)):
             try:
-                outputs.add(fn(*values))
-            except Fault:
-                total = False
+                results[values] = fn(*values)
+            except Fault as fault:
+                results[values] = fault
+        outputs = {r for r in results.values() if not isinstance(r, Fault)}
+        total = not any(isinstance(r, Fault) for r in results.values())
+        fn = _memo(fn, results)
         if not outputs:
             self.fault(ctx, f"{text} always faults")
             return K(0)
@@ -417,6 +442,7 @@ class _Builder:
             t = self.aux(outputs, hint)
             self.emit(list(operands) + [t], lambda *xs: _faults(fn, xs[:-1]) or fn(*xs[:-1]) == xs[-1],
                       f"{self.vars[t].name} = {text} (any value where it faults)")
+            self.shadow(t, operands, fn)
             return t
         if len(outputs) == 1 and total:
             return K(outputs.pop())
@@ -429,11 +455,13 @@ class _Builder:
         if total:
             self._learn(t, operands, fn)
             self.define(t, operands, fn, start)
+        else:
+            self.shadow(t, operands, fn)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
         """``[guard] -> target = source``."""
-        self.emit([target, source], lambda a, b: a == b, text, guard=guard)
+        self.emit([target, source], _same, text, guard=guard)
 
     def choice(self, guard, a, b, text: str, hint: str):
         """Operand equal to ``a`` where ``guard`` holds and to ``b`` elsewhere (φ, writes).
@@ -604,18 +632,19 @@ class _Builder:
         return t
 
     # ------------------------------------------------------------------ composition
-    def _composed(self, operands, limit: int = 0):
+    def _composed(self, operands, limit: int = 0, defs: "dict | None" = None):
         """``(bases, getters)``: the base variables the non-constant ``operands`` are total
         functions of (``_Summand.defs``; a variable without a definition is its own base),
         and per operand a function of the bases' values giving its value; None past
         ``TABULATE_ROWS`` combinations of the bases."""
+        defs = self.s.defs if defs is None else defs
         bases: list[int] = []
         parts = []
         for o in operands:
             if isinstance(o, K):
                 parts.append(o)
                 continue
-            d = self.s.defs.get(o)
+            d = defs.get(o)
             own = d[0] if d else (o,)
             parts.append((o, own, d[1] if d else None))
             for b in own:
@@ -635,9 +664,11 @@ class _Builder:
             o, own, table = part
             ids = tuple(position[b] for b in own)
             if table is None:
-                getters.append(lambda bv, j=ids[0]: bv[j])
-            else:
-                getters.append(lambda bv, ids=ids, table=table: table[tuple(bv[j] for j in ids)])
+                getters.append(operator.itemgetter(ids[0]))
+            elif len(ids) == 1:
+                getters.append(lambda bv, j=ids[0], table=table: table[(bv[j],)])
+            else:  # (itemgetter of several positions gives their tuple: the table's key)
+                getters.append(lambda bv, key=operator.itemgetter(*ids), table=table: table[key(bv)])
         return bases, getters
 
     def define(self, t: int, operands, f, start: int) -> None:
@@ -648,18 +679,44 @@ class _Builder:
             for pos in range(start, len(self.s.constraints)):
                 if t in self.s.constraints[pos].scope:
                     self.s.defining[pos] = t
-        composed = self._composed(operands)
+        table = self._table(t, operands, f)
+        if table is not None:
+            self.s.defs[t] = table
+        if any(o in self.s.shadow_only for o in operands if not isinstance(o, K)):
+            self.shadow(t, operands, f)  # over the shadow's bases, which go through range checks
+        elif table is not None:
+            self.s.shadow[t] = table
+
+    def _table(self, t: int, operands, f, defs: "dict | None" = None, default=None):
+        """``(bases, table)`` of ``t = f(*operands)`` over the bases of ``operands``
+        (``_composed`` over ``defs``), or None; where ``f`` faults, ``default`` (None: no
+        table at all)."""
+        composed = self._composed(operands, defs=defs)
         if composed is None:
-            return
+            return None
         bases, getters = composed
         table = {}
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
-                table[bv] = f(*(get(bv) for get in getters))
+                try:
+                    table[bv] = f(*[get(bv) for get in getters])
+                except Fault:
+                    if default is None:
+                        raise
+                    table[bv] = default
         except (Fault, KeyError, IndexError):
-            return
+            return None
         if all(v in self.vars[t].domain for v in table.values()):
-            self.s.defs[t] = (tuple(bases), table)
+            return tuple(bases), table
+        return None
+
+    def shadow(self, t: int, operands, f) -> None:
+        """Record ``t``'s value as ``f(*operands)`` where that does not fault (see
+        ``_Summand.shadow``)."""
+        table = self._table(t, operands, f, self.s.shadow, self.vars[t].domain[0])
+        if table is not None:
+            self.s.shadow[t] = table
+            self.s.shadow_only.add(t)
 
     def flat_emit(self, operands, allowed, text: str, ctx) -> bool:
         """``emit`` over the base variables of ``operands`` and of the context (a relation
@@ -711,6 +768,26 @@ class _Builder:
                         return False
                 except Fault:
                     return False
+        return True
+
+    def never_entered(self, c, ctx) -> bool:
+        """Whether no values of the bases the loop condition ``c`` and the context ``ctx``
+        (the rounds entered so far, and the loop's own context) are functions of make them
+        all nonzero, so the round is never entered (``_composed``, over at most
+        ``TABULATE_ROWS`` combinations; False when it cannot tell).  The functions
+        (``_Summand.shadow``) are the values of every run that reaches the round, which has
+        not faulted and has every context operand nonzero, so where none of the bases'
+        values does, no run enters it: sound for the steps and the fault relation alike."""
+        listed = [o for o in ctx if not isinstance(o, K)] + [c]
+        if not any(o in self.s.shadow for o in listed):
+            return False
+        composed = self._composed(listed, defs=self.s.shadow)
+        if composed is None:
+            return False
+        bases, getters = composed
+        for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+            if all(get(bv) != 0 for get in getters):
+                return False
         return True
 
     def never_outside(self, o, allowed: set, ctx) -> bool:
@@ -772,6 +849,7 @@ class _Builder:
             t = self.aux(inside, "c")
             self.emit([o, t], lambda a, b: a == b or a not in allowed,
                       f"{self.vars[t].name} = {what} (any value where it is out of range)")
+            self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
             return t
         if self.never_outside(o, allowed, ctx):
             # Where the path is taken, o is always in range; elsewhere its value is masked
@@ -780,7 +858,9 @@ class _Builder:
             low = inside[0]
             return self.function([o], lambda a: a if a in allowed else low, f"{what} in range", (), "c")
         t = self.aux(inside, "c")
-        self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
+        # (t's domain is within ``allowed``: t = o holds only where o is in range.)
+        self.emit([o, t], _same, f"{self.vars[t].name} = {what} in range", ctx)
+        self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
         return t
 
     # ------------------------------------------------------------------ expressions
@@ -837,6 +917,10 @@ class _Builder:
             a = self.term(e.left, ctx)
             b = self.term(e.right, ctx)
             op = e.op
+            if op in _ORDER:
+                t = self.compared(a, b, op, f"{self._show(a)} {op} {self._show(b)}")
+                if t is not None:
+                    return t
             return self.function(
                 [a, b], lambda x, y: apply_binary(op, x, y),
                 f"{self._show(a)} {op} {self._show(b)}", ctx,
@@ -890,18 +974,22 @@ class _Builder:
             return evaluate(body, Env(self.model, {}, [], scope))
 
         order = list(leaves)
+        computed = {}  # the leaves' values -> e's value, evaluated once each
         for values in itertools.product(*(leaves[leaf] for leaf in order)):
             try:
-                value({names[leaf].name: v for leaf, v in zip(order, values)})
+                computed[values] = value({names[leaf].name: v for leaf, v in zip(order, values)})
             except Fault:
                 return None  # partial: translated by structure, each fault where it occurs
         operands = {leaf: self.term(leaf, ctx) for leaf in order}
         inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
         position = {o: n for n, o in enumerate(inputs)}
+        picks = [(True, o.value) if isinstance(o, K) else (False, position[o]) for o in operands.values()]
 
         def fn(*xs):
-            return value({names[leaf].name: o.value if isinstance(o, K) else xs[position[o]]
-                          for leaf, o in operands.items()})
+            key = tuple(x if const else xs[x] for const, x in picks)
+            if key in computed:
+                return computed[key]
+            return value({names[leaf].name: v for leaf, v in zip(order, key)})
 
         return self.function(inputs, fn, show_expr(e), ctx)
 
@@ -999,6 +1087,53 @@ class _Builder:
                                 f"{self._show(acc)} {op} {self._show(o)}", ctx)
         return acc
 
+    def _wide(self, a, b, results: int) -> bool:
+        """``a`` and ``b`` are two variables whose comparison's table (``results`` values of
+        its own) would exceed the table limit."""
+        if not self.relations or isinstance(a, K) or isinstance(b, K) or a == b:
+            return False
+        return len(self.dom(a)) * len(self.dom(b)) * results > self.limit
+
+    def compared(self, a, b, op: str, text: str):
+        """A fresh ``t = (a op b)`` for a comparison of two variables too wide for a table,
+        as one ``Constraint.relation`` (None, nothing emitted, when the table fits: the
+        table stays the translation wherever it can be one).  Total, so never relaxed."""
+        da, db = self.dom(a), self.dom(b)
+        outputs = _comparison_values(op, da, db)
+        if not self._wide(a, b, len(outputs)):
+            return None
+        if len(outputs) == 1:
+            return K(outputs[0])
+        t = self.aux(outputs)
+        start = len(self.s.constraints)
+        left, right, canonical = (b, a, _SWAPPED[op]) if op in _SWAPPED else (a, b, op)
+        self.s.constraints.append(Constraint((left, right, t), (), self.s.index,
+                                             f"{self.vars[t].name} = {text}", relation=canonical))
+        self.define(t, [a, b], lambda x, y: apply_binary(op, x, y), start)
+        return t
+
+    def related(self, a, b, op: str, text: str, ctx) -> bool:
+        """Require ``a op b`` of two variables too wide for a table as one
+        ``Constraint.relation``, relaxed where the context does not hold (guarded by the
+        context's operand being nonzero); False (nothing emitted) where a table fits or
+        the context's operand is one of the two."""
+        if not self._wide(a, b, 1):
+            return False
+        g = self.context_var(ctx)
+        if isinstance(g, K):
+            if g.value == 0:
+                return True  # unreachable code: nothing to constrain
+            g = None
+        if g in (a, b):
+            return False
+        guard = (g, 0, False) if g is not None and 0 in self.dom(g) else None
+        if _comparison_values(op, self.dom(a), self.dom(b)) == [1]:
+            return True  # always holds: no constraint at all
+        left, right, canonical = (b, a, _SWAPPED[op]) if op in _SWAPPED else (a, b, op)
+        self.s.constraints.append(Constraint((left, right), (), self.s.index, text, guard,
+                                             relation=canonical))
+        return True
+
     def negate(self, o):
         return self.function([o], lambda x: int(not x), f"!{self._show(o)}")
 
@@ -1022,6 +1157,8 @@ class _Builder:
             b = self.term(inner.right, ctx)
             op = inner.op
             text = f"{'!' if negated else ''}({show_expr(inner)})"
+            if self.related(a, b, _NEGATED[op] if negated else op, text, ctx):
+                return
             self.emit([a, b], lambda x, y: apply_binary(op, x, y) != negated, text, ctx)
             return
         o = self.term(e, ctx)
@@ -1117,6 +1254,11 @@ class _Builder:
             c = self.term(st.cond, ctx)
             if isinstance(c, K) and not c.value:
                 break
+            if not isinstance(c, K) and self.never_entered(c, ctx):
+                # No pre-state that reaches this round without a fault enters it (the value
+                # analysis bounded the loop's variables): unrolling stops as for a constant
+                # false condition, where CSP# and Promela loops once ran all 256 rounds.
+                break
             if rounds == bound:
                 self.fault(ctx if isinstance(c, K) else ctx + (c,),
                            f"loop ran more than {bound} rounds", "loop")
@@ -1170,11 +1312,12 @@ class _Builder:
                 substitute[o] = self.post[k]
             else:
                 # (An aux with a definition over few bases becomes one table over them.)
-                self.emit([o, self.post[k]], lambda a, b: a == b, f"{self.slots[k].label}' = {self._show(o)}")
+                self.emit([o, self.post[k]], _same, f"{self.slots[k].label}' = {self._show(o)}")
         for c in _live(self.s.constraints, self.s.defining, set(substitute)):
             scope = tuple(substitute.get(v, v) for v in c.scope)
             guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
-            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate))
+            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate,
+                                               relation=c.relation))
         self.frames.extend(frames)
         return None
 
@@ -1253,9 +1396,10 @@ class _Builder:
                 ))
 
 
-def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
-    """The CSP of ``model`` (see the module docstring for the exactness invariant)."""
-    b = _Builder(model, table_limit)
+def translate(model: SequentialModel, table_limit: int = 100_000, relations: bool = True) -> Csp:
+    """The CSP of ``model`` (see the module docstring for the exactness invariant); without
+    ``relations``, a comparison too wide for a table is ``TableTooLarge`` (as it once was)."""
+    b = _Builder(model, table_limit, relations)
     dead = []
     present = []
     faulting = []
@@ -1279,7 +1423,7 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
     variables = tuple(b.vars[v] for v in keep)
     constraints = tuple(
         Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
-                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate)
+                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate, c.relation)
         for c in b.constraints
     )
     return Csp(
@@ -1340,6 +1484,37 @@ def _event_base(name: str) -> str:
     return re.sub(r"\[[^\]]*\]", "", name)
 
 
+#: The comparisons ``Constraint.relation`` draws; ``>`` and ``>=`` as ``<`` and ``<=`` of the
+#: operands swapped, so the constraint does not depend on how the comparison is written.
+_ORDER = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_SWAPPED = {">": "<", ">=": "<="}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _comparison_values(op: str, da: Sequence[int], db: Sequence[int]) -> list[int]:
+    """The truth values ``a op b`` takes over ``a`` in ``da``, ``b`` in ``db`` (sorted
+    domains), without enumerating the pairs."""
+    lo_a, hi_a, lo_b, hi_b = da[0], da[-1], db[0], db[-1]
+    if op in _SWAPPED:
+        return _comparison_values(_SWAPPED[op], db, da)
+    if op == "<":
+        can = {1: lo_a < hi_b, 0: hi_a >= lo_b}
+    elif op == "<=":
+        can = {1: lo_a <= hi_b, 0: hi_a > lo_b}
+    else:
+        meet = bool(set(da) & set(db))
+        differ = not (len(da) == len(db) == 1 and da == db)
+        can = {1: meet, 0: differ} if op == "==" else {1: differ, 0: meet}
+    return [v for v in (0, 1) if can[v]]
+
+
+def relation_holds(op: str, values: Sequence[int]) -> bool:
+    """Whether ``values`` satisfy a ``Constraint.relation`` ``op`` (two values: the
+    comparison holds; three: the third is its truth value)."""
+    truth = apply_binary(op, values[0], values[1])
+    return truth != 0 if len(values) == 2 else values[2] == truth
+
+
 #: What a fault point's fault is, as the user is told: a failed assertion, an index out of
 #: bounds, a value outside its variable's range, an arithmetic fault (division or remainder
 #: by zero, a shift out of range), or a loop past its bound.
@@ -1348,6 +1523,24 @@ FAULT_KINDS = ("assert", "index", "range", "arithmetic", "loop")
 
 def _checked_kind(what: str) -> str:
     return "index" if what.startswith("index of") else "range"
+
+
+def _same(a: int, b: int) -> bool:
+    """The relation of a copy (``emit`` lists its tuples without enumerating the product)."""
+    return a == b
+
+
+def _memo(fn, results: dict):
+    """``fn`` reading ``results`` (arguments -> value, or the ``Fault`` it raised) first."""
+    def lookup(*values):
+        try:
+            r = results[values]
+        except KeyError:
+            return fn(*values)
+        if isinstance(r, Fault):
+            raise Fault(*r.args)  # a fresh one: re-raising one instance grows its traceback
+        return r
+    return lookup
 
 
 def _faults(fn, values) -> bool:
@@ -1433,12 +1626,15 @@ class _Check:
         self.scope, self.table, self.guard = c.scope, set(c.tuples), c.guard
         self.variables = c.variables
         self.gate = c.gate if c.gate and not c.tuples else ""  # a gate without a table
+        self.relation = c.relation
 
     def __call__(self, env: dict) -> bool:
         if self.guard is not None:
             g, value, holds = self.guard
             if (env[g] == value) != holds:
                 return True
+        if self.relation:
+            return relation_holds(self.relation, [env[u] for u in self.scope])
         if self.gate:
             *inputs, result = self.scope
             decide = all if self.gate == "&&" else any
