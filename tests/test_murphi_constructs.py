@@ -6,6 +6,9 @@ itself."""
 from __future__ import annotations
 
 from detect.checking.murphi_counts import murphi_counts
+from detect.checking.verify import verify
+from detect.symmetry.perm import StatePermutation
+from detect.symmetry.pipeline import detect
 from frontends.murphi import parse_text
 
 from tests.frontend_checks import assert_located_error
@@ -317,3 +320,65 @@ def test_for_loops_with_computed_bounds():
     CMurphi's generated ``int mu__ub = hi; for (...; i <= mu__ub; ...)`` ("drain" changes
     ``c`` inside its loop).  CMurphi 5.4 -nosym: 86 states, 264 rules fired."""
     assert _counts(COMPUTED_FOR) == (86, 264, False)
+
+
+RULESET_STARTSTATES = """
+Const N : 3;
+Type pid : Scalarset(N);
+     slot : 0..N-1;
+Var tok : Array [pid] of boolean;
+    hops : 0..2;
+    last : slot;
+Ruleset i : pid Do
+  Ruleset k : slot Do
+    Startstate "one token" Begin
+      For j : pid Do tok[j] := false; End;
+      tok[i] := true; hops := 0; last := k;
+    End;
+  End;
+End;
+Ruleset i : pid Do
+  Ruleset j : pid Do
+    Rule "pass" tok[i] & i != j ==> tok[i] := false; tok[j] := true; hops := (hops + 1) % 3; End;
+  End;
+End;
+Rule "tick" hops = 2 ==> last := (last + 1) % N; hops := 0; End;
+Invariant "one" Exists i : pid Do tok[i] End;
+"""
+
+
+def test_a_ruleset_around_a_startstate_gives_one_start_state_per_binding():
+    """list6too.m's ``Ruleset i : NetIndex Do Startstate ... End``: every binding's start
+    state is initial (CMurphi), here one token at each ``i`` (not every combination of the
+    ``tok`` values: was refused as "not all combinations").  CMurphi 5.4 -nosym: 27 states,
+    63 rules fired; -sym1 9 states.  We find the scalarset's S_3 and also the rotation of
+    ``last`` (every value starts, "tick" adds one modulo N): order 18, 3 states."""
+    model = parse_text(RULESET_STARTSTATES, "t.m")
+    assert model.initial is not None and len(model.initial) == 9
+    assert _counts(RULESET_STARTSTATES) == (27, 63, False)
+    assert _reduced_states(model) == (18, 3)
+    detection = detect(model)
+    report = verify(detection.model, [g.permutation for g in detection.group.generators])
+    assert report.ok and report.complete, report.summary()
+
+
+CORRELATED_STARTS = """
+Var x : 0..1; y : 0..1;
+Ruleset i : 0..1 Do Startstate x := i; y := i; End; End;
+Rule "fx" true ==> x := 1 - x; End;
+Rule "fy" true ==> y := 1 - y; End;
+"""
+
+
+def test_listed_start_states_are_kept_by_every_symmetry_and_checked_by_verify():
+    """Start states {(0,0), (1,1)}: flipping ``x`` alone preserves every rule and the
+    per-slot initial values but maps (0,0) to (1,0), which is not initial.  Detection keeps
+    the swap of x and y and flipping both (order 4, 2 orbits of the 4 states), and
+    ``verify`` refuses the lone flip at the initial states."""
+    model = parse_text(CORRELATED_STARTS, "t.m")
+    assert model.initial == ((0, 0), (1, 1))
+    assert _counts(CORRELATED_STARTS) == (4, 8, False)
+    assert _reduced_states(model) == (4, 2)
+    flip = StatePermutation(target=(0, 1), values=({0: 1, 1: 0}, {0: 0, 1: 1}))
+    report = verify(model, [flip])
+    assert not report.ok and report.verdicts[0].kind == "initial"

@@ -1251,6 +1251,18 @@ class _Builder:
                     (self.pre[k],), tuple((v,) for v in sorted(allowed)), -1,
                     f"init {slot.label} in {sorted(allowed)}",
                 ))
+        if self.model.initial is not None:
+            # Listed initial states: one table over the slots that differ between them, so
+            # an automorphism maps the set of initial states onto itself (not merely the
+            # product of the per-slot sets above).
+            varying = [k for k in range(len(self.slots))
+                       if len({state[k] for state in self.model.initial}) > 1]
+            if varying:
+                rows = tuple(sorted({tuple(state[k] for k in varying) for state in self.model.initial}))
+                self.constraints.append(Constraint(
+                    tuple(self.pre[k] for k in varying), rows, -1,
+                    f"init: one of {len(rows)} listed states over {len(varying)} slots",
+                ))
 
 
 def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
