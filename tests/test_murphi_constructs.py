@@ -382,3 +382,100 @@ def test_listed_start_states_are_kept_by_every_symmetry_and_checked_by_verify():
     flip = StatePermutation(target=(0, 1), values=({0: 1, 1: 0}, {0: 0, 1: 1}))
     report = verify(model, [flip])
     assert not report.ok and report.verdicts[0].kind == "initial"
+
+
+#: cache3.m's shape: a home's directory reached through ``Alias me: Homes[n]`` with ``n`` a
+#: ``Union{Home, Proc}`` value known to be a Home (``IsMember``), a directory entry written
+#: at ``Entries[Cnt]``.
+HOME_BY_UNION_ALIAS = """
+Const ProcCount: 2; NetMax: 3; DirMax: ProcCount;
+Type Home: Scalarset(1); Proc: Scalarset(ProcCount); Node: Union{Home, Proc};
+  Value: Scalarset(2);
+  MT: enum{Req, Data};
+  Msg: Record MType: MT; Source: Node; Destination: Node; Aux: Node; Value: Value; End;
+Var Net: Record Count: 0..NetMax; Ar: Array[0..NetMax-1] of Msg; End;
+    Homes: Array[Home] of Record Mem: Value; St: enum{Sh, Ma}; Entries: Array[0..DirMax-1] of Proc; Cnt: 0..DirMax; End;
+    PS: Array[Proc] of enum{Idle, Wait};
+
+Procedure Consume(M_Index: 0..NetMax-1);
+  If M_Index >= Net.Count Then Error "Invalid Message Index";
+  Else
+  For i:0..NetMax-2 Do
+    If i >= M_Index Then Net.Ar[i] := Net.Ar[i+1]; End;
+  End;
+  Undefine Net.Ar[Net.Count-1];
+  End;
+  Net.Count := Net.Count - 1;
+End;
+
+Procedure Send(M: MT; Dst: Node; Src: Node; Aux: Node; Val: Value);
+  If Net.Count = NetMax Then Error "full";
+  Else
+    Net.Ar[Net.Count].MType := M;
+    Net.Ar[Net.Count].Source := Src;
+    Net.Ar[Net.Count].Destination := Dst;
+    If Isundefined(Aux) Then Undefine Net.Ar[Net.Count].Aux; Else Net.Ar[Net.Count].Aux := Aux; Endif;
+    If Isundefined(Val) Then Undefine Net.Ar[Net.Count].Value; Else Net.Ar[Net.Count].Value := Val; Endif;
+    Net.Count := Net.Count + 1;
+  Endif;
+End;
+
+Procedure SendU(M: MT; Dst: Node; Src: Node);
+Var UN: Node; UV: Value;
+Begin
+  Send(M, Dst, Src, UN, UV);
+End;
+
+Ruleset h: Home Do
+Ruleset p: Proc Do
+  Rule "req" PS[p] = Idle & Net.Count <= NetMax - ProcCount - 1 ==> PS[p] := Wait; SendU(Req, h, p); End;
+End;
+End;
+
+Ruleset M_Index: 0..NetMax-1 Do
+  Rule "home" M_Index < Net.Count ==>
+    Alias msg: Net.Ar[M_Index] Do
+    Alias n: msg.Destination Do
+    If Ismember(n, Home) Then
+      Alias me: Homes[n] Do
+      Switch msg.MType
+      Case Req:
+        Switch me.St
+        Case Sh:
+          Send(Data, msg.Source, n, n, me.Mem);
+          Consume(M_Index);
+        Case Ma:
+          If me.Cnt = DirMax Then Error "overflow"; End;
+          me.Entries[me.Cnt] := msg.Source;
+          me.Cnt := me.Cnt + 1;
+          Consume(M_Index);
+        Endswitch;
+      Else
+      Endswitch;
+      Endalias;
+    Endif;
+    Endalias;
+    Endalias;
+  End;
+End;
+
+Ruleset v: Value Do
+Startstate
+  Net.Count := 0; Undefine Net.Ar; For h: Home Do Homes[h].Mem := v; Undefine Homes[h].Entries; Homes[h].Cnt := 0; Homes[h].St := Sh; End;
+  For p: Proc Do PS[p] := Idle; End;
+End;
+End;
+"""
+
+
+def test_an_alias_of_a_union_value_under_ismember_keeps_the_scalarset_group():
+    """The flattened subscript ``n in range ? n * 2 + Cnt[n] : -1`` was translated by
+    structure over every value of ``n``, where ``n * 2 + c`` collides (1*2+2 = 2*2+0) and no
+    Proc swap maps the table onto itself; the context (``IsMember(n, Home)``) keeps ``n`` in
+    range, so the subscript is one table over its in-range reads.  CMurphi 5.4: -nosym 10
+    states, -sym1 3 states; we found order 2 (the Value swap) and 5 states before."""
+    model = parse_text(HOME_BY_UNION_ALIAS, "t.m")
+    assert _reduced_states(model) == (4, 3)
+    detection = detect(model)
+    report = verify(detection.model, [g.permutation for g in detection.group.generators])
+    assert report.ok and report.complete, report.summary()
