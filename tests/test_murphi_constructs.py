@@ -479,3 +479,23 @@ def test_an_alias_of_a_union_value_under_ismember_keeps_the_scalarset_group():
     detection = detect(model)
     report = verify(detection.model, [g.permutation for g in detection.group.generators])
     assert report.ok and report.complete, report.summary()
+
+
+UNDEFINED_SCALARSET_SUBSCRIPT = """
+Type A : Scalarset(2);
+Var m : Array [0..1] of Array [A] of boolean;
+    x : A;
+Startstate
+  For i : 0..1 Do For a : A Do m[i][a] := false; End; End;
+  Undefine x;
+End;
+Rule "set" !m[1][x] ==> m[1][x] := true; End;
+Ruleset a : A Do Rule "pick" IsUndefined(x) ==> x := a; End; End;
+"""
+
+
+def test_an_undefined_scalarset_subscript_of_a_two_dimensional_array_is_an_error():
+    """CMurphi 5.4: "Indexing to m[1] using an undefined value" in the start state.  The
+    flat position ``1 * 2 + x`` with ``x`` undefined (-1) was m[0][1]: read without error
+    (10 states, no violation)."""
+    assert _counts(UNDEFINED_SCALARSET_SUBSCRIPT)[2]

@@ -632,7 +632,11 @@ class _Translator:
             if stride != 1:
                 term = fold(ir.Binary("*", term, ir.Const(stride)))
             flat = term if flat == ir.Const(0) else fold(ir.Binary("+", term, flat))
-            if len(leaf.dims) > 1 and not v.within(dim):
+            # A scalarset read is not checked for definedness (``expr``): its undefined value
+            # -1 is out of range, which the flat position of a multi-dimensional array does
+            # not show (``a[n][-1]`` is ``a[n-1][last]``), so every subscript but a constant
+            # is checked there.
+            if len(leaf.dims) > 1 and not (v.within(dim) and isinstance(v.expr, ir.Const)):
                 checks = conj(checks, _in_range(v.expr, dim.lo, dim.hi))
             stride *= dim.size
         if checks != ir.TRUE:
