@@ -114,8 +114,9 @@ def _ours(path: Path, defines: dict, reduce: bool, timeout: float):
     if reduce:
         args += ["--reduce", "exact"]
     run = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
-    if run.returncode not in (0, 1, 3):
-        return (run.stderr.strip().splitlines() or ["?"])[-1]
+    if run.returncode not in (0, 1, 3) or "{" not in run.stdout:
+        last = (run.stderr.strip().splitlines() or [f"no report (exit {run.returncode})"])[-1]
+        return (None, "time-out" if run.returncode == 3 else last, None, []) if reduce else last
     data = json.loads(run.stdout[run.stdout.index("{"):])
     failed = [a["text"] for a in data.get("assertions", []) if a.get("verdict") == "fails"]
     verdict = "error" if run.returncode == 1 else ("incomplete" if run.returncode == 3 else "ok")
