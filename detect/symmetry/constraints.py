@@ -43,6 +43,7 @@ operands does not depend on their order.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 import re
 from dataclasses import dataclass, field, replace
@@ -214,6 +215,12 @@ class _Summand:
     temps: dict  # temporary name -> operand
     constraints: list = field(default_factory=list)
     ctx_cache: dict = field(default_factory=dict)
+    #: element reads already translated: ``(array, index operand, elements) -> aux``, so
+    #: two reads of the same cell through the same SSA versions are one operand (what a
+    #: condition on one implies about the other is then known, ``facts``)
+    reads: dict = field(default_factory=dict)
+    #: total functions as emitted: ``aux -> (operands, fn)`` (``_implied_inside``)
+    direct: dict = field(default_factory=dict)
     #: fault mode: translating the summand's fault relations.  Partial operations are made
     #: total (a faulting input allows any value) and each records a *fault point*
     #: ``(context operands, operands, faults)``: reached where every context operand is
@@ -455,6 +462,7 @@ class _Builder:
         if total:
             self._learn(t, operands, fn)
             self.define(t, operands, fn, start)
+            self.s.direct[t] = (tuple(operands), fn)
         else:
             self.shadow(t, operands, fn)
         return t
@@ -807,6 +815,43 @@ class _Builder:
                 return False
         return True
 
+    def _implied_inside(self, o, allowed: set, ctx) -> bool:
+        """Whether the context keeps ``o`` in ``allowed``: by the facts its conditions imply
+        (``facts``), on ``o`` itself or on the operands of the total function defining it,
+        or by one condition over the bases both are functions of.  Sound, not complete;
+        emits nothing, unlike ``never_outside``, whose whole context is often a function of
+        too many bases."""
+        if isinstance(o, K):
+            return False
+        known: dict = {}
+        for c in ctx:
+            known = _meet(known, self.facts(c, True))
+        if o in known and known[o] <= allowed:
+            return True
+        if o in self.s.direct:
+            # o = fn(operands): its values where the operands hold what the context implies
+            operands, fn = self.s.direct[o]
+            choices = [(x.value,) if isinstance(x, K) else tuple(known.get(x, self.dom(x))) for x in operands]
+            if math.prod(len(c) for c in choices) <= COMMUTATIVE_ROWS:
+                try:
+                    if all(fn(*xs) in allowed for xs in itertools.product(*choices)):
+                        return True
+                except Fault:
+                    pass
+        if o not in self.s.defs:
+            return False
+        for c in ctx:
+            if isinstance(c, K) or c not in self.s.defs:
+                continue
+            composed = self._composed([o, c])
+            if composed is None:
+                continue
+            bases, (value, holds) = composed
+            if all(holds(bv) == 0 or value(bv) in allowed
+                   for bv in itertools.product(*(self.vars[b].domain for b in bases))):
+                return True
+        return False
+
     def shifted_index(self, index: Expr, length: int, ctx):
         """``(o, cell)`` when ``index`` is ``x + c``, ``c + x`` or ``x - c`` for a constant c and
         a non-constant operand o whose every value v selects the in-range cell ``cell[v]``.
@@ -888,6 +933,9 @@ class _Builder:
             elements = {k: s.cur[base + cell[k]] for k in self.dom(i)}
             if len(set(elements.values())) == 1:
                 return next(iter(elements.values()))
+            key = (e.array, i, tuple(sorted(elements.items())))
+            if key in s.reads:
+                return s.reads[key]
             # Element k is read under the guard literal i = k (no selector variable: the
             # literal itself is the guard, see ``Constraint``).
             t = self.aux(set().union(*(self.dom(o) for o in elements.values())), "r")
@@ -899,6 +947,7 @@ class _Builder:
                 )
             keys = {k: n for n, k in enumerate(elements)}
             self.define(t, [i] + list(elements.values()), lambda iv, *els: els[keys[iv]], start)
+            s.reads[key] = t
             return t
         if isinstance(e, (Unary, Binary, Ite)) and (
                 not (isinstance(e, Binary) and (e.op in ("&&", "||") or e.op in _COMMUTATIVE))
@@ -949,6 +998,7 @@ class _Builder:
         if all(isinstance(c, (Const, Name)) for c in children(e)):
             return None  # one operator over leaves: already one function constraint
         leaves: dict = {}  # leaf -> the values it may read
+        strict = _strict(e)
         stack = [e]
         while stack:
             x = stack.pop()
@@ -956,7 +1006,16 @@ class _Builder:
                 if x not in leaves:
                     values = self._total_read_values(x, ctx)
                     if values is None:
-                        return None
+                        if x not in strict:
+                            return None
+                        # A read that may fault but that ``e`` always evaluates: reading it
+                        # first (with its own fault point, as ``term`` translates it) changes
+                        # nothing, and ``e`` is a function of its value: the flattened
+                        # subscript ``h in range ? h * 2 + c[..] : -1`` over every ``h``
+                        # collides by structure (1*2+2 = 2*2+0), as one table it does not.
+                        base = self.offsets[x.array]
+                        values = tuple(sorted(set().union(*(
+                            self.dom(self.s.cur[base + k]) for k in range(self.model.variable(x.array).length)))))
                     leaves[x] = values
             elif isinstance(x, Name):
                 leaves.setdefault(x, self.dom(self.term(x, ctx)))
@@ -1005,8 +1064,18 @@ class _Builder:
             index, shift = index.right, index.left.value
         if isinstance(index, Const):
             cells = {index.value + shift}
-        elif isinstance(index, Name):
-            cells = {v + shift for v in self.dom(self.term(index, ctx))}
+        elif isinstance(index, (Name, Ite)):
+            # (an Ite: a flattened subscript ``h in range ? h + a : -1``, itself tabulated)
+            o = self.term(index, ctx)
+            cells = {v + shift for v in self.dom(o)}
+            inside = {v for v in self.dom(o) if 0 <= v + shift < var.length}
+            if len(inside) < len(cells) and inside and self._implied_inside(o, inside, ctx):
+                # Out-of-range subscripts never occur where the context holds (a union value
+                # bound by an Alias under ``IsMember``): the read is total there, so the
+                # expression is tabulated over the in-range cells, not translated by
+                # structure, whose flattened-index arithmetic on the impossible values
+                # collides (``a * 2 + c``) and hides the scalarset's permutations.
+                cells = {v + shift for v in inside}
         else:
             return None
         if not all(0 <= k < var.length for k in cells):
@@ -1394,6 +1463,18 @@ class _Builder:
                     (self.pre[k],), tuple((v,) for v in sorted(allowed)), -1,
                     f"init {slot.label} in {sorted(allowed)}",
                 ))
+        if self.model.initial is not None:
+            # Listed initial states: one table over the slots that differ between them, so
+            # an automorphism maps the set of initial states onto itself (not merely the
+            # product of the per-slot sets above).
+            varying = [k for k in range(len(self.slots))
+                       if len({state[k] for state in self.model.initial}) > 1]
+            if varying:
+                rows = tuple(sorted({tuple(state[k] for k in varying) for state in self.model.initial}))
+                self.constraints.append(Constraint(
+                    tuple(self.pre[k] for k in varying), rows, -1,
+                    f"init: one of {len(rows)} listed states over {len(varying)} slots",
+                ))
 
 
 def translate(model: SequentialModel, table_limit: int = 100_000, relations: bool = True) -> Csp:
@@ -1466,6 +1547,23 @@ def _live(constraints: list, defining: dict, read: set) -> list:
                     live.add(u)
                     stack.append(u)
     return [c for pos, c in enumerate(constraints) if pos not in defining or pos in keep]
+
+
+def _strict(e: Expr) -> set:
+    """The subexpressions every evaluation of ``e`` evaluates (not behind a short circuit or
+    a branch of ``?:``)."""
+    out = {e}
+    if isinstance(e, Index):
+        out |= _strict(e.index)
+    elif isinstance(e, Unary):
+        out |= _strict(e.operand)
+    elif isinstance(e, Binary):
+        out |= _strict(e.left)
+        if e.op not in ("&&", "||"):
+            out |= _strict(e.right)
+    elif isinstance(e, Ite):
+        out |= _strict(e.cond)
+    return out
 
 
 def _meet(a: dict, b: dict) -> dict:
