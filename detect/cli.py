@@ -437,17 +437,23 @@ def pipeline_command(command):
 def detection_limits(model: SequentialModel) -> Iterator[None]:
     """A constraint table over ``--table-limit`` or a coloured graph over ``--graph-limit``
     raised in the block is one line (exit 2) saying what to lower or raise."""
+    from detect.symmetry.automorphisms import SearchFailed
     from detect.symmetry.constraints import TableTooLarge
     from detect.symmetry.graph import GraphTooLarge
 
+    sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
+    lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
     try:
         yield
     except TableTooLarge as e:
         raise Failure(e.located(current_run().path)) from None
     except GraphTooLarge as e:
-        sized = ", ".join(f"{k}={v}" for k, v in model.parameters)
-        lower = f"lower the parameters ({sized})" if sized else "use a smaller model"
         raise Failure(f"{current_run().path}: {e}; {lower} or raise --graph-limit") from None
+    except (SearchFailed, MemoryError) as e:
+        # Out of memory is not bad input: the run is incomplete (exit 3), as at --memory-limit.
+        what = str(e) or "out of memory"
+        raise Failure(f"{current_run().path}: {what}; {lower}, lower --graph-limit, or try "
+                      f"--engine bliss", code=EXIT_INCOMPLETE) from None
 
 
 def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,

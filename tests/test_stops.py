@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from detect.cli import main
-from detect.symmetry.automorphisms import in_child
+from detect.symmetry import automorphisms
+from detect.symmetry.automorphisms import SearchFailed, in_child
 from tests.spin_oracle import spin_available, spin_counts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +54,39 @@ def test_in_child_stops_at_once_when_interrupted():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def _killed_by_the_kernel() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_search_killed_without_a_result_says_so():
+    """CMurphi's others/cache3.m: the search grew to 19 GB and the kernel killed it; that was
+    a traceback.  Now it is SearchFailed, naming the signal."""
+    with pytest.raises(SearchFailed, match="killed by SIGKILL"):
+        in_child(_killed_by_the_kernel)
+
+
+def test_the_search_child_is_bounded_by_the_memory_the_machine_has():
+    import resource
+
+    if not Path("/proc/meminfo").exists():
+        pytest.skip("no /proc/meminfo: the search runs unbounded")
+    soft, _ = in_child(resource.getrlimit, resource.RLIMIT_AS)
+    assert soft != resource.RLIM_INFINITY
+    free = next(int(line.split()[1]) * 1024 for line in open("/proc/meminfo") if line.startswith("MemAvailable:"))
+    assert soft < 4 * (free + os.sysconf("SC_PAGE_SIZE") * int(open("/proc/self/statm").read().split()[0]))
+
+
+def test_a_search_out_of_memory_is_one_line_and_exit_3(monkeypatch):
+    def out_of_memory(graph, engine="auto"):
+        raise SearchFailed("the automorphism search was killed by SIGKILL without a result, most likely out of memory")
+
+    monkeypatch.setattr(automorphisms, "automorphisms", out_of_memory)
+    result = run("analyze", str(ROOT / "models" / "token_circulation.csp"), "-D", "N=3")
+    assert result.exit_code == 3, result.output
+    assert "killed by SIGKILL" in result.output and "Traceback" not in result.output
+    assert result.output.strip().count("\n") == 0
 
 
 def test_a_counting_init_loop_loads_at_once_with_spins_states(tmp_path):

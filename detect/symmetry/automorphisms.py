@@ -7,6 +7,7 @@ measured with ``results/bench_engines.py`` (see ``results/engines.md``).
 from __future__ import annotations
 
 import collections
+import os
 import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence, TypeVar
@@ -29,6 +30,12 @@ class Automorphisms:
 
 
 T = TypeVar("T")
+
+
+class SearchFailed(Exception):
+    """The automorphism search's child process ended without a result: killed (most often
+    for memory: the bound ``in_child`` sets, or the kernel's out-of-memory killer) or crashed
+    in C.  Its message says which and how to go on."""
 
 
 def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
@@ -102,6 +109,7 @@ def in_child(work: Callable[..., T], *args) -> T:
             signal.setitimer(signal.ITIMER_REAL, 0)
             for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
                 signal.signal(sig, signal.SIG_DFL)
+            _bound_memory()
             try:
                 reply = (True, work(*args))
             except Exception as e:  # noqa: BLE001 -- handed to the parent, which raises it
@@ -129,11 +137,36 @@ def in_child(work: Callable[..., T], *args) -> T:
         raise
     _, status = os.waitpid(pid, 0)
     if not data:
-        raise RuntimeError(f"the automorphism search's child process ended without a result (status {status})")
+        how = (f"was killed by {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status)
+               else f"exited with status {os.WEXITSTATUS(status)}")
+        raise SearchFailed(f"the automorphism search {how} without a result, most likely out of memory "
+                           f"(it may use the memory this machine had free when it started)")
     ok, value = pickle.loads(data)
     if not ok:
         raise value
     return value
+
+
+def _bound_memory() -> None:
+    """In the search's child: its address space bounded by what it has now plus 90% of the
+    memory the machine has free, so a search that outgrows the machine fails in its own
+    process (``SearchFailed`` in the parent) instead of waking the kernel's out-of-memory
+    killer, which may pick another process (19 GB on CMurphi's others/cache3.m)."""
+    import resource
+
+    try:
+        with open("/proc/meminfo") as f:
+            free = next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:"))
+        with open("/proc/self/statm") as f:
+            mapped = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        bound = mapped + int(free * 0.9)
+        if hard != resource.RLIM_INFINITY:
+            bound = min(bound, hard)
+        if soft == resource.RLIM_INFINITY or bound < soft:
+            resource.setrlimit(resource.RLIMIT_AS, (bound, hard))
+    except (OSError, ValueError, StopIteration):
+        pass  # no /proc (not Linux): the search runs unbounded, as before
 
 
 def _nauty_counted(graph: ColouredGraph):
