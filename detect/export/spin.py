@@ -1,19 +1,30 @@
 """``symdetect spin``: a Spin verifier that stores each state in canonical form under the
 detected group (TopSPIN's ``sympan`` idea, for Spin 6.5).
 
-Supported case (anything else is refused with one line saying why): the detected group is
-exactly the symmetric group on the processes of one proctype, acting by moving whole
-process blocks and renaming no value (so no pid-valued variable, no ``_pid`` read), and
-the model has no channels, no never claim or ``ltl`` formula, no ``run`` and no ``_last``.
-Then swapping the blocks of two such processes in pan's state vector ``now`` (pan's own
-``proc_offset``; each block keeps its ``_pid`` field) is an automorphism of Spin's state
-graph, and ``sympan.c`` -- ``pan.c`` with its hash-table store called on a copy of ``now``
-whose blocks are sorted (memcmp order, ``_pid`` zeroed while comparing) -- stores one
-state per orbit; the search itself still runs on the real states.  Invariant: Spin's
-"states, stored" from ``sympan`` equals ``reduced_spin_stored`` (tests compare them).
+Each of our state slots that pan's state vector ``now`` has is a *field*: a global
+(``now.flag[2]``), a member of a process block (``((P0 *)(v + proc_offset[pid]))->k``; our
+``pc`` is pan's ``_p``) or of a queue (``Qlen``, ``contents[i].fld<j>`` at ``q_offset``).  A
+detected generator permutes our literal points ``(slot, value)``; on the fields it is a
+permutation with a value renaming per field (pid values, channel identities, data
+symmetries), which moves process blocks of one proctype onto each other (pids permuted),
+queues onto queues of the same shape (channels permuted) and globals among globals.  What
+pan keeps that we have no slot for stays where it is: ``_pid``, ``_t``, a queue's type, and
+the constants our front end folded (a process's channel parameters, constant locals) -- each
+is the same at a position in every reachable state, so the image has the position's value.
+
+Canonical form (``--strategy exact``): the least image, field by field, over every element
+of the group (enumerated from the detected generators, at most ``ELEMENT_LIMIT``); the
+fast path sorts whole process blocks when the group is the symmetric group on the processes
+of one proctype and renames no value (``sort``).  Either way the stored vector is the image
+of the real state under a group element, so two states are merged only if the group maps
+one onto the other (soundness rests on the generators alone); exactness (one state per
+orbit) is checked by the tests: Spin's "states, stored" from ``sympan`` equals
+``reduced_spin_stored``, the orbits of the states plain pan stores.  The search itself runs
+on the real states, so trails replay in Spin.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -24,7 +35,11 @@ from typing import Optional, Sequence
 from detect.ir import SequentialModel, state_slots
 
 GCC = "gcc -O2 -DSAFETY -DNOREDUCE -o sympan sympan.c"
+GCC_POR = "gcc -O2 -DSAFETY -o sympan sympan.c"
 RUN = "./sympan -m100000"
+#: at most this many group elements are applied to each stored state
+ELEMENT_LIMIT = 50_000
+STRATEGIES = ("exact", "enumerate", "sort")
 
 
 class SpinExportError(Exception):
@@ -32,21 +47,44 @@ class SpinExportError(Exception):
 
 
 @dataclass(frozen=True)
-class ProcessSymmetry:
-    """The group Sym(pids), all processes of ``proctype``; ``blocks`` our slot blocks."""
+class Field:
+    """Our slot ``slot`` in pan's vector: ``member`` of the global ``State`` (``pid`` and
+    ``qid`` None), of process ``pid``'s block (proctype ``proctype``) or of queue ``qid``."""
 
-    proctype: str
+    slot: int
+    member: str
+    pid: Optional[int] = None
+    proctype: Optional[str] = None
+    qid: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class SpinSymmetry:
+    """The group on pan's fields.  ``elements[e]`` in gather form: image field ``f`` is
+    ``maps[m](x[src])`` for ``(src, m) = elements[e][f]`` (map 0 is the identity; map ``m``
+    is ``(lo, table)``: ``table[v - lo]`` for ``lo <= v < lo + len(table)``, else ``v``).
+    ``blocks`` (sorting fast path): the pids whose whole blocks the group permutes as S_n."""
+
+    order: int
+    fields: tuple[Field, ...]
+    elements: tuple[tuple[tuple[int, int], ...], ...]
+    maps: tuple[tuple[int, tuple[int, ...]], ...]
     pids: tuple[int, ...]
-    blocks: tuple[tuple[int, ...], ...]
+    proctypes: tuple[str, ...]
+    channels: int
+    blocks: Optional[tuple[str, tuple[int, ...]]] = None
+
+    def describe(self) -> str:
+        moved = f"pids {', '.join(map(str, self.pids))} ({', '.join(self.proctypes)})" if self.pids else "no process"
+        chans = f", {self.channels} channels" if self.channels else ""
+        return f"group of order {self.order:,} on pan's vector: {moved}{chans}"
 
 
 _FORBIDDEN = [
-    (re.compile(r"\bchan\b"), "it has channels"),
-    (re.compile(r"\bnever\s*\{"), "it has a never claim"),
-    (re.compile(r"\bltl\b"), "it has an ltl formula"),
-    (re.compile(r"\brun\b"), "it creates processes with run"),
+    (re.compile(r"\bnever\s*\{"), "it has a never claim (symmetry with claims is not supported yet)"),
+    (re.compile(r"\bltl\b"), "it has an ltl formula (symmetry with claims is not supported yet)"),
     (re.compile(r"\b_last\b"), "it reads _last"),
-    (re.compile(r"\b_pid\b"), "it reads _pid (pid-valued data)"),
+    (re.compile(r"\b(c_code|c_expr|c_state|c_track|c_decl)\b"), "it has embedded C code"),
 ]
 
 
@@ -55,113 +93,271 @@ def _strip_comments(text: str) -> str:
 
 
 def check_source(source_text: str) -> None:
-    """``SpinExportError`` if the Promela text has a construct the supported case excludes
-    (cheap: run before detection)."""
+    """``SpinExportError`` if the Promela text has a construct the export excludes (cheap:
+    run before detection)."""
     text = _strip_comments(source_text)
     for pattern, why in _FORBIDDEN:
         if pattern.search(text):
             raise SpinExportError(f"not supported yet: {why}")
 
 
-def process_symmetry(model: SequentialModel, group, source_text: str) -> ProcessSymmetry:
-    """The supported group of ``model`` (module docstring), or ``SpinExportError``.  Values
-    may be renamed only in variables Spin's state vector does not have (``spin_hidden``:
-    ``_atomic``, which names the pid inside an atomic sequence, is not part of ``now``)."""
-    import math
+def _fields(model: SequentialModel) -> tuple[list[Optional[Field]], set[int]]:
+    """Per slot its pan field (None for the hidden ones), and the hidden slots."""
+    slots = state_slots(model)
+    hidden_vars = set(model.annotation("spin_hidden", ()))
+    channels = dict(model.annotation("spin_channels", ()))
+    by_name = {p.name: p for p in model.processes}
+    out: list[Optional[Field]] = []
+    hidden: set[int] = set()
+    for k, sl in enumerate(slots):
+        var = model.variable(sl.variable)
+        if sl.variable in hidden_vars:
+            out.append(None)
+            hidden.add(k)
+            continue
+        index = f"[{sl.index}]" if var.size is not None else ""
+        prefix, dot, rest = sl.variable.rpartition(".")
+        if dot and prefix in channels:
+            qid = channels[prefix] - 1
+            if rest == "len":
+                out.append(Field(k, "Qlen", qid=qid))
+            elif re.fullmatch(r"f\d+", rest):
+                out.append(Field(k, f"contents[{sl.index}].fld{rest[1:]}", qid=qid))
+            else:
+                raise SpinExportError(f"not supported yet: the channel slot {sl.label}")
+            continue
+        if var.owner is not None:
+            proc = by_name[var.owner]
+            local = sl.variable.split(".", 1)[1] if "." in sl.variable else ""
+            if not re.fullmatch(r"[A-Za-z_]\w*", local) or proc.pid is None:
+                raise SpinExportError(f"not supported yet: the process variable {sl.label}")
+            member = "_p" if local == "pc" else local + index
+            proctype = ":init:" if proc.family == "init" else proc.family
+            out.append(Field(k, member, pid=proc.pid, proctype=proctype))
+            continue
+        if not re.fullmatch(r"[A-Za-z_]\w*", sl.variable):
+            raise SpinExportError(f"not supported yet: the global {sl.label} (a channel whose number is not "
+                                  "fixed, a structure or a claim variable)")
+        out.append(Field(k, sl.variable + index))
+    return out, hidden
 
+
+def _slot_action(g: Sequence[int], pts, nslots: int) -> tuple[list[int], list[dict[int, int]]]:
+    """The slot permutation and value renaming of the point permutation ``g``."""
+    target = [-1] * nslots
+    values: list[dict[int, int]] = [dict() for _ in range(nslots)]
+    for p, (k, v) in enumerate(pts.pairs):
+        k2, v2 = pts.pairs[g[p]]
+        if target[k] not in (-1, k2):
+            raise SpinExportError("not supported yet: a generator splits a variable's values over several "
+                                  "variables")
+        target[k] = k2
+        values[k][v] = v2
+    return target, values
+
+
+def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy: str = "exact",
+                  element_limit: int = ELEMENT_LIMIT) -> SpinSymmetry:
+    """The detected group (its acting generators only) on pan's vector, or ``SpinExportError``
+    saying why the model is outside what the export supports."""
+    from detect.ir.points import LiteralPoints
+    from detect.symmetry.permgroup import permutation_group
+
+    if strategy not in STRATEGIES:
+        raise SpinExportError(f"unknown strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
+    check_source(source_text)
+    if group.order == 1:
+        raise SpinExportError("no symmetry detected (group order 1): nothing to reduce")
+    if any(a[0] == "ltl" for a in model.annotations) or any(a.kind == "acceptance" for a in model.assertions):
+        raise SpinExportError("not supported yet: a never claim or ltl formula")
+    slots = state_slots(model)
+    fields, hidden = _fields(model)
+    pts = LiteralPoints.of(model)
+    gens = [tuple(g) for g in group.acting_points]
+    proctype_of = {f.pid: f.proctype for f in fields if f is not None and f.pid is not None}
+    moved_pids: set[int] = set()
+    moved_chans: set[int] = set()
+    for g in gens:
+        target, values = _slot_action(g, pts, len(slots))
+        target = [k if len(slots[k].domain) == 1 else t for k, t in enumerate(target)]
+        pid_map: dict[int, int] = {}
+        chan_map: dict[int, int] = {}
+        for k, t in enumerate(target):
+            if (k in hidden) != (t in hidden):
+                raise SpinExportError("not supported yet: a generator moves a variable pan does not store")
+            if k in hidden or len(slots[k].domain) == 1:
+                continue
+            a, b = fields[k], fields[t]
+            kind_a = "p" if a.pid is not None else "q" if a.qid is not None else "g"
+            kind_b = "p" if b.pid is not None else "q" if b.qid is not None else "g"
+            if kind_a != kind_b or (kind_a != "g" and a.member != b.member):
+                raise SpinExportError(f"not supported yet: a generator maps {slots[k].label} to {slots[t].label}")
+            if kind_a == "p":
+                if a.proctype != b.proctype or pid_map.setdefault(a.pid, b.pid) != b.pid:
+                    raise SpinExportError("not supported yet: a generator does not move whole processes of "
+                                          "one proctype onto each other")
+                if a.member == "_p" and any(v != w for v, w in values[k].items()):
+                    raise SpinExportError("not supported yet: a generator renames program counters")
+            if kind_a == "q" and chan_map.setdefault(a.qid, b.qid) != b.qid:
+                raise SpinExportError("not supported yet: a generator does not move whole channels")
+        if sorted(pid_map.values()) != sorted(pid_map) or sorted(chan_map.values()) != sorted(chan_map):
+            raise SpinExportError("not supported yet: a generator moves part of a process or channel")
+        moved_pids |= {p for p, q in pid_map.items() if p != q}
+        moved_chans |= {c for c, d in chan_map.items() if c != d}
+    sym = permutation_group(gens, len(pts.pairs))
+    order = sym.order()
+    blocks = _sorted_blocks(model, group, fields, moved_pids, moved_chans) if strategy in ("exact", "sort") else None
+    if strategy == "sort" and blocks is None:
+        raise SpinExportError("--strategy sort needs the symmetric group on whole processes of one proctype, "
+                              "renaming no value; use --strategy exact")
+    # A slot of one value is a constant: it stays where it is, as pan's other constants.
+    kept = [k for k in range(len(slots)) if k not in hidden and len(slots[k].domain) > 1]
+    position = {k: f for f, k in enumerate(kept)}
+    maps: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
+    elements = []
+    if blocks is None:
+        if order > element_limit:
+            raise SpinExportError(f"the group has {order:,} elements (more than {element_limit:,} to apply to "
+                                  "every state); not supported yet")
+        for g in sym.elements():
+            target, values = _slot_action(g, pts, len(slots))
+            image = [(0, 0)] * len(kept)
+            for k in kept:
+                renamed = {v: w for v, w in values[k].items() if v != w}
+                m = 0
+                if renamed:
+                    lo, hi = min(renamed), max(renamed)
+                    table = tuple(renamed.get(v, v) for v in range(lo, hi + 1))
+                    m = maps.setdefault((lo, table), len(maps))
+                image[position[target[k]]] = (position[k], m)
+            elements.append(tuple(image))
+    by_id = sorted(maps.items(), key=lambda kv: kv[1])
+    return SpinSymmetry(
+        group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
+        tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
+        blocks)
+
+
+#: the name the first version exported
+process_symmetry = spin_symmetry
+
+
+def _sorted_blocks(model, group, fields, moved_pids, moved_chans) -> Optional[tuple[str, tuple[int, ...]]]:
+    """``(proctype, pids)`` when the group is Sym(pids) moving whole blocks of one proctype,
+    with no value renamed and nothing else moved (sorting is then exact), else None."""
     from detect.checking.reduce import slot_order
     from detect.checking.scalarset import aligned_blocks, slot_maps
     from detect.ir.points import LiteralPoints
     from detect.symmetry.permgroup import permutation_group
 
-    check_source(source_text)
-    if group.order == 1:
-        raise SpinExportError("no symmetry detected (group order 1): nothing to reduce")
-    slots = state_slots(model)
-    hidden = set(model.annotation("spin_hidden", ()))
+    if moved_chans or not moved_pids:
+        return None
     pts = LiteralPoints.of(model)
     gens = [tuple(g) for g in group.acting_points]
     for g in gens:
-        for p, (k, v) in enumerate(pts.pairs):
-            if pts.pairs[g[p]][1] != v and slots[k].variable not in hidden:
-                raise SpinExportError(f"not supported yet: the group renames values of {slots[k].variable} "
-                                      "(pid-valued data)")
+        if any(pts.pairs[g[p]][1] != v and fields[k] is not None for p, (k, v) in enumerate(pts.pairs)):
+            return None
     maps = slot_maps(gens, pts)
     sym = permutation_group(gens, len(pts.pairs))
     blocks = aligned_blocks(maps, slot_order(sym, pts)) if maps is not None else None
     if blocks is None or sym.order() != math.factorial(len(blocks)):
-        raise SpinExportError(f"not supported yet: the group (order {group.order}) is not the full symmetric "
-                              "group on interchangeable processes")
-    owned: dict = {}
-    for k, sl in enumerate(slots):
-        owned.setdefault(model.variable(sl.variable).owner, set()).add(k)
-    by_name = {p.name: p for p in model.processes}
-    procs = []
+        return None
+    pids = []
     for b in blocks:
-        owners = {model.variable(slots[k].variable).owner for k in b}
-        if len(owners) != 1 or None in owners or owned[next(iter(owners))] != set(b):
-            raise SpinExportError("not supported yet: the group moves global variables or parts of processes")
-        procs.append(by_name[next(iter(owners))])
-    families = {p.family for p in procs}
-    if len(families) != 1:
-        raise SpinExportError("not supported yet: the group swaps processes of different proctypes")
-    family = families.pop()
-    if len(procs) != sum(1 for p in model.processes if p.family == family):
-        raise SpinExportError(f"not supported yet: only some of the {family} processes are interchangeable")
-    return ProcessSymmetry(family, tuple(p.pid for p in procs), tuple(tuple(b) for b in blocks))
+        owners = {fields[k].pid if fields[k] is not None else None for k in b}
+        if len(owners) != 1 or None in owners:
+            return None
+        pids.append(owners.pop())
+    every = {f.pid for f in fields if f is not None and f.pid in pids}
+    if set(pids) != moved_pids or len(every) != len(pids):
+        return None
+    # the blocks must be whole processes: every field of those pids is in a block
+    in_blocks = {k for b in blocks for k in b}
+    if any(f is not None and f.pid in moved_pids and f.slot not in in_blocks for f in fields):
+        return None
+    proctypes = {f.proctype for f in fields if f is not None and f.pid in moved_pids}
+    if len(proctypes) != 1:
+        return None
+    return proctypes.pop(), tuple(sorted(pids))
 
 
-def reduced_spin_stored(model: SequentialModel, sym: ProcessSymmetry, max_states: int = 1_000_000) -> int:
-    """Spin's "states, stored" with states stored up to Sym(blocks): the orbits of the
-    states Spin stores (``spin_counts``: our reachable states where Spin stores, without the
-    hidden variables), by sorting the blocks."""
-    import dataclasses
-
-    from detect import ir
-    from detect.checking.reduce import sorting_canonicaliser
-    from detect.statespace.compile import compile_model
+def reduced_spin_stored(model: SequentialModel, group, max_states: int = 1_000_000) -> int:
+    """Spin's "states, stored" with states stored up to the group: the orbits of the states
+    Spin stores (``spin_counts``: our reachable states where Spin stores, projected on the
+    slots pan has).  The least image puts the hidden slots last, so its projection is the
+    least image of the projection (our stabiliser-chain canonicaliser, not the C one)."""
+    from detect.checking.spin_counts import spin_stored_slots
     from detect.statespace.explore import reachable_graph
 
     graph = reachable_graph(model, max_states)
     if len(graph.states) >= max_states:
         raise SpinExportError(f"more than {max_states:,} states")
-    canon = sorting_canonicaliser(sym.blocks)
-    slots = state_slots(model)
-    hidden = set(model.annotation("spin_hidden", ()))
-    stored = list(graph.states)
-    if hidden:
-        probe = compile_model(dataclasses.replace(
-            model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
-            assertions=(), terminal=None))
-        stored = [s for s in stored if probe.successors(s)]
-    keep = [k for k, sl in enumerate(slots) if sl.variable not in hidden]
-    return len({tuple(c[k] for k in keep) for c in map(canon, stored)})
+    return len(spin_stored_slots(model, graph.states, group))
 
 
-def _struct_of(pan_h: str, proctype: str) -> str:
-    m = re.search(r"typedef struct (P\d+) \{ /\* " + re.escape(proctype) + r" \*/", pan_h)
-    if m is None:
-        raise SpinExportError(f"pan.h has no process structure for proctype {proctype}")
-    return m.group(1)
+def _struct_names(pan_h: str) -> dict[str, str]:
+    return {name: struct for struct, name in re.findall(r"typedef struct (P\d+) \{ /\* (\S+) \*/", pan_h)}
+
+
+def _queue_types(pan_c: str, pan_h: str) -> list[tuple[int, int, int]]:
+    """``(type, fields, slots)`` of every queue type pan.c's ``addqueue`` knows."""
+    found = [(int(t), int(f), int(m)) for t, f, m in
+             re.findall(r"case (\d+): j = sizeof\(Q\d+\); q_flds\[\d+\] = (\d+); q_max\[\d+\] = (\d+);", pan_c)]
+    for t, _, _ in found:
+        m = re.search(r"typedef struct Q%d \{\s*(\w+(?: \w+)?) Qlen;" % t, pan_h)
+        if m is None or m.group(1) != "uchar":
+            raise SpinExportError(f"pan.h: queue type Q{t} has no uchar Qlen (a channel of more than 255 slots?)")
+    return found
+
+
+def _field_code(sym: SpinSymmetry, structs: dict[str, str], queues: list[tuple[int, int, int]]) -> tuple[str, str]:
+    """The bodies of ``sym_get(v, f)`` and ``sym_set(v, f, x)``: one case per field."""
+    gets, sets = [], []
+    for f, fd in enumerate(sym.fields):
+        if fd.qid is not None:
+            q = f"(v + q_offset[{fd.qid}])"
+            cond = f"{fd.qid} < (int) ((State *) v)->_nr_qs"
+            m = re.fullmatch(r"contents\[(\d+)\]\.fld(\d+)", fd.member)
+            fit = [t for t, nf, slots in queues if m is None or (int(m.group(2)) < nf and int(m.group(1)) < max(1, slots))]
+            get = " ".join(f"case {t}: return ((Q{t} *) {q})->{fd.member};" for t in fit)
+            put = " ".join(f"case {t}: ((Q{t} *) {q})->{fd.member} = x; break;" for t in fit)
+            tag = f"((Q{queues[0][0]} *) {q})->_t" if queues else "0"
+            gets.append(f"\tcase {f}: if (!({cond})) return 0; switch ({tag}) {{ {get} }} return 0;")
+            sets.append(f"\tcase {f}: if (!({cond})) return; switch ({tag}) {{ {put} }} return;")
+        elif fd.pid is not None:
+            struct = structs.get(fd.proctype)
+            if struct is None:
+                raise SpinExportError(f"pan.h has no process structure for proctype {fd.proctype}")
+            cond = f"{fd.pid} < (int) ((State *) v)->_nr_pr"
+            lv = f"(({struct} *) (v + proc_offset[{fd.pid}]))->{fd.member}"
+            gets.append(f"\tcase {f}: return ({cond}) ? (int) {lv} : 0;")
+            sets.append(f"\tcase {f}: if ({cond}) {lv} = x; return;")
+        else:
+            lv = f"((State *) v)->{fd.member}"
+            gets.append(f"\tcase {f}: return (int) {lv};")
+            sets.append(f"\tcase {f}: {lv} = x; return;")
+    return "\n".join(gets), "\n".join(sets)
+
+
+def _rows(rows: Sequence[Sequence[int]], width: int = 24) -> str:
+    lines = []
+    for row in rows:
+        cells = [str(x) for x in row] or ["0"]
+        lines.append("{" + ",".join(cells) + "}")
+    return ",\n".join(lines)
 
 
 _STORES = ["if (!h_store((char *)&now, vsize))", "II = h_store((char *)&now, vsize);"]
+_UNSUPPORTED = ("#if defined(BITSTATE) || defined(MA) || defined(COLLAPSE) || defined(HC) || "
+                "(defined(NCORE) && NCORE > 1) || defined(BFS_PAR) || defined(BFS) || defined(TRIX)\n"
+                "#error \"symdetect sympan: build without BITSTATE/MA/COLLAPSE/HC/NCORE/BFS/BFS_PAR/TRIX "
+                "(not supported yet)\"\n#endif\n")
 
 
-def sympan_source(pan_c: str, struct: str, pids: Sequence[int]) -> str:
-    """``pan.c`` with its state store canonicalising (module docstring)."""
-    for site in _STORES:
-        if site not in pan_c:
-            raise SpinExportError(f"pan.c has no '{site}' (another Spin version?)")
-        pan_c = pan_c.replace(site, site.replace("(char *)&now", "sym_canon()"))
+def _sorting_code(struct: str, pids: Sequence[int]) -> str:
     n = len(pids)
-    code = f"""
-/* symdetect: states are stored sorted under Sym(pids {", ".join(map(str, pids))}) of {struct}. */
-#if defined(BITSTATE) || defined(MA) || defined(COLLAPSE) || defined(HC) || (defined(NCORE) && NCORE > 1) || defined(BFS_PAR) || !defined(NOREDUCE)
-#error "symdetect sympan: build with -DSAFETY -DNOREDUCE, without BITSTATE/MA/COLLAPSE/HC/NCORE/BFS_PAR (not supported yet)"
-#endif
+    return f"""
 static int sym_pids[{n}] = {{{", ".join(map(str, pids))}}};
-static char sym_buf[VECTORSZ];
 static char sym_block[{n}][sizeof({struct})];
 static int sym_cmp(const void *a, const void *b) {{ return memcmp(a, b, sizeof({struct})); }}
 static char *
@@ -175,7 +371,7 @@ sym_canon(void)
 		(({struct} *) sym_block[m])->_pid = 0;
 		m++;
 	}}
-	if (m != {n}) return (char *) &now; /* not all created yet (cannot happen without run) */
+	if (m != {n}) return (char *) &now; /* not all created yet: stored as it is */
 	qsort(sym_block, m, sizeof({struct}), sym_cmp);
 	for (i = 0; i < m; i++)
 	{{	memcpy(sym_buf + proc_offset[sym_pids[i]], sym_block[i], sizeof({struct}));
@@ -184,6 +380,100 @@ sym_canon(void)
 	return sym_buf;
 }}
 """
+
+
+def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues) -> str:
+    get, put = _field_code(sym, structs, queues)
+    nf, ne = len(sym.fields), len(sym.elements)
+    offsets, table, lo, length = [], [], [], []
+    for m_lo, m_table in sym.maps:
+        offsets.append(len(table))
+        table.extend(m_table)
+        lo.append(m_lo)
+        length.append(len(m_table))
+    src = _rows([[s for s, _ in e] for e in sym.elements])
+    mid = _rows([[m for _, m in e] for e in sym.elements])
+    return f"""
+#define SYM_F {nf}
+#define SYM_E {ne}
+static const unsigned short sym_src[SYM_E][SYM_F] = {{
+{src}
+}};
+static const unsigned short sym_map[SYM_E][SYM_F] = {{
+{mid}
+}};
+static const int sym_lo[{len(lo)}] = {{{", ".join(map(str, lo))}}};
+static const int sym_len[{len(lo)}] = {{{", ".join(map(str, length))}}};
+static const int sym_off[{len(lo)}] = {{{", ".join(map(str, offsets))}}};
+static const int sym_tab[{max(1, len(table))}] = {{{", ".join(map(str, table or [0]))}}};
+static int sym_x[SYM_F], sym_best[SYM_F];
+
+static int
+sym_get(char *v, int f)
+{{	switch (f) {{
+{get}
+	}}
+	return 0;
+}}
+
+static void
+sym_set(char *v, int f, int x)
+{{	switch (f) {{
+{put}
+	}}
+}}
+
+static int
+sym_vm(int m, int x)
+{{	int i;
+	if (!m) return x;
+	i = x - sym_lo[m];
+	return (i >= 0 && i < sym_len[m]) ? sym_tab[sym_off[m] + i] : x;
+}}
+
+/* the least image of now over every element, field by field (elements[0] is the identity) */
+static char *
+sym_canon(void)
+{{	int e, f, y;
+	for (f = 0; f < SYM_F; f++)
+		sym_x[f] = sym_best[f] = sym_get((char *) &now, f);
+	for (e = 0; e < SYM_E; e++)
+	for (f = 0; f < SYM_F; f++)
+	{{	y = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
+		if (y == sym_best[f]) continue;
+		if (y < sym_best[f])
+		{{	sym_best[f] = y;
+			for (f++; f < SYM_F; f++)
+				sym_best[f] = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
+		}}
+		break;
+	}}
+	memcpy(sym_buf, (char *) &now, vsize);
+	for (f = 0; f < SYM_F; f++)
+		sym_set(sym_buf, f, sym_best[f]);
+	return sym_buf;
+}}
+"""
+
+
+def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry) -> str:
+    """``pan.c`` with its state store canonicalising (module docstring)."""
+    for site in _STORES:
+        if site not in pan_c:
+            raise SpinExportError(f"pan.c has no '{site}' (another Spin version?)")
+        pan_c = pan_c.replace(site, site.replace("(char *)&now", "sym_canon()"))
+    structs = _struct_names(pan_h)
+    if sym.blocks is not None:
+        proctype, pids = sym.blocks
+        if proctype not in structs:
+            raise SpinExportError(f"pan.h has no process structure for proctype {proctype}")
+        body = _sorting_code(structs[proctype], pids)
+        how = f"sorting the blocks of pids {', '.join(map(str, pids))} ({proctype})"
+    else:
+        body = _enumerating_code(sym, structs, _queue_types(pan_c, pan_h))
+        how = f"least image over the {len(sym.elements):,} elements"
+    code = (f"\n/* symdetect: states are stored in canonical form under the detected {sym.describe()}:\n"
+            f"   {how}. */\n" + _UNSUPPORTED + "static char sym_buf[VECTORSZ];\n" + body)
     # Declared after pan.h (``now``, the structures) and before the first store.
     head = '#include "pan.h"\n'
     if head not in pan_c:
@@ -192,7 +482,7 @@ sym_canon(void)
     return pan_c + code
 
 
-def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: ProcessSymmetry,
+def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: SpinSymmetry,
                    spin_options: Sequence[str] = ()) -> str:
     """Run ``spin [spin_options] -a`` in ``out_dir`` and write ``sympan.c`` beside pan.c;
     returns its path.  (Spin's own optimisations -- dead variables, statement merging -- treat
@@ -207,9 +497,9 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: P
         lines = (run.stdout + run.stderr).strip().splitlines()
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
     with open(os.path.join(out_dir, "pan.h")) as f:
-        struct = _struct_of(f.read(), sym.proctype)
+        pan_h = f.read()
     with open(os.path.join(out_dir, "pan.c")) as f:
-        source = sympan_source(f.read(), struct, sym.pids)
+        source = sympan_source(f.read(), pan_h, sym)
     path = os.path.join(out_dir, "sympan.c")
     with open(path, "w") as f:
         f.write(source)
