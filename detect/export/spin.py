@@ -73,6 +73,9 @@ class SpinSymmetry:
     proctypes: tuple[str, ...]
     channels: int
     blocks: Optional[tuple[str, tuple[int, ...]]] = None
+    #: per field, its value in our initial state (None: a program counter, numbered
+    #: differently in pan): sympan checks pan's initial state against it
+    initial: tuple[Optional[int], ...] = ()
 
     def describe(self) -> str:
         moved = f"pids {', '.join(map(str, self.pids))} ({', '.join(self.proctypes)})" if self.pids else "no process"
@@ -126,19 +129,21 @@ def _fields(model: SequentialModel) -> tuple[list[Optional[Field]], set[int]]:
             else:
                 raise SpinExportError(f"not supported yet: the channel slot {sl.label}")
             continue
+        # a structure's field (``board.c``, flattened row-major) is ``@path#index``, resolved
+        # against pan.h's declarations (``_resolve``)
         if var.owner is not None:
             proc = by_name[var.owner]
             local = sl.variable.split(".", 1)[1] if "." in sl.variable else ""
-            if not re.fullmatch(r"[A-Za-z_]\w*", local) or proc.pid is None:
+            if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", local) or proc.pid is None:
                 raise SpinExportError(f"not supported yet: the process variable {sl.label}")
-            member = "_p" if local == "pc" else local + index
+            member = "_p" if local == "pc" else local + index if "." not in local else f"@{local}#{sl.index}"
             proctype = ":init:" if proc.family == "init" else proc.family
             out.append(Field(k, member, pid=proc.pid, proctype=proctype))
             continue
-        if not re.fullmatch(r"[A-Za-z_]\w*", sl.variable):
+        if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", sl.variable):
             raise SpinExportError(f"not supported yet: the global {sl.label} (a channel whose number is not "
-                                  "fixed, a structure or a claim variable)")
-        out.append(Field(k, sl.variable + index))
+                                  "fixed or a claim variable)")
+        out.append(Field(k, sl.variable + index if "." not in sl.variable else f"@{sl.variable}#{sl.index}"))
     return out, hidden
 
 
@@ -232,10 +237,15 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
                 image[position[target[k]]] = (position[k], m)
             elements.append(tuple(image))
     by_id = sorted(maps.items(), key=lambda kv: kv[1])
+    from detect.ir.semantics import initial_states
+
+    starts = list(initial_states(model))
+    first = starts[0] if len(starts) == 1 else None
+    initial = tuple(None if first is None or fields[k].member == "_p" else first[k] for k in kept)
     return SpinSymmetry(
         group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
         tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks)
+        blocks, initial)
 
 
 #: the name the first version exported
@@ -295,6 +305,50 @@ def reduced_spin_stored(model: SequentialModel, group, max_states: int = 1_000_0
     return len(spin_stored_slots(model, graph.states, group))
 
 
+_MEMBER = re.compile(r"^\s*(?:struct (\w+)|[a-z][\w ]*?) (\w+)(?:\[(\d+)\])?(?: : \d+)?;", re.M)
+
+
+def _members(body: str) -> dict[str, tuple[Optional[str], int]]:
+    """``name -> (structure type or None, array length or 0)`` of a C struct body."""
+    return {m.group(2): (m.group(1), int(m.group(3)) if m.group(3) else 0) for m in _MEMBER.finditer(body)}
+
+
+def _bodies(pan_h: str) -> dict[str, str]:
+    """The bodies of pan.h's structures: ``struct T {...}`` by T, ``typedef struct X {...} X`` by X."""
+    out = {}
+    for m in re.finditer(r"(?:typedef )?struct (\w+) \{(.*?)\n\}", pan_h, flags=re.S):
+        out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def _resolve(member: str, container: str, bodies: dict[str, str]) -> str:
+    """``@a.b.c#n`` inside structure ``container``: the C path of element ``n`` of the
+    row-major flattening of every array on the way (``a[i].b[j].c[k]``)."""
+    if not member.startswith("@"):
+        return member
+    path, n = member[1:].split("#")
+    index = int(n)
+    dims: list[tuple[str, int]] = []
+    struct = container
+    for name in path.split("."):
+        found = _members(bodies.get(struct, "")).get(name)
+        if found is None:
+            raise SpinExportError(f"pan.h: no member {name} in structure {struct}")
+        struct, length = found
+        dims.append((name, length))
+        struct = struct or ""
+    parts = []
+    for name, length in reversed(dims):
+        if length:
+            parts.append(f"{name}[{index % length}]")
+            index //= length
+        else:
+            parts.append(name)
+    if index:
+        raise SpinExportError(f"pan.h: element {n} of {path} is out of its arrays")
+    return ".".join(reversed(parts))
+
+
 def _struct_names(pan_h: str) -> dict[str, str]:
     return {name: struct for struct, name in re.findall(r"typedef struct (P\d+) \{ /\* (\S+) \*/", pan_h)}
 
@@ -310,10 +364,14 @@ def _queue_types(pan_c: str, pan_h: str) -> list[tuple[int, int, int]]:
     return found
 
 
-def _field_code(sym: SpinSymmetry, structs: dict[str, str], queues: list[tuple[int, int, int]]) -> tuple[str, str]:
+def _field_code(sym: SpinSymmetry, structs: dict[str, str], queues: list[tuple[int, int, int]],
+                bodies: dict[str, str]) -> tuple[str, str]:
     """The bodies of ``sym_get(v, f)`` and ``sym_set(v, f, x)``: one case per field."""
     gets, sets = [], []
     for f, fd in enumerate(sym.fields):
+        if fd.member.startswith("@"):
+            container = structs.get(fd.proctype, "") if fd.pid is not None else "State"
+            fd = Field(fd.slot, _resolve(fd.member, container, bodies), fd.pid, fd.proctype, fd.qid)
         if fd.qid is not None:
             q = f"(v + q_offset[{fd.qid}])"
             cond = f"{fd.qid} < (int) ((State *) v)->_nr_qs"
@@ -382,8 +440,8 @@ sym_canon(void)
 """
 
 
-def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues) -> str:
-    get, put = _field_code(sym, structs, queues)
+def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues, bodies: dict[str, str]) -> str:
+    get, put = _field_code(sym, structs, queues, bodies)
     nf, ne = len(sym.fields), len(sym.elements)
     offsets, table, lo, length = [], [], [], []
     for m_lo, m_table in sym.maps:
@@ -391,6 +449,10 @@ def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues) -> str
         table.extend(m_table)
         lo.append(m_lo)
         length.append(len(m_table))
+    known_at = [f for f, fd in enumerate(sym.fields) if f < len(sym.initial) and sym.initial[f] is not None
+                and (fd.pid is None or fd.pid == 0) and fd.qid is None]
+    init = ", ".join(str(sym.initial[f] if f in known_at else 0) for f in range(nf))
+    known = ", ".join("1" if f in known_at else "0" for f in range(nf))
     src = _rows([[s for s, _ in e] for e in sym.elements])
     mid = _rows([[m for _, m in e] for e in sym.elements])
     return f"""
@@ -432,11 +494,25 @@ sym_vm(int m, int x)
 }}
 
 /* the least image of now over every element, field by field (elements[0] is the identity) */
+static int sym_checked;
+static const int sym_init[SYM_F] = {{{init}}};
+static const char sym_known[SYM_F] = {{{known}}};
+
 static char *
 sym_canon(void)
 {{	int e, f, y;
 	for (f = 0; f < SYM_F; f++)
 		sym_x[f] = sym_best[f] = sym_get((char *) &now, f);
+	if (!sym_checked)
+	{{	/* the first state stored is pan's initial state: it must be ours (same model, same -D) */
+		sym_checked = 1;
+		for (f = 0; f < SYM_F; f++)
+			if (sym_known[f] && sym_x[f] != sym_init[f])
+			{{	printf("symdetect: field %d is %d in pan's initial state, %d in the model symdetect "
+				       "analysed (another model or other -D values?)\\n", f, sym_x[f], sym_init[f]);
+				Uerror("symdetect: pan's model differs from the one analysed");
+			}}
+	}}
 	for (e = 0; e < SYM_E; e++)
 	for (f = 0; f < SYM_F; f++)
 	{{	y = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
@@ -470,7 +546,7 @@ def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry) -> str:
         body = _sorting_code(structs[proctype], pids)
         how = f"sorting the blocks of pids {', '.join(map(str, pids))} ({proctype})"
     else:
-        body = _enumerating_code(sym, structs, _queue_types(pan_c, pan_h))
+        body = _enumerating_code(sym, structs, _queue_types(pan_c, pan_h), _bodies(pan_h))
         how = f"least image over the {len(sym.elements):,} elements"
     code = (f"\n/* symdetect: states are stored in canonical form under the detected {sym.describe()}:\n"
             f"   {how}. */\n" + _UNSUPPORTED + "static char sym_buf[VECTORSZ];\n" + body)
@@ -491,7 +567,22 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: S
     if spin is None:
         raise SpinExportError("spin is not installed (it writes pan.c)")
     os.makedirs(out_dir, exist_ok=True)
-    run = subprocess.run([spin, *[f"-D{d}" for d in defines], *spin_options, "-a", os.path.abspath(model_path)],
+    source_path = os.path.abspath(model_path)
+    if defines:
+        # Our -D replaces the model's #define (cpp would let the file win): Spin reads a copy
+        # with the values set, which is also the file trails replay on.
+        with open(model_path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for d in defines:
+            name, _, value = d.partition("=")
+            text = re.sub(rf"^(\s*#\s*define\s+{re.escape(name.strip())})\b.*$", rf"\g<1> {value.strip()}", text,
+                          flags=re.M)
+        source_path = os.path.join(os.path.abspath(out_dir), os.path.basename(model_path))
+        if os.path.abspath(model_path) == source_path:
+            raise SpinExportError("-o names the model's own directory: with -D, give another one")
+        with open(source_path, "w") as f:
+            f.write(text)
+    run = subprocess.run([spin, *spin_options, "-a", source_path],
                          cwd=out_dir, capture_output=True, text=True, timeout=300)
     if run.returncode != 0 or not os.path.exists(os.path.join(out_dir, "pan.c")):
         lines = (run.stdout + run.stderr).strip().splitlines()
