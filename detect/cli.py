@@ -1456,7 +1456,10 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, domain_states, eng
               markup=True)
     out.print(f"cd {escape(out_dir)} && {GCC} && {RUN}", markup=False)
     out.print(f"with partial-order reduction: cd {escape(out_dir)} && {GCC_POR} && {RUN}", markup=False)
-    out.print("a trail it writes replays in Spin: ./sympan -r, or spin -t -p MODEL in that directory", markup=False)
+    import os
+
+    out.print(f"a trail it writes replays in Spin: cd {escape(out_dir)} && ./sympan -r (or spin -t -p "
+              f"{escape(os.path.basename(model))})", markup=False)
 
 
 @main.group()

@@ -568,20 +568,23 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: S
         raise SpinExportError("spin is not installed (it writes pan.c)")
     os.makedirs(out_dir, exist_ok=True)
     source_path = os.path.abspath(model_path)
-    if defines:
-        # Our -D replaces the model's #define (cpp would let the file win): Spin reads a copy
-        # with the values set, which is also the file trails replay on.
-        with open(model_path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+    with open(model_path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if defines or not re.search(r"^\s*#\s*include", text, flags=re.M):
+        # Spin reads a copy in out_dir, the file trails replay on (pan -r, spin -t -p look
+        # for the trail beside the model); our -D replaces the model's #define there (cpp
+        # would let the file win).  A model with #include is read where it is, unless -D.
         for d in defines:
             name, _, value = d.partition("=")
             text = re.sub(rf"^(\s*#\s*define\s+{re.escape(name.strip())})\b.*$", rf"\g<1> {value.strip()}", text,
                           flags=re.M)
         source_path = os.path.join(os.path.abspath(out_dir), os.path.basename(model_path))
-        if os.path.abspath(model_path) == source_path:
-            raise SpinExportError("-o names the model's own directory: with -D, give another one")
-        with open(source_path, "w") as f:
-            f.write(text)
+        if os.path.abspath(model_path) != source_path:
+            with open(source_path, "w") as f:
+                f.write(text)
+        elif defines:
+                raise SpinExportError("-o names the model's own directory: with -D, give another one")
+        source_path = os.path.basename(model_path)
     run = subprocess.run([spin, *spin_options, "-a", source_path],
                          cwd=out_dir, capture_output=True, text=True, timeout=300)
     if run.returncode != 0 or not os.path.exists(os.path.join(out_dir, "pan.c")):
