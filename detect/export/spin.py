@@ -76,6 +76,8 @@ class SpinSymmetry:
     #: per field, its value in our initial state (None: a program counter, numbered
     #: differently in pan): sympan checks pan's initial state against it
     initial: tuple[Optional[int], ...] = ()
+    #: pairs of distinct proctypes whose processes the group maps onto each other
+    twins: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         moved = f"pids {', '.join(map(str, self.pids))} ({', '.join(self.proctypes)})" if self.pids else "no process"
@@ -182,6 +184,7 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     proctype_of = {f.pid: f.proctype for f in fields if f is not None and f.pid is not None}
     moved_pids: set[int] = set()
     moved_chans: set[int] = set()
+    twins: set[tuple[str, str]] = set()
     for g in gens:
         target, values = _slot_action(g, pts, len(slots))
         target = [k if len(slots[k].domain) == 1 else t for k, t in enumerate(target)]
@@ -198,9 +201,12 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
             if kind_a != kind_b or (kind_a != "g" and a.member != b.member):
                 raise SpinExportError(f"not supported yet: a generator maps {slots[k].label} to {slots[t].label}")
             if kind_a == "p":
-                if a.proctype != b.proctype or pid_map.setdefault(a.pid, b.pid) != b.pid:
-                    raise SpinExportError("not supported yet: a generator does not move whole processes of "
-                                          "one proctype onto each other")
+                if pid_map.setdefault(a.pid, b.pid) != b.pid:
+                    raise SpinExportError("not supported yet: a generator does not move whole processes onto "
+                                          "each other")
+                if a.proctype != b.proctype:
+                    # BEEM's style: one proctype per process; pan's must then be alike (``_twins_alike``)
+                    twins.add(tuple(sorted((a.proctype, b.proctype))))
                 if a.member == "_p" and any(v != w for v, w in values[k].items()):
                     raise SpinExportError("not supported yet: a generator renames program counters")
             if kind_a == "q" and chan_map.setdefault(a.qid, b.qid) != b.qid:
@@ -245,7 +251,7 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     return SpinSymmetry(
         group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
         tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks, initial)
+        blocks, initial, tuple(sorted(twins)))
 
 
 #: the name the first version exported
@@ -271,6 +277,8 @@ def _sorted_blocks(model, group, fields, moved_pids, moved_chans) -> Optional[tu
     sym = permutation_group(gens, len(pts.pairs))
     blocks = aligned_blocks(maps, slot_order(sym, pts)) if maps is not None else None
     if blocks is None or sym.order() != math.factorial(len(blocks)):
+        return None
+    if len({fields[k].proctype for b in blocks for k in b if fields[k] is not None}) != 1:
         return None
     pids = []
     for b in blocks:
@@ -532,8 +540,48 @@ sym_canon(void)
 """
 
 
-def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry) -> str:
+_SETTR = re.compile(r'trans\[(\d+)\]\[(\d+)\]\s*=\s*settr\(\d+,(\d+),(\d+),\d+,\d+,"(?:[^"\\]|\\.)*", '
+                    r'(\d+), (\d+), (\d+)\)|T->nxt\s*=\s*settr\(\d+,(\d+),(\d+),\d+,\d+,"(?:[^"\\]|\\.)*", '
+                    r'(\d+), (\d+), (\d+)\)')
+
+
+def _shapes(pan_t: str) -> dict[int, list[tuple]]:
+    """Per proctype number, its transitions in pan.t without texts, ids and move cases:
+    (state, atomic flags, target, guard kind, types) -- the same list means the same
+    automaton, state numbers included."""
+    out: dict[int, list[tuple]] = {}
+    current = None
+    for m in _SETTR.finditer(pan_t):
+        if m.group(1) is not None:
+            current = int(m.group(1))
+            out.setdefault(current, []).append((int(m.group(2)),) + tuple(int(x) for x in m.group(3, 4, 5, 6, 7)))
+        elif current is not None:
+            out[current].append(("nxt",) + tuple(int(x) for x in m.group(8, 9, 10, 11, 12)))
+    return out
+
+
+def _twins_alike(sym: SpinSymmetry, pan_h: str, pan_t: str) -> None:
+    """``SpinExportError`` unless every two proctypes the group identifies have one block
+    layout and one automaton in pan (so moving a block moves its ``_p`` to the same place)."""
+    if not sym.twins:
+        return
+    structs = _struct_names(pan_h)
+    bodies = _bodies(pan_h)
+    shapes = _shapes(pan_t)
+    for a, b in sym.twins:
+        sa, sb = structs.get(a), structs.get(b)
+        if sa is None or sb is None:
+            raise SpinExportError(f"pan.h has no process structure for proctype {a if sa is None else b}")
+        la = re.sub(r"/\*.*?\*/", "", bodies.get(sa, ""))
+        lb = re.sub(r"/\*.*?\*/", "", bodies.get(sb, ""))
+        if la != lb or not shapes.get(int(sa[1:])) or shapes.get(int(sa[1:])) != shapes.get(int(sb[1:])):
+            raise SpinExportError(f"not supported: the group maps processes of proctype {a} onto {b}, whose "
+                                  "state blocks or automata differ in pan")
+
+
+def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") -> str:
     """``pan.c`` with its state store canonicalising (module docstring)."""
+    _twins_alike(sym, pan_h, pan_t)
     for site in _STORES:
         if site not in pan_c:
             raise SpinExportError(f"pan.c has no '{site}' (another Spin version?)")
@@ -592,8 +640,10 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: S
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
     with open(os.path.join(out_dir, "pan.h")) as f:
         pan_h = f.read()
+    with open(os.path.join(out_dir, "pan.t")) as f:
+        pan_t = f.read()
     with open(os.path.join(out_dir, "pan.c")) as f:
-        source = sympan_source(f.read(), pan_h, sym)
+        source = sympan_source(f.read(), pan_h, sym, pan_t)
     path = os.path.join(out_dir, "sympan.c")
     with open(path, "w") as f:
         f.write(source)
