@@ -1451,7 +1451,9 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, domain_states, eng
     except OSError as e:
         raise Failure(f"{out_dir}: cannot write: {e.strerror or e}") from None
     how = (f"sorting the {escape(sym.blocks[0])} blocks (pids {', '.join(map(str, sym.blocks[1]))})"
-           if sym.blocks else f"least image over {len(sym.elements):,} elements")
+           if sym.blocks else "least image over the elements sorting the processes' keys (TopSPIN's segmented "
+           f"strategy; {len(sym.elements):,} elements)" if sym.segments else
+           f"least image over {len(sym.elements):,} elements")
     out.print(f"wrote {escape(path)}: states stored up to the detected {escape(sym.describe())}; {how}",
               markup=True)
     out.print(f"cd {escape(out_dir)} && {GCC} && {RUN}", markup=False)

@@ -220,16 +220,24 @@ def test_unsupported_models_are_refused_in_one_line(tmp_path, text, why):
     assert not (tmp_path / "out" / "sympan.c").exists()
 
 
-def test_strategies_agree(tmp_path):
-    """The sorting fast path and the least image over all elements store as many states."""
-    model = _write(tmp_path, "mutex", MUTEX)
+@pytest.mark.parametrize("model,strategies,count", [
+    ("mutex", ("sort", "enumerate"), 170),
+    # pid values renamed: the segmented strategy (exact) and all elements (enumerate)
+    (ROOT / "models" / "peterson_pid.pml", ("exact", "enumerate"), 633),
+])
+def test_strategies_agree(tmp_path, model, strategies, count):
+    """The sorting fast path, the segmented strategy and the least image over all elements
+    store as many states."""
+    if model == "mutex":
+        model = _write(tmp_path, "mutex", MUTEX)
     counts = []
-    for strategy in ("sort", "enumerate"):
+    for strategy in strategies:
         out = tmp_path / strategy
         run = _cli("spin", str(model), "-o", str(out), "--strategy", strategy, *NO_OPT)
         assert run.returncode == 0, run.stderr
+        assert ("segmented" in run.stdout) == (strategy == "exact" and "peterson" in str(model))
         counts.append(_pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0])
-    assert counts == [170, 170]
+    assert counts == [count, count]
 
 
 def test_models_directory_is_refused_or_exact(tmp_path):

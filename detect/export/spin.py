@@ -78,6 +78,9 @@ class SpinSymmetry:
     initial: tuple[Optional[int], ...] = ()
     #: pairs of distinct proctypes whose processes the group maps onto each other
     twins: tuple[tuple[str, str], ...] = ()
+    #: segmented canonical form (``_segments``): (pids, per pid its key fields, element
+    #: index by the Lehmer rank of its permutation of those pids), or None
+    segments: Optional[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]] = None
 
     def describe(self) -> str:
         moved = f"pids {', '.join(map(str, self.pids))} ({', '.join(self.proctypes)})" if self.pids else "no process"
@@ -242,6 +245,7 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
                     m = maps.setdefault((lo, table), len(maps))
                 image[position[target[k]]] = (position[k], m)
             elements.append(tuple(image))
+    segments = _segments(elements, [fields[k] for k in kept]) if strategy == "exact" and elements else None
     by_id = sorted(maps.items(), key=lambda kv: kv[1])
     from detect.ir.semantics import initial_states
 
@@ -251,11 +255,57 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     return SpinSymmetry(
         group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
         tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks, initial, tuple(sorted(twins)))
+        blocks, initial, tuple(sorted(twins)), segments)
 
 
 #: the name the first version exported
 process_symmetry = spin_symmetry
+
+
+def _lehmer(perm: Sequence[int]) -> int:
+    """The rank of a permutation of 0..n-1 among all n! (Lehmer code)."""
+    n, rank = len(perm), 0
+    for i in range(n):
+        rank = rank * (n - i) + sum(1 for j in range(i + 1, n) if perm[j] < perm[i])
+    return rank
+
+
+def _segments(elements, fields: Sequence[Field]):
+    """TopSPIN's segmented strategy, where it is exact: the group is the symmetric group on
+    the pids it moves, an element per permutation.  A pid's *key* is its block's fields that
+    no element renames, in member order: an element moving pid p to q carries p's key to q,
+    so the images of a state whose keys are sorted along the pids are those by the
+    permutations that sort the state's keys -- the least of them is a canonical form, found
+    by trying only the permutations within runs of equal keys.  None where it does not apply."""
+    moved = sorted({f.pid for e in elements for t, (k, _) in enumerate(e)
+                    if fields[t].pid is not None and fields[t].pid != fields[k].pid for f in (fields[t],)})
+    n = len(moved)
+    if n < 2 or len(elements) != math.factorial(n) or n > 8:
+        return None
+    place = {p: i for i, p in enumerate(moved)}
+    by_rank = [-1] * len(elements)
+    for e, image in enumerate(elements):
+        perm = [-1] * n
+        for t, (k, _) in enumerate(image):
+            a, b = fields[k], fields[t]
+            if a.pid in place and a.member == "_p":
+                perm[place[a.pid]] = place.get(b.pid, -1)
+        if sorted(perm) != list(range(n)):
+            return None
+        r = _lehmer(perm)
+        if by_rank[r] != -1:
+            return None
+        by_rank[r] = e
+    # key members: block fields of the moved pids that no element renames
+    renamed = {fields[t].member for image in elements for t, (k, m) in enumerate(image)
+               if m and fields[t].pid in place}
+    keys = []
+    for p in moved:
+        mine = sorted((f.member, i) for i, f in enumerate(fields) if f.pid == p and f.member not in renamed)
+        keys.append(tuple(i for _, i in mine))
+    if len({tuple(fields[i].member for i in k) for k in keys}) != 1 or not keys[0]:
+        return None
+    return tuple(moved), tuple(keys), tuple(by_rank)
 
 
 def _sorted_blocks(model, group, fields, moved_pids, moved_chans) -> Optional[tuple[str, tuple[int, ...]]]:
@@ -457,6 +507,12 @@ def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues, bodies
         table.extend(m_table)
         lo.append(m_lo)
         length.append(len(m_table))
+    if sym.segments is None:
+        visit = "\tfor (e = 0; e < SYM_E; e++) sym_try(e);"
+        segmented = ""
+    else:
+        visit = "\t(void) e; (void) y;\n\tsym_segmented();"
+        segmented = _segmented_code(sym.segments)
     known_at = [f for f, fd in enumerate(sym.fields) if f < len(sym.initial) and sym.initial[f] is not None
                 and (fd.pid is None or fd.pid == 0) and fd.qid is None]
     init = ", ".join(str(sym.initial[f] if f in known_at else 0) for f in range(nf))
@@ -477,6 +533,24 @@ static const int sym_len[{len(lo)}] = {{{", ".join(map(str, length))}}};
 static const int sym_off[{len(lo)}] = {{{", ".join(map(str, offsets))}}};
 static const int sym_tab[{max(1, len(table))}] = {{{", ".join(map(str, table or [0]))}}};
 static int sym_x[SYM_F], sym_best[SYM_F];
+static int sym_vm(int m, int x);
+
+/* sym_best becomes element e's image of sym_x when that is less */
+static void
+sym_try(int e)
+{{	int f, y;
+	for (f = 0; f < SYM_F; f++)
+	{{	y = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
+		if (y == sym_best[f]) continue;
+		if (y < sym_best[f])
+		{{	sym_best[f] = y;
+			for (f++; f < SYM_F; f++)
+				sym_best[f] = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
+		}}
+		return;
+	}}
+}}
+{segmented}
 
 static int
 sym_get(char *v, int f)
@@ -521,17 +595,7 @@ sym_canon(void)
 				Uerror("symdetect: pan's model differs from the one analysed");
 			}}
 	}}
-	for (e = 0; e < SYM_E; e++)
-	for (f = 0; f < SYM_F; f++)
-	{{	y = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
-		if (y == sym_best[f]) continue;
-		if (y < sym_best[f])
-		{{	sym_best[f] = y;
-			for (f++; f < SYM_F; f++)
-				sym_best[f] = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
-		}}
-		break;
-	}}
+{visit}
 	memcpy(sym_buf, (char *) &now, vsize);
 	for (f = 0; f < SYM_F; f++)
 		sym_set(sym_buf, f, sym_best[f]);
@@ -579,6 +643,79 @@ def _twins_alike(sym: SpinSymmetry, pan_h: str, pan_t: str) -> None:
                                   "state blocks or automata differ in pan")
 
 
+def _segmented_code(segments) -> str:
+    """C of ``_segments``' strategy: sort the moved pids by key, try the permutations within
+    runs of equal keys."""
+    pids, keys, by_rank = segments
+    n, k = len(pids), len(keys[0])
+    return f"""
+#define SYM_N {n}
+#define SYM_K {k}
+static const unsigned short sym_keyf[SYM_N][SYM_K] = {{
+{_rows(keys)}
+}};
+static const int sym_byrank[{len(by_rank)}] = {{{", ".join(map(str, by_rank))}}};
+static int sym_ord[SYM_N], sym_pi[SYM_N], sym_used[SYM_N], sym_slo[SYM_N], sym_shi[SYM_N];
+
+static int
+sym_keycmp(int a, int b)
+{{	int j;
+	for (j = 0; j < SYM_K; j++)
+		if (sym_x[sym_keyf[a][j]] != sym_x[sym_keyf[b][j]])
+			return sym_x[sym_keyf[a][j]] < sym_x[sym_keyf[b][j]] ? -1 : 1;
+	return 0;
+}}
+
+static void
+sym_place(int q)
+{{	int j, i, r;
+	if (q == SYM_N)
+	{{	for (r = 0, i = 0; i < SYM_N; i++)
+		{{	int less = 0;
+			for (j = i + 1; j < SYM_N; j++) less += sym_pi[j] < sym_pi[i];
+			r = r * (SYM_N - i) + less;
+		}}
+		sym_try(sym_byrank[r]);
+		return;
+	}}
+	for (j = sym_slo[q]; j <= sym_shi[q]; j++)
+	{{	i = sym_ord[j];
+		if (sym_used[i]) continue;
+		sym_used[i] = 1; sym_pi[i] = q;
+		sym_place(q + 1);
+		sym_used[i] = 0;
+	}}
+}}
+
+/* the least image over the elements that sort the keys (position q takes a process whose
+   key is the q-th least) */
+static void
+sym_segmented(void)
+{{	int i, j, t;
+	for (i = 0; i < SYM_N; i++) {{ sym_ord[i] = i; sym_used[i] = 0; }}
+	for (i = 1; i < SYM_N; i++)
+		for (j = i; j > 0 && sym_keycmp(sym_ord[j - 1], sym_ord[j]) > 0; j--)
+		{{	t = sym_ord[j]; sym_ord[j] = sym_ord[j - 1]; sym_ord[j - 1] = t; }}
+	for (i = 0; i < SYM_N; i = j)
+	{{	for (j = i + 1; j < SYM_N && sym_keycmp(sym_ord[i], sym_ord[j]) == 0; j++) ;
+		for (t = i; t < j; t++) {{ sym_slo[t] = i; sym_shi[t] = j - 1; }}
+	}}
+	/* the identity need not sort the keys: start from the first sorting element */
+	for (i = 0; i < SYM_N; i++) sym_pi[sym_ord[i]] = i;
+	{{	int r = 0, less;
+		for (i = 0; i < SYM_N; i++)
+		{{	less = 0;
+			for (j = i + 1; j < SYM_N; j++) less += sym_pi[j] < sym_pi[i];
+			r = r * (SYM_N - i) + less;
+		}}
+		for (i = 0; i < SYM_F; i++)
+			sym_best[i] = sym_vm(sym_map[sym_byrank[r]][i], sym_x[sym_src[sym_byrank[r]][i]]);
+	}}
+	sym_place(0);
+}}
+"""
+
+
 def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") -> str:
     """``pan.c`` with its state store canonicalising (module docstring)."""
     _twins_alike(sym, pan_h, pan_t)
@@ -595,7 +732,8 @@ def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") ->
         how = f"sorting the blocks of pids {', '.join(map(str, pids))} ({proctype})"
     else:
         body = _enumerating_code(sym, structs, _queue_types(pan_c, pan_h), _bodies(pan_h))
-        how = f"least image over the {len(sym.elements):,} elements"
+        how = (f"least image over the elements that sort the keys of pids {', '.join(map(str, sym.segments[0]))}"
+               if sym.segments else f"least image over the {len(sym.elements):,} elements")
     code = (f"\n/* symdetect: states are stored in canonical form under the detected {sym.describe()}:\n"
             f"   {how}. */\n" + _UNSUPPORTED + "static char sym_buf[VECTORSZ];\n" + body)
     # Declared after pan.h (``now``, the structures) and before the first store.
