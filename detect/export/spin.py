@@ -169,7 +169,11 @@ def _slot_action(g: Sequence[int], pts, nslots: int) -> tuple[list[int], list[di
 def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy: str = "exact",
                   element_limit: int = ELEMENT_LIMIT) -> SpinSymmetry:
     """The detected group (its acting generators only) on pan's vector, or ``SpinExportError``
-    saying why the model is outside what the export supports."""
+    saying why the model is outside what the export supports.
+
+    Why one function: each generator is checked field by field (processes, queues, globals)
+    in one pass that also collects the pids and channels moved, then the elements are
+    enumerated on the fields those checks validated."""
     from detect.ir.points import LiteralPoints
     from detect.symmetry.permgroup import permutation_group
 
@@ -499,6 +503,11 @@ sym_canon(void)
 
 
 def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues, bodies: dict[str, str]) -> str:
+    """C of the least image over the elements (or the segmented ones), with the field
+    accessors and the check of pan's initial state.
+
+    Why one function: one C template whose tables (elements, value maps, initial values)
+    are filled from one ``SpinSymmetry``."""
     get, put = _field_code(sym, structs, queues, bodies)
     nf, ne = len(sym.fields), len(sym.elements)
     offsets, table, lo, length = [], [], [], []
