@@ -949,7 +949,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     spin_stop = spin_advice = ""
     if spin_states:
         spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
-                                                   memory_limit, run)
+                                                   memory_limit, run, detection)
     if rules_fired:
         spin_stop, spin_advice = rules_fired_count(model, seq, reduced.exploration, extra, max_states, run,
                                                    spin_stop, spin_advice)
@@ -1004,9 +1004,10 @@ def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[
 
 
 def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional[int], timeout: Optional[float],
-                      memory_limit: Optional[int], run: Run) -> tuple[str, str]:
-    """``--spin-states``: Spin's "states, stored" put into ``extra``; returns what stopped the
-    count ("" when complete) and what the stop line should add."""
+                      memory_limit: Optional[int], run: Run, detection=None) -> tuple[str, str]:
+    """``--spin-states``: Spin's "states, stored" put into ``extra`` (with a detection whose
+    group is not trivial, also the count up to the group: what ``symdetect spin``'s verifier
+    stores); returns what stopped the count ("" when complete) and what the stop line should add."""
     from detect.checking.spin_counts import SpinStored, spin_stored_count
     from detect.checking.verify import stop_words
 
@@ -1016,14 +1017,18 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
     if result.interrupted:
         counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
     else:
-        counted = spin_stored_count(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
-                                    interruptible=True)
+        reducing = detection is not None and detection.group.order > 1
+        counted = spin_stored_count(detection.model if reducing else seq, max_states, timeout=run.remaining(),
+                                    memory_limit=memory_limit, interruptible=True,
+                                    group=detection.group if reducing else None)
     if counted.stopped_by == "interrupted" and run.past_deadline():
         counted = dataclasses.replace(counted, stopped_by="timeout", advice="raise --timeout")
     extra["spin states stored"] = f"{counted.stored:,}" + (
         f" (partial, of {counted.states:,} states: stopped early: {stop_words(counted.stopped_by, timeout)}"
         + (f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "") + ")"
         if counted.stopped_by else "")
+    if counted.reduced is not None:
+        extra["spin states stored up to symmetry"] = f"{counted.reduced:,}"
     spin_advice = ""
     if counted.stopped_by and not result.stopped_by:
         spin_advice = "while counting Spin's stored states (--spin-states)" + (
@@ -1529,33 +1534,45 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
               help="Directory for Spin's pan.* files and sympan.c.")
 @click.option("--spin-option", "spin_options", multiple=True, metavar="OPT",
               help="Pass OPT to spin -a (repeatable), e.g. --spin-option=-o1 to keep dead variables.")
+@click.option("--strategy", type=click.Choice(["exact", "enumerate", "sort"]), default="exact", show_default=True,
+              help="Canonical form in sympan: exact (sorting whole process blocks where the group is S_n on "
+                   "them and renames no value, else the least image over all elements), enumerate (always "
+                   "the least image over all elements), sort (sorting only; refused where it is not exact).")
+@domain_states_option
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
-def spin_cmd(model, defines, out_dir, spin_options, engine):
+def spin_cmd(model, defines, out_dir, spin_options, strategy, domain_states, engine):
     """Write a Spin verifier (sympan.c) that stores MODEL's states up to its detected symmetry."""
-    from detect.export.spin import GCC, RUN, SpinExportError, check_source, process_symmetry, write_verifier
-    from detect.symmetry.pipeline import detect
+    from detect.export.spin import GCC, GCC_POR, RUN, SpinExportError, check_source, spin_symmetry, write_verifier
 
     if not model.endswith((".pml", ".p", ".prom")):
         raise Failure(f"{model}: symdetect spin applies to Promela models only")
-    seq = load_model(model, defines)
+    seq = load_model(model, defines, domain_states=domain_states)
     try:
         with open(model, encoding="utf-8", errors="replace") as f:
             text = f.read()
         check_source(text)
     except SpinExportError as e:
         raise Failure(f"{model}: {e}") from None
-    with detection_limits(seq):
-        detection = detect(seq, engine=engine)
+    detection = run_detection(seq, engine, 100_000, domain_states)
     try:
-        sym = process_symmetry(detection.model, detection.group, text)
+        sym = spin_symmetry(detection.model, detection.group, text, strategy)
         path = write_verifier(model, defines, out_dir, sym, spin_options)
     except SpinExportError as e:
         raise Failure(f"{model}: {e}") from None
     except OSError as e:
         raise Failure(f"{out_dir}: cannot write: {e.strerror or e}") from None
-    out.print(f"wrote {escape(path)}: states stored up to S_{len(sym.pids)} on the {escape(sym.proctype)} processes "
-              f"(pids {', '.join(map(str, sym.pids))})", markup=True)
+    how = (f"sorting the {escape(sym.blocks[0])} blocks (pids {', '.join(map(str, sym.blocks[1]))})"
+           if sym.blocks else "least image over the elements sorting the processes' keys (TopSPIN's segmented "
+           f"strategy; {len(sym.elements):,} elements)" if sym.segments else
+           f"least image over {len(sym.elements):,} elements")
+    out.print(f"wrote {escape(path)}: states stored up to the detected {escape(sym.describe())}; {how}",
+              markup=True)
     out.print(f"cd {escape(out_dir)} && {GCC} && {RUN}", markup=False)
+    out.print(f"with partial-order reduction: cd {escape(out_dir)} && {GCC_POR} && {RUN}", markup=False)
+    import os
+
+    out.print(f"a trail it writes replays in Spin: cd {escape(out_dir)} && ./sympan -r (or spin -t -p "
+              f"{escape(os.path.basename(model))})", markup=False)
 
 
 @main.group()

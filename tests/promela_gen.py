@@ -608,3 +608,10 @@ if __name__ == "__main__":  # print a few
 
     for s in map(int, sys.argv[1:] or ["0", "1", "2"]):
         print(f"// seed {s}\n{model(s)}")
+
+
+def replicated(seed: int) -> str:
+    """The random model number ``seed`` with its first active proctype instantiated three
+    times (``active [3]``): copies that read ``_pid`` or only shared data, often a group
+    larger than 1 for ``symdetect spin`` (issue 31)."""
+    return model(seed).replace("active [1] proctype P0()", "active [3] proctype P0()", 1)

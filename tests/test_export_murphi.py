@@ -174,3 +174,45 @@ def test_rumur_reduces_the_export_as_the_original(tmp_path, original, constants)
     out = _exported(subrange_text, tmp_path, "sub")
     want = _rumur_states(scalarset_text, tmp_path / "orig")
     assert _rumur_states(out, tmp_path / "exp") == want < _rumur_states(subrange_text, tmp_path / "sub")
+
+
+#: pid-valued data (an owner and the last holder, as MCS's tail pointer) besides pid-indexed
+#: arrays; nested Ruleset start states give every owner/last combination
+OWNER_LOCK = """Const N: 3;
+Type pid: Scalarset(N);
+     st_t: Enum { idle, waiting, crit };
+Var st: Array [pid] Of st_t;
+    owner: pid;
+    last: pid;
+    busy: Boolean;
+
+Ruleset i: pid Do
+  Rule "request" st[i] = idle ==> Begin st[i] := waiting; End;
+  Rule "acquire" st[i] = waiting & !busy ==> Begin busy := true; owner := i; st[i] := crit; End;
+  Rule "release" st[i] = crit & owner = i ==> Begin busy := false; last := i; st[i] := idle; End;
+End;
+
+Ruleset j: pid; k: pid Do
+  Startstate Begin
+    For i: pid Do st[i] := idle; End;
+    busy := false; owner := j; last := k;
+  End;
+End;
+
+Invariant "mutual exclusion"
+  Forall i: pid Do Forall k: pid Do (st[i] = crit & st[k] = crit) -> i = k End End;
+"""
+
+
+def test_pid_valued_data_reduces_as_the_original(home, tmp_path):
+    """CMurphi -sym1: the original 21 states, its subrange copy 108, the export 21 again; Rumur
+    reads the export and reduces it as the original."""
+    import shutil
+
+    subrange_text = re.sub(r"(?i)scalarset\s*\(\s*(\w+)\s*\)", r"0..\1-1", OWNER_LOCK)
+    out = _exported(subrange_text, tmp_path, "owner_lock")
+    assert re.search(r"^Type pid: Scalarset\(N\);", out, re.M)
+    assert (_sym1(home, OWNER_LOCK, tmp_path / "orig"), _sym1(home, subrange_text, tmp_path / "sub"),
+            _sym1(home, out, tmp_path / "exp")) == (21, 108, 21)
+    if shutil.which("rumur") is not None:
+        assert _rumur_states(out, tmp_path / "r_exp") == _rumur_states(OWNER_LOCK, tmp_path / "r_orig")

@@ -1,8 +1,12 @@
-"""``symdetect spin`` (issue 31, first case): a Spin verifier storing states up to the
-detected full symmetry of one proctype's processes.  The oracle is Spin itself: the
-generated ``sympan`` run with ``-DSAFETY -DNOREDUCE`` stores exactly the orbits of the
-states plain ``pan`` stores (``reduced_spin_stored``, from our reachable states), fewer than
-``pan``; a seeded assertion violation is still found; other models are refused in a line."""
+"""``symdetect spin`` (issue 31): a Spin verifier storing states up to the detected group.
+The oracle is Spin itself: the generated ``sympan`` run with ``-DSAFETY -DNOREDUCE`` stores
+exactly as many states as ``explore --reduce exact --spin-states`` says ("spin states stored
+up to symmetry": the orbits of the states plain ``pan`` stores), fewer than ``pan``; with
+partial-order reduction its verdict is ``pan``'s; a seeded assertion violation is found and
+its trail replays in Spin; models outside the export are refused in one line.  Covered:
+``_pid``-indexed arrays and pid values, channels indexed by pid (queues permuted with their
+processes), several proctypes with channel identities, a group that is not a symmetric group
+(a ring's rotations), structures, and the sorting fast path."""
 from __future__ import annotations
 
 import re
@@ -13,9 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from detect.export.spin import SpinExportError, check_source, process_symmetry, reduced_spin_stored
-from detect.symmetry.pipeline import detect
-from frontends.promela import load
+from detect.export.spin import SpinExportError, check_source, spin_symmetry
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_OPT = ("--spin-option=-o1", "--spin-option=-o2", "--spin-option=-o3")
@@ -35,18 +37,88 @@ active [3] proctype user()
 }
 """
 
-COUNTER = """byte x;
-active [4] proctype p()
+BROKEN = MUTEX.replace("atomic { !lock -> lock = true }", "!lock")  # both can pass: cnt == 2
+
+#: clients ask a server over one channel, are answered on their own (to_cl[_pid]); the
+#: server records the holder's pid
+CHANS = """#define N 3
+chan to_srv = [N] of { byte };
+chan rel = [1] of { byte };
+chan to_cl[N] = [1] of { bit };
+byte holder = N;
+
+active [N] proctype client()
 {
-	byte i;
 	do
-	:: i < 2 -> i++; x++
-	:: i == 2 -> i = 0; x = x - 2
+	:: to_srv ! _pid; to_cl[_pid] ? 1; assert(holder == _pid); rel ! _pid
+	od
+}
+
+active proctype server()
+{
+	byte who;
+	do
+	:: to_srv ? who; holder = who; to_cl[who] ! 1; rel ? eval(who); holder = N
 	od
 }
 """
 
-BROKEN = MUTEX.replace("atomic { !lock -> lock = true }", "!lock")  # both can pass: cnt == 2
+#: the server no longer waits for the release: two clients can be inside, holder is wrong
+CHANS_BROKEN = CHANS.replace("rel ? eval(who); holder = N", "holder = N")
+
+#: the token goes round (pid + 1) % N: the group is the rotations C_4, not S_4
+RING = """#define N 4
+byte tok = 255;
+bit cnt[N];
+active [N] proctype node()
+{
+	if :: tok == 255 -> tok = _pid :: else fi;
+	do
+	:: tok == _pid -> cnt[_pid] = 1 - cnt[_pid]; tok = (_pid + 1) % N
+	od
+}
+"""
+
+#: two servers with two clients each, channels handed over at run: S_2 wr S_2 (order 8),
+#: moving processes of two proctypes, their queues and the channel identities they hold
+TIERS = """mtype = { request, response };
+chan server0_link = [1] of { mtype, chan };
+chan server1_link = [1] of { mtype, chan };
+chan clients0 = [1] of { mtype };
+chan clients1 = [1] of { mtype };
+chan clients2 = [1] of { mtype };
+chan clients3 = [1] of { mtype };
+chan null = [0] of { mtype };
+
+proctype client(chan in; chan link)
+{
+	do
+	:: link ! request, in; in ? response
+	od
+}
+
+proctype server(chan c_link)
+{
+	chan current = null;
+	do
+	:: c_link ? request, current; current ! response; current = null
+	od
+}
+
+init {
+	atomic {
+		run server(server0_link);
+		run server(server1_link);
+		run client(clients0, server0_link);
+		run client(clients1, server0_link);
+		run client(clients2, server1_link);
+		run client(clients3, server1_link)
+	}
+}
+"""
+
+#: rows of a structure, one per user (a typedef of arrays in pan's vector)
+BOARD = ROOT / "models" / "board_rows.pml"
 
 
 def _cli(*args, cwd=ROOT):
@@ -54,70 +126,167 @@ def _cli(*args, cwd=ROOT):
                           timeout=300)
 
 
-def _stored(out_dir: Path, source: str) -> tuple[int, int]:
-    """(states stored, errors) of ``source`` (pan.c or sympan.c) built -DSAFETY -DNOREDUCE."""
-    exe = out_dir / (Path(source).stem + "_bin")
-    subprocess.run(["gcc", "-O1", "-DSAFETY", "-DNOREDUCE", "-o", str(exe), source], cwd=out_dir, check=True,
+def _pan(out_dir: Path, source: str, *flags: str, every_error: bool = True) -> tuple[int, int]:
+    """(states stored, errors) of ``source`` (pan.c or sympan.c) built with ``flags``; with
+    ``every_error`` pan goes on past errors (-c0), else it stops at the first and writes
+    its trail."""
+    exe = out_dir / (Path(source).stem + "_" + "_".join(f.strip("-") for f in flags))
+    subprocess.run(["gcc", "-O0", *flags, "-o", str(exe), source], cwd=out_dir, check=True,
                    capture_output=True, timeout=300)
-    run = subprocess.run([str(exe), "-m100000"], cwd=out_dir, capture_output=True, text=True, timeout=300)
+    # -c0: every error counted and the search goes on, so that the counts are complete
+    run = subprocess.run([str(exe), "-m100000", *(("-c0",) if every_error else ())], cwd=out_dir,
+                         capture_output=True, text=True, timeout=300)
     stored = int(re.search(r"(\d+) states, stored", run.stdout).group(1))
     errors = int(re.search(r"errors: (\d+)", run.stdout).group(1))
     return stored, errors
 
 
-@pytest.mark.parametrize("name,text,expected", [("mutex", MUTEX, (170, 800)), ("counter", COUNTER, None)])
-def test_sympan_stores_one_state_per_orbit(tmp_path, name, text, expected):
+def _ours(model: Path) -> tuple[int, int]:
+    """``explore --reduce exact --spin-states``'s counts of Spin's states: up to symmetry, and
+    unreduced (plain pan's, checked against Spin by tests/test_differential_spin.py)."""
+    run = _cli("explore", str(model), "--reduce", "exact", "--spin-states", "--json")
+    assert run.returncode in (0, 1), run.stderr
+    import json
+
+    data = json.loads(run.stdout)
+    return (int(data["spin states stored up to symmetry"].replace(",", "")),
+            int(data["spin states stored"].replace(",", "")))
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
     model = tmp_path / f"{name}.pml"
     model.write_text(text)
+    return model
+
+
+@pytest.mark.parametrize("name,text,expected", [
+    ("mutex", MUTEX, (170, 800)),          # S_3 sorting whole blocks
+    ("chans", CHANS, (115, 219)),          # pid values, channels indexed by pid
+    ("ring", RING, (1120, 4472)),          # C_4: rotations only
+    ("tiers", TIERS, None),                # two proctypes, channel identities
+    ("board", None, (105, 196)),           # a structure's fields
+])
+def test_sympan_stores_what_explore_counts(tmp_path, name, text, expected):
+    model = BOARD if text is None else _write(tmp_path, name, text)
     out = tmp_path / "out"
     run = _cli("spin", str(model), "-o", str(out), *NO_OPT)
     assert run.returncode == 0, run.stderr
     assert "gcc -O2 -DSAFETY -DNOREDUCE -o sympan sympan.c" in run.stdout
-    seq = load(model)
-    detection = detect(seq)
-    ours = reduced_spin_stored(detection.model, process_symmetry(detection.model, detection.group, text))
-    reduced, errors = _stored(out, "sympan.c")
-    plain, _ = _stored(out, "pan.c")
+    reduced, errors = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    ours, plain = _ours(model)
     assert errors == 0
     assert reduced == ours < plain
     if expected is not None:
         assert (reduced, plain) == expected
 
 
-def test_sympan_finds_a_seeded_violation(tmp_path):
-    model = tmp_path / "broken.pml"
-    model.write_text(BROKEN)
+def test_peterson_with_pid_values_at_n4(tmp_path):
+    """peterson_pid (flag[_pid], turn[k] = _pid) with -D N=4: Spin reads the copy with N = 4."""
     out = tmp_path / "out"
-    assert _cli("spin", str(model), "-o", str(out), *NO_OPT).returncode == 0
-    assert _stored(out, "sympan.c")[1] == 1
+    run = _cli("spin", str(ROOT / "models" / "peterson_pid.pml"), "-D", "N=4", "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "group of order 24" in run.stdout
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE") == (4368, 0)
+
+
+@pytest.mark.parametrize("name,text", [("broken", BROKEN), ("chans_broken", CHANS_BROKEN)])
+def test_seeded_violation_found_with_and_without_por_and_replayed_by_spin(tmp_path, name, text):
+    model = _write(tmp_path, name, text)
+    out = tmp_path / "out"
+    assert _cli("spin", str(model), "-o", str(out)).returncode == 0
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[1] > 0
+    # with partial-order reduction (no -DNOREDUCE) too, as unreduced pan
+    assert _pan(out, "sympan.c", "-DSAFETY")[1] > 0 and _pan(out, "pan.c", "-DSAFETY")[1] > 0
+    # the reduced verifier's own trail
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE", every_error=False)[1] == 1
+    trail = out / f"{name}.pml.trail"
+    assert trail.exists()
+    replay = subprocess.run(["spin", "-t", "-p", f"{name}.pml"], cwd=out, capture_output=True, text=True,
+                            timeout=120)
+    assert "assertion violated" in replay.stdout, replay.stdout[-500:]
+
+
+@pytest.mark.parametrize("text", [MUTEX, CHANS, RING])
+def test_por_verdict_equals_unreduced_spin(tmp_path, text):
+    model = _write(tmp_path, "m", text)
+    out = tmp_path / "out"
+    assert _cli("spin", str(model), "-o", str(out)).returncode == 0
+    assert _pan(out, "sympan.c", "-DSAFETY")[1] == _pan(out, "pan.c", "-DSAFETY")[1] == 0
 
 
 @pytest.mark.parametrize("text,why", [
-    ("chan c = [1] of { byte };\nactive [2] proctype p() { c!1 }", "it has channels"),
-    ("byte x[2];\nactive [2] proctype p() { x[_pid] = 1 }", "it reads _pid"),
     ("byte x;\nactive [2] proctype p() { x = 1 }\nnever { do :: x == 1 -> break :: else od }", "never claim"),
     ("byte x;\nactive proctype p() { x = 1 }", "no symmetry detected"),
+    (RING, "--strategy sort needs"),
 ])
 def test_unsupported_models_are_refused_in_one_line(tmp_path, text, why):
     model = tmp_path / "m.pml"
     model.write_text(text)
-    run = _cli("spin", str(model), "-o", str(tmp_path / "out"))
+    strategy = ("--strategy", "sort") if why.startswith("--strategy") else ()
+    run = _cli("spin", str(model), "-o", str(tmp_path / "out"), *strategy)
     assert run.returncode == 2
     assert len(run.stderr.strip().splitlines()) == 1 and why in run.stderr, run.stderr
     assert not (tmp_path / "out" / "sympan.c").exists()
 
 
+@pytest.mark.parametrize("model,strategies,count", [
+    ("mutex", ("sort", "enumerate"), 170),
+    # pid values renamed: the segmented strategy (exact) and all elements (enumerate)
+    (ROOT / "models" / "peterson_pid.pml", ("exact", "enumerate"), 633),
+])
+def test_strategies_agree(tmp_path, model, strategies, count):
+    """The sorting fast path, the segmented strategy and the least image over all elements
+    store as many states."""
+    if model == "mutex":
+        model = _write(tmp_path, "mutex", MUTEX)
+    counts = []
+    for strategy in strategies:
+        out = tmp_path / strategy
+        run = _cli("spin", str(model), "-o", str(out), "--strategy", strategy, *NO_OPT)
+        assert run.returncode == 0, run.stderr
+        assert ("segmented" in run.stdout) == (strategy == "exact" and "peterson" in str(model))
+        counts.append(_pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0])
+    assert counts == [count, count]
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_random_replicated_models(tmp_path, seed):
+    """``promela_gen.replicated``: random models with three copies of a proctype (group 2 on
+    these seeds, one moving processes of two alike proctypes): sympan's count is ours, its
+    verdict pan's, errors counted past the first (-c0)."""
+    from tests import promela_gen
+
+    model = _write(tmp_path, f"r{seed}", promela_gen.replicated(seed))
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    reduced, errors = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    ours, plain = _ours(model)
+    assert reduced == ours < plain
+    assert (errors > 0) == (_pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")[1] > 0)
+
+
 def test_models_directory_is_refused_or_exact(tmp_path):
-    """Every Promela model in models/: refused in one line, or sympan's count is exact."""
+    """Every bundled Promela model with a group: refused in one line, or sympan's count is ours."""
+    from detect.checking.spin_counts import spin_stored_count
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    checked = 0
     for model in sorted((ROOT / "models").glob("*.pml")):
         text = model.read_text()
         try:
             check_source(text)
-            detection = detect(load(model))
-            ours = reduced_spin_stored(detection.model, process_symmetry(detection.model, detection.group, text))
+            detection = detect(load_model(model, domain_states=1_000_000), domain_states=1_000_000)
+            if detection.group.order == 1:
+                continue
+            spin_symmetry(detection.model, detection.group, text)
         except SpinExportError as why:
             assert "\n" not in str(why)
             continue
+        ours = spin_stored_count(detection.model, group=detection.group).reduced
         run = _cli("spin", str(model), "-o", str(tmp_path / model.stem), *NO_OPT)
         assert run.returncode == 0, run.stderr
-        assert _stored(tmp_path / model.stem, "sympan.c")[0] == ours
+        assert _pan(tmp_path / model.stem, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0] == ours, model.name
+        checked += 1
+    assert checked >= 5

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Optional
 
 from detect import ir
 from detect.checking.verify import stop_advice, stop_reason
@@ -59,14 +60,50 @@ class SpinStored:
     states: int
     stopped_by: str = ""
     advice: str = ""
+    #: with a group: Spin's "states, stored" when it stores states up to the group (the
+    #: orbits of those it stores: ``spin_stored_slots``), as ``symdetect spin``'s verifier does
+    reduced: Optional[int] = None
 
 
 def spin_stored_count(model: ir.SequentialModel, max_states: int | None = None, timeout: float | None = None,
-                      memory_limit: int | None = None, interruptible: bool = False) -> SpinStored:
-    """``spin_stored_states`` with the reason a partial count stopped."""
+                      memory_limit: int | None = None, interruptible: bool = False, group=None) -> SpinStored:
+    """``spin_stored_states`` with the reason a partial count stopped; with ``group`` (acting
+    on ``model``'s points) also the count up to the group."""
     bound = state_bound(model, max_states or 10_000_000)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout,
                             memory_limit=memory_limit, interruptible=interruptible)
     reason = stop_reason(graph, bound)
     advice = stop_advice(reason, bound, "while counting Spin's stored states") if reason else ""
-    return SpinStored(spin_state_count(model, graph.states), len(graph.states), reason, advice)
+    reduced = None
+    if group is not None and not reason:
+        reduced = len(spin_stored_slots(model, graph.states, group))
+    return SpinStored(spin_state_count(model, graph.states), len(graph.states), reason, advice, reduced)
+
+
+def spin_stored_slots(model: ir.SequentialModel, states, group) -> set[tuple]:
+    """One representative per orbit, under ``group`` (a detection's ``SymmetryGroup``), of
+    the states Spin stores among ``states``, projected on the slots pan's vector has: their
+    number is the "states, stored" of a Spin verifier that stores states up to the group.
+    The least image (stabiliser-chain backtracking) compares the hidden slots last, so the
+    projection of the least image is the least image of the projection."""
+    from detect.checking.reduce import slot_order, smallest_image
+    from detect.ir.points import LiteralPoints
+    from detect.symmetry.permgroup import permutation_group
+
+    hidden = set(model.annotation("spin_hidden", ()))
+    slots = ir.state_slots(model)
+    if hidden:
+        probe = compile_model(dataclasses.replace(
+            model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
+            assertions=(), terminal=None))
+        states = [s for s in states if probe.successors(s)]
+    keep = [k for k, slot in enumerate(slots) if slot.variable not in hidden]
+    pts = LiteralPoints.of(model)
+    gens = [tuple(g) for g in group.acting_points]
+    if not gens:
+        return {tuple(s[k] for k in keep) for s in states}
+    sym = permutation_group(gens, len(pts.pairs))
+    order = slot_order(sym, pts)
+    order = tuple(k for k in order if k in set(keep)) + tuple(k for k in order if k not in set(keep))
+    canon = smallest_image(sym, pts, order)
+    return {tuple(c[k] for k in keep) for c in map(canon, states)}

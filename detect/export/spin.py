@@ -1,19 +1,30 @@
 """``symdetect spin``: a Spin verifier that stores each state in canonical form under the
 detected group (TopSPIN's ``sympan`` idea, for Spin 6.5).
 
-Supported case (anything else is refused with one line saying why): the detected group is
-exactly the symmetric group on the processes of one proctype, acting by moving whole
-process blocks and renaming no value (so no pid-valued variable, no ``_pid`` read), and
-the model has no channels, no never claim or ``ltl`` formula, no ``run`` and no ``_last``.
-Then swapping the blocks of two such processes in pan's state vector ``now`` (pan's own
-``proc_offset``; each block keeps its ``_pid`` field) is an automorphism of Spin's state
-graph, and ``sympan.c`` -- ``pan.c`` with its hash-table store called on a copy of ``now``
-whose blocks are sorted (memcmp order, ``_pid`` zeroed while comparing) -- stores one
-state per orbit; the search itself still runs on the real states.  Invariant: Spin's
-"states, stored" from ``sympan`` equals ``reduced_spin_stored`` (tests compare them).
+Each of our state slots that pan's state vector ``now`` has is a *field*: a global
+(``now.flag[2]``), a member of a process block (``((P0 *)(v + proc_offset[pid]))->k``; our
+``pc`` is pan's ``_p``) or of a queue (``Qlen``, ``contents[i].fld<j>`` at ``q_offset``).  A
+detected generator permutes our literal points ``(slot, value)``; on the fields it is a
+permutation with a value renaming per field (pid values, channel identities, data
+symmetries), which moves process blocks of one proctype onto each other (pids permuted),
+queues onto queues of the same shape (channels permuted) and globals among globals.  What
+pan keeps that we have no slot for stays where it is: ``_pid``, ``_t``, a queue's type, and
+the constants our front end folded (a process's channel parameters, constant locals) -- each
+is the same at a position in every reachable state, so the image has the position's value.
+
+Canonical form (``--strategy exact``): the least image, field by field, over every element
+of the group (enumerated from the detected generators, at most ``ELEMENT_LIMIT``); the
+fast path sorts whole process blocks when the group is the symmetric group on the processes
+of one proctype and renames no value (``sort``).  Either way the stored vector is the image
+of the real state under a group element, so two states are merged only if the group maps
+one onto the other (soundness rests on the generators alone); exactness (one state per
+orbit) is checked by the tests: Spin's "states, stored" from ``sympan`` equals
+``reduced_spin_stored``, the orbits of the states plain pan stores.  The search itself runs
+on the real states, so trails replay in Spin.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import shutil
@@ -24,7 +35,11 @@ from typing import Optional, Sequence
 from detect.ir import SequentialModel, state_slots
 
 GCC = "gcc -O2 -DSAFETY -DNOREDUCE -o sympan sympan.c"
+GCC_POR = "gcc -O2 -DSAFETY -o sympan sympan.c"
 RUN = "./sympan -m100000"
+#: at most this many group elements are applied to each stored state
+ELEMENT_LIMIT = 50_000
+STRATEGIES = ("exact", "enumerate", "sort")
 
 
 class SpinExportError(Exception):
@@ -32,21 +47,52 @@ class SpinExportError(Exception):
 
 
 @dataclass(frozen=True)
-class ProcessSymmetry:
-    """The group Sym(pids), all processes of ``proctype``; ``blocks`` our slot blocks."""
+class Field:
+    """Our slot ``slot`` in pan's vector: ``member`` of the global ``State`` (``pid`` and
+    ``qid`` None), of process ``pid``'s block (proctype ``proctype``) or of queue ``qid``."""
 
-    proctype: str
+    slot: int
+    member: str
+    pid: Optional[int] = None
+    proctype: Optional[str] = None
+    qid: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class SpinSymmetry:
+    """The group on pan's fields.  ``elements[e]`` in gather form: image field ``f`` is
+    ``maps[m](x[src])`` for ``(src, m) = elements[e][f]`` (map 0 is the identity; map ``m``
+    is ``(lo, table)``: ``table[v - lo]`` for ``lo <= v < lo + len(table)``, else ``v``).
+    ``blocks`` (sorting fast path): the pids whose whole blocks the group permutes as S_n."""
+
+    order: int
+    fields: tuple[Field, ...]
+    elements: tuple[tuple[tuple[int, int], ...], ...]
+    maps: tuple[tuple[int, tuple[int, ...]], ...]
     pids: tuple[int, ...]
-    blocks: tuple[tuple[int, ...], ...]
+    proctypes: tuple[str, ...]
+    channels: int
+    blocks: Optional[tuple[str, tuple[int, ...]]] = None
+    #: per field, its value in our initial state (None: a program counter, numbered
+    #: differently in pan): sympan checks pan's initial state against it
+    initial: tuple[Optional[int], ...] = ()
+    #: pairs of distinct proctypes whose processes the group maps onto each other
+    twins: tuple[tuple[str, str], ...] = ()
+    #: segmented canonical form (``_segments``): (pids, per pid its key fields, element
+    #: index by the Lehmer rank of its permutation of those pids), or None
+    segments: Optional[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]] = None
+
+    def describe(self) -> str:
+        moved = f"pids {', '.join(map(str, self.pids))} ({', '.join(self.proctypes)})" if self.pids else "no process"
+        chans = f", {self.channels} channels" if self.channels else ""
+        return f"group of order {self.order:,} on pan's vector: {moved}{chans}"
 
 
 _FORBIDDEN = [
-    (re.compile(r"\bchan\b"), "it has channels"),
-    (re.compile(r"\bnever\s*\{"), "it has a never claim"),
-    (re.compile(r"\bltl\b"), "it has an ltl formula"),
-    (re.compile(r"\brun\b"), "it creates processes with run"),
+    (re.compile(r"\bnever\s*\{"), "it has a never claim (symmetry with claims is not supported yet)"),
+    (re.compile(r"\bltl\b"), "it has an ltl formula (symmetry with claims is not supported yet)"),
     (re.compile(r"\b_last\b"), "it reads _last"),
-    (re.compile(r"\b_pid\b"), "it reads _pid (pid-valued data)"),
+    (re.compile(r"\b(c_code|c_expr|c_state|c_track|c_decl)\b"), "it has embedded C code"),
 ]
 
 
@@ -55,113 +101,383 @@ def _strip_comments(text: str) -> str:
 
 
 def check_source(source_text: str) -> None:
-    """``SpinExportError`` if the Promela text has a construct the supported case excludes
-    (cheap: run before detection)."""
+    """``SpinExportError`` if the Promela text has a construct the export excludes (cheap:
+    run before detection)."""
     text = _strip_comments(source_text)
     for pattern, why in _FORBIDDEN:
         if pattern.search(text):
             raise SpinExportError(f"not supported yet: {why}")
 
 
-def process_symmetry(model: SequentialModel, group, source_text: str) -> ProcessSymmetry:
-    """The supported group of ``model`` (module docstring), or ``SpinExportError``.  Values
-    may be renamed only in variables Spin's state vector does not have (``spin_hidden``:
-    ``_atomic``, which names the pid inside an atomic sequence, is not part of ``now``)."""
-    import math
+def _fields(model: SequentialModel) -> tuple[list[Optional[Field]], set[int]]:
+    """Per slot its pan field (None for the hidden ones), and the hidden slots."""
+    slots = state_slots(model)
+    hidden_vars = set(model.annotation("spin_hidden", ()))
+    channels = dict(model.annotation("spin_channels", ()))
+    by_name = {p.name: p for p in model.processes}
+    out: list[Optional[Field]] = []
+    hidden: set[int] = set()
+    for k, sl in enumerate(slots):
+        var = model.variable(sl.variable)
+        if sl.variable in hidden_vars:
+            out.append(None)
+            hidden.add(k)
+            continue
+        index = f"[{sl.index}]" if var.size is not None else ""
+        prefix, dot, rest = sl.variable.rpartition(".")
+        if dot and prefix in channels:
+            qid = channels[prefix] - 1
+            if rest == "len":
+                out.append(Field(k, "Qlen", qid=qid))
+            elif re.fullmatch(r"f\d+", rest):
+                out.append(Field(k, f"contents[{sl.index}].fld{rest[1:]}", qid=qid))
+            else:
+                raise SpinExportError(f"not supported yet: the channel slot {sl.label}")
+            continue
+        # a structure's field (``board.c``, flattened row-major) is ``@path#index``, resolved
+        # against pan.h's declarations (``_resolve``)
+        if var.owner is not None:
+            proc = by_name[var.owner]
+            local = sl.variable.split(".", 1)[1] if "." in sl.variable else ""
+            if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", local) or proc.pid is None:
+                raise SpinExportError(f"not supported yet: the process variable {sl.label}")
+            member = "_p" if local == "pc" else local + index if "." not in local else f"@{local}#{sl.index}"
+            proctype = ":init:" if proc.family == "init" else proc.family
+            out.append(Field(k, member, pid=proc.pid, proctype=proctype))
+            continue
+        if not re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", sl.variable):
+            raise SpinExportError(f"not supported yet: the global {sl.label} (a channel whose number is not "
+                                  "fixed or a claim variable)")
+        out.append(Field(k, sl.variable + index if "." not in sl.variable else f"@{sl.variable}#{sl.index}"))
+    return out, hidden
 
+
+def _slot_action(g: Sequence[int], pts, nslots: int) -> tuple[list[int], list[dict[int, int]]]:
+    """The slot permutation and value renaming of the point permutation ``g``."""
+    target = [-1] * nslots
+    values: list[dict[int, int]] = [dict() for _ in range(nslots)]
+    for p, (k, v) in enumerate(pts.pairs):
+        k2, v2 = pts.pairs[g[p]]
+        if target[k] not in (-1, k2):
+            raise SpinExportError("not supported yet: a generator splits a variable's values over several "
+                                  "variables")
+        target[k] = k2
+        values[k][v] = v2
+    return target, values
+
+
+def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy: str = "exact",
+                  element_limit: int = ELEMENT_LIMIT) -> SpinSymmetry:
+    """The detected group (its acting generators only) on pan's vector, or ``SpinExportError``
+    saying why the model is outside what the export supports.
+
+    Why one function: each generator is checked field by field (processes, queues, globals)
+    in one pass that also collects the pids and channels moved, then the elements are
+    enumerated on the fields those checks validated."""
+    from detect.ir.points import LiteralPoints
+    from detect.symmetry.permgroup import permutation_group
+
+    if strategy not in STRATEGIES:
+        raise SpinExportError(f"unknown strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
+    check_source(source_text)
+    if group.order == 1:
+        raise SpinExportError("no symmetry detected (group order 1): nothing to reduce")
+    if any(a[0] == "ltl" for a in model.annotations) or any(a.kind == "acceptance" for a in model.assertions):
+        raise SpinExportError("not supported yet: a never claim or ltl formula")
+    slots = state_slots(model)
+    fields, hidden = _fields(model)
+    pts = LiteralPoints.of(model)
+    gens = [tuple(g) for g in group.acting_points]
+    proctype_of = {f.pid: f.proctype for f in fields if f is not None and f.pid is not None}
+    moved_pids: set[int] = set()
+    moved_chans: set[int] = set()
+    twins: set[tuple[str, str]] = set()
+    for g in gens:
+        target, values = _slot_action(g, pts, len(slots))
+        target = [k if len(slots[k].domain) == 1 else t for k, t in enumerate(target)]
+        pid_map: dict[int, int] = {}
+        chan_map: dict[int, int] = {}
+        for k, t in enumerate(target):
+            if (k in hidden) != (t in hidden):
+                raise SpinExportError("not supported yet: a generator moves a variable pan does not store")
+            if k in hidden or len(slots[k].domain) == 1:
+                continue
+            a, b = fields[k], fields[t]
+            kind_a = "p" if a.pid is not None else "q" if a.qid is not None else "g"
+            kind_b = "p" if b.pid is not None else "q" if b.qid is not None else "g"
+            if kind_a != kind_b or (kind_a != "g" and a.member != b.member):
+                raise SpinExportError(f"not supported yet: a generator maps {slots[k].label} to {slots[t].label}")
+            if kind_a == "p":
+                if pid_map.setdefault(a.pid, b.pid) != b.pid:
+                    raise SpinExportError("not supported yet: a generator does not move whole processes onto "
+                                          "each other")
+                if a.proctype != b.proctype:
+                    # BEEM's style: one proctype per process; pan's must then be alike (``_twins_alike``)
+                    twins.add(tuple(sorted((a.proctype, b.proctype))))
+                if a.member == "_p" and any(v != w for v, w in values[k].items()):
+                    raise SpinExportError("not supported yet: a generator renames program counters")
+            if kind_a == "q" and chan_map.setdefault(a.qid, b.qid) != b.qid:
+                raise SpinExportError("not supported yet: a generator does not move whole channels")
+        if sorted(pid_map.values()) != sorted(pid_map) or sorted(chan_map.values()) != sorted(chan_map):
+            raise SpinExportError("not supported yet: a generator moves part of a process or channel")
+        moved_pids |= {p for p, q in pid_map.items() if p != q}
+        moved_chans |= {c for c, d in chan_map.items() if c != d}
+    sym = permutation_group(gens, len(pts.pairs))
+    order = sym.order()
+    blocks = _sorted_blocks(model, group, fields, moved_pids, moved_chans) if strategy in ("exact", "sort") else None
+    if strategy == "sort" and blocks is None:
+        raise SpinExportError("--strategy sort needs the symmetric group on whole processes of one proctype, "
+                              "renaming no value; use --strategy exact")
+    # A slot of one value is a constant: it stays where it is, as pan's other constants.
+    kept = [k for k in range(len(slots)) if k not in hidden and len(slots[k].domain) > 1]
+    position = {k: f for f, k in enumerate(kept)}
+    maps: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
+    elements = []
+    if blocks is None:
+        if order > element_limit:
+            raise SpinExportError(f"the group has {order:,} elements (more than {element_limit:,} to apply to "
+                                  "every state); not supported yet")
+        for g in sym.elements():
+            target, values = _slot_action(g, pts, len(slots))
+            image = [(0, 0)] * len(kept)
+            for k in kept:
+                renamed = {v: w for v, w in values[k].items() if v != w}
+                m = 0
+                if renamed:
+                    lo, hi = min(renamed), max(renamed)
+                    table = tuple(renamed.get(v, v) for v in range(lo, hi + 1))
+                    m = maps.setdefault((lo, table), len(maps))
+                image[position[target[k]]] = (position[k], m)
+            elements.append(tuple(image))
+    segments = _segments(elements, [fields[k] for k in kept]) if strategy == "exact" and elements else None
+    by_id = sorted(maps.items(), key=lambda kv: kv[1])
+    from detect.ir.semantics import initial_states
+
+    starts = list(initial_states(model))
+    first = starts[0] if len(starts) == 1 else None
+    initial = tuple(None if first is None or fields[k].member == "_p" else first[k] for k in kept)
+    return SpinSymmetry(
+        group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
+        tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
+        blocks, initial, tuple(sorted(twins)), segments)
+
+
+#: the name the first version exported
+process_symmetry = spin_symmetry
+
+
+def _lehmer(perm: Sequence[int]) -> int:
+    """The rank of a permutation of 0..n-1 among all n! (Lehmer code)."""
+    n, rank = len(perm), 0
+    for i in range(n):
+        rank = rank * (n - i) + sum(1 for j in range(i + 1, n) if perm[j] < perm[i])
+    return rank
+
+
+def _segments(elements, fields: Sequence[Field]):
+    """TopSPIN's segmented strategy, where it is exact: the group is the symmetric group on
+    the pids it moves, an element per permutation.  A pid's *key* is its block's fields that
+    no element renames, in member order: an element moving pid p to q carries p's key to q,
+    so the images of a state whose keys are sorted along the pids are those by the
+    permutations that sort the state's keys -- the least of them is a canonical form, found
+    by trying only the permutations within runs of equal keys.  None where it does not apply."""
+    moved = sorted({f.pid for e in elements for t, (k, _) in enumerate(e)
+                    if fields[t].pid is not None and fields[t].pid != fields[k].pid for f in (fields[t],)})
+    n = len(moved)
+    if n < 2 or len(elements) != math.factorial(n) or n > 8:
+        return None
+    place = {p: i for i, p in enumerate(moved)}
+    by_rank = [-1] * len(elements)
+    for e, image in enumerate(elements):
+        perm = [-1] * n
+        for t, (k, _) in enumerate(image):
+            a, b = fields[k], fields[t]
+            if a.pid in place and a.member == "_p":
+                perm[place[a.pid]] = place.get(b.pid, -1)
+        if sorted(perm) != list(range(n)):
+            return None
+        r = _lehmer(perm)
+        if by_rank[r] != -1:
+            return None
+        by_rank[r] = e
+    # key members: block fields of the moved pids that no element renames
+    renamed = {fields[t].member for image in elements for t, (k, m) in enumerate(image)
+               if m and fields[t].pid in place}
+    keys = []
+    for p in moved:
+        mine = sorted((f.member, i) for i, f in enumerate(fields) if f.pid == p and f.member not in renamed)
+        keys.append(tuple(i for _, i in mine))
+    if len({tuple(fields[i].member for i in k) for k in keys}) != 1 or not keys[0]:
+        return None
+    return tuple(moved), tuple(keys), tuple(by_rank)
+
+
+def _sorted_blocks(model, group, fields, moved_pids, moved_chans) -> Optional[tuple[str, tuple[int, ...]]]:
+    """``(proctype, pids)`` when the group is Sym(pids) moving whole blocks of one proctype,
+    with no value renamed and nothing else moved (sorting is then exact), else None."""
     from detect.checking.reduce import slot_order
     from detect.checking.scalarset import aligned_blocks, slot_maps
     from detect.ir.points import LiteralPoints
     from detect.symmetry.permgroup import permutation_group
 
-    check_source(source_text)
-    if group.order == 1:
-        raise SpinExportError("no symmetry detected (group order 1): nothing to reduce")
-    slots = state_slots(model)
-    hidden = set(model.annotation("spin_hidden", ()))
+    if moved_chans or not moved_pids:
+        return None
     pts = LiteralPoints.of(model)
     gens = [tuple(g) for g in group.acting_points]
     for g in gens:
-        for p, (k, v) in enumerate(pts.pairs):
-            if pts.pairs[g[p]][1] != v and slots[k].variable not in hidden:
-                raise SpinExportError(f"not supported yet: the group renames values of {slots[k].variable} "
-                                      "(pid-valued data)")
+        if any(pts.pairs[g[p]][1] != v and fields[k] is not None for p, (k, v) in enumerate(pts.pairs)):
+            return None
     maps = slot_maps(gens, pts)
     sym = permutation_group(gens, len(pts.pairs))
     blocks = aligned_blocks(maps, slot_order(sym, pts)) if maps is not None else None
     if blocks is None or sym.order() != math.factorial(len(blocks)):
-        raise SpinExportError(f"not supported yet: the group (order {group.order}) is not the full symmetric "
-                              "group on interchangeable processes")
-    owned: dict = {}
-    for k, sl in enumerate(slots):
-        owned.setdefault(model.variable(sl.variable).owner, set()).add(k)
-    by_name = {p.name: p for p in model.processes}
-    procs = []
+        return None
+    if len({fields[k].proctype for b in blocks for k in b if fields[k] is not None}) != 1:
+        return None
+    pids = []
     for b in blocks:
-        owners = {model.variable(slots[k].variable).owner for k in b}
-        if len(owners) != 1 or None in owners or owned[next(iter(owners))] != set(b):
-            raise SpinExportError("not supported yet: the group moves global variables or parts of processes")
-        procs.append(by_name[next(iter(owners))])
-    families = {p.family for p in procs}
-    if len(families) != 1:
-        raise SpinExportError("not supported yet: the group swaps processes of different proctypes")
-    family = families.pop()
-    if len(procs) != sum(1 for p in model.processes if p.family == family):
-        raise SpinExportError(f"not supported yet: only some of the {family} processes are interchangeable")
-    return ProcessSymmetry(family, tuple(p.pid for p in procs), tuple(tuple(b) for b in blocks))
+        owners = {fields[k].pid if fields[k] is not None else None for k in b}
+        if len(owners) != 1 or None in owners:
+            return None
+        pids.append(owners.pop())
+    every = {f.pid for f in fields if f is not None and f.pid in pids}
+    if set(pids) != moved_pids or len(every) != len(pids):
+        return None
+    # the blocks must be whole processes: every field of those pids is in a block
+    in_blocks = {k for b in blocks for k in b}
+    if any(f is not None and f.pid in moved_pids and f.slot not in in_blocks for f in fields):
+        return None
+    proctypes = {f.proctype for f in fields if f is not None and f.pid in moved_pids}
+    if len(proctypes) != 1:
+        return None
+    return proctypes.pop(), tuple(sorted(pids))
 
 
-def reduced_spin_stored(model: SequentialModel, sym: ProcessSymmetry, max_states: int = 1_000_000) -> int:
-    """Spin's "states, stored" with states stored up to Sym(blocks): the orbits of the
-    states Spin stores (``spin_counts``: our reachable states where Spin stores, without the
-    hidden variables), by sorting the blocks."""
-    import dataclasses
-
-    from detect import ir
-    from detect.checking.reduce import sorting_canonicaliser
-    from detect.statespace.compile import compile_model
+def reduced_spin_stored(model: SequentialModel, group, max_states: int = 1_000_000) -> int:
+    """Spin's "states, stored" with states stored up to the group: the orbits of the states
+    Spin stores (``spin_counts``: our reachable states where Spin stores, projected on the
+    slots pan has).  The least image puts the hidden slots last, so its projection is the
+    least image of the projection (our stabiliser-chain canonicaliser, not the C one)."""
+    from detect.checking.spin_counts import spin_stored_slots
     from detect.statespace.explore import reachable_graph
 
     graph = reachable_graph(model, max_states)
     if len(graph.states) >= max_states:
         raise SpinExportError(f"more than {max_states:,} states")
-    canon = sorting_canonicaliser(sym.blocks)
-    slots = state_slots(model)
-    hidden = set(model.annotation("spin_hidden", ()))
-    stored = list(graph.states)
-    if hidden:
-        probe = compile_model(dataclasses.replace(
-            model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
-            assertions=(), terminal=None))
-        stored = [s for s in stored if probe.successors(s)]
-    keep = [k for k, sl in enumerate(slots) if sl.variable not in hidden]
-    return len({tuple(c[k] for k in keep) for c in map(canon, stored)})
+    return len(spin_stored_slots(model, graph.states, group))
 
 
-def _struct_of(pan_h: str, proctype: str) -> str:
-    m = re.search(r"typedef struct (P\d+) \{ /\* " + re.escape(proctype) + r" \*/", pan_h)
-    if m is None:
-        raise SpinExportError(f"pan.h has no process structure for proctype {proctype}")
-    return m.group(1)
+_MEMBER = re.compile(r"^\s*(?:struct (\w+)|[a-z][\w ]*?) (\w+)(?:\[(\d+)\])?(?: : \d+)?;", re.M)
+
+
+def _members(body: str) -> dict[str, tuple[Optional[str], int]]:
+    """``name -> (structure type or None, array length or 0)`` of a C struct body."""
+    return {m.group(2): (m.group(1), int(m.group(3)) if m.group(3) else 0) for m in _MEMBER.finditer(body)}
+
+
+def _bodies(pan_h: str) -> dict[str, str]:
+    """The bodies of pan.h's structures: ``struct T {...}`` by T, ``typedef struct X {...} X`` by X."""
+    out = {}
+    for m in re.finditer(r"(?:typedef )?struct (\w+) \{(.*?)\n\}", pan_h, flags=re.S):
+        out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def _resolve(member: str, container: str, bodies: dict[str, str]) -> str:
+    """``@a.b.c#n`` inside structure ``container``: the C path of element ``n`` of the
+    row-major flattening of every array on the way (``a[i].b[j].c[k]``)."""
+    if not member.startswith("@"):
+        return member
+    path, n = member[1:].split("#")
+    index = int(n)
+    dims: list[tuple[str, int]] = []
+    struct = container
+    for name in path.split("."):
+        found = _members(bodies.get(struct, "")).get(name)
+        if found is None:
+            raise SpinExportError(f"pan.h: no member {name} in structure {struct}")
+        struct, length = found
+        dims.append((name, length))
+        struct = struct or ""
+    parts = []
+    for name, length in reversed(dims):
+        if length:
+            parts.append(f"{name}[{index % length}]")
+            index //= length
+        else:
+            parts.append(name)
+    if index:
+        raise SpinExportError(f"pan.h: element {n} of {path} is out of its arrays")
+    return ".".join(reversed(parts))
+
+
+def _struct_names(pan_h: str) -> dict[str, str]:
+    return {name: struct for struct, name in re.findall(r"typedef struct (P\d+) \{ /\* (\S+) \*/", pan_h)}
+
+
+def _queue_types(pan_c: str, pan_h: str) -> list[tuple[int, int, int]]:
+    """``(type, fields, slots)`` of every queue type pan.c's ``addqueue`` knows."""
+    found = [(int(t), int(f), int(m)) for t, f, m in
+             re.findall(r"case (\d+): j = sizeof\(Q\d+\); q_flds\[\d+\] = (\d+); q_max\[\d+\] = (\d+);", pan_c)]
+    for t, _, _ in found:
+        m = re.search(r"typedef struct Q%d \{\s*(\w+(?: \w+)?) Qlen;" % t, pan_h)
+        if m is None or m.group(1) != "uchar":
+            raise SpinExportError(f"pan.h: queue type Q{t} has no uchar Qlen (a channel of more than 255 slots?)")
+    return found
+
+
+def _field_code(sym: SpinSymmetry, structs: dict[str, str], queues: list[tuple[int, int, int]],
+                bodies: dict[str, str]) -> tuple[str, str]:
+    """The bodies of ``sym_get(v, f)`` and ``sym_set(v, f, x)``: one case per field."""
+    gets, sets = [], []
+    for f, fd in enumerate(sym.fields):
+        if fd.member.startswith("@"):
+            container = structs.get(fd.proctype, "") if fd.pid is not None else "State"
+            fd = Field(fd.slot, _resolve(fd.member, container, bodies), fd.pid, fd.proctype, fd.qid)
+        if fd.qid is not None:
+            q = f"(v + q_offset[{fd.qid}])"
+            cond = f"{fd.qid} < (int) ((State *) v)->_nr_qs"
+            m = re.fullmatch(r"contents\[(\d+)\]\.fld(\d+)", fd.member)
+            fit = [t for t, nf, slots in queues if m is None or (int(m.group(2)) < nf and int(m.group(1)) < max(1, slots))]
+            get = " ".join(f"case {t}: return ((Q{t} *) {q})->{fd.member};" for t in fit)
+            put = " ".join(f"case {t}: ((Q{t} *) {q})->{fd.member} = x; break;" for t in fit)
+            tag = f"((Q{queues[0][0]} *) {q})->_t" if queues else "0"
+            gets.append(f"\tcase {f}: if (!({cond})) return 0; switch ({tag}) {{ {get} }} return 0;")
+            sets.append(f"\tcase {f}: if (!({cond})) return; switch ({tag}) {{ {put} }} return;")
+        elif fd.pid is not None:
+            struct = structs.get(fd.proctype)
+            if struct is None:
+                raise SpinExportError(f"pan.h has no process structure for proctype {fd.proctype}")
+            cond = f"{fd.pid} < (int) ((State *) v)->_nr_pr"
+            lv = f"(({struct} *) (v + proc_offset[{fd.pid}]))->{fd.member}"
+            gets.append(f"\tcase {f}: return ({cond}) ? (int) {lv} : 0;")
+            sets.append(f"\tcase {f}: if ({cond}) {lv} = x; return;")
+        else:
+            lv = f"((State *) v)->{fd.member}"
+            gets.append(f"\tcase {f}: return (int) {lv};")
+            sets.append(f"\tcase {f}: {lv} = x; return;")
+    return "\n".join(gets), "\n".join(sets)
+
+
+def _rows(rows: Sequence[Sequence[int]], width: int = 24) -> str:
+    lines = []
+    for row in rows:
+        cells = [str(x) for x in row] or ["0"]
+        lines.append("{" + ",".join(cells) + "}")
+    return ",\n".join(lines)
 
 
 _STORES = ["if (!h_store((char *)&now, vsize))", "II = h_store((char *)&now, vsize);"]
+_UNSUPPORTED = ("#if defined(BITSTATE) || defined(MA) || defined(COLLAPSE) || defined(HC) || "
+                "(defined(NCORE) && NCORE > 1) || defined(BFS_PAR) || defined(BFS) || defined(TRIX)\n"
+                "#error \"symdetect sympan: build without BITSTATE/MA/COLLAPSE/HC/NCORE/BFS/BFS_PAR/TRIX "
+                "(not supported yet)\"\n#endif\n")
 
 
-def sympan_source(pan_c: str, struct: str, pids: Sequence[int]) -> str:
-    """``pan.c`` with its state store canonicalising (module docstring)."""
-    for site in _STORES:
-        if site not in pan_c:
-            raise SpinExportError(f"pan.c has no '{site}' (another Spin version?)")
-        pan_c = pan_c.replace(site, site.replace("(char *)&now", "sym_canon()"))
+def _sorting_code(struct: str, pids: Sequence[int]) -> str:
     n = len(pids)
-    code = f"""
-/* symdetect: states are stored sorted under Sym(pids {", ".join(map(str, pids))}) of {struct}. */
-#if defined(BITSTATE) || defined(MA) || defined(COLLAPSE) || defined(HC) || (defined(NCORE) && NCORE > 1) || defined(BFS_PAR) || !defined(NOREDUCE)
-#error "symdetect sympan: build with -DSAFETY -DNOREDUCE, without BITSTATE/MA/COLLAPSE/HC/NCORE/BFS_PAR (not supported yet)"
-#endif
+    return f"""
 static int sym_pids[{n}] = {{{", ".join(map(str, pids))}}};
-static char sym_buf[VECTORSZ];
 static char sym_block[{n}][sizeof({struct})];
 static int sym_cmp(const void *a, const void *b) {{ return memcmp(a, b, sizeof({struct})); }}
 static char *
@@ -175,7 +491,7 @@ sym_canon(void)
 		(({struct} *) sym_block[m])->_pid = 0;
 		m++;
 	}}
-	if (m != {n}) return (char *) &now; /* not all created yet (cannot happen without run) */
+	if (m != {n}) return (char *) &now; /* not all created yet: stored as it is */
 	qsort(sym_block, m, sizeof({struct}), sym_cmp);
 	for (i = 0; i < m; i++)
 	{{	memcpy(sym_buf + proc_offset[sym_pids[i]], sym_block[i], sizeof({struct}));
@@ -184,6 +500,251 @@ sym_canon(void)
 	return sym_buf;
 }}
 """
+
+
+def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues, bodies: dict[str, str]) -> str:
+    """C of the least image over the elements (or the segmented ones), with the field
+    accessors and the check of pan's initial state.
+
+    Why one function: one C template whose tables (elements, value maps, initial values)
+    are filled from one ``SpinSymmetry``."""
+    get, put = _field_code(sym, structs, queues, bodies)
+    nf, ne = len(sym.fields), len(sym.elements)
+    offsets, table, lo, length = [], [], [], []
+    for m_lo, m_table in sym.maps:
+        offsets.append(len(table))
+        table.extend(m_table)
+        lo.append(m_lo)
+        length.append(len(m_table))
+    if sym.segments is None:
+        visit = "\tfor (e = 0; e < SYM_E; e++) sym_try(e);"
+        segmented = ""
+    else:
+        visit = "\t(void) e; (void) y;\n\tsym_segmented();"
+        segmented = _segmented_code(sym.segments)
+    known_at = [f for f, fd in enumerate(sym.fields) if f < len(sym.initial) and sym.initial[f] is not None
+                and (fd.pid is None or fd.pid == 0) and fd.qid is None]
+    init = ", ".join(str(sym.initial[f] if f in known_at else 0) for f in range(nf))
+    known = ", ".join("1" if f in known_at else "0" for f in range(nf))
+    src = _rows([[s for s, _ in e] for e in sym.elements])
+    mid = _rows([[m for _, m in e] for e in sym.elements])
+    return f"""
+#define SYM_F {nf}
+#define SYM_E {ne}
+static const unsigned short sym_src[SYM_E][SYM_F] = {{
+{src}
+}};
+static const unsigned short sym_map[SYM_E][SYM_F] = {{
+{mid}
+}};
+static const int sym_lo[{len(lo)}] = {{{", ".join(map(str, lo))}}};
+static const int sym_len[{len(lo)}] = {{{", ".join(map(str, length))}}};
+static const int sym_off[{len(lo)}] = {{{", ".join(map(str, offsets))}}};
+static const int sym_tab[{max(1, len(table))}] = {{{", ".join(map(str, table or [0]))}}};
+static int sym_x[SYM_F], sym_best[SYM_F];
+static int sym_vm(int m, int x);
+
+/* sym_best becomes element e's image of sym_x when that is less */
+static void
+sym_try(int e)
+{{	int f, y;
+	for (f = 0; f < SYM_F; f++)
+	{{	y = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
+		if (y == sym_best[f]) continue;
+		if (y < sym_best[f])
+		{{	sym_best[f] = y;
+			for (f++; f < SYM_F; f++)
+				sym_best[f] = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
+		}}
+		return;
+	}}
+}}
+{segmented}
+
+static int
+sym_get(char *v, int f)
+{{	switch (f) {{
+{get}
+	}}
+	return 0;
+}}
+
+static void
+sym_set(char *v, int f, int x)
+{{	switch (f) {{
+{put}
+	}}
+}}
+
+static int
+sym_vm(int m, int x)
+{{	int i;
+	if (!m) return x;
+	i = x - sym_lo[m];
+	return (i >= 0 && i < sym_len[m]) ? sym_tab[sym_off[m] + i] : x;
+}}
+
+/* the least image of now over every element, field by field (elements[0] is the identity) */
+static int sym_checked;
+static const int sym_init[SYM_F] = {{{init}}};
+static const char sym_known[SYM_F] = {{{known}}};
+
+static char *
+sym_canon(void)
+{{	int e, f, y;
+	for (f = 0; f < SYM_F; f++)
+		sym_x[f] = sym_best[f] = sym_get((char *) &now, f);
+	if (!sym_checked)
+	{{	/* the first state stored is pan's initial state: it must be ours (same model, same -D) */
+		sym_checked = 1;
+		for (f = 0; f < SYM_F; f++)
+			if (sym_known[f] && sym_x[f] != sym_init[f])
+			{{	printf("symdetect: field %d is %d in pan's initial state, %d in the model symdetect "
+				       "analysed (another model or other -D values?)\\n", f, sym_x[f], sym_init[f]);
+				Uerror("symdetect: pan's model differs from the one analysed");
+			}}
+	}}
+{visit}
+	memcpy(sym_buf, (char *) &now, vsize);
+	for (f = 0; f < SYM_F; f++)
+		sym_set(sym_buf, f, sym_best[f]);
+	return sym_buf;
+}}
+"""
+
+
+_SETTR = re.compile(r'trans\[(\d+)\]\[(\d+)\]\s*=\s*settr\(\d+,(\d+),(\d+),\d+,\d+,"(?:[^"\\]|\\.)*", '
+                    r'(\d+), (\d+), (\d+)\)|T->nxt\s*=\s*settr\(\d+,(\d+),(\d+),\d+,\d+,"(?:[^"\\]|\\.)*", '
+                    r'(\d+), (\d+), (\d+)\)')
+
+
+def _shapes(pan_t: str) -> dict[int, list[tuple]]:
+    """Per proctype number, its transitions in pan.t without texts, ids and move cases:
+    (state, atomic flags, target, guard kind, types) -- the same list means the same
+    automaton, state numbers included."""
+    out: dict[int, list[tuple]] = {}
+    current = None
+    for m in _SETTR.finditer(pan_t):
+        if m.group(1) is not None:
+            current = int(m.group(1))
+            out.setdefault(current, []).append((int(m.group(2)),) + tuple(int(x) for x in m.group(3, 4, 5, 6, 7)))
+        elif current is not None:
+            out[current].append(("nxt",) + tuple(int(x) for x in m.group(8, 9, 10, 11, 12)))
+    return out
+
+
+def _twins_alike(sym: SpinSymmetry, pan_h: str, pan_t: str) -> None:
+    """``SpinExportError`` unless every two proctypes the group identifies have one block
+    layout and one automaton in pan (so moving a block moves its ``_p`` to the same place)."""
+    if not sym.twins:
+        return
+    structs = _struct_names(pan_h)
+    bodies = _bodies(pan_h)
+    shapes = _shapes(pan_t)
+    for a, b in sym.twins:
+        sa, sb = structs.get(a), structs.get(b)
+        if sa is None or sb is None:
+            raise SpinExportError(f"pan.h has no process structure for proctype {a if sa is None else b}")
+        la = re.sub(r"/\*.*?\*/", "", bodies.get(sa, ""))
+        lb = re.sub(r"/\*.*?\*/", "", bodies.get(sb, ""))
+        if la != lb or not shapes.get(int(sa[1:])) or shapes.get(int(sa[1:])) != shapes.get(int(sb[1:])):
+            raise SpinExportError(f"not supported: the group maps processes of proctype {a} onto {b}, whose "
+                                  "state blocks or automata differ in pan")
+
+
+def _segmented_code(segments) -> str:
+    """C of ``_segments``' strategy: sort the moved pids by key, try the permutations within
+    runs of equal keys."""
+    pids, keys, by_rank = segments
+    n, k = len(pids), len(keys[0])
+    return f"""
+#define SYM_N {n}
+#define SYM_K {k}
+static const unsigned short sym_keyf[SYM_N][SYM_K] = {{
+{_rows(keys)}
+}};
+static const int sym_byrank[{len(by_rank)}] = {{{", ".join(map(str, by_rank))}}};
+static int sym_ord[SYM_N], sym_pi[SYM_N], sym_used[SYM_N], sym_slo[SYM_N], sym_shi[SYM_N];
+
+static int
+sym_keycmp(int a, int b)
+{{	int j;
+	for (j = 0; j < SYM_K; j++)
+		if (sym_x[sym_keyf[a][j]] != sym_x[sym_keyf[b][j]])
+			return sym_x[sym_keyf[a][j]] < sym_x[sym_keyf[b][j]] ? -1 : 1;
+	return 0;
+}}
+
+static void
+sym_place(int q)
+{{	int j, i, r;
+	if (q == SYM_N)
+	{{	for (r = 0, i = 0; i < SYM_N; i++)
+		{{	int less = 0;
+			for (j = i + 1; j < SYM_N; j++) less += sym_pi[j] < sym_pi[i];
+			r = r * (SYM_N - i) + less;
+		}}
+		sym_try(sym_byrank[r]);
+		return;
+	}}
+	for (j = sym_slo[q]; j <= sym_shi[q]; j++)
+	{{	i = sym_ord[j];
+		if (sym_used[i]) continue;
+		sym_used[i] = 1; sym_pi[i] = q;
+		sym_place(q + 1);
+		sym_used[i] = 0;
+	}}
+}}
+
+/* the least image over the elements that sort the keys (position q takes a process whose
+   key is the q-th least) */
+static void
+sym_segmented(void)
+{{	int i, j, t;
+	for (i = 0; i < SYM_N; i++) {{ sym_ord[i] = i; sym_used[i] = 0; }}
+	for (i = 1; i < SYM_N; i++)
+		for (j = i; j > 0 && sym_keycmp(sym_ord[j - 1], sym_ord[j]) > 0; j--)
+		{{	t = sym_ord[j]; sym_ord[j] = sym_ord[j - 1]; sym_ord[j - 1] = t; }}
+	for (i = 0; i < SYM_N; i = j)
+	{{	for (j = i + 1; j < SYM_N && sym_keycmp(sym_ord[i], sym_ord[j]) == 0; j++) ;
+		for (t = i; t < j; t++) {{ sym_slo[t] = i; sym_shi[t] = j - 1; }}
+	}}
+	/* the identity need not sort the keys: start from the first sorting element */
+	for (i = 0; i < SYM_N; i++) sym_pi[sym_ord[i]] = i;
+	{{	int r = 0, less;
+		for (i = 0; i < SYM_N; i++)
+		{{	less = 0;
+			for (j = i + 1; j < SYM_N; j++) less += sym_pi[j] < sym_pi[i];
+			r = r * (SYM_N - i) + less;
+		}}
+		for (i = 0; i < SYM_F; i++)
+			sym_best[i] = sym_vm(sym_map[sym_byrank[r]][i], sym_x[sym_src[sym_byrank[r]][i]]);
+	}}
+	sym_place(0);
+}}
+"""
+
+
+def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") -> str:
+    """``pan.c`` with its state store canonicalising (module docstring)."""
+    _twins_alike(sym, pan_h, pan_t)
+    for site in _STORES:
+        if site not in pan_c:
+            raise SpinExportError(f"pan.c has no '{site}' (another Spin version?)")
+        pan_c = pan_c.replace(site, site.replace("(char *)&now", "sym_canon()"))
+    structs = _struct_names(pan_h)
+    if sym.blocks is not None:
+        proctype, pids = sym.blocks
+        if proctype not in structs:
+            raise SpinExportError(f"pan.h has no process structure for proctype {proctype}")
+        body = _sorting_code(structs[proctype], pids)
+        how = f"sorting the blocks of pids {', '.join(map(str, pids))} ({proctype})"
+    else:
+        body = _enumerating_code(sym, structs, _queue_types(pan_c, pan_h), _bodies(pan_h))
+        how = (f"least image over the elements that sort the keys of pids {', '.join(map(str, sym.segments[0]))}"
+               if sym.segments else f"least image over the {len(sym.elements):,} elements")
+    code = (f"\n/* symdetect: states are stored in canonical form under the detected {sym.describe()}:\n"
+            f"   {how}. */\n" + _UNSUPPORTED + "static char sym_buf[VECTORSZ];\n" + body)
     # Declared after pan.h (``now``, the structures) and before the first store.
     head = '#include "pan.h"\n'
     if head not in pan_c:
@@ -192,7 +753,7 @@ sym_canon(void)
     return pan_c + code
 
 
-def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: ProcessSymmetry,
+def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: SpinSymmetry,
                    spin_options: Sequence[str] = ()) -> str:
     """Run ``spin [spin_options] -a`` in ``out_dir`` and write ``sympan.c`` beside pan.c;
     returns its path.  (Spin's own optimisations -- dead variables, statement merging -- treat
@@ -201,15 +762,35 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: P
     if spin is None:
         raise SpinExportError("spin is not installed (it writes pan.c)")
     os.makedirs(out_dir, exist_ok=True)
-    run = subprocess.run([spin, *[f"-D{d}" for d in defines], *spin_options, "-a", os.path.abspath(model_path)],
+    source_path = os.path.abspath(model_path)
+    with open(model_path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if defines or not re.search(r"^\s*#\s*include", text, flags=re.M):
+        # Spin reads a copy in out_dir, the file trails replay on (pan -r, spin -t -p look
+        # for the trail beside the model); our -D replaces the model's #define there (cpp
+        # would let the file win).  A model with #include is read where it is, unless -D.
+        for d in defines:
+            name, _, value = d.partition("=")
+            text = re.sub(rf"^(\s*#\s*define\s+{re.escape(name.strip())})\b.*$", rf"\g<1> {value.strip()}", text,
+                          flags=re.M)
+        source_path = os.path.join(os.path.abspath(out_dir), os.path.basename(model_path))
+        if os.path.abspath(model_path) != source_path:
+            with open(source_path, "w") as f:
+                f.write(text)
+        elif defines:
+                raise SpinExportError("-o names the model's own directory: with -D, give another one")
+        source_path = os.path.basename(model_path)
+    run = subprocess.run([spin, *spin_options, "-a", source_path],
                          cwd=out_dir, capture_output=True, text=True, timeout=300)
     if run.returncode != 0 or not os.path.exists(os.path.join(out_dir, "pan.c")):
         lines = (run.stdout + run.stderr).strip().splitlines()
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
     with open(os.path.join(out_dir, "pan.h")) as f:
-        struct = _struct_of(f.read(), sym.proctype)
+        pan_h = f.read()
+    with open(os.path.join(out_dir, "pan.t")) as f:
+        pan_t = f.read()
     with open(os.path.join(out_dir, "pan.c")) as f:
-        source = sympan_source(f.read(), struct, sym.pids)
+        source = sympan_source(f.read(), pan_h, sym, pan_t)
     path = os.path.join(out_dir, "sympan.c")
     with open(path, "w") as f:
         f.write(source)

@@ -1128,6 +1128,9 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         check_claim(low.claim, claim_graph, low.error)
         claim = (claim_graph, claim_steps(low, tr, claim_graph))
     stored, model = assemble(low, tr, instances, steps, plan, init_inst, claim)
+    # pan's queue of each channel whose number is fixed: q_offset[ident - 1] (symdetect spin)
+    model = dataclasses.replace(model, annotations=model.annotations + (
+        ("spin_channels", tuple((ch.prefix, ch.ident) for ch in low.channels if not ch.offset)),))
     if slots is not None:
         groups = anonymous_processes(low, instances, slots)
         if groups:

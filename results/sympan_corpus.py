@@ -1,0 +1,188 @@
+"""``symdetect spin`` on every Promela model of the directories given (default: models/ and
+../shared/corpus): for each with a detected group larger than 1, Spin's "states, stored" of
+the generated ``sympan`` (``-DSAFETY -DNOREDUCE``, Spin run with ``-o1 -o2 -o3``) against
+ours (``explore --reduce exact --spin-states``: "spin states stored up to symmetry"), and
+the verdict of ``sympan`` with partial-order reduction against plain ``pan``'s.
+
+    python results/sympan_corpus.py [DIR ...] [--output results/sympan_corpus.md]
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from detect.checking.spin_counts import spin_stored_count  # noqa: E402
+from detect.export.spin import SpinExportError, spin_symmetry, write_verifier  # noqa: E402
+from detect.symmetry.pipeline import detect  # noqa: E402
+from detect.transform.load import load_model  # noqa: E402
+
+NO_OPT = ("-o1", "-o2", "-o3")
+SUFFIXES = (".pml", ".p", ".prom")
+
+
+@dataclass(frozen=True)
+class Pan:
+    """One pan run: states stored, errors, seconds, memory (MB, pan's "total actual memory usage")."""
+
+    stored: int
+    errors: int
+    seconds: float
+    memory: float
+
+
+def run_pan(workdir: Path, source: str, flags: tuple[str, ...], args: tuple[str, ...] = ("-m10000000", "-c0", "-n"),
+            timeout: float = 600) -> Pan:
+    """Compile ``source`` in ``workdir`` with ``flags`` and run it; SpinExportError if gcc fails."""
+    exe = workdir / (Path(source).stem + "_" + "_".join(f.strip("-") for f in flags))
+    build = subprocess.run(["gcc", "-O2", *flags, "-o", str(exe), source], cwd=workdir, capture_output=True,
+                           text=True, timeout=600)
+    if build.returncode != 0:
+        first = [line for line in build.stderr.splitlines() if "error" in line][:1]
+        raise SpinExportError(f"gcc failed on {source}: {first[0] if first else build.returncode}")
+    start = time.perf_counter()
+    run = subprocess.run([str(exe), *args], cwd=workdir, capture_output=True, text=True, timeout=timeout)
+    seconds = time.perf_counter() - start
+    stored = re.search(r"(\d+) states, stored", run.stdout)
+    errors = re.search(r"errors: (\d+)", run.stdout)
+    memory = re.search(r"([\d.]+)\s+total actual memory usage", run.stdout)
+    if stored is None or errors is None:
+        raise SpinExportError(f"{source}: pan printed no counts: {run.stdout[-200:]!r}")
+    return Pan(int(stored.group(1)), int(errors.group(1)), seconds, float(memory.group(1)) if memory else 0.0)
+
+
+@dataclass(frozen=True)
+class Row:
+    model: str
+    order: int = 1
+    note: str = ""
+    ours: Optional[int] = None
+    ours_plain: Optional[int] = None
+    sympan: Optional[Pan] = None
+    pan: Optional[Pan] = None
+    sympan_por: Optional[Pan] = None
+    pan_por: Optional[Pan] = None
+
+    @property
+    def base_differs(self) -> bool:
+        """Our unreduced count is not plain pan's already (a known front-end difference)."""
+        return self.pan is not None and self.ours_plain != self.pan.stored
+
+    @property
+    def agrees(self) -> bool:
+        return (self.sympan is not None and (self.ours == self.sympan.stored or self.base_differs)
+                and (self.sympan_por.errors > 0) == (self.pan_por.errors > 0)
+                and (self.sympan.errors > 0) == (self.pan.errors > 0))
+
+
+class _OverTime(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _OverTime()
+
+
+def check_model(path: Path, workdir: Path, max_states: int = 1_000_000, seconds: int = 120) -> Row:
+    """The row of one model (see the module docstring), within ``seconds`` (else a note)."""
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        return _check_model(path, workdir, max_states)
+    except _OverTime:
+        return Row(str(path), note=f"over {seconds} s (detection, our count or Spin's runs): not compared")
+    finally:
+        signal.alarm(0)
+
+
+def _check_model(path: Path, workdir: Path, max_states: int) -> Row:
+    name = str(path)
+    try:
+        seq = load_model(path, domain_states=max_states)
+        detection = detect(seq, domain_states=max_states)
+    except _OverTime:
+        raise
+    except Exception as e:  # noqa: BLE001 -- a model our front end refuses is a row, not a crash
+        return Row(name, note=f"not loaded: {str(e).splitlines()[0][:100]}")
+    order = detection.group.order
+    if order == 1:
+        return Row(name, 1, "group 1")
+    try:
+        sym = spin_symmetry(detection.model, detection.group, path.read_text(errors="replace"))
+        counted = spin_stored_count(detection.model, max_states, group=detection.group)
+        if counted.stopped_by:
+            return Row(name, order, f"more than {max_states:,} states: not compared")
+        write_verifier(str(path), (), str(workdir), sym, NO_OPT)
+        sympan = run_pan(workdir, "sympan.c", ("-DSAFETY", "-DNOREDUCE"))
+        pan = run_pan(workdir, "pan.c", ("-DSAFETY", "-DNOREDUCE"))
+        sympan_por = run_pan(workdir, "sympan.c", ("-DSAFETY",))
+        pan_por = run_pan(workdir, "pan.c", ("-DSAFETY",))
+    except SpinExportError as e:
+        return Row(name, order, f"refused: {e}")
+    how = f"sorting S_{len(sym.blocks[1])}" if sym.blocks else f"{len(sym.elements):,} elements"
+    return Row(name, order, how, counted.reduced, counted.stored, sympan, pan, sympan_por, pan_por)
+
+
+def models_in(directories) -> list[Path]:
+    found = []
+    for d in directories:
+        d = Path(d)
+        found.extend(sorted(p for p in (d.rglob("*") if d.is_dir() else [d]) if p.suffix in SUFFIXES))
+    return found
+
+
+def table(rows: list[Row]) -> str:
+    lines = ["Counts: `-DSAFETY -DNOREDUCE`, `./pan -c0` (every error counted, the search goes on), Spin run "
+             "with `-o1 -o2 -o3`.  *ours*: `explore --reduce exact --spin-states` (up to symmetry / unreduced). "
+             "Verdicts: an error found or not, without and with partial-order reduction (`-DSAFETY`).  "
+             "*agree*: sympan's count is ours and the verdicts are pan's; `base` where our unreduced count is "
+             "already not pan's (the front end's known differences), so the reduced ones cannot agree either.",
+             "",
+             "| model | group | canonical form | ours | sympan stored | ours unreduced | pan stored | "
+             "errors sympan / pan (no POR) | errors sympan / pan (POR) | agree |",
+             "|---|---:|---|---:|---:|---:|---:|---|---|---|"]
+    for r in rows:
+        if r.sympan is None:
+            continue
+        verdict = "NO" if not r.agrees else "base" if r.ours != r.sympan.stored else "yes"
+        lines.append(f"| {r.model} | {r.order:,} | {r.note} | {r.ours:,} | {r.sympan.stored:,} | {r.ours_plain:,} | "
+                     f"{r.pan.stored:,} | {r.sympan.errors} / {r.pan.errors} | {r.sympan_por.errors} / "
+                     f"{r.pan_por.errors} | {verdict} |")
+    others = [r for r in rows if r.sympan is None and (r.order > 1 or r.note.startswith("over"))]
+    if others:
+        lines += ["", "Group larger than 1, not compared:", ""]
+        lines += [f"- {r.model} (group {r.order:,}): {r.note}" for r in others]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="*", default=["models", "../shared/corpus"])
+    parser.add_argument("--output", default=None)
+    args = parser.parse_args()
+    rows = []
+    for path in models_in(args.dirs):
+        with tempfile.TemporaryDirectory() as tmp:
+            row = check_model(path, Path(tmp))
+        print(row.model, row.order, row.note, row.ours, row.sympan and row.sympan.stored,
+              row.pan and row.pan.stored, row.agrees if row.sympan else "", flush=True)
+        rows.append(row)
+    text = table(rows)
+    print(text)
+    if args.output:
+        Path(args.output).write_text("# `symdetect spin` on the Promela corpus (`results/sympan_corpus.py`)\n\n"
+                                     + text)
+
+
+if __name__ == "__main__":
+    main()
