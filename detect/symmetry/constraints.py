@@ -794,8 +794,16 @@ class _Builder:
             # then reads it as well as the partial one, and can be composed away.
             low = inside[0]
             return self.function([o], lambda a: a if a in allowed else low, f"{what} in range", (), "c")
+        # The same check of the same operand in the same context (``c.f0[i]`` and ``c.f1[i]``
+        # of one receive) is one variable: equal to ``o`` where the context holds, and read
+        # only under it (see ``never_outside``), so twins would differ only where nothing
+        # reads them, and would only add graph generators swapping them.
+        key = ("checked", o, tuple(sorted(allowed)), self.context_var(ctx))
+        if key in self.s.ctx_cache:
+            return self.s.ctx_cache[key]
         t = self.aux(inside, "c")
         self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
+        self.s.ctx_cache[key] = t
         return t
 
     # ------------------------------------------------------------------ expressions
