@@ -271,6 +271,19 @@ The families (see the script): TopSPIN's `email4.p` scaled to N clients, TopSPIN
 Expected: N! for each.  "Inert generators" fix every reachable state (in `peterson`,
 swapping the values of `flag[0]`, which no user's pid indexes): `analyze` reports the order
 on states and, beside it, the order with them.
+
+Where the group was lost (issue 28: order 1 for email6 and email7, where TopSPIN finds 720
+and 5040): every
+condition an atomic-sequence test repeats (`client_k.pc == 13` three times per client, in
+each summand's "may this process run" guard and in its fault relation) became its own
+auxiliary variable, and the coloured graph swapped the identical twins.  Measured before the
+fix (`analyze --json`, same machine, loaded): email3 302 graph generators on 44,359 nodes;
+email5 1,914 generators on 149,637 nodes, automorphisms 165 s, 13.2 GiB resident, 243 s in
+all (email6 was not run: the growth meant more memory than the machine's 23 GB).  Now one
+variable per total function of the same operands in a summand (and per range check of the
+same operand in the same context, and one fault point per set of requirements): email4's
+graph has 7 generators on 65,814 nodes (191 on 72,144 with the first of these alone), and
+email6 took 134 s and 290 MB resident with the first alone.
 """
     args.output.write_text(text)
     print(text)
