@@ -172,6 +172,11 @@ class TimedOut(KeyboardInterrupt):
     is (an exploration stops and reports what it explored; elsewhere one line, exit 3)."""
 
 
+class MemoryLimitReached(KeyboardInterrupt):
+    """``--memory-limit`` passed while detecting (``Run.memory_bound``): raised by the same
+    alarm as ``TimedOut``, and so handled alike (one line, exit 3)."""
+
+
 class Run:
     """One command's run: its input, deadline and current stage, for the one line a
     time-out or interrupt prints ("time-out of 5 s reached while narrowing domains ...").
@@ -198,6 +203,9 @@ class Run:
         # (the previous sys.unraisablehook, the gc callbacks) while the alarm is armed
         self._guards = None
         self._collecting = self._deferred = self._paused_gc = False
+        #: set by the watcher of ``memory_bound`` when the memory limit is passed
+        self.memory_limit: Optional[int] = None
+        self.memory_reached = False
 
     def remaining(self) -> Optional[float]:
         if self.timeout is None:
@@ -226,20 +234,66 @@ class Run:
         left = self.remaining()
         if left is None:
             return
+        self._install()
+        # Repeating, in case the exception is lost all the same (caught by a broad handler).
+        signal.setitimer(signal.ITIMER_REAL, max(left + grace, 1e-3), ALARM_REPEAT)
+
+    def _install(self) -> None:
+        """The alarm's handler, raising ``MemoryLimitReached`` once the memory watcher has
+        seen the limit passed, else ``TimedOut`` (main thread only)."""
+        import signal
 
         def expire(signum, frame) -> None:
             if self._collecting:
                 self._deferred = True
                 return
             self._resume_collection()
-            raise TimedOut
+            raise MemoryLimitReached if self.memory_reached else TimedOut
 
         if self._saved is None:
             old_handler = signal.signal(signal.SIGALRM, expire)
             self._saved = (old_handler, signal.getitimer(signal.ITIMER_REAL), time.perf_counter())
             self._guard_callbacks()
-        # Repeating, in case the exception is lost all the same (caught by a broad handler).
-        signal.setitimer(signal.ITIMER_REAL, max(left + grace, 1e-3), ALARM_REPEAT)
+
+    @contextmanager
+    def memory_bound(self, limit: Optional[int]) -> Iterator[None]:
+        """Stop the block with ``MemoryLimitReached`` once the process's resident set has
+        grown by more than ``limit`` bytes since it began (None: no bound).  A thread reads
+        ``/proc`` every ``MEMORY_POLL`` seconds and, past the limit, fires the alarm at once:
+        the main thread raises between two bytecodes, wherever it is (building tables, the
+        graph's edges, narrowing), as for ``--timeout``, without each loop reading memory."""
+        import signal
+        import threading
+
+        from detect.statespace.explore import resident_bytes
+
+        if limit is None or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        self.memory_limit = limit
+        start = resident_bytes()
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(MEMORY_POLL):
+                if resident_bytes() - start > limit:
+                    self.memory_reached = True
+                    signal.setitimer(signal.ITIMER_REAL, 1e-3, ALARM_REPEAT)
+                    return
+
+        self._install()
+        watcher = threading.Thread(target=watch, name="symdetect-memory", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            watcher.join()
+            if self.memory_reached and sys.exc_info()[0] is None:
+                # Passed just as the block ended: the next stage bounds its own memory.
+                self.memory_reached = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                self.arm()
 
     def _guard_callbacks(self) -> None:
         """Keep the alarm out of garbage collector callbacks and finalisers (see the class)."""
@@ -314,6 +368,9 @@ class Run:
         where = self.stage + (f" ({self.detail})" if self.detail else "")
         from detect.checking.verify import INTERRUPTED, TIMEOUT, stop_words
 
+        if isinstance(error, MemoryLimitReached):
+            return Failure(f"{self.path}: memory limit of {show_size(self.memory_limit or 0)} reached (--memory-limit) "
+                           f"while {where}; the run is incomplete: raise --memory-limit", EXIT_INCOMPLETE)
         if isinstance(error, TimedOut):
             return Failure(f"{self.path}: {stop_words(TIMEOUT, self.timeout)} while {where}; the run is "
                            "incomplete: raise --timeout", EXIT_INCOMPLETE)
@@ -327,6 +384,9 @@ class Run:
 
 #: Seconds between repeats of the alarm once the deadline has passed (``Run.arm``).
 ALARM_REPEAT = 0.5
+#: Seconds between two reads of the resident set while detection is bounded by
+#: ``--memory-limit`` (``Run.memory_bound``; a read costs ~10 µs).
+MEMORY_POLL = 0.02
 #: Seconds past the deadline before the alarm stops an exploration that has not stopped
 #: itself at its own time-out (the explorers read the clock every 512 states).
 EXPLORATION_GRACE = 1.0
@@ -391,12 +451,16 @@ def detection_limits(model: SequentialModel) -> Iterator[None]:
 
 
 def run_detection(model: SequentialModel, engine: str, table_limit: int, domain_states: int,
-                  show_progress: bool = False, graph_limit: Optional[int] = None):
+                  show_progress: bool = False, graph_limit: Optional[int] = None,
+                  memory_limit: Optional[int] = None):
+    """Detection of ``model``'s symmetries, its stages bounded by ``--timeout`` and (growth
+    of the resident set) ``memory_limit``."""
     from detect.symmetry.pipeline import detect
 
     run = current_run()
     run.enter("detecting symmetries")
-    with status_line(show_progress and sys.stderr.isatty()) as tell, detection_limits(model):
+    with status_line(show_progress and sys.stderr.isatty()) as tell, detection_limits(model), \
+            run.memory_bound(memory_limit):
         return detect(model, engine=engine, table_limit=table_limit, domain_states=domain_states,
                       progress=run.telling(tell), graph_limit=graph_limit)
 
@@ -548,9 +612,12 @@ def deep_recursion() -> None:
 @timeout_option
 @progress_option
 @graph_limit_option
+@click.option("--memory-limit", default=None, metavar="SIZE",
+              help="Stop detection (the constraints, the coloured graph, the group) once the process's resident "
+                   "set has grown by more than SIZE (e.g. 2G, 512M; binary units): one line, exit 3.")
 @pipeline_command
 def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, engine, table_limit, verify, max_states,
-            all_cycles, measure, partial_ok, domain_states, timeout, progress, graph_limit):
+            all_cycles, measure, partial_ok, domain_states, timeout, progress, graph_limit, memory_limit):
     """Detect the symmetries of MODEL and report the group they generate."""
     run = current_run()
     start = time.perf_counter()
@@ -558,7 +625,8 @@ def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, eng
                      ltl_name=ltl_name)
     parse_seconds = time.perf_counter() - start
     detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
-                              graph_limit=graph_limit)
+                              graph_limit=graph_limit,
+                              memory_limit=parse_size(memory_limit) if memory_limit is not None else None)
     from detect.checking.verify import INTERRUPTED, verify as verify_generators
 
     report = None
@@ -769,7 +837,8 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @progress_option
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help="Stop before the exploration holds more than SIZE (e.g. 2G, 512M; binary units): "
-                   "the native explorer counts what it allocates, the Python one its resident-set growth.")
+                   "the native explorer counts what it allocates, the Python one its resident-set growth; "
+                   "detection before it (--reduce) stops once the resident set has grown by more than SIZE.")
 @click.option("--trace/--no-trace", default=True, show_default=True, help="Print counterexample traces.")
 @click.option("--trail", default=None, metavar="FILE", type=click.Path(dir_okay=False),
               help="Write the first counterexample to FILE (JSON); 'symdetect replay MODEL FILE' takes its steps "
@@ -822,7 +891,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         from detect.checking.cycles import check_acceptance
 
         detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
-                                   graph_limit=graph_limit)
+                                   graph_limit=graph_limit, memory_limit=memory_limit)
                      if strategy != "none" else None)
         # The exploration gets the time left as its own time-out, so that it stops and reports
         # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
@@ -839,6 +908,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True))
+        reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)
         return reduced, detection
@@ -868,7 +938,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         # The claim is part of the model: the group detected is the formula's stabiliser;
         # the group without the formula says what the formula costs.
         whole = run_detection(load_model(model, defines, process, max_procs, domain_states, ltl_name=""),
-                              "auto", table_limit, domain_states, graph_limit=graph_limit)
+                              "auto", table_limit, domain_states, graph_limit=graph_limit, memory_limit=memory_limit)
         extra["ltl symmetry"] = ltl_symmetry(dict(seq.annotations), whole.group, detection.group)
     spin_stop = spin_advice = ""
     if spin_states:
@@ -888,6 +958,25 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                        advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
 
 
+def check_csp_ltl(seq, reduced, detection, strategy: str, table_limit: int, domain_states: int,
+                  graph_limit: Optional[int], max_states: Optional[int]):
+    """``reduced`` with the CSP# LTL assertions of ``seq`` decided: the product with the
+    formula's automaton, reduced (unless ``strategy`` is none) by the subgroup fixing each of
+    its propositions, detected on the model with them added; its ``ltl_symmetry`` says, per
+    assertion, which group was used and why."""
+    if not any(a.kind == "ltl" and a.temporal is not None for a in seq.assertions):
+        return reduced
+    from detect.checking.temporal import check_temporal_assertions
+
+    run = current_run()
+    run.enter("checking LTL assertions")
+    checked, said = check_temporal_assertions(
+        seq, reduced.exploration, strategy != "none",
+        detection_of=lambda m: run_detection(m, "auto", table_limit, domain_states, graph_limit=graph_limit),
+        whole=detection.group if detection is not None else None, max_states=max_states, timeout=run.remaining())
+    return dataclasses.replace(reduced, exploration=checked, ltl_symmetry=reduced.ltl_symmetry + tuple(said))
+
+
 def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[int], distributed=None) -> dict:
     """What ``explore`` reports beside the counts: the reduction, its group and method, where
     it ran (``--distributed``), the memory limit, notes, and the domains taken from the
@@ -901,6 +990,8 @@ def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[
         extra["method"] = reduced.reducer.method
     if reduced.notes:
         extra["notes"] = list(reduced.notes)
+    if reduced.ltl_symmetry:
+        extra["ltl symmetry"] = "\n".join(reduced.ltl_symmetry)
     if detection is not None and detection.domains is not None:
         extra["domains"] = detection.domains.summary()
     return extra

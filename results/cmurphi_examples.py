@@ -39,7 +39,9 @@ EXAMPLES = {
     "others": ("abp", "arbiter", "cache3", "dp4", "dpnew", "newcache3"),
 }
 #: Constants lowered where CMurphi needs minutes at the file's own values.
-LOWER = {"n_peterson.m": {"N": 4}, "mcslock1.m": {"N": 3}, "mcslock2.m": {"N": 3}, "cache3.m": {"ProcCount": 3}, "ldash.m": {"RemoteCount": 3}}
+#: By ``folder/file`` (``sym/cache3.m`` and ``others/cache3.m`` are two models).
+LOWER = {"sym/n_peterson.m": {"N": 4}, "sym/mcslock1.m": {"N": 3}, "sym/mcslock2.m": {"N": 3},
+         "sym/cache3.m": {"ProcCount": 3}, "sym/ldash.m": {"RemoteCount": 3}, "others/newcache3.m": {"ProcCount": 3}}
 
 
 def _declared_group(path: Path, defines: dict):
@@ -112,8 +114,9 @@ def _ours(path: Path, defines: dict, reduce: bool, timeout: float):
     if reduce:
         args += ["--reduce", "exact"]
     run = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
-    if run.returncode not in (0, 1, 3):
-        return (run.stderr.strip().splitlines() or ["?"])[-1]
+    if run.returncode not in (0, 1, 3) or "{" not in run.stdout:
+        last = (run.stderr.strip().splitlines() or [f"no report (exit {run.returncode})"])[-1]
+        return (None, "time-out" if run.returncode == 3 else last, None, []) if reduce else last
     data = json.loads(run.stdout[run.stdout.index("{"):])
     failed = [a["text"] for a in data.get("assertions", []) if a.get("verdict") == "fails"]
     verdict = "error" if run.returncode == 1 else ("incomplete" if run.returncode == 3 else "ok")
@@ -157,7 +160,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         sources = _sources(args.ex, args.files, Path(tmp) / "src")
         for k, path in enumerate(sources):
-            defines = LOWER.get(path.name, {})
+            defines = LOWER.get(f"{path.parent.name}/{path.name}", {})
             declared = _declared_group(path, defines)
             theirs = _cmurphi(home, path, defines, Path(tmp) / f"cm{k}", args.timeout)
             plain = _ours(path, defines, False, args.timeout)

@@ -2,16 +2,20 @@
 ends, with its exit code and the last line it printed.  Usage (from the repository root):
 
     python results/stop_latency.py [SECONDS]
+    python results/stop_latency.py --memory
 
 Each run is stopped after SECONDS (default 4) and killed if still alive 20 s later; the
 latency is the wall time from the deadline (or the signal) to the process's exit.  For
 ``--timeout`` the deadline is counted from the process's start, so its latency includes the
 interpreter's start-up (~0.3-0.6 s on a loaded machine), which the program's own clock
 does not see; a signal's latency is from the signal.  The
-TopSPIN models are read from ../shared/corpus/topspin (skipped when absent)."""
+TopSPIN models are read from ../shared/corpus/topspin (skipped when absent).  With
+``--memory``, runs whose detection outgrows ``--memory-limit`` instead (``memory_main``)."""
 from __future__ import annotations
 
+import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -65,7 +69,105 @@ def measure(args: list[str], how: str, after: float) -> tuple[float, int, str, b
     return latency, proc.returncode, (lines[-1] if lines else "")[:150], "Traceback" in stderr
 
 
+#: A scaled model whose detection outgrows memory (Spin's p337.pftp.ses needs #include files
+#: the corpus lacks): reads and writes of a byte array through indices in 16 processes, a
+#: coloured graph of 2.7 million nodes and 8 million edges (admitted by a raised
+#: --graph-limit), several GB to build.
+SCALED = """#define S 64
+byte a[S];
+active [16] proctype P() {
+  byte i, j;
+  do
+  :: a[i] = a[j] + 1; j = a[i] % S; i = a[j] % S
+  :: a[j] = a[i]; i = a[j] % S; j = a[i] / 4
+  od
+}
+"""
+MEMORY_LIMIT = 512 << 20
+
+
+def rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+IN_PROCESS = r"""
+import json, sys, threading, time, warnings
+warnings.simplefilter("ignore")
+from detect.cli import MemoryLimitReached, Run
+from detect.statespace.explore import resident_bytes
+from detect.symmetry.pipeline import detect
+from detect.transform.load import load_model
+
+limit = int(sys.argv[2])
+model = load_model(sys.argv[1])
+run = Run(sys.argv[1], None)
+start = resident_bytes()
+crossed, peak, done = [], [0], threading.Event()
+
+def watch():  # the same measure as Run.memory_bound's, read every millisecond
+    while not done.wait(0.001):
+        grown = resident_bytes() - start
+        peak[0] = max(peak[0], grown)
+        if not crossed and grown > limit:
+            crossed.append(time.perf_counter())
+
+threading.Thread(target=watch, daemon=True).start()
+began = time.perf_counter()
+try:
+    with run.memory_bound(limit):
+        detect(model, graph_limit=None)
+    stopped = time.perf_counter()
+    outcome = "completed"
+except MemoryLimitReached:
+    stopped = time.perf_counter()
+    run.disarm()  # first, as the command does: the alarm repeats until then
+    outcome = "MemoryLimitReached"
+done.set()
+run.disarm()
+print(json.dumps({"outcome": outcome, "latency": stopped - crossed[0] if crossed else None,
+                  "seconds": stopped - began, "peak": peak[0]}))
+"""
+
+
+def memory_main() -> None:
+    """Detection outgrowing ``--memory-limit``: in a process of its own, the time from the
+    resident set's growth first passing the limit (read every millisecond, the measure
+    ``Run.memory_bound`` reads every 20 ms) to ``MemoryLimitReached`` stopping detection;
+    then the commands themselves: exit code, last line and peak resident set."""
+    tmp = Path(tempfile.mkdtemp())
+    scaled = tmp / "scaled.pml"
+    scaled.write_text(SCALED)
+    limit_text = f"{MEMORY_LIMIT >> 20}M"
+    done = subprocess.run([sys.executable, "-c", IN_PROCESS, str(scaled), str(MEMORY_LIMIT)], cwd=ROOT,
+                          capture_output=True, text=True)
+    r = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"In process (detection of scaled.pml, --graph-limit lifted, limit {limit_text}): {r['outcome']} "
+          f"{r['seconds']:.2f} s after detection began, {r['latency']:.3f} s after the growth passed the limit; "
+          f"peak growth {r['peak'] / 2**20:.0f} MiB\n")
+    print("| run | exit | wall (s) | peak resident (MiB) | last line |\n|---|---|---|---|---|")
+    for label, args in [("scaled.pml analyze", ["analyze", str(scaled), "--graph-limit", "50000000"]),
+                        ("scaled.pml explore --reduce exact",
+                         ["explore", str(scaled), "--reduce", "exact", "--graph-limit", "50000000"])]:
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "detect.cli", *args, "--memory-limit", limit_text],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout, stderr = proc.communicate()
+        wall = time.perf_counter() - start
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # the largest child so far
+        lines = [line for line in (stderr + stdout).splitlines() if line.strip()]
+        last = (lines[-1] if lines else "").replace(str(tmp) + "/", "")
+        print(f"| {label} | {proc.returncode} | {wall:.1f} | {peak / 2**20:.0f} | {last.replace('|', '/')} |",
+              flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--memory"]:
+        memory_main()
+        return
     after = float(sys.argv[1]) if len(sys.argv) > 1 else 4.0
     print(f"| run | stop | latency (s) | exit | traceback | last line |\n|---|---|---|---|---|---|")
     for label, args in cases():

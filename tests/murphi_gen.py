@@ -20,8 +20,8 @@ comparisons, ``& | ! ->``, ``?:``, ``Forall``/``Exists``, ``IsUndefined`` and fu
 It stays within CMurphi's type rules (scalarsets and enums are compared with ``=``/``!=``
 only and index only arrays over their own type; ``Clear`` never touches a scalarset; value
 parameters are read-only; ``/`` and ``%`` divide by positive constants) and within what we
-refuse deliberately (a function changes no state; start states are a product of per-variable
-values).  The variables are drawn until the product of their domains (undefined included)
+refuse deliberately (a function changes no state).  Start states inside a ruleset over pid
+need not be a product of per-variable values, and there may be two ``Startstate``s.  The variables are drawn until the product of their domains (undefined included)
 reaches a budget, so the state space stays small.  Most integer assignments are reduced
 into range, but some are not, and some variables start undefined, so some models fault:
 verdicts are compared then, counts otherwise.
@@ -445,6 +445,8 @@ class Gen:
         if des is None:
             raise NoValue(INT)
         text, t = des
+        if not ctx.in_function and self.chance(0.03):
+            return f"{text} := UNDEFINED;"  # newlist6.m: copies the undefined value
         if t.kind == "int":
             value = self.int_expr(ctx, d)
             if self.chance(0.75):
@@ -791,6 +793,17 @@ class Gen:
                 body.append(f"{s.name} := {param};")
             else:
                 body += self.init_stmts(s.name, s.ty, [])
+        if param:
+            # One start state per binding that is not every combination of per-variable
+            # values (list6too.m's message at place i): the parameter in several variables,
+            # or a value at the place it names in an array over pid.
+            for s in pid_vars[1:]:
+                if self.chance(0.5):
+                    body.append(f"{s.name} := {param};")
+            for s in globals_:
+                if s.ty.kind == "array" and s.ty.index.kind == "scalar" and s.ty.elem.kind in ("int", "bool") \
+                        and self.chance(0.5):
+                    body.append(f"{s.name}[{param}] := {self.init_value(s.ty.elem)};")
         text = "Startstate Begin\n  " + "\n  ".join(body) + "\nEnd;"
         if param:
             text = f"Ruleset {param}: pid Do\n{text}\nEnd;"
@@ -819,6 +832,8 @@ class Gen:
         ctx = Ctx(list(globals_), routines=routines)
         lines += self.rules(ctx, 0, "")
         lines.append(self.startstate(globals_))
+        if self.chance(0.2):
+            lines.append(self.startstate(globals_))  # several Startstates: each is initial
         for _ in range(self.r.choice([0, 1, 1, 2])):
             lines.append(f'Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
         del used

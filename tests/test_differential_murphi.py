@@ -104,7 +104,7 @@ def test_generator_is_deterministic_and_varied():
                       "IsUndefined", "Clear", "Invariant", "Error", "Assert", "Forall", "Exists", " ? ",
                       " By ", "Var ", "While w", "< 999 Do", "Begin End", "Put ", "color End;", "Alias ar",
                       "Union {", "MultisetAdd(", "MultisetRemove(", "MultisetRemovePred(", "MultisetCount(",
-                      "Choose "):
+                      "Choose ", ":= UNDEFINED;"):
         assert construct in joined, construct
 
 

@@ -59,14 +59,27 @@ def test_a_promela_ltl_block_that_is_ignored_is_not_a_clean_exit(tmp_path):
     assert run("explore", str(plain)).exit_code == 0
 
 
-def test_csp_ltl_and_refinement_assertions_that_are_not_checked_are_not_a_clean_exit(tmp_path):
-    for text in (LTL_CSP, REFINES_CSP):
-        path = tmp_path / "m.csp"
-        path.write_text(text)
-        result = run("explore", str(path))
-        assert result.exit_code == 3, result.output
-        assert "deadlockfree;: holds" in result.output and ": not checked" in result.output
-        assert "1 property not checked" in result.output
+def test_csp_refinement_assertions_that_are_not_checked_are_not_a_clean_exit(tmp_path):
+    path = tmp_path / "m.csp"
+    path.write_text(REFINES_CSP)
+    result = run("explore", str(path))
+    assert result.exit_code == 3, result.output
+    assert "deadlockfree;: holds" in result.output and ": not checked" in result.output
+    assert "1 property not checked" in result.output
+
+
+def test_csp_ltl_assertions_are_checked_and_inline_expressions_are_refused(tmp_path):
+    """Issue 30: an LTL assertion over a #define is checked (exit 0 when it holds); PAT's LTL
+    operands are #define conditions and events, so an inline expression is bad input."""
+    path = tmp_path / "m.csp"
+    path.write_text(LTL_CSP.replace("#assert P() |= [] (x <= 2);", "#define small x <= 2;\n#assert P() |= [] small;"))
+    result = run("explore", str(path))
+    assert result.exit_code == 0, result.output
+    assert "|= [] small;: holds" in result.output
+    path.write_text(LTL_CSP)
+    result = run("explore", str(path))
+    assert result.exit_code == 2, result.output
+    assert "unexpected character '<'" in result.output and "#define p" in result.output
 
 
 def test_a_violation_still_wins_over_a_property_not_checked():

@@ -146,7 +146,7 @@ def test_readers_writers_reachable_states_are_the_safe_ones():
     for w in ((1, 0), (0, 1)):
         expected.add((0, 1, 0, 0) + w)
     assert states == expected
-    assert [a.kind for a in model.assertions] == ["deadlockfree", "reaches", "unchecked"]
+    assert [a.kind for a in model.assertions] == ["deadlockfree", "reaches", "ltl"]
     assert all(len(s.locals) == 1 for s in model.summands)
 
 

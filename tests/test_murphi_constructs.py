@@ -6,6 +6,9 @@ itself."""
 from __future__ import annotations
 
 from detect.checking.murphi_counts import murphi_counts
+from detect.checking.verify import verify
+from detect.symmetry.perm import StatePermutation
+from detect.symmetry.pipeline import detect
 from frontends.murphi import parse_text
 
 from tests.frontend_checks import assert_located_error
@@ -317,3 +320,182 @@ def test_for_loops_with_computed_bounds():
     CMurphi's generated ``int mu__ub = hi; for (...; i <= mu__ub; ...)`` ("drain" changes
     ``c`` inside its loop).  CMurphi 5.4 -nosym: 86 states, 264 rules fired."""
     assert _counts(COMPUTED_FOR) == (86, 264, False)
+
+
+RULESET_STARTSTATES = """
+Const N : 3;
+Type pid : Scalarset(N);
+     slot : 0..N-1;
+Var tok : Array [pid] of boolean;
+    hops : 0..2;
+    last : slot;
+Ruleset i : pid Do
+  Ruleset k : slot Do
+    Startstate "one token" Begin
+      For j : pid Do tok[j] := false; End;
+      tok[i] := true; hops := 0; last := k;
+    End;
+  End;
+End;
+Ruleset i : pid Do
+  Ruleset j : pid Do
+    Rule "pass" tok[i] & i != j ==> tok[i] := false; tok[j] := true; hops := (hops + 1) % 3; End;
+  End;
+End;
+Rule "tick" hops = 2 ==> last := (last + 1) % N; hops := 0; End;
+Invariant "one" Exists i : pid Do tok[i] End;
+"""
+
+
+def test_a_ruleset_around_a_startstate_gives_one_start_state_per_binding():
+    """list6too.m's ``Ruleset i : NetIndex Do Startstate ... End``: every binding's start
+    state is initial (CMurphi), here one token at each ``i`` (not every combination of the
+    ``tok`` values: was refused as "not all combinations").  CMurphi 5.4 -nosym: 27 states,
+    63 rules fired; -sym1 9 states.  We find the scalarset's S_3 and also the rotation of
+    ``last`` (every value starts, "tick" adds one modulo N): order 18, 3 states."""
+    model = parse_text(RULESET_STARTSTATES, "t.m")
+    assert model.initial is not None and len(model.initial) == 9
+    assert _counts(RULESET_STARTSTATES) == (27, 63, False)
+    assert _reduced_states(model) == (18, 3)
+    detection = detect(model)
+    report = verify(detection.model, [g.permutation for g in detection.group.generators])
+    assert report.ok and report.complete, report.summary()
+
+
+CORRELATED_STARTS = """
+Var x : 0..1; y : 0..1;
+Ruleset i : 0..1 Do Startstate x := i; y := i; End; End;
+Rule "fx" true ==> x := 1 - x; End;
+Rule "fy" true ==> y := 1 - y; End;
+"""
+
+
+def test_listed_start_states_are_kept_by_every_symmetry_and_checked_by_verify():
+    """Start states {(0,0), (1,1)}: flipping ``x`` alone preserves every rule and the
+    per-slot initial values but maps (0,0) to (1,0), which is not initial.  Detection keeps
+    the swap of x and y and flipping both (order 4, 2 orbits of the 4 states), and
+    ``verify`` refuses the lone flip at the initial states."""
+    model = parse_text(CORRELATED_STARTS, "t.m")
+    assert model.initial == ((0, 0), (1, 1))
+    assert _counts(CORRELATED_STARTS) == (4, 8, False)
+    assert _reduced_states(model) == (4, 2)
+    flip = StatePermutation(target=(0, 1), values=({0: 1, 1: 0}, {0: 0, 1: 1}))
+    report = verify(model, [flip])
+    assert not report.ok and report.verdicts[0].kind == "initial"
+
+
+#: cache3.m's shape: a home's directory reached through ``Alias me: Homes[n]`` with ``n`` a
+#: ``Union{Home, Proc}`` value known to be a Home (``IsMember``), a directory entry written
+#: at ``Entries[Cnt]``.
+HOME_BY_UNION_ALIAS = """
+Const ProcCount: 2; NetMax: 3; DirMax: ProcCount;
+Type Home: Scalarset(1); Proc: Scalarset(ProcCount); Node: Union{Home, Proc};
+  Value: Scalarset(2);
+  MT: enum{Req, Data};
+  Msg: Record MType: MT; Source: Node; Destination: Node; Aux: Node; Value: Value; End;
+Var Net: Record Count: 0..NetMax; Ar: Array[0..NetMax-1] of Msg; End;
+    Homes: Array[Home] of Record Mem: Value; St: enum{Sh, Ma}; Entries: Array[0..DirMax-1] of Proc; Cnt: 0..DirMax; End;
+    PS: Array[Proc] of enum{Idle, Wait};
+
+Procedure Consume(M_Index: 0..NetMax-1);
+  If M_Index >= Net.Count Then Error "Invalid Message Index";
+  Else
+  For i:0..NetMax-2 Do
+    If i >= M_Index Then Net.Ar[i] := Net.Ar[i+1]; End;
+  End;
+  Undefine Net.Ar[Net.Count-1];
+  End;
+  Net.Count := Net.Count - 1;
+End;
+
+Procedure Send(M: MT; Dst: Node; Src: Node; Aux: Node; Val: Value);
+  If Net.Count = NetMax Then Error "full";
+  Else
+    Net.Ar[Net.Count].MType := M;
+    Net.Ar[Net.Count].Source := Src;
+    Net.Ar[Net.Count].Destination := Dst;
+    If Isundefined(Aux) Then Undefine Net.Ar[Net.Count].Aux; Else Net.Ar[Net.Count].Aux := Aux; Endif;
+    If Isundefined(Val) Then Undefine Net.Ar[Net.Count].Value; Else Net.Ar[Net.Count].Value := Val; Endif;
+    Net.Count := Net.Count + 1;
+  Endif;
+End;
+
+Procedure SendU(M: MT; Dst: Node; Src: Node);
+Var UN: Node; UV: Value;
+Begin
+  Send(M, Dst, Src, UN, UV);
+End;
+
+Ruleset h: Home Do
+Ruleset p: Proc Do
+  Rule "req" PS[p] = Idle & Net.Count <= NetMax - ProcCount - 1 ==> PS[p] := Wait; SendU(Req, h, p); End;
+End;
+End;
+
+Ruleset M_Index: 0..NetMax-1 Do
+  Rule "home" M_Index < Net.Count ==>
+    Alias msg: Net.Ar[M_Index] Do
+    Alias n: msg.Destination Do
+    If Ismember(n, Home) Then
+      Alias me: Homes[n] Do
+      Switch msg.MType
+      Case Req:
+        Switch me.St
+        Case Sh:
+          Send(Data, msg.Source, n, n, me.Mem);
+          Consume(M_Index);
+        Case Ma:
+          If me.Cnt = DirMax Then Error "overflow"; End;
+          me.Entries[me.Cnt] := msg.Source;
+          me.Cnt := me.Cnt + 1;
+          Consume(M_Index);
+        Endswitch;
+      Else
+      Endswitch;
+      Endalias;
+    Endif;
+    Endalias;
+    Endalias;
+  End;
+End;
+
+Ruleset v: Value Do
+Startstate
+  Net.Count := 0; Undefine Net.Ar; For h: Home Do Homes[h].Mem := v; Undefine Homes[h].Entries; Homes[h].Cnt := 0; Homes[h].St := Sh; End;
+  For p: Proc Do PS[p] := Idle; End;
+End;
+End;
+"""
+
+
+def test_an_alias_of_a_union_value_under_ismember_keeps_the_scalarset_group():
+    """The flattened subscript ``n in range ? n * 2 + Cnt[n] : -1`` was translated by
+    structure over every value of ``n``, where ``n * 2 + c`` collides (1*2+2 = 2*2+0) and no
+    Proc swap maps the table onto itself; the context (``IsMember(n, Home)``) keeps ``n`` in
+    range, so the subscript is one table over its in-range reads.  CMurphi 5.4: -nosym 10
+    states, -sym1 3 states; we found order 2 (the Value swap) and 5 states before."""
+    model = parse_text(HOME_BY_UNION_ALIAS, "t.m")
+    assert _reduced_states(model) == (4, 3)
+    detection = detect(model)
+    report = verify(detection.model, [g.permutation for g in detection.group.generators])
+    assert report.ok and report.complete, report.summary()
+
+
+UNDEFINED_SCALARSET_SUBSCRIPT = """
+Type A : Scalarset(2);
+Var m : Array [0..1] of Array [A] of boolean;
+    x : A;
+Startstate
+  For i : 0..1 Do For a : A Do m[i][a] := false; End; End;
+  Undefine x;
+End;
+Rule "set" !m[1][x] ==> m[1][x] := true; End;
+Ruleset a : A Do Rule "pick" IsUndefined(x) ==> x := a; End; End;
+"""
+
+
+def test_an_undefined_scalarset_subscript_of_a_two_dimensional_array_is_an_error():
+    """CMurphi 5.4: "Indexing to m[1] using an undefined value" in the start state.  The
+    flat position ``1 * 2 + x`` with ``x`` undefined (-1) was m[0][1]: read without error
+    (10 states, no violation)."""
+    assert _counts(UNDEFINED_SCALARSET_SUBSCRIPT)[2]

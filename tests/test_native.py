@@ -411,3 +411,16 @@ def test_default_workers_are_the_idle_cores(monkeypatch):
     for load, workers in ((0.2, 4), (1.3, 4), (2.0, 3), (3.6, 1), (11.0, 1)):
         monkeypatch.setattr(native.os, "getloadavg", lambda load=load: (load, load, load))
         assert native.default_workers() == workers
+
+
+def test_native_starts_from_listed_initial_states():
+    """A model whose start states are listed (``SequentialModel.initial``: a Murphi
+    ``Startstate`` inside a ruleset) starts the native explorer from those rows only, not
+    from the product of the per-slot sets (27 states, 9 initial, as CMurphi)."""
+    from frontends.murphi import parse_text
+    from tests.test_murphi_constructs import RULESET_STARTSTATES
+
+    model = parse_text(RULESET_STARTSTATES, "t.m")
+    assert model.initial is not None
+    runs, p = all_agree(model)
+    assert (p.states, p.initial) == (27, 9)

@@ -177,8 +177,8 @@ def test_a_parameter_too_large_for_the_graph_limit_is_refused_naming_it_and_the_
     for command in (["analyze"], ["explore", "--reduce", "exact"]):
         result, _ = _run([*command, model, "-D", "N=50", "--graph-limit", "10000"])
         assert result.exit_code == 2
-        assert _one_line(result) == (f"symdetect: {model}: the coloured graph would have 4,600 nodes and up to "
-                                     "9,599 edges, more than 10,000 in all; lower the parameters (N=50) or "
+        assert _one_line(result) == (f"symdetect: {model}: the coloured graph would have 4,294 nodes and up to "
+                                     "8,795 edges, more than 10,000 in all; lower the parameters (N=50) or "
                                      "raise --graph-limit")
 
 

@@ -94,6 +94,8 @@ class ReducedExploration:
     reducer: Reducer
     #: why some verdicts came from an unreduced run (empty when none did)
     notes: tuple[str, ...]
+    #: per CSP# LTL assertion, which group reduced its check and why (``checking.temporal``)
+    ltl_symmetry: tuple[str, ...] = ()
 
 
 # ------------------------------------------------------------------------ points and actions

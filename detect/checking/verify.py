@@ -345,6 +345,17 @@ class _Checker:
         # The initial set is a product of per-slot sets, so σ preserves it iff each slot's
         # allowed values map into (hence, by counting, onto) those of the slot it goes to.
         per_slot = [allowed for v in self.model.variables for allowed in v.init]
+        if self.model.initial is not None:
+            # Listed initial states: σ preserves the set iff it maps each into the set.
+            listed = set(self.model.initial)
+            for state in self.model.initial:
+                image = apply(state)
+                if tuple(image) not in listed:
+                    return GeneratorVerdict(
+                        g, False, "initial",
+                        f"initial state {self.show(state)} is mapped to {self.show(image)}, "
+                        "which is not initial", state, image)
+            return None
         for k, allowed in enumerate(per_slot):
             wanted = set(per_slot[sigma.target[k]])
             for value in allowed:

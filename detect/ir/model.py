@@ -7,7 +7,9 @@ section IV-A): finite-domain global variables, an initial condition, and summand
 * a *state* is a tuple of ints, one slot per scalar global and one per array element,
   laid out in declaration order (``state_slots``);
 * the *initial states* are all valuations with ``slot value in variable.init[k]`` for every
-  slot ``k`` (several allowed values encode PAT's ``= *`` and front ends' "any value");
+  slot ``k`` (several allowed values encode PAT's ``= *`` and front ends' "any value"), or,
+  where ``SequentialModel.initial`` lists states, exactly those (a subset of that product:
+  Murphi's start states inside rulesets need not be a product);
 * a summand is enabled in state ``s`` under an assignment of its locals when ``guard`` is
   true; running ``program`` from ``s`` gives the successor.
 
@@ -26,8 +28,9 @@ distinct slots, and are what ``Variable.owner`` and ``Summand.owners`` name (see
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Union
+from typing import Iterator, Optional, Union
 
 # ---------------------------------------------------------------------------- expressions
 
@@ -272,6 +275,31 @@ class Assertion:
     objective: Expr | None = None
     sense: str | None = None
     about: str = ""
+    #: for ``kind`` ``"ltl"``: the formula and its propositions (None when not checkable here)
+    temporal: Optional["TemporalProperty"] = None
+
+
+@dataclass(frozen=True)
+class Proposition:
+    """An atomic proposition of an LTL formula, as the source writes it (``text``).
+
+    An event proposition (``event`` set) holds at a state reached by a step whose event is
+    ``event`` with argument values ``args`` (PAT: "the event just performed"); a state
+    proposition (``condition`` set) holds where the condition does."""
+
+    text: str
+    event: Optional[str] = None
+    args: tuple[int, ...] = ()
+    condition: Optional[Expr] = None
+
+
+@dataclass(frozen=True)
+class TemporalProperty:
+    """``formula`` as nested tuples (``detect.checking.buchi``) over ``("ap", k)`` naming
+    ``propositions[k]``."""
+
+    formula: tuple
+    propositions: tuple[Proposition, ...]
 
 
 @dataclass(frozen=True)
@@ -360,6 +388,10 @@ class SequentialModel:
     #: A state whose every successor is the state itself is a deadlock too (CMurphi and
     #: Rumur: "no rule changes the state"); otherwise only a state without successors is.
     stutter_deadlock: bool = False
+    #: The initial states listed one by one (sorted, distinct, each inside the product of the
+    #: per-slot ``init`` sets, which are then the per-slot unions of these states); ``None``:
+    #: every state of that product.  Analyses that read only ``init`` over-approximate.
+    initial: tuple[tuple[int, ...], ...] | None = None
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""
@@ -392,6 +424,14 @@ def _show_value(names: tuple[tuple[int, str], ...], value: int) -> str:
         if v == value:
             return name
     return str(value)
+
+
+def initial_states(model: SequentialModel) -> Iterator[tuple[int, ...]]:
+    """Every initial state: ``model.initial`` when it lists them, else the product of the
+    per-slot ``init`` sets in lexicographic order."""
+    if model.initial is not None:
+        return iter(model.initial)
+    return itertools.product(*(allowed for v in model.variables for allowed in v.init))
 
 
 def state_slots(model: SequentialModel) -> tuple[Slot, ...]:
@@ -474,6 +514,8 @@ def validate(model: SequentialModel) -> None:
                     f"initial value of {v.element_name(k)} {allowed} outside its domain "
                     f"{_show_domain(v.domain)}"
                 )
+    if model.initial is not None:
+        _check_initial(model)
     _check_processes(model)
     for i, s in enumerate(model.summands):
         where = s.where(i)
@@ -487,6 +529,19 @@ def validate(model: SequentialModel) -> None:
             _check_domain(loc.name, loc.domain)
         for e in _summand_exprs(s):
             _check_expr(e, arrays, where)
+
+
+def _check_initial(model: SequentialModel) -> None:
+    per_slot = [allowed for v in model.variables for allowed in v.init]
+    states = model.initial
+    if not states or list(states) != sorted(set(states)):
+        raise ModelError("the listed initial states are not a non-empty sorted set")
+    for state in states:
+        if len(state) != len(per_slot) or any(x not in a for x, a in zip(state, per_slot)):
+            raise ModelError(f"initial state {state} outside the per-slot initial sets")
+    for k, allowed in enumerate(per_slot):
+        if set(allowed) != {state[k] for state in states}:
+            raise ModelError(f"slot {k}: initial set {allowed} is not the values the listed states hold")
 
 
 def _check_processes(model: SequentialModel) -> None:
@@ -594,6 +649,8 @@ __all__ = [
     "Summand",
     "Process",
     "Assertion",
+    "Proposition",
+    "TemporalProperty",
     "Unranged",
     "Placeholder",
     "DomainFacts",

@@ -71,6 +71,8 @@ def show_model(model: SequentialModel) -> str:
         )
         init = inits if v.size is None else f"[{inits}]"
         lines.append(f"{kind} {v.name}{size} : {show_domain(v.domain)} = {init};")
+    if model.initial is not None:
+        lines.append(f"// initially one of {len(model.initial)} listed states, not every combination above")
     for i, s in enumerate(model.summands):
         lines.append(("  + " if i else "    ") + show_summand(s))
     if model.terminal is not None:

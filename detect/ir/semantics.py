@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Optional
 
+from detect.ir.model import initial_states as model_initial_states
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt,
     Summand, Unary, While, slot_offsets,
@@ -175,9 +176,9 @@ def _check_domain(env: Env, var_name: str, value: int, slot: int) -> None:
 
 
 def initial_states(model: SequentialModel) -> Iterator[tuple[int, ...]]:
-    """Every initial state, in lexicographic order of the allowed-value tuples."""
-    per_slot = [allowed for v in model.variables for allowed in v.init]
-    return itertools.product(*per_slot)
+    """Every initial state (``model.initial``, or the product of the per-slot sets in
+    lexicographic order)."""
+    return model_initial_states(model)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, SequentialModel,
     Stmt, Summand, Unary, While, left_spine, slot_offsets, validate,
 )
+from detect.ir.model import initial_states as model_initial_states
 from detect.ir.semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
 from detect.ir.walk import assigned_names, may_fault, names_read, program_names_read, subexpressions
 
@@ -105,8 +106,8 @@ class CompiledModel:
         return self.code.constants
 
     def initial_states(self) -> Iterator[State]:
-        """Every initial state: the product of the per-slot ``init`` sets."""
-        return itertools.product(*(allowed for v in self.model.variables for allowed in v.init))
+        """Every initial state: ``model.initial``, or the product of the per-slot ``init`` sets."""
+        return model_initial_states(self.model)
 
 
 # ------------------------------------------------------------------------ run-time helpers

@@ -786,8 +786,7 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
         listing = False
         while len(successors) < len(states) and len(states) < max_states and initial_complete:
             expanding = len(successors)
-            if expanding == level_end:
-                level, level_end = level + 1, len(states)
+            level, level_end = (level + 1, len(states)) if expanding == level_end else (level, level_end)
             targets = set(compiled.successors(states[expanding]))
             faulty = None in targets
             if faulty:

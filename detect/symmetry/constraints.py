@@ -43,6 +43,8 @@ operands does not depend on their order.
 from __future__ import annotations
 
 import itertools
+import math
+import operator
 import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
@@ -107,6 +109,12 @@ class Constraint:
     #: operands than a table takes, all of domain {0, 1}) the gate is the only definition.
     #: ``""``: just a table.
     gate: str = ""
+    #: ``"<"``, ``"<="``, ``"=="`` or ``"!="``: a comparison given by its operator, not by a
+    #: table (``tuples`` is empty), for operands too wide for one (``_Builder.compared``):
+    #: with two variables in ``scope`` ``scope[0] op scope[1]`` must hold, with three
+    #: ``scope[2]`` is its truth value.  The graph draws it as a node of the operator with
+    #: ordered argument ports and pins its variables' values (``detect.symmetry.graph``).
+    relation: str = ""
 
     @property
     def variables(self) -> tuple[int, ...]:
@@ -207,6 +215,12 @@ class _Summand:
     temps: dict  # temporary name -> operand
     constraints: list = field(default_factory=list)
     ctx_cache: dict = field(default_factory=dict)
+    #: element reads already translated: ``(array, index operand, elements) -> aux``, so
+    #: two reads of the same cell through the same SSA versions are one operand (what a
+    #: condition on one implies about the other is then known, ``facts``)
+    reads: dict = field(default_factory=dict)
+    #: total functions as emitted: ``aux -> (operands, fn)`` (``_implied_inside``)
+    direct: dict = field(default_factory=dict)
     #: fault mode: translating the summand's fault relations.  Partial operations are made
     #: total (a faulting input allows any value) and each records a *fault point*
     #: ``(context operands, operands, faults)``: reached where every context operand is
@@ -223,12 +237,20 @@ class _Summand:
     defs: dict = field(default_factory=dict)
     #: position in ``constraints`` -> the aux it defines totally (removable when unread).
     defining: dict = field(default_factory=dict)
+    #: ``defs``, and for the values a partial operation or a range check gives (and what is
+    #: computed from them) their value wherever no fault happened and their context holds
+    #: (any value elsewhere), over the bases those are functions of: for ``never_entered``
+    #: only, which asks about runs that reach a loop's round, where that is their value.
+    shadow: dict = field(default_factory=dict)
+    #: the variables whose ``shadow`` entry is not their ``defs`` entry
+    shadow_only: set = field(default_factory=set)
 
 
 class _Builder:
-    def __init__(self, model: SequentialModel, table_limit: int):
+    def __init__(self, model: SequentialModel, table_limit: int, relations: bool = True):
         self.model = model
         self.limit = table_limit
+        self.relations = relations
         self.slots = state_slots(model)
         self.offsets = slot_offsets(model)
         self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
@@ -302,6 +324,12 @@ class _Builder:
 
         picks = _picks(operands, scope)
         direct = len(operands) == len(scope)  # the operands are the scope, in its order
+        if allowed is _same and direct and len(scope) == 2:
+            # A copy: its tuples are the values both domains have, in the product's order
+            # (enumerating the product made guarded copies of bytes most of the time spent).
+            second = set(domains[1])
+            self._store(scope, domains, size, [(v, v) for v in domains[0] if v in second], text, ctx, guard)
+            return
         tuples = []
         for assignment in itertools.product(*domains):
             try:
@@ -399,18 +427,17 @@ class _Builder:
             size *= len(self.dom(o))
         if size > self.limit:
             raise self.too_large(text, size, [o for o in operands if not isinstance(o, K)])
-        outputs = set()
-        total = True
-        table = []
+        # Each input's value (or fault) once: the tables, definitions and facts below read
+        # them again, and ``fn`` may be a whole expression's evaluation (``tabulated``).
+        results = {}
         for values in itertools.product(*(self.dom(o) for o in operands)):
             try:
-                out = fn(*values)
-            except Fault:
-                total = False
-                out = None
-            else:
-                outputs.add(out)
-            table.append(out)
+                results[values] = fn(*values)
+            except Fault as fault:
+                results[values] = fault
+        outputs = {r for r in results.values() if not isinstance(r, Fault)}
+        total = not any(isinstance(r, Fault) for r in results.values())
+        fn = _memo(fn, results)
         if not outputs:
             self.fault(ctx, f"{text} always faults")
             return K(0)
@@ -422,6 +449,7 @@ class _Builder:
             t = self.aux(outputs, hint)
             self.emit(list(operands) + [t], lambda *xs: _faults(fn, xs[:-1]) or fn(*xs[:-1]) == xs[-1],
                       f"{self.vars[t].name} = {text} (any value where it faults)")
+            self.shadow(t, operands, fn)
             return t
         if len(outputs) == 1 and total:
             return K(outputs.pop())
@@ -430,7 +458,8 @@ class _Builder:
         # Fresh twins with identical constraints would be interchangeable in the graph, each
         # pair a generator of no use: 1,914 of them on 150,000 nodes made TopSPIN's email5
         # take 13 GiB and email6 never finish (issue 28).
-        key = ("function", tuple(operands), tuple(table), gate) if total else None
+        table = tuple(None if isinstance(r, Fault) else r for r in results.values())
+        key = ("function", tuple(operands), table, gate) if total else None
         if key is not None and key in self.s.ctx_cache:
             return self.s.ctx_cache[key]
         t = self.aux(outputs, hint)
@@ -444,11 +473,14 @@ class _Builder:
         if total:
             self._learn(t, operands, fn)
             self.define(t, operands, fn, start)
+            self.s.direct[t] = (tuple(operands), fn)
+        else:
+            self.shadow(t, operands, fn)
         return t
 
     def guarded_copy(self, guard, target: int, source, text: str) -> None:
         """``[guard] -> target = source``."""
-        self.emit([target, source], lambda a, b: a == b, text, guard=guard)
+        self.emit([target, source], _same, text, guard=guard)
 
     def choice(self, guard, a, b, text: str, hint: str):
         """Operand equal to ``a`` where ``guard`` holds and to ``b`` elsewhere (φ, writes).
@@ -619,18 +651,19 @@ class _Builder:
         return t
 
     # ------------------------------------------------------------------ composition
-    def _composed(self, operands, limit: int = 0):
+    def _composed(self, operands, limit: int = 0, defs: "dict | None" = None):
         """``(bases, getters)``: the base variables the non-constant ``operands`` are total
         functions of (``_Summand.defs``; a variable without a definition is its own base),
         and per operand a function of the bases' values giving its value; None past
         ``TABULATE_ROWS`` combinations of the bases."""
+        defs = self.s.defs if defs is None else defs
         bases: list[int] = []
         parts = []
         for o in operands:
             if isinstance(o, K):
                 parts.append(o)
                 continue
-            d = self.s.defs.get(o)
+            d = defs.get(o)
             own = d[0] if d else (o,)
             parts.append((o, own, d[1] if d else None))
             for b in own:
@@ -650,9 +683,11 @@ class _Builder:
             o, own, table = part
             ids = tuple(position[b] for b in own)
             if table is None:
-                getters.append(lambda bv, j=ids[0]: bv[j])
-            else:
-                getters.append(lambda bv, ids=ids, table=table: table[tuple(bv[j] for j in ids)])
+                getters.append(operator.itemgetter(ids[0]))
+            elif len(ids) == 1:
+                getters.append(lambda bv, j=ids[0], table=table: table[(bv[j],)])
+            else:  # (itemgetter of several positions gives their tuple: the table's key)
+                getters.append(lambda bv, key=operator.itemgetter(*ids), table=table: table[key(bv)])
         return bases, getters
 
     def define(self, t: int, operands, f, start: int) -> None:
@@ -663,18 +698,44 @@ class _Builder:
             for pos in range(start, len(self.s.constraints)):
                 if t in self.s.constraints[pos].scope:
                     self.s.defining[pos] = t
-        composed = self._composed(operands)
+        table = self._table(t, operands, f)
+        if table is not None:
+            self.s.defs[t] = table
+        if any(o in self.s.shadow_only for o in operands if not isinstance(o, K)):
+            self.shadow(t, operands, f)  # over the shadow's bases, which go through range checks
+        elif table is not None:
+            self.s.shadow[t] = table
+
+    def _table(self, t: int, operands, f, defs: "dict | None" = None, default=None):
+        """``(bases, table)`` of ``t = f(*operands)`` over the bases of ``operands``
+        (``_composed`` over ``defs``), or None; where ``f`` faults, ``default`` (None: no
+        table at all)."""
+        composed = self._composed(operands, defs=defs)
         if composed is None:
-            return
+            return None
         bases, getters = composed
         table = {}
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
-                table[bv] = f(*(get(bv) for get in getters))
+                try:
+                    table[bv] = f(*[get(bv) for get in getters])
+                except Fault:
+                    if default is None:
+                        raise
+                    table[bv] = default
         except (Fault, KeyError, IndexError):
-            return
+            return None
         if all(v in self.vars[t].domain for v in table.values()):
-            self.s.defs[t] = (tuple(bases), table)
+            return tuple(bases), table
+        return None
+
+    def shadow(self, t: int, operands, f) -> None:
+        """Record ``t``'s value as ``f(*operands)`` where that does not fault (see
+        ``_Summand.shadow``)."""
+        table = self._table(t, operands, f, self.s.shadow, self.vars[t].domain[0])
+        if table is not None:
+            self.s.shadow[t] = table
+            self.s.shadow_only.add(t)
 
     def flat_emit(self, operands, allowed, text: str, ctx) -> bool:
         """``emit`` over the base variables of ``operands`` and of the context (a relation
@@ -728,6 +789,26 @@ class _Builder:
                     return False
         return True
 
+    def never_entered(self, c, ctx) -> bool:
+        """Whether no values of the bases the loop condition ``c`` and the context ``ctx``
+        (the rounds entered so far, and the loop's own context) are functions of make them
+        all nonzero, so the round is never entered (``_composed``, over at most
+        ``TABULATE_ROWS`` combinations; False when it cannot tell).  The functions
+        (``_Summand.shadow``) are the values of every run that reaches the round, which has
+        not faulted and has every context operand nonzero, so where none of the bases'
+        values does, no run enters it: sound for the steps and the fault relation alike."""
+        listed = [o for o in ctx if not isinstance(o, K)] + [c]
+        if not any(o in self.s.shadow for o in listed):
+            return False
+        composed = self._composed(listed, defs=self.s.shadow)
+        if composed is None:
+            return False
+        bases, getters = composed
+        for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+            if all(get(bv) != 0 for get in getters):
+                return False
+        return True
+
     def never_outside(self, o, allowed: set, ctx) -> bool:
         """Whether ``o`` is in ``allowed`` wherever the context holds (steps only, on the
         bases ``o`` and the context are functions of)."""
@@ -744,6 +825,43 @@ class _Builder:
             if (g is None or getters[1](bv) != 0) and getters[0](bv) not in allowed:
                 return False
         return True
+
+    def _implied_inside(self, o, allowed: set, ctx) -> bool:
+        """Whether the context keeps ``o`` in ``allowed``: by the facts its conditions imply
+        (``facts``), on ``o`` itself or on the operands of the total function defining it,
+        or by one condition over the bases both are functions of.  Sound, not complete;
+        emits nothing, unlike ``never_outside``, whose whole context is often a function of
+        too many bases."""
+        if isinstance(o, K):
+            return False
+        known: dict = {}
+        for c in ctx:
+            known = _meet(known, self.facts(c, True))
+        if o in known and known[o] <= allowed:
+            return True
+        if o in self.s.direct:
+            # o = fn(operands): its values where the operands hold what the context implies
+            operands, fn = self.s.direct[o]
+            choices = [(x.value,) if isinstance(x, K) else tuple(known.get(x, self.dom(x))) for x in operands]
+            if math.prod(len(c) for c in choices) <= COMMUTATIVE_ROWS:
+                try:
+                    if all(fn(*xs) in allowed for xs in itertools.product(*choices)):
+                        return True
+                except Fault:
+                    pass
+        if o not in self.s.defs:
+            return False
+        for c in ctx:
+            if isinstance(c, K) or c not in self.s.defs:
+                continue
+            composed = self._composed([o, c])
+            if composed is None:
+                continue
+            bases, (value, holds) = composed
+            if all(holds(bv) == 0 or value(bv) in allowed
+                   for bv in itertools.product(*(self.vars[b].domain for b in bases))):
+                return True
+        return False
 
     def shifted_index(self, index: Expr, length: int, ctx):
         """``(o, cell)`` when ``index`` is ``x + c``, ``c + x`` or ``x - c`` for a constant c and
@@ -787,6 +905,7 @@ class _Builder:
             t = self.aux(inside, "c")
             self.emit([o, t], lambda a, b: a == b or a not in allowed,
                       f"{self.vars[t].name} = {what} (any value where it is out of range)")
+            self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
             return t
         if self.never_outside(o, allowed, ctx):
             # Where the path is taken, o is always in range; elsewhere its value is masked
@@ -802,7 +921,9 @@ class _Builder:
         if key in self.s.ctx_cache:
             return self.s.ctx_cache[key]
         t = self.aux(inside, "c")
-        self.emit([o, t], lambda a, b: a == b and a in allowed, f"{self.vars[t].name} = {what} in range", ctx)
+        # (t's domain is within ``allowed``: t = o holds only where o is in range.)
+        self.emit([o, t], _same, f"{self.vars[t].name} = {what} in range", ctx)
+        self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
         self.s.ctx_cache[key] = t
         return t
 
@@ -831,6 +952,9 @@ class _Builder:
             elements = {k: s.cur[base + cell[k]] for k in self.dom(i)}
             if len(set(elements.values())) == 1:
                 return next(iter(elements.values()))
+            key = (e.array, i, tuple(sorted(elements.items())))
+            if key in s.reads:
+                return s.reads[key]
             # Element k is read under the guard literal i = k (no selector variable: the
             # literal itself is the guard, see ``Constraint``).
             t = self.aux(set().union(*(self.dom(o) for o in elements.values())), "r")
@@ -842,6 +966,7 @@ class _Builder:
                 )
             keys = {k: n for n, k in enumerate(elements)}
             self.define(t, [i] + list(elements.values()), lambda iv, *els: els[keys[iv]], start)
+            s.reads[key] = t
             return t
         if isinstance(e, (Unary, Binary, Ite)) and (
                 not (isinstance(e, Binary) and (e.op in ("&&", "||") or e.op in _COMMUTATIVE))
@@ -860,6 +985,10 @@ class _Builder:
             a = self.term(e.left, ctx)
             b = self.term(e.right, ctx)
             op = e.op
+            if op in _ORDER:
+                t = self.compared(a, b, op, f"{self._show(a)} {op} {self._show(b)}")
+                if t is not None:
+                    return t
             return self.function(
                 [a, b], lambda x, y: apply_binary(op, x, y),
                 f"{self._show(a)} {op} {self._show(b)}", ctx,
@@ -888,6 +1017,7 @@ class _Builder:
         if all(isinstance(c, (Const, Name)) for c in children(e)):
             return None  # one operator over leaves: already one function constraint
         leaves: dict = {}  # leaf -> the values it may read
+        strict = _strict(e)
         stack = [e]
         while stack:
             x = stack.pop()
@@ -895,7 +1025,16 @@ class _Builder:
                 if x not in leaves:
                     values = self._total_read_values(x, ctx)
                     if values is None:
-                        return None
+                        if x not in strict:
+                            return None
+                        # A read that may fault but that ``e`` always evaluates: reading it
+                        # first (with its own fault point, as ``term`` translates it) changes
+                        # nothing, and ``e`` is a function of its value: the flattened
+                        # subscript ``h in range ? h * 2 + c[..] : -1`` over every ``h``
+                        # collides by structure (1*2+2 = 2*2+0), as one table it does not.
+                        base = self.offsets[x.array]
+                        values = tuple(sorted(set().union(*(
+                            self.dom(self.s.cur[base + k]) for k in range(self.model.variable(x.array).length)))))
                     leaves[x] = values
             elif isinstance(x, Name):
                 leaves.setdefault(x, self.dom(self.term(x, ctx)))
@@ -913,18 +1052,22 @@ class _Builder:
             return evaluate(body, Env(self.model, {}, [], scope))
 
         order = list(leaves)
+        computed = {}  # the leaves' values -> e's value, evaluated once each
         for values in itertools.product(*(leaves[leaf] for leaf in order)):
             try:
-                value({names[leaf].name: v for leaf, v in zip(order, values)})
+                computed[values] = value({names[leaf].name: v for leaf, v in zip(order, values)})
             except Fault:
                 return None  # partial: translated by structure, each fault where it occurs
         operands = {leaf: self.term(leaf, ctx) for leaf in order}
         inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
         position = {o: n for n, o in enumerate(inputs)}
+        picks = [(True, o.value) if isinstance(o, K) else (False, position[o]) for o in operands.values()]
 
         def fn(*xs):
-            return value({names[leaf].name: o.value if isinstance(o, K) else xs[position[o]]
-                          for leaf, o in operands.items()})
+            key = tuple(x if const else xs[x] for const, x in picks)
+            if key in computed:
+                return computed[key]
+            return value({names[leaf].name: v for leaf, v in zip(order, key)})
 
         return self.function(inputs, fn, show_expr(e), ctx)
 
@@ -940,8 +1083,18 @@ class _Builder:
             index, shift = index.right, index.left.value
         if isinstance(index, Const):
             cells = {index.value + shift}
-        elif isinstance(index, Name):
-            cells = {v + shift for v in self.dom(self.term(index, ctx))}
+        elif isinstance(index, (Name, Ite)):
+            # (an Ite: a flattened subscript ``h in range ? h + a : -1``, itself tabulated)
+            o = self.term(index, ctx)
+            cells = {v + shift for v in self.dom(o)}
+            inside = {v for v in self.dom(o) if 0 <= v + shift < var.length}
+            if len(inside) < len(cells) and inside and self._implied_inside(o, inside, ctx):
+                # Out-of-range subscripts never occur where the context holds (a union value
+                # bound by an Alias under ``IsMember``): the read is total there, so the
+                # expression is tabulated over the in-range cells, not translated by
+                # structure, whose flattened-index arithmetic on the impossible values
+                # collides (``a * 2 + c``) and hides the scalarset's permutations.
+                cells = {v + shift for v in inside}
         else:
             return None
         if not all(0 <= k < var.length for k in cells):
@@ -1022,6 +1175,53 @@ class _Builder:
                                 f"{self._show(acc)} {op} {self._show(o)}", ctx)
         return acc
 
+    def _wide(self, a, b, results: int) -> bool:
+        """``a`` and ``b`` are two variables whose comparison's table (``results`` values of
+        its own) would exceed the table limit."""
+        if not self.relations or isinstance(a, K) or isinstance(b, K) or a == b:
+            return False
+        return len(self.dom(a)) * len(self.dom(b)) * results > self.limit
+
+    def compared(self, a, b, op: str, text: str):
+        """A fresh ``t = (a op b)`` for a comparison of two variables too wide for a table,
+        as one ``Constraint.relation`` (None, nothing emitted, when the table fits: the
+        table stays the translation wherever it can be one).  Total, so never relaxed."""
+        da, db = self.dom(a), self.dom(b)
+        outputs = _comparison_values(op, da, db)
+        if not self._wide(a, b, len(outputs)):
+            return None
+        if len(outputs) == 1:
+            return K(outputs[0])
+        t = self.aux(outputs)
+        start = len(self.s.constraints)
+        left, right, canonical = (b, a, _SWAPPED[op]) if op in _SWAPPED else (a, b, op)
+        self.s.constraints.append(Constraint((left, right, t), (), self.s.index,
+                                             f"{self.vars[t].name} = {text}", relation=canonical))
+        self.define(t, [a, b], lambda x, y: apply_binary(op, x, y), start)
+        return t
+
+    def related(self, a, b, op: str, text: str, ctx) -> bool:
+        """Require ``a op b`` of two variables too wide for a table as one
+        ``Constraint.relation``, relaxed where the context does not hold (guarded by the
+        context's operand being nonzero); False (nothing emitted) where a table fits or
+        the context's operand is one of the two."""
+        if not self._wide(a, b, 1):
+            return False
+        g = self.context_var(ctx)
+        if isinstance(g, K):
+            if g.value == 0:
+                return True  # unreachable code: nothing to constrain
+            g = None
+        if g in (a, b):
+            return False
+        guard = (g, 0, False) if g is not None and 0 in self.dom(g) else None
+        if _comparison_values(op, self.dom(a), self.dom(b)) == [1]:
+            return True  # always holds: no constraint at all
+        left, right, canonical = (b, a, _SWAPPED[op]) if op in _SWAPPED else (a, b, op)
+        self.s.constraints.append(Constraint((left, right), (), self.s.index, text, guard,
+                                             relation=canonical))
+        return True
+
     def negate(self, o):
         return self.function([o], lambda x: int(not x), f"!{self._show(o)}")
 
@@ -1045,6 +1245,8 @@ class _Builder:
             b = self.term(inner.right, ctx)
             op = inner.op
             text = f"{'!' if negated else ''}({show_expr(inner)})"
+            if self.related(a, b, _NEGATED[op] if negated else op, text, ctx):
+                return
             self.emit([a, b], lambda x, y: apply_binary(op, x, y) != negated, text, ctx)
             return
         o = self.term(e, ctx)
@@ -1140,6 +1342,11 @@ class _Builder:
             c = self.term(st.cond, ctx)
             if isinstance(c, K) and not c.value:
                 break
+            if not isinstance(c, K) and self.never_entered(c, ctx):
+                # No pre-state that reaches this round without a fault enters it (the value
+                # analysis bounded the loop's variables): unrolling stops as for a constant
+                # false condition, where CSP# and Promela loops once ran all 256 rounds.
+                break
             if rounds == bound:
                 self.fault(ctx if isinstance(c, K) else ctx + (c,),
                            f"loop ran more than {bound} rounds", "loop")
@@ -1193,11 +1400,12 @@ class _Builder:
                 substitute[o] = self.post[k]
             else:
                 # (An aux with a definition over few bases becomes one table over them.)
-                self.emit([o, self.post[k]], lambda a, b: a == b, f"{self.slots[k].label}' = {self._show(o)}")
+                self.emit([o, self.post[k]], _same, f"{self.slots[k].label}' = {self._show(o)}")
         for c in _live(self.s.constraints, self.s.defining, set(substitute)):
             scope = tuple(substitute.get(v, v) for v in c.scope)
             guard = c.guard and (substitute.get(c.guard[0], c.guard[0]),) + c.guard[1:]
-            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate))
+            self.constraints.append(Constraint(scope, c.tuples, c.summand, c.text, guard, gate=c.gate,
+                                               relation=c.relation))
         self.frames.extend(frames)
         return None
 
@@ -1280,11 +1488,24 @@ class _Builder:
                     (self.pre[k],), tuple((v,) for v in sorted(allowed)), -1,
                     f"init {slot.label} in {sorted(allowed)}",
                 ))
+        if self.model.initial is not None:
+            # Listed initial states: one table over the slots that differ between them, so
+            # an automorphism maps the set of initial states onto itself (not merely the
+            # product of the per-slot sets above).
+            varying = [k for k in range(len(self.slots))
+                       if len({state[k] for state in self.model.initial}) > 1]
+            if varying:
+                rows = tuple(sorted({tuple(state[k] for k in varying) for state in self.model.initial}))
+                self.constraints.append(Constraint(
+                    tuple(self.pre[k] for k in varying), rows, -1,
+                    f"init: one of {len(rows)} listed states over {len(varying)} slots",
+                ))
 
 
-def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
-    """The CSP of ``model`` (see the module docstring for the exactness invariant)."""
-    b = _Builder(model, table_limit)
+def translate(model: SequentialModel, table_limit: int = 100_000, relations: bool = True) -> Csp:
+    """The CSP of ``model`` (see the module docstring for the exactness invariant); without
+    ``relations``, a comparison too wide for a table is ``TableTooLarge`` (as it once was)."""
+    b = _Builder(model, table_limit, relations)
     dead = []
     present = []
     faulting = []
@@ -1308,7 +1529,7 @@ def translate(model: SequentialModel, table_limit: int = 100_000) -> Csp:
     variables = tuple(b.vars[v] for v in keep)
     constraints = tuple(
         Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
-                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate)
+                   c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate, c.relation)
         for c in b.constraints
     )
     return Csp(
@@ -1353,6 +1574,23 @@ def _live(constraints: list, defining: dict, read: set) -> list:
     return [c for pos, c in enumerate(constraints) if pos not in defining or pos in keep]
 
 
+def _strict(e: Expr) -> set:
+    """The subexpressions every evaluation of ``e`` evaluates (not behind a short circuit or
+    a branch of ``?:``)."""
+    out = {e}
+    if isinstance(e, Index):
+        out |= _strict(e.index)
+    elif isinstance(e, Unary):
+        out |= _strict(e.operand)
+    elif isinstance(e, Binary):
+        out |= _strict(e.left)
+        if e.op not in ("&&", "||"):
+            out |= _strict(e.right)
+    elif isinstance(e, Ite):
+        out |= _strict(e.cond)
+    return out
+
+
 def _meet(a: dict, b: dict) -> dict:
     """Both sets of facts: per variable, the values both allow."""
     if not b:
@@ -1369,6 +1607,37 @@ def _event_base(name: str) -> str:
     return re.sub(r"\[[^\]]*\]", "", name)
 
 
+#: The comparisons ``Constraint.relation`` draws; ``>`` and ``>=`` as ``<`` and ``<=`` of the
+#: operands swapped, so the constraint does not depend on how the comparison is written.
+_ORDER = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_SWAPPED = {">": "<", ">=": "<="}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _comparison_values(op: str, da: Sequence[int], db: Sequence[int]) -> list[int]:
+    """The truth values ``a op b`` takes over ``a`` in ``da``, ``b`` in ``db`` (sorted
+    domains), without enumerating the pairs."""
+    lo_a, hi_a, lo_b, hi_b = da[0], da[-1], db[0], db[-1]
+    if op in _SWAPPED:
+        return _comparison_values(_SWAPPED[op], db, da)
+    if op == "<":
+        can = {1: lo_a < hi_b, 0: hi_a >= lo_b}
+    elif op == "<=":
+        can = {1: lo_a <= hi_b, 0: hi_a > lo_b}
+    else:
+        meet = bool(set(da) & set(db))
+        differ = not (len(da) == len(db) == 1 and da == db)
+        can = {1: meet, 0: differ} if op == "==" else {1: differ, 0: meet}
+    return [v for v in (0, 1) if can[v]]
+
+
+def relation_holds(op: str, values: Sequence[int]) -> bool:
+    """Whether ``values`` satisfy a ``Constraint.relation`` ``op`` (two values: the
+    comparison holds; three: the third is its truth value)."""
+    truth = apply_binary(op, values[0], values[1])
+    return truth != 0 if len(values) == 2 else values[2] == truth
+
+
 #: What a fault point's fault is, as the user is told: a failed assertion, an index out of
 #: bounds, a value outside its variable's range, an arithmetic fault (division or remainder
 #: by zero, a shift out of range), or a loop past its bound.
@@ -1377,6 +1646,24 @@ FAULT_KINDS = ("assert", "index", "range", "arithmetic", "loop")
 
 def _checked_kind(what: str) -> str:
     return "index" if what.startswith("index of") else "range"
+
+
+def _same(a: int, b: int) -> bool:
+    """The relation of a copy (``emit`` lists its tuples without enumerating the product)."""
+    return a == b
+
+
+def _memo(fn, results: dict):
+    """``fn`` reading ``results`` (arguments -> value, or the ``Fault`` it raised) first."""
+    def lookup(*values):
+        try:
+            r = results[values]
+        except KeyError:
+            return fn(*values)
+        if isinstance(r, Fault):
+            raise Fault(*r.args)  # a fresh one: re-raising one instance grows its traceback
+        return r
+    return lookup
 
 
 def _faults(fn, values) -> bool:
@@ -1462,12 +1749,15 @@ class _Check:
         self.scope, self.table, self.guard = c.scope, set(c.tuples), c.guard
         self.variables = c.variables
         self.gate = c.gate if c.gate and not c.tuples else ""  # a gate without a table
+        self.relation = c.relation
 
     def __call__(self, env: dict) -> bool:
         if self.guard is not None:
             g, value, holds = self.guard
             if (env[g] == value) != holds:
                 return True
+        if self.relation:
+            return relation_holds(self.relation, [env[u] for u in self.scope])
         if self.gate:
             *inputs, result = self.scope
             decide = all if self.gate == "&&" else any

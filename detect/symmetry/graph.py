@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from detect.symmetry.constraints import AUX, LOCAL, POST, PRE, Csp
 
-VARIABLE, LITERAL, CONSTRAINT, TUPLE, SUMMAND, FRAME, INIT, FAULT = (
-    "variable", "literal", "constraint", "tuple", "summand", "frame", "init", "fault",
+VARIABLE, LITERAL, CONSTRAINT, TUPLE, SUMMAND, FRAME, INIT, FAULT, VALUE = (
+    "variable", "literal", "constraint", "tuple", "summand", "frame", "init", "fault", "value",
 )
 
 
@@ -150,6 +150,47 @@ def _gate(g: _Builder, csp: Csp, c, cn: int, lit_node: list[dict]) -> None:
         g.edge(port, lit_node[result][value])
 
 
+#: The role of each argument of a ``Constraint.relation`` (its port's colour): the two sides
+#: of ``<`` and ``<=`` differ, those of ``==`` and ``!=`` do not; a third is the truth value.
+_ROLES = {"<": ("left", "right"), "<=": ("left", "right"), "==": ("side", "side"), "!=": ("side", "side")}
+
+
+def _relation(g: _Builder, csp: Csp, c, owner, var_node: list[int], lit_node: list[dict]) -> None:
+    """A ``Constraint.relation``: a node of the operator (and guard kind) joined to its owner,
+    its guard literal, and through one port per argument (coloured by the argument's role) to
+    the argument's variable node.  An automorphism maps it onto a comparison of the same
+    operator, left side to left side; as the arguments' values are pinned (``_pins``), it maps
+    ``x = v`` to ``x' = v``, so it preserves the comparison itself (Puget's intensional
+    constraints, coloured by operator, with ordered arguments)."""
+    cn = g.node(CONSTRAINT, f"3 relation {c.relation} {_guard_kind(c)}arity={len(c.scope)}", c.text)
+    g.edge(cn, owner)
+    if c.guard is not None:
+        g.edge(cn, lit_node[c.guard[0]][c.guard[1]])
+    for v, role in zip(c.scope, _ROLES[c.relation] + ("result",)):
+        port = g.node(TUPLE, f"4 relation {c.relation} {role}", f"{role} {csp.variables[v].name}")
+        g.edge(cn, port)
+        g.edge(port, var_node[v])
+
+
+def _pinned(csp: Csp) -> tuple[list[int], list[int]]:
+    """The variables a ``Constraint.relation`` reads, and every value of theirs, sorted."""
+    pinned = sorted({v for c in csp.constraints if c.relation for v in c.scope})
+    values = sorted({x for v in pinned for x in csp.variables[v].domain})
+    return pinned, values
+
+
+def _pins(g: _Builder, csp: Csp, lit_node: list[dict]) -> None:
+    """One node per value (coloured by the value itself) joined to the literals of that value
+    of each variable a relation reads: an automorphism then maps such a literal ``x = v`` to
+    one of value v, which a comparison needs (a value permutation would not preserve ``<``).
+    Nothing at all where there is no relation, so tables' graphs are as before."""
+    pinned, values = _pinned(csp)
+    value_node = {x: g.node(VALUE, f"6 value {x}", str(x)) for x in values}
+    for v in pinned:
+        for x, lit in lit_node[v].items():
+            g.edge(lit, value_node[x])
+
+
 def _constraint(g: _Builder, csp: Csp, c, owner, lit_node: list[dict]) -> None:
     """A constraint node joined to its owner (summand or fault node) and its allowed
     assignments: tuple nodes, the literals themselves for an unguarded unary one, or a
@@ -214,10 +255,16 @@ def graph_size(csp: Csp) -> tuple[int, int]:
     for _, points in csp.faulting:
         nodes += 1 + len(points)
         edges += len(points)
+    pinned, values = _pinned(csp)
+    nodes += len(values)
+    edges += sum(domains[v] for v in pinned)
     for c in csp.constraints:
         nodes += 1
         edges += (c.summand >= 0) + (c.guard is not None)
-        if _is_gate(csp, c):  # operands' "= 1" literals, two ports of two edges each
+        if c.relation:  # one port per argument, two edges each
+            nodes += len(c.scope)
+            edges += 2 * len(c.scope)
+        elif _is_gate(csp, c):  # operands' "= 1" literals, two ports of two edges each
             nodes += 2
             edges += len(c.scope) - 1 + 4
         elif len(c.scope) == 1 and c.guard is None:
@@ -253,11 +300,15 @@ def build_graph(csp: Csp) -> ColouredGraph:
     fault_node = _fault_nodes(g, csp)
     for c in csp.constraints:
         owner = fault_node.get((c.summand, c.fault)) if c.fault >= 0 else summand_node.get(c.summand)
-        _constraint(g, csp, c, owner, lit_node)
+        if c.relation:
+            _relation(g, csp, c, owner, var_node, lit_node)
+        else:
+            _constraint(g, csp, c, owner, lit_node)
     for s, k in csp.frames:
         f = g.node(FRAME, "5 frame", f"{csp.slots[k].label}' = {csp.slots[k].label}")
         g.edge(f, summand_node[s])
         g.edge(f, var_node[csp.pre[k]])
+    _pins(g, csp, lit_node)
     colour_keys = tuple(sorted(set(g.keys)))
     index = {key: i for i, key in enumerate(colour_keys)}
     return ColouredGraph(

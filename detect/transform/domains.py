@@ -72,6 +72,7 @@ import bisect
 import dataclasses
 import functools
 import itertools
+import operator
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Optional, Union
@@ -97,6 +98,11 @@ _WIDEN_AFTER = 64
 #: Conditions with more nodes than this are not split into cases when narrowing.
 _SPLIT_LIMIT = 40
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+#: ``apply_binary`` of the operators that never fault (the same values, without its dispatch).
+_TOTAL = {"+": operator.add, "-": operator.sub, "*": operator.mul, "min": min, "max": max,
+          "&": operator.and_, "|": operator.or_, "^": operator.xor,
+          "==": lambda x, y: int(x == y), "!=": lambda x, y: int(x != y), "<": lambda x, y: int(x < y),
+          "<=": lambda x, y: int(x <= y), ">": lambda x, y: int(x > y), ">=": lambda x, y: int(x >= y)}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
@@ -272,6 +278,11 @@ def _values_of(e: Expr, env: dict, lay: _Layout) -> ValueSet:
     return _values_independent(e, env, lay)
 
 
+def _contiguous(values: frozenset) -> bool:
+    """``values`` is a range of integers, without gaps."""
+    return max(values) - min(values) + 1 == len(values)
+
+
 def _values_independent(e: Expr, env: dict, lay: _Layout) -> ValueSet:
     """Values of ``e`` treating every occurrence of a leaf as independent."""
     if isinstance(e, Const):
@@ -303,6 +314,15 @@ def _values_independent(e: Expr, env: dict, lay: _Layout) -> ValueSet:
         a, b = _values_independent(e.left, env, lay), _values_independent(e.right, env, lay)
         if a is None or b is None or len(a) * len(b) > _PRODUCT_LIMIT:
             return frozenset((0, 1)) if e.op in _COMPARISONS else None
+        if e.op in ("+", "-") and a and b and _contiguous(a) and _contiguous(b):
+            # Sums and differences of two ranges are the range of their bounds.
+            low, high = (min(a) + min(b), max(a) + max(b)) if e.op == "+" else (min(a) - max(b), max(a) - min(b))
+            return frozenset(range(low, high + 1))
+        total = _TOTAL.get(e.op)
+        if total is not None:
+            # The operators that never fault, as one comprehension: products of thousands
+            # of values (Spin's calculator.pml) spent most of the analysis in the loop below.
+            return frozenset(total(x, y) for x in a for y in b)
         out = set()
         for x in a:
             for y in b:

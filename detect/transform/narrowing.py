@@ -334,7 +334,9 @@ def _replace_placeholder(model: SequentialModel, placeholder: int, below: frozen
         s, guard=substitute(s.guard, values), program=substitute_program(s.program, values),
         event=dataclasses.replace(s.event, args=tuple(substitute(a, values) for a in s.event.args)))
         for s in model.summands)
-    return dataclasses.replace(model, variables=variables, summands=summands)
+    initial = None if model.initial is None else tuple(sorted({
+        tuple(value(x) for x in state) for state in model.initial}))
+    return dataclasses.replace(model, variables=variables, summands=summands, initial=initial)
 
 
 def _check_span(model: SequentialModel, unranged: dict, policy: NarrowingPolicy) -> None:

@@ -35,6 +35,7 @@ from detect.ir import (
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
 
+from frontends.csp.ltl import temporal_property
 from frontends.csp.scope import ConstArray, Scope, conj
 from frontends.csp.syntax import (
     AlphaRange, ArrayLit, Bin, Cond, EventItem, FCall, Ident, Num, PAtomic, PBinary, PCall, PGuard, PHide, PIf,
@@ -1611,7 +1612,10 @@ def build_model(scope: Scope, system: str, system_args: tuple, name: str,
         other = about[i] if i < len(about) else ""
         cond = scope.expr(a.condition, {}) if a.condition is not None and not other else None
         objective = scope.expr(a.objective, {}) if a.objective is not None and not other else None
-        assertions.append(Assertion(a.kind, a.text, cond, objective, a.sense, other))
+        # An LTL formula is read whichever process it is about (a bad one is bad input).
+        temporal = temporal_property(scope, a) if a.kind == "ltl" else None
+        assertions.append(Assertion(a.kind, a.text, cond, objective, a.sense, other,
+                                    None if other else temporal))
     unranged = tuple(
         # A stored process parameter (``Tick(t + 1)`` under a guard ``t < N``) is bounded by
         # reachability like a user counter, so it may take its domain from the reachable states.

@@ -285,6 +285,9 @@ class AssertDecl(Located):
     pos: Span
     objective: Optional[SExpr] = None
     sense: Optional[str] = None
+    #: ``|= F`` (``kind`` ``ltl``): the formula's text and where it starts
+    formula: Optional[str] = None
+    formula_pos: Optional[Span] = None
 
 
 @dataclass(frozen=True)
@@ -650,11 +653,20 @@ class _Build(SyntaxBuilder):
         return (str(c[0]), c[1])
 
     def assert_other(self, meta, c):
+        token = c[0]
+        if str(token).startswith("|="):
+            # ``|= F``: the formula is read by ``frontends.csp.ltl`` (positions from here)
+            body = str(token)[2:]
+            return ("ltl", body, self.span(token))
         return ("unchecked", None, None)
 
     def assertion(self, meta, c):
         name, args, (kind, cond, with_) = c
         text = self.source(meta)
+        if kind == "ltl":
+            at = with_
+            return AssertDecl(str(name), args or (), kind, None, text, self.span(meta), formula=cond,
+                              formula_pos=Span(at.line, at.column + 2, at.file))
         sense, objective = with_ if with_ is not None else (None, None)
         return AssertDecl(str(name), args or (), kind, cond, text, self.span(meta), objective, sense)
 

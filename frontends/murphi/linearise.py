@@ -37,10 +37,10 @@ body".  ``Alias`` substitutes its designator; ``Switch`` is ``If``/``Elsif`` (``
 Recursion is refused with the call cycle.
 
 Start states.  Each ``Startstate`` (once per valuation of its enclosing ruleset parameters)
-is run from the all-undefined state by the reference interpreter when the model is loaded;
-the set of resulting states must be a product of per-slot value sets (the IR's form of
-initial states), which covers start states that differ in one variable (2_peterson's
-``turn := i``).  ``Invariant``s become ``invariant`` assertions; one that reads an undefined
+is run from the all-undefined state by the reference interpreter when the model is loaded
+(CMurphi: every start state is initial).  When the resulting states are all combinations of
+their per-slot values (2_peterson's ``turn := i``) they are the IR's per-slot initial sets;
+otherwise (list6too's message at place ``i``) the model lists them (``SequentialModel.initial``).  ``Invariant``s become ``invariant`` assertions; one that reads an undefined
 value counts as violated.
 """
 from __future__ import annotations
@@ -632,7 +632,11 @@ class _Translator:
             if stride != 1:
                 term = fold(ir.Binary("*", term, ir.Const(stride)))
             flat = term if flat == ir.Const(0) else fold(ir.Binary("+", term, flat))
-            if len(leaf.dims) > 1 and not v.within(dim):
+            # A scalarset read is not checked for definedness (``expr``): its undefined value
+            # -1 is out of range, which the flat position of a multi-dimensional array does
+            # not show (``a[n][-1]`` is ``a[n-1][last]``), so every subscript but a constant
+            # is checked there.
+            if len(leaf.dims) > 1 and not (v.within(dim) and isinstance(v.expr, ir.Const)):
                 checks = conj(checks, _in_range(v.expr, dim.lo, dim.hi))
             stride *= dim.size
         if checks != ir.TRUE:
@@ -2151,15 +2155,9 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
     )
     states = sorted(set(_start_states(tr, starts, full, global_names, loop_max)))
     per_slot = [sorted({s[k] for s in states}) for k in range(len(states[0]))]
-    product = 1
-    for values in per_slot:
-        product *= len(values)
-    if product != len(states):
-        varying = [label for label, values in zip((sl.label for sl in ir.state_slots(ir.SequentialModel("s", full, ()))), per_slot) if len(values) > 1]
-        raise InputError(
-            f"the {len(states)} start states are not all combinations of the values of "
-            f"{', '.join(varying[:6])}{', ...' if len(varying) > 6 else ''}; this front end "
-            "needs start states that differ independently per variable", path, starts[0][0].line, starts[0][0].column)
+    # Start states that are not every combination of their per-slot values (a Startstate
+    # inside a Ruleset putting one message at the place i) are listed one by one.
+    listed = math.prod(len(values) for values in per_slot) != len(states)
 
     # Which variables can be undefined: those undefined in a start state, grown by what
     # the rules may undefine, to a fixpoint.
@@ -2183,6 +2181,11 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
 
     variables = _variables(leaves, offsets, per_slot, undefinable) + _variables(
         tr.aggregate_leaves.values(), None, None, set(tr.aggregate_leaves))
+    initial = None
+    if listed:
+        # The rules' local aggregates (after the globals) start undefined in every start state.
+        tail = tuple(a[0] for v in variables[len(leaves):] for a in v.init)
+        initial = tuple(state + tail for state in states)
     name = Path(path).stem if path else "murphi"
     model = ir.SequentialModel(
         name=name,
@@ -2195,6 +2198,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         source=path,
         loop_bound=loop_max,
         stutter_deadlock=True,
+        initial=initial,
     )
     ir.validate(model)
     return model

@@ -286,6 +286,12 @@ def c_source(model: SequentialModel) -> str:
     pre.append(f"static const int INIT_COUNT[{max(1, nslots)}] = "
                f"{{{', '.join(str(len(a)) for a in inits) or '1'}}};")
     pre.append("static inline i64 init_value(int k, unsigned pos) { return INIT_VALS[INIT_START[k] + pos]; }")
+    if model.initial is not None:
+        # The initial states listed one by one (``SequentialModel.initial``): nx_init walks
+        # these rows instead of the product of the per-slot sets.
+        rows = [_lit(x) for state in model.initial for x in state]
+        pre.append(f"#define NINIT_STATES {len(model.initial)}")
+        pre.append(f"static const i64 INIT_STATES[{max(1, len(rows))}] = {{{', '.join(rows) or '0'}}};")
     pre.append(f"static const int COND_WANT[{max(1, ncond)}] = {{{', '.join(map(str, want)) or '-1'}}};")
 
     body: list[str] = []

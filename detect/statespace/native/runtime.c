@@ -726,7 +726,12 @@ int nx_init(void *p, u64 budget) {
     while (budget--) {
         /* a partition canonicalises every nparts-th initial state and routes it to its owner */
         if (c->nparts && c->init_seq++ % (u64)c->nparts != (u64)c->part) goto advance;
+#ifdef NINIT_STATES
+        /* listed initial states: init_pos[0] is the row */
+        for (int k = 0; k < NSLOTS; k++) c->scratch[k] = INIT_STATES[(u64)c->init_pos[0] * NSLOTS + k];
+#else
         for (int k = 0; k < NSLOTS; k++) c->scratch[k] = init_value(k, c->init_pos[k]);
+#endif
         int canon = reduces(c) ? canonicalise(c, c->scratch) : 0;
         if (canon == -4) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
         if (canon == -2) return RC_MEMORY;
@@ -749,6 +754,10 @@ int nx_init(void *p, u64 budget) {
         if (r == -3) { c->truncated = c->mem_limited = 1; return RC_MEMORY_LIMIT; }
         if (!c->nparts) c->initial = c->total;
     advance:
+#ifdef NINIT_STATES
+        if (++c->init_pos[0] >= (u32)NINIT_STATES) { c->init_done = 1; break; }
+        continue;
+#endif
         /* advance the odometer */
         int k = NSLOTS - 1;
         while (k >= 0) {

@@ -1,0 +1,362 @@
+"""LTL -> Büchi automata: an in-project tableau translator, its lasso semantics, Spin's for tests.
+
+Formulas are nested tuples over propositions numbered ``0..n-1`` (``detect.ir.TemporalProperty``):
+``("ap", k)``, ``("true",)``, ``("false",)``, ``("!", f)``, ``("&&", f, g)``, ``("||", f, g)``,
+``("->", f, g)``, ``("<->", f, g)``, ``("X", f)``, ``("U", f, g)``, ``("R", f, g)``, ``("[]", f)``,
+``("<>", f)``.
+
+Why a translator of our own: Spin's ``spin -f`` is the reference, but the Spin installed here
+(6.5.2, as Debian builds it) refuses ``X`` ("expected predicate, saw 'X'"), which PAT accepts
+and third-party PAT files use (``[](increment -> X(consensus))``).  ``translate`` is the
+tableau construction of Gerth, Peled, Vardi and Wolper (PSTV 1995) on the negation normal
+form, degeneralised with a counter; ``tests/test_csp_ltl.py`` and ``results/ltl_translator.py``
+compare its language with ``holds_on_lasso`` (the definition of LTL on ultimately periodic
+words) on random formulas and lassos, and with Spin's automaton where Spin translates.
+
+An automaton reads one letter (the set of true propositions) per step: ``transitions[q]``
+lists ``(positive, negative, q2)``: from ``q``, reading a letter holding every proposition of
+``positive`` and none of ``negative``, go to ``q2``.  A word is accepted iff some run visits
+``accepting`` states infinitely often.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Optional, Sequence
+
+Formula = tuple
+
+
+@dataclass(frozen=True)
+class Buchi:
+    """States ``0..states-1``; ``initial`` is one state (module docstring for the rest)."""
+
+    states: int
+    initial: int
+    accepting: frozenset[int]
+    transitions: tuple[tuple[tuple[frozenset[int], frozenset[int], int], ...], ...]
+
+    def moves(self, q: int, letter: frozenset[int]) -> list[int]:
+        """The states ``q`` goes to reading ``letter`` (the true propositions)."""
+        return [q2 for pos, neg, q2 in self.transitions[q] if pos <= letter and not (neg & letter)]
+
+
+# ------------------------------------------------------------------------ formulas
+
+def negate(f: Formula) -> Formula:
+    return ("!", f)
+
+
+def nnf(f: Formula, positive: bool = True) -> Formula:
+    """Negation normal form over ``ap``/``!ap``, ``true``, ``false``, ``&&``, ``||``, ``X``,
+    ``U``, ``R`` (``[] f`` = ``false R f``, ``<> f`` = ``true U f``)."""
+    op = f[0]
+    if op == "ap":
+        return f if positive else ("!", f)
+    if op == "true":
+        return f if positive else ("false",)
+    if op == "false":
+        return f if positive else ("true",)
+    if op == "!":
+        return nnf(f[1], not positive)
+    if op in ("&&", "||"):
+        dual = op if positive else ("||" if op == "&&" else "&&")
+        return (dual, nnf(f[1], positive), nnf(f[2], positive))
+    if op == "->":
+        return nnf(("||", ("!", f[1]), f[2]), positive)
+    if op == "<->":
+        return nnf(("||", ("&&", f[1], f[2]), ("&&", ("!", f[1]), ("!", f[2]))), positive)
+    if op == "X":
+        return ("X", nnf(f[1], positive))
+    if op == "U":
+        return ("U" if positive else "R", nnf(f[1], positive), nnf(f[2], positive))
+    if op == "R":
+        return ("R" if positive else "U", nnf(f[1], positive), nnf(f[2], positive))
+    if op == "[]":
+        return nnf(("R", ("false",), f[1]), positive)
+    if op == "<>":
+        return nnf(("U", ("true",), f[1]), positive)
+    raise ValueError(f"not an LTL operator: {op!r}")
+
+
+def propositions(f: Formula) -> set[int]:
+    if f[0] == "ap":
+        return {f[1]}
+    return set().union(*(propositions(g) for g in f[1:] if isinstance(g, tuple)))
+
+
+def show(f: Formula, names: Optional[Sequence[str]] = None) -> str:
+    """``f`` in Spin's syntax, fully parenthesised (propositions ``p<k>`` or ``names[k]``)."""
+    op = f[0]
+    if op == "ap":
+        return names[f[1]] if names is not None else f"p{f[1]}"
+    if op in ("true", "false"):
+        return op
+    if op in ("!", "X", "[]", "<>"):
+        return f"{op}({show(f[1], names)})"
+    word = {"R": "V"}.get(op, op)
+    return f"({show(f[1], names)} {word} {show(f[2], names)})"
+
+
+# ------------------------------------------------------------------------ lasso semantics
+
+def holds_on_lasso(f: Formula, word: Sequence[frozenset[int]], loop: int) -> bool:
+    """Whether ``word[0..loop-1] (word[loop..])^ω`` satisfies ``f`` (the definition, by
+    fixpoints over the positions of the lasso: least for ``U``, greatest for ``R``)."""
+    n = len(word)
+    succ = [i + 1 if i + 1 < n else loop for i in range(n)]
+
+    def values(g: Formula) -> list[bool]:
+        op = g[0]
+        if op == "ap":
+            return [g[1] in word[i] for i in range(n)]
+        if op == "true":
+            return [True] * n
+        if op == "false":
+            return [False] * n
+        if op == "!":
+            return [not v for v in values(g[1])]
+        if op in ("&&", "||", "->", "<->"):
+            a, b = values(g[1]), values(g[2])
+            fn = {"&&": lambda x, y: x and y, "||": lambda x, y: x or y,
+                  "->": lambda x, y: (not x) or y, "<->": lambda x, y: x == y}[op]
+            return [fn(x, y) for x, y in zip(a, b)]
+        if op == "X":
+            a = values(g[1])
+            return [a[succ[i]] for i in range(n)]
+        if op in ("[]", "<>"):
+            return values(("R", ("false",), g[1]) if op == "[]" else ("U", ("true",), g[1]))
+        a, b = values(g[1]), values(g[2])
+        until = op == "U"
+        cur = [not until] * n
+        for _ in range(n + 1):
+            if until:
+                cur = [b[i] or (a[i] and cur[succ[i]]) for i in range(n)]
+            else:
+                cur = [b[i] and (a[i] or cur[succ[i]]) for i in range(n)]
+        return cur
+
+    return values(f)[0]
+
+
+def accepts_lasso(aut: Buchi, word: Sequence[frozenset[int]], loop: int) -> bool:
+    """Whether ``aut`` accepts the lasso word (an accepting cycle in its product with it:
+    a strongly connected component with a cycle through an accepting state)."""
+    from detect.checking.cycles import cyclic_components
+
+    n = len(word)
+    succ = [i + 1 if i + 1 < n else loop for i in range(n)]
+    index = {(0, aut.initial): 0}
+    nodes = [(0, aut.initial)]
+    successors: list[frozenset[int]] = []
+    while len(successors) < len(nodes):
+        i, q = nodes[len(successors)]
+        out = set()
+        for q2 in aut.moves(q, word[i]):
+            x = (succ[i], q2)
+            k = index.get(x)
+            if k is None:
+                k = index[x] = len(nodes)
+                nodes.append(x)
+            out.add(k)
+        successors.append(frozenset(out))
+    return any(nodes[k][1] in aut.accepting for component in cyclic_components(successors) for k in component)
+
+
+# ------------------------------------------------------------------------ the tableau
+
+@lru_cache(maxsize=256)
+def translate(f: Formula) -> Buchi:
+    """A Büchi automaton accepting exactly the words satisfying ``f`` (GPVW tableau)."""
+    g = nnf(f)
+    nodes: list[dict] = []  # each: incoming (set of ids, -1 = init), old, next
+    known: dict = {}  # (old, next) -> its node
+    counter = [0]
+
+    def is_literal(h):
+        return h[0] in ("ap", "true", "false") or (h[0] == "!" and h[1][0] == "ap")
+
+    def contradicts(h, old):
+        if h[0] == "false":
+            return True
+        if h[0] == "ap":
+            return ("!", h) in old
+        if h[0] == "!":
+            return h[1] in old
+        return False
+
+    def expand(incoming: set, new: set, old: frozenset, nxt: frozenset, ident: int) -> None:
+        work = [(incoming, set(new), set(old), set(nxt))]
+        while work:
+            inc, new, old, nxt = work.pop()
+            if not new:
+                key = (frozenset(old), frozenset(nxt))
+                nd = known.get(key)
+                if nd is not None:
+                    nd["incoming"] |= inc
+                else:
+                    counter[0] += 1
+                    me = counter[0]
+                    known[key] = {"id": me, "incoming": set(inc), "old": key[0], "next": key[1]}
+                    nodes.append(known[key])
+                    work.append(({me}, set(nxt), set(), set()))
+                continue
+            h = new.pop()
+            if h in old:
+                work.append((inc, new, old, nxt))
+                continue
+            if is_literal(h):
+                if contradicts(h, old):
+                    continue
+                work.append((inc, new, old | {h}, nxt))
+                continue
+            op = h[0]
+            if op == "&&":
+                work.append((inc, new | ({h[1], h[2]} - old), old | {h}, nxt))
+            elif op == "X":
+                work.append((inc, new, old | {h}, nxt | {h[1]}))
+            else:
+                if op == "||":
+                    one, one_next, two = {h[1]}, set(), {h[2]}
+                elif op == "U":
+                    one, one_next, two = {h[1]}, {h}, {h[2]}
+                else:  # R
+                    one, one_next, two = {h[2]}, {h}, {h[1], h[2]}
+                work.append((set(inc), new | (one - old), old | {h}, nxt | one_next))
+                work.append((set(inc), new | (two - old), old | {h}, set(nxt)))
+
+    expand({-1}, {g}, frozenset(), frozenset(), 0)
+    return _automaton(nodes)
+
+
+def _automaton(nodes: list[dict]) -> Buchi:
+    """The tableau's nodes as a degeneralised Büchi automaton with an initial state 0."""
+    untils = sorted({h for nd in nodes for h in nd["old"] if h[0] == "U"}, key=repr)
+    ids = {nd["id"]: i + 1 for i, nd in enumerate(nodes)}  # state 0: the initial state
+    fair = [frozenset(ids[nd["id"]] for nd in nodes if u not in nd["old"] or u[2] in nd["old"]) for u in untils]
+
+    def label(nd) -> tuple[frozenset[int], frozenset[int]]:
+        pos = frozenset(h[1] for h in nd["old"] if h[0] == "ap")
+        neg = frozenset(h[1][1] for h in nd["old"] if h[0] == "!" and h[1][0] == "ap")
+        return pos, neg
+
+    edges: dict[int, list] = {0: []}
+    for nd in nodes:
+        me = ids[nd["id"]]
+        edges.setdefault(me, [])
+        pos, neg = label(nd)
+        for src in nd["incoming"]:
+            edges.setdefault(0 if src == -1 else ids[src], []).append((pos, neg, me))
+    n = len(nodes) + 1
+    # the initial state visits no acceptance set: it is never on a cycle
+    k = len(fair)
+    if k == 0:
+        trans = tuple(tuple(edges.get(q, ())) for q in range(n))
+        return Buchi(n, 0, frozenset(range(1, n)), trans)
+    # degeneralise: (q, i) waits for set i; leaving a state of set i moves to i + 1
+    def num(q, i):
+        return q * k + i
+
+    trans_list: list[list] = [[] for _ in range(n * k)]
+    for q in range(n):
+        for i in range(k):
+            j = (i + 1) % k if q in fair[i] else i
+            for pos, neg, q2 in edges.get(q, ()):
+                trans_list[num(q, i)].append((pos, neg, num(q2, j)))
+    accepting = frozenset(num(q, 0) for q in fair[0])
+    return Buchi(n * k, num(0, 0), accepting, tuple(tuple(t) for t in trans_list))
+
+
+# ------------------------------------------------------------------------ Spin's, for tests
+
+def spin_buchi(f: Formula, spin: Optional[str] = None, timeout: float = 60.0) -> Optional[Buchi]:
+    """The automaton of Spin's ``spin -f`` for ``f`` (its never claim read back), or None when
+    Spin is missing, refuses the formula (``X`` in Spin as Debian builds it) or takes more
+    than ``timeout`` seconds."""
+    spin = spin or shutil.which("spin")
+    if spin is None:
+        return None
+    try:
+        run = subprocess.run([spin, "-f", show(f)], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if "never" not in run.stdout:
+        return None
+    return read_claim(run.stdout)
+
+
+def read_claim(text: str) -> Buchi:
+    """A never claim as ``spin -f`` writes it, as a ``Buchi``: ``accept`` labels accept, an
+    ``atomic { g -> assert(..) }`` goes to ``accept_all``, whose ``skip`` loops on true."""
+    body = text[text.index("{") + 1:text.rindex("}")]
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    states: list[str] = []
+    options: dict[str, list[tuple[str, str]]] = {}
+    aliases: dict[str, str] = {}
+    accepting_names: set[str] = set()
+    current: list[str] = []  # labels naming the block being read (stacked labels: one state)
+    for raw in body.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s*:", line)
+        if m:
+            label = m.group(1)
+            if not current:
+                states.append(label)
+                options[label] = []
+            current.append(label)
+            aliases[label] = current[0]
+            if label.startswith("accept"):
+                accepting_names.add(current[0])
+            continue
+        name = states[-1]
+        atomic = re.fullmatch(r"::\s*atomic\s*\{\s*(.*?)\s*->\s*assert\(.*\)\s*\}", line)
+        goto = re.fullmatch(r"::\s*(.*?)\s*->\s*goto\s+(\w+)", line)
+        if atomic:
+            options[name].append((atomic.group(1), "accept_all"))
+        elif goto:
+            options[name].append((goto.group(1), goto.group(2)))
+        elif re.fullmatch(r"::\s*\(?\s*(false|0)\s*\)?", line):
+            pass  # an option that never runs
+        elif line == "skip":
+            options[name].append(("1", name))
+        elif line not in ("od;", "fi;", "do", "if", "false;"):
+            raise ValueError(f"unexpected never-claim line: {line!r}")
+        if line in ("od;", "fi;", "skip", "false;"):
+            current = []
+    if "accept_all" not in aliases and any(t == "accept_all" for opts in options.values() for _, t in opts):
+        states.append("accept_all")
+        aliases["accept_all"] = "accept_all"
+        accepting_names.add("accept_all")
+        options["accept_all"] = [("1", "accept_all")]
+    index = {nm: i for i, nm in enumerate(states)}
+    accepting = {index[nm] for nm in accepting_names}
+    trans = []
+    for nm in states:
+        row = []
+        for guard, target in options[nm]:
+            for pos, neg in _guard_cubes(guard):
+                row.append((pos, neg, index[aliases.get(target, target)]))
+        trans.append(tuple(row))
+    initial = index[aliases.get("T0_init", states[0])] if "T0_init" in aliases else 0
+    return Buchi(len(states), initial, frozenset(accepting), tuple(trans))
+
+
+def _guard_cubes(guard: str) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """A Spin guard over ``p<k>`` as a list of cubes (its satisfying assignments over the
+    propositions it names, each a cube: exact but fine for the few a guard names)."""
+    names = sorted({int(x) for x in re.findall(r"\bp(\d+)\b", guard)})
+    py = (guard.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
+          .replace("true", "True").replace("false", "False"))
+    py = re.sub(r"\bp(\d+)\b", r"v[\1]", py)
+    fn: Callable = eval("lambda v: " + py)  # noqa: S307 - text written by Spin from our formula
+    out = []
+    for bits in range(1 << len(names)):
+        v = {p: bool(bits >> i & 1) for i, p in enumerate(names)}
+        if fn(v):
+            out.append((frozenset(p for p in names if v[p]), frozenset(p for p in names if not v[p])))
+    return out

@@ -1,0 +1,332 @@
+"""LTL over events and state propositions (CSP#'s ``#assert P() |= F``), with symmetry
+reduction by the subgroup that fixes each of the formula's propositions.
+
+Semantics (PAT's, as far as its documentation says, and our choices where it does not):
+
+* The word a run produces has one letter per configuration: the initial state, then the
+  state after each step.  An event proposition holds in a letter iff the step that led to
+  that configuration performed that event ("the event just performed"; none at the initial
+  state); a state proposition (``#define goal x == 3;``) iff it holds in that state.
+* No fairness (PAT's default).
+* A state without successors (a deadlock or a terminated process) repeats itself forever:
+  the run stutters on its last configuration, the event that led there included.  PAT's
+  manual does not say how its LTL checker extends finite runs; this is Spin's convention
+  (``pan -a`` stutters on a final state), applied to PAT's configurations, which carry the
+  event that produced them.
+
+How: each proposition becomes a 0/1 variable ``__ltl_<k>`` of an augmented model, written by
+every step (an event proposition from the step's event and arguments, evaluated before its
+program as event arguments are; a state proposition after it), so that the letter is a
+function of the augmented state.  The negated formula's automaton (``buchi.translate``) is
+run in product with the augmented state graph; an acceptance cycle (Tarjan's SCCs) is a
+counterexample lasso.
+
+Symmetry: the group detected on the augmented model, with each literal of every
+``__ltl_<k>`` given a colour of its own in the coloured graph, is exactly the subgroup of
+automorphisms fixing every proposition (its stabiliser): every element maps each state to
+one with the same letter, so the quotient by it is bisimilar to the state graph with
+letters kept, and the verdict is the unreduced one.  Each generator is still checked on
+every expanded state (a refuted one makes the check an unreduced one).
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from detect.checking.buchi import Buchi, translate
+from detect.checking.cycles import cyclic_components, lasso
+from detect.ir import (Assertion, Assign, Binary, Const, Expr, Name, SequentialModel, TemporalProperty, Variable,
+                       state_slots)
+from detect.statespace.compile import compile_model
+from detect.statespace.explore import AssertionResult, Exploration, TraceStep
+
+PREFIX = "__ltl_"
+
+
+class NotChecked(Exception):
+    """The property cannot be checked here (the message says why)."""
+
+
+@dataclass(frozen=True)
+class TemporalCheck:
+    """One check: ``found`` (None: cut short), the lasso in events, product and state counts,
+    and, when reduced, which group was used and why."""
+
+    found: Optional[bool]
+    trace: tuple[TraceStep, ...]
+    loop_from: Optional[int]
+    product_states: int
+    states: int
+    group_order: int
+    why: str
+    seconds: float
+
+
+def _conj(parts: list[Expr]) -> Expr:
+    out: Optional[Expr] = None
+    for p in parts:
+        if isinstance(p, Const):
+            if not p.value:
+                return Const(0)
+            continue
+        out = p if out is None else Binary("&&", out, p)
+    return Const(1) if out is None else out
+
+
+def augmented(model: SequentialModel, prop: TemporalProperty) -> SequentialModel:
+    """``model`` with one 0/1 variable per proposition, last in the state, that every step
+    sets (module docstring); a state proposition starts at its value in the initial state
+    (``NotChecked`` when the initial states disagree on it)."""
+    compiled = compile_model(dataclasses.replace(model, assertions=tuple(
+        Assertion("invariant", p.text, p.condition) for p in prop.propositions if p.condition is not None)))
+    states = list(compiled.initial_states())
+    initial: list[int] = []
+    c = 0
+    for p in prop.propositions:
+        if p.condition is None:
+            initial.append(0)
+            continue
+        values = {bool(compiled.conditions[c](s)) for s in states}
+        c += 1
+        if len(values) != 1:
+            raise NotChecked(f"the initial states disagree on the proposition '{p.text}'")
+        initial.append(int(values.pop()))
+    names = [f"{PREFIX}{k}" for k in range(len(prop.propositions))]
+    taken = {v.name for v in model.variables}
+    if taken & set(names):
+        raise NotChecked(f"the model already has a variable named {PREFIX}...")
+    variables = model.variables + tuple(Variable(n, (0, 1), ((v,),)) for n, v in zip(names, initial))
+    summands = []
+    for s in model.summands:
+        before, after = [], []
+        for name, p in zip(names, prop.propositions):
+            if p.condition is not None:
+                after.append(Assign(Name(name), Binary("!=", p.condition, Const(0))))
+            elif s.event.name == p.event and len(s.event.args) == len(p.args):
+                before.append(Assign(Name(name), _conj([Binary("==", a, Const(v)) if not isinstance(a, Const)
+                                                        else Const(int(a.value == v))
+                                                        for a, v in zip(s.event.args, p.args)])))
+            else:
+                before.append(Assign(Name(name), Const(0)))
+        summands.append(dataclasses.replace(s, program=tuple(before) + s.program + tuple(after)))
+    # the assertions stay, so that verdict indices agree; the explorer does not look at them here
+    return dataclasses.replace(model, variables=variables, summands=tuple(summands), domains=None)
+
+
+def stabiliser(detection):
+    """``(group, detection')``: the automorphisms of ``detection``'s coloured graph that fix
+    each literal of the proposition variables (``PREFIX``), as a state group, and the
+    detection with it (module docstring)."""
+    from detect.symmetry.automorphisms import _recoloured, automorphisms
+    from detect.symmetry.group import symmetry_group
+
+    graph = detection.graph
+    slots = state_slots(detection.model)
+    marks: dict[int, int] = {}
+    for k, slot in enumerate(slots):
+        if slot.variable.startswith(PREFIX):
+            for value, node in graph.pre_literal[k].items():
+                marks[node] = len(marks)
+    colour = _recoloured(graph, marks)
+    # colour keys: one per new colour, in the order of the new colours (sorted pairs)
+    pairs = sorted({(graph.colour[v], marks.get(v, -1)) for v in range(graph.n)})
+    keys = tuple(f"{graph.colour_keys[c]}#{m}" if m >= 0 else graph.colour_keys[c] for c, m in pairs)
+    marked = dataclasses.replace(graph, colour=tuple(colour), colour_keys=keys)
+    aut = automorphisms(marked)
+    group = symmetry_group(detection.model, marked, aut)
+    return group, dataclasses.replace(detection, graph=marked, automorphisms=aut, group=group)
+
+
+def check_temporal(model: SequentialModel, prop: TemporalProperty, reduce: bool = False, *,
+                   detection=None, whole=None, max_states: int = 1_000_000, timeout: Optional[float] = None,
+                   engine: str = "auto", table_limit: int = 100_000) -> TemporalCheck:
+    """Whether ``model`` has a run violating ``prop`` (``found``), by the product of its
+    augmented state graph with the automaton of the negated formula, reduced by the
+    propositions' stabiliser when ``reduce`` (``detection``: of the augmented model, else
+    computed; ``whole``: the model's own group, for the explanation only)."""
+    start = time.perf_counter()
+    aut = translate(("!", prop.formula))
+    aug = augmented(model, prop)
+    count = len(prop.propositions)
+    canon = None
+    checks: tuple = ()
+    why = "no reduction"
+    order = 1
+    explored = aug
+    if reduce:
+        from detect.checking.reduce import make_reducer
+        from detect.symmetry.pipeline import detect
+
+        if detection is None:
+            detection = detect(aug, engine=engine, table_limit=table_limit)
+        group, _ = stabiliser(detection)
+        explored = detection.model
+        order = group.order
+        why = explain(prop, whole if whole is not None else detection.group, group)
+        if group.order > 1:
+            reducer = make_reducer(explored, group, "exact")
+            canon = reducer.canonicalise
+            checks = tuple(g.permutation.apply for g in group.acting)
+    compiled = compile_model(explored)
+    result = _search(compiled, aut, count, canon, checks, max_states, timeout)
+    if result is _REFUTED:
+        why += "; a generator was refuted on an expanded state: checked without reduction"
+        canon, order = None, 1
+        result = _search(compiled, aut, count, None, (), max_states, timeout)
+    found, nodes, states, path, loop_from = result
+    trace: tuple[TraceStep, ...] = ()
+    if found and canon is not None:
+        # the quotient's lasso closes up to a symmetry: the real one from the unreduced product
+        again = _search(compiled, aut, count, None, (), max_states, timeout)
+        if again[0]:
+            _, nodes_plain, _, path, loop_from = again
+            trace = _trace(compiled, path, count)
+    elif found:
+        trace = _trace(compiled, path, count)
+    return TemporalCheck(found, trace, loop_from, len(nodes) if nodes is not None else 0, states, order, why,
+                         time.perf_counter() - start)
+
+
+def explain(prop: TemporalProperty, whole, kept) -> str:
+    """Which group reduces the check, and why (the propositions it must fix)."""
+    named = ", ".join(p.text for p in prop.propositions) or "none"
+    moves = "; ".join(g.description for g in kept.acting) or "identity only"
+    if kept.order == whole.order:
+        return (f"every symmetry of the model (order {whole.order:,}) fixes each proposition ({named}): "
+                f"reduction uses the whole group ({moves})")
+    all_moves = "; ".join(g.description for g in whole.acting) or "identity only"
+    return (f"the model's group has order {whole.order:,} ({all_moves}); the formula's propositions ({named}) "
+            f"are each fixed only by a subgroup of order {kept.order:,}, so reduction uses that subgroup ({moves})")
+
+
+_REFUTED = object()
+
+
+def _search(compiled, aut: Buchi, count: int, canon: Optional[Callable], checks: tuple, max_states: int,
+            timeout: Optional[float]):
+    """``(found, nodes, system states, lasso path of (state, q), loop_from)`` or ``_REFUTED``."""
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    first = sum(v.length for v in compiled.model.variables) - count
+    canon = canon or (lambda s: s)
+    succ_cache: dict = {}
+
+    def system_successors(s):
+        out = succ_cache.get(s)
+        if out is None:
+            targets = [t for t in compiled.successors(s) if t is not None]
+            for g in checks:
+                image = {g(t) for t in targets}
+                if {t for t in compiled.successors(g(s)) if t is not None} != image:
+                    raise _Refuted()
+            out = sorted({canon(t) for t in targets}) or [s]  # stutter where nothing is enabled
+            succ_cache[s] = out
+        return out
+
+    index: dict = {}
+    nodes: list = []
+    successors: list = []
+    initial = set()
+    try:
+        for s0 in compiled.initial_states():
+            node = (canon(tuple(s0)), aut.initial)
+            if node not in index:
+                index[node] = len(nodes)
+                nodes.append(node)
+            initial.add(index[node])
+        while len(successors) < len(nodes):
+            if len(nodes) > max_states or (deadline is not None and len(successors) % 1024 == 0
+                                           and time.perf_counter() > deadline):
+                return None, nodes, len(succ_cache), [], None
+            s, q = nodes[len(successors)]
+            letter = frozenset(k for k in range(count) if s[first + k])
+            out = set()
+            moves = aut.moves(q, letter)
+            if moves:
+                for t in system_successors(s):
+                    for q2 in moves:
+                        node = (t, q2)
+                        k = index.get(node)
+                        if k is None:
+                            k = index[node] = len(nodes)
+                            nodes.append(node)
+                        out.add(k)
+            successors.append(frozenset(out))
+    except _Refuted:
+        return _REFUTED
+    for component in cyclic_components(successors):
+        acc = next((k for k in sorted(component) if nodes[k][1] in aut.accepting), None)
+        if acc is not None:
+            path, loop_from = lasso(successors, frozenset(initial), component, acc)
+            return True, nodes, len(succ_cache), [nodes[k][0] for k in path], loop_from
+    return False, nodes, len(succ_cache), [], None
+
+
+class _Refuted(Exception):
+    pass
+
+
+def _trace(compiled, states: list, count: int) -> tuple[TraceStep, ...]:
+    """The lasso's states as a trace in events (the proposition variables dropped): a step
+    between equal states where none is enabled is the stutter of a deadlock."""
+    def strip(s):
+        return tuple(s[:len(s) - count]) if count else tuple(s)
+
+    trace = [TraceStep(None, strip(states[0]))]
+    current = states[0]
+    for nxt in states[1:]:
+        for step in compiled.steps(current):
+            if step.target is not None and tuple(step.target) == tuple(nxt):
+                trace.append(TraceStep(step.event, strip(step.target), step.summand, tuple(step.binding)))
+                break
+        else:
+            trace.append(TraceStep("(no step enabled: the run stays here)", strip(nxt)))
+        current = nxt
+    return tuple(trace)
+
+
+def check_temporal_assertions(model: SequentialModel, result: Exploration, reduce: bool = False, *,
+                              detection_of: Optional[Callable] = None, whole=None,
+                              max_states: Optional[int] = None, timeout: Optional[float] = None
+                              ) -> tuple[Exploration, list[str]]:
+    """``result`` with its ``ltl`` assertions decided, and one line per assertion saying
+    which group reduced it (``detection_of(augmented model)`` detects, when ``reduce``)."""
+    verdicts = list(result.assertions)
+    lines = []
+    for i, a in enumerate(model.assertions):
+        if a.kind != "ltl" or a.temporal is None or a.about or verdicts[i].verdict != "not checked":
+            continue
+        try:
+            detection, reduce_this, refusal = None, reduce, ""
+            if reduce and detection_of is not None:
+                from detect.symmetry.constraints import TableTooLarge
+                from detect.symmetry.graph import GraphTooLarge
+
+                try:
+                    detection = detection_of(augmented(model, a.temporal))
+                except (TableTooLarge, GraphTooLarge) as e:
+                    # no group for the model with the propositions: checked without reduction
+                    reduce_this, refusal = False, f"; not reduced: {e}"
+            check = check_temporal(model, a.temporal, reduce_this, detection=detection, whole=whole,
+                                   max_states=max_states or 1_000_000, timeout=timeout)
+            check = dataclasses.replace(check, why=check.why + refusal)
+        except NotChecked as e:
+            verdicts[i] = AssertionResult(a, "not checked", (), f"not checked: {e}")
+            continue
+        where = (f"{check.product_states:,} product states, {check.states:,} "
+                 f"{'representative' if reduce_this and check.group_order > 1 else 'system'} states")
+        if reduce_this:
+            where += f"; reduced by the subgroup of order {check.group_order:,} fixing each proposition"
+        if check.found is None:
+            verdicts[i] = AssertionResult(a, "unknown", (), f"LTL check cut short after {where}; "
+                                          "raise --max-states or --timeout")
+        elif check.found:
+            verdicts[i] = AssertionResult(a, "fails", check.trace,
+                                          f"a run violates the formula (an acceptance cycle among {where})",
+                                          loop_from=check.loop_from)
+        else:
+            verdicts[i] = AssertionResult(a, "holds", (), f"no run violates the formula ({where})")
+        if reduce:
+            lines.append(f"{a.text}: {check.why}")
+    return dataclasses.replace(result, assertions=tuple(verdicts)), lines

@@ -1,0 +1,345 @@
+"""CSP# LTL assertions (issue 30, CSP# part): ``#assert P() |= F`` checked, with PAT's LTL
+syntax over events ("the event just performed") and ``#define`` conditions, no fairness, a
+deadlocked run stuttering on its last configuration (``detect.checking.temporal``).
+
+The translator (``detect.checking.buchi``, GPVW) is compared with the definition of LTL on
+random lasso words and with Spin's ``spin -f`` (X-free formulas: Spin as installed refuses
+X); ``results/ltl_translator.py`` runs thousands.  Verdicts of the dining philosophers are
+derived by hand (below); the verdict reduced by the propositions' stabiliser equals the
+unreduced one.
+"""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from detect.checking.buchi import accepts_lasso, holds_on_lasso, spin_buchi, translate
+from detect.checking.temporal import check_temporal
+from detect.transform.load import load_model
+
+ROOT = Path(__file__).resolve().parent.parent
+DINING = ROOT / "models" / "dining_philosophers_ltl.csp"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, SYMDETECT_MODEL_CACHE="off")
+    return subprocess.run([sys.executable, "-m", "detect.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+# ---------------------------------------------------------------- the translator
+
+def random_formula(rng: random.Random, depth: int, props: int = 2, nxt: bool = True) -> tuple:
+    if depth == 0 or rng.random() < 0.25:
+        r = rng.random()
+        return ("true",) if r < 0.06 else ("false",) if r < 0.1 else ("ap", rng.randrange(props))
+    op = rng.choice(["!", "&&", "||", "->", "<->", "U", "R", "[]", "<>"] + (["X"] if nxt else []))
+    if op in ("!", "X", "[]", "<>"):
+        return (op, random_formula(rng, depth - 1, props, nxt))
+    return (op, random_formula(rng, depth - 1, props, nxt), random_formula(rng, depth - 1, props, nxt))
+
+
+def random_lasso(rng: random.Random, props: int = 2) -> tuple[list, int]:
+    n = rng.randint(1, 6)
+    return [frozenset(p for p in range(props) if rng.random() < 0.5) for _ in range(n)], rng.randrange(n)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_translator_agrees_with_the_definition(seed):
+    """50 random formulas (with X) per seed, 12 random lassos each: accepted iff satisfied."""
+    rng = random.Random(seed)
+    for _ in range(50):
+        f = random_formula(rng, 4)
+        aut = translate(f)
+        for _ in range(12):
+            word, loop = random_lasso(rng)
+            assert accepts_lasso(aut, word, loop) == holds_on_lasso(f, word, loop), (f, word, loop)
+
+
+@pytest.mark.skipif(shutil.which("spin") is None, reason="spin is not installed")
+def test_translator_agrees_with_spin():
+    """X-free formulas: our automaton and Spin's accept the same random lassos."""
+    rng = random.Random(30)
+    compared = 0
+    for _ in range(60):
+        f = random_formula(rng, 4, nxt=False)
+        theirs = spin_buchi(f)
+        assert theirs is not None, f
+        ours = translate(f)
+        for _ in range(12):
+            word, loop = random_lasso(rng)
+            assert accepts_lasso(ours, word, loop) == accepts_lasso(theirs, word, loop), (f, word, loop)
+            compared += 1
+    assert compared == 720
+
+
+def test_x_is_refused_by_this_spin_or_agrees():
+    """Why the translator is ours: Spin's answer on X, whatever it is, never disagrees."""
+    f = ("[]", ("->", ("ap", 0), ("X", ("ap", 1))))
+    theirs = spin_buchi(f)
+    if theirs is not None:
+        for word, loop in [([frozenset({0}), frozenset()], 0), ([frozenset({0}), frozenset({1})], 0)]:
+            assert accepts_lasso(theirs, word, loop) == accepts_lasso(translate(f), word, loop)
+
+
+# ---------------------------------------------------------------- dining philosophers
+
+#: Hand-derived (no fairness; a deadlock stutters on the last configuration):
+#: ``[]<> anyone``: College() deadlocks (nobody eats in the stutter); Seated() cannot deadlock
+#: and every philosopher's cycle has an eat, so some philosopher eats infinitely often.
+#: ``[] neighbours``: neighbours share a fork, so never eat together, in both.
+#: ``[]<> eat.0``: philosopher 0 may never be scheduled (no fairness), in both.
+#: ``[] (eat.0 -> <> put.0.0)``: for N = 3, once 0 eats (holding forks 0 and 1), 1 and 2 block
+#: and 0 must put fork 0 down; for N >= 4 philosopher 2 can eat forever meanwhile.
+
+
+def expected(process: str, formula: str, n: int) -> bool:
+    """Whether the formula holds (the comment above)."""
+    if formula == "[]<> anyone":
+        return process == "Seated()"
+    if formula == "[] neighbours":
+        return True
+    if formula == "[]<> eat.0":
+        return False
+    if formula == "[] (eat.0 -> <> put.0.0)":
+        return n == 3
+    raise KeyError(formula)
+
+
+FORMULAS = ("[]<> anyone", "[] neighbours", "[]<> eat.0", "[] (eat.0 -> <> put.0.0)")
+
+
+def load(n: int, process: str):
+    return load_model(str(DINING), {"N": n}, process)
+
+
+def verdicts(model, reduce: bool) -> dict[str, tuple[bool, int]]:
+    out = {}
+    for a in model.assertions:
+        if a.about or a.kind != "ltl":
+            continue
+        formula = a.text.split("|=")[1].strip().rstrip(";").strip()
+        check = check_temporal(model, a.temporal, reduce)
+        assert check.found is not None
+        out[formula] = (not check.found, check.group_order)
+    return out
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("process", ["College()", "Seated()"])
+def test_dining_philosophers_verdicts(n, process):
+    """Every formula's verdict as derived by hand; with reduction the same, and the group
+    used is the whole rotation group C_N for the symmetric formulas, trivial for those
+    naming philosopher 0 (a rotation fixing philosopher 0 is the identity)."""
+    model = load(n, process)
+    reduced = verdicts(model, True)
+    assert set(reduced) == set(FORMULAS)
+    for formula, (holds, order) in reduced.items():
+        assert holds == expected(process, formula, n), (formula, n, process)
+        assert order == (1 if "eat.0" in formula else n), (formula, order)
+    if n < 5:
+        plain = verdicts(model, False)
+        assert {f: h for f, (h, _) in plain.items()} == {f: h for f, (h, _) in reduced.items()}
+
+
+#: N interchangeable clients of one lock: S_N; naming client 0 leaves S_{N-1}.
+CLIENTS = """\
+#define N 3;
+var owner = N;
+#define free owner == N;
+Client(i) = [owner == N] enter.i{owner = i} -> leave.i{owner = N} -> Client(i);
+System() = |||i:{0..N-1}@Client(i);
+#assert System() |= []<> free;
+#assert System() |= []<> enter.0;
+#assert System() |= [] (enter.0 -> (!enter.1 U leave.0));
+"""
+
+
+def test_stabiliser_of_a_named_client(tmp_path):
+    """S_3 on clients; the formula naming client 0 is reduced by S_2 on clients 1, 2, the one
+    naming 0 and 1 by the identity; verdicts equal the unreduced ones, and explore says which
+    group it used and why."""
+    path = tmp_path / "clients.csp"
+    path.write_text(CLIENTS)
+    model = load_model(str(path))
+    orders, holds = [], []
+    for a in model.assertions:
+        r = check_temporal(model, a.temporal, True)
+        u = check_temporal(model, a.temporal, False)
+        assert r.found == u.found
+        orders.append(r.group_order)
+        holds.append(not r.found)
+    assert orders == [6, 2, 1]
+    assert holds == [True, False, True]
+    run = cli("explore", str(path), "--reduce", "exact", "--no-trace")
+    assert run.returncode == 1, run.stderr
+    assert "fixed only by a subgroup of order 2" in run.stdout
+    assert "reduction uses the whole group" in run.stdout
+
+
+LASSO = """\
+var x = 0;
+#define goal x == 2;
+P() = a{x = (x + 1) % 3} -> b -> P() [] c -> Stop;
+#assert P() |= []<> a;
+#assert P() |= [](a -> X b);
+"""
+
+
+def test_counterexample_is_a_lasso_in_events(tmp_path):
+    """``[]<> a`` fails by c then the deadlock's stutter; the trace names the events and
+    where the cycle starts; ``[](a -> X b)`` holds; exit 1 (a property fails), none left
+    unchecked (before: both 'not checked', exit 3)."""
+    path = tmp_path / "lasso.csp"
+    path.write_text(LASSO)
+    run = cli("explore", str(path))
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "|= []<> a;: fails" in run.stdout
+    assert "|= [](a -> X b);: holds" in run.stdout
+    assert "the cycle starts here" in run.stdout
+    assert "c -> Stop" in run.stdout
+    model = load_model(str(path))
+    check = check_temporal(model, model.assertions[0].temporal)
+    assert [t.event for t in check.trace][:2] == [None, "c"]
+    assert check.loop_from is not None and check.trace[check.loop_from].state == check.trace[-1].state
+
+
+def test_issue_reproducer_is_checked(tmp_path):
+    """The issue's ``#assert System() |= []<> eat.0;`` on dining philosophers is no longer
+    'not checked' (exit 3): it fails (no fairness), exit 1."""
+    text = (ROOT / "models" / "dining_philosophers.csp").read_text().replace(
+        "#assert College() deadlockfree;", "#assert College() |= []<> eat.0;")
+    path = tmp_path / "dp.csp"
+    path.write_text(text)
+    run = cli("explore", str(path), "--no-trace")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "not checked" not in run.stdout
+
+
+@pytest.mark.parametrize("formula, where, message", [
+    ("[] (a &&)", 24, "expected an operand"),
+    ("[] (a", 21, "expected ')'"),
+    ("[] x", 19, "'x' is a variable"),
+    ("<> a $ b", 21, "unexpected character"),
+])
+def test_bad_formula_is_one_located_line(tmp_path, formula, where, message):
+    path = tmp_path / "bad.csp"
+    path.write_text(f"var x = 0;\nP() = a -> P();\n#assert P() |= {formula};\n")
+    run = cli("explore", str(path))
+    assert run.returncode == 2, run.stdout + run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], run.stderr
+    assert f"bad.csp:3:{where}:" in lines[0], lines[0]
+
+
+# ---------------------------------------------------------------- random models, both ways
+
+def random_model(rng: random.Random) -> tuple[str, str]:
+    """A random CSP# model (one or two interleaved sequential processes over events a, b, c
+    and a counter x) with ``#define p x == 1;``, and a random formula over a, b, c, p."""
+    lines = ["var x : {0..2} = 0;", "#define p x == 1;"]
+    procs = []
+    for name in ("S", "T")[:rng.randint(1, 2)]:
+        k = rng.randint(1, 3)
+        for i in range(k):
+            options = []
+            for _ in range(rng.randint(0, 2)):
+                event = rng.choice("abc")
+                prog = rng.choice(["", "{x = (x + 1) % 3}", "{x = 0}"])
+                options.append(f"{event}{prog} -> {name}{rng.randrange(k)}()")
+            if rng.random() < 0.2:
+                options.append(rng.choice(["Stop", "Skip"]))
+            lines.append(f"{name}{i}() = {' [] '.join(options) or 'Stop'};")
+        procs.append(f"{name}0()")
+    lines.append(f"System() = {' ||| '.join(procs)};")
+    names = ["a", "b", "c", "p"]
+
+    def text(f) -> str:
+        op = f[0]
+        if op == "ap":
+            return names[f[1]]
+        if op in ("true", "false"):
+            return op
+        if op in ("!", "X", "[]", "<>"):
+            return f"{op}({text(f[1])})"
+        return f"({text(f[1])} {op} {text(f[2])})"
+
+    formula = text(random_formula(rng, 3, props=4))
+    lines.append(f"#assert System() |= {formula};")
+    return "\n".join(lines) + "\n", formula
+
+
+def letters_of(prop, trace) -> list[frozenset]:
+    """The letter of each configuration of a trace: the event of the step into it (a stutter
+    repeats the letter before), and ``p`` read from the state (x is slot 0)."""
+    out = []
+    for step in trace:
+        if step.event is not None and step.event.startswith("(no step enabled"):
+            out.append(out[-1])
+            continue
+        letter = set()
+        for k, q in enumerate(prop.propositions):
+            if q.condition is not None:
+                if step.state[0] == 1:
+                    letter.add(k)
+            elif step.event == q.text:
+                letter.add(k)
+        out.append(frozenset(letter))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_models_counterexamples_and_holding_verdicts(tmp_path, seed):
+    """A failed check's lasso violates the formula by LTL's definition (its letters read off
+    the printed events and states); a holding check has no violating lasso among all the
+    state graph's lassos of up to 6 configurations.  Reduced verdicts equal unreduced ones."""
+    from detect.checking.temporal import augmented
+    from detect.statespace.compile import compile_model
+
+    rng = random.Random(seed)
+    text, formula = random_model(rng)
+    path = tmp_path / "r.csp"
+    path.write_text(text)
+    model = load_model(str(path))
+    prop = model.assertions[0].temporal
+    check = check_temporal(model, prop)
+    assert check.found == check_temporal(model, prop, True).found, text
+    if check.found:
+        word = letters_of(prop, check.trace)
+        assert not holds_on_lasso(prop.formula, word[:-1], check.loop_from), (text, check.trace)
+        return
+    compiled = compile_model(augmented(model, prop))
+    n = len(prop.propositions)
+
+    def letter(s):
+        return frozenset(k for k in range(n) if s[len(s) - n + k])
+
+    def successors(s):
+        out = [t for t in compiled.successors(s) if t is not None]
+        return out or [s]
+
+    stack = [[s] for s in compiled.initial_states()]
+    while stack:
+        run = stack.pop()
+        for j, s in enumerate(run[:-1]):
+            if s == run[-1]:
+                word = [letter(x) for x in run[:-1]]
+                assert holds_on_lasso(prop.formula, word, j), (text, run)
+        if len(run) < 7:
+            stack.extend(run + [t] for t in successors(run[-1]))
+
+
+def test_a_state_proposition_the_initial_states_disagree_on_is_not_checked(tmp_path):
+    """``var x : {0..1} = *;`` with ``#define p x == 1``: each initial state would need its own
+    value of p's variable, which the augmented model cannot say: 'not checked', exit 3."""
+    path = tmp_path / "star.csp"
+    path.write_text("var x : {0..1} = *;\n#define p x == 1;\nP() = a -> P();\n#assert P() |= [] p;\n")
+    run = cli("explore", str(path), "--no-trace")
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "the initial states disagree on the proposition 'p'" in run.stdout
