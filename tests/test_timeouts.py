@@ -57,7 +57,7 @@ def test_domain_narrowing_stops_at_the_time_out(tmp_path, command):
     # Past the first half second the line also says how far narrowing's exploration got.
     assert re.fullmatch(re.escape(f"symdetect: {path}: time-out of 1.5 s reached while loading the model (front end "
                                   "and domain narrowing)")
-                        + r"( \(domain narrowing: exploring, [\d,]+ states, [\d,]+ states/s, [\d,]+ transitions\))?"
+                        + r"( \(domain narrowing: exploring, [\d,]+ states, [\d,]+ states/s, [\d,]+ transitions(, BFS level [\d,]+)?\))?"
                         + re.escape("; the run is incomplete: raise --timeout"), line), line
 
 
@@ -177,8 +177,8 @@ def test_a_parameter_too_large_for_the_graph_limit_is_refused_naming_it_and_the_
     for command in (["analyze"], ["explore", "--reduce", "exact"]):
         result, _ = _run([*command, model, "-D", "N=50", "--graph-limit", "10000"])
         assert result.exit_code == 2
-        assert _one_line(result) == (f"symdetect: {model}: the coloured graph would have 5,212 nodes and up to "
-                                     "10,805 edges, more than 10,000 in all; lower the parameters (N=50) or "
+        assert _one_line(result) == (f"symdetect: {model}: the coloured graph would have 4,294 nodes and up to "
+                                     "8,795 edges, more than 10,000 in all; lower the parameters (N=50) or "
                                      "raise --graph-limit")
 
 

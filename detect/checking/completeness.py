@@ -179,7 +179,8 @@ def completeness(model: SequentialModel, found: Sequence[StatePermutation], max_
         if progress is not None:
             progress("completeness: " + text)
 
-    def exploring(states: int, transitions: int, seconds: float) -> None:
+    def exploring(states: int, transitions: int, seconds: float, *level: int) -> None:
+        # (The explorer may add the BFS level it is expanding: ``Clock.out_of_time``.)
         tell(f"exploring, {states:,} states, {transitions:,} transitions")
 
     bound = state_bound(model, max_states)

@@ -453,7 +453,18 @@ class _Builder:
             return t
         if len(outputs) == 1 and total:
             return K(outputs.pop())
+        # The same total function of the same operands already computed in this summand
+        # (``pc == 13`` read by several conditions): the same value, so the same variable.
+        # Fresh twins with identical constraints would be interchangeable in the graph, each
+        # pair a generator of no use: 1,914 of them on 150,000 nodes made TopSPIN's email5
+        # take 13 GiB and email6 never finish (issue 28).
+        table = tuple(None if isinstance(r, Fault) else r for r in results.values())
+        key = ("function", tuple(operands), table, gate) if total else None
+        if key is not None and key in self.s.ctx_cache:
+            return self.s.ctx_cache[key]
         t = self.aux(outputs, hint)
+        if key is not None:
+            self.s.ctx_cache[key] = t
 
         # A total function needs no relaxation by its context: t has exactly one value for
         # every input, so the constraint cuts no (pre, locals, post) assignment away.
@@ -902,10 +913,18 @@ class _Builder:
             # then reads it as well as the partial one, and can be composed away.
             low = inside[0]
             return self.function([o], lambda a: a if a in allowed else low, f"{what} in range", (), "c")
+        # The same check of the same operand in the same context (``c.f0[i]`` and ``c.f1[i]``
+        # of one receive) is one variable: equal to ``o`` where the context holds, and read
+        # only under it (see ``never_outside``), so twins would differ only where nothing
+        # reads them, and would only add graph generators swapping them.
+        key = ("checked", o, tuple(sorted(allowed)), self.context_var(ctx))
+        if key in self.s.ctx_cache:
+            return self.s.ctx_cache[key]
         t = self.aux(inside, "c")
         # (t's domain is within ``allowed``: t = o holds only where o is in range.)
         self.emit([o, t], _same, f"{self.vars[t].name} = {what} in range", ctx)
         self.shadow(t, [o], lambda a: a if a in allowed else inside[0])
+        self.s.ctx_cache[key] = t
         return t
 
     # ------------------------------------------------------------------ expressions
@@ -1441,9 +1460,15 @@ class _Builder:
                 continue  # never reached, or never faults
             requirements.append((kind, range(start, len(self.s.constraints))))
         points = []
+        seen = set()
         for kind, own in requirements:
             point = (kind, [self.s.constraints[pos] for pos in own])
-            if point not in points:
+            # Two points with the same requirements are one point, whatever their texts say
+            # (the checks of ``c.f0[i]`` and ``c.f1[i]`` fault at the same ``i``): twins
+            # would only add generators that swap them.
+            same = (kind, tuple((c.scope, c.tuples, c.guard, c.gate) for c in point[1]))
+            if same not in seen:
+                seen.add(same)
                 points.append(point)
         if not points:
             del self.vars[mark:]
