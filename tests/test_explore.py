@@ -163,7 +163,7 @@ def test_progress_is_reported(monkeypatch):
     monkeypatch.setattr(explore_module, "_CLOCK_EVERY", 1)
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
     calls = []
-    result = explore_state_space(counters(), progress=lambda s, t, sec: calls.append((s, t, sec)))
+    result = explore_state_space(counters(), progress=lambda s, t, sec, *level: calls.append((s, t, sec)))
     assert len(calls) >= 2
     assert calls[-1][:2] == (result.states, result.transitions)
     assert [c[0] for c in calls] == sorted(c[0] for c in calls)

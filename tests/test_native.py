@@ -300,7 +300,7 @@ def test_progress_is_reported(monkeypatch):
 
     monkeypatch.setattr(explore_module, "PROGRESS_INTERVAL", 0.0)
     calls = []
-    explore_state_space(_counter(30), engine="native", progress=lambda s, t, sec: calls.append((s, t)))
+    explore_state_space(_counter(30), engine="native", progress=lambda s, t, sec, *level: calls.append((s, t)))
     assert calls and calls[-1] == (30, 29)
 
 

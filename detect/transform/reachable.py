@@ -90,8 +90,8 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
     def telling(what: str):
         if progress is None:
             return None
-        return lambda states, transitions, seconds: progress(
-            f"domains: {what}, {counts_text(states, transitions, seconds)}")
+        return lambda states, transitions, seconds, level=None: progress(
+            f"domains: {what}, {counts_text(states, transitions, seconds, level)}")
 
     bound = state_bound(model, max_states)
     max_states = bound.states
