@@ -137,3 +137,13 @@ def test_narrowing_never_loses_a_written_value(model):
         assert "reachable states" in str(e) and "written during steps" not in str(e), str(e)
         return
     assert _lts(narrowed.model) == _lts(model)
+
+
+def test_progress_is_told_with_the_bfs_level(monkeypatch):
+    from detect.statespace import explore
+
+    monkeypatch.setattr(explore, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(explore, "_CLOCK_EVERY", 1)
+    told: list[str] = []
+    narrow_to_reachable(_counters(), 100, progress=told.append)
+    assert told and all(line.startswith("domains: ") and "BFS level" in line for line in told)
