@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
 from detect.ir import Assertion, SequentialModel
@@ -740,8 +740,13 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
 
 def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000,
                     progress: Progress | None = None, timeout: Optional[float] = None,
-                    memory_limit: Optional[int] = None, interruptible: bool = False) -> ReachableGraph:
-    """The unreduced reachable graph; stops expanding once ``max_states`` states are known,
+                    memory_limit: Optional[int] = None, interruptible: bool = False,
+                    canonicalise: Canonicalise | None = None,
+                    symmetries: Sequence[Callable[[State], State]] = ()) -> ReachableGraph:
+    """The reachable graph, unreduced, or with ``canonicalise`` the quotient: its states are
+    representatives, a representative's successors the representatives of its real
+    successors (each ``symmetries`` generator is then checked on every expanded state, as
+    ``explore_state_space`` checks them: ``NotASymmetry``).  Stops expanding once ``max_states`` states are known,
     after ``timeout`` seconds (``timed_out``), or once the resident set has grown by more than
     ``memory_limit`` bytes (``memory_limited``).  With ``interruptible``, Ctrl-C (any
     ``KeyboardInterrupt``) also stops it and the graph explored so far is returned
@@ -768,6 +773,8 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
                                              and clock.out_of_time()):
                 initial_complete, timed_out = False, len(states) < max_states
                 break
+            if canonicalise is not None:
+                x = canonicalise(x)
             if x not in index:
                 states.append(x)  # (before indexing it: see the repair below)
                 index[x] = len(states) - 1
@@ -776,9 +783,15 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
         while len(successors) < len(states) and len(states) < max_states and initial_complete:
             expanding = len(successors)
             targets = set(compiled.successors(states[expanding]))
+            for i, sigma in enumerate(symmetries):
+                image = sigma(states[expanding])
+                if set(compiled.successors(image)) != {None if t is None else sigma(t) for t in targets}:
+                    raise NotASymmetry(i, states[expanding], image)
             faulty = None in targets
             if faulty:
                 targets.discard(None)
+            if canonicalise is not None:
+                targets = {canonicalise(t) for t in targets}
             ids = []
             for t in targets:
                 k = index.get(t)
