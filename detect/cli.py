@@ -815,24 +815,19 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                     timeout, progress, memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired,
                     trust_symmetry, partial_ok, domain_states, explorer, workers, distributed, non_progress,
                     graph_limit):
-    """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
+    """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts.
+    \f
+    Why one function: a command's options in, one report out (each step is a helper)."""
     from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
-    from frontends.promela.claim import NON_PROGRESS
+    ltl_name = property_asked(model, ltl_name, non_progress)
 
-    if non_progress:
-        if ltl_name is not None:
-            raise Failure(f"{model}: --non-progress and --ltl exclude each other (pan's -l and -N)")
-        if not model.lower().endswith((".pml", ".p", ".prom")):
-            raise Failure(f"{model}: --non-progress applies to Promela models only")
-        ltl_name = NON_PROGRESS
-
-    run = current_run()
-    memory_limit = parse_size(memory_limit) if memory_limit is not None else None
+    run, memory_limit = current_run(), parse_size(memory_limit) if memory_limit is not None else None
     distributed = distributed_spec(distributed, workers)
 
     def explore_one(seq, stage: str):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
         from detect.checking.cycles import check_acceptance
+        from detect.checking.reduce import acceptance_quotient
 
         detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
                                    graph_limit=graph_limit)
@@ -849,8 +844,6 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                                           distributed=distributed)
             except (ReductionError, DistributedUnavailable) as e:
                 raise Failure(f"{model}: {e}") from None
-        from detect.checking.reduce import acceptance_quotient
-
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True, quotient=acceptance_quotient(detection, reduced)))
@@ -901,6 +894,20 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
                        stopped=what_stopped(reduced.exploration, run, spin_stop), timeout=timeout,
                        advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
+
+
+def property_asked(model: str, ltl_name: Optional[str], non_progress: bool) -> Optional[str]:
+    """The ``ltl_name`` the front end gets: ``--ltl``'s, or with ``--non-progress`` pan's
+    non-progress claim (``claim.NON_PROGRESS``)."""
+    from frontends.promela.claim import NON_PROGRESS
+
+    if not non_progress:
+        return ltl_name
+    if ltl_name is not None:
+        raise Failure(f"{model}: --non-progress and --ltl exclude each other (pan's -l and -N)")
+    if not model.lower().endswith((".pml", ".p", ".prom")):
+        raise Failure(f"{model}: --non-progress applies to Promela models only")
+    return NON_PROGRESS
 
 
 def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[int], distributed=None) -> dict:

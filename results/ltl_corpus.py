@@ -1,12 +1,13 @@
 """Every ``ltl`` block of Spin's ``Examples/LTL`` (issue 30): Spin's verdict beside ours.
 
-``python results/ltl_corpus.py [OUT.md]`` runs, for each block of each file of
+``python results/ltl_corpus.py [OUT.md [FILE.pml ...]]`` runs, for each block of each file of
 ``../shared/corpus/spin/Examples/LTL`` (after Spin's preprocessing of the file), ``pan -a``
 (compiled without ``-DSAFETY``, ``-DNOREDUCE``; no fairness) on the file with only that block
 (Spin 6.5.2 refuses a whole file where one block has ``X``), and ``symdetect explore --ltl
 NAME`` unreduced and with ``--reduce exact`` (acceptance cycles on the quotient by the
 formula's stabiliser).  Our runs are bounded (``--timeout``); a model our front end refuses
-is listed with the located line it prints.  Writes the table to OUT.md (default: stdout).
+is listed with the located line it prints.  Writes the table to OUT.md (default: stdout);
+with FILEs, only those files of the directory.
 """
 import os
 import re
@@ -23,7 +24,7 @@ from frontends.promela.preprocess import preprocess  # noqa: E402
 from tests.spin_oracle import SpinRefused, spin_ltl  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "LTL"
-TIMEOUT = 240
+TIMEOUT = 150
 VERDICT = {0: "holds", 1: "violated", 3: "not decided (bound)"}
 
 
@@ -59,10 +60,12 @@ def ours(path: Path, name: str, reduce: str) -> tuple[str, str, float]:
     return verdict, states.group(1) if states else "", seconds
 
 
-def main(out: str | None) -> None:
+def main(out: str | None, files: list[str]) -> None:
     rows = ["| file | ltl | formula | pan -a | ours | ours reduced (states) | note |",
             "|---|---|---|---|---|---|---|"]
     for path in sorted(CORPUS.glob("*.pml")):
+        if files and path.name not in files:
+            continue
         text = preprocess(path.read_text(), str(path), {}).text
         found = blocks(text)
         if not found:
@@ -71,8 +74,8 @@ def main(out: str | None) -> None:
             single = only(text, b.name)
             with tempfile.TemporaryDirectory() as d:
                 try:
-                    spin = "violated" if spin_ltl(single, Path(d), None if b.name.startswith("ltl_") else b.name) \
-                        else "holds"
+                    spin = "violated" if spin_ltl(single, Path(d), None if b.name.startswith("ltl_") else b.name,
+                                                  timeout=TIMEOUT) else "holds"
                 except (SpinRefused, subprocess.TimeoutExpired) as e:
                     spin = f"refused ({str(e)[:80]})"
                 tmp = Path(d) / path.name
@@ -94,4 +97,4 @@ def main(out: str | None) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else None)
+    main(sys.argv[1] if len(sys.argv) > 1 else None, sys.argv[2:])

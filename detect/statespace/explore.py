@@ -740,19 +740,18 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
 
 def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000,
                     progress: Progress | None = None, timeout: Optional[float] = None,
-                    memory_limit: Optional[int] = None, interruptible: bool = False,
-                    canonicalise: Canonicalise | None = None,
+                    memory_limit: Optional[int] = None, interruptible: bool = False, canonicalise: Canonicalise | None = None,
                     symmetries: Sequence[Callable[[State], State]] = ()) -> ReachableGraph:
-    """The reachable graph, unreduced, or with ``canonicalise`` the quotient: its states are
-    representatives, a representative's successors the representatives of its real
-    successors (each ``symmetries`` generator is then checked on every expanded state, as
-    ``explore_state_space`` checks them: ``NotASymmetry``).  Stops expanding once ``max_states`` states are known,
+    """The reachable graph, or with ``canonicalise`` its quotient (representatives; each
+    ``symmetries`` generator checked on every one, ``NotASymmetry``).  Stops expanding once ``max_states`` states are known,
     after ``timeout`` seconds (``timed_out``), or once the resident set has grown by more than
     ``memory_limit`` bytes (``memory_limited``).  With ``interruptible``, Ctrl-C (any
     ``KeyboardInterrupt``) also stops it and the graph explored so far is returned
     (``interrupted``); without, the interrupt propagates.  ``progress(states, transitions,
     seconds)`` is called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by
-    memory with ``state_bound``."""
+    memory with ``state_bound``.
+
+    Why one function: listing, expansion and the repair after an interrupt share the growing tables."""
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     transitions = 0
@@ -773,8 +772,7 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
                                              and clock.out_of_time()):
                 initial_complete, timed_out = False, len(states) < max_states
                 break
-            if canonicalise is not None:
-                x = canonicalise(x)
+            x = canonicalise(x) if canonicalise is not None else x
             if x not in index:
                 states.append(x)  # (before indexing it: see the repair below)
                 index[x] = len(states) - 1
@@ -783,10 +781,7 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
         while len(successors) < len(states) and len(states) < max_states and initial_complete:
             expanding = len(successors)
             targets = set(compiled.successors(states[expanding]))
-            for i, sigma in enumerate(symmetries):
-                image = sigma(states[expanding])
-                if set(compiled.successors(image)) != {None if t is None else sigma(t) for t in targets}:
-                    raise NotASymmetry(i, states[expanding], image)
+            _check_symmetries(compiled, symmetries, states[expanding], targets)
             faulty = None in targets
             if faulty:
                 targets.discard(None)
@@ -829,6 +824,15 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
     return ReachableGraph(tuple(states), tuple(successors), frozenset(range(initial_count)), frozenset(faults),
                           len(successors), initial_complete, timed_out, memory_limited, interrupted=interrupted,
                           positions=index)
+
+
+def _check_symmetries(compiled: CompiledModel, symmetries, state: State, targets: set) -> None:
+    """Raise ``NotASymmetry`` unless each of ``symmetries`` maps ``targets`` (the successors of
+    ``state``, None for a fault) onto the successors of its image of ``state``."""
+    for i, sigma in enumerate(symmetries):
+        image = sigma(state)
+        if set(compiled.successors(image)) != {None if t is None else sigma(t) for t in targets}:
+            raise NotASymmetry(i, state, image)
 
 
 #: Most state slots (states × slots per state) an exploration that keeps every state as a

@@ -1937,14 +1937,8 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         variables, processes = variables + prod.variables, processes + (prod.process,)
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
-    if low.non_progress:
-        # pan -DNP: only the claim's state 1 accepts (pan.c's ``a_cycles`` under NP); the
-        # claim has no end, and the ltl blocks are not asked for.
-        assertions = (ir.Assertion("acceptance", NP_ASSERTION, Binary("==", Name(CLAIM_PC), Const(2))),)
-    else:
-        assertions += _cycle_properties(tr, instances, claim[0] if claim is not None else None)
-        # An ignored ``ltl`` block stays a property, "not checked": a run never reports it holding.
-        assertions += tuple(ir.Assertion("ltl", text) for text in low.program.ltl_texts)
+    assertions = _cycle_properties(tr, instances, claim[0] if claim is not None else None, assertions,
+                                   low.non_progress, low.program.ltl_texts)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
@@ -2002,11 +1996,17 @@ def _named_channel_values(low: Lowering) -> list[ir.Variable]:
     return [dataclasses.replace(v, value_names=idents) if v.name in low.chan_valued else v for v in low.variables]
 
 
-def _cycle_properties(tr: Translator, instances, claim: Optional[Graph]) -> tuple[ir.Assertion, ...]:
-    """The acceptance and non-progress properties the labels ask for: ``accept`` labels of
-    the claim and of the processes (pan's ``-a`` marks a state accepting when any process,
-    the claim or another, is at an accept label: pan.c's ``accpstate`` loop over all
-    ``_nr_pr`` processes), ``progress`` labels of the processes."""
+def _cycle_properties(tr: Translator, instances, claim: Optional[Graph], before: tuple, non_progress: bool,
+                      ltl_texts: tuple) -> tuple[ir.Assertion, ...]:
+    """``before`` and the acceptance and non-progress properties the labels ask for: ``accept``
+    labels of the claim and of the processes (pan's ``-a`` marks a state accepting when any
+    process, the claim or another, is at an accept label: pan.c's ``accpstate`` loop over
+    all ``_nr_pr`` processes), ``progress`` labels of the processes, then the ``ltl`` blocks
+    not checked (``ltl_texts``: "not checked", so a run never reports them holding).  With
+    ``non_progress``, only the claim ``:np_:``'s accepting location (pan.c's ``a_cycles``
+    under ``-DNP``): its claim has no end, and the ltl blocks are not asked for."""
+    if non_progress:
+        return (ir.Assertion("acceptance", NP_ASSERTION, Binary("==", Name(CLAIM_PC), Const(2))),)
     accepting = []
     if claim is not None:
         accepting = [Binary("==", Name(CLAIM_PC), Const(loc)) for name, loc in claim.labels
@@ -2014,7 +2014,7 @@ def _cycle_properties(tr: Translator, instances, claim: Optional[Graph]) -> tupl
     accepting += [tr.counter(i).at(loc) for i in instances for name, loc in i.graph.labels
                   if name.startswith("accept")]
     progress = any(name.startswith("progress") for i in instances for name, _ in i.graph.labels)
-    return cycle_assertions(accepting, progress)
+    return before + cycle_assertions(accepting, progress) + tuple(ir.Assertion("ltl", text) for text in ltl_texts)
 
 
 def _processes(instances, variables) -> tuple[ir.Process, ...]:
