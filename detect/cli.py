@@ -880,21 +880,29 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
                    "machine, ADDRESS (auto, HOST:PORT, ray://HOST:10001) joins a running cluster with --workers "
                    "workers (default: its CPUs). Each worker owns a hash partition of the states; --memory-limit "
                    "then bounds each worker. Not with --reduce graph (its representatives are per process).")
+@click.option("--non-progress", "non_progress", is_flag=True,
+              help="Promela: look for non-progress cycles (cycles through no progress label) with pan's own "
+                   "claim instead of the model's never claim or ltl formulas, as pan -l (compiled with -DNP); "
+                   "a cycle found is reported as a lasso.")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,
                     timeout, progress, memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired,
-                    trust_symmetry, partial_ok, domain_states, explorer, workers, distributed, graph_limit):
-    """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts."""
+                    trust_symmetry, partial_ok, domain_states, explorer, workers, distributed, non_progress,
+                    graph_limit):
+    """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts.
+    \f
+    Why one function: a command's options in, one report out (each step is a helper)."""
     from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
+    ltl_name = property_asked(model, ltl_name, non_progress)
 
-    run = current_run()
-    memory_limit = parse_size(memory_limit) if memory_limit is not None else None
+    run, memory_limit = current_run(), parse_size(memory_limit) if memory_limit is not None else None
     distributed = distributed_spec(distributed, workers, strategy)
 
     def explore_one(seq, stage: str):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
         from detect.checking.cycles import check_acceptance
+        from detect.checking.reduce import acceptance_quotient
 
         detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
                                    graph_limit=graph_limit, memory_limit=memory_limit)
@@ -913,7 +921,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                 raise Failure(f"{model}: {e}") from None
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
-            interruptible=True))
+            interruptible=True, quotient=acceptance_quotient(detection, reduced)))
         reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)
@@ -981,6 +989,20 @@ def check_csp_ltl(seq, reduced, detection, strategy: str, table_limit: int, doma
         detection_of=lambda m: run_detection(m, "auto", table_limit, domain_states, graph_limit=graph_limit),
         whole=detection.group if detection is not None else None, max_states=max_states, timeout=run.remaining())
     return dataclasses.replace(reduced, exploration=checked, ltl_symmetry=reduced.ltl_symmetry + tuple(said))
+
+
+def property_asked(model: str, ltl_name: Optional[str], non_progress: bool) -> Optional[str]:
+    """The ``ltl_name`` the front end gets: ``--ltl``'s, or with ``--non-progress`` pan's
+    non-progress claim (``claim.NON_PROGRESS``)."""
+    from frontends.promela.claim import NON_PROGRESS
+
+    if not non_progress:
+        return ltl_name
+    if ltl_name is not None:
+        raise Failure(f"{model}: --non-progress and --ltl exclude each other (pan's -l and -N)")
+    if not model.lower().endswith((".pml", ".p", ".prom")):
+        raise Failure(f"{model}: --non-progress applies to Promela models only")
+    return NON_PROGRESS
 
 
 def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[int], distributed=None) -> dict:
@@ -1389,7 +1411,9 @@ def write_trail(path: str, seq, result, defines: dict, elsewhere: Sequence[str] 
                   f"{'the process explored' if elsewhere else 'the model'}){hint}", markup=False)
         return
     kind, violation, steps, loop_from = found
-    trail = Trail(seq.source or seq.name, defines, violation, kind, moves_json(seq, steps), loop_from)
+    notes = dict(seq.annotations)
+    trail = Trail(seq.source or seq.name, defines, violation, kind, moves_json(seq, steps), loop_from,
+                  notes.get("ltl") or notes.get("non_progress"))
     try:
         atomic_write(path, [trail.to_json().encode()])
     except OSError as e:
@@ -1432,8 +1456,9 @@ def linearise(model, defines, process, max_procs, loop_max, domain_states, timeo
 @loop_max_option
 @click.option("--nomultiset", "nomultiset", is_flag=True,
               help="Murphi: as explore's --nomultiset (give it when the trail was written with it).")
+@ltl_option
 @pipeline_command
-def replay(model, trail_file, defines, process, max_procs, domain_states, timeout, loop_max, nomultiset):
+def replay(model, trail_file, defines, process, max_procs, domain_states, timeout, loop_max, nomultiset, ltl_name):
     """Take the steps of TRAIL (written by 'explore --trail') on MODEL again, checking each one, and
     print them (as 'spin -t -p' does).  Exit 1 when the violation recurs, 2 when the trail does not fit
     the model.  The -D values default to the trail's."""
@@ -1445,8 +1470,10 @@ def replay(model, trail_file, defines, process, max_procs, domain_states, timeou
         raise Failure(str(e)) from None
     if not defines:
         defines = tuple(f"{k}={v}" for k, v in trail.defines.items())
+    if ltl_name is None:
+        ltl_name = trail.ltl  # the property the trail was written under (an ltl block, non-progress)
     seq = load_model(model, defines, process, max_procs, domain_states, show_progress=True, loop_max=loop_max,
-                     multiset_sort=not nomultiset)
+                     multiset_sort=not nomultiset, ltl_name=ltl_name)
     current_run().enter("replaying the trail")
     try:
         done = replay_trail(seq, trail)

@@ -615,3 +615,25 @@ def replicated(seed: int) -> str:
     times (``active [3]``): copies that read ``_pid`` or only shared data, often a group
     larger than 1 for ``symdetect spin`` (issue 31)."""
     return model(seed).replace("active [1] proctype P0()", "active [3] proctype P0()", 1)
+
+
+def progressed(seed: int) -> str:
+    """A random model for non-progress cycles (``pan -l``): every other seed a ``dynamic``
+    model (endless workers, ``progress`` labels among their labels), else a ``model()``
+    whose every other process gets a ``progress`` label on its first statement; every
+    ``assert`` made to hold, so that only the cycles decide."""
+    import re as _re
+
+    gen = _Gen(seed)
+    if seed % 2:
+        text = gen.dynamic(claimed=False)
+    else:
+        lines = gen.model().splitlines()
+        for k, line in enumerate(lines):
+            m = _re.match(r"(.*proctype \w+\([^)]*\) \{ (?:byte [^;]*; )+)(.*)", line)
+            # (Spin: no label before a declaration, or a jump into a d_step)
+            if m and k % 2 == 0 and not m.group(2).startswith(("L1:", "end1:", "d_step", "byte", "short", "int",
+                                                                "bool", "mtype", "unsigned", "chan")):
+                lines[k] = f"{m.group(1)}progress{k}: {m.group(2)}"
+        text = "\n".join(lines) + "\n"
+    return _re.sub(r"\bassert\(", "assert(1 || ", text)

@@ -232,7 +232,8 @@ def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None,
     """Whether ``symdetect explore [--ltl name] [--reduce ...]`` finds a violation in
     ``text``: a failed property (the formula's claim end or acceptance cycle, an assert) or
     a run-time fault.  With ``reduce``, the safety part comes from the reduced exploration
-    (by the group detected on the model with the formula's claim: its stabiliser)."""
+    (by the group detected on the model with the formula's claim: its stabiliser), and the
+    acceptance cycles from the quotient by that group (``cycles.Quotient``)."""
     from detect.checking.cycles import check_acceptance
     from detect.checking.reduce import explore_reduced
     from detect.transform.narrowing import narrow
@@ -248,10 +249,43 @@ def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None,
         detection = detect(model, domain_states=100_000)
     reduced = explore_reduced(model, reduce or "none", detection=detection, max_states=5_000_000,
                               explorer="python")
-    result = check_acceptance(model, reduced.exploration, 5_000_000)
+    from detect.checking.reduce import acceptance_quotient
+
+    result = check_acceptance(model, reduced.exploration, 5_000_000,
+                              quotient=acceptance_quotient(detection, reduced))
     if result.faults > 0 or any(a.verdict == "fails" for a in result.assertions):
         return True
     if result.truncated or any(a.verdict in ("unknown", "not checked") for a in result.assertions
                                if a.assertion.kind != "progress"):
         raise RuntimeError("not decided: " + "; ".join(f"{a.assertion.text}: {a.verdict}" for a in result.assertions))
     return result.faults > 0 or any(a.verdict == "fails" for a in result.assertions)
+
+
+def spin_non_progress(text: str, workdir: Path, timeout: float = 120) -> bool:
+    """Whether ``pan -l`` (pan compiled with ``-DNP -DNOREDUCE``: its own claim ``:np_:``
+    replaces any never claim, no fairness) finds an error in Promela ``text``: a
+    non-progress cycle, or a failed assertion or run-time error of the system."""
+    (workdir / "m.pml").write_text(text)
+    r = subprocess.run(["spin", "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=workdir, capture_output=True, text=True,
+                       timeout=timeout)
+    if r.returncode != 0 or not (workdir / "pan.c").exists():
+        raise SpinRefused("spin: " + " ".join((r.stdout + r.stderr).split())[:200])
+    r = subprocess.run(["gcc", "-O0", "-w", "-DNP", "-DNOREDUCE", "-o", "pan", "pan.c"], cwd=workdir,
+                       capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise SpinRefused("gcc: " + " ".join(r.stderr.split())[:200])
+    r = subprocess.run(["./pan", "-l", "-m1000000"], cwd=workdir, capture_output=True, text=True, timeout=timeout)
+    if "max search depth too small" in r.stdout:
+        raise SpinRefused("max search depth too small")
+    e = re.search(r"errors: (\d+)", r.stdout)
+    if e is None:
+        raise SpinRefused("pan: " + (r.stdout.strip().splitlines() or ["no output"])[0])
+    return int(e.group(1)) > 0
+
+
+def our_non_progress(text: str, reduce: Optional[str] = None, file: str = "m.pml") -> bool:
+    """Whether ``symdetect explore --non-progress [--reduce ...]`` finds a violation in
+    ``text`` (a non-progress cycle, an assert, a run-time fault)."""
+    from frontends.promela.claim import NON_PROGRESS
+
+    return our_ltl(text, NON_PROGRESS, reduce, file)

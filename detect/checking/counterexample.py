@@ -152,7 +152,8 @@ def moves_json(model: SequentialModel, trace: Sequence[TraceStep]) -> list[dict]
 class Trail:
     """A counterexample written by ``explore --trail``: the model and the parameters it was
     explored with, what was violated, and the steps (``moves_json``); ``loop_from`` marks a
-    lasso's cycle."""
+    lasso's cycle; ``ltl`` is the Promela property the model was loaded with (the ``ltl``
+    block's name, or ``claim.NON_PROGRESS``), None for none."""
 
     model: str
     defines: dict
@@ -160,10 +161,12 @@ class Trail:
     kind: str
     steps: list
     loop_from: Optional[int] = None
+    ltl: Optional[str] = None
 
     def to_json(self) -> str:
         return json.dumps({"format": TRAIL_FORMAT, "model": self.model, "defines": self.defines,
                            "violation": self.violation, "kind": self.kind, "loop_from": self.loop_from,
+                           **({"ltl": self.ltl} if self.ltl is not None else {}),
                            "steps": self.steps}, indent=2) + "\n"
 
 
@@ -185,7 +188,8 @@ def read_trail(path: str) -> Trail:
         if not steps or any(not isinstance(s.get("values"), list) for s in steps):
             raise KeyError("values")
         return Trail(str(data["model"]), dict(data.get("defines") or {}), str(data["violation"]),
-                     str(data["kind"]), steps, data.get("loop_from"))
+                     str(data["kind"]), steps, data.get("loop_from"),
+                     None if data.get("ltl") is None else str(data["ltl"]))
     except (KeyError, TypeError, AttributeError) as e:
         raise TrailError(f"{path}: not a symdetect trail (missing {e})") from None
 

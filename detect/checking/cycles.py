@@ -9,16 +9,33 @@ stutter moves included, so a system that stops with the claim cycling on its las
 an acceptance cycle as in Spin.  The graph holds every state, so it is bounded like
 ``--verify``'s (``--max-states``, the state-slot budget of ``explore.state_bound``, the time
 left); a check cut short makes the verdict "unknown", with a note saying what to pass.
+
+With a ``Quotient`` (``explore --reduce``), the search runs on the quotient graph instead:
+orbit representatives of a group G of automorphisms of the transition system (checked on
+every expanded representative), a representative's successors the representatives of its
+real successors.  Where the accepting condition is G-invariant (checked on every valuation
+of what it reads), the quotient has a cycle through an accepting state iff the model has
+(Emerson and Sistla, "Symmetry and model checking", 1996; Clarke et al. 1996): a model
+cycle maps onto a quotient path that runs through the orbits of its states forever, so
+within one component that repeats an accepting orbit; a quotient cycle from ``r`` back to
+``r`` lifts to a real path from ``r`` to ``g r``, and so on to ``g^k r = r``.  The never
+claim's location is a state variable, so a group detected on the product maps the claim
+onto itself.  The lasso found is lifted that way into a real lasso of the model
+(``unpermuted_lasso``), which ``symdetect replay`` takes step by step.  A condition that
+is not G-invariant, or undecided, and the ``pids`` strategy (whose moves are not a group),
+fall back to the unreduced graph, with a note.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional, Sequence
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
 
 from detect.ir import SequentialModel
 from detect.statespace.compile import compile_model
-from detect.statespace.explore import (AssertionResult, Exploration, TraceStep, reachable_graph, state_bound,
-                                      trace_between)
+from detect.statespace.compile import State
+from detect.statespace.explore import (AssertionResult, Exploration, NotASymmetry, TraceStep, reachable_graph,
+                                      state_bound, trace_between)
 from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
@@ -101,6 +118,45 @@ def lasso(successors: Sequence[frozenset[int]], initial: frozenset[int], compone
     return stem + cycle, len(stem) - 1
 
 
+@dataclass(frozen=True)
+class Quotient:
+    """What the search on the quotient graph needs: ``model`` (the one the group acts on:
+    the detection's, narrowed to the reachable domains), ``canonicalise`` (a state to its
+    orbit's representative), ``generators`` (state permutations generating the group, each
+    checked on every expanded representative), the group's ``order`` and whether the
+    acceptance condition is invariant (``invariant(assertion index)``: True, False or None
+    when undecided)."""
+
+    model: SequentialModel
+    canonicalise: Callable[[State], State]
+    generators: tuple[Callable[[State], State], ...]
+    order: int
+    invariant: Callable[[int], Optional[bool]]
+
+
+def unpermuted_lasso(compiled, initial: Sequence[State], canonicalise: Callable[[State], State],
+                     reps: Sequence[State], loop_from: int) -> tuple[tuple[TraceStep, ...], int]:
+    """A real lasso of the model from a lasso ``reps`` of the quotient (representatives;
+    ``reps[loop_from] == reps[-1]``): the stem lifted from a real initial state, then the
+    cycle lifted again and again from where the last lift ended (a state of the same orbit)
+    until a real state repeats -- at most once per element of the orbit, since each lift is a
+    function of its start.  Returns ``(trace, loop_from)`` with ``trace[loop_from].state ==
+    trace[-1].state``."""
+    start = next(x for x in initial if canonicalise(x) == reps[0])
+    trace = list(trace_between(compiled, start, reps[1:loop_from + 1], canonicalise))
+    seen = {trace[-1].state: len(trace) - 1}
+    cycle = reps[loop_from + 1:]
+    while True:
+        lifted = trace_between(compiled, trace[-1].state, cycle, canonicalise)
+        trace.extend(lifted[1:])
+        if any(step.event == "<no matching step>" for step in lifted):
+            raise NotASymmetry(-1, reps[loop_from], trace[-1].state)
+        at = seen.get(trace[-1].state)
+        if at is not None:
+            return tuple(trace), at
+        seen[trace[-1].state] = len(trace) - 1
+
+
 def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float] = None,
                      memory_limit: Optional[int] = None, interruptible: bool = False
                      ) -> tuple[Optional[bool], int, str, tuple[TraceStep, ...], Optional[int]]:
@@ -116,41 +172,53 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
 
 
 def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float],
-                      memory_limit: Optional[int], interruptible: bool
+                      memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None
                       ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
-    """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not)."""
+    """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not);
+    with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``)."""
+    kind = "unreduced" if quotient is None else "reduced"
     bound = state_bound(model, max_states)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
-                            interruptible=interruptible)
+                            interruptible=interruptible,
+                            canonicalise=quotient.canonicalise if quotient else None,
+                            symmetries=quotient.generators if quotient else ())
     stopped_by = stop_reason(graph, bound)
     if stopped_by:
         advice = stop_advice(stopped_by, bound, "while looking for cycles")
         states = len(graph.states)
         if stopped_by in (MAX_STATES, SLOT_BUDGET):
-            return None, states, f"more than {states:,} unreduced states; {advice}", stopped_by, (), None
-        return None, states, f"stopped after {states:,} unreduced states; {advice}", stopped_by, (), None
+            return None, states, f"more than {states:,} {kind} states; {advice}", stopped_by, (), None
+        return None, states, f"stopped after {states:,} {kind} states; {advice}", stopped_by, (), None
     for component in cyclic_components(graph.successors):
         accepting = next((k for k in sorted(component) if condition(graph.states[k])), None)
         if accepting is not None:
             path, loop_from = lasso(graph.successors, graph.initial, component, accepting)
             states = [graph.states[k] for k in path]
-            trace = trace_between(compile_model(model), states[0], states[1:])
+            compiled = compile_model(model)
+            if quotient is None:
+                trace = trace_between(compiled, states[0], states[1:])
+            else:
+                trace, loop_from = unpermuted_lasso(compiled, list(compiled.initial_states()),
+                                                    quotient.canonicalise, states, loop_from)
             return True, len(graph.states), "", "", trace, loop_from
     return False, len(graph.states), "", "", (), None
 
 
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
-                     interruptible: bool = False) -> Exploration:
+                     interruptible: bool = False, quotient: Optional[Quotient] = None) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
-    at most ``max_states`` (default 1,000,000) unreduced states, ``timeout`` seconds and
+    at most ``max_states`` (default 1,000,000) states, ``timeout`` seconds and
     ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
-    check, and an interrupted ``result`` is not checked at all (the user asked to stop)."""
+    check, and an interrupted ``result`` is not checked at all (the user asked to stop).
+    With ``quotient``, on the quotient graph where that is sound (module docstring); a
+    generator refuted there sends the check to the unreduced graph, with a note."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
     compiled = compile_model(model)
     verdicts = list(result.assertions)
+    notes = list(result.notes)
     for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
         if a.kind != "acceptance" or cond is None or verdicts[i].verdict != "not checked":
             continue
@@ -158,13 +226,33 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
             verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted",
                                           stopped_by=INTERRUPTED)
             continue
-        cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-            model, cond, max_states or 1_000_000, timeout, memory_limit, interruptible)
+        use, why_not = quotient, ""
+        if quotient is not None:
+            invariant = quotient.invariant(i)
+            if not invariant:
+                use = None
+                why_not = ("the accepting states are not invariant under the symmetry group" if invariant is False
+                           else "could not check that the accepting states are invariant under the symmetry group")
+        where, where_cond = (model, cond) if use is None else (use.model, compile_model(use.model).conditions[i])
+        try:
+            cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
+                where, where_cond, max_states or 1_000_000, timeout, memory_limit, interruptible, use)
+        except NotASymmetry as wrong:
+            use, why_not = None, (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
+                                  "steps of a reachable state onto those of its image). This is a bug in symmetry "
+                                  "detection; please report it")
+            cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
+                model, cond, max_states or 1_000_000, timeout, memory_limit, interruptible)
+        if why_not:
+            notes.append(f"assert {a.text}: {why_not}; acceptance cycles looked for without reduction")
+        among = (f"among {states:,} unreduced states" if use is None else
+                 f"among {states:,} states of the quotient by the symmetry group (order {use.order:,})")
         if cycle is None:
             verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}",
                                           stopped_by=stopped_by)
         else:
             verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", trace,
-                                          f"{'a' if cycle else 'no'} cycle through an accepting state "
-                                          f"among {states:,} unreduced states", loop_from=loop_from)
-    return dataclasses.replace(result, assertions=tuple(verdicts))
+                                          f"{'a' if cycle else 'no'} cycle through an accepting state {among}"
+                                          + (" (the lasso un-permuted into a real one)" if cycle and use else ""),
+                                          loop_from=loop_from)
+    return dataclasses.replace(result, assertions=tuple(verdicts), notes=tuple(dict.fromkeys(notes)))

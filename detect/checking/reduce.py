@@ -824,3 +824,27 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     return ReducedExploration(replace(result, assertions=tuple(verdicts),
                                       notes=tuple(dict.fromkeys(result.notes + plain.notes))),
                               reducer, tuple(notes))
+
+
+def acceptance_quotient(detection, reduced: ReducedExploration):
+    """The ``detect.checking.cycles.Quotient`` that looks for acceptance cycles on the
+    quotient of ``detection``'s model by the group ``reduced`` used, or None where the run
+    used no group (no reduction, a refuted generator) or moves beyond it (``pids``)."""
+    from detect.checking.cycles import Quotient
+
+    reducer = reduced.reducer
+    if detection is None or reducer.canonicalise is None or reducer.local_symmetries or reducer.strategy == "pids":
+        return None
+    model = detection.model
+    pts = LiteralPoints.of(model)
+    gens = detection.group.acting_points
+    actions = tuple(point_symmetry(g, pts) for g in gens)
+    targets = [[pts.pairs[g[pts.slot_points[k][0]]][0] if pts.slot_points[k] else k
+                for k in range(len(pts.slot_points))] for g in gens]
+    compiled = compile_model(model)
+
+    def invariant(i: int) -> Optional[bool]:
+        a = model.assertions[i]
+        return condition_invariant(model, a.condition, compiled.conditions[i], actions, targets)
+
+    return Quotient(model, reducer.canonicalise, actions, detection.group.order, invariant)

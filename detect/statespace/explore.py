@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
 from detect.ir import Assertion, SequentialModel
@@ -750,14 +750,18 @@ def trace_between(compiled: CompiledModel, start: State, representatives: Iterab
 
 def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_000_000,
                     progress: Progress | None = None, timeout: Optional[float] = None,
-                    memory_limit: Optional[int] = None, interruptible: bool = False) -> ReachableGraph:
-    """The unreduced reachable graph; stops expanding once ``max_states`` states are known,
+                    memory_limit: Optional[int] = None, interruptible: bool = False, canonicalise: Canonicalise | None = None,
+                    symmetries: Sequence[Callable[[State], State]] = ()) -> ReachableGraph:
+    """The reachable graph, or with ``canonicalise`` its quotient (representatives; each
+    ``symmetries`` generator checked on every one, ``NotASymmetry``).  Stops expanding once ``max_states`` states are known,
     after ``timeout`` seconds (``timed_out``), or once the resident set has grown by more than
     ``memory_limit`` bytes (``memory_limited``).  With ``interruptible``, Ctrl-C (any
     ``KeyboardInterrupt``) also stops it and the graph explored so far is returned
     (``interrupted``); without, the interrupt propagates.  ``progress(states, transitions,
     seconds, level)`` is called every ``PROGRESS_INTERVAL`` or so.  Callers bound ``max_states`` by
-    memory with ``state_bound``."""
+    memory with ``state_bound``.
+
+    Why one function: listing, expansion and the repair after an interrupt share the growing tables."""
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     start = time.perf_counter()
     transitions = 0
@@ -779,6 +783,7 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
                                              and clock.out_of_time()):
                 initial_complete, timed_out = False, len(states) < max_states
                 break
+            x = canonicalise(x) if canonicalise is not None else x
             if x not in index:
                 states.append(x)  # (before indexing it: see the repair below)
                 index[x] = len(states) - 1
@@ -788,9 +793,12 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
             expanding = len(successors)
             level, level_end = (level + 1, len(states)) if expanding == level_end else (level, level_end)
             targets = set(compiled.successors(states[expanding]))
+            _check_symmetries(compiled, symmetries, states[expanding], targets)
             faulty = None in targets
             if faulty:
                 targets.discard(None)
+            if canonicalise is not None:
+                targets = {canonicalise(t) for t in targets}
             ids = []
             for t in targets:
                 k = index.get(t)
@@ -828,6 +836,15 @@ def reachable_graph(model: SequentialModel | CompiledModel, max_states: int = 1_
     return ReachableGraph(tuple(states), tuple(successors), frozenset(range(initial_count)), frozenset(faults),
                           len(successors), initial_complete, timed_out, memory_limited, interrupted=interrupted,
                           positions=index)
+
+
+def _check_symmetries(compiled: CompiledModel, symmetries, state: State, targets: set) -> None:
+    """Raise ``NotASymmetry`` unless each of ``symmetries`` maps ``targets`` (the successors of
+    ``state``, None for a fault) onto the successors of its image of ``state``."""
+    for i, sigma in enumerate(symmetries):
+        image = sigma(state)
+        if set(compiled.successors(image)) != {None if t is None else sigma(t) for t in targets}:
+            raise NotASymmetry(i, state, image)
 
 
 #: Most state slots (states × slots per state) an exploration that keeps every state as a

@@ -41,10 +41,14 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     bad input raises ``InputError``.  ``max_procs`` bounds the processes alive at once
     when ``run`` creates them at run time (``lower.DEFAULT_MAX_PROCS``; Spin: 255).
     Without a never claim, the ``ltl`` block named ``ltl_name`` (default: the first) is
-    checked as the never claim Spin writes for it (``ltl``)."""
+    checked as the never claim Spin writes for it (``ltl``).  ``ltl_name`` ``claim.NON_PROGRESS``
+    checks non-progress cycles instead, with pan's own claim (as ``pan -l``)."""
     pre = preprocess(text, path if path != "<input>" else "", defines)
     block = None
-    if re.search(r"\bnever\s*\{", pre.text) is None:
+    non_progress = ltl_name == claim.NON_PROGRESS
+    if non_progress:
+        pass  # pan -DNP: its claim replaces the model's claim and formulas (``lower``)
+    elif re.search(r"\bnever\s*\{", pre.text) is None:
         try:
             spliced, block, _ = ltl.splice(pre.text, ltl_name, path)
         except ltl.TranslatorError:
@@ -66,7 +70,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
             raise InputError(err.message, p or path, line, err.column) from None
         raise
     name = Path(path).stem if path else "model"
-    stored, model, wide = lower_with_storage(program, pre, path, name, max_procs)
+    stored, model, wide = lower_with_storage(program, pre, path, name, max_procs, non_progress)
     facts = ir.DomainFacts(
         "promela", tuple(ir.Unranged(v, bounds, True, f"variable '{v}'", at or path or name, line, column)
                          for v, (bounds, (at, line, column)) in wide.items()),
@@ -76,6 +80,8 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
     hidden = tuple(n for n in (ATOMIC,) + claim.HIDDEN if n in names) + tuple(
         v.name for v in model.variables if v.name.endswith(PID_SUFFIX))
     annotations: tuple = (("spin_stored", stored), ("spin_hidden", hidden))
+    if non_progress:
+        annotations += (("non_progress", claim.NON_PROGRESS),)
     model = dataclasses.replace(model, domains=facts, annotations=model.annotations + annotations)
     if block is not None:
         # the claim's properties are the formula's: say so in their names

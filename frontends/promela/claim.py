@@ -31,13 +31,19 @@ and after a stutter move; ``stored`` says which of our states those are, and ``h
 bits pan's state vector lacks.  Deadlocks are not errors under a claim (pan: "invalid end
 states - (disabled by never claim)").  The claim is one more process (``never``), with
 ``_nr_pr`` counting it as pan does; its ``pid`` is ``None``, the system's pids are unchanged.
-Acceptance cycles (``accept`` labels) become an ``acceptance`` assertion, checked on the
-unreduced product graph (``detect.checking.cycles``); non-progress cycles are not checked.
+Acceptance cycles (``accept`` labels) become an ``acceptance`` assertion (``detect.checking.cycles``).
+
+Non-progress cycles (``progress`` labels, pan's ``-l`` under ``-DNP``) are acceptance cycles
+of pan's own claim ``:np_:`` (``np_claim``), which replaces any never claim of the model, as
+pan compiled with ``-DNP`` does: location 1 loops on ``true`` and moves to the accepting
+location 2 where ``np_`` holds, which loops on ``np_``.  ``np_`` holds where no process is at a
+``progress`` label and the claim is not stuttering (pan.m's ``_T5``: ``!(o_pm&4) &&
+!(tau&128)``), so a system that stops is no non-progress cycle.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from detect import ir
 from detect.errors import InputError
@@ -113,17 +119,18 @@ def _at(name: str, value: int) -> Expr:
 
 
 def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence[ClaimStep], graph: Graph, *,
-            atomic_free: Expr, holder_blocked: Expr, release: tuple) -> Product:
+            atomic_free: Expr, holder_blocked: Expr, release: tuple, lengths: Mapping[str, int] = {}) -> Product:
     """The product of ``system`` (summands with their final guards) and the claim ``graph``.
 
     ``keeps[k]``: system summand k leaves a process in atomic mode.  ``atomic_free`` holds
     where no process holds atomic control, ``holder_blocked`` where one does and cannot move
-    (its timeout moves not counted); ``release`` frees control."""
+    (its timeout moves not counted); ``release`` frees control; ``lengths``: the arrays'
+    lengths (``no_move``)."""
     system_turn = _at(TURN, 0)
     moved = (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(0)), Assign(Name(ENTRY), Const(0)))
     summands = [ir.Summand(s.locals, _conj(system_turn, s.guard), s.event, s.program + (moved[1:] if keep else moved),
                            s.origin, s.owners) for s, keep in zip(system, keeps)]
-    summands.append(ir.Summand((), _conj(system_turn, atomic_free, no_move(system)), ir.Event("never.stutter"),
+    summands.append(ir.Summand((), _conj(system_turn, atomic_free, no_move(system, lengths)), ir.Event("never.stutter"),
                                (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(1))),
                                ir.Origin.at(text="never claim stutters (no process can move)"), (CLAIM,)))
     if holder_blocked != ir.FALSE:
@@ -152,24 +159,75 @@ def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence
                    ir.Process(CLAIM, CLAIM, 0, None, ((CLAIM_PC, 0),)))
 
 
-def no_move(system: Sequence[ir.Summand]) -> Expr:
+def no_move(system: Sequence[ir.Summand], lengths: Mapping[str, int] = {}) -> Expr:
     """No summand of ``system`` is enabled, as one conjunct per process (the first owner of
     a summand; that process cannot move): a flat disjunction of every guard would become a
     chain of binary constraints past ``JUNCTION_OPERANDS`` operands and single out its last
-    processes, hiding their symmetry."""
+    processes, hiding their symmetry.
+
+    An element read through a variable index (``victim[l]``, arrays of ``lengths``) reads
+    0 where the index is out of range, instead of faulting (``_total_reads``): the conjuncts are evaluated in
+    order, so a fault of the second would be reached only where the first holds, and that
+    order would single out the first process and hide every symmetry that moves it
+    (``peterson_filter.pml`` lost all of them under any claim).  Where such a read would
+    fault, the process's own step of that guard faults too (same guard, same state), so the
+    model's fault states are the same."""
     by_process: dict[tuple, list[Expr]] = {}
     for s in system:
-        by_process.setdefault(s.owners[:1], []).append(s.guard)
+        by_process.setdefault(s.owners[:1], []).append(_total_reads(s.guard, lengths))
     return _conj(*(neg(disj(*guards)) for guards in by_process.values()))
+
+
+def _total_reads(e: Expr, lengths: Mapping[str, int]) -> Expr:
+    """``e`` with each read ``a[i]`` of a non-constant ``i`` as ``i == 0 ? a[0] : i == 1 ? a[1] : ... : 0``."""
+    if isinstance(e, ir.Index):
+        index = _total_reads(e.index, lengths)
+        read = ir.Index(e.array, index)
+        if isinstance(index, Const) or e.array not in lengths:
+            return read
+        # element by element, each a read with a constant subscript, which cannot fault
+        # (a guarded read still carries a fault relation that singles out its conjunct)
+        out: Expr = Const(0)
+        for k in reversed(range(lengths[e.array])):
+            out = ir.Ite(Binary("==", index, Const(k)), ir.Index(e.array, Const(k)), out)
+        return out
+    if isinstance(e, ir.Unary):
+        return ir.Unary(e.op, _total_reads(e.operand, lengths))
+    if isinstance(e, Binary):
+        return Binary(e.op, _total_reads(e.left, lengths), _total_reads(e.right, lengths))
+    if isinstance(e, ir.Ite):
+        return ir.Ite(_total_reads(e.cond, lengths), _total_reads(e.then, lengths), _total_reads(e.else_, lengths))
+    return e
 
 
 def cycle_assertions(accepting: Sequence[Expr], progress: bool) -> tuple[ir.Assertion, ...]:
     """The cycle properties the model's labels ask for: no acceptance cycle (``accepting``:
     where the claim -- or, without one, a process -- is at an ``accept`` label; checked by
-    ``detect.checking.cycles``), no non-progress cycle (``progress`` labels: not checked)."""
+    ``detect.checking.cycles``), no non-progress cycle (``progress`` labels: not checked
+    unless asked for, ``np_claim``)."""
     out = []
     if accepting:
         out.append(ir.Assertion("acceptance", "no acceptance cycle (accept labels)", disj(*accepting)))
     if progress:
-        out.append(ir.Assertion("progress", "no non-progress cycle (progress labels; not checked)"))
+        out.append(ir.Assertion("progress", "no non-progress cycle (progress labels; not checked: "
+                                            "pass --non-progress)"))
     return tuple(out)
+
+
+#: pan's name for its non-progress claim; as an ``ltl_name``, asks for that claim instead
+#: of the model's never claim or ltl formulas (``frontends.promela.parse_text``)
+NON_PROGRESS = ":np_:"
+#: the accepting location of ``np_claim``
+NP_ACCEPT = 2
+NP_ASSERTION = "no non-progress cycle (progress labels, as pan -l)"
+
+
+def np_claim(at_progress: Sequence[Expr], origin: ir.Origin) -> tuple[Graph, list[ClaimStep]]:
+    """pan's ``:np_:`` claim (module docstring) as a graph and its steps; ``at_progress``:
+    the conditions that some process is at a ``progress`` label."""
+    np_ = _conj(neg(disj(*at_progress)), _at(STUTTER, 0))
+    graph = Graph(NON_PROGRESS, 1, 3, (1, NP_ACCEPT), (), frozenset(), frozenset(),
+                  (("accept_np_", NP_ACCEPT),), ())
+    steps = [ClaimStep(1, NP_ACCEPT, np_, origin), ClaimStep(1, 1, ir.TRUE, origin),
+             ClaimStep(NP_ACCEPT, NP_ACCEPT, np_, origin)]
+    return graph, steps

@@ -47,7 +47,8 @@ from frontends.kit.bounds import state_slots_refusal
 from frontends.kit import Span
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
-from frontends.promela.claim import CLAIM_PC, ClaimStep, check_claim, cycle_assertions, product
+from frontends.promela.claim import (CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim, cycle_assertions, np_claim,
+                                     product)
 from frontends.promela.normal import alternatives, normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
@@ -240,6 +241,8 @@ class Lowering:
         self.wide_at: dict[str, tuple[str, int, int]] = {}
         #: the never claim, if the model has one (it counts in ``_nr_pr``, as in pan)
         self.claim: Optional[S.Never] = None
+        #: pan's ``:np_:`` claim replaces ``claim`` (non-progress cycles, ``claim.np_claim``)
+        self.non_progress = False
         #: every channel instance, in the order of their identities (``Channel.ident``)
         self.channels: list[Channel] = []
         #: the IR variables holding channel identities (``chan`` variables and message fields)
@@ -614,7 +617,8 @@ class Translator:
                 stored = ctx.locals.get("_pid")  # a process that receives into _pid (``declare_instance``)
                 return Const(ctx.inst.pid) if stored is None else Name(stored.name)
             if e.name == "_nr_pr":
-                return self.nr_pr() if self.low.claim is None else Binary("+", self.nr_pr(), Const(1))
+                has_claim = self.low.claim is not None or self.low.non_progress
+                return Binary("+", self.nr_pr(), Const(1)) if has_claim else self.nr_pr()
             return Name(_TIMEOUT)
         if isinstance(e, S.ChanFn):
             out = []
@@ -963,9 +967,12 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
     return lower_with_storage(program, pre, path, name)[1]
 
 
-def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs: Optional[int] = None
+def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs: Optional[int] = None,
+                       non_progress: bool = False
                        ) -> tuple[Expr, ir.SequentialModel, dict[str, tuple[tuple[int, int], tuple[str, int, int]]]]:
-    """``(stored, model, wide)``: ``stored`` holds in the states Spin stores -- not inside an
+    """With ``non_progress``, the model's never claim and ltl blocks give way to pan's
+    ``:np_:`` claim (``claim.np_claim``), as pan compiled with ``-DNP`` and run with ``-l``.
+    ``(stored, model, wide)``: ``stored`` holds in the states Spin stores -- not inside an
     atomic sequence, or inside one whose process is blocked (timeout counted as false, as
     Spin decides it before trying timeout).  ``wide`` maps the variables whose type is too
     wide to enumerate (``int``) to their type's range and where they are declared (file,
@@ -975,6 +982,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     Why one function: the lowering's phases in Spin's order (mtypes, typedefs, globals, proctypes, instances, summands), all on one ``Lowering``.
     """
     low = Lowering(program, pre, path, name)
+    low.non_progress = non_progress
     units = program.units
     # mtypes (Spin 6.5.2): each mtype (the plain one and each named mtype:sub) numbers its
     # names from 1; a declaration's names follow the ones declared before, the last first.
@@ -999,7 +1007,14 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             if low.claim is not None:
                 raise low.error("unsupported construct: a second never claim", u.pos)
             low.claim = u
-    if program.ltl_ignored:
+    if non_progress:
+        if low.claim is not None:
+            low.warn("the never claim is not used: --non-progress checks pan's own claim (as pan -l)")
+            low.claim = None
+        if program.ltl_texts:
+            low.warn(f"{len(program.ltl_texts)} ltl formula(s) not checked: --non-progress checks "
+                     "non-progress cycles only (as pan -l)")
+    elif program.ltl_ignored:
         low.warn(f"{program.ltl_ignored} ltl formula(s) not checked (one is checked per run: choose it with --ltl NAME)")
     for u in units:
         if isinstance(u, S.Decl):
@@ -1127,6 +1142,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         claim_graph = graph(":never:", low.claim.body)
         check_claim(low.claim, claim_graph, low.error)
         claim = (claim_graph, claim_steps(low, tr, claim_graph))
+    elif non_progress:
+        at_progress = [tr.counter(i).at(loc) for i in instances for label, loc in i.graph.labels
+                       if label.startswith("progress")]
+        claim = np_claim(at_progress, ir.Origin.at(text="pan's non-progress claim (np_)"))
     stored, model = assemble(low, tr, instances, steps, plan, init_inst, claim)
     # pan's queue of each channel whose number is fixed: q_offset[ident - 1] (symdetect spin)
     model = dataclasses.replace(model, annotations=model.annotations + (
@@ -1930,14 +1949,13 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         prod = product(summands, [st.holder() is not None for st in steps], claim_moves, claim_graph,
                        atomic_free=owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
                        holder_blocked=disj(*blocked) if atomic_pids else FALSE,
-                       release=(owner.release(),) if atomic_pids else ())
+                       release=(owner.release(),) if atomic_pids else (), lengths=sizes)
         summands, stored = list(prod.summands), prod.stored
         variables, processes = variables + prod.variables, processes + (prod.process,)
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
-    assertions += _cycle_properties(tr, instances, claim[0] if claim is not None else None)
-    # An ignored ``ltl`` block stays a property, "not checked": a run never reports it holding.
-    assertions += tuple(ir.Assertion("ltl", text) for text in low.program.ltl_texts)
+    assertions = _cycle_properties(tr, instances, claim[0] if claim is not None else None, assertions,
+                                   low.non_progress, low.program.ltl_texts)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
@@ -1995,11 +2013,17 @@ def _named_channel_values(low: Lowering) -> list[ir.Variable]:
     return [dataclasses.replace(v, value_names=idents) if v.name in low.chan_valued else v for v in low.variables]
 
 
-def _cycle_properties(tr: Translator, instances, claim: Optional[Graph]) -> tuple[ir.Assertion, ...]:
-    """The acceptance and non-progress properties the labels ask for: ``accept`` labels of
-    the claim and of the processes (pan's ``-a`` marks a state accepting when any process,
-    the claim or another, is at an accept label: pan.c's ``accpstate`` loop over all
-    ``_nr_pr`` processes), ``progress`` labels of the processes."""
+def _cycle_properties(tr: Translator, instances, claim: Optional[Graph], before: tuple, non_progress: bool,
+                      ltl_texts: tuple) -> tuple[ir.Assertion, ...]:
+    """``before`` and the acceptance and non-progress properties the labels ask for: ``accept``
+    labels of the claim and of the processes (pan's ``-a`` marks a state accepting when any
+    process, the claim or another, is at an accept label: pan.c's ``accpstate`` loop over
+    all ``_nr_pr`` processes), ``progress`` labels of the processes, then the ``ltl`` blocks
+    not checked (``ltl_texts``: "not checked", so a run never reports them holding).  With
+    ``non_progress``, only the claim ``:np_:``'s accepting location (pan.c's ``a_cycles``
+    under ``-DNP``): its claim has no end, and the ltl blocks are not asked for."""
+    if non_progress:
+        return (ir.Assertion("acceptance", NP_ASSERTION, Binary("==", Name(CLAIM_PC), Const(2))),)
     accepting = []
     if claim is not None:
         accepting = [Binary("==", Name(CLAIM_PC), Const(loc)) for name, loc in claim.labels
@@ -2007,7 +2031,7 @@ def _cycle_properties(tr: Translator, instances, claim: Optional[Graph]) -> tupl
     accepting += [tr.counter(i).at(loc) for i in instances for name, loc in i.graph.labels
                   if name.startswith("accept")]
     progress = any(name.startswith("progress") for i in instances for name, _ in i.graph.labels)
-    return cycle_assertions(accepting, progress)
+    return before + cycle_assertions(accepting, progress) + tuple(ir.Assertion("ltl", text) for text in ltl_texts)
 
 
 def _processes(instances, variables) -> tuple[ir.Process, ...]:
