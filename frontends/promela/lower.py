@@ -1017,9 +1017,12 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     # ---- instances started at load time, in declaration order
     graphs: dict[str, Graph] = {}
 
+    visible = _remote_labels(program)
+
     def graph(pname: str, body: S.Sequence) -> Graph:
         if pname not in graphs:
-            graphs[pname] = build_graph(pname, expand_inlines(low, body), path, pre.origin)
+            graphs[pname] = build_graph(pname, expand_inlines(low, body), path, pre.origin,
+                                        frozenset(label for p, label in visible if p == pname))
         return graphs[pname]
 
     instances: list[Instance] = []
@@ -1185,6 +1188,19 @@ def _remotely_referenced(program: S.Program) -> frozenset[str]:
     def note(n) -> bool:
         if isinstance(n, S.RemoteLabel):
             found.add(n.proctype)
+        return False
+
+    find_node(program, note)
+    return frozenset(found)
+
+
+def _remote_labels(program: S.Program) -> frozenset[tuple[str, str]]:
+    """``(proctype, label)`` for every remote reference ``P[k]@L`` in the program."""
+    found: set[tuple[str, str]] = set()
+
+    def note(n) -> bool:
+        if isinstance(n, S.RemoteLabel):
+            found.add((n.proctype, n.label))
         return False
 
     find_node(program, note)
