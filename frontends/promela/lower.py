@@ -47,7 +47,7 @@ from frontends.kit.bounds import state_slots_refusal
 from frontends.kit import Span
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
-from frontends.promela.claim import CLAIM_PC, ClaimStep, check_claim, cycle_assertions, product
+from frontends.promela.claim import CARRY as CLAIM_CARRY, CLAIM_PC, ClaimStep, check_claim, cycle_assertions, product
 from frontends.promela.normal import alternatives, normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
@@ -1154,7 +1154,7 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             path, line = low.pre.origin(t.line)
             out.append(ClaimStep(t.src, t.dst, guard,
                                  ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),)),
-                                 prog))
+                                 prog, t.keep))
     return out
 
 
@@ -1885,6 +1885,14 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     full = []
     for st in steps:
         full.append(conj(tr.counter(st.inst).at(st.src), st.guard))
+    # Under a never claim pan decides timeout at the claim's move ("req timeout") and an
+    # atomic sequence keeps the value it started with (claim.CARRY): a holder's timeout is
+    # that carried value, the others' is "no process can move" while nobody holds control.
+    # (only where a holder may read it: a step from where a process may hold control tests
+    # timeout; elsewhere the carried bit would only cost state and graph size)
+    carry = claim is not None and any(
+        st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
+    holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
     if atomic_pids:
         low.variables.append(owner.variable(atomic_pids))
         for pid in atomic_pids:
@@ -1893,8 +1901,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
             # take their own timeout moves).
             at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
                                              if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
-                                       _TIMEOUT, FALSE)
+                                       _TIMEOUT, holder_timeout)
     timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
+    if carry:
+        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
     summands = []
     for st, f in zip(steps, full):
         excl = TRUE
@@ -1929,7 +1939,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         prod = product(summands, [st.holder() is not None for st in steps], claim_moves, claim_graph,
                        atomic_free=owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
                        holder_blocked=disj(*blocked) if atomic_pids else FALSE,
-                       release=(owner.release(),) if atomic_pids else ())
+                       release=(owner.release(),) if atomic_pids else (), timeout=timeout if carry else None)
         summands, stored = list(prod.summands), prod.stored
         variables, processes = variables + prod.variables, processes + (prod.process,)
         # pan does not look for invalid end states under a never claim
@@ -1942,6 +1952,12 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
         processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
     )
+
+
+def _reads_timeout(st) -> bool:
+    """Step ``st``'s guard or program reads ``timeout``."""
+    exprs = (st.guard,) + tuple(walk.program_expressions(st.program))
+    return any(isinstance(x, Name) and x.name == _TIMEOUT for e in exprs for x in walk.subexpressions(e))
 
 
 def _label_marks(tr: Translator, instances, claim: Optional[Graph]) -> tuple[tuple[str, int, int, str], ...]:
