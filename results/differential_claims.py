@@ -60,8 +60,12 @@ def main() -> None:
     ap.add_argument("-o", "--output", type=Path, default=None, help="also write the markdown here")
     args = ap.parse_args()
     start = time.perf_counter()
+    results = []
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        results = sorted(pool.imap_unordered(_one, range(args.n)))
+        for r in pool.imap_unordered(_one, range(args.n)):
+            results.append(r)
+            print(f"seed {r[0]}: {r[1][:150]}", file=sys.stderr, flush=True)  # progress
+    results.sort()
     took = time.perf_counter() - start
     kinds = collections.Counter(r[1].split(":")[0] for r in results)
     compared = kinds["agree"] + kinds["disagree"] + kinds["crash"]

@@ -1877,7 +1877,6 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     for st in steps:
         if st.holder() is not None:
             holding.setdefault(st.holder_instance().owner, set()).add(st.dst if st.partner is None else st.partner[1])
-    at_guard = {}
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
     # summand per alternative, with the same program.
     sizes = {v.name: v.length for v in low.variables if v.size is not None}
@@ -1885,26 +1884,9 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     full = []
     for st in steps:
         full.append(conj(tr.counter(st.inst).at(st.src), st.guard))
-    # Under a never claim pan decides timeout at the claim's move ("req timeout") and an
-    # atomic sequence keeps the value it started with (claim.CARRY): a holder's timeout is
-    # that carried value, the others' is "no process can move" while nobody holds control.
-    # (only where a holder may read it: a step from where a process may hold control tests
-    # timeout; elsewhere the carried bit would only cost state and graph size)
-    carry = claim is not None and any(
-        st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
-    holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
     if atomic_pids:
         low.variables.append(owner.variable(atomic_pids))
-        for pid in atomic_pids:
-            # Spin decides that the atomic process is blocked before it tries timeout: a
-            # holder whose only move is a timeout hands control to everybody (who may then
-            # take their own timeout moves).
-            at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
-                                             if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
-                                       _TIMEOUT, holder_timeout)
-    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
-    if carry:
-        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
+    carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None)
     summands = []
     for st, f in zip(steps, full):
         excl = TRUE
@@ -1952,6 +1934,32 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
         processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
     )
+
+
+def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,
+              claimed: bool) -> tuple[bool, dict, Expr]:
+    """``(carry, at_guard, timeout)``: whether the claim product carries timeout through
+    atomic sequences (``claim.CARRY``), each atomic pid's "can move where it holds control"
+    and the value of ``timeout`` (``full``: each step's guard with its location)."""
+    # Under a never claim pan decides timeout at the claim's move ("req timeout") and an
+    # atomic sequence keeps the value it started with (claim.CARRY): a holder's timeout is
+    # that carried value, the others' is "no process can move" while nobody holds control.
+    # (only where a holder may read it: a step from where a process may hold control tests
+    # timeout; elsewhere the carried bit would only cost state and graph size)
+    carry = claimed and any(st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
+    holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
+    at_guard = {}
+    for pid in atomic_pids:
+        # Spin decides that the atomic process is blocked before it tries timeout: a
+        # holder whose only move is a timeout hands control to everybody (who may then
+        # take their own timeout moves).
+        at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
+                                         if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
+                                   _TIMEOUT, holder_timeout)
+    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
+    if carry:
+        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
+    return carry, at_guard, timeout
 
 
 def _reads_timeout(st) -> bool:
