@@ -590,6 +590,86 @@ def claimed(seed: int) -> str:
     return gen.model() + gen.claim()
 
 
+def spin_claimed(seed: int, reverse: bool = False) -> str:
+    """A small random model with a never claim as Spin users write them (a stream of its
+    own): one or two processes over the globals and one or two channels (which they send
+    on), a process taking ``timeout`` moves inside and outside ``atomic``, maybe one with a
+    labelled ``goto`` that the claim names by ``Lg@Lp``, and a claim with polls of the
+    channels (``q?[k]``, ``q?[eval(g0)]``, negated and in conjunctions), ``atomic`` sequences
+    (``atomic { g -> h -> goto S }``, Spin's translator's ``atomic { g -> assert(!g) }``
+    followed by a jump), ``assert``, conditions.  Every atomic sequence of the claim jumps
+    forward: after a stutter move pan stores no state until the claim stutters again, so a
+    sequence that could repeat forever on a stuck system sends pan past any depth bound.
+    ``reverse``: the same model with each claim state's options in reverse order (pan's
+    count may depend on the order it tries them: README, never claims)."""
+    gen = _Gen(seed * 104723 + 28)
+    r = gen.r
+    lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
+             f"byte a[{gen.arr}];"]
+    for k in range(r.choice([1, 1, 2])):
+        # q0 buffered: the claim polls it (pan reports an error for a poll of a rendezvous
+        # channel, where we say false: README, not compared here)
+        gen.chans[f"q{k}"] = r.choice([1, 2] if k == 0 else [0, 1, 2])
+        lines.append(f"chan q{k} = [{gen.chans[f'q{k}']}] of {{ byte }};")
+    for p in range(r.randint(1, 2)):
+        gen.counters = 0
+        stmts = [f"q0!{r.randint(0, 2)}"] + [gen.stmt(["l0"]) for _ in range(r.randint(1, 2))]
+        r.shuffle(stmts)
+        counters = "".join(f", c{k}" for k in range(1, gen.counters + 1))
+        lines.append(f"active proctype P{p}() {{ byte l0{counters}; {'; '.join(stmts)} }}")
+    tm = r.randrange(3)
+    if tm == 0:
+        lines.append("active proctype Tm() { byte n; do :: n < 2 -> atomic { timeout -> g0 = (g0 + 1) % 3; n++ } "
+                     ":: else -> break od }")
+    elif tm == 1:
+        # (not a second timeout inside one atomic sequence: lower.CARRY_TIMEOUT is off, README)
+        lines.append("active proctype Tm() { byte n; do :: n < 2 -> atomic { if :: timeout -> g1 = n :: g0 == 5 fi }; "
+                     "n++ :: else -> break od }")
+    else:
+        lines.append("active proctype Tm() { byte n; do :: timeout -> n++; g1 = n % 2 :: n >= 2 -> break od }")
+    remote = r.random() < 0.5
+    if remote:
+        lines.append("active proctype Lg() { byte n; do :: n < 2 -> n++; Lp: goto Lq; Lq: g1 = n % 3 "
+                     ":: else -> break od }")
+    gen.in_claim = True
+
+    def cond() -> str:
+        k = r.randrange(10)
+        if k < 3:
+            ch = r.choice([c for c, cap in gen.chans.items() if cap > 0])
+            poll = f"{ch}?[{r.choice(['0', '1', '2', 'eval(g0)'])}]"
+            return r.choice([poll, f"!({poll})", f"({poll} && {gen.cond([])})"])
+        if k == 3 and remote:
+            return r.choice(["Lg@Lp", "!Lg@Lp", f"(Lg@Lp || {gen.cond([])})"])
+        return gen.cond([])
+
+    states = r.randint(1, 3)
+    labels = ["accept_s" if r.random() < 0.3 else "S0"] + [f"S{k}" for k in range(1, states)] + [f"E{states}"]
+    parts = []
+    for k in range(states):
+        options = [f":: {cond()} -> goto {labels[k + 1]}"]
+        for _ in range(r.randint(1, 2)):
+            j = r.randrange(4)
+            g, ahead = cond(), r.choice(labels[k + 1:])
+            while j == 1 and ("full(" in g or "empty(" in g):  # Spin refuses to negate those
+                g = cond()
+            if j == 0:
+                options.append(f":: atomic {{ {g} -> {cond()} -> goto {ahead} }}")
+            elif j == 1:
+                options.append(f":: atomic {{ {g} -> assert(!({g})); goto {ahead} }}")
+            elif j == 2:
+                options.append(f":: {g} -> assert({cond()})")
+            else:
+                options.append(f":: {g} -> goto {labels[0]}")
+        options.append(r.choice([":: else", ":: true", ":: skip", f":: {cond()}"]))
+        if reverse:
+            options.reverse()
+        parts.append(f"{labels[k]}: do {' '.join(options)} od")
+    parts.append(f"E{states}: {cond()}")
+    gen.in_claim = False
+    return "\n".join(lines) + "\nnever { " + "; ".join(parts) + " }\n"
+
+
 def ltl_claimed(seed: int) -> str:
     """The random model number ``seed`` (every ``assert`` made to hold, so that only the
     formula can be violated) with one random ``ltl`` block; every fourth seed a ``dynamic``

@@ -205,6 +205,19 @@ def compare(text: str, workdir: Optional[Path] = None, name: str = "m.pml",
     return None
 
 
+def claim_order_artifact(text: str, reordered: str, workdir: Optional[Path] = None) -> bool:
+    """Whether a state-count disagreement on ``text`` is pan's search-order dependence under
+    a never claim (README: where several claim locations enter one state in which no process
+    can move, pan stores whichever it reaches first): ``reordered`` (``text`` with the
+    claim's options in another order, the same model) gives pan another count, and ours
+    (order-independent) is at least each of them.  Counts with assertions made true."""
+    text, reordered = neutralise_asserts(text), neutralise_asserts(reordered)
+    first, second = spin_counts(text, workdir), spin_counts(reordered, workdir)
+    ours = our_counts(text)
+    return first.stored != second.stored and ours.stored >= max(first.stored, second.stored) \
+        and ours.stored == our_counts(reordered).stored
+
+
 def spin_ltl(text: str, workdir: Path, name: Optional[str] = None, timeout: float = 120) -> bool:
     """Whether ``pan -a`` (no partial-order reduction, no fairness) finds an error checking
     the ``ltl`` block ``name`` (default: the first) of Promela ``text``: an acceptance cycle,

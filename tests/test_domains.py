@@ -425,3 +425,25 @@ def test_fixpoint_work_per_slot_does_not_grow_with_the_buffers():
         buckets = sum(len(at) for at in state.at.values())
         work[buffer] = state.evaluations / (len(state.flat) * buckets)
     assert work[255] <= work[10], work
+
+
+@pytest.mark.parametrize("source", ["text", "corpus"])
+def test_wrapping_byte_counter_is_widened_to_its_type(source):
+    """Spin's ``Exercises/ex_1a.pml`` (``init { byte i; do :: i++ od }``; pan: 256 states):
+    the counter wraps, so its values are all of 0..255.  The fixpoint widens it to the
+    declared bound after ``_WIDEN_AFTER`` growths instead of adding one value per round."""
+    from detect.transform import domains
+    from frontends.promela import parse_text
+    from tests.spin_oracle import our_counts
+
+    text = "init { byte i; do :: i++ od }"
+    if source == "corpus":
+        path = CORPUS / "spin" / "Examples" / "Exercises" / "ex_1a.pml"
+        if not path.exists():
+            pytest.skip(f"corpus absent: {path}")
+        text = path.read_text()
+    model = parse_text(text, "ex_1a.pml", ltl_name="")
+    _, state = domains._fixpoint(model, frozenset(), 4096)
+    assert state.rounds <= domains._WIDEN_AFTER + 8
+    assert narrow_domains(model).variable("init.i").domain == tuple(range(256))
+    assert our_counts(text).stored == 256

@@ -23,9 +23,9 @@ from detect.symmetry.pipeline import detect
 from detect.transform.load import load_model
 from detect.transform.narrowing import narrow
 from frontends.promela import parse_text
-from tests.promela_gen import claimed
+from tests.promela_gen import claimed, spin_claimed
 from tests.test_differential_spin import _differ
-from tests.spin_oracle import compare, has_claim, our_acceptance, spin_acceptance, spin_available
+from tests.spin_oracle import claim_order_artifact, compare, has_claim, our_acceptance, spin_acceptance, spin_available
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,14 +84,145 @@ def test_claim_product_agrees_with_spin(name, tmp_path):
     assert compare(CASES[name], tmp_path) is None
 
 
-@pytest.mark.xfail(strict=True, reason="known: under a never claim a timeout inside an atomic sequence "
-                   "leaves one state more than Spin stores (Spin 4, we 5); found by promela_gen.dynamic_claimed(15)")
-def test_timeout_inside_atomic_under_a_claim_counts_as_spin(tmp_path):
+# Spin turns a ``goto``/``break`` carrying a label into a ``(1)`` step followed by the jump
+# when the label is an accept/end/progress label (flow.c ``add_el``) or a remote reference
+# ``P@L`` names it (``fix_dest``), so a process can be at that label.  Pinned with Spin
+# 6.5.2's "states, stored" and error verdict; before, we made the label an alias of the
+# jump's target (Book_1991/p123.pml: Spin 317, we 239).
+LABELLED_JUMPS = {
+    "claim names a goto's label": ("byte x;\n"
+                                   "active proctype A() { do :: x < 2 -> x++ :: x == 2 -> break od; L: goto E; E: x = 0 }\n"
+                                   "never { do :: A[0]@L -> break :: else od; do :: skip od }", 9, False),
+    "process names a goto's label": ("active proctype A() { byte x; x = 1; L: goto M; M: x = 2 }\n"
+                                     "active proctype B() { A[0]@L -> skip }", 14, True),
+    "process names a break's label": ("active proctype A() { byte x; do :: x < 3 -> x++ :: x == 3 -> L: break od; x = 0 }\n"
+                                      "active proctype B() { A[0]@L -> skip }", 20, True),
+    "end label on a goto": ("active proctype A() { byte x; x = 1; end: goto M; M: x = 2 }", 5, False),
+    "progress label on a break": ("active proctype A() { byte x; do :: x < 3 -> x++ :: x == 3 -> progress: break od; "
+                                  "x = 0 }", 11, False),
+    # the end label stays on the skip: blocked at M is an invalid end state
+    "end label on a goto inside atomic": ("active proctype A() { byte x; atomic { x = 1; end: goto M }; M: x == 5 }", 2, True),
+}
+
+
+@pytest.mark.parametrize("name", LABELLED_JUMPS)
+def test_labelled_jump_is_a_step_as_in_spin(name, tmp_path):
+    from tests.test_promela_spin_regressions import check
+
+    text, stored, error = LABELLED_JUMPS[name]
+    check(text, stored, error, tmp_path)
+
+
+def test_book_p123_counts_as_spin(tmp_path):
+    """Spin's alternating bit protocol with a never claim polling a channel and naming the
+    receiver's labels (one of them on a ``goto``): pan stores 317 states."""
+    path = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "Book_1991" / "p123.pml"
+    if not path.exists():
+        pytest.skip(f"corpus absent: {path}")
+    from tests.spin_oracle import our_counts
+
+    assert our_counts(path.read_text(), path.name).stored == 317
+    if spin_available():
+        assert compare(path.read_text(), tmp_path, path.name) is None
+
+
+# Under a claim pan decides timeout at the claim's move, and the atomic sequence that starts
+# then keeps it: the second timeout below is executable at once, so the holder never blocks
+# there (was: we handed control over and stored one state more, 5 against Spin's 4; found
+# by promela_gen.dynamic_claimed(15)).  A holder whose timeout was not carried blocks and
+# hands over to the claim, which then enables timeout for everybody.
+TIMEOUT_IN_ATOMIC = {
+    "carried through the sequence": ("byte g0, g1;\n"
+                                     "init { atomic { do :: else -> break :: g1 < 2 -> if :: timeout -> g0 = 1 "
+                                     ":: g0 == 5 fi; g1++ od } }\n"
+                                     "never { S0: do :: true od }\n", 4, False),
+    "claim moves between": ("byte g0, g1;\n"
+                            "init { atomic { do :: else -> break :: g1 < 2 -> if :: timeout -> g0 = 1 "
+                            ":: g0 == 5 fi; g1++ od } }\n"
+                            "never { do :: g0 == 0 :: g0 == 1 -> break od; do :: true :: g1 == 2 -> break od; "
+                            "do :: skip od }\n", 5, False),
+    "blocked holder without it": ("byte x, y;\n"
+                                  "active proctype P() { atomic { x = 1; timeout -> x = 2; x = 3 } }\n"
+                                  "active proctype Q() { y < 2 -> y++ }\n"
+                                  "never { do :: x != 2 od }\n", 10, False),
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="known: the carried timeout (lower.CARRY_TIMEOUT) is "
+                                            "off, its assignments made the value analysis too slow"))
+    if n != "blocked holder without it" else n for n in TIMEOUT_IN_ATOMIC])
+def test_timeout_inside_atomic_under_a_claim_counts_as_spin(name, tmp_path):
+    from tests.test_promela_spin_regressions import check
+
+    text, stored, error = TIMEOUT_IN_ATOMIC[name]
+    check(text, stored, error, tmp_path)
+
+
+# Atomic sequences in never claims, as Spin's LTL translator writes them and by hand: a chain
+# of claim moves with no system move and no stored state between them (pan's ``tau & 8`` on
+# the claim's turn).  Pinned with Spin 6.5.2's numbers; before, each was refused ("atomic
+# or d_step inside a never claim").
+CLAIM_ATOMIC = {
+    # spin -f '!([] (x <= 3))', verbatim
+    "Spin's translation of a safety formula": ("byte x;\n"
+                                               "active proctype P() { do :: x < 5 -> x++ :: x == 5 -> x = 0 od }\n"
+                                               "never {    /* !([] (x <= 3)) */\nT0_init:\n\tdo\n"
+                                               "\t:: atomic { (! ((x <= 3))) -> assert(!(! ((x <= 3)))) }\n"
+                                               "\t:: (1) -> goto T0_init\n\tod;\naccept_all:\n\tskip\n}\n", 12, True),
+    "a chain that jumps": ("byte x;\nactive proctype P() { x < 3 -> x++; x++ }\n"
+                           "never { S: do :: atomic { true -> x >= 0 -> goto T } :: x == 1 -> goto T od; "
+                           "T: do :: atomic { x == 2 -> skip } :: x < 2 -> goto S od }", 5, False),
+    # the chain begins with a stutter move: pan stores the state only after the next one
+    "a chain after a stutter move": ("byte x;\nactive proctype P() { x = 2; false }\n"
+                                     "never { S: do :: x == 2 -> goto S1 :: x != 2 od; "
+                                     "S1: do :: atomic { x == 2 -> x > 0 -> goto T } od; "
+                                     "T: do :: x == 2 -> goto U od; U: do :: true od }", 3, False),
+    "timeout in the system, assert in the chain": ("byte x;\n"
+                                                   "active proctype P() { do :: x < 3 -> x++ :: x == 3 -> break od; "
+                                                   "atomic { x == 3 -> timeout -> x = 0 } }\n"
+                                                   "never { S: do :: atomic { x == 1 -> x == 1 -> goto T } "
+                                                   ":: atomic { x != 1 -> assert(x != 4) } od; "
+                                                   "T: do :: x == 0 -> goto S :: x > 0 od }", 11, False),
+}
+
+
+@pytest.mark.parametrize("name", CLAIM_ATOMIC)
+def test_atomic_in_a_claim_counts_as_spin(name, tmp_path):
+    from tests.test_promela_spin_regressions import check
+
+    text, stored, error = CLAIM_ATOMIC[name]
+    check(text, stored, error, tmp_path)
+
+
+def test_spin_translators_claim_loads_as_written(tmp_path):
+    """The claim ``spin -f`` prints for a safety formula, pasted into a model, is checked
+    as Spin checks it: the assertion in its atomic sequence fails."""
     _needs_spin()
-    text = ("byte g0, g1;\n"
-            "init { atomic { do :: else -> break :: g1 < 2 -> if :: timeout -> g0 = 1 :: g0 == 5 fi; g1++ od } }\n"
-            "never { S0: do :: true od }\n")
+    claim = subprocess.run(["spin", "-f", "!([] (x <= 3))"], capture_output=True, text=True, check=True).stdout
+    assert "atomic" in claim
+    text = "byte x;\nactive proctype P() { do :: x < 5 -> x++ :: x == 5 -> x = 0 od }\n" + claim
     assert compare(text, tmp_path) is None
+    result = explore_reduced(narrow(parse_text(text, "m.pml")), "none").exploration
+    assert result.faults
+
+
+def test_d_step_in_a_claim_is_a_located_error():
+    with pytest.raises(InputError) as e:
+        parse_text("byte x;\nactive proctype P() { x++ }\nnever { do :: d_step { x > 0 -> x > 0 } od }\n", "m.pml")
+    assert (e.value.line, "d_step inside a never claim" in e.value.message) == (3, True)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_model_with_a_claim_as_spin_users_write_it(seed, tmp_path):
+    """``promela_gen.spin_claimed``: polls, atomic sequences and asserts in the claim, a
+    remote reference to a labelled goto, timeout moves in the system."""
+    text = spin_claimed(seed)
+    why = _differ(text, tmp_path)
+    if why is not None and why.startswith("states") and claim_order_artifact(
+            text, spin_claimed(seed, reverse=True), tmp_path):
+        why = None  # pan's search order under a claim (README): seed 4
+    assert why is None, text
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -171,7 +302,7 @@ def test_non_progress_cycles_are_reported_not_checked(tmp_path):
 
 @pytest.mark.parametrize("text,message", [
     ("byte x; active proctype P() { x++ }\nnever { x = 1 }", "may only test conditions"),
-    ("byte x; active proctype P() { x++ }\nnever { atomic { x == 1 } }", "atomic or d_step inside a never claim"),
+    ("byte x; active proctype P() { x++ }\nnever { d_step { x == 1 } }", "d_step inside a never claim"),
     ("byte x; active proctype P() { x++ }\nnever { timeout }", "timeout inside a never claim"),
     ("byte x; active proctype P() { x++ }\nnever { P@cs }", "P has no label cs"),
     ("byte x; active [2] proctype P() { cs: x++ }\nnever { P@cs }", "needs a pid"),

@@ -32,7 +32,7 @@ from typing import Optional
 
 from detect.errors import InputError
 
-from frontends.kit import Span
+from frontends.kit import Num, Span
 from frontends.promela import syntax as S
 
 
@@ -85,8 +85,9 @@ class Graph:
 
 
 class _Builder:
-    def __init__(self, name: str, path: str, origin):
+    def __init__(self, name: str, path: str, origin, visible: frozenset[str] = frozenset()):
         self.name = name
+        self.visible = visible  # labels some remote reference P@L names
         self.path = path
         self.origin = origin  # preprocessed line -> (path, line)
         self.next_loc = 0
@@ -133,6 +134,23 @@ class _Builder:
         self.jump_keep[loc] = self.marked(choice)
         return loc
 
+    def label(self, name: str, at: int, pos: Span) -> None:
+        if name in self.labels:
+            raise self.error(f"label {name} defined twice", pos)
+        self.labels[name] = at
+        self.label_block[name] = self.atomic_block
+        if name.startswith("end"):
+            self.end_labels.add(at)
+
+    def labelled_jump(self, s: S.Labeled) -> bool:
+        """``s`` labels a ``goto``/``break`` that Spin turns into a step (see ``stmt``)."""
+        names, inner = [], s
+        while isinstance(inner, S.Labeled):
+            names.append(inner.label)
+            inner = inner.stmt
+        return isinstance(inner, (S.Goto, S.Break)) and any(
+            n.startswith(("accept", "end", "progress")) or n in self.visible for n in names)
+
     # ------------------------------------------------------------------ statements
     def seq(self, seq: S.Sequence, at: int, cont: int, brk: Optional[int], option_head: bool) -> None:
         stmts = [s for s in seq.stmts if s is not None and not isinstance(s, S.Decl)]
@@ -148,13 +166,20 @@ class _Builder:
             cur = nxt
 
     def stmt(self, s, at: int, cont: int, brk: Optional[int], option_head: bool) -> None:
-        if isinstance(s, S.Labeled):
-            if s.label in self.labels:
-                raise self.error(f"label {s.label} defined twice", s.pos)
-            self.labels[s.label] = at
-            self.label_block[s.label] = self.atomic_block
-            if s.label.startswith("end"):
-                self.end_labels.add(at)
+        if isinstance(s, S.Labeled) and self.labelled_jump(s):
+            # Spin makes ``L: goto M`` (or ``L: break``) a ``(1)`` step followed by the jump
+            # when L is an accept/end/progress label (flow.c ``add_el``) or some ``P@L``
+            # names it (``fix_dest``): the process can be *at* L.
+            inner = s
+            while isinstance(inner, S.Labeled):
+                self.label(inner.label, at, inner.pos)
+                inner = inner.stmt
+            mid = self.new()
+            skip = S.ExprStmt(Num(1, inner.pos), inner.pos)
+            self.add(at, mid, "stmt", skip, inner.pos)
+            self.stmt(inner, mid, cont, brk, False)
+        elif isinstance(s, S.Labeled):
+            self.label(s.label, at, s.pos)
             self.stmt(s.stmt, at, cont, brk, option_head)
         elif isinstance(s, S.Goto):
             if option_head:
@@ -344,9 +369,10 @@ def declarations_as_steps(body: S.Sequence, error) -> tuple[S.Sequence, tuple[S.
     return sequence(body, True), tuple(declared), tuple(created)
 
 
-def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
-    """The automaton of ``body``; ``origin`` maps preprocessed lines to source lines."""
-    b = _Builder(name, path, origin)
+def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozenset[str] = frozenset()) -> Graph:
+    """The automaton of ``body``; ``origin`` maps preprocessed lines to source lines;
+    ``visible``: the labels of ``body`` that remote references ``P@L`` name."""
+    b = _Builder(name, path, origin, visible)
     body, declared, created = declarations_as_steps(body, b.error)
     b.locals = list(declared)
     entry = b.new()

@@ -6,8 +6,7 @@ atomic mode is followed by that process's next step, and the claim moves only on
 sequence ends or blocks (checked against pan.c's ``new_state`` and ``-DVERBOSE`` runs of
 Spin 6.5.2).
 Two state bits say whose move is next: ``_turn`` (1: the claim's) and ``_stutter`` (1: the
-claim's last move was a stutter move).  Besides the alternation, pan has three rules, each a
-summand here:
+claim's last move was a stutter move).  Besides the alternation, pan has these rules:
 
 * *stutter*: when no process can move (``timeout`` moves included), the claim moves again on
   the same system state (``-DNOSTUTTER`` is not the default, also under ``-DSAFETY``).  Pan
@@ -20,6 +19,13 @@ summand here:
   entry taken first, so it can exceed pan's there;
 * *atomic hand-over*: when the process holding atomic control is blocked, the claim moves
   before control passes to the others (pan's "switch to claim");
+* *claim atomic*: a step of the claim inside an ``atomic`` sequence (not its last) keeps
+  the turn with the claim (``_chain`` 1); pan stores no state until the sequence ends, and
+  when the sequence began with a stutter move not the state it ends in either (``_chain``
+  2: the claim stutters again from there, and the state after that move is stored);
+* *timeout*: pan enables ``timeout`` at the claim's move (no process could move), and a
+  system step that keeps atomic control passes that value on to the holder's next step
+  (``_timeout``); a holder's ``timeout`` is that carried value;
 * *violation*: a claim at its closing brace or at an ``end`` label (pan's ``stopstate``) is
   the error "end state in claim reached" -- here an ``invariant`` that fails there.  A claim
   that cannot move prunes the path.  Like any process, a claim at its closing brace is
@@ -58,8 +64,13 @@ CLAIM_PC = "never.pc"
 TURN = "_turn"
 STUTTER = "_stutter"
 ENTRY = "_entry"
+#: 1: ``timeout`` holds for the atomic step to come (pan's inherited ``tau & 1``)
+CARRY = "_timeout"
+#: 1: inside an atomic sequence of the claim; 2: the system's turn after one that began
+#: with a stutter move (pan's ``tau & 8`` on the claim's turn)
+CHAIN = "_chain"
 #: the state pan keeps outside its state vector (its search stack's ``tau``)
-HIDDEN = (TURN, STUTTER, ENTRY)
+HIDDEN = (TURN, STUTTER, ENTRY, CARRY, CHAIN)
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,8 @@ class ClaimStep:
     guard: Expr
     origin: ir.Origin
     program: tuple = ()
+    #: an element of an atomic sequence other than its last: the claim moves again at once
+    keep: bool = False
 
 
 @dataclass(frozen=True)
@@ -86,11 +99,11 @@ class Product:
 
 
 def check_claim(claim: S.Never, graph: Graph, error: Callable[[str, object], InputError]) -> None:
-    """Refuse what a never claim may not do: change state, declare variables, be atomic
-    (an ``atomic`` sequence of the claim is not supported)."""
-    atomic = _atomic_block(claim.body)
-    if atomic is not None:
-        raise error("unsupported construct: atomic or d_step inside a never claim", atomic.pos)
+    """Refuse what a never claim may not do: change state, declare variables (and a
+    ``d_step``, not supported there; ``atomic`` is, as Spin's translator writes it)."""
+    dstep = _atomic_block(claim.body)
+    if dstep is not None:
+        raise error("unsupported construct: d_step inside a never claim", dstep.pos)
     if graph.locals:
         raise error("variable declarations inside a never claim are not supported", graph.locals[0].pos)
     for t in graph.transitions:
@@ -100,8 +113,8 @@ def check_claim(claim: S.Never, graph: Graph, error: Callable[[str, object], Inp
 
 
 def _atomic_block(node) -> S.Block | None:
-    """The first ``atomic``/``d_step`` block inside ``node``, or None."""
-    if isinstance(node, S.Block) and node.kind != "block":
+    """The first ``d_step`` block inside ``node``, or None."""
+    if isinstance(node, S.Block) and node.kind == "d_step":
         return node
     if isinstance(node, (S.Sequence, S.Block, S.Labeled, S.Choice)):
         children = {S.Sequence: lambda n: n.stmts, S.Block: lambda n: (n.body,), S.Labeled: lambda n: (n.stmt,),
@@ -119,39 +132,77 @@ def _at(name: str, value: int) -> Expr:
 
 
 def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence[ClaimStep], graph: Graph, *,
-            atomic_free: Expr, holder_blocked: Expr, release: tuple, lengths: Mapping[str, int] = {}) -> Product:
+            atomic_free: Expr, holder_blocked: Expr, release: tuple, lengths: Mapping[str, int] = {},
+            timeout: Expr | None = None) -> Product:
     """The product of ``system`` (summands with their final guards) and the claim ``graph``.
 
     ``keeps[k]``: system summand k leaves a process in atomic mode.  ``atomic_free`` holds
     where no process holds atomic control, ``holder_blocked`` where one does and cannot move
-    (its timeout moves not counted); ``release`` frees control; ``lengths``: the arrays'
-    lengths (``no_move``)."""
+    (its timeout moves not counted, unless ``CARRY`` says timeout holds); ``release`` frees
+    control; ``lengths``: the arrays' lengths (``no_move``).  ``timeout`` (when some step
+    keeps atomic control): the value of ``timeout`` on the system's turn, which a step that
+    keeps atomic control passes on in ``CARRY`` (pan: "if claim allowed timeout, so does the
+    next program-step"); any other move of the system or the claim clears it."""
     system_turn = _at(TURN, 0)
-    moved = (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(0)), Assign(Name(ENTRY), Const(0)))
-    summands = [ir.Summand(s.locals, _conj(system_turn, s.guard), s.event, s.program + (moved[1:] if keep else moved),
+    chains = any(st.keep for st in steps)
+    # what every move that hands the turn to the claim afresh resets
+    clear = (Assign(Name(STUTTER), Const(0)), Assign(Name(ENTRY), Const(0)))
+    if chains:
+        clear += (Assign(Name(CHAIN), Const(0)),)
+    carry: tuple = ()
+    cleared: tuple = ()
+    if timeout is not None:
+        cleared = (Assign(Name(CARRY), Const(0)),)
+        carry = (Assign(Name(CARRY), ir.Ite(timeout, Const(1), Const(0))),)
+    moved = (Assign(Name(TURN), Const(1)),) + clear + cleared
+    summands = [ir.Summand(s.locals, _conj(system_turn, s.guard), s.event,
+                           carry + s.program + clear if keep else s.program + moved,
                            s.origin, s.owners) for s, keep in zip(system, keeps)]
     summands.append(ir.Summand((), _conj(system_turn, atomic_free, no_move(system, lengths)), ir.Event("never.stutter"),
-                               (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(1))),
+                               (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(1)))
+                               + ((Assign(Name(CHAIN), Const(0)),) if chains else ()),
                                ir.Origin.at(text="never claim stutters (no process can move)"), (CLAIM,)))
     if holder_blocked != ir.FALSE:
         summands.append(ir.Summand((), _conj(system_turn, holder_blocked), ir.Event("never.handover"),
                                    moved + release,
                                    ir.Origin.at(text="never claim moves (atomic process blocked)"), (CLAIM,)))
     for st in steps:
-        move = st.program + (Assign(Name(CLAIM_PC), Const(st.dst)), Assign(Name(TURN), Const(0)))
+        goto = st.program + (Assign(Name(CLAIM_PC), Const(st.dst)),)
         at = _conj(_at(TURN, 1), _at(CLAIM_PC, st.src), st.guard)
-        summands.append(ir.Summand((), _conj(at, _at(STUTTER, 0)), ir.Event(f"never.{st.src}"),
-                                   move + (Assign(Name(ENTRY), Const(st.src)),), st.origin, (CLAIM,)))
-        summands.append(ir.Summand((), _conj(at, _at(STUTTER, 1), neg(_at(ENTRY, st.dst))),
-                                   ir.Event(f"never.{st.src}"), move, st.origin, (CLAIM,)))
-        summands.append(ir.Summand((), _conj(at, _at(STUTTER, 1), _at(ENTRY, st.dst)),
-                                   ir.Event(f"never.{st.src}"), st.program + (Assign(Name(CLAIM_PC), Const(st.dst)),) + moved,
-                                   st.origin, (CLAIM,)))
+        event = ir.Event(f"never.{st.src}")
+
+        def add(guard: Expr, program: tuple) -> None:
+            summands.append(ir.Summand((), guard, event, program, st.origin, (CLAIM,)))
+
+        if st.keep:
+            # the claim moves again at once; pan stores no state before the sequence ends
+            add(_conj(at, _at(STUTTER, 0), _at(CHAIN, 0)), goto + (Assign(Name(ENTRY), Const(st.src)),
+                                                                  Assign(Name(CHAIN), Const(1))))
+            add(_conj(at, _at(STUTTER, 0), _at(CHAIN, 1)), goto)
+            add(_conj(at, _at(STUTTER, 1)), goto + (Assign(Name(CHAIN), Const(1)),))
+            continue
+        fresh = (_at(CHAIN, 0),) if chains else ()
+        move = goto + (Assign(Name(TURN), Const(0)),)
+        add(_conj(at, _at(STUTTER, 0), *fresh), move + (Assign(Name(ENTRY), Const(st.src)),))
+        add(_conj(at, _at(STUTTER, 1), *fresh, neg(_at(ENTRY, st.dst))), move)
+        add(_conj(at, _at(STUTTER, 1), *fresh, _at(ENTRY, st.dst)), goto + moved)
+        if chains:
+            # the end of an atomic sequence of the claim: after a stutter move pan does not
+            # store the state it reaches (the claim stutters again from there)
+            add(_conj(at, _at(STUTTER, 0), _at(CHAIN, 1)), move + (Assign(Name(CHAIN), Const(0)),))
+            add(_conj(at, _at(STUTTER, 1), _at(CHAIN, 1)), move + (Assign(Name(CHAIN), Const(2)),))
     locations = tuple(range(0, max(graph.locations) + 1))
     pc = ir.Variable(CLAIM_PC, locations, ((graph.entry,),), None, CLAIM)
     variables = (pc, ir.Variable(TURN, (0, 1), ((1,),)), ir.Variable(STUTTER, (0, 1), ((0,),)),
                  ir.Variable(ENTRY, locations, ((0,),)))
-    stored = disj(_conj(_at(TURN, 1), _at(STUTTER, 0), atomic_free), _conj(system_turn, _at(STUTTER, 1)))
+    if timeout is not None:
+        variables += (ir.Variable(CARRY, (0, 1), ((0,),)),)
+    if chains:
+        variables += (ir.Variable(CHAIN, (0, 1, 2), ((0,),)),)
+        stored = disj(_conj(_at(TURN, 1), _at(STUTTER, 0), atomic_free, neg(_at(CHAIN, 1))),
+                      _conj(system_turn, _at(STUTTER, 1), neg(_at(CHAIN, 2))))
+    else:
+        stored = disj(_conj(_at(TURN, 1), _at(STUTTER, 0), atomic_free), _conj(system_turn, _at(STUTTER, 1)))
     ends = sorted(graph.end_labels | {0})
     assertion = ir.Assertion("invariant", "never claim: its end is not reached",
                              neg(disj(*(_at(CLAIM_PC, e) for e in ends))))

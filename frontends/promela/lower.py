@@ -47,8 +47,8 @@ from frontends.kit.bounds import state_slots_refusal
 from frontends.kit import Span
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
-from frontends.promela.claim import (CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim, cycle_assertions, np_claim,
-                                     product)
+from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
+                                     cycle_assertions, np_claim, product)
 from frontends.promela.normal import alternatives, normal_guard
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
@@ -1032,9 +1032,12 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     # ---- instances started at load time, in declaration order
     graphs: dict[str, Graph] = {}
 
+    visible = _remote_labels(program)
+
     def graph(pname: str, body: S.Sequence) -> Graph:
         if pname not in graphs:
-            graphs[pname] = build_graph(pname, expand_inlines(low, body), path, pre.origin)
+            graphs[pname] = build_graph(pname, expand_inlines(low, body), path, pre.origin,
+                                        frozenset(label for p, label in visible if p == pname))
         return graphs[pname]
 
     instances: list[Instance] = []
@@ -1173,7 +1176,7 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             path, line = low.pre.origin(t.line)
             out.append(ClaimStep(t.src, t.dst, guard,
                                  ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),)),
-                                 prog))
+                                 prog, t.keep))
     return out
 
 
@@ -1207,6 +1210,19 @@ def _remotely_referenced(program: S.Program) -> frozenset[str]:
     def note(n) -> bool:
         if isinstance(n, S.RemoteLabel):
             found.add(n.proctype)
+        return False
+
+    find_node(program, note)
+    return frozenset(found)
+
+
+def _remote_labels(program: S.Program) -> frozenset[tuple[str, str]]:
+    """``(proctype, label)`` for every remote reference ``P[k]@L`` in the program."""
+    found: set[tuple[str, str]] = set()
+
+    def note(n) -> bool:
+        if isinstance(n, S.RemoteLabel):
+            found.add((n.proctype, n.label))
         return False
 
     find_node(program, note)
@@ -1897,7 +1913,6 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     for st in steps:
         if st.holder() is not None:
             holding.setdefault(st.holder_instance().owner, set()).add(st.dst if st.partner is None else st.partner[1])
-    at_guard = {}
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
     # summand per alternative, with the same program.
     sizes = {v.name: v.length for v in low.variables if v.size is not None}
@@ -1907,14 +1922,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         full.append(conj(tr.counter(st.inst).at(st.src), st.guard))
     if atomic_pids:
         low.variables.append(owner.variable(atomic_pids))
-        for pid in atomic_pids:
-            # Spin decides that the atomic process is blocked before it tries timeout: a
-            # holder whose only move is a timeout hands control to everybody (who may then
-            # take their own timeout moves).
-            at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
-                                             if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
-                                       _TIMEOUT, FALSE)
-    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
+    carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None)
     summands = []
     for st, f in zip(steps, full):
         excl = TRUE
@@ -1949,7 +1957,8 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         prod = product(summands, [st.holder() is not None for st in steps], claim_moves, claim_graph,
                        atomic_free=owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
                        holder_blocked=disj(*blocked) if atomic_pids else FALSE,
-                       release=(owner.release(),) if atomic_pids else (), lengths=sizes)
+                       release=(owner.release(),) if atomic_pids else (), lengths=sizes,
+                       timeout=timeout if carry else None)
         summands, stored = list(prod.summands), prod.stored
         variables, processes = variables + prod.variables, processes + (prod.process,)
         # pan does not look for invalid end states under a never claim
@@ -1961,6 +1970,45 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
         processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
     )
+
+
+#: carry timeout through the system's atomic sequences under a claim (see ``_timeouts``)
+CARRY_TIMEOUT = False
+
+
+def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,
+              claimed: bool) -> tuple[bool, dict, Expr]:
+    """``(carry, at_guard, timeout)``: whether the claim product carries timeout through
+    atomic sequences (``claim.CARRY``), each atomic pid's "can move where it holds control"
+    and the value of ``timeout`` (``full``: each step's guard with its location)."""
+    # Under a never claim pan decides timeout at the claim's move ("req timeout") and an
+    # atomic sequence keeps the value it started with (claim.CARRY): a holder's timeout is
+    # that carried value, the others' is "no process can move" while nobody holds control.
+    # (only where a holder may read it: a step from where a process may hold control tests
+    # timeout; elsewhere the carried bit would only cost state and graph size)
+    # Off: the carried value's assignment (the whole timeout condition in every atomic step)
+    # made the value analysis of promela_gen.claimed(4) take minutes instead of 4 s.
+    carry = CARRY_TIMEOUT and claimed and any(
+        st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
+    holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
+    at_guard = {}
+    for pid in atomic_pids:
+        # Spin decides that the atomic process is blocked before it tries timeout: a
+        # holder whose only move is a timeout hands control to everybody (who may then
+        # take their own timeout moves).
+        at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
+                                         if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
+                                   _TIMEOUT, holder_timeout)
+    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
+    if carry:
+        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
+    return carry, at_guard, timeout
+
+
+def _reads_timeout(st) -> bool:
+    """Step ``st``'s guard or program reads ``timeout``."""
+    exprs = (st.guard,) + tuple(walk.program_expressions(st.program))
+    return any(isinstance(x, Name) and x.name == _TIMEOUT for e in exprs for x in walk.subexpressions(e))
 
 
 def _label_marks(tr: Translator, instances, claim: Optional[Graph]) -> tuple[tuple[str, int, int, str], ...]:
