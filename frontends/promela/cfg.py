@@ -50,6 +50,9 @@ class Transition:
     siblings: tuple[int, ...] = ()
     #: the process keeps atomic control after this step (see the module docstring)
     keep: bool = False
+    #: for the first step of an ``unless`` escape copied to a location of its main part:
+    #: the number of that ``unless`` (0: an ordinary step)
+    escape: int = 0
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,15 @@ class Graph:
     #: those declared before the body's first statement: Spin initialises them when the
     #: process is created; every other declaration is a step (``declarations_as_steps``)
     created: tuple[S.VarDecl, ...] = ()
+    #: per location inside the main part of some ``unless``: the numbers of those
+    #: ``unless`` statements, outermost first (pan tries their escapes in this order, then
+    #: the location's own steps: the first executable group preempts all after it)
+    escapes: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    def preempting(self, t: "Transition") -> tuple[int, ...]:
+        """The ``unless`` numbers whose escapes, when executable, preempt ``t``."""
+        groups = dict(self.escapes).get(t.src, ())
+        return groups if t.escape == 0 else groups[:groups.index(t.escape)]
 
     def outgoing(self, loc: int) -> list[int]:
         return [k for k, t in enumerate(self.transitions) if t.src == loc]
@@ -103,6 +115,9 @@ class _Builder:
         self.locals: list[S.VarDecl] = []
         self.pending_gotos: list[tuple[int, str, Span, bool, int]] = []
         self.copies: list[tuple[int, int]] = []
+        #: per ``unless`` (numbered from 1 in the order they are met, outer before inner):
+        #: (its number, the locations of its main part, its escape's entry location)
+        self.unlesses: list[tuple[int, list[int], int]] = []
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.origin(pos.line)
@@ -209,6 +224,27 @@ class _Builder:
             else:
                 _check_dstep(self, s.body)
                 self.add(at, cont, "dstep", s, s.pos)
+        elif isinstance(s, S.Unless):
+            if option_head:
+                # Spin attaches the escape to the states of the main part; the first of them
+                # would be the if/do's own location, shared with the other options.
+                raise self.error("unsupported construct: 'unless' as the first statement of an option "
+                                 "(put a statement before it, or wrap the option in { })", s.pos)
+            number = len(self.unlesses) + 1
+            first = self.next_loc
+            entry = self.new()
+            record = (number, [], entry)
+            self.unlesses.append(record)
+            if isinstance(s.main, S.Block) and s.main.kind == "block":
+                # Spin 6.5.2: a { } main part starting with a do has no state of its own
+                # before the loop (unlike a { } elsewhere): { do .. od } unless {..} has the
+                # states of do .. od unless {..}
+                self.seq(s.main.body, at, cont, brk, False)
+            else:
+                self.stmt(s.main, at, cont, brk, False)
+            record[1].extend([at] + list(range(first + 1, self.next_loc + 1)))
+            record[1].remove(entry)
+            self.stmt(s.escape, entry, cont, brk, False)
         elif isinstance(s, S.Call):
             raise self.error(f"unknown inline {s.name}", s.pos)
         else:
@@ -404,8 +440,17 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
                 raise InputError("two else options leave the same point (Spin: inherits 2 'else' "
                                  "statements)", path_ or path, line, trans[second]["stmt"].pos.column)
         t["siblings"] = others
+    # unless: each location of a main part gets copies of its escape's first steps, after
+    # the siblings above (an else beside them is preempted by the escape, not its sibling).
+    groups: dict[int, list[int]] = {}
+    for number, main, escape_entry in b.unlesses:
+        firsts = [t for t in trans if t["src"] == b.root(escape_entry) and t.get("escape", 0) == 0]
+        for loc in dict.fromkeys(b.root(x) for x in main if x not in b.alias):
+            groups.setdefault(loc, []).append(number)
+            trans.extend(dict(t, src=loc, escape=number, siblings=()) for t in firsts)
     transitions = tuple(
-        Transition(t["src"], t["dst"], t["kind"], t["stmt"], t["line"], t["siblings"], t["keep"]) for t in trans
+        Transition(t["src"], t["dst"], t["kind"], t["stmt"], t["line"], t["siblings"], t["keep"], t.get("escape", 0))
+        for t in trans
     )
     entry_r, end_r = b.root(entry), b.root(end)
     transitions += (Transition(end_r, 0, "end", None, 0),)
@@ -415,4 +460,5 @@ def build_graph(name: str, body: S.Sequence, path: str, origin) -> Graph:
         name, entry_r, end_r, locations, transitions, holding,
         frozenset(b.root(x) for x in b.end_labels) | {end_r},
         tuple((k, b.root(v)) for k, v in b.labels.items()), tuple(b.locals), created,
+        tuple((loc, tuple(ns)) for loc, ns in sorted(groups.items())),
     )
