@@ -227,9 +227,11 @@ class _Builder:
         elif isinstance(s, S.Unless):
             if option_head:
                 # Spin attaches the escape to the states of the main part; the first of them
-                # would be the if/do's own location, shared with the other options.
-                raise self.error("unsupported construct: 'unless' as the first statement of an option "
-                                 "(put a statement before it, or wrap the option in { })", s.pos)
+                # would be the if/do's own location, shared with the other options (Spin
+                # counts neither as if the escape preempted them all nor as if it came after
+                # the option's first step: 179 states where those give 157 and 211).
+                raise self.error("unsupported construct: 'unless' as the first statement of an if/do option "
+                                 "(Spin 6.5.2's states for it are not reproduced)", s.pos)
             number = len(self.unlesses) + 1
             first = self.next_loc
             entry = self.new()
