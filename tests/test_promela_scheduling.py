@@ -117,6 +117,8 @@ def test_spin_examples_with_provided_and_priorities(name, stored, error, tmp_pat
     ("chan c = [0] of { byte };\nactive proctype A() priority 2 { c!1 }\nactive proctype B() {\n c?1 }",
      "cannot be combined with rendezvous", 2),
     ("byte x;\nactive proctype A() priority 300 { x = 1 }", "priority 300 out of range", 2),
+    ("byte x;\nactive proctype A() { skip; { x = 1 } unless {\n set_priority(0, 2) } }",
+     "set_priority as the first statement of an unless escape", 3),
     ("byte x;\nnotrace {\n skip }\nactive proctype A() { x = 1 }", "unsupported construct 'notrace'", 2),
 ])
 def test_refusals_are_located(text, message, line):

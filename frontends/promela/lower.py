@@ -1616,6 +1616,24 @@ def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict
     if low.uses_enabled:
         enabled = {k: resolve(v) for k, v in enabled.items()}
         provided = {k: resolve(v) for k, v in provided.items()}
+    # A priority nothing changes (no set_priority, no store to _priority) is a constant of
+    # the instance when every run of its proctype gives the same tag: comparisons of
+    # constants fold away, which keeps guards small (each inlines the executability of
+    # every process of a higher priority).
+    changed = find_node(low.program, lambda n: isinstance(n, S.SetPriority) or isinstance(
+        n, (S.Assign, S.IncDec)) and n.target.name == "_priority" or isinstance(n, S.Recv) and any(
+        a.kind == "var" and a.ref.name == "_priority" for a in n.args)) is not None
+
+    def priority_of(inst: Instance) -> Expr:
+        pdecl = low.proctypes.get(inst.proctype)
+        if not changed:
+            if inst.running:
+                return Const(pdecl.priority or 1 if pdecl is not None else 1)
+            tags = {r.priority or 1 for r in _runs_of(low.program, inst.proctype)}
+            if len(tags) == 1:
+                return Const(tags.pop())
+        return Name(f"{inst.prefix}{PRIORITY_SUFFIX}")
+
     out = []
     for st in steps:
         guard = resolve(st.guard) if low.uses_enabled else st.guard
@@ -1623,14 +1641,21 @@ def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict
         movers = [st.inst] + ([st.partner[0]] if st.partner is not None else [])
         extra = [provided[m.owner] for m in movers if m.owner in provided]
         if low.priorities:
-            mine = Name(f"{st.inst.prefix}{PRIORITY_SUFFIX}")
             for q in instances:
                 if q.pid == st.inst.pid:
                     continue
-                higher = conj(Binary(">", Name(f"{q.prefix}{PRIORITY_SUFFIX}"), mine),
-                              provided.get(q.owner, TRUE), enabled.get(q.owner, FALSE))
-                extra.append(neg(higher))
+                above = fold(Binary(">", priority_of(q), priority_of(st.inst)))
+                if above == FALSE:
+                    continue
+                extra.append(neg(conj(above, provided.get(q.owner, TRUE), enabled.get(q.owner, FALSE))))
         out.append(dataclasses.replace(st, guard=conj(guard, *extra), program=program))
+    return out
+
+
+def _runs_of(node, proctype: str) -> list:
+    """Every ``run`` of ``proctype`` inside AST ``node``."""
+    out: list = []
+    find_node(node, lambda n: isinstance(n, S.Run) and n.proctype == proctype and out.append(n) is not None)
     return out
 
 
