@@ -101,6 +101,17 @@ def test_only_the_highest_priority_enabled_processes_move(text, stored, error, t
     check(text, stored, error, tmp_path)
 
 
+@pytest.mark.parametrize("text,stored,error", [
+    # under a never claim (pan -DVERI: the claim moves first, its moves leave _last alone)
+    ("byte x;\nactive [2] proctype P() provided (x < 3 || _pid == 1) { byte l;\n"
+     " do :: x < 4 -> x++ :: _last == _pid -> l++; break od }\nnever { do :: x == 4 -> break :: true od }", 139, True),
+    ("byte x;\nactive proctype A() priority 2 { byte l; do :: x < 3 -> x++ :: x == 3 -> break od }\n"
+     "active proctype B() { byte l; x = 0; x = 1 }\nnever { do :: x == 1 -> break :: true od }", 17, True),
+])
+def test_scheduling_under_a_never_claim(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
+
+
 @pytest.mark.parametrize("name,stored,error", [("pathfinder.pml", 12, True), ("rtos1.pml", 12, False)])
 def test_spin_examples_with_provided_and_priorities(name, stored, error, tmp_path):
     path = EXAMPLES / name
