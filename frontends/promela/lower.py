@@ -1218,9 +1218,13 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             out.append(ClaimStep(t.src, t.dst, conj(*(tr.counter(i).at(0) for i in tr.instances)),
                                  ir.Origin((_at(low, 0, "never -end-"),))))
             continue
+        if t.escape:
+            raise low.error("unsupported construct: unless inside a never claim", t.stmt.pos)
         for guard, prog in transition_alternatives(low, tr, g, t, ctx):
             if any(isinstance(x, Name) and x.name == _TIMEOUT for x in walk.subexpressions(guard)):
                 raise low.error("unsupported construct: timeout inside a never claim", t.stmt.pos)
+            if any(isinstance(x, Name) and x.name.startswith(ENABLED) for x in walk.subexpressions(guard)):
+                raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
             out.append(ClaimStep(t.src, t.dst, guard,
                                  ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),)),
