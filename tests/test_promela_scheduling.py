@@ -134,7 +134,7 @@ def test_spin_examples_with_provided_and_priorities(name, stored, error, tmp_pat
     ("byte x;\nactive proctype A() { x = 1; x = 2 }\nnever { do :: skip; { x == 1 } unless { x == 2 } od }",
      "unless inside a never claim", 3),
     ("byte x;\nactive proctype A() { x = 1 }\nactive proctype B() { x = 3 }\nnever {\n do :: enabled(0) -> break od }",
-     "enabled() inside a never claim", 4),
+     "enabled() inside a never claim", 5),
 ])
 def test_refusals_are_located(text, message, line):
     with pytest.raises(InputError) as e:
