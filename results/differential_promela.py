@@ -1,6 +1,7 @@
 """Differential testing of the Promela front end against Spin: random models and the corpus.
 
-    python results/differential_promela.py [-n 300] [--tree DIR] [-o results/differential_promela.md]
+    python results/differential_promela.py [-n 300] [--tree DIR] [--generator NAME] [--no-corpus]
+        [-o results/differential_promela.md]
 
 Runs ``-n`` random models (``tests/promela_gen.py``, seeds 0..n-1) and every model of
 ``../shared/corpus/spin`` and ``../shared/corpus/beem/promela`` through Spin and through
@@ -8,7 +9,9 @@ symdetect (``tests/spin_oracle.py``: Spin's "states, stored" and error verdict a
 ``explore --spin-states``), and prints a markdown table: how many were compared, how many
 disagreed, and the cause of each disagreement.  ``--tree`` takes the symdetect under test
 from another source tree (e.g. an export of an older commit), with this tree's generator
-and oracle, so the same models measure before and after a fix.
+and oracle, so the same models measure before and after a fix.  ``--generator`` names the
+function of ``tests/promela_gen.py`` that makes the random models (default ``model``; e.g.
+``scheduled`` for provided/unless/enabled/_last/priorities), ``--no-corpus`` skips the corpus.
 """
 from __future__ import annotations
 
@@ -65,11 +68,11 @@ def _cause(text: str, outcome: str) -> str:
 
 
 def _one(job) -> tuple:
-    kind, key, tree = job
+    kind, key, tree, generator = job
     gen, oracle = _setup(tree)
     from detect.errors import InputError
 
-    model, compare, SpinRefused = gen.model, oracle.compare, oracle.SpinRefused
+    model, compare, SpinRefused = getattr(gen, generator), oracle.compare, oracle.SpinRefused
     if kind == "random":
         text, name = model(key), "m.pml"
     else:
@@ -102,10 +105,10 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {cpu}, {mem:.0f} GB; {spin}; Python {platform.python_version()}"
 
 
-def run(n: int, tree: str, workers: int) -> tuple[str, dict]:
-    jobs = [("random", s, tree) for s in range(n)]
+def run(n: int, tree: str, workers: int, generator: str = "model", corpus_too: bool = True) -> tuple[str, dict]:
+    jobs = [("random", s, tree, generator) for s in range(n)]
     corpus = sorted((CORPUS / "spin").glob("*.pml")) + sorted((CORPUS / "beem" / "promela").glob("*.pml"))
-    jobs += [("corpus", str(p.resolve()), tree) for p in corpus]
+    jobs += [("corpus", str(p.resolve()), tree, generator) for p in corpus if corpus_too]
     results = []
     start = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -159,11 +162,14 @@ def main() -> None:
     ap.add_argument("--tree", default=str(HERE), help="the symdetect source tree under test")
     ap.add_argument("--label", default=None, help="what to call the tree in the table")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--generator", default="model", help="the function of tests/promela_gen.py making the models")
+    ap.add_argument("--no-corpus", action="store_true", help="random models only")
     ap.add_argument("-o", "--output", type=Path, default=None, help="also write the markdown here")
     args = ap.parse_args()
-    took, stats = run(args.n, str(Path(args.tree).resolve()), args.workers)
+    took, stats = run(args.n, str(Path(args.tree).resolve()), args.workers, args.generator, not args.no_corpus)
     label = args.label or Path(args.tree).name
-    md = [f"### {label}", "", f"Machine: {machine()}. Took {took}.", ""]
+    md = [f"### {label}", "", f"Machine: {machine()}. Took {took}. Random models: promela_gen.{args.generator}, "
+          f"seeds 0..{args.n - 1}.", ""]
     md += table(label, stats) + ["", "Disagreements and crashes by cause (the first known cause whose construct "
                                  "the model contains):", ""] + causes(stats)
     md += ["", "Every model that did not agree:", ""] + (details(stats) or ["- none"])

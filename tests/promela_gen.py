@@ -28,7 +28,9 @@ backward ``goto`` into themselves (also as the sequence's last element).
 
 ``spawning(seed)`` gives processes channels through ``run`` (``run P(c)`` with local
 channels and channels chosen at run time); ``iterating(seed)`` adds Spin 6's ``for`` and
-``select``.
+``select``.  ``scheduled(seed)`` is about how pan schedules processes: ``provided`` clauses,
+``unless`` (nested too), ``enabled(pid)``, ``_last``, and priorities (``priority`` tags on
+proctypes and ``run``, ``set_priority``, ``get_priority``, ``_priority``).
 """
 from __future__ import annotations
 
@@ -582,6 +584,83 @@ def iterating(seed: int) -> str:
             parts.append(f"l0 = j; {gen.basic(locals_)}")
     counters = "".join(f", c{k}" for k in range(1, gen.counters + 1))
     return text + f"active proctype It() {{ byte j, l0{counters}; {'; '.join(parts)} }}\n"
+
+
+def scheduled(seed: int) -> str:
+    """A random model over pan's scheduling constructs (module docstring): 2-3 proctypes,
+    active or (the last) run by init with a ``priority`` tag, some with ``provided (cond)``
+    over globals or a ``priority`` tag, bodies from the base generator with a statement
+    wrapped in ``{ A } unless { B }`` (sometimes inside a second ``unless``), guards on
+    ``enabled(k)`` of another process and on ``_last``, and with priorities in use
+    ``set_priority`` and reads of ``get_priority``/``_priority``.  Channels are buffered:
+    pan refuses priorities and ``enabled`` beside rendezvous channels.  Every proctype has
+    locals, where pan stores ``_priority`` (see README)."""
+    gen = _Gen(seed)
+    # one level of if/do/atomic/d_step: guards inline the executability of the processes
+    # of higher priority and of those enabled() asks about, so deeper bodies load slowly
+    gen.depth = 1
+    r = random.Random(seed * 31 + 28)
+    cap = r.choice([1, 2])
+    gen.chans = {"q0": cap}
+    lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
+             f"byte a[{gen.arr}];", f"chan q0 = [{cap}] of {{ byte }};"]
+    procs = r.randint(2, 3)
+    spawn = r.random() < 0.3  # the last proctype is run by init
+    prio = r.random() < 0.5
+    pids = list(range(procs + spawn))  # init (if any) takes pid procs - 1, the run one procs
+    own_pid = {p: p for p in range(procs)}
+    if spawn:
+        own_pid[procs - 1] = procs
+    glob = lambda: r.choice(["g0 < 2", "g1 != 1", "b0", "!b0", "g0 == g1", "(g0 + g1) % 2 == 0"])  # noqa: E731
+
+    def sched(p: int) -> str:
+        others = [k for k in pids if k != own_pid[p]]
+        k = r.randrange(5 if prio else 3)
+        if k == 0 and others:
+            return f"{r.choice(['', '!'])}enabled({r.choice(others)}) -> {gen.assign(['l0'])}"
+        if k == 1:
+            return r.choice(["_last == _pid", "_last != _pid", f"_last == {r.choice(pids)}", "g1 = _last",
+                             "(_last == 0 || g0 > 0)"])
+        if k == 2:
+            return gen.basic(["l0"])
+        if k == 3:
+            return f"set_priority({r.choice(pids)}, {r.randint(1, 4)})"
+        return r.choice(["g0 = get_priority(0)", f"g1 = get_priority({r.choice(pids)}) % 3", "_priority = 2",
+                         "_priority > 1 -> g0 = 1", "l0 = _priority"])
+
+    runs = []
+    for p in range(procs):
+        locals_ = ["l0"]
+        gen.counters = 0
+        stmts = [gen.stmt(locals_) for _ in range(r.randint(2, 3))]
+        for _ in range(r.randint(0, 2)):
+            stmts.insert(r.randrange(len(stmts) + 1), sched(p))
+        if r.random() < 0.6:
+            j = r.randrange(len(stmts))
+            main = "; ".join(stmts[j:j + r.randint(1, 2)])
+            del stmts[j:j + 2]
+            escape = r.choice([glob(), "timeout", f"{gen.cond(locals_)}", sched(p)])
+            if escape.startswith("set_priority"):  # refused there (README)
+                escape = glob()
+            stmt = f"{{ {main} }} unless {{ {escape} -> {gen.basic(locals_)} }}"
+            if r.random() < 0.3:  # nested: the outer escape has priority
+                stmt = f"{{ {gen.basic(locals_)}; {stmt}; {gen.basic(locals_)} }} unless {{ {glob()} -> g1 = 3 }}"
+            stmts.insert(j, stmt)
+        counters = "".join(f", c{k}" for k in range(1, gen.counters + 1))
+        head = ""
+        if prio and r.random() < 0.6 and not (spawn and p == procs - 1):
+            head += f" priority {r.randint(1, 3)}"
+        if r.random() < 0.35:
+            head += f" provided ({glob()})"
+        body = f"byte l0{counters}; " + "; ".join(stmts)
+        if spawn and p == procs - 1:
+            lines.append(f"proctype P{p}(){head} {{ {body} }}")
+            runs.append(f"run P{p}()" + (f" priority {r.randint(1, 3)}" if prio else ""))
+        else:
+            lines.append(f"active proctype P{p}(){head} {{ {body} }}")
+    if runs:
+        lines.append(f"init {{ byte l0; {'; '.join(runs)}; l0 = 1 }}")
+    return "\n".join(lines) + "\n"
 
 
 def claimed(seed: int) -> str:

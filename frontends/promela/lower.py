@@ -247,6 +247,20 @@ class Lowering:
         self.channels: list[Channel] = []
         #: the IR variables holding channel identities (``chan`` variables and message fields)
         self.chan_valued: set[str] = set()
+        #: Spin 6.2's priorities are in use (``priority`` tags, ``set_priority``,
+        #: ``get_priority``, ``_priority``): every process has a ``_priority`` in the state
+        #: vector (pan's ``HAS_PRIORITY``), and only processes of the highest priority among
+        #: the enabled ones may move (``scheduling``)
+        self.priorities = find_node(program, lambda n: isinstance(n, S.Proctype) and n.priority is not None
+                                    or isinstance(n, S.Run) and n.priority is not None
+                                    or isinstance(n, S.SetPriority)
+                                    or isinstance(n, S.ProcFn) and n.fn == "get_priority"
+                                    or isinstance(n, S.VarRef) and n.name == "_priority") is not None
+        #: ``_last`` is read: the pid of the process that moved last is a global of the
+        #: state vector (pan's ``HAS_LAST``), set by every step of a process
+        self.uses_last = find_node(program, lambda n: isinstance(n, S.VarRef) and n.name == "_last") is not None
+        #: ``enabled(pid)`` is used (pan's ``HAS_ENABLED``)
+        self.uses_enabled = find_node(program, lambda n: isinstance(n, S.ProcFn) and n.fn == "enabled") is not None
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
@@ -482,6 +496,7 @@ class Translator:
             fresh = self.free(pid) if pid == slots.first else conj(self.occupied(pid - 1), self.free(pid))
             start = (self.counter(target).goto(target.graph.entry),) + \
                 local_initialisers(self.low, self, target, self.ctxs[target.owner], args)
+            start += run_priority(target, self.ctxs[target.owner], st)
             if st.target is not None:  # p = run P(): the new pid
                 start += (self.assign(st.target, Const(pid), ctx),)
             out.append((fresh, start))
@@ -635,6 +650,8 @@ class Translator:
             return self.remote_label(e, ctx)
         if isinstance(e, S.ArrayLength):
             return Const(self.array_length(e.array, ctx))
+        if isinstance(e, S.ProcFn):
+            return self.proc_fn(e, ctx)
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
@@ -642,6 +659,53 @@ class Translator:
             return _select([(c, FALSE if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
                             for c, ch in self.channel(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
+
+    def proc_fn(self, e: S.ProcFn, ctx: Ctx) -> Expr:
+        """``enabled(p)``: a placeholder ``__enabled__<p>`` that ``scheduling`` replaces by
+        "some step of process p is executable" once every step is known (pan's
+        ``enabled``: its transitions tried in test mode, ignoring ``provided``, priorities
+        and atomic sequences; 0 for a pid in use by nobody).  ``get_priority(p)``: that
+        process's ``_priority`` (0 for none).  ``pc_value`` is refused: its value is the
+        number of pan's internal state, which our locations do not reproduce."""
+        if e.fn == "pc_value":
+            raise self.low.error("unsupported construct 'pc_value' (its value is the number of pan's internal "
+                                 "state of the process, which this front end does not reproduce)", e.pos)
+        pid = self.expr(e.pid, ctx)
+        pids = sorted({i.pid for i in self.instances})
+        if e.fn == "enabled":
+            if isinstance(pid, Const) and ctx.inst is not None and pid.value == ctx.inst.pid:
+                raise self.low.error("enabled(pid) of the process itself (pan: 'used: enabled(pid=thisproc)')",
+                                     e.pos)
+            value = lambda k: Name(f"{ENABLED}{k}") if ctx.inst is None or k != ctx.inst.pid else FALSE
+        else:
+            def value(k: int) -> Expr:
+                out: Expr = Const(0)
+                for i in self.instances:
+                    if i.pid == k and f"{i.prefix}{PRIORITY_SUFFIX}" in self.low.var_bounds:
+                        out = Ite(Binary("!=", self.counter(i).slot, Const(0)), Name(f"{i.prefix}{PRIORITY_SUFFIX}"), out)
+                return out
+        if isinstance(pid, Const):
+            return value(pid.value) if pid.value in pids else Const(0)
+        out: Expr = Const(0)
+        for k in reversed(pids):
+            out = Ite(Binary("==", pid, Const(k)), value(k), out)
+        return out
+
+    def set_priority(self, st: S.SetPriority, ctx: Ctx) -> tuple:
+        """pan's ``set_priority``: the running process with that pid gets the priority (a
+        value outside 1..255 is the error "priority is out of range"); no such process:
+        nothing happens."""
+        pid, value = self.expr(st.pid, ctx), self.expr(st.value, ctx)
+        out: tuple = ()
+        for i in reversed(self.instances):
+            target = f"{i.prefix}{PRIORITY_SUFFIX}"
+            if target not in self.low.var_bounds:
+                continue
+            body = (Assert(conj(Binary(">=", value, Const(1)), Binary("<=", value, Const(255))),
+                           "priority is out of range"), Assign(Name(target), wrap(value, (0, 255), False)))
+            out = (If(conj(fold(Binary("==", pid, Const(i.pid))), Binary("!=", self.counter(i).slot, Const(0))),
+                      body, out),)
+        return out
 
     def array_length(self, r: S.VarRef, ctx: Ctx) -> int:
         """The number of elements of the array ``r`` names (``for (i in r)``)."""
@@ -810,6 +874,8 @@ class Translator:
             if run_program is None:
                 return self.run(st, ctx)
             return [(TRUE, run_program)]
+        if isinstance(st, S.SetPriority):
+            return [(TRUE, self.set_priority(st, ctx))]
         raise self.low.error(f"unsupported statement {type(st).__name__}", getattr(st, "pos", None))
 
     def dstep(self, body: S.Sequence, ctx: Ctx) -> tuple[Expr, tuple]:
@@ -1029,6 +1095,11 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                     for src, info, _ in low.declare(d, "", None, {"__running__": True},
                                                     lambda e: initial_value(low, top, e, Ctx(None, {}, {}))):
                         low.globals[src] = info
+    if low.uses_last:
+        if LAST in low.globals:
+            raise low.error(f"{LAST} declared twice (Spin's predefined variable)", low.program.units[0].pos)
+        for src, info, _ in low.declare(S.VarDecl("pid", LAST, None, None, None, False, Span(0, 0)), "", None, {}):
+            low.globals[src] = info
     # ---- instances started at load time, in declaration order
     graphs: dict[str, Graph] = {}
 
@@ -1131,8 +1202,9 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             if has_rendezvous_send(tr, g, t, ctx):
                 deferred_else.append((inst, t, ctx))
                 continue
+            escaped = preempted(low, tr, g, t, ctx)
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
-                steps.append(_Step(inst, t.src, t.dst, guard, prog,
+                steps.append(_Step(inst, t.src, t.dst, conj(guard, neg(escaped)), prog,
                                    _line_of(low, inst, t.line), f"{inst.proctype}.{t.src}", t.keep))
     offered: dict = {}
     steps.extend(handshakes(low, tr, rv_sends, rv_recvs, offered))
@@ -1149,6 +1221,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         at_progress = [tr.counter(i).at(loc) for i in instances for label, loc in i.graph.labels
                        if label.startswith("progress")]
         claim = np_claim(at_progress, ir.Origin.at(text="pan's non-progress claim (np_)"))
+    steps = scheduling(low, tr, instances, steps, ctxs)
     stored, model = assemble(low, tr, instances, steps, plan, init_inst, claim)
     # pan's queue of each channel whose number is fixed: q_offset[ident - 1] (symdetect spin)
     model = dataclasses.replace(model, annotations=model.annotations + (
@@ -1170,9 +1243,13 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             out.append(ClaimStep(t.src, t.dst, conj(*(tr.counter(i).at(0) for i in tr.instances)),
                                  ir.Origin((_at(low, 0, "never -end-"),))))
             continue
+        if t.escape:
+            raise low.error("unsupported construct: unless inside a never claim", t.stmt.pos)
         for guard, prog in transition_alternatives(low, tr, g, t, ctx):
             if any(isinstance(x, Name) and x.name == _TIMEOUT for x in walk.subexpressions(guard)):
                 raise low.error("unsupported construct: timeout inside a never claim", t.stmt.pos)
+            if any(isinstance(x, Name) and x.name.startswith(ENABLED) for x in walk.subexpressions(guard)):
+                raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
             out.append(ClaimStep(t.src, t.dst, guard,
                                  ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),)),
@@ -1377,6 +1454,14 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
             evaluate = functools.partial(initial_value, low, tr, ctx=ctx)
         for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate):
             locals_[src] = info
+    if low.priorities:
+        # pan's _priority: the proctype's tag for an active process (1 without one, and
+        # for init); a process started by run gets run's tag, or 1 (``run_priority``)
+        tag = pdecl.priority if pdecl is not None and pdecl.priority is not None and inst.running else 1
+        d = S.VarDecl("byte", "_priority", None, None, S.Num(tag, pdecl.pos if pdecl else Span(0, 0)), False,
+                      pdecl.pos if pdecl else Span(0, 0))
+        for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
+            locals_[src] = info
     pc_domain = tuple(range(0, max(g.locations) + 1 + 4096)) if inst.proctype == "init" else tuple(range(0, max(g.locations) + 1))
     low.variables.append(ir.Variable(f"{inst.prefix}.pc", pc_domain,
                                      ((g.entry if inst.running else 0,),), None, owner,
@@ -1399,6 +1484,18 @@ def location_names(g: Graph, origin: Callable[[int], tuple[str, int]]) -> tuple[
 
 #: The IR name of a process's ``_pid`` when it receives into it: ``<prefix>._pid``.
 PID_SUFFIX = "._pid"
+#: The IR name of a process's priority when priorities are in use: ``<prefix>._priority``.
+PRIORITY_SUFFIX = "._priority"
+#: ``enabled(p)`` before ``scheduling`` knows every step: ``Name(ENABLED + str(p))``.
+ENABLED = "__enabled__"
+LAST = "_last"
+
+
+def run_priority(target: Instance, ctx: Ctx, st: S.Run) -> tuple:
+    """The new process's ``_priority`` when ``st`` starts it: run's tag, else 1 (pan's
+    ``addproc(II, 1, ...)``: the proctype's own tag is not used)."""
+    info = ctx.locals.get("_priority")
+    return () if info is None else (Assign(Name(info.name), Const(st.priority or 1)),)
 
 
 class _InitialState:
@@ -1513,6 +1610,109 @@ def reset_program(low: Lowering, inst: Instance, ctx: Ctx) -> tuple:
         for f in fifo.fields:
             prog.extend(Assign(Index(f, Const(k)), Const(0)) for k in range(ch.capacity))
     return tuple(prog)
+
+
+def preempted(low: Lowering, tr: Translator, g: Graph, t: Transition, ctx: Ctx) -> Expr:
+    """When the escapes of the ``unless`` statements around ``t`` preempt it: one of them
+    that pan tries before ``t`` is executable (``Graph.preempting``).  pan leaves a
+    location's step list at the first escape group that moved; a rendezvous there is
+    refused (pan's own handling of it depends on its search)."""
+    groups = g.preempting(t)
+    if not groups and not (t.escape and dict(g.escapes).get(t.src)):
+        return FALSE
+    parts = []
+    for u in g.transitions:
+        if u.src == t.src and (u.escape in groups or u is t):
+            if u.kind == "stmt" and tr.rendezvous(u, ctx) is not None:
+                raise low.error("unsupported construct: a rendezvous inside 'unless' or as its escape", u.stmt.pos)
+            if u is not t:
+                parts.extend(guard for guard, _ in transition_alternatives(low, tr, g, u, ctx))
+    return disj(*parts)
+
+
+def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict) -> list:
+    """``steps`` under pan's process scheduling: ``enabled(p)`` placeholders replaced by
+    "some step of p is executable" (its guards as pan tries them in test mode: no
+    ``provided``, priority or atomic sequence); each step of a process with a ``provided``
+    clause guarded by it (a rendezvous: both processes'); with priorities, a step of p
+    only when no other process of a higher ``_priority``, its ``provided`` holding, is
+    enabled (pan's ``highest_priority``).  pan refuses priorities and ``enabled`` beside
+    rendezvous channels ("cannot be combined with rendezvous"), and so do we."""
+    provided = {}
+    for inst in instances:
+        pdecl = low.proctypes.get(inst.proctype)
+        if pdecl is not None and pdecl.provided is not None:
+            provided[inst.owner] = tr.expr(pdecl.provided, ctxs[inst.owner])
+    if not (provided or low.priorities or low.uses_enabled):
+        return steps
+    if low.priorities or low.uses_enabled:
+        rv = next((st for st in steps if st.partner is not None), None)
+        if rv is not None:
+            what = "priorities" if low.priorities else "enabled()"
+            at = rv.origin.locations[0]
+            raise InputError(f"use of {what} cannot be combined with rendezvous (as pan refuses it)",
+                             at.file or low.path, at.line, 1)
+    enabled: dict[str, Expr] = {}
+    for st in steps:
+        enabled[st.inst.owner] = disj(enabled.get(st.inst.owner, FALSE), conj(tr.counter(st.inst).at(st.src), st.guard))
+    by_pid: dict[int, Expr] = {}
+    for inst in instances:
+        by_pid[inst.pid] = disj(by_pid.get(inst.pid, FALSE), enabled.get(inst.owner, FALSE))
+    placeholders = {Name(f"{ENABLED}{k}"): v for k, v in by_pid.items()}
+
+    def resolve(e):
+        for _ in range(len(placeholders) + 2):
+            new = walk.substitute_program(e, placeholders) if isinstance(e, tuple) else walk.substitute(e, placeholders)
+            if new == e:
+                return e
+            e = new
+        raise InputError("enabled() of processes whose steps ask enabled() of each other in a cycle",
+                         low.path, 0, 0)
+
+    if low.uses_enabled:
+        enabled = {k: resolve(v) for k, v in enabled.items()}
+        provided = {k: resolve(v) for k, v in provided.items()}
+    # A priority nothing changes (no set_priority, no store to _priority) is a constant of
+    # the instance when every run of its proctype gives the same tag: comparisons of
+    # constants fold away, which keeps guards small (each inlines the executability of
+    # every process of a higher priority).
+    changed = find_node(low.program, lambda n: isinstance(n, S.SetPriority) or isinstance(
+        n, (S.Assign, S.IncDec)) and n.target.name == "_priority" or isinstance(n, S.Recv) and any(
+        a.kind == "var" and a.ref.name == "_priority" for a in n.args)) is not None
+
+    def priority_of(inst: Instance) -> Expr:
+        pdecl = low.proctypes.get(inst.proctype)
+        if not changed:
+            if inst.running:
+                return Const(pdecl.priority or 1 if pdecl is not None else 1)
+            tags = {r.priority or 1 for r in _runs_of(low.program, inst.proctype)}
+            if len(tags) == 1:
+                return Const(tags.pop())
+        return Name(f"{inst.prefix}{PRIORITY_SUFFIX}")
+
+    out = []
+    for st in steps:
+        guard = resolve(st.guard) if low.uses_enabled else st.guard
+        program = resolve(st.program) if low.uses_enabled else st.program
+        movers = [st.inst] + ([st.partner[0]] if st.partner is not None else [])
+        extra = [provided[m.owner] for m in movers if m.owner in provided]
+        if low.priorities:
+            for q in instances:
+                if q.pid == st.inst.pid:
+                    continue
+                above = fold(Binary(">", priority_of(q), priority_of(st.inst)))
+                if above == FALSE:
+                    continue
+                extra.append(neg(conj(above, provided.get(q.owner, TRUE), enabled.get(q.owner, FALSE))))
+        out.append(dataclasses.replace(st, guard=conj(guard, *extra), program=program))
+    return out
+
+
+def _runs_of(node, proctype: str) -> list:
+    """Every ``run`` of ``proctype`` inside AST ``node``."""
+    out: list = []
+    find_node(node, lambda n: isinstance(n, S.Run) and n.proctype == proctype and out.append(n) is not None)
+    return out
 
 
 def has_rendezvous_send(tr: Translator, g: Graph, t: Transition, ctx: Ctx) -> bool:
@@ -1886,6 +2086,7 @@ def init_prefix_steps(low, tr: Translator, inst: Instance, ctx: Ctx, plan: _Plan
                 run_no += 1
                 alts = [(TRUE, (tr.counter(target).goto(target.graph.entry),) +
                          local_initialisers(low, tr, target, ctxs[target.owner]) +
+                         run_priority(target, ctxs[target.owner], t.stmt) +
                          ((tr.assign(t.stmt.target, Const(target.pid), ctx),) if t.stmt.target is not None else ()))]
             else:
                 alts = transition_alternatives(low, tr, g, t, ctx)
@@ -1935,6 +2136,8 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         guard = substitute(conj(f, excl), _TIMEOUT, timeout)
         prog = substitute_stmts(st.program, _TIMEOUT, timeout)
         prog += (tr.counter(st.inst).goto(st.dst),)
+        if low.uses_last:  # pan: the pid of the process that moved last (a rendezvous: the receiver)
+            prog += (Assign(Name(LAST), Const(st.inst.pid if st.partner is None else st.partner[0].pid)),)
         if atomic_pids:
             holder = st.holder()
             prog += (owner.release() if holder is None else owner.take(Const(holder)),)

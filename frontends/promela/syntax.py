@@ -72,9 +72,19 @@ class RemoteLabel(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class ProcFn(Located):
+    """``enabled(pid)``, ``pc_value(pid)`` or ``get_priority(pid)``: a question about the
+    process with pid ``pid``."""
+
+    fn: str
+    pid: "Expr"
+    pos: Span
+
+
 #: ``UnOp.op`` is "!", "-" or "~"; ``CondExpr`` is ``(cond -> then : else_)``.
 #: ``Special`` is ``_pid``, ``_nr_pr`` or ``timeout``.
-Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel, ArrayLength]
+Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel, ArrayLength, ProcFn]
 
 
 @dataclass(frozen=True)
@@ -181,6 +191,27 @@ class Run(Located):
     args: tuple[Expr, ...]
     pos: Span
     target: Optional[VarRef] = None
+    #: ``run P() priority N``: the new process's priority (None: 1, as pan's addproc)
+    priority: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class SetPriority(Located):
+    """``set_priority(pid, value)`` (Spin 6.2): a statement, always executable."""
+
+    pid: "Expr"
+    value: "Expr"
+    pos: Span
+
+
+@dataclass(frozen=True)
+class Unless(Located):
+    """``main unless escape`` (both statements): while control is inside ``main``, the
+    first step of ``escape``, when executable, preempts every step of ``main``."""
+
+    main: "Stmt"
+    escape: "Stmt"
+    pos: Span
 
 
 @dataclass(frozen=True)
@@ -215,7 +246,7 @@ class Sequence(Located):
 
 
 Stmt = Union[Assign, IncDec, Send, Recv, ExprStmt, Goto, Break, Else, Printf, AssertStmt, Run,
-             Call, Choice, Block, Labeled, Decl]
+             Call, Choice, Block, Labeled, Decl, SetPriority, Unless]
 
 # ---------------------------------------------------------------------------- top level
 
@@ -236,6 +267,10 @@ class Proctype(Located):
     params: tuple[Param, ...]
     body: Sequence
     pos: Span
+    #: ``priority N`` after the parameters (None: 1)
+    priority: Optional[int] = None
+    #: ``provided (expr)``: a further guard on every step of the process
+    provided: Optional[Expr] = None
 
 
 @dataclass(frozen=True)
@@ -506,13 +541,25 @@ class _ToAst(SyntaxBuilder):
         return AssertStmt(c[0], "", self.span(meta))
 
     def call_stmt(self, meta, c):
+        if str(c[0]) == "set_priority":
+            if len(c) != 3:
+                raise InputError("set_priority takes two arguments (pid, priority)", "", meta.line, meta.column)
+            return SetPriority(c[1], c[2], self.span(meta))
         return Call(str(c[0]), tuple(c[1:]), self.span(meta))
 
     def run_stmt(self, meta, c):
-        return Run(str(c[0]), tuple(x for x in c[1:] if x is not None), self.span(meta))
+        args, prio = _run_parts(c[1:])
+        return Run(str(c[0]), args, self.span(meta), None, prio)
 
     def assign_run(self, meta, c):
-        return Run(str(c[1]), tuple(x for x in c[2:] if x is not None), self.span(meta), c[0])
+        args, prio = _run_parts(c[2:])
+        return Run(str(c[1]), args, self.span(meta), c[0], prio)
+
+    def unless_stmt(self, meta, c):
+        return Unless(c[0], c[1], self.span(meta))
+
+    def proc_fn(self, meta, c):
+        return ProcFn(str(c[0]), c[1], self.span(meta))
 
     # ---- Spin 6's for and select, expanded as Spin 6.5.2 expands them (checked by state
     # counts): for (i : lo .. hi) { body } is i = lo; do :: i <= hi -> body; i++ :: else -> break od,
@@ -575,8 +622,19 @@ class _ToAst(SyntaxBuilder):
         if not isinstance(c[0], Token):
             active, c = c[0], c[1:]
         name = str(c[0])
-        params = tuple(p for group in c[1:-1] for p in group)
-        return Proctype(name, active, params, c[-1], self.span(meta))
+        extra = {x[0]: x[1] for x in c[1:-1] if isinstance(x, tuple) and x and x[0] in ("priority", "provided")}
+        params = tuple(p for group in c[1:-1] if group is not None and not (
+            isinstance(group, tuple) and len(group) == 2 and group[0] in ("priority", "provided")) for p in group)
+        return Proctype(name, active, params, c[-1], self.span(meta), extra.get("priority"), extra.get("provided"))
+
+    def proc_priority(self, meta, c):
+        return ("priority", _priority_value(int(c[0]), meta))
+
+    def run_priority(self, meta, c):
+        return ("priority", _priority_value(int(c[0]), meta))
+
+    def proc_provided(self, meta, c):
+        return ("provided", c[0])
 
     def init(self, meta, c):
         return Init(c[0], self.span(meta))
@@ -593,6 +651,20 @@ class _ToAst(SyntaxBuilder):
         return Program(units, len(ltl), ltl)
 
 
+def _priority_value(v: int, meta) -> int:
+    """A priority tag's value; Spin takes 1..255 (pan stores it in 8 bits)."""
+    if not 1 <= v <= 255:
+        raise InputError(f"priority {v} out of range (1..255)", "", meta.line, meta.column)
+    return v
+
+
+def _run_parts(c) -> tuple[tuple, Optional[int]]:
+    """``run``'s arguments and its ``priority`` tag (None without one)."""
+    prio = next((x[1] for x in c if isinstance(x, tuple) and len(x) == 2 and x[0] == "priority"), None)
+    return tuple(x for x in c if x is not None and not (isinstance(x, tuple) and len(x) == 2
+                                                          and x[0] == "priority")), prio
+
+
 #: Spin 6.5.2's character escapes: \n \r \t \f; a backslash before anything else is that character
 _ESCAPES = {"n": 10, "r": 13, "t": 9, "f": 12}
 
@@ -606,8 +678,7 @@ def char_value(tok: str) -> int:
 
 
 _UNSUPPORTED = re.compile(
-    r"\b(unless|c_code|c_decl|c_expr|c_state|c_track|trace|notrace|enabled|"
-    r"pc_value|_last|np_|priority|provided)\b"
+    r"\b(c_code|c_decl|c_expr|c_state|c_track|trace|notrace|np_)\b"
 )
 
 
