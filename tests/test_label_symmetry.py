@@ -107,10 +107,12 @@ def test_end_labels_on_different_waiting_points(tmp_path):
     model = load_model(str(path))
     marks = literal_marks(model)
     slots = {s.label: k for k, s in enumerate(state_slots(model))}
+    # literals show values by their source names (a pc by its label or line): back to numbers
+    numbers = {(s.label, s.show_value(v)): v for s in state_slots(model) for v in s.domain}
 
     def mark(literal: str) -> str:
-        name, value = literal.split("=")
-        return marks.get((slots[name], int(value)), "")
+        name, value = literal.split("=", 1)
+        return marks.get((slots[name], numbers[name, value]), "")
 
     # the one generator maps every literal onto one with the same labels, and A's end
     # location onto B's
