@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from detect.checking.buchi import accepts_lasso, holds_on_lasso, spin_buchi, translate
 from detect.checking.temporal import check_temporal
@@ -335,11 +337,167 @@ def test_random_models_counterexamples_and_holding_verdicts(tmp_path, seed):
             stack.extend(run + [t] for t in successors(run[-1]))
 
 
-def test_a_state_proposition_the_initial_states_disagree_on_is_not_checked(tmp_path):
-    """``var x : {0..1} = *;`` with ``#define p x == 1``: each initial state would need its own
-    value of p's variable, which the augmented model cannot say: 'not checked', exit 3."""
+def holding(path, reduce: bool = False) -> list[bool]:
+    """Whether each LTL assertion of the file holds (``check_temporal``, no bound reached)."""
+    model = load_model(str(path))
+    out = []
+    for a in model.assertions:
+        check = check_temporal(model, a.temporal, reduce)
+        assert check.found is not None
+        out.append(not check.found)
+    return out
+
+
+STAR = """\
+var x : {0..1} = *;
+#define p x == 1;
+P() = a{x = 1 - x} -> P();
+#assert P() |= [] p;
+#assert P() |= p || X p;
+#assert P() |= [](p -> X !p);
+#assert P() |= <> p;
+#assert P() |= !p;
+"""
+
+
+def test_a_state_proposition_the_initial_states_disagree_on_is_checked(tmp_path):
+    """``var x : {0..1} = *;`` with ``#define p x == 1``: the two initial states give p
+    different values (before: 'not checked', exit 3).  By hand: x = 0 or 1, then ``a``
+    toggles it forever: ``[] p`` fails (x = 0 first), ``p || X p`` holds (one of the first
+    two states has x = 1), ``[](p -> X !p)`` holds, ``<> p`` holds, ``!p`` fails (x = 1
+    first).  Reduced verdicts are the same; explore exits 1."""
     path = tmp_path / "star.csp"
-    path.write_text("var x : {0..1} = *;\n#define p x == 1;\nP() = a -> P();\n#assert P() |= [] p;\n")
+    path.write_text(STAR)
+    assert holding(path) == [False, True, True, True, False]
+    assert holding(path, True) == [False, True, True, True, False]
     run = cli("explore", str(path), "--no-trace")
-    assert run.returncode == 3, run.stdout + run.stderr
-    assert "the initial states disagree on the proposition 'p'" in run.stdout
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "not checked" not in run.stdout
+
+
+TERMINATION = """\
+P() = a -> Skip;
+#assert P() |= <> terminate;
+#assert P() |= []<> a;
+#assert P() |= [](a -> X terminate);
+#assert P() |= [](terminate -> [] terminate);
+#assert P() |= init && X(a && X(terminate));
+#assert P() |= X init;
+"""
+
+
+def test_termination_is_the_event_terminate(tmp_path):
+    """PAT's ``Skip`` terminates by the event ``terminate`` into ``Stop`` (``Skip.MoveOneStep``:
+    ``new Configuration(new Stop(), Constants.TERMINATION, ...)``; ``TERMINATION =
+    "terminate"``), and the initial configuration carries the event ``init``.  So ``a ->
+    Skip`` is the word init, a, terminate, terminate, ...: ``<> terminate`` holds,
+    ``[]<> a`` fails (before: held, the run stuttering on a), ``[](a -> X terminate)``
+    holds, ``[](terminate -> [] terminate)`` holds, ``init && X(a && X terminate)`` holds,
+    ``X init`` fails."""
+    path = tmp_path / "term.csp"
+    path.write_text(TERMINATION)
+    assert holding(path) == [True, False, True, True, True, False]
+    model = load_model(str(path))
+    check = check_temporal(model, model.assertions[1].temporal)
+    assert [t.event for t in check.trace][:3] == [None, "a", "terminate"]
+
+
+@pytest.mark.parametrize("system, verdicts", [
+    ("a -> Stop", [False, True]),                        # a deadlock is no termination
+    ("(a -> Skip) ||| (b -> Skip)", [True, True]),       # both end, then one 'terminate'
+    ("(a -> Skip); (b -> Skip)", [True, True]),          # Skip; Q goes on with Q: b, then terminate
+    ("(a -> Skip) [] (b -> Stop)", [False, False]),      # a terminates without b; b deadlocks
+])
+def test_termination_in_compositions(tmp_path, system, verdicts):
+    """By hand per system (the comment of each case): ``<> terminate``, then "no
+    termination before b" (``[] !terminate || (!terminate U b)``); ``[](terminate -> X
+    terminate)`` holds in each."""
+    path = tmp_path / "t.csp"
+    path.write_text(f"P() = {system};\n#assert P() |= <> terminate;\n"
+                    f"#assert P() |= [] !terminate || (!terminate U b);\n"
+                    f"#assert P() |= [](terminate -> X terminate);\n")
+    assert holding(path) == verdicts + [True]
+
+
+CHANNELS = """\
+channel c 1;
+channel d 0;
+channel e[2] 1;
+P() = c!1 -> c!2 -> P();
+Q() = c?x -> Q();
+R() = d!1 -> d!2 -> R();
+S() = d?y -> S();
+T() = e[1]!3 -> e[1]?z -> T();
+Buffered() = P() ||| Q();
+Sync() = R() ||| S();
+Array() = T();
+#assert Buffered() |= []<> c!1;
+#assert Buffered() |= [](c!1 -> X c?1);
+#assert Buffered() |= [](c?1 -> X c!2);
+#assert Buffered() |= <> c!3;
+#assert Sync() |= []<> d.2;
+#assert Sync() |= <> d!1;
+#assert Array() |= []<> "e[1]!3";
+#assert Array() |= [] ("e[1]!3" -> X "e[1]?3");
+"""
+
+
+def test_channel_events_in_formulas(tmp_path):
+    """PAT's event strings (``ChannelOutput.MoveOneStep``/``SyncOutput``): a buffered send is
+    ``c!1``, a receive ``c?1``, a synchronous hand-shake ``d.1``; an element of a channel
+    array ``e[1]!3`` (quoted in a formula: PAT's lexer does not read '[').  By hand: c
+    holds one message, so P and Q alternate c!1 c?1 c!2 c?2 ...: ``[]<> c!1``,
+    ``[](c!1 -> X c?1)``, ``[](c?1 -> X c!2)`` hold, ``<> c!3`` fails; on the synchronous d
+    the events are d.1, d.2: ``[]<> d.2`` holds and ``<> d!1`` fails (no event is 'd!1', as
+    in PAT); T alternates e[1]!3, e[1]?3: both hold."""
+    path = tmp_path / "ch.csp"
+    path.write_text(CHANNELS)
+    model = load_model(str(path))
+    out = []
+    for a in model.assertions:
+        process = a.about or None
+        m = load_model(str(path), {}, process) if process else model
+        target = next(x for x in m.assertions if x.text == a.text)
+        check = check_temporal(m, target.temporal)
+        assert check.found is not None
+        out.append(not check.found)
+    assert out == [True, True, True, False, True, False, True, True]
+
+
+@pytest.mark.parametrize("formula, message", [
+    ("[] X!a", "PAT reads 'X!a' as one name"),
+    ("[] c[1]!3", "unexpected character '['"),
+    ("[] c!y", "argument 'y' is not a number or a constant"),
+])
+def test_bad_channel_operands_are_located(tmp_path, formula, message):
+    path = tmp_path / "bad.csp"
+    path.write_text(f"channel c 1;\nP() = c!1 -> P();\n#assert P() |= {formula};\n")
+    run = cli("explore", str(path))
+    assert run.returncode == 2, run.stdout + run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "bad.csp:3:" in lines[0], run.stderr
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6))
+def test_init_and_terminate_hold_where_pat_puts_them(tmp_path, seed):
+    """On random models (``random_model``, with ``Skip`` and ``Stop``): ``init`` holds at the
+    first configuration only (or forever, when that one is a deadlock and stutters), a
+    termination is final (``[](terminate -> X [] terminate)``) and no other event."""
+    text, _ = random_model(random.Random(seed))
+    head = text.rsplit("#assert", 1)[0]
+    path = tmp_path / f"r{seed}.csp"
+    path.write_text(head + "#assert System() |= init && (X [] !init || [] init);\n"
+                    "#assert System() |= [](terminate -> X [] terminate);\n"
+                    "#assert System() |= [](terminate -> (!a && !b && !c));\n")
+    assert holding(path) == [True, True, True]
+
+
+def test_termination_resolves_a_choice(tmp_path):
+    """``b -> P() [] Skip``: PAT offers b and terminate; after terminate the process is Stop.
+    By hand: ``<> terminate`` fails (b forever), ``[](terminate -> [] !b)`` holds (nothing
+    moves after termination), ``[](b -> X (b || terminate))`` holds."""
+    path = tmp_path / "choice.csp"
+    path.write_text("P() = b -> P() [] Skip;\n#assert P() |= <> terminate;\n"
+                    "#assert P() |= [](terminate -> [] !b);\n#assert P() |= [](b -> X (b || terminate));\n")
+    assert holding(path) == [False, True, True]

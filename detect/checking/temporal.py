@@ -75,44 +75,95 @@ def _conj(parts: list[Expr]) -> Expr:
     return Const(1) if out is None else out
 
 
+#: PAT's event of the initial configuration and of a successful termination
+#: (``PAT.Common/Classes/Ultility/Constants.cs``: ``INITIAL_EVENT``, ``TERMINATION``).
+INIT_EVENT = "init"
+TERMINATE_EVENT = "terminate"
+#: The variable that records that the system took its ``terminate`` step (PAT's ``Stop``
+#: after ``Skip``'s termination); it carries ``PREFIX`` so that the stabiliser fixes it.
+TERMINATED = f"{PREFIX}terminated"
+
+
+def _event_value(s, p) -> Expr:
+    """Whether summand ``s``'s step performs ``p``'s event (name and argument values)."""
+    if s.event.name != p.event or len(s.event.args) != len(p.args):
+        return Const(0)
+    return _conj([Binary("==", a, Const(v)) if not isinstance(a, Const) else Const(int(a.value == v))
+                  for a, v in zip(s.event.args, p.args)])
+
+
 def augmented(model: SequentialModel, prop: TemporalProperty) -> SequentialModel:
     """``model`` with one 0/1 variable per proposition, last in the state, that every step
-    sets (module docstring); a state proposition starts at its value in the initial state
-    (``NotChecked`` when the initial states disagree on it)."""
+    sets (module docstring), and, when the model can terminate, PAT's ``terminate`` step.
+
+    Initial values: an event proposition is 0 in the initial state except ``init`` (PAT's
+    initial configuration carries the event ``init``); a state proposition holds its value
+    in each initial state -- where the initial states disagree on it, they are listed one
+    by one (``SequentialModel.initial``) with the value each one gives it."""
     compiled = compile_model(dataclasses.replace(model, assertions=tuple(
         Assertion("invariant", p.text, p.condition) for p in prop.propositions if p.condition is not None)))
-    states = list(compiled.initial_states())
-    initial: list[int] = []
+    states = [tuple(s) for s in compiled.initial_states()]
+    rows: list[list[int]] = [[] for _ in states]
     c = 0
     for p in prop.propositions:
         if p.condition is None:
-            initial.append(0)
+            value = int(p.event == INIT_EVENT and not p.args)
+            for row in rows:
+                row.append(value)
             continue
-        values = {bool(compiled.conditions[c](s)) for s in states}
+        for row, st in zip(rows, states):
+            row.append(int(bool(compiled.conditions[c](st))))
         c += 1
-        if len(values) != 1:
-            raise NotChecked(f"the initial states disagree on the proposition '{p.text}'")
-        initial.append(int(values.pop()))
     names = [f"{PREFIX}{k}" for k in range(len(prop.propositions))]
     taken = {v.name for v in model.variables}
-    if taken & set(names):
+    if taken & (set(names) | {TERMINATED}):
         raise NotChecked(f"the model already has a variable named {PREFIX}...")
-    variables = model.variables + tuple(Variable(n, (0, 1), ((v,),)) for n, v in zip(names, initial))
-    summands = []
-    for s in model.summands:
+    terminal = model.terminal if model.terminal is not None and model.terminal != Const(0) else None
+    if terminal is not None:
+        for row in rows:
+            row.append(0)
+    extra = names + ([TERMINATED] if terminal is not None else [])
+    columns = list(zip(*rows)) if rows else [()] * len(extra)
+    variables = model.variables + tuple(Variable(n, (0, 1), (tuple(sorted(set(col))),))
+                                        for n, col in zip(extra, columns))
+    initial = None
+    if model.initial is not None or any(len(set(col)) > 1 for col in columns):
+        initial = tuple(sorted(set(st + tuple(row) for st, row in zip(states, rows))))
+
+    def writes(s) -> tuple[tuple, tuple]:
         before, after = [], []
         for name, p in zip(names, prop.propositions):
             if p.condition is not None:
                 after.append(Assign(Name(name), Binary("!=", p.condition, Const(0))))
-            elif s.event.name == p.event and len(s.event.args) == len(p.args):
-                before.append(Assign(Name(name), _conj([Binary("==", a, Const(v)) if not isinstance(a, Const)
-                                                        else Const(int(a.value == v))
-                                                        for a, v in zip(s.event.args, p.args)])))
             else:
-                before.append(Assign(Name(name), Const(0)))
-        summands.append(dataclasses.replace(s, program=tuple(before) + s.program + tuple(after)))
+                before.append(Assign(Name(name), _event_value(s, p)))
+        return tuple(before), tuple(after)
+
+    summands = []
+    running = Binary("==", Name(TERMINATED), Const(0))
+    for s in model.summands:
+        before, after = writes(s)
+        # after 'terminate' nothing moves: a choice 'b -> P() [] Skip' resolved by termination
+        guard = _conj([s.guard, running]) if terminal is not None else s.guard
+        summands.append(dataclasses.replace(s, guard=guard, program=before + s.program + after))
+    if terminal is not None:
+        # PAT: a terminated process (every component at Skip) takes one more step,
+        # 'terminate', into Stop, a configuration without successors (Skip's semantics)
+        from detect.ir import Event, Summand
+
+        step = Summand((), _conj([terminal, running]), Event(TERMINATE_EVENT), ())
+        before, after = writes(step)
+        summands.append(dataclasses.replace(step, program=before + (Assign(Name(TERMINATED), Const(1)),) + after))
     # the assertions stay, so that verdict indices agree; the explorer does not look at them here
-    return dataclasses.replace(model, variables=variables, summands=tuple(summands), domains=None)
+    return dataclasses.replace(model, variables=variables, summands=tuple(summands), domains=None, initial=initial)
+
+
+def _proposition_slots(model: SequentialModel, count: int) -> tuple[int, ...]:
+    """The state slots of ``__ltl_0 .. __ltl_<count-1>`` in ``model`` (augmented)."""
+    from detect.ir.model import slot_offsets
+
+    offsets = slot_offsets(model)
+    return tuple(offsets[f"{PREFIX}{k}"] for k in range(count))
 
 
 def stabiliser(detection):
@@ -208,7 +259,7 @@ def _search(compiled, aut: Buchi, count: int, canon: Optional[Callable], checks:
             timeout: Optional[float]):
     """``(found, nodes, system states, lasso path of (state, q), loop_from)`` or ``_REFUTED``."""
     deadline = None if timeout is None else time.perf_counter() + timeout
-    first = sum(v.length for v in compiled.model.variables) - count
+    slots = _proposition_slots(compiled.model, count)
     canon = canon or (lambda s: s)
     succ_cache: dict = {}
 
@@ -240,7 +291,7 @@ def _search(compiled, aut: Buchi, count: int, canon: Optional[Callable], checks:
                                            and time.perf_counter() > deadline):
                 return None, nodes, len(succ_cache), [], None
             s, q = nodes[len(successors)]
-            letter = frozenset(k for k in range(count) if s[first + k])
+            letter = frozenset(k for k, at in enumerate(slots) if s[at])
             out = set()
             moves = aut.moves(q, letter)
             if moves:
@@ -268,10 +319,15 @@ class _Refuted(Exception):
 
 
 def _trace(compiled, states: list, count: int) -> tuple[TraceStep, ...]:
-    """The lasso's states as a trace in events (the proposition variables dropped): a step
-    between equal states where none is enabled is the stutter of a deadlock."""
+    """The lasso's states as a trace in events (the variables ``augmented`` added dropped): a
+    step between equal states where none is enabled is the stutter of a deadlock."""
+    from detect.ir.model import slot_offsets
+
+    added = [at for name, at in slot_offsets(compiled.model).items() if name.startswith(PREFIX)]
+    keep = min(added) if added else None
+
     def strip(s):
-        return tuple(s[:len(s) - count]) if count else tuple(s)
+        return tuple(s[:keep]) if keep is not None else tuple(s)
 
     trace = [TraceStep(None, strip(states[0]))]
     current = states[0]

@@ -9,6 +9,14 @@ operators left-associative (so ``a || b && c`` is ``(a || b) && c``, as ``spin -
 An operand is a state proposition when it names a ``#define`` condition (``#define goal
 x == 3;``), else an event: ``name`` or ``name.a1.a2`` with constant arguments (numbers,
 constants); it holds at the state reached by that event ("the event just performed").
+Operands are read as PAT's LTL lexer (``PAT.Common/Classes/BA/LTL2BA/lex.cs``) reads them:
+a word starts with a letter and goes on over letters, digits, ``_``, ``.``, ``?`` and ``!``
+(so ``c!1`` and ``c?1.2`` are channel events, one operand each), or is a double-quoted
+string (``"c[1]!3"``, for a channel of an array).  PAT compares the operand's text with the
+configuration's event string (``BuchiAutomata.MakeOneMove``): ``c!1`` is a buffered send,
+``c?1`` a buffered receive, ``d.1`` a synchronous hand-shake on ``d``, ``init`` the event of
+the initial configuration and ``terminate`` the step of a process's successful termination
+(``Constants.INITIAL_EVENT``, ``Constants.TERMINATION``).
 """
 from __future__ import annotations
 
@@ -21,7 +29,7 @@ from detect.ir import Proposition, TemporalProperty
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
   | (?P<op>\[\]|<>|<->|->|&&|\|\||/\\|\\/|!|\(|\))
-  | (?P<atom>[A-Za-z_][A-Za-z0-9_]*(\.(\d+|[A-Za-z_][A-Za-z0-9_]*|\(\s*-?\d+\s*\)))*)
+  | (?P<atom>"[^"\n]*"|[A-Za-z_][A-Za-z0-9_]*([.?!](\d+|[A-Za-z_][A-Za-z0-9_]*|\(\s*-?\d+\s*\))?)*)
   | (?P<bad>.)
 """, re.X)
 _UNARY = {"[]": "[]", "G": "[]", "<>": "<>", "F": "<>", "X": "X", "!": "!"}
@@ -116,25 +124,41 @@ def temporal_property(scope, decl) -> TemporalProperty:
         return scope.error(message, at(offset))
 
     def proposition(atom: str, offset: int) -> Proposition:
-        parts = atom.split(".")
-        name = parts[0]
-        if len(parts) == 1 and name in scope.macros:
+        quoted = atom.startswith('"')
+        body = atom[1:-1].strip() if quoted else atom
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(\[\s*([A-Za-z_][A-Za-z0-9_]*|\d+)\s*\])?([!?]?)(.*)", body, re.S)
+        if m is None:
+            raise error(f"{atom}: not an event (name, name.1, c!1, c?1, \"c[1]!1\") nor a #define condition",
+                        offset)
+        name, _, index, op, rest = m.groups()
+        if not quoted and op and name in ("X", "G", "F", "U", "R", "V"):
+            # PAT's lexer reads 'X!a' as one word: a name no event has, never true
+            raise error(f"PAT reads '{atom}' as one name, which no event has: write '{name} {atom[1:]}'", offset)
+        if index is None and not op and not rest and name in scope.macros:
             return Proposition(atom, condition=scope.expr(Ident(name, at(offset)), {}))
-        if len(parts) == 1 and name in scope.numeric:
+        if index is None and not op and not rest and name in scope.numeric:
             raise error(f"'{name}' is a constant, not a proposition: an LTL operand is a #define "
                         f"condition or an event", offset)
-        if name in scope.variables:
+        if index is None and not op and not rest and name in scope.variables:
             raise error(f"'{name}' is a variable: an LTL operand is a #define condition (#define p "
                         f"{name} == ...;) or an event", offset)
-        args = []
-        for part in parts[1:]:
-            raw = part.strip("()").strip()
+
+        def value(raw: str) -> int:
+            raw = raw.strip().strip("()").strip()
             if re.fullmatch(r"-?\d+", raw):
-                args.append(int(raw))
-            elif raw in scope.numeric:
-                args.append(scope.numeric[raw])
-            else:
-                raise error(f"event '{atom}': argument '{raw}' is not a number or a constant", offset)
-        return Proposition(atom, event=name, args=tuple(args))
+                return int(raw)
+            if raw in scope.numeric:
+                return scope.numeric[raw]
+            raise error(f"event '{atom}': argument '{raw}' is not a number or a constant", offset)
+
+        event = name if index is None else f"{name}[{value(index)}]"
+        if op:
+            # a buffered channel operation: PAT's event is c!v1.v2 (c?v1.v2), ours c! (c?) with arguments
+            parts = rest.split(".") if rest else []
+            return Proposition(atom, event=event + op, args=tuple(value(a) for a in parts))
+        if rest and not rest.startswith("."):
+            raise error(f"{atom}: not an event (name, name.1, c!1, c?1, \"c[1]!1\") nor a #define condition",
+                        offset)
+        return Proposition(atom, event=event, args=tuple(value(a) for a in rest.split(".")[1:]))
 
     return parse_formula(text, error, proposition)
