@@ -10,6 +10,7 @@ unreduced one.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import shutil
@@ -296,12 +297,32 @@ def letters_of(prop, trace) -> list[frozenset]:
     return out
 
 
-@pytest.mark.parametrize("seed", range(40))
+#: Every letter over the four propositions a, b, c, p (PAT's automata, like ours, treat
+#: them as independent), and the continuations used to judge finite runs: a prefix of at
+#: most two letters, then one letter forever.
+LETTERS = [frozenset(k for k in range(4) if bits >> k & 1) for bits in range(16)]
+ENDINGS = [(list(v), x) for n in range(3) for v in itertools.product(LETTERS, repeat=n) for x in LETTERS]
+
+
+def satisfying_ending(formula, word) -> bool:
+    """Whether some continuation in ``ENDINGS`` makes the finite ``word`` satisfy ``formula``."""
+    return any(holds_on_lasso(formula, word + v + [x], len(word) + len(v)) for v, x in ENDINGS)
+
+
+def violating_ending(formula, word) -> bool:
+    return any(not holds_on_lasso(formula, word + v + [x], len(word) + len(v)) for v, x in ENDINGS)
+
+
+@pytest.mark.parametrize("seed", range(80))
 def test_random_models_counterexamples_and_holding_verdicts(tmp_path, seed):
-    """A failed check's lasso violates the formula by LTL's definition (its letters read off
-    the printed events and states); a holding check has no violating lasso among all the
-    state graph's lassos of up to 6 configurations.  Reduced verdicts equal unreduced ones."""
-    from detect.checking.temporal import augmented
+    """Each verdict checked against LTL's definition, with finite (deadlocked) runs judged as
+    PAT's algorithm for the formula judges them (``pat_mode``): a failed check's lasso
+    violates the formula; its finite counterexample is a bad prefix (safety: no continuation
+    satisfies) or not a good one (co-safety: one violates); a holding check has no violating
+    lasso among the state graph's runs of up to 6 configurations, and none of its finite
+    runs is bad (safety) or not good (co-safety).  Reduced verdicts equal unreduced ones."""
+    from detect.checking.temporal import CO_SAFETY, SAFETY, STUTTER, augmented, pat_mode
+    from detect.ir.model import slot_offsets
     from detect.statespace.compile import compile_model
 
     rng = random.Random(seed)
@@ -310,21 +331,26 @@ def test_random_models_counterexamples_and_holding_verdicts(tmp_path, seed):
     path.write_text(text)
     model = load_model(str(path))
     prop = model.assertions[0].temporal
+    f = prop.formula
+    mode = pat_mode(f)
     check = check_temporal(model, prop)
     assert check.found == check_temporal(model, prop, True).found, text
     if check.found:
         word = letters_of(prop, check.trace)
-        assert not holds_on_lasso(prop.formula, word[:-1], check.loop_from), (text, check.trace)
+        if check.loop_from is not None:
+            assert not holds_on_lasso(f, word[:-1], check.loop_from), (text, check.trace)
+        elif mode == SAFETY:
+            assert not satisfying_ending(f, word), (text, check.trace)
+        else:
+            assert mode == CO_SAFETY and violating_ending(f, word), (text, check.trace)
         return
-    compiled = compile_model(augmented(model, prop))
-    n = len(prop.propositions)
+    aug = augmented(model, prop)
+    compiled = compile_model(aug)
+    offsets = slot_offsets(aug)
+    slots = [offsets[f"__ltl_{k}"] for k in range(len(prop.propositions))]
 
     def letter(s):
-        return frozenset(k for k in range(n) if s[len(s) - n + k])
-
-    def successors(s):
-        out = [t for t in compiled.successors(s) if t is not None]
-        return out or [s]
+        return frozenset(k for k, at in enumerate(slots) if s[at])
 
     stack = [[s] for s in compiled.initial_states()]
     while stack:
@@ -332,9 +358,18 @@ def test_random_models_counterexamples_and_holding_verdicts(tmp_path, seed):
         for j, s in enumerate(run[:-1]):
             if s == run[-1]:
                 word = [letter(x) for x in run[:-1]]
-                assert holds_on_lasso(prop.formula, word, j), (text, run)
-        if len(run) < 7:
-            stack.extend(run + [t] for t in successors(run[-1]))
+                assert holds_on_lasso(f, word, j), (text, run)
+        successors = [t for t in compiled.successors(run[-1]) if t is not None]
+        if not successors:
+            word = [letter(x) for x in run]
+            if mode == STUTTER:
+                assert holds_on_lasso(f, word, len(word) - 1), (text, run)
+            elif mode == SAFETY:
+                assert satisfying_ending(f, word), (text, run)
+            else:
+                assert not violating_ending(f, word), (text, run)
+        elif len(run) < 7:
+            stack.extend(run + [t] for t in successors)
 
 
 def holding(path, reduce: bool = False) -> list[bool]:
@@ -501,3 +536,38 @@ def test_termination_resolves_a_choice(tmp_path):
     path.write_text("P() = b -> P() [] Skip;\n#assert P() |= <> terminate;\n"
                     "#assert P() |= [](terminate -> [] !b);\n#assert P() |= [](b -> X (b || terminate));\n")
     assert holding(path) == [False, True, True]
+
+
+DEADLOCK = """\
+P() = a -> Stop;
+#assert P() |= [](a -> X b);
+#assert P() |= [](a -> X a);
+#assert P() |= <>(a && X a);
+#assert P() |= <> b;
+#assert P() |= []<> a;
+#assert P() |= [](a -> <> b);
+"""
+
+
+def test_a_deadlock_as_pats_three_algorithms_judge_it(tmp_path):
+    """``a -> Stop`` is the finite run init, a.  PAT picks its algorithm by the formula
+    (``pat_mode``), and each judges the deadlock its own way (PAT.Common's
+    ``AssertionLTLSafety``, ``RunVerificationNegate``, ``TarjanModelChecking``):
+
+    * syntactically safe (no until in the negation normal form): a counterexample is a bad
+      prefix, and (init, a) is none: ``[](a -> X b)`` and ``[](a -> X a)`` hold (Spin's
+      stuttering would fail the first);
+    * negation syntactically safe: the deadlock is a counterexample unless the run is a good
+      prefix: ``<>(a && X a)`` fails (stuttering would hold), ``<> b`` fails;
+    * otherwise the product state at the deadlock decides; for ``[]<> a`` the negation's
+      automaton (``<>[] !a``) is in no accepting state after reading a: holds, as a
+      stuttering a; for ``[](a -> <> b)`` it is (``<>(a && [] !b)``): fails, as stuttering."""
+    from detect.checking.temporal import CO_SAFETY, SAFETY, STUTTER, pat_mode
+
+    path = tmp_path / "dl.csp"
+    path.write_text(DEADLOCK)
+    model = load_model(str(path))
+    assert [pat_mode(a.temporal.formula) for a in model.assertions] == [
+        SAFETY, SAFETY, CO_SAFETY, CO_SAFETY, STUTTER, STUTTER]
+    assert holding(path) == [True, True, False, False, True, False]
+    assert holding(path, True) == [True, True, False, False, True, False]

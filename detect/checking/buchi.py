@@ -101,6 +101,41 @@ def show(f: Formula, names: Optional[Sequence[str]] = None) -> str:
     return f"({show(f[1], names)} {word} {show(f[2], names)})"
 
 
+def operators(f: Formula) -> set[str]:
+    """The operators ``f`` uses."""
+    if f[0] in ("ap", "true", "false"):
+        return {f[0]}
+    return {f[0]}.union(*(operators(g) for g in f[1:] if isinstance(g, tuple)))
+
+
+def syntactically_safe(f: Formula) -> bool:
+    """Whether ``f``'s negation normal form has no until (``<>`` is ``true U``): PAT's
+    ``LivenessChecking.HasSyntaxSafeOperator`` on the tree its ltl2ba parser builds, where
+    negations are pushed to the propositions, ``[]`` is ``false V``, ``<>`` is ``true U`` and
+    ``->``/``<->`` are rewritten away (``PAT.Common/Classes/BA/LTL2BA/parse.cs``)."""
+    return "U" not in operators(nnf(f))
+
+
+def live_states(aut: "Buchi") -> frozenset[int]:
+    """The states with a non-empty language: from each, some accepting state on a cycle is
+    reachable (letters unrestricted: every transition label is a consistent cube)."""
+    from detect.checking.cycles import cyclic_components
+
+    succ = [frozenset(q2 for _, _, q2 in aut.transitions[q]) for q in range(aut.states)]
+    good = set()
+    for component in cyclic_components(succ):
+        if any(q in aut.accepting for q in component):
+            good |= set(component)
+    changed = True
+    while changed:
+        changed = False
+        for q in range(aut.states):
+            if q not in good and succ[q] & good:
+                good.add(q)
+                changed = True
+    return frozenset(good)
+
+
 # ------------------------------------------------------------------------ lasso semantics
 
 def holds_on_lasso(f: Formula, word: Sequence[frozenset[int]], loop: int) -> bool:

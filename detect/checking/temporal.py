@@ -5,21 +5,27 @@ Semantics (PAT's, as far as its documentation says, and our choices where it doe
 
 * The word a run produces has one letter per configuration: the initial state, then the
   state after each step.  An event proposition holds in a letter iff the step that led to
-  that configuration performed that event ("the event just performed"; none at the initial
-  state); a state proposition (``#define goal x == 3;``) iff it holds in that state.
+  that configuration performed that event ("the event just performed"; ``init`` at the
+  initial state); a state proposition (``#define goal x == 3;``) iff it holds in that state.
 * No fairness (PAT's default).
-* A state without successors (a deadlock or a terminated process) repeats itself forever:
-  the run stutters on its last configuration, the event that led there included.  PAT's
-  manual does not say how its LTL checker extends finite runs; this is Spin's convention
-  (``pan -a`` stutters on a final state), applied to PAT's configurations, which carry the
-  event that produced them.
+* A terminated process takes one more step, PAT's ``terminate`` (``Skip`` -> ``Stop``);
+  the initial configuration carries the event ``init``.
+* A state without successors (a deadlock, or ``Stop`` after ``terminate``) ends a finite
+  run, judged as PAT's algorithm for the formula judges it (``pat_mode``, read from
+  PAT.Common's ``AssertionLTL``): a syntactically safe formula fails on a bad prefix only
+  (a finite run is no violation by itself); a formula whose negation is syntactically
+  safe fails on a finite run that is not a good prefix; any other formula is checked with
+  the run repeating its last configuration, event included (Spin's stuttering; PAT asks
+  whether its automaton is in an accepting state after the deadlock's letter, which
+  depends on its translator's states).
 
 How: each proposition becomes a 0/1 variable ``__ltl_<k>`` of an augmented model, written by
 every step (an event proposition from the step's event and arguments, evaluated before its
 program as event arguments are; a state proposition after it), so that the letter is a
 function of the augmented state.  The negated formula's automaton (``buchi.translate``) is
 run in product with the augmented state graph; an acceptance cycle (Tarjan's SCCs) is a
-counterexample lasso.
+counterexample lasso.  A syntactically safe formula's own automaton is run instead, as a
+subset construction over its live states: a prefix leaving none is the counterexample.
 
 Symmetry: the group detected on the augmented model, with each literal of every
 ``__ltl_<k>`` given a colour of its own in the coloured graph, is exactly the subgroup of
@@ -35,7 +41,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from detect.checking.buchi import Buchi, translate
+from detect.checking.buchi import Buchi, live_states, syntactically_safe, translate
 from detect.checking.cycles import cyclic_components, lasso
 from detect.ir import (Assertion, Assign, Binary, Const, Expr, Name, SequentialModel, TemporalProperty, Variable,
                        state_slots)
@@ -198,7 +204,8 @@ def check_temporal(model: SequentialModel, prop: TemporalProperty, reduce: bool 
     propositions' stabiliser when ``reduce`` (``detection``: of the augmented model, else
     computed; ``whole``: the model's own group, for the explanation only)."""
     start = time.perf_counter()
-    aut = translate(("!", prop.formula))
+    mode = pat_mode(prop.formula)
+    aut = translate(prop.formula if mode == SAFETY else ("!", prop.formula))
     aug = augmented(model, prop)
     count = len(prop.propositions)
     canon = None
@@ -221,16 +228,16 @@ def check_temporal(model: SequentialModel, prop: TemporalProperty, reduce: bool 
             canon = reducer.canonicalise
             checks = tuple(g.permutation.apply for g in group.acting)
     compiled = compile_model(explored)
-    result = _search(compiled, aut, count, canon, checks, max_states, timeout)
+    result = _search(compiled, aut, count, canon, checks, max_states, timeout, mode)
     if result is _REFUTED:
         why += "; a generator was refuted on an expanded state: checked without reduction"
         canon, order = None, 1
-        result = _search(compiled, aut, count, None, (), max_states, timeout)
+        result = _search(compiled, aut, count, None, (), max_states, timeout, mode)
     found, nodes, states, path, loop_from = result
     trace: tuple[TraceStep, ...] = ()
     if found and canon is not None:
         # the quotient's lasso closes up to a symmetry: the real one from the unreduced product
-        again = _search(compiled, aut, count, None, (), max_states, timeout)
+        again = _search(compiled, aut, count, None, (), max_states, timeout, mode)
         if again[0]:
             _, nodes_plain, _, path, loop_from = again
             trace = _trace(compiled, path, count)
@@ -254,14 +261,38 @@ def explain(prop: TemporalProperty, whole, kept) -> str:
 
 _REFUTED = object()
 
+#: How a run that reaches a state without successors is judged (``pat_mode``).
+STUTTER, SAFETY, CO_SAFETY = "stutter", "safety", "co-safety"
+
+
+def pat_mode(formula: tuple) -> str:
+    """Which of PAT's three LTL algorithms checks ``formula``, by the test PAT applies first
+    (``AssertionLTL.SeteBAs``/``UIInitialize``, ``LivenessChecking``): ``SAFETY`` when the
+    formula is syntactically safe (``AssertionLTLSafety``: a counterexample is a bad prefix;
+    a deadlocked run is just a finite run), else ``CO_SAFETY`` when its negation is
+    (``RunVerificationNegate``: a deadlock reached while the negation's automaton can still
+    go on is a counterexample), else ``STUTTER`` (PAT's ``TarjanModelChecking`` reports a
+    deadlock whose product state is accepting; we repeat the deadlock's letter, Spin's
+    convention, which agrees with it where its automaton's accepting states are the
+    obligation-free ones)."""
+    if syntactically_safe(formula):
+        return SAFETY
+    if syntactically_safe(("!", formula)):
+        return CO_SAFETY
+    return STUTTER
+
 
 def _search(compiled, aut: Buchi, count: int, canon: Optional[Callable], checks: tuple, max_states: int,
-            timeout: Optional[float]):
-    """``(found, nodes, system states, lasso path of (state, q), loop_from)`` or ``_REFUTED``."""
+            timeout: Optional[float], mode: str = STUTTER):
+    """``(found, nodes, system states, path of system states, loop_from)`` or ``_REFUTED``;
+    ``aut`` is the negation's automaton, the formula's own in ``SAFETY`` mode (run as a
+    subset construction over its live states: a prefix leaving none is a bad prefix, a
+    counterexample with ``loop_from`` None).  ``mode``: how a deadlock ends a run (``pat_mode``)."""
     deadline = None if timeout is None else time.perf_counter() + timeout
     slots = _proposition_slots(compiled.model, count)
     canon = canon or (lambda s: s)
     succ_cache: dict = {}
+    live = live_states(aut) if mode != STUTTER else frozenset()
 
     def system_successors(s):
         out = succ_cache.get(s)
@@ -271,47 +302,83 @@ def _search(compiled, aut: Buchi, count: int, canon: Optional[Callable], checks:
                 image = {g(t) for t in targets}
                 if {t for t in compiled.successors(g(s)) if t is not None} != image:
                     raise _Refuted()
-            out = sorted({canon(t) for t in targets}) or [s]  # stutter where nothing is enabled
+            out = sorted({canon(t) for t in targets})
             succ_cache[s] = out
         return out
 
+    def advance(q, letter) -> list:
+        """The automaton nodes after reading ``letter`` from ``q``."""
+        if mode == SAFETY:
+            nxt = frozenset(q2 for q1 in q for q2 in aut.moves(q1, letter) if q2 in live)
+            return [nxt]
+        return aut.moves(q, letter)
+
     index: dict = {}
     nodes: list = []
+    parent: list = []  # the node each was first reached from: finite counterexamples
     successors: list = []
     initial = set()
+
+    start_q = frozenset({aut.initial}) if mode == SAFETY else aut.initial
     try:
         for s0 in compiled.initial_states():
-            node = (canon(tuple(s0)), aut.initial)
+            node = (canon(tuple(s0)), start_q)
             if node not in index:
                 index[node] = len(nodes)
                 nodes.append(node)
+                parent.append(None)
             initial.add(index[node])
         while len(successors) < len(nodes):
             if len(nodes) > max_states or (deadline is not None and len(successors) % 1024 == 0
                                            and time.perf_counter() > deadline):
                 return None, nodes, len(succ_cache), [], None
-            s, q = nodes[len(successors)]
+            here = len(successors)
+            s, q = nodes[here]
             letter = frozenset(k for k, at in enumerate(slots) if s[at])
+            moves = advance(q, letter)
+            if mode == SAFETY and not moves[0]:
+                return True, nodes, len(succ_cache), _path(nodes, parent, here), None  # a bad prefix
+            targets = system_successors(s) if moves else []
+            if moves and not targets:
+                if mode == STUTTER:
+                    targets = [s]  # the run stays here, repeating its last letter
+                elif mode == CO_SAFETY and any(q2 in live for q2 in moves):
+                    return True, nodes, len(succ_cache), _path(nodes, parent, here), None  # no good prefix
             out = set()
-            moves = aut.moves(q, letter)
-            if moves:
-                for t in system_successors(s):
-                    for q2 in moves:
-                        node = (t, q2)
-                        k = index.get(node)
-                        if k is None:
-                            k = index[node] = len(nodes)
-                            nodes.append(node)
-                        out.add(k)
+            for t in targets:
+                for q2 in moves:
+                    node = (t, q2)
+                    k = index.get(node)
+                    if k is None:
+                        k = index[node] = len(nodes)
+                        nodes.append(node)
+                        parent.append(here)
+                    out.add(k)
             successors.append(frozenset(out))
     except _Refuted:
         return _REFUTED
+    if mode == SAFETY:
+        return False, nodes, len(succ_cache), [], None
+    return _accepting_lasso(aut, nodes, successors, frozenset(initial), len(succ_cache))
+
+
+def _accepting_lasso(aut: Buchi, nodes: list, successors: list, initial: frozenset, states: int):
+    """``_search``'s answer from the product graph: an acceptance cycle's lasso, if any."""
     for component in cyclic_components(successors):
         acc = next((k for k in sorted(component) if nodes[k][1] in aut.accepting), None)
         if acc is not None:
-            path, loop_from = lasso(successors, frozenset(initial), component, acc)
-            return True, nodes, len(succ_cache), [nodes[k][0] for k in path], loop_from
-    return False, nodes, len(succ_cache), [], None
+            path, loop_from = lasso(successors, initial, component, acc)
+            return True, nodes, states, [nodes[k][0] for k in path], loop_from
+    return False, nodes, states, [], None
+
+
+def _path(nodes: list, parent: list, k: int) -> list:
+    """The system states from an initial node to node ``k`` along ``parent``."""
+    out = []
+    while k is not None:
+        out.append(nodes[k][0])
+        k = parent[k]
+    return out[::-1]
 
 
 class _Refuted(Exception):
