@@ -571,3 +571,24 @@ def test_a_deadlock_as_pats_three_algorithms_judge_it(tmp_path):
         SAFETY, SAFETY, CO_SAFETY, CO_SAFETY, STUTTER, STUTTER]
     assert holding(path) == [True, True, False, False, True, False]
     assert holding(path, True) == [True, True, False, False, True, False]
+    path.write_text(DEADLOCK + "#assert P() |= [] !a;\n")
+    run = cli("explore", str(path))
+    assert run.returncode == 1, run.stdout + run.stderr
+    out = " ".join(run.stdout.replace("\u2502", " ").split())
+    assert "|= <>(a && X a);: fails (a run violates the formula (a deadlock before the formula is settled" in out
+    assert "|= [] !a;: fails (a run violates the formula (a prefix no continuation satisfies" in out
+
+
+def test_fixed_dining_philosophers_show_the_stabiliser(tmp_path):
+    """The butler version (``Seated()``, deadlock-free), N = 4, explored with reduction: the
+    rotation group C_4 keeps ``[]<> anyone`` and ``[] neighbours`` (both hold, reduced by
+    order 4), the formulas naming philosopher 0 keep only the identity (both fail, no
+    fairness); explore prints which group and why, and exits 1."""
+    run = cli("explore", str(DINING), "-D", "N=4", "--process", "Seated()", "--reduce", "exact", "--no-trace")
+    assert run.returncode == 1, run.stdout + run.stderr
+    out = " ".join(run.stdout.replace("\u2502", " ").split())  # the report's table, unwrapped
+    assert "Seated() |= []<> anyone;: holds" in out and "Seated() |= [] neighbours;: holds" in out
+    assert "Seated() |= []<> eat.0;: fails" in out
+    assert out.count("reduced by the subgroup of order 4 fixing each proposition") == 2
+    assert out.count("reduced by the subgroup of order 1 fixing each proposition") == 2
+    assert "fixed only by a subgroup of order 1, so reduction uses that subgroup (identity only)" in out

@@ -68,6 +68,7 @@ class TemporalCheck:
     group_order: int
     why: str
     seconds: float
+    mode: str = "stutter"
 
 
 def _conj(parts: list[Expr]) -> Expr:
@@ -244,7 +245,7 @@ def check_temporal(model: SequentialModel, prop: TemporalProperty, reduce: bool 
     elif found:
         trace = _trace(compiled, path, count)
     return TemporalCheck(found, trace, loop_from, len(nodes) if nodes is not None else 0, states, order, why,
-                         time.perf_counter() - start)
+                         time.perf_counter() - start, mode)
 
 
 def explain(prop: TemporalProperty, whole, kept) -> str:
@@ -445,8 +446,11 @@ def check_temporal_assertions(model: SequentialModel, result: Exploration, reduc
             verdicts[i] = AssertionResult(a, "unknown", (), f"LTL check cut short after {where}; "
                                           "raise --max-states or --timeout")
         elif check.found:
-            verdicts[i] = AssertionResult(a, "fails", check.trace,
-                                          f"a run violates the formula (an acceptance cycle among {where})",
+            how = (f"an acceptance cycle among {where}" if check.loop_from is not None else
+                   f"a prefix no continuation satisfies, PAT's safety check, among {where}" if check.mode == SAFETY
+                   else f"a deadlock before the formula is settled, PAT's check of a formula whose negation is "
+                        f"safe, among {where}")
+            verdicts[i] = AssertionResult(a, "fails", check.trace, f"a run violates the formula ({how})",
                                           loop_from=check.loop_from)
         else:
             verdicts[i] = AssertionResult(a, "holds", (), f"no run violates the formula ({where})")
