@@ -23,6 +23,21 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "pat"
 
 
+def algorithm(text: str) -> str:
+    """Which of PAT's LTL algorithms checks the assertion's formula, as we judge a deadlock
+    for it (``detect.checking.temporal.pat_mode``): safety, co-safety or stutter."""
+    from detect.checking.temporal import pat_mode
+    from detect.errors import InputError
+    from detect.ir import Proposition
+    from frontends.csp.ltl import parse_formula
+
+    def error(message, offset):
+        return InputError(message)
+
+    formula = text.split("|=", 1)[1].strip().rstrip(";")
+    return pat_mode(parse_formula(formula, error, lambda atom, at: Proposition(atom, event=atom)).formula)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus", nargs="?", default=str(CORPUS))
@@ -64,8 +79,9 @@ def main() -> None:
             counts[v] = counts.get(v, 0) + 1
             totals[v] = totals.get(v, 0) + 1
         shown = ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
-        detail = "; ".join(f"`{t.split('|=')[1].strip().rstrip(';')}` {v}" for t, v in verdicts.items())
-        rows.append(f"| `{path.name}` | {len(asserts)} | {shown} | {seconds:.1f} | {detail[:600]} |")
+        detail = "; ".join(f"`{t.split('|=')[0].replace('#assert', '').strip()} |= "
+                           f"{t.split('|=')[1].strip().rstrip(';')}` {v} ({algorithm(t)})" for t, v in verdicts.items())
+        rows.append(f"| `{path.name}` | {len(asserts)} | {shown} | {seconds:.1f} | {detail} |")
     checked = totals["holds"] + totals["fails"]
     text = f"""# LTL assertions of the third-party PAT corpus (issue 30)
 
@@ -74,6 +90,13 @@ def main() -> None:
 ({totals['holds']} hold, {totals['fails']} fail); {totals['unknown']} unknown (a bound stopped the check),
 {totals['not checked']} not checked, {totals['refused']} in files refused before any check (the refusals of
 `results/pat_corpus.md`).  Before issue 30 all {totals['asserts']} were "not checked".
+
+Each formula is followed by the PAT algorithm that decides how a deadlocked run counts
+(README, "Deadlocks in LTL"): *safety* (syntactically safe: only a bad prefix fails it),
+*co-safety* (its negation is: a deadlock before a good prefix fails it), *stutter* (the
+deadlock's letter repeats).  The 4 refusals are PAT's too or a missing file: `p3.csp`'s
+`Exchange() =` has no body (PAT's grammar needs a process after `=`), and `main.csp`
+includes `rook.csp`, which is not in the corpus.
 
 | file | LTL asserts | verdicts | seconds | formulas |
 |---|---:|---|---:|---|
