@@ -60,8 +60,9 @@ def main() -> None:
 are exact).  *group used*: the order of the subgroup fixing each proposition (detected on
 the model with one variable per proposition, each literal coloured apart) of the model's
 group.  *product / system states*: nodes of the product with the negated formula's
-automaton, and distinct (representative) states of the model with its proposition
-variables.  Reduced seconds include the detection on the augmented model; a failed reduced
+automaton (a syntactically safe formula's own automaton, as a subset construction, as PAT
+checks it: README, "Deadlocks in LTL"), and distinct (representative) states of the model
+with its proposition variables.  Reduced seconds include the detection on the augmented model; a failed reduced
 check also runs the unreduced product for its counterexample lasso.  Verdicts disagreeing:
 **{disagree}**.
 
