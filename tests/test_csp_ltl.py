@@ -592,3 +592,26 @@ def test_fixed_dining_philosophers_show_the_stabiliser(tmp_path):
     assert out.count("reduced by the subgroup of order 4 fixing each proposition") == 2
     assert out.count("reduced by the subgroup of order 1 fixing each proposition") == 2
     assert "fixed only by a subgroup of order 1, so reduction uses that subgroup (identity only)" in out
+
+
+@pytest.mark.parametrize("system, formula", [
+    ("a -> Skip", "[]<> a"),         # a lasso through PAT's terminate step, then its stutter
+    ("a -> Stop", "[]<> b"),         # a lasso stuttering on a deadlock
+    ("a -> Stop", "[] !a"),          # a bad prefix (finite)
+    ("a -> Stop", "<>(a && X a)"),   # a deadlock before a good prefix (finite)
+])
+def test_ltl_counterexamples_print_and_replay(tmp_path, system, formula):
+    """``explore --trail`` writes the counterexample (before: the terminate step, which no
+    summand of the model takes, crashed the report) and ``replay`` takes it again, the
+    terminate and stutter steps included: exit 1 both."""
+    path = tmp_path / "m.csp"
+    path.write_text(f"P() = {system};\n#assert P() |= {formula};\n")
+    trail = tmp_path / "m.trail"
+    run = cli("explore", str(path), "--trail", str(trail))
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    if system.endswith("Skip"):
+        assert "2. terminate" in run.stdout
+    again = cli("replay", str(path), str(trail))
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "violation reproduced" in again.stdout

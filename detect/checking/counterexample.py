@@ -194,6 +194,20 @@ def read_trail(path: str) -> Trail:
         raise TrailError(f"{path}: not a symdetect trail (missing {e})") from None
 
 
+def _ltl_pseudo_step(model: SequentialModel, compiled: CompiledModel, current: tuple, entry: dict) -> bool:
+    """Whether ``entry`` is a step of a CSP# LTL counterexample that no summand takes
+    (``detect.checking.temporal``): PAT's ``terminate`` from a terminated state, or the
+    stutter of a state without steps; neither changes the state."""
+    from detect.checking.temporal import STUTTER_STEP, TERMINATE_EVENT
+    from detect.ir.semantics import is_terminal
+
+    if tuple(entry.get("values") or ()) != tuple(current):
+        return False
+    if entry.get("event") == TERMINATE_EVENT:
+        return is_terminal(model, current)
+    return entry.get("event") == STUTTER_STEP and not any(True for _ in compiled.steps(current))
+
+
 @dataclass(frozen=True)
 class Replay:
     """What replaying a trail found: the real trace it followed and whether the violation the
@@ -229,6 +243,9 @@ def replay(model: SequentialModel, trail: Trail, compiled: Optional[CompiledMode
                 taken = step
                 break
         label = f"step {entry.get('step')} ({entry.get('process') or entry.get('event')} {entry.get('where', '')})"
+        if taken is None and entry.get("summand") is None and _ltl_pseudo_step(model, compiled, current, entry):
+            trace.append(TraceStep(entry.get("event"), current))
+            continue
         if taken is None:
             raise TrailError(f"{label.strip()} is not enabled in the state the trail reached")
         if entry.get("fault"):

@@ -89,6 +89,8 @@ TERMINATE_EVENT = "terminate"
 #: The variable that records that the system took its ``terminate`` step (PAT's ``Stop``
 #: after ``Skip``'s termination); it carries ``PREFIX`` so that the stabiliser fixes it.
 TERMINATED = f"{PREFIX}terminated"
+#: The event of a counterexample's step where a run without successors repeats itself.
+STUTTER_STEP = "(no step enabled: the run stays here)"
 
 
 def _event_value(s, p) -> Expr:
@@ -394,6 +396,8 @@ def _trace(compiled, states: list, count: int) -> tuple[TraceStep, ...]:
     added = [at for name, at in slot_offsets(compiled.model).items() if name.startswith(PREFIX)]
     keep = min(added) if added else None
 
+    terminate = len(compiled.model.summands) - 1 if TERMINATED in slot_offsets(compiled.model) else None
+
     def strip(s):
         return tuple(s[:keep]) if keep is not None else tuple(s)
 
@@ -402,10 +406,14 @@ def _trace(compiled, states: list, count: int) -> tuple[TraceStep, ...]:
     for nxt in states[1:]:
         for step in compiled.steps(current):
             if step.target is not None and tuple(step.target) == tuple(nxt):
-                trace.append(TraceStep(step.event, strip(step.target), step.summand, tuple(step.binding)))
+                if step.event == TERMINATE_EVENT and step.summand == terminate:
+                    # the model has no such summand: a step of its own kind, as the stutter
+                    trace.append(TraceStep(TERMINATE_EVENT, strip(step.target)))
+                else:
+                    trace.append(TraceStep(step.event, strip(step.target), step.summand, tuple(step.binding)))
                 break
         else:
-            trace.append(TraceStep("(no step enabled: the run stays here)", strip(nxt)))
+            trace.append(TraceStep(STUTTER_STEP, strip(nxt)))
         current = nxt
     return tuple(trace)
 
