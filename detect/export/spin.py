@@ -29,7 +29,7 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from detect.ir import SequentialModel, state_slots
@@ -539,6 +539,9 @@ sym_start(void)
 		printf("symdetect: weak fairness (-f) is not supported with symmetry reduction\\n");
 		Uerror("symdetect: -f with symmetry reduction");
 	}}{check}
+#if NCORE>1
+	if (core_id != 0) return; /* the others start from states handed over */
+#endif
 	sym_check((char *) &now);
 }}
 
@@ -554,33 +557,6 @@ static void
 sym_out(void)
 {{	memcpy((char *) &now, sym_real, vsize);
 }}
-
-int h_store(char *, int);
-static int
-sym_h_store(int n)
-{{	int r;
-	sym_in(); r = h_store((char *) &now, n); sym_out();
-	return r;
-}}
-
-#ifdef BITSTATE
-static int
-sym_b_store(int n)
-{{	int r;
-	sym_in(); r = b_store((char *) &now, n); sym_out();
-	return r;
-}}
-#endif
-
-#ifdef MA
-int g_store(char *, int, uchar);
-static int
-sym_g_store(int n, uchar pbit)
-{{	int r;
-	sym_in(); r = g_store((char *) &now, n, pbit); sym_out();
-	return r;
-}}
-#endif
 
 /* a copy of now in canonical form (the stack table's keys under BITSTATE) */
 static char *
@@ -866,9 +842,49 @@ sym_segmented(void)
 """
 
 
+def _dead_fields(sym: SpinSymmetry, pan_h: str) -> set[int]:
+    """The fields pan's vector lacks: variables Spin's dead-variable elimination removed
+    (written, never read; ``spin -o2`` keeps them)."""
+    bodies = _bodies(pan_h)
+    structs = _struct_names(pan_h)
+    dead = set()
+    for f, fd in enumerate(sym.fields):
+        if fd.qid is not None:
+            continue
+        body = bodies.get("State", "") if fd.pid is None else bodies.get(structs.get(fd.proctype, ""), "")
+        name = re.match(r"@?(\w+)", fd.member).group(1)
+        if name not in _members(body) and name != "_p":
+            dead.add(f)
+    return dead
+
+
+def _without(sym: SpinSymmetry, dead: set[int]) -> SpinSymmetry:
+    """``sym`` on the fields but ``dead``, which must be a union of orbits of fields (else
+    ``SpinExportError``): a variable no step reads moves with no other, so dropping it
+    leaves each element's action on the rest (the quotient of the projection)."""
+    if not dead:
+        return sym
+    if any((k in dead) != (t in dead) for e in sym.elements for t, (k, _) in enumerate(e)):
+        raise SpinExportError("not supported: the group maps a variable Spin removed as dead onto one it keeps "
+                              "(run with --spin-option=-o2)")
+    keep = [f for f in range(len(sym.fields)) if f not in dead]
+    at = {f: i for i, f in enumerate(keep)}
+    elements = tuple(tuple((at[e[f][0]], e[f][1]) for f in keep) for e in sym.elements)
+    segments = sym.segments
+    if segments is not None:
+        pids, keys, by_rank = segments
+        keys = tuple(tuple(at[k] for k in key if k in at) for key in keys)
+        segments = (pids, keys, by_rank) if all(keys) else None
+    initial = tuple(sym.initial[f] for f in keep) if sym.initial else ()
+    return replace(sym, fields=tuple(sym.fields[f] for f in keep), elements=elements, initial=initial,
+                   segments=segments)
+
+
 def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") -> str:
     """``pan.c`` with its state store canonicalising (module docstring)."""
     _twins_alike(sym, pan_h, pan_t)
+    if sym.blocks is None:
+        sym = _without(sym, _dead_fields(sym, pan_h))
     if not any(site in pan_c for site, _ in _STORES) or _SEED[0] not in pan_c:
         raise SpinExportError("pan.c has not the state stores of Spin 6.5 (another Spin version?)")
     for site, wrapped in _STORES:
@@ -899,9 +915,12 @@ def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") ->
     head = '#include "pan.h"\n'
     if head not in pan_c:
         raise SpinExportError("pan.c does not include pan.h (another Spin version?)")
-    decls = ("static int sym_h_store(int);\n#ifdef BITSTATE\nstatic int sym_b_store(int);\n#endif\n"
-             "#ifdef MA\nstatic int sym_g_store(int, uchar);\n#endif\nstatic char *sym_canon_copy(void);\n"
-             "#ifndef SAFETY\nstatic int sym_seed_match(int);\n#endif\n")
+    # macros, so that a store pan does not have in this build (h_store under BITSTATE) is not named
+    decls = ("static void sym_in(void);\nstatic void sym_out(void);\nstatic int sym_r;\n"
+             "#define sym_h_store(n) (sym_in(), sym_r = h_store((char *) &now, (n)), sym_out(), sym_r)\n"
+             "#define sym_b_store(n) (sym_in(), sym_r = b_store((char *) &now, (n)), sym_out(), sym_r)\n"
+             "#define sym_g_store(n, p) (sym_in(), sym_r = g_store((char *) &now, (n), (p)), sym_out(), sym_r)\n"
+             "static char *sym_canon_copy(void);\n#ifndef SAFETY\nstatic int sym_seed_match(int);\n#endif\n")
     pan_c = pan_c.replace(head, head + decls, 1)
     return pan_c + code
 
