@@ -226,7 +226,11 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
             if kind_a != kind_b or (kind_a != "g" and a.member != b.member):
                 raise SpinExportError(f"not supported yet: a generator maps {slots[k].label} to {slots[t].label}")
             if kind_a == "p":
-                if pid_map.setdefault(a.pid, b.pid) != b.pid:
+                # Fields of a process may stay while its program counter moves (Book_1991/p319:
+                # stations rotate, each keeping its parameter ``id``, the data it indexes rotating
+                # with them): an element is a permutation of fields either way.  The processes
+                # moved are those whose program counters move; those must be a permutation.
+                if a.member == "_p" and pid_map.setdefault(a.pid, b.pid) != b.pid:
                     raise SpinExportError("not supported yet: a generator does not move whole processes onto "
                                           "each other")
                 if a.proctype != b.proctype:
@@ -320,9 +324,19 @@ def _segments(elements, fields: Sequence[Field]):
         if by_rank[r] != -1:
             return None
         by_rank[r] = e
-    # key members: block fields of the moved pids that no element renames
+    # key members: block fields of the moved pids that no element renames, and that every
+    # element carries with the program counter (a field left in place is no key)
     renamed = {fields[t].member for image in elements for t, (k, m) in enumerate(image)
                if m and fields[t].pid in place}
+    pid_of_target = {}
+    for image in elements:
+        moves = {fields[k].pid: fields[t].pid for t, (k, _) in enumerate(image)
+                 if fields[k].member == "_p" and fields[k].pid in place}
+        for t, (k, _) in enumerate(image):
+            a, b = fields[k], fields[t]
+            if a.pid in place and moves.get(a.pid) != b.pid:
+                renamed.add(a.member)
+    del pid_of_target
     keys = []
     for p in moved:
         mine = sorted((f.member, i) for i, f in enumerate(fields) if f.pid == p and f.member not in renamed)
