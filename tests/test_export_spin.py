@@ -418,3 +418,20 @@ def test_dead_variables_spin_removes_are_left_out(tmp_path):
     out = tmp_path / "out"
     assert _cli("spin", str(model), "-o", str(out)).returncode == 0
     assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0] < _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")[0]
+
+
+P319 = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "Book_1991" / "p319.pml"
+
+
+@pytest.mark.skipif(not P319.exists(), reason="the shared Spin corpus (../shared/corpus) is absent")
+def test_processes_moved_keeping_their_parameters(tmp_path):
+    """Book_1991/p319: the stations rotate (with busy[] and the channels they use) while each
+    keeps its parameter ``id``: pan's fields are permuted though no block moves whole.
+    sympan stores our count (352 of pan's 2,066), errors found as by pan."""
+    out = tmp_path / "out"
+    run = _cli("spin", str(P319), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "group of order 6 " in run.stdout
+    reduced, errors = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    plain, plain_errors = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
+    assert (reduced, plain) == (352, 2066) and errors > 0 and plain_errors > 0
