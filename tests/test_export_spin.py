@@ -410,6 +410,12 @@ def test_spin_storage_options(tmp_path, flags, relation):
     broken = _write(tmp_path, "broken", BROKEN)
     assert _cli("spin", str(broken), "-o", str(tmp_path / "b")).returncode == 0
     assert _pan(tmp_path / "b", "sympan.c", *flags)[1] > 0
+    if relation != "verdict":
+        # its trail replays in Spin (a multi-core trail does not, pan's own neither)
+        assert _pan(tmp_path / "b", "sympan.c", *flags, every_error=False)[1] == 1
+        replay = subprocess.run(["spin", "-t", "-p", "broken.pml"], cwd=tmp_path / "b", capture_output=True,
+                                text=True, timeout=120)
+        assert "assertion violated" in replay.stdout, replay.stdout[-500:]
 
 
 def test_dead_variables_spin_removes_are_left_out(tmp_path):
