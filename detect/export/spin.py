@@ -328,7 +328,6 @@ def _segments(elements, fields: Sequence[Field]):
     # element carries with the program counter (a field left in place is no key)
     renamed = {fields[t].member for image in elements for t, (k, m) in enumerate(image)
                if m and fields[t].pid in place}
-    pid_of_target = {}
     for image in elements:
         moves = {fields[k].pid: fields[t].pid for t, (k, _) in enumerate(image)
                  if fields[k].member == "_p" and fields[k].pid in place}
@@ -336,7 +335,6 @@ def _segments(elements, fields: Sequence[Field]):
             a, b = fields[k], fields[t]
             if a.pid in place and moves.get(a.pid) != b.pid:
                 renamed.add(a.member)
-    del pid_of_target
     keys = []
     for p in moved:
         mine = sorted((f.member, i) for i, f in enumerate(fields) if f.pid == p and f.member not in renamed)
