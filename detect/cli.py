@@ -1565,15 +1565,21 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
               help="Canonical form in sympan: exact (sorting whole process blocks where the group is S_n on "
                    "them and renames no value, else the least image over all elements), enumerate (always "
                    "the least image over all elements), sort (sorting only; refused where it is not exact).")
+@click.option("--ltl", "ltl_name", metavar="NAME",
+              help="The ltl block pan checks (./sympan -a -N NAME; default: the first): the group is the "
+                   "subgroup fixing its propositions, detected on the model with its never claim.")
 @domain_states_option
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
-def spin_cmd(model, defines, out_dir, spin_options, strategy, domain_states, engine):
+def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_states, engine):
     """Write a Spin verifier (sympan.c) that stores MODEL's states up to its detected symmetry."""
-    from detect.export.spin import GCC, GCC_POR, RUN, SpinExportError, check_source, spin_symmetry, write_verifier
+    from detect.export.spin import (GCC, GCC_CLAIM, GCC_POR, RUN, SpinExportError, check_source, spin_symmetry,
+                                    write_verifier)
 
     if not model.endswith((".pml", ".p", ".prom")):
         raise Failure(f"{model}: symdetect spin applies to Promela models only")
-    seq = load_model(model, defines, domain_states=domain_states)
+    # With a claim (a never claim, or the ltl block asked for) the model loaded is the product:
+    # the group detected on it fixes the claim, i.e. is the stabiliser of its propositions.
+    seq = load_model(model, defines, domain_states=domain_states, ltl_name=ltl_name)
     try:
         with open(model, encoding="utf-8", errors="replace") as f:
             text = f.read()
@@ -1594,8 +1600,13 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, domain_states, eng
            f"least image over {len(sym.elements):,} elements")
     out.print(f"wrote {escape(path)}: states stored up to the detected {escape(sym.describe())}; {how}",
               markup=True)
-    out.print(f"cd {escape(out_dir)} && {GCC} && {RUN}", markup=False)
-    out.print(f"with partial-order reduction: cd {escape(out_dir)} && {GCC_POR} && {RUN}", markup=False)
+    if sym.claim is not None:
+        pick = f" -N {sym.claim}" if sym.claim != ":never:" else ""
+        out.print(f"claim {escape(sym.claim)}: the group fixes its propositions (order {sym.order:,})", markup=False)
+        out.print(f"cd {escape(out_dir)} && {GCC_CLAIM} && {RUN} -a{pick}", markup=False)
+    else:
+        out.print(f"cd {escape(out_dir)} && {GCC} && {RUN}", markup=False)
+        out.print(f"with partial-order reduction: cd {escape(out_dir)} && {GCC_POR} && {RUN}", markup=False)
     import os
 
     out.print(f"a trail it writes replays in Spin: cd {escape(out_dir)} && ./sympan -r (or spin -t -p "

@@ -776,6 +776,18 @@ def replicated(seed: int) -> str:
     return model(seed).replace("active [1] proctype P0()", "active [3] proctype P0()", 1)
 
 
+def replicated_ltl(seed: int) -> str:
+    """``replicated``'s model number ``seed`` (three copies of P0, every ``assert`` made to
+    hold) with one random ``ltl`` block: a (model, formula) pair whose formula's stabiliser
+    is often larger than 1, for ``symdetect spin`` with claims (issue 31)."""
+    import re as _re
+
+    gen = _Gen(seed)
+    text = gen.model().replace("active [1] proctype P0()", "active [3] proctype P0()", 1)
+    text += f"ltl p {{ {gen.ltl(gen.r.randint(1, 3))} }}\n"
+    return _re.sub(r"\bassert\(", "assert(1 || ", text)
+
+
 def progressed(seed: int) -> str:
     """A random model for non-progress cycles (``pan -l``): every other seed a ``dynamic``
     model (endless workers, ``progress`` labels among their labels), else a ``model()``

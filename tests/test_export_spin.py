@@ -215,7 +215,8 @@ def test_por_verdict_equals_unreduced_spin(tmp_path, text):
 
 
 @pytest.mark.parametrize("text,why", [
-    ("byte x;\nactive [2] proctype p() { x = 1 }\nnever { do :: x == 1 -> break :: else od }", "never claim"),
+    # the claim tells the two processes apart (x == 1 is pid 0's mark): its stabiliser is trivial
+    ("byte x;\nactive [2] proctype p() { x = _pid + 1 }\nltl q { <> (x == 1) }", "no symmetry detected"),
     ("byte x;\nactive proctype p() { x = 1 }", "no symmetry detected"),
     (RING, "--strategy sort needs"),
 ])
@@ -290,3 +291,153 @@ def test_models_directory_is_refused_or_exact(tmp_path):
         assert _pan(tmp_path / model.stem, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0] == ours, model.name
         checked += 1
     assert checked >= 5
+
+
+#: a relay of the token between two processes; the formula holds in no run (tok is never 3),
+#: so every cycle is an acceptance cycle of its claim
+RELAY = """byte tok = 2;
+bit busy;
+active [2] proctype p()
+{
+	atomic { if :: tok == 2 -> tok = _pid :: else fi };
+	do
+	:: tok == _pid -> busy = 1; busy = 0; tok = 1 - _pid
+	od
+}
+ltl live { []<> (tok == 3) }
+"""
+
+#: BROKEN with a safety formula: the claim finds what the assertion finds
+BROKEN_LTL = BROKEN.replace("assert(cnt == 1); ", "") + "ltl safe { [] (cnt <= 1) }\n"
+
+
+def _pan_a(out_dir: Path, source: str, *flags: str, claim: str = "", trail: bool = False) -> tuple[int, int]:
+    """(states stored, errors) of ``source`` built with ``flags`` and run with ``-a`` (claim
+    ``-N claim``): acceptance cycles, no fairness."""
+    exe = out_dir / (Path(source).stem + "_a_" + "_".join(f.strip("-") for f in flags))
+    subprocess.run(["gcc", "-O0", "-w", *flags, "-o", str(exe), source], cwd=out_dir, check=True,
+                   capture_output=True, timeout=300)
+    run = subprocess.run([str(exe), "-m100000", "-a", *([f"-N{claim}"] if claim else []), *(() if trail else ("-c0",))],
+                         cwd=out_dir, capture_output=True, text=True, timeout=300)
+    stored = int(re.search(r"(\d+) states, stored", run.stdout).group(1))
+    errors = int(re.search(r"errors: (\d+)", run.stdout).group(1))
+    return stored, errors
+
+
+@pytest.mark.parametrize("model,claim,order,violated", [
+    (ROOT / "models" / "token_pool_ltl.pml", "bounded", 6, False),
+    (ROOT / "models" / "token_pool_ltl.pml", "busy", 6, False),
+    (ROOT / "models" / "token_pool_ltl.pml", "served", 2, True),      # names client[1]: S_2 on the others
+    (ROOT / "models" / "token_pool_ltl.pml", "exclusive", 2, True),   # names clients 1 and 2: their swap
+    (ROOT / "models" / "mutex_never.pml", "", 2, False),
+    ("relay", "live", 2, True),                                       # an acceptance cycle through the orbit
+    ("broken_ltl", "safe", 6, True),
+])
+def test_claims_reduce_by_the_stabiliser_and_pan_a_verdicts_agree(tmp_path, model, claim, order, violated):
+    """With an ``ltl`` block or a never claim, the group is the one detected on the product
+    (its propositions' stabiliser); ``sympan -a`` finds an error exactly where ``pan -a`` does,
+    without and with partial-order reduction, storing at most as many states."""
+    if isinstance(model, str):
+        model = _write(tmp_path, model, RELAY if model == "relay" else BROKEN_LTL)
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), *(("--ltl", claim) if claim else ()), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert f"group of order {order} " in run.stdout and "-a" in run.stdout
+    for flags in (("-DNOREDUCE",), ()):
+        reduced, errors = _pan_a(out, "sympan.c", *flags, claim=claim)
+        plain, plain_errors = _pan_a(out, "pan.c", *flags, claim=claim)
+        assert (errors > 0) == (plain_errors > 0) == violated
+        assert reduced <= plain
+
+
+def test_sympan_runs_only_the_claim_it_was_written_for(tmp_path):
+    """The group of ``served`` is not ``busy``'s: a sympan written for one claim stops on another."""
+    out = tmp_path / "out"
+    assert _cli("spin", str(ROOT / "models" / "token_pool_ltl.pml"), "-o", str(out), "--ltl", "served",
+                *NO_OPT).returncode == 0
+    subprocess.run(["gcc", "-O0", "-w", "-o", "s", "sympan.c"], cwd=out, check=True, timeout=300)
+    run = subprocess.run(["./s", "-a", "-Nbusy"], cwd=out, capture_output=True, text=True, timeout=120)
+    assert "another claim than the one analysed" in run.stdout
+    fair = subprocess.run(["./s", "-a", "-f", "-Nserved"], cwd=out, capture_output=True, text=True, timeout=120)
+    assert "weak fairness (-f) is not supported" in fair.stdout
+
+
+def test_claim_violation_trail_replays_in_spin(tmp_path):
+    model = _write(tmp_path, "relay", RELAY)
+    out = tmp_path / "out"
+    assert _cli("spin", str(model), "-o", str(out)).returncode == 0
+    assert _pan_a(out, "sympan.c", trail=True)[1] == 1
+    replay = subprocess.run(["spin", "-t", "-p", "relay.pml"], cwd=out, capture_output=True, text=True, timeout=120)
+    assert "CYCLE" in replay.stdout or "cycle" in replay.stdout, replay.stdout[-500:]
+
+
+@pytest.mark.parametrize("seed", [33, 39, 41])
+def test_random_model_formula_pairs(tmp_path, seed):
+    """``promela_gen.replicated_ltl``: random models with three copies of a proctype and a
+    random formula (seeds whose stabiliser is larger than 1): ``pan -a``'s verdict."""
+    from tests import promela_gen
+
+    model = _write(tmp_path, f"r{seed}", promela_gen.replicated_ltl(seed))
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    for flags in (("-DNOREDUCE",), ()):
+        reduced, errors = _pan_a(out, "sympan.c", *flags)
+        plain, plain_errors = _pan_a(out, "pan.c", *flags)
+        assert (errors > 0) == (plain_errors > 0) and reduced <= plain
+
+
+@pytest.mark.parametrize("flags,relation", [
+    (("-DSAFETY", "-DNOREDUCE", "-DCOLLAPSE"), "equal"),
+    (("-DSAFETY", "-DNOREDUCE", "-DHC"), "at most"),
+    (("-DSAFETY", "-DNOREDUCE", "-DBITSTATE"), "at most"),
+    (("-DSAFETY", "-DNCORE=2"), "verdict"),
+])
+def test_spin_storage_options(tmp_path, flags, relation):
+    """COLLAPSE stores as many states as the exact store, hash compaction and bitstate at most
+    as many (either may lose states to collisions), multi-core finds what one core finds;
+    all on the canonical vector (pan's stores are wrapped)."""
+    out = tmp_path / "out"
+    assert _cli("spin", str(ROOT / "models" / "peterson_pid.pml"), "-o", str(out), *NO_OPT).returncode == 0
+    exact = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    assert exact == (633, 0)
+    stored, errors = _pan(out, "sympan.c", *flags)
+    assert errors == 0
+    if relation == "equal":
+        assert stored == exact[0]
+    elif relation == "at most":
+        assert 0 < stored <= exact[0]
+    broken = _write(tmp_path, "broken", BROKEN)
+    assert _cli("spin", str(broken), "-o", str(tmp_path / "b")).returncode == 0
+    assert _pan(tmp_path / "b", "sympan.c", *flags)[1] > 0
+    if relation != "verdict":
+        # its trail replays in Spin (a multi-core trail does not, pan's own neither)
+        assert _pan(tmp_path / "b", "sympan.c", *flags, every_error=False)[1] == 1
+        replay = subprocess.run(["spin", "-t", "-p", "broken.pml"], cwd=tmp_path / "b", capture_output=True,
+                                text=True, timeout=120)
+        assert "assertion violated" in replay.stdout, replay.stdout[-500:]
+
+
+def test_dead_variables_spin_removes_are_left_out(tmp_path):
+    """Without -o2 Spin drops ``busy`` (written, never read) from its vector: sympan too."""
+    model = _write(tmp_path, "relay", RELAY.replace("ltl live { []<> (tok == 3) }", ""))
+    out = tmp_path / "out"
+    assert _cli("spin", str(model), "-o", str(out)).returncode == 0
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0] < _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")[0]
+
+
+P319 = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "Book_1991" / "p319.pml"
+
+
+@pytest.mark.skipif(not P319.exists(), reason="the shared Spin corpus (../shared/corpus) is absent")
+def test_processes_moved_keeping_their_parameters(tmp_path):
+    """Book_1991/p319: the stations rotate (with busy[] and the channels they use) while each
+    keeps its parameter ``id``: pan's fields are permuted though no block moves whole.
+    sympan stores our count (352 of pan's 2,066), errors found as by pan."""
+    out = tmp_path / "out"
+    run = _cli("spin", str(P319), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "group of order 6 " in run.stdout
+    reduced, errors = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    plain, plain_errors = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
+    assert (reduced, plain) == (352, 2066) and errors > 0 and plain_errors > 0

@@ -29,13 +29,15 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from detect.ir import SequentialModel, state_slots
 
 GCC = "gcc -O2 -DSAFETY -DNOREDUCE -o sympan sympan.c"
 GCC_POR = "gcc -O2 -DSAFETY -o sympan sympan.c"
+#: with a claim: acceptance cycles (``-a``), partial-order reduction on
+GCC_CLAIM = "gcc -O2 -o sympan sympan.c"
 RUN = "./sympan -m100000"
 #: at most this many group elements are applied to each stored state
 ELEMENT_LIMIT = 50_000
@@ -81,6 +83,9 @@ class SpinSymmetry:
     #: segmented canonical form (``_segments``): (pids, per pid its key fields, element
     #: index by the Lehmer rank of its permutation of those pids), or None
     segments: Optional[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]] = None
+    #: the claim pan runs with (pan's ``procname`` of it: an ``ltl`` block's name or
+    #: ``:never:``), whose propositions the group fixes; None: no claim
+    claim: Optional[str] = None
 
     def describe(self) -> str:
         moved = f"pids {', '.join(map(str, self.pids))} ({', '.join(self.proctypes)})" if self.pids else "no process"
@@ -89,8 +94,6 @@ class SpinSymmetry:
 
 
 _FORBIDDEN = [
-    (re.compile(r"\bnever\s*\{"), "it has a never claim (symmetry with claims is not supported yet)"),
-    (re.compile(r"\bltl\b"), "it has an ltl formula (symmetry with claims is not supported yet)"),
     (re.compile(r"\b_last\b"), "it reads _last"),
     (re.compile(r"\b(c_code|c_expr|c_state|c_track|c_decl)\b"), "it has embedded C code"),
 ]
@@ -109,17 +112,28 @@ def check_source(source_text: str) -> None:
             raise SpinExportError(f"not supported yet: {why}")
 
 
+def _claim_slots(model: SequentialModel) -> set[int]:
+    """The slots of the never claim (its process's variables and the product's bookkeeping,
+    ``claim.HIDDEN``): pan keeps the claim in process 0's block, which no element may move."""
+    from frontends.promela.claim import HIDDEN
+
+    claims = {p.name for p in model.processes if p.pid is None and p.family == "never"}
+    return {k for k, sl in enumerate(state_slots(model))
+            if sl.variable in HIDDEN or model.variable(sl.variable).owner in claims}
+
+
 def _fields(model: SequentialModel) -> tuple[list[Optional[Field]], set[int]]:
-    """Per slot its pan field (None for the hidden ones), and the hidden slots."""
+    """Per slot its pan field (None for the hidden ones and the claim's), and those slots."""
     slots = state_slots(model)
     hidden_vars = set(model.annotation("spin_hidden", ()))
     channels = dict(model.annotation("spin_channels", ()))
     by_name = {p.name: p for p in model.processes}
+    claim = _claim_slots(model)
     out: list[Optional[Field]] = []
     hidden: set[int] = set()
     for k, sl in enumerate(slots):
         var = model.variable(sl.variable)
-        if sl.variable in hidden_vars:
+        if sl.variable in hidden_vars or k in claim:
             out.append(None)
             hidden.add(k)
             continue
@@ -182,12 +196,16 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     check_source(source_text)
     if group.order == 1:
         raise SpinExportError("no symmetry detected (group order 1): nothing to reduce")
-    if any(a[0] == "ltl" for a in model.annotations) or any(a.kind == "acceptance" for a in model.assertions):
-        raise SpinExportError("not supported yet: a never claim or ltl formula")
     slots = state_slots(model)
     fields, hidden = _fields(model)
+    claim = _claim_slots(model)
     pts = LiteralPoints.of(model)
     gens = [tuple(g) for g in group.acting_points]
+    # The group was detected on the product with the claim (its propositions' stabiliser):
+    # each element must fix the claim's state, which stays out of the permutation.
+    for g in gens:
+        if any(pts.pairs[g[p]] != (k, v) for p, (k, v) in enumerate(pts.pairs) if k in claim):
+            raise SpinExportError("not supported: a generator moves the never claim's state")
     proctype_of = {f.pid: f.proctype for f in fields if f is not None and f.pid is not None}
     moved_pids: set[int] = set()
     moved_chans: set[int] = set()
@@ -208,7 +226,11 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
             if kind_a != kind_b or (kind_a != "g" and a.member != b.member):
                 raise SpinExportError(f"not supported yet: a generator maps {slots[k].label} to {slots[t].label}")
             if kind_a == "p":
-                if pid_map.setdefault(a.pid, b.pid) != b.pid:
+                # Fields of a process may stay while its program counter moves (Book_1991/p319:
+                # stations rotate, each keeping its parameter ``id``, the data it indexes rotating
+                # with them): an element is a permutation of fields either way.  The processes
+                # moved are those whose program counters move; those must be a permutation.
+                if a.member == "_p" and pid_map.setdefault(a.pid, b.pid) != b.pid:
                     raise SpinExportError("not supported yet: a generator does not move whole processes onto "
                                           "each other")
                 if a.proctype != b.proctype:
@@ -256,10 +278,12 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     starts = list(initial_states(model))
     first = starts[0] if len(starts) == 1 else None
     initial = tuple(None if first is None or fields[k].member == "_p" else first[k] for k in kept)
+    annotations = dict(model.annotations)
+    claim_name = (annotations.get("ltl") or ":never:") if claim else None
     return SpinSymmetry(
         group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
         tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks, initial, tuple(sorted(twins)), segments)
+        blocks, initial, tuple(sorted(twins)), segments, claim_name)
 
 
 #: the name the first version exported
@@ -300,9 +324,17 @@ def _segments(elements, fields: Sequence[Field]):
         if by_rank[r] != -1:
             return None
         by_rank[r] = e
-    # key members: block fields of the moved pids that no element renames
+    # key members: block fields of the moved pids that no element renames, and that every
+    # element carries with the program counter (a field left in place is no key)
     renamed = {fields[t].member for image in elements for t, (k, m) in enumerate(image)
                if m and fields[t].pid in place}
+    for image in elements:
+        moves = {fields[k].pid: fields[t].pid for t, (k, _) in enumerate(image)
+                 if fields[k].member == "_p" and fields[k].pid in place}
+        for t, (k, _) in enumerate(image):
+            a, b = fields[k], fields[t]
+            if a.pid in place and moves.get(a.pid) != b.pid:
+                renamed.add(a.member)
     keys = []
     for p in moved:
         mine = sorted((f.member, i) for i, f in enumerate(fields) if f.pid == p and f.member not in renamed)
@@ -448,8 +480,9 @@ def _field_code(sym: SpinSymmetry, structs: dict[str, str], queues: list[tuple[i
             struct = structs.get(fd.proctype)
             if struct is None:
                 raise SpinExportError(f"pan.h has no process structure for proctype {fd.proctype}")
-            cond = f"{fd.pid} < (int) ((State *) v)->_nr_pr"
-            lv = f"(({struct} *) (v + proc_offset[{fd.pid}]))->{fd.member}"
+            # with a claim, pan's process 0 is the claim (BASE 1): model pid p is pan's p + BASE
+            cond = f"{fd.pid} + BASE < (int) ((State *) v)->_nr_pr"
+            lv = f"(({struct} *) (v + proc_offset[{fd.pid} + BASE]))->{fd.member}"
             gets.append(f"\tcase {f}: return ({cond}) ? (int) {lv} : 0;")
             sets.append(f"\tcase {f}: if ({cond}) {lv} = x; return;")
         else:
@@ -467,11 +500,103 @@ def _rows(rows: Sequence[Sequence[int]], width: int = 24) -> str:
     return ",\n".join(lines)
 
 
-_STORES = ["if (!h_store((char *)&now, vsize))", "II = h_store((char *)&now, vsize);"]
-_UNSUPPORTED = ("#if defined(BITSTATE) || defined(MA) || defined(COLLAPSE) || defined(HC) || "
-                "(defined(NCORE) && NCORE > 1) || defined(BFS_PAR) || defined(BFS) || defined(TRIX)\n"
-                "#error \"symdetect sympan: build without BITSTATE/MA/COLLAPSE/HC/NCORE/BFS/BFS_PAR/TRIX "
-                "(not supported yet)\"\n#endif\n")
+#: pan's calls that store ``now`` (hash table, bitstate, minimised automaton) and our wrappers,
+#: which store its canonical form instead (``_COMMON``)
+_STORES = [("h_store((char *)&now, vsize)", "sym_h_store(vsize)"),
+           ("b_store((char *)&now, vsize)", "sym_b_store(vsize)"),
+           ("g_store((char *)&now, vsize, 0)", "sym_g_store(vsize, 0)")]
+#: the nested search's test that it is back at its seed (pan.c of Spin 6.5)
+_SEED = ("if (!memcmp((char *)&A_Root + delta, \n\t\t\t\t(char *)&now + delta, vsize - delta))",
+         "if (sym_seed_match(delta))")
+#: pan's stack table under BITSTATE (FULLSTACK's ``onstack_now``/``onstack_zap``): its keys are
+#: computed from these, made canonical as the table's entries (``onstack_put`` stores through
+#: ``h_store``, wrapped)
+_STACK_KEYS = [("compress((char *)&now, vsize)", "compress(sym_canon_copy(), vsize)"),
+               ("compact_stack((char *)&now, vsize)", "compact_stack(sym_canon_copy(), vsize)"),
+               ("nv = (char *) &now;", "nv = sym_canon_copy();"),
+               ("v = (char *) &now;", "v = sym_canon_copy();")]
+_UNSUPPORTED = ("#if defined(BFS_PAR) || defined(BFS) || defined(TRIX)\n"
+                "#error \"symdetect sympan: build without BFS/BFS_PAR/TRIX (not supported yet)\"\n#endif\n")
+
+
+def _common_code(claim: Optional[str]) -> str:
+    """C shared by every strategy: the store wrappers (``now`` is swapped for its canonical form
+    around pan's own store, so every store -- hash table, COLLAPSE, HC, BITSTATE, the multi-core
+    ones -- sees the canonical vector) and the nested search's seed test."""
+    check = ""
+    if claim is not None:
+        name = claim.replace("\\", "\\\\").replace('"', '\\"')
+        check = f"""
+#if defined(VERI) && NCLAIMS>1
+	/* the group fixes this claim's propositions only: another claim (-N) needs its own sympan */
+	if (strcmp(procname[((Pclaim *) pptr(0))->_t], "{name}") != 0)
+	{{	printf("symdetect: this sympan reduces by the symmetries of claim {name}; pan runs claim %s "
+		       "(run ./sympan -a -N {name}, or write one for that claim with symdetect spin --ltl)\\n",
+		       procname[((Pclaim *) pptr(0))->_t]);
+		Uerror("symdetect: another claim than the one analysed");
+	}}
+#endif"""
+    return f"""
+static char sym_real[VECTORSZ], sym_buf[VECTORSZ], sym_root[VECTORSZ], sym_rootc[VECTORSZ];
+static int sym_started;
+
+/* once, on pan's first stored state (its initial one): what this sympan assumes of the run */
+static void
+sym_start(void)
+{{	if (sym_started) return;
+	sym_started = 1;
+	if (fairness)
+	{{	/* pan's weak fairness counts processes by pid: permuting them is not sound (Bosnacki,
+		   SPIN 2003, needs another algorithm) */
+		printf("symdetect: weak fairness (-f) is not supported with symmetry reduction\\n");
+		Uerror("symdetect: -f with symmetry reduction");
+	}}{check}
+#if NCORE>1
+	if (core_id != 0) return; /* the others start from states handed over */
+#endif
+	sym_check((char *) &now);
+}}
+
+/* now becomes its canonical form; the real state is kept in sym_real */
+static void
+sym_in(void)
+{{	sym_start();
+	memcpy(sym_real, (char *) &now, vsize);
+	sym_canon_into((char *) &now);
+}}
+
+static void
+sym_out(void)
+{{	memcpy((char *) &now, sym_real, vsize);
+}}
+
+/* a copy of now in canonical form (the stack table's keys under BITSTATE) */
+static char *
+sym_canon_copy(void)
+{{	memcpy(sym_buf, (char *) &now, vsize);
+	sym_canon_into(sym_buf);
+	return sym_buf;
+}}
+
+#ifndef SAFETY
+/* the nested search is back at its seed when now is in the seed's orbit (pan compares the
+   vectors themselves; with states stored up to the group the second search may reach
+   another member of the orbit first, which closes a cycle of the quotient: Bosnacki, Dams
+   and Holenderski, Symmetric Spin, STTT 4(1) 2002; an accepting cycle of the quotient is
+   one of the model when the claim is fixed by the group, Emerson and Sistla 1996) */
+static int
+sym_seed_match(int delta)
+{{	if (A_Root._nr_pr != now._nr_pr || A_Root._nr_qs != now._nr_qs)
+		return 0;
+	if (memcmp(sym_root, (char *) &A_Root, vsize) != 0)
+	{{	memcpy(sym_root, (char *) &A_Root, vsize);
+		memcpy(sym_rootc, (char *) &A_Root, vsize);
+		sym_canon_into(sym_rootc);
+	}}
+	return !memcmp(sym_rootc + delta, sym_canon_copy() + delta, vsize - delta);
+}}
+#endif
+"""
 
 
 def _sorting_code(struct: str, pids: Sequence[int]) -> str:
@@ -480,24 +605,24 @@ def _sorting_code(struct: str, pids: Sequence[int]) -> str:
 static int sym_pids[{n}] = {{{", ".join(map(str, pids))}}};
 static char sym_block[{n}][sizeof({struct})];
 static int sym_cmp(const void *a, const void *b) {{ return memcmp(a, b, sizeof({struct})); }}
-static char *
-sym_canon(void)
+static void sym_check(char *v) {{ (void) v; }}
+/* v (a state with pan's current offsets) becomes its canonical form: the blocks sorted */
+static void
+sym_canon_into(char *v)
 {{	int i, m = 0; unsigned saved[{n}];
-	memcpy(sym_buf, (char *) &now, vsize);
 	for (i = 0; i < {n}; i++)
-	{{	if (sym_pids[i] >= (int) now._nr_pr) continue;
-		saved[m] = (({struct} *) (sym_buf + proc_offset[sym_pids[i]]))->_pid;
-		memcpy(sym_block[m], sym_buf + proc_offset[sym_pids[i]], sizeof({struct}));
+	{{	if (sym_pids[i] + BASE >= (int) ((State *) v)->_nr_pr) continue;
+		saved[m] = (({struct} *) (v + proc_offset[sym_pids[i] + BASE]))->_pid;
+		memcpy(sym_block[m], v + proc_offset[sym_pids[i] + BASE], sizeof({struct}));
 		(({struct} *) sym_block[m])->_pid = 0;
 		m++;
 	}}
-	if (m != {n}) return (char *) &now; /* not all created yet: stored as it is */
+	if (m != {n}) return; /* not all created yet: stored as it is */
 	qsort(sym_block, m, sizeof({struct}), sym_cmp);
 	for (i = 0; i < m; i++)
-	{{	memcpy(sym_buf + proc_offset[sym_pids[i]], sym_block[i], sizeof({struct}));
-		(({struct} *) (sym_buf + proc_offset[sym_pids[i]]))->_pid = saved[i];
+	{{	memcpy(v + proc_offset[sym_pids[i] + BASE], sym_block[i], sizeof({struct}));
+		(({struct} *) (v + proc_offset[sym_pids[i] + BASE]))->_pid = saved[i];
 	}}
-	return sym_buf;
 }}
 """
 
@@ -584,31 +709,35 @@ sym_vm(int m, int x)
 	return (i >= 0 && i < sym_len[m]) ? sym_tab[sym_off[m] + i] : x;
 }}
 
-/* the least image of now over every element, field by field (elements[0] is the identity) */
+/* the least image of v over every element, field by field (elements[0] is the identity) */
 static int sym_checked;
 static const int sym_init[SYM_F] = {{{init}}};
 static const char sym_known[SYM_F] = {{{known}}};
 
-static char *
-sym_canon(void)
+static void
+sym_check(char *v)
+{{	int f, x;
+	if (sym_checked) return;
+	/* the first state stored is pan's initial state: it must be ours (same model, same -D) */
+	sym_checked = 1;
+	for (f = 0; f < SYM_F; f++)
+	{{	x = sym_get(v, f);
+		if (sym_known[f] && x != sym_init[f])
+		{{	printf("symdetect: field %d is %d in pan's initial state, %d in the model symdetect "
+			       "analysed (another model or other -D values?)\\n", f, x, sym_init[f]);
+			Uerror("symdetect: pan's model differs from the one analysed");
+		}}
+	}}
+}}
+
+static void
+sym_canon_into(char *v)
 {{	int e, f, y;
 	for (f = 0; f < SYM_F; f++)
-		sym_x[f] = sym_best[f] = sym_get((char *) &now, f);
-	if (!sym_checked)
-	{{	/* the first state stored is pan's initial state: it must be ours (same model, same -D) */
-		sym_checked = 1;
-		for (f = 0; f < SYM_F; f++)
-			if (sym_known[f] && sym_x[f] != sym_init[f])
-			{{	printf("symdetect: field %d is %d in pan's initial state, %d in the model symdetect "
-				       "analysed (another model or other -D values?)\\n", f, sym_x[f], sym_init[f]);
-				Uerror("symdetect: pan's model differs from the one analysed");
-			}}
-	}}
+		sym_x[f] = sym_best[f] = sym_get(v, f);
 {visit}
-	memcpy(sym_buf, (char *) &now, vsize);
 	for (f = 0; f < SYM_F; f++)
-		sym_set(sym_buf, f, sym_best[f]);
-	return sym_buf;
+		sym_set(v, f, sym_best[f]);
 }}
 """
 
@@ -725,13 +854,62 @@ sym_segmented(void)
 """
 
 
+def _dead_fields(sym: SpinSymmetry, pan_h: str) -> set[int]:
+    """The fields pan's vector lacks: variables Spin's dead-variable elimination removed
+    (written, never read; ``spin -o2`` keeps them)."""
+    bodies = _bodies(pan_h)
+    structs = _struct_names(pan_h)
+    dead = set()
+    for f, fd in enumerate(sym.fields):
+        if fd.qid is not None:
+            continue
+        body = bodies.get("State", "") if fd.pid is None else bodies.get(structs.get(fd.proctype, ""), "")
+        name = re.match(r"@?(\w+)", fd.member).group(1)
+        if name not in _members(body) and name != "_p":
+            dead.add(f)
+    return dead
+
+
+def _without(sym: SpinSymmetry, dead: set[int]) -> SpinSymmetry:
+    """``sym`` on the fields but ``dead``, which must be a union of orbits of fields (else
+    ``SpinExportError``): a variable no step reads moves with no other, so dropping it
+    leaves each element's action on the rest (the quotient of the projection)."""
+    if not dead:
+        return sym
+    if any((k in dead) != (t in dead) for e in sym.elements for t, (k, _) in enumerate(e)):
+        raise SpinExportError("not supported: the group maps a variable Spin removed as dead onto one it keeps "
+                              "(run with --spin-option=-o2)")
+    keep = [f for f in range(len(sym.fields)) if f not in dead]
+    at = {f: i for i, f in enumerate(keep)}
+    elements = tuple(tuple((at[e[f][0]], e[f][1]) for f in keep) for e in sym.elements)
+    segments = sym.segments
+    if segments is not None:
+        pids, keys, by_rank = segments
+        keys = tuple(tuple(at[k] for k in key if k in at) for key in keys)
+        segments = (pids, keys, by_rank) if all(keys) else None
+    initial = tuple(sym.initial[f] for f in keep) if sym.initial else ()
+    return replace(sym, fields=tuple(sym.fields[f] for f in keep), elements=elements, initial=initial,
+                   segments=segments)
+
+
 def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") -> str:
     """``pan.c`` with its state store canonicalising (module docstring)."""
     _twins_alike(sym, pan_h, pan_t)
-    for site in _STORES:
-        if site not in pan_c:
-            raise SpinExportError(f"pan.c has no '{site}' (another Spin version?)")
-        pan_c = pan_c.replace(site, site.replace("(char *)&now", "sym_canon()"))
+    if sym.blocks is None:
+        sym = _without(sym, _dead_fields(sym, pan_h))
+    if not any(site in pan_c for site, _ in _STORES) or _SEED[0] not in pan_c:
+        raise SpinExportError("pan.c has not the state stores of Spin 6.5 (another Spin version?)")
+    for site, wrapped in _STORES:
+        pan_c = pan_c.replace(site, wrapped)
+    pan_c = pan_c.replace(*_SEED)
+    # the stack table's lookups under BITSTATE (onstack_zap, onstack_now): canonical keys
+    begin = pan_c.find("onstack_zap(void)\n{")
+    finish = pan_c.find("return (m == 0);", begin)
+    if begin >= 0 and finish >= 0:
+        region = pan_c[begin:finish]
+        for site, wrapped in _STACK_KEYS:
+            region = region.replace(site, wrapped)
+        pan_c = pan_c[:begin] + region + pan_c[finish:]
     structs = _struct_names(pan_h)
     if sym.blocks is not None:
         proctype, pids = sym.blocks
@@ -744,12 +922,18 @@ def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") ->
         how = (f"least image over the elements that sort the keys of pids {', '.join(map(str, sym.segments[0]))}"
                if sym.segments else f"least image over the {len(sym.elements):,} elements")
     code = (f"\n/* symdetect: states are stored in canonical form under the detected {sym.describe()}:\n"
-            f"   {how}. */\n" + _UNSUPPORTED + "static char sym_buf[VECTORSZ];\n" + body)
+            f"   {how}. */\n" + _UNSUPPORTED + body + _common_code(sym.claim))
     # Declared after pan.h (``now``, the structures) and before the first store.
     head = '#include "pan.h"\n'
     if head not in pan_c:
         raise SpinExportError("pan.c does not include pan.h (another Spin version?)")
-    pan_c = pan_c.replace(head, head + "static char *sym_canon(void);\n", 1)
+    # macros, so that a store pan does not have in this build (h_store under BITSTATE) is not named
+    decls = ("static void sym_in(void);\nstatic void sym_out(void);\nstatic int sym_r;\n"
+             "#define sym_h_store(n) (sym_in(), sym_r = h_store((char *) &now, (n)), sym_out(), sym_r)\n"
+             "#define sym_b_store(n) (sym_in(), sym_r = b_store((char *) &now, (n)), sym_out(), sym_r)\n"
+             "#define sym_g_store(n, p) (sym_in(), sym_r = g_store((char *) &now, (n), (p)), sym_out(), sym_r)\n"
+             "static char *sym_canon_copy(void);\n#ifndef SAFETY\nstatic int sym_seed_match(int);\n#endif\n")
+    pan_c = pan_c.replace(head, head + decls, 1)
     return pan_c + code
 
 
