@@ -45,7 +45,7 @@ from detect.ir.build import disj, fold, neg
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
 from frontends.kit.bounds import state_slots_refusal
 from frontends.kit import Span
-from frontends.promela import syntax as S
+from frontends.promela import records, syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
                                      cycle_assertions, np_claim, product)
@@ -164,9 +164,10 @@ class VarInfo:
     hidden: bool = False
     #: a ``chan`` variable: holds a channel's identity (``Channel.ident``)
     chan: bool = False
-    #: for an array field of an array of records (``row m[2]`` with ``byte c[3]``): the
-    #: field's length; ``m[i].c[j]`` is element ``i * inner + j`` of the flat array ``m.c``
-    inner: Optional[int] = None
+    #: for a field of a record (flattened, ``m.c``): the array length of each level of its
+    #: path (``m``, ``c``, nested fields...), None for a level that is no array; the flat
+    #: array holds the elements in row-major order (``m[i].c[j]`` is ``i * len(c) + j``)
+    levels: tuple[Optional[int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -346,10 +347,12 @@ class Lowering:
 
     # ------------------------------------------------------------------ globals
     def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict,
-                evaluate: Optional[Callable[[object], int]] = None) -> list:
+                evaluate: Optional[Callable[[object], int]] = None, levels: tuple = ()) -> list:
         """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries.
         ``evaluate`` gives the value of an initialiser that is not a constant where the
-        variable is created (``initial_value``); without it such a variable starts at 0."""
+        variable is created (``initial_value``); without it such a variable starts at 0.
+        ``levels``: for a field of a record, the array lengths of the levels above it
+        (``VarInfo.levels``)."""
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
             raise self.error("a channel declaration inside a record is not supported", d.pos)
         size = self.const(d.size, known) if d.size is not None else None
@@ -358,21 +361,26 @@ class Lowering:
         if d.type in self.typedefs:
             if d.init is not None:
                 raise self.error("initialisers of typedef variables are not supported", d.pos)
+            path = levels + (size,)
+            width = 1
+            for n in path:
+                width *= n or 1
             # Checked here too, so that the error points at this declaration, not at a field.
-            self.check_state_size((size or 1) * sum(self.const(f.size, known) if f.size is not None else 1
-                                                    for f in self.typedefs[d.type].fields), d.name, d.pos)
+            self.check_state_size(width * sum(w for _, w in self.record_width(d.type, known)), d.name, d.pos)
             out = []
             for f in self.typedefs[d.type].fields:
-                fsize = self.const(f.size, known) if f.size is not None else None
-                if fsize is not None and size is not None:
-                    sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", size=S.Num(size * fsize, f.pos),
-                                              hidden=d.hidden)
-                    out.extend((src, dataclasses.replace(info, inner=fsize), init)
-                               for src, info, init in self.declare(sub, prefix, owner, known))
-                    continue
-                sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", size=d.size if d.size is not None else f.size, hidden=d.hidden)
-                out.extend(self.declare(sub, prefix, owner, known))
+                sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", hidden=d.hidden)
+                out.extend(self.declare(sub, prefix, owner, known, None, path))
             return out
+        if levels:  # a field of a record: one flat array over every level of its path
+            path = levels + (size,)
+            total = 1
+            for n in path:
+                total *= n or 1
+            inner = self.declare(dataclasses.replace(d, size=S.Num(total, d.pos) if any(path) else None),
+                                 prefix, owner, known, evaluate)
+            return [(src, dataclasses.replace(info, levels=path) if any(path) else info, init)
+                    for src, info, init in inner]
         bounds = self.type_bounds(d.type, d.bits, d.pos)
         value = 0
         if d.init is not None:
@@ -405,6 +413,11 @@ class Lowering:
         ))
         return [(d.name, info, d.init)]
 
+    def record_width(self, tname: str, known: dict) -> list[tuple[str, int]]:
+        """The leaf fields of a ``tname`` value and the slots each takes."""
+        return [(".".join(n for n, _ in p), 1) for p, _ in records.leaves(self.typedefs, tname,
+                                                                           lambda e: self.const(e, known))]
+
     def check_state_size(self, adding: int, name: str, pos: Span) -> None:
         """Refuse, at the declaration, a state vector of more than ``MAX_STATE_SLOTS`` slots:
         later stages (value analysis, tables, exploration) work per slot, and a huge array
@@ -423,11 +436,9 @@ class Lowering:
         process's local channels move with it)."""
         cap = self.const(d.init.capacity, known)
         count = self.const(d.size, known) if d.size is not None else None
-        fields = []
-        for t in d.init.types:
-            if t in self.typedefs:
-                raise self.error("records as message fields are not supported", d.init.pos)
-            fields.append(self.type_bounds(t, None, d.init.pos))
+        # a record is its fields, depth first (Spin's ``spin -I``: ``records``)
+        types = records.flat_types(self.typedefs, d.init.types, lambda e: self.const(e, known))
+        fields = [self.type_bounds(t, None, d.init.pos) for t in types]
         chans = []
         self.check_state_size((count or 1) * (1 + cap * len(fields)) if cap > 0 else 0, d.name, d.pos)
         for k in range(count or 1):
@@ -437,7 +448,7 @@ class Lowering:
             if cap > 0:
                 fifo = ch.buffer
                 self.variables.append(dataclasses.replace(fifo.length_variable(), owner=owner))
-                self.chan_valued.update(fifo.fields[j] for j, t in enumerate(d.init.types) if t == "chan")
+                self.chan_valued.update(fifo.fields[j] for j, t in enumerate(types) if t == "chan")
                 for j, fb in enumerate(fields):
                     self.variables.append(dataclasses.replace(
                         fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,), d.pos)), owner=owner))
@@ -514,33 +525,51 @@ class Translator:
 
     def var(self, r: S.VarRef, ctx: Ctx):
         """(VarInfo, index IR expr or None) of a variable reference."""
-        name, index = r.name, r.index
-        if r.field is not None:
-            if r.field.field is not None:
-                raise self.low.error("nested record fields are not supported", r.pos)
-            name = f"{r.name}.{r.field.name}"
-            index = r.index if r.index is not None else r.field.index
+        path = [(r.name, r.index)]
+        f = r.field
+        while f is not None:
+            path.append((f.name, f.index))
+            f = f.field
+        name = ".".join(n for n, _ in path)
+        index = next((i for _, i in path if i is not None), None)
         info = ctx.locals.get(name) or self.low.globals.get(name)
         if not isinstance(info, VarInfo):
             if name in ctx.chans or name in self.low.globals:
                 raise self.low.error(f"channel {name} used as a value", r.pos)
             raise self.low.error(f"undeclared variable {name}", r.pos)
-        if info.inner is not None:
-            if r.index is None or r.field.index is None:
-                raise self.low.error(f"{name} needs two indices: {r.name}[i].{r.field.name}[j]", r.pos)
-            # Spin checks each index against its own bound: an inner index out of range
-            # becomes an out-of-range flat index (a fault), not the next record's element.
-            i, j = self.expr(r.index, ctx), self.expr(r.field.index, ctx)
-            inside = fold(conj(fold(Binary(">=", j, Const(0))), fold(Binary("<", j, Const(info.inner)))))
-            flat = fold(Binary("+", fold(Binary("*", i, Const(info.inner))), j))
-            if isinstance(inside, Const):
-                return info, flat if inside.value else Const(info.size)
-            return info, Ite(inside, flat, Const(info.size))
+        if info.levels:
+            return info, self.flat_index(info, path, r, ctx)
+        if len(path) > 1 and sum(i is not None for _, i in path) > 1:
+            raise self.low.error(f"{name}: too many indices", r.pos)
         if info.size is None and index is not None:
             raise self.low.error(f"{name} is not an array", r.pos)
         if info.size is not None and index is None:
             raise self.low.error(f"array {name} used without an index", r.pos)
         return info, (self.expr(index, ctx) if index is not None else None)
+
+    def flat_index(self, info: VarInfo, path: list, r: S.VarRef, ctx: Ctx) -> Optional[Expr]:
+        """The element of a record field's flat array that ``path`` (name, index) names
+        (``VarInfo.levels``).  Spin checks each index against its own bound: an index out
+        of its level's range becomes an out-of-range flat index (a fault), not another
+        record's element (the first level's own range is the flat array's)."""
+        flat: Optional[Expr] = None
+        inside: Expr = TRUE
+        for (n, idx), length in zip(path, info.levels):
+            if length is None:
+                if idx is not None:
+                    raise self.low.error(f"{n} is not an array", r.pos)
+                continue
+            if idx is None:
+                raise self.low.error(f"array {n} used without an index ({info.name.split('.', 1)[-1]})", r.pos)
+            e = self.expr(idx, ctx)
+            if flat is None:
+                flat = e
+                continue
+            inside = fold(conj(inside, fold(Binary(">=", e, Const(0))), fold(Binary("<", e, Const(length)))))
+            flat = fold(Binary("+", fold(Binary("*", flat, Const(length))), e))
+        if isinstance(inside, Const):
+            return flat if inside.value else Const(info.size)
+        return Ite(inside, flat, Const(info.size))
 
     def lvalue(self, r: S.VarRef, ctx: Ctx):
         info, idx = self.var(r, ctx)
@@ -709,17 +738,17 @@ class Translator:
 
     def array_length(self, r: S.VarRef, ctx: Ctx) -> int:
         """The number of elements of the array ``r`` names (``for (i in r)``)."""
-        if self.channel_instances(r.name, ctx) is not None or (
-                isinstance(info := ctx.locals.get(r.name) or self.low.globals.get(r.name), VarInfo) and info.chan):
-            raise self.low.error("unsupported construct: for (i in channel)", r.pos)
         if r.index is not None or r.field is not None:
             raise self.low.error(f"for (i in {r.name}): expected an array name", r.pos)
+        chans = self.channel_instances(r.name, ctx)
+        if chans is not None:  # an array of channels (one channel: ``records.expand`` loops over its messages)
+            return len(chans)
         info = ctx.locals.get(r.name) or self.low.globals.get(r.name)
         if not isinstance(info, VarInfo):
             fields = [v for k, v in {**self.low.globals, **ctx.locals}.items()
                       if k.startswith(r.name + ".") and isinstance(v, VarInfo)]
-            if fields and fields[0].size is not None and fields[0].inner is None:
-                return fields[0].size  # an array of records: each field is an array that long
+            if fields and fields[0].levels and fields[0].levels[0] is not None:
+                return fields[0].levels[0]  # an array of records
             raise self.low.error(f"undeclared variable {r.name}", r.pos)
         if info.size is None:
             raise self.low.error(f"for (i in {r.name}): {r.name} is not an array", r.pos)
@@ -1105,9 +1134,15 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
 
     visible = _remote_labels(program)
 
+    global_decls = [d for u in units if isinstance(u, S.Decl) for d in u.vars]
+
     def graph(pname: str, body: S.Sequence) -> Graph:
         if pname not in graphs:
-            graphs[pname] = build_graph(pname, expand_inlines(low, body), path, pre.origin,
+            body = expand_inlines(low, body)
+            pdecl = low.proctypes.get(pname)
+            types, arrays = records.scope_types(global_decls, body, pdecl.params if pdecl is not None else ())
+            body = records.expand(body, types, low.typedefs, low.const, arrays, low.error)
+            graphs[pname] = build_graph(pname, body, path, pre.origin,
                                         frozenset(label for p, label in visible if p == pname))
         return graphs[pname]
 
