@@ -45,7 +45,7 @@ from detect.ir.build import disj, fold, neg
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
 from frontends.kit.bounds import state_slots_refusal
 from frontends.kit import Span
-from frontends.promela import records, syntax as S
+from frontends.promela import events, records, syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
                                      cycle_assertions, np_claim, product)
@@ -260,6 +260,9 @@ class Lowering:
         #: ``_last`` is read: the pid of the process that moved last is a global of the
         #: state vector (pan's ``HAS_LAST``), set by every step of a process
         self.uses_last = find_node(program, lambda n: isinstance(n, S.VarRef) and n.name == "_last") is not None
+        #: the ``trace``/``notrace`` of the model, if it has one, and its automaton (``events``)
+        self.trace_unit: Optional[S.Trace] = None
+        self.trace: Optional[events.EventTrace] = None
         #: ``enabled(pid)`` is used (pan's ``HAS_ENABLED``)
         self.uses_enabled = find_node(program, lambda n: isinstance(n, S.ProcFn) and n.fn == "enabled") is not None
 
@@ -813,13 +816,20 @@ class Translator:
                 continue
             info, target = self.lvalue(a.ref, ctx)
             prog.append(Assign(target, wrap(fifo.head(j), info.bounds, _fits(ch.fields[j], info.bounds))))
-        return tuple(prog) + (() if copy else fifo.dequeue() + _missing_fields(len(args), ch))
+        if copy:
+            return tuple(prog)
+        # the trace sees the message before it leaves the head (pan's qrecv: require, then remove)
+        event = self.low.trace.update("r", ch.prefix, [fifo.head(j) for j in range(len(ch.fields))]) \
+            if self.low.trace is not None else ()
+        return event + tuple(prog) + fifo.dequeue() + _missing_fields(len(args), ch)
 
     def send_program(self, ch: Channel, args, ctx: Ctx, pos) -> tuple:
         if ch.capacity == 0:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
         values = self.sent_values(ch, args, ctx, pos)
-        return ch.buffer.enqueue(values) + _too_few_values(len(args), ch)
+        # the trace sees the message once it is appended (pan's qsend: append, then require)
+        event = self.low.trace.update("s", ch.prefix, values) if self.low.trace is not None else ()
+        return ch.buffer.enqueue(values) + event + _too_few_values(len(args), ch)
 
     def sent_values(self, ch: Channel, args, ctx: Ctx, pos) -> list[Expr]:
         """The values a send of ``args`` puts into ``ch``, wrapped to its fields; pan
@@ -1098,6 +1108,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             if u.name in low.proctypes:
                 raise low.error(f"proctype {u.name} declared twice", u.pos)
             low.proctypes[u.name] = u
+        elif isinstance(u, S.Trace):
+            if low.trace_unit is not None:
+                raise low.error("unsupported construct: a second trace or notrace", u.pos)
+            low.trace_unit = u
         elif isinstance(u, S.Never):
             if low.claim is not None:
                 raise low.error("unsupported construct: a second never claim", u.pos)
@@ -1192,6 +1206,8 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         pid = len(instances)
         instances.append(Instance(proctype, pid, f"{proctype}_{pid}", f"{proctype}[{pid}]",
                                   graph(proctype, pdecl.body), args, False))
+    if low.trace_unit is not None:
+        declare_trace(low, graph(":trace:", low.trace_unit.body))
     # ---- per-instance state variables, in pid order (Spin numbers local channels so)
     ctxs: dict[str, Ctx] = {}
     early = Translator(low, instances, slots)  # for initialisers that read variables
@@ -1267,6 +1283,35 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             model = dataclasses.replace(model, annotations=model.annotations + (
                 ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
     return stored, model, {v: (bounds, low.wide_at[v]) for v, bounds in low.wide.items()}
+
+
+def declare_trace(low: Lowering, g: Graph) -> None:
+    """The model's event trace (``events``): its automaton and its location ``_event``."""
+    tr, ctx = Translator(low, []), Ctx(None, {}, {})
+
+    def channel(ref: S.VarRef) -> Channel:
+        offers = tr.channel(ref, ctx)
+        if len(offers) != 1 or offers[0][0] != TRUE or offers[0][1].offset or offers[0][1].alive:
+            raise low.error("a trace may only name global channels (a constant reference)", ref.pos)
+        return offers[0][1]
+
+    def constant(a) -> Optional[Expr]:
+        if isinstance(a, S.RecvArg):
+            value = tr.recv_arg_value(a, ctx)
+            if value is None and not (a.kind == "var" and a.ref.name == "_"):
+                raise low.error(f"a trace may only match constants or _, found {a.ref.name}", a.pos)
+        elif isinstance(a, S.VarRef) and a.name == "_" and a.index is None and a.field is None:
+            return None
+        else:
+            value = fold(tr.expr(a, ctx))
+        if value is not None and not isinstance(value, Const):
+            raise low.error("a trace may only match constants or _", getattr(a, "pos", None))
+        return value
+
+    low.trace = events.event_trace(low.trace_unit, g, channel, constant, low.error)
+    low.var_bounds[events.EVENT] = (0, max(g.locations))
+    low.variables.append(ir.Variable(events.EVENT, tuple(range(0, max(g.locations) + 1)), ((g.entry,),), None, None,
+                                     value_names=location_names(g, low.pre.origin)))
 
 
 def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
@@ -2189,6 +2234,11 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     stored = owner.turn((), blocked) if atomic_pids else TRUE
     variables, processes = tuple(low.variables), _processes(instances, low.variables)
     assertions: tuple = (ir.Assertion("deadlockfree", "no invalid end states"),)
+    if low.trace is not None:
+        # pan's endstate: "event_trace not completed" -- unless no process is left, which
+        # pan accepts before asking endstate
+        terminal_parts.append(disj(conj(*(tr.counter(i).at(0) for i in instances)),
+                                   *(Binary("==", Name(events.EVENT), Const(v)) for v in sorted(low.trace.stops))))
     terminal = conj(*terminal_parts)
     if claim is not None:
         claim_graph, claim_moves = claim

@@ -300,6 +300,16 @@ class Never(Located):
 
 
 @dataclass(frozen=True)
+class Trace(Located):
+    """``trace { ... }`` (``negated`` False) or ``notrace { ... }``: an event trace
+    (``events``)."""
+
+    body: Sequence
+    negated: bool
+    pos: Span
+
+
+@dataclass(frozen=True)
 class Inline(Located):
     name: str
     params: tuple[str, ...]
@@ -649,6 +659,12 @@ class _ToAst(SyntaxBuilder):
     def never_claim(self, meta, c):
         return Never(c[0], self.span(meta))
 
+    def trace_unit(self, meta, c):
+        return Trace(c[0], False, self.span(meta))
+
+    def notrace_unit(self, meta, c):
+        return Trace(c[0], True, self.span(meta))
+
     def inline_def(self, meta, c):
         return Inline(str(c[0]), tuple(str(x) for x in c[1:-1]), c[-1], self.span(meta))
 
@@ -712,7 +728,7 @@ def char_value(tok: str) -> int:
 
 
 _UNSUPPORTED = re.compile(
-    r"\b(c_code|c_decl|c_expr|c_state|c_track|trace|notrace|np_)\b"
+    r"\b(c_code|c_decl|c_expr|c_state|c_track|np_)\b"
 )
 
 
