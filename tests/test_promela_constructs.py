@@ -328,3 +328,60 @@ def test_macro_stringification():
     text = preprocess('#define U(s)\tprintf(#s); x++\nU([]) U(<>) U(a"b)\n').text
     assert 'printf("[]"); x++ printf("<>"); x++ printf("a\\"b"); x++' in text
     parse_text('byte x;\n#define U(s)\tprintf(#s); x++\nactive proctype A() { U([]); U(<>) }', "m.pml")
+
+
+# ---------------------------------------------------------------------------- trace, notrace
+# pan 6.5.2's event traces (frontends/promela/events.py): the trace follows every send to and
+# receive from the channels it names; a trace that cannot follow, a notrace that matches to
+# its end, and a system that stops with the trace short of its end are errors.  pan goes on
+# after such an error (we stop), so counts are pinned where no error occurs.
+TRACES = [
+    ("chan c = [3] of { byte };\nnotrace { c!1; c!2 }\nactive proctype A() { c!2; c!1; c!2 }", 5, False),
+    ("chan c = [2] of { byte };\ntrace { end: do :: c!1 od }\nactive proctype A() { c!1; c!1; end: false }", 3, False),
+    ("chan c = [2] of { byte, byte };\nchan d = [2] of { byte };\ntrace { do :: c!1,_ ; d?2 od }\n"
+     "active proctype A() { byte x; c!1,5; d!2; d?<x>; d?[2]; d?x; c?x,_ }", 8, False),
+    # the system ends with the trace short of its end: pan accepts it (no process left)
+    ("chan c = [2] of { byte, byte };\ntrace { c!1,_ ; c!2,_ }\nactive proctype A() { c!1,5 }", 3, False),
+]
+TRACE_ERRORS = [
+    "chan c = [2] of { byte };\ntrace { c!1; c!2 }\nactive proctype A() { c!2 }",  # no matching event
+    "chan c = [2] of { byte };\nnotrace { c!1; c!2 }\nactive proctype A() { c!1; c!2 }",  # all events matched
+    "chan c = [2] of { byte };\ntrace { do :: c!1 -> c?1 :: c!2 -> c?2 od }\n"
+    "active [2] proctype A() { byte x; do :: c!_pid+1 -> c?x :: x > 5 -> break od }",
+    "mtype = { a, b };\nchan c = [2] of { mtype, byte };\nchan d = [1] of { byte };\n"
+    "notrace { do :: c?a,_ :: c?b,1 -> break od; d!3 }\n"
+    "active [2] proctype A() { byte x; c!a,_pid; c!b,_pid; c?_,x; c?_,x; d!x; d?x }",
+    # "event_trace not completed": an end state with the trace short of its end
+    "chan c = [2] of { byte };\ntrace { do :: c!1 od }\nactive proctype A() { c!1; c!1; end: false }",
+    "chan c = [2] of { byte };\ntrace { do :: c!1 :: c!_ od }\nactive proctype A() { c!1 }",  # non-determinism
+]
+
+
+@pytest.mark.parametrize("text,stored,error", TRACES)
+def test_traces_count_as_pan(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
+
+
+@pytest.mark.parametrize("text", TRACE_ERRORS)
+def test_trace_errors_as_pan(text, tmp_path):
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
+def test_leader_trace_counts_as_spin(tmp_path):
+    path = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "leader_trace.pml"
+    if not path.exists():
+        pytest.skip(f"{path} is absent (the shared corpus)")
+    assert our_counts(path.read_text()) == Counts(41_692, False)  # Spin 6.5.2: 41,692, no error
+
+
+@pytest.mark.parametrize("text,message", [
+    ("chan c = [0] of { byte };\ntrace { c!1 }\nactive proctype A() { c!1 }", "rendezvous channel"),
+    ("chan c = [1] of { byte };\nbyte x;\ntrace { c?x }\nactive proctype A() { c!1 }", "only match constants"),
+    ("chan c = [1] of { byte };\ntrace { c!1 }\ntrace { c!1 }\nactive proctype A() { c!1 }", "a second trace"),
+])
+def test_trace_refusals_are_located(text, message):
+    with pytest.raises(InputError) as e:
+        parse_text(text, "m.pml")
+    assert message in e.value.message and e.value.line >= 2
