@@ -385,3 +385,22 @@ def test_trace_refusals_are_located(text, message):
     with pytest.raises(InputError) as e:
         parse_text(text, "m.pml")
     assert message in e.value.message and e.value.line >= 2
+
+
+# ---------------------------------------------------------------------------- channel names as values
+# In Spin a channel's name is a variable holding the channel's number: one the model assigns
+# (Examples/LTL/mobile2.pml: x = fa; fa = fp; fp = x, and a parameter m = m_new) names
+# whatever it was given since.
+CHANNEL_NAMES = [
+    ("chan a = [1] of { byte };\nchan b = [1] of { byte };\n"
+     "active proctype P() { chan x; a!1; x = a; a = b; b = x; a!2; b?1; a?2 }", 9, False),
+    ("chan a = [1] of { byte };\nchan b = [1] of { byte };\n"
+     "proctype M(chan m) { chan n; m!1; n = b; m = n; m!2 }\ninit { run M(a); a?1; b?2 }", 15, False),
+    ("chan a = [2] of { byte };\nchan b = [2] of { byte };\n"
+     "active [2] proctype P() { chan x; atomic { x = a; a = b; b = x }; a!_pid; b?_ }", 28, True),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", CHANNEL_NAMES)
+def test_assigned_channel_names_count_as_spin(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)

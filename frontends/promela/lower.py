@@ -1125,13 +1125,22 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                      "non-progress cycles only (as pan -l)")
     elif program.ltl_ignored:
         low.warn(f"{program.ltl_ignored} ltl formula(s) not checked (one is checked per run: choose it with --ltl NAME)")
+    assigned = _assigned_names(program)
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
                 if d.name in low.globals:
                     raise low.error(f"{d.name} declared twice", d.pos)
                 if d.type == "chan" and isinstance(d.init, S.ChanInit):
-                    low.globals[d.name] = low.declare_channel(d, {})
+                    chans = low.declare_channel(d, {})
+                    low.globals[d.name] = chans
+                    if d.size is None and d.name in assigned:
+                        # Spin: a channel's name is a variable holding the channel's number
+                        # (``x = fa; fa = fp; fp = x`` swaps two names, mobile2.pml); one the
+                        # model assigns is a chan variable starting at its own channel
+                        var = S.VarDecl("chan", d.name, None, None, S.Num(chans[0].ident, d.pos), False, d.pos)
+                        for src, info, _ in low.declare(var, "", None, {"__running__": True}):
+                            low.globals[src] = info
                 else:
                     # Spin sets globals in declaration order: an initialiser reads those before
                     top = Translator(low, [])
@@ -1283,6 +1292,22 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             model = dataclasses.replace(model, annotations=model.annotations + (
                 ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
     return stored, model, {v: (bounds, low.wide_at[v]) for v, bounds in low.wide.items()}
+
+
+def _assigned_names(program) -> frozenset[str]:
+    """The names the model assigns as a whole (no index, no field): assignment targets,
+    ``++``/``--``, receive variables and ``p = run P()`` targets."""
+    out: set[str] = set()
+
+    def note(n) -> bool:
+        ref = n.target if isinstance(n, (S.Assign, S.IncDec)) or isinstance(n, S.Run) and n.target is not None \
+            else n.ref if isinstance(n, S.RecvArg) and n.kind == "var" else None
+        if isinstance(ref, S.VarRef) and ref.index is None and ref.field is None:
+            out.add(ref.name)
+        return False
+
+    find_node(program, note)
+    return frozenset(out)
 
 
 def declare_trace(low: Lowering, g: Graph) -> None:
@@ -1487,11 +1512,14 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
     pdecl = low.proctypes.get(inst.proctype)
     params = pdecl.params if pdecl is not None else ()
     known = {"_pid": inst.pid, "__running__": inst.running}
+    assigned = _assigned_names(pdecl.body) if pdecl is not None else frozenset()
     for p, arg in zip(params, inst.args):
-        if p.type == "chan" and isinstance(arg, Channel):
+        if p.type == "chan" and isinstance(arg, Channel) and p.name not in assigned:
             chans[p.name] = [arg]
             continue
-        if p.type == "chan" and inst.running:
+        if p.type == "chan" and isinstance(arg, Channel):
+            pass  # assigned in the body (``m = m_new``): a chan variable given the channel's number
+        elif p.type == "chan" and inst.running:
             raise low.error(f"parameter {p.name} of {inst.proctype} needs a channel argument", p.pos)
         d = S.VarDecl(p.type, p.name, None, None, None, False, p.pos)
         for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
@@ -1655,7 +1683,7 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
         if p.name in ctx.chans or arg is None:  # a channel constant of the instance
             continue
         info = ctx.locals[p.name]
-        value = arg if isinstance(arg, Expr.__args__) else Const(arg)
+        value = arg.value() if isinstance(arg, Channel) else arg if isinstance(arg, Expr.__args__) else Const(arg)
         prog.append(Assign(Name(info.name), wrap(value, info.bounds, False) if not isinstance(value, Const) else Const(_wrap_value(value.value, info.bounds))))
     created = {id(d) for d in inst.graph.created}
     inits = []
@@ -1912,6 +1940,9 @@ def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Optional
     global channel named with a constant index (then a constant of each instance); None
     when the runs pass different channels, local ones, or one chosen at run time (the
     parameter is then a ``chan`` variable, given the channel's identity by ``run``)."""
+    pdecl = low.proctypes.get(proctype)
+    if pdecl is not None and k < len(pdecl.params) and pdecl.params[k].name in _assigned_names(pdecl.body):
+        return None  # the process assigns it: a chan variable
     chosen = set()
     for st in runs:
         a = st.args[k]
