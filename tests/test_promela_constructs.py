@@ -10,7 +10,7 @@ from pathlib import Path
 
 from detect.errors import InputError
 from frontends.promela import parse_text
-from tests.promela_gen import iterating, spawning
+from tests.promela_gen import iterating, recorded, spawning
 from tests.spin_oracle import (Counts, SpinRefused, compare, neutralise_asserts, our_counts, spin_available,
                                spin_counts)
 
@@ -320,6 +320,24 @@ def test_many_random_iterating_models_agree_with_spin(seed, tmp_path):
         _agrees(iterating(seed), tmp_path)
     except SpinRefused as e:  # the base model's goto into a d_step, say
         pytest.skip(f"Spin gives no count: {e}")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_recorded_model_agrees_with_spin(seed, tmp_path):
+    _agrees(recorded(seed), tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4, 150))
+def test_many_random_recorded_models_agree_with_spin(seed, tmp_path):
+    _agrees(recorded(seed), tmp_path)
+
+
+def test_recorded_generator_covers_its_constructs():
+    texts = [recorded(s) for s in range(40)]
+    for construct in ("rq!x", "rq?gr[", "for (x in rq)", "x.s.k[", "gr[1].s.p", "x.c!x.v", "ra = rb",
+                      "trace {", "notrace {", "[0] of { byte, Rec }", "tz!0"):
+        assert any(construct in t for t in texts), construct
 
 
 def test_macro_stringification():

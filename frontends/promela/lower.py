@@ -563,7 +563,12 @@ class Translator:
                     raise self.low.error(f"{n} is not an array", r.pos)
                 continue
             if idx is None:
-                raise self.low.error(f"array {n} used without an index ({info.name.split('.', 1)[-1]})", r.pos)
+                count = sum(x is not None for x in info.levels)
+                shape = ".".join(f"{m}[{'ijkl'[min(3, sum(x is not None for x in info.levels[:k]))]}]"
+                                 if info.levels[k] is not None else m for k, (m, _) in enumerate(path))
+                name = ".".join(m for m, _ in path)
+                raise self.low.error(f"{name} needs {({2: 'two', 3: 'three'}).get(count, count)} "
+                                     f"ind{'ices' if count > 1 else 'ex'}: {shape}", r.pos)
             e = self.expr(idx, ctx)
             if flat is None:
                 flat = e
