@@ -847,7 +847,7 @@ def recorded(seed: int) -> str:
             target = r.choice(["x", f"gr[{r.randrange(2)}]"])
             return f"if :: {recv(target)} :: timeout -> skip fi" if cap == 0 else \
                 f"if :: nempty(rq) -> {recv(target)} :: else fi"
-        if k == 6 and cap > 0:
+        if k == 6 and cap > 0 and shape == "{ Rec }":  # Spin: "bad channel type" otherwise
             return f"for (x in rq) {{ g0 = (g0 + x.v) % 3; {gen.basic(['l0'])} }}"
         if k == 7 and chanfield:
             return r.choice(["if :: nfull(ra) -> x.c = ra :: else -> x.c = rb fi",

@@ -131,6 +131,8 @@ def test_for_and_select_count_as_spin(text, stored, tmp_path):
      "bad arrayname c"),
     ("typedef R { byte a };\nbyte arr[3];\nactive proctype A() { R x; for (x in arr) { skip } }",
      "x is a record, so arr must name one channel"),
+    ("typedef R { byte a };\nchan c = [1] of { R, byte };\nactive proctype A() { R x; for (x in c) { skip } }",
+     "bad channel type c in for"),
 ])
 def test_for_and_select_refusals_are_located(text, message, tmp_path):
     with pytest.raises(InputError) as e:

@@ -1168,8 +1168,8 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         if pname not in graphs:
             body = expand_inlines(low, body)
             pdecl = low.proctypes.get(pname)
-            types, arrays = records.scope_types(global_decls, body, pdecl.params if pdecl is not None else ())
-            body = records.expand(body, types, low.typedefs, low.const, arrays, low.error)
+            types, arrays, messages = records.scope_types(global_decls, body, pdecl.params if pdecl is not None else ())
+            body = records.expand(body, types, low.typedefs, low.const, arrays, low.error, messages)
             graphs[pname] = build_graph(pname, body, path, pre.origin,
                                         frozenset(label for p, label in visible if p == pname))
         return graphs[pname]

@@ -68,11 +68,13 @@ def record_type(ref: S.VarRef, types: Mapping[str, str], typedefs: Mapping[str, 
 
 
 def expand(body: S.Sequence, types: Mapping[str, str], typedefs: Mapping[str, S.Typedef],
-           const: Callable[[object], int], arrays: frozenset[str], error: Callable) -> S.Sequence:
+           const: Callable[[object], int], arrays: frozenset[str], error: Callable,
+           messages: Mapping[str, tuple[str, ...]] = {}) -> S.Sequence:
     """``body`` with records in sends, receives and polls spelled out, and each ``for (x in
     name)`` made the loop Spin makes of it.  ``types`` maps each name in scope to its declared
     type (``chan`` for channels), ``arrays`` the names declared as arrays (``for (i in a)``
-    over an array of channels runs over its indices); ``error(message, pos)`` makes an
+    over an array of channels runs over its indices), ``messages`` the field types of each
+    channel declared with ``[n] of { ... }``; ``error(message, pos)`` makes an
     ``InputError``.  A loop over a channel counts with a fresh ``byte`` local
     declared first in the body (Spin's ``_f0r_t3mp`` variables, part of its state vector)."""
     counters: list[S.VarDecl] = []
@@ -103,6 +105,10 @@ def expand(body: S.Sequence, types: Mapping[str, str], typedefs: Mapping[str, S.
             elif not channel:
                 raise error(f"for ({node.var.name} in {node.array.name}): {node.var.name} is a record, so "
                             f"{node.array.name} must name one channel, as in Spin", node.array.pos)
+            elif node.array.name in messages and messages[node.array.name] != (
+                    record_type(node.var, types, typedefs),):
+                raise error(f"bad channel type {node.array.name} in for: its messages must be one "
+                            f"{record_type(node.var, types, typedefs)}, as Spin requires", node.array.pos)
             if channel:
                 counter = S.VarRef(f"_for{len(counters)}", None, None, node.pos)
                 counters.append(S.VarDecl("byte", counter.name, None, None, None, False, node.pos))
@@ -126,10 +132,13 @@ def expand(body: S.Sequence, types: Mapping[str, str], typedefs: Mapping[str, S.
     return out
 
 
-def scope_types(global_decls, body: S.Sequence, params) -> tuple[dict[str, str], frozenset[str]]:
-    """Each name a process body sees with its declared type, and those declared as arrays:
-    globals, then its parameters and locals (Spin's locals have the whole proctype as scope)."""
+def scope_types(global_decls, body: S.Sequence, params) -> tuple[dict[str, str], frozenset[str],
+                                                                   dict[str, tuple[str, ...]]]:
+    """Each name a process body sees with its declared type, those declared as arrays, and
+    the message types of those declared as channels: globals, then its parameters and
+    locals (Spin's locals have the whole proctype as scope)."""
     types = {d.name: d.type for d in global_decls}
+    messages = {d.name: tuple(d.init.types) for d in global_decls if isinstance(d.init, S.ChanInit)}
     arrays = {d.name for d in global_decls if d.size is not None}
     types.update({p.name: p.type for p in params})
     arrays.difference_update(p.name for p in params)
@@ -137,6 +146,9 @@ def scope_types(global_decls, body: S.Sequence, params) -> tuple[dict[str, str],
     def walk(node):
         if isinstance(node, S.VarDecl):
             types[node.name] = node.type
+            messages.pop(node.name, None)
+            if isinstance(node.init, S.ChanInit):
+                messages[node.name] = tuple(node.init.types)
             if node.size is not None:
                 arrays.add(node.name)
             else:
@@ -149,4 +161,6 @@ def scope_types(global_decls, body: S.Sequence, params) -> tuple[dict[str, str],
                 walk(x)
 
     walk(body)
-    return types, frozenset(arrays)
+    for p in params:
+        messages.pop(p.name, None)
+    return types, frozenset(arrays), messages
