@@ -424,3 +424,12 @@ CHANNEL_NAMES = [
 @pytest.mark.parametrize("text,stored,error", CHANNEL_NAMES)
 def test_assigned_channel_names_count_as_spin(text, stored, error, tmp_path):
     check(text, stored, error, tmp_path)
+
+
+def test_stdin_is_refused_located(tmp_path):
+    # wordcount.pml: pan has no standard input and stops at the first state reading it
+    # ("1 (incomplete)"): no count to compare, so the front end says why
+    text = "chan STDIN;\nint c;\ninit {\n do :: STDIN?c -> if :: c == -1 -> break :: else fi od }"
+    with pytest.raises(InputError) as e:
+        parse_text(text, "w.pml")
+    assert "STDIN" in e.value.message and e.value.line == 4

@@ -616,6 +616,11 @@ class Translator:
         info, _ = self.var(r, ctx)
         if not info.chan:
             raise self.low.error(f"{r.name} is not a channel", r.pos)
+        if r.name == "STDIN" and r.field is None and r.name not in ctx.locals:
+            # Spin's predefined channel: the simulator's standard input; pan has none and
+            # stops at the first state that reads it ("1 (incomplete)"), so no count to match
+            raise self.low.error("unsupported construct: STDIN (Spin's standard input, read only by the simulator; "
+                                 "pan cannot verify a model that reads it)", r.pos)
         value = self.expr(r, ctx)
         candidates = [ch for ch in self.low.channels if arity is None or len(ch.fields) == arity]
         if isinstance(value, Const):
