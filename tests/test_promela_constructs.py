@@ -168,6 +168,12 @@ RECORDS = [
     ("typedef R { byte a; chan c };\nchan q = [2] of { R, byte };\nchan z = [1] of { byte };\n"
      "active [2] proctype P() { R r; r.a = _pid; r.c = z; q!r,_pid; q?r,_; r.c!r.a }\n"
      "active proctype D() { byte v; do :: z?v :: timeout -> break od }", 74, False),
+    # an initialised channel in a typedef: created with the (global) record, numbered after
+    # every other global channel, as Spin numbers it
+    ("typedef T { chan c = [1] of { byte }; byte x };\nT t;\nactive proctype A() { t.c!1; t.c?1 }", 4, False),
+    ("chan a = [3] of { chan };\ntypedef T { byte x; chan c = [2] of { byte } };\nT t;\nchan b = [1] of { byte };\n"
+     "T u;\nactive proctype A() { chan y; a!t.c; a!b; a!u.c; a?y; assert(y == 3); a?y; assert(y == 2); a?y; "
+     "assert(y == 4); u.c!1; t.c!2; t.c?2 }", 14, False),
     # nested record fields with an index at every level
     ("typedef I { byte q[2] };\ntypedef R { I n[2]; byte a };\nR rs[2];\nactive proctype A() { byte i; "
      "for (i : 0 .. 1) { rs[i].n[1].q[i] = i + 1 }; assert(rs[1].n[1].q[1] == 2 && rs[0].n[1].q[0] == 1) }",

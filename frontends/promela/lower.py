@@ -357,7 +357,13 @@ class Lowering:
         ``levels``: for a field of a record, the array lengths of the levels above it
         (``VarInfo.levels``)."""
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
-            raise self.error("a channel declaration inside a record is not supported", d.pos)
+            if owner is not None or any(levels) or d.size is not None or not levels:
+                raise self.error("an initialised channel inside a record is supported only in a global record "
+                                 "that is no array", d.pos)
+            # Spin creates the channel with the record (numbered in declaration order), and
+            # the field is a chan variable holding its number
+            chans = self.declare_channel(d, known, prefix)
+            return self.declare(dataclasses.replace(d, init=S.Num(chans[0].ident, d.pos)), prefix, owner, known)
         size = self.const(d.size, known) if d.size is not None else None
         if size is not None and size <= 0:
             raise self.error(f"array size must be positive, got {size}", d.pos)
@@ -1136,11 +1142,17 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     elif program.ltl_ignored:
         low.warn(f"{program.ltl_ignored} ltl formula(s) not checked (one is checked per run: choose it with --ltl NAME)")
     assigned = _assigned_names(program)
+    # Spin numbers the channels records create after every other global channel (checked:
+    # chan a; T t; chan b gives t.c number 3)
+    deferred = [d for u in units if isinstance(u, S.Decl) for d in u.vars
+                if d.type in low.typedefs and _creates_channels(low, d.type)]
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
-                if d.name in low.globals:
+                if d.name in low.globals or d.name in {x.name for x in deferred if x is not d}:
                     raise low.error(f"{d.name} declared twice", d.pos)
+                if any(d is x for x in deferred):
+                    continue
                 if d.type == "chan" and isinstance(d.init, S.ChanInit):
                     chans = low.declare_channel(d, {})
                     low.globals[d.name] = chans
@@ -1157,6 +1169,9 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                     for src, info, _ in low.declare(d, "", None, {"__running__": True},
                                                     lambda e: initial_value(low, top, e, Ctx(None, {}, {}))):
                         low.globals[src] = info
+    for d in deferred:
+        for src, info, _ in low.declare(d, "", None, {"__running__": True}):
+            low.globals[src] = info
     if low.uses_last:
         if LAST in low.globals:
             raise low.error(f"{LAST} declared twice (Spin's predefined variable)", low.program.units[0].pos)
@@ -1302,6 +1317,12 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             model = dataclasses.replace(model, annotations=model.annotations + (
                 ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
     return stored, model, {v: (bounds, low.wide_at[v]) for v, bounds in low.wide.items()}
+
+
+def _creates_channels(low: Lowering, tname: str) -> bool:
+    """A ``tname`` value has an initialised channel field (at any depth)."""
+    return any(f.type == "chan" and isinstance(f.init, S.ChanInit)
+               or f.type in low.typedefs and _creates_channels(low, f.type) for f in low.typedefs[tname].fields)
 
 
 def _assigned_names(program) -> frozenset[str]:
