@@ -375,7 +375,7 @@ class Lowering:
             for n in path:
                 width *= n or 1
             # Checked here too, so that the error points at this declaration, not at a field.
-            self.check_state_size(width * sum(w for _, w in self.record_width(d.type, known)), d.name, d.pos)
+            self.check_state_size(width * self.record_width(d.type, known), d.name, d.pos)
             out = []
             for f in self.typedefs[d.type].fields:
                 sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", hidden=d.hidden)
@@ -422,10 +422,9 @@ class Lowering:
         ))
         return [(d.name, info, d.init)]
 
-    def record_width(self, tname: str, known: dict) -> list[tuple[str, int]]:
-        """The leaf fields of a ``tname`` value and the slots each takes."""
-        return [(".".join(n for n, _ in p), 1) for p, _ in records.leaves(self.typedefs, tname,
-                                                                           lambda e: self.const(e, known))]
+    def record_width(self, tname: str, known: dict) -> int:
+        """The state slots a ``tname`` value takes (one per leaf field element)."""
+        return len(records.leaves(self.typedefs, tname, lambda e: self.const(e, known)))
 
     def check_state_size(self, adding: int, name: str, pos: Span) -> None:
         """Refuse, at the declaration, a state vector of more than ``MAX_STATE_SLOTS`` slots:
