@@ -154,6 +154,14 @@ def test_int_wrapping_past_int_max_is_a_sparse_domain(tmp_path):
         assert spin_counts(text, tmp_path) == Counts(4, False)
 
 
+def test_doubling_through_a_channel_is_a_sparse_domain(tmp_path):
+    """y = y*2+1 until it wraps to -1: 33 values spread over all of int, through a channel."""
+    text = "chan c = [2] of {int};\nactive proctype P() {\n  int y;\n  do :: c!y; c?y; y = y*2+1 od\n}\n"
+    assert our_counts(text) == Counts(99, False)
+    if spin_available():
+        assert spin_counts(text, tmp_path) == Counts(99, False)
+
+
 def test_too_many_int_values_are_a_clear_error():
     """More than 2^22 values of one variable: refused, naming the variable."""
     from detect.errors import InputError
