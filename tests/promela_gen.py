@@ -808,3 +808,90 @@ def progressed(seed: int) -> str:
                 lines[k] = f"{m.group(1)}progress{k}: {m.group(2)}"
         text = "\n".join(lines) + "\n"
     return _re.sub(r"\bassert\(", "assert(1 || ", text)
+
+
+def recorded(seed: int) -> str:
+    """A random model over records and event traces (issue 28): a ``typedef Rec`` (a byte, a
+    bool, sometimes a nested ``typedef Sub`` with an array and a ``chan`` field) sent and
+    received whole through a channel of ``{ Rec }``, ``{ Rec, byte }`` or ``{ byte, Rec }``
+    (buffered or rendezvous), received into a global array of records, iterated with ``for
+    (x in channel)``, nested fields ``x.s.k[j]`` and ``gr[i].s.p`` read and written, sends
+    and receives through a record's ``chan`` field, channel names swapped by assignment
+    (``t = ra; ra = rb; rb = t``), and sometimes a ``trace`` (total over ``tq``'s events,
+    with ``_``) or a ``notrace`` (constants and ``_``; sometimes ending with an event that never
+    happens, so that it cannot fail) over the buffered channel ``tq``."""
+    gen = _Gen(seed)
+    gen.depth = 1
+    r = random.Random(seed * 53 + 28)
+    nested, chanfield = r.random() < 0.6, r.random() < 0.6
+    cap = r.choice([0, 1, 2, 2])
+    shape = r.choice(["{ Rec }", "{ Rec, byte }", "{ byte, Rec }"])
+    lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
+             f"byte a[{gen.arr}];"]
+    if nested:
+        lines.append("typedef Sub { byte p; byte k[2] };")
+    lines.append("typedef Rec { byte v; bool f" + ("; Sub s" if nested else "") + ("; chan c" if chanfield else "")
+                 + " };")
+    lines += [f"chan rq = [{cap}] of {shape};", "chan ra = [1] of { byte };", "chan rb = [2] of { byte };",
+              "chan tq = [2] of { byte };", "chan tz = [1] of { byte };", "Rec gr[2];"]
+    swaps = r.random() < 0.4
+    trace = r.choice(["", "", "trace", "notrace"])
+
+    def send() -> str:
+        return {"{ Rec }": "rq!x", "{ Rec, byte }": "rq!x,l0", "{ byte, Rec }": "rq!l0,x"}[shape]
+
+    def recv(target: str) -> str:
+        return {"{ Rec }": f"rq?{target}", "{ Rec, byte }": f"rq?{target},l1",
+                "{ byte, Rec }": f"rq?l1,{target}"}[shape]
+
+    def step() -> str:
+        k = r.randrange(11)
+        if k == 0:
+            return f"x.v = {gen.expr(['l0'])} % 4"
+        if k == 1:
+            return "x.f = !x.f" if not nested else f"x.s.k[{r.randrange(2)}] = (x.v + {r.randint(1, 2)}) % 3"
+        if k == 2:
+            return f"gr[{r.choice(['_pid % 2', '0', '1'])}].v = (x.v + g0) % 3" if not nested else \
+                f"gr[{r.randrange(2)}].s.p = x.s.k[{r.randrange(2)}]; x.s.p = gr[{r.randrange(2)}].s.k[1]"
+        if k in (3, 4):
+            return f"if :: {send()} :: timeout -> skip fi" if cap == 0 else f"if :: nfull(rq) -> {send()} :: else fi"
+        if k == 5:
+            target = r.choice(["x", f"gr[{r.randrange(2)}]"])
+            return f"if :: {recv(target)} :: timeout -> skip fi" if cap == 0 else \
+                f"if :: nempty(rq) -> {recv(target)} :: else fi"
+        if k == 6 and cap > 0 and shape == "{ Rec }":  # Spin: "bad channel type" otherwise
+            return f"for (x in rq) {{ g0 = (g0 + x.v) % 3; {gen.basic(['l0'])} }}"
+        if k == 7 and chanfield:
+            return r.choice(["if :: nfull(ra) -> x.c = ra :: else -> x.c = rb fi",
+                             "if :: x.c != 0 && nfull(x.c) -> x.c!x.v :: else fi",
+                             "if :: x.c != 0 && nempty(x.c) -> x.c?l1 :: else fi"])
+        if k == 8 and swaps:
+            return "atomic { t = ra; ra = rb; rb = t }"
+        if k == 9:
+            return r.choice(["if :: nfull(tq) -> tq!x.v % 3 :: else fi", "if :: nempty(tq) -> tq?l1 :: else fi",
+                             "if :: nfull(ra) -> ra!l0 :: nempty(ra) -> ra?l1 :: else fi"])
+        return gen.basic(["l0"])
+
+    for p in range(r.randint(1, 2)):
+        n = r.choice([1, 1, 2])
+        body = [("x.c = ra" if chanfield else "x.v = _pid % 2")] + [step() for _ in range(r.randint(3, 5))]
+        loop = f"do :: l0 < {r.randint(1, 2)} -> {'; '.join(body[1:])}; l0++ :: else -> break od"
+        counters = "".join(f", c{k}" for k in range(1, gen.counters + 1))
+        lines.append(f"active [{n}] proctype W{p}() {{ Rec x; byte l0, l1{counters}; chan t; {body[0]}; {loop} }}")
+        gen.counters = 0
+    if trace == "trace":  # total: every event of tq has a move from every location
+        k = r.randint(1, 3)
+        locs = [f"L{j}: if :: tq!_ -> goto L{r.randrange(k)} :: tq?_ -> goto L{r.randrange(k)} fi" for j in range(k)]
+        if r.random() < 0.5:
+            locs[0] = "end" + locs[0]
+            locs = [s.replace("goto L0", "goto endL0") for s in locs]
+        lines.append(f"trace {{ {'; '.join(locs)} }}")
+    elif trace == "notrace":
+        events = [r.choice(["tq!0", "tq!1", "tq!_", "tq?0", "tq?_", "tq?2"]) for _ in range(r.randint(1, 3))]
+        if r.random() < 0.5:
+            events.append("tz!0")  # never happens: this notrace cannot fail
+        if r.random() < 0.4:
+            events = [f"do :: {events[0]} :: {events[-1].replace('!', '?') if events[-1].startswith('tq!') else 'tq!2'}"
+                      f" -> break od"] + events[1:]
+        lines.append(f"notrace {{ {'; '.join(events)} }}")
+    return "\n".join(lines) + "\n"

@@ -285,7 +285,7 @@ def test_byte_wraps_like_spin():
     ("byte x;\nactive proctype A() { x = = 1 }", "syntax error", 2),
     ("byte x;\nactive proctype A() {\n x = pc_value(0) }", "unsupported construct 'pc_value'", 3),
     ("byte x;\nactive proctype A() {\n if :: { x = 1 } unless { x == 2 } fi }", "'unless' as the first statement", 3),
-    ("byte x;\nnotrace {\n skip }\nactive proctype A() { x = 1 }", "unsupported construct 'notrace'", 2),
+    ("byte x;\nnotrace {\n skip }\nactive proctype A() { x = 1 }", "a trace may only send and receive", 3),
     ("chan c = [0] of { byte };\nactive proctype A() { c?<x> }", "on a rendezvous channel", 2),
     ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
     ("byte x;\nactive proctype A() { if :: if :: x == 1 :: else -> skip fi\n :: else -> x = 3 fi }",
@@ -489,7 +489,8 @@ def test_init_runs_reuse_pids_in_separate_steps_and_stay_symmetric_in_one(tmp_pa
 @pytest.mark.parametrize("text, line, column, subject", [
     ("int x;\nactive proctype P() {\n  do :: x = x + 1 od\n}\n", 1, 5, "'x'"),
     ("active proctype P() {\n  int y;\n  do :: y = y + 1 od\n}\n", 2, 7, "'P_0.y'"),
-    ("chan c = [2] of {int};\nactive proctype P() {\n  int y;\n  do :: c!y; c?y; y = y*2+1 od\n}\n", 1, 6, "'c.f0'"),
+    # (y = y*2+1 through the channel is 33 values, a sparse domain: it loads, 99 states as Spin)
+    ("chan c = [2] of {int};\nactive proctype P() {\n  int y;\n  do :: c!y+1; c?y od\n}\n", 1, 6, "'c.f0'"),
 ])
 def test_a_wide_variable_that_cannot_be_bounded_is_refused_at_its_declaration(tmp_path, text, line, column, subject):
     from detect.transform.load import load_model

@@ -45,7 +45,7 @@ from detect.ir.build import disj, fold, neg
 from frontends.kit.lowering import ExclusiveOwner, FifoBuffer, ProgramCounter, latch
 from frontends.kit.bounds import state_slots_refusal
 from frontends.kit import Span
-from frontends.promela import syntax as S
+from frontends.promela import events, records, syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
                                      cycle_assertions, np_claim, product)
@@ -164,9 +164,10 @@ class VarInfo:
     hidden: bool = False
     #: a ``chan`` variable: holds a channel's identity (``Channel.ident``)
     chan: bool = False
-    #: for an array field of an array of records (``row m[2]`` with ``byte c[3]``): the
-    #: field's length; ``m[i].c[j]`` is element ``i * inner + j`` of the flat array ``m.c``
-    inner: Optional[int] = None
+    #: for a field of a record (flattened, ``m.c``): the array length of each level of its
+    #: path (``m``, ``c``, nested fields...), None for a level that is no array; the flat
+    #: array holds the elements in row-major order (``m[i].c[j]`` is ``i * len(c) + j``)
+    levels: tuple[Optional[int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,9 @@ class Lowering:
         #: ``_last`` is read: the pid of the process that moved last is a global of the
         #: state vector (pan's ``HAS_LAST``), set by every step of a process
         self.uses_last = find_node(program, lambda n: isinstance(n, S.VarRef) and n.name == "_last") is not None
+        #: the ``trace``/``notrace`` of the model, if it has one, and its automaton (``events``)
+        self.trace_unit: Optional[S.Trace] = None
+        self.trace: Optional[events.EventTrace] = None
         #: ``enabled(pid)`` is used (pan's ``HAS_ENABLED``)
         self.uses_enabled = find_node(program, lambda n: isinstance(n, S.ProcFn) and n.fn == "enabled") is not None
 
@@ -346,33 +350,46 @@ class Lowering:
 
     # ------------------------------------------------------------------ globals
     def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict,
-                evaluate: Optional[Callable[[object], int]] = None) -> list:
+                evaluate: Optional[Callable[[object], int]] = None, levels: tuple = ()) -> list:
         """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries.
         ``evaluate`` gives the value of an initialiser that is not a constant where the
-        variable is created (``initial_value``); without it such a variable starts at 0."""
+        variable is created (``initial_value``); without it such a variable starts at 0.
+        ``levels``: for a field of a record, the array lengths of the levels above it
+        (``VarInfo.levels``)."""
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
-            raise self.error("a channel declaration inside a record is not supported", d.pos)
+            if owner is not None or any(levels) or d.size is not None or not levels:
+                raise self.error("an initialised channel inside a record is supported only in a global record "
+                                 "that is no array", d.pos)
+            # Spin creates the channel with the record (numbered in declaration order), and
+            # the field is a chan variable holding its number
+            chans = self.declare_channel(d, known, prefix)
+            return self.declare(dataclasses.replace(d, init=S.Num(chans[0].ident, d.pos)), prefix, owner, known)
         size = self.const(d.size, known) if d.size is not None else None
         if size is not None and size <= 0:
             raise self.error(f"array size must be positive, got {size}", d.pos)
         if d.type in self.typedefs:
             if d.init is not None:
                 raise self.error("initialisers of typedef variables are not supported", d.pos)
+            path = levels + (size,)
+            width = 1
+            for n in path:
+                width *= n or 1
             # Checked here too, so that the error points at this declaration, not at a field.
-            self.check_state_size((size or 1) * sum(self.const(f.size, known) if f.size is not None else 1
-                                                    for f in self.typedefs[d.type].fields), d.name, d.pos)
+            self.check_state_size(width * self.record_width(d.type, known), d.name, d.pos)
             out = []
             for f in self.typedefs[d.type].fields:
-                fsize = self.const(f.size, known) if f.size is not None else None
-                if fsize is not None and size is not None:
-                    sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", size=S.Num(size * fsize, f.pos),
-                                              hidden=d.hidden)
-                    out.extend((src, dataclasses.replace(info, inner=fsize), init)
-                               for src, info, init in self.declare(sub, prefix, owner, known))
-                    continue
-                sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", size=d.size if d.size is not None else f.size, hidden=d.hidden)
-                out.extend(self.declare(sub, prefix, owner, known))
+                sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", hidden=d.hidden)
+                out.extend(self.declare(sub, prefix, owner, known, None, path))
             return out
+        if levels:  # a field of a record: one flat array over every level of its path
+            path = levels + (size,)
+            total = 1
+            for n in path:
+                total *= n or 1
+            inner = self.declare(dataclasses.replace(d, size=S.Num(total, d.pos) if any(path) else None),
+                                 prefix, owner, known, evaluate)
+            return [(src, dataclasses.replace(info, levels=path) if any(path) else info, init)
+                    for src, info, init in inner]
         bounds = self.type_bounds(d.type, d.bits, d.pos)
         value = 0
         if d.init is not None:
@@ -405,6 +422,10 @@ class Lowering:
         ))
         return [(d.name, info, d.init)]
 
+    def record_width(self, tname: str, known: dict) -> int:
+        """The state slots a ``tname`` value takes (one per leaf field element)."""
+        return len(records.leaves(self.typedefs, tname, lambda e: self.const(e, known)))
+
     def check_state_size(self, adding: int, name: str, pos: Span) -> None:
         """Refuse, at the declaration, a state vector of more than ``MAX_STATE_SLOTS`` slots:
         later stages (value analysis, tables, exploration) work per slot, and a huge array
@@ -423,11 +444,9 @@ class Lowering:
         process's local channels move with it)."""
         cap = self.const(d.init.capacity, known)
         count = self.const(d.size, known) if d.size is not None else None
-        fields = []
-        for t in d.init.types:
-            if t in self.typedefs:
-                raise self.error("records as message fields are not supported", d.init.pos)
-            fields.append(self.type_bounds(t, None, d.init.pos))
+        # a record is its fields, depth first (Spin's ``spin -I``: ``records``)
+        types = records.flat_types(self.typedefs, d.init.types, lambda e: self.const(e, known))
+        fields = [self.type_bounds(t, None, d.init.pos) for t in types]
         chans = []
         self.check_state_size((count or 1) * (1 + cap * len(fields)) if cap > 0 else 0, d.name, d.pos)
         for k in range(count or 1):
@@ -437,7 +456,7 @@ class Lowering:
             if cap > 0:
                 fifo = ch.buffer
                 self.variables.append(dataclasses.replace(fifo.length_variable(), owner=owner))
-                self.chan_valued.update(fifo.fields[j] for j, t in enumerate(d.init.types) if t == "chan")
+                self.chan_valued.update(fifo.fields[j] for j, t in enumerate(types) if t == "chan")
                 for j, fb in enumerate(fields):
                     self.variables.append(dataclasses.replace(
                         fifo.field_variable(j, self.domain(fifo.fields[j], fb, (0,), d.pos)), owner=owner))
@@ -514,33 +533,56 @@ class Translator:
 
     def var(self, r: S.VarRef, ctx: Ctx):
         """(VarInfo, index IR expr or None) of a variable reference."""
-        name, index = r.name, r.index
-        if r.field is not None:
-            if r.field.field is not None:
-                raise self.low.error("nested record fields are not supported", r.pos)
-            name = f"{r.name}.{r.field.name}"
-            index = r.index if r.index is not None else r.field.index
+        path = [(r.name, r.index)]
+        f = r.field
+        while f is not None:
+            path.append((f.name, f.index))
+            f = f.field
+        name = ".".join(n for n, _ in path)
+        index = next((i for _, i in path if i is not None), None)
         info = ctx.locals.get(name) or self.low.globals.get(name)
         if not isinstance(info, VarInfo):
             if name in ctx.chans or name in self.low.globals:
                 raise self.low.error(f"channel {name} used as a value", r.pos)
             raise self.low.error(f"undeclared variable {name}", r.pos)
-        if info.inner is not None:
-            if r.index is None or r.field.index is None:
-                raise self.low.error(f"{name} needs two indices: {r.name}[i].{r.field.name}[j]", r.pos)
-            # Spin checks each index against its own bound: an inner index out of range
-            # becomes an out-of-range flat index (a fault), not the next record's element.
-            i, j = self.expr(r.index, ctx), self.expr(r.field.index, ctx)
-            inside = fold(conj(fold(Binary(">=", j, Const(0))), fold(Binary("<", j, Const(info.inner)))))
-            flat = fold(Binary("+", fold(Binary("*", i, Const(info.inner))), j))
-            if isinstance(inside, Const):
-                return info, flat if inside.value else Const(info.size)
-            return info, Ite(inside, flat, Const(info.size))
+        if info.levels:
+            return info, self.flat_index(info, path, r, ctx)
+        if len(path) > 1 and sum(i is not None for _, i in path) > 1:
+            raise self.low.error(f"{name}: too many indices", r.pos)
         if info.size is None and index is not None:
             raise self.low.error(f"{name} is not an array", r.pos)
         if info.size is not None and index is None:
             raise self.low.error(f"array {name} used without an index", r.pos)
         return info, (self.expr(index, ctx) if index is not None else None)
+
+    def flat_index(self, info: VarInfo, path: list, r: S.VarRef, ctx: Ctx) -> Optional[Expr]:
+        """The element of a record field's flat array that ``path`` (name, index) names
+        (``VarInfo.levels``).  Spin checks each index against its own bound: an index out
+        of its level's range becomes an out-of-range flat index (a fault), not another
+        record's element (the first level's own range is the flat array's)."""
+        flat: Optional[Expr] = None
+        inside: Expr = TRUE
+        for (n, idx), length in zip(path, info.levels):
+            if length is None:
+                if idx is not None:
+                    raise self.low.error(f"{n} is not an array", r.pos)
+                continue
+            if idx is None:
+                count = sum(x is not None for x in info.levels)
+                shape = ".".join(f"{m}[{'ijkl'[min(3, sum(x is not None for x in info.levels[:k]))]}]"
+                                 if info.levels[k] is not None else m for k, (m, _) in enumerate(path))
+                name = ".".join(m for m, _ in path)
+                raise self.low.error(f"{name} needs {({2: 'two', 3: 'three'}).get(count, count)} "
+                                     f"ind{'ices' if count > 1 else 'ex'}: {shape}", r.pos)
+            e = self.expr(idx, ctx)
+            if flat is None:
+                flat = e
+                continue
+            inside = fold(conj(inside, fold(Binary(">=", e, Const(0))), fold(Binary("<", e, Const(length)))))
+            flat = fold(Binary("+", fold(Binary("*", flat, Const(length))), e))
+        if isinstance(inside, Const):
+            return flat if inside.value else Const(info.size)
+        return Ite(inside, flat, Const(info.size))
 
     def lvalue(self, r: S.VarRef, ctx: Ctx):
         info, idx = self.var(r, ctx)
@@ -579,6 +621,11 @@ class Translator:
         info, _ = self.var(r, ctx)
         if not info.chan:
             raise self.low.error(f"{r.name} is not a channel", r.pos)
+        if r.name == "STDIN" and r.field is None and r.name not in ctx.locals:
+            # Spin's predefined channel: the simulator's standard input; pan has none and
+            # stops at the first state that reads it ("1 (incomplete)"), so no count to match
+            raise self.low.error("unsupported construct: STDIN (Spin's standard input, read only by the simulator; "
+                                 "pan cannot verify a model that reads it)", r.pos)
         value = self.expr(r, ctx)
         candidates = [ch for ch in self.low.channels if arity is None or len(ch.fields) == arity]
         if isinstance(value, Const):
@@ -709,17 +756,17 @@ class Translator:
 
     def array_length(self, r: S.VarRef, ctx: Ctx) -> int:
         """The number of elements of the array ``r`` names (``for (i in r)``)."""
-        if self.channel_instances(r.name, ctx) is not None or (
-                isinstance(info := ctx.locals.get(r.name) or self.low.globals.get(r.name), VarInfo) and info.chan):
-            raise self.low.error("unsupported construct: for (i in channel)", r.pos)
         if r.index is not None or r.field is not None:
             raise self.low.error(f"for (i in {r.name}): expected an array name", r.pos)
+        chans = self.channel_instances(r.name, ctx)
+        if chans is not None:  # an array of channels (one channel: ``records.expand`` loops over its messages)
+            return len(chans)
         info = ctx.locals.get(r.name) or self.low.globals.get(r.name)
         if not isinstance(info, VarInfo):
             fields = [v for k, v in {**self.low.globals, **ctx.locals}.items()
                       if k.startswith(r.name + ".") and isinstance(v, VarInfo)]
-            if fields and fields[0].size is not None and fields[0].inner is None:
-                return fields[0].size  # an array of records: each field is an array that long
+            if fields and fields[0].levels and fields[0].levels[0] is not None:
+                return fields[0].levels[0]  # an array of records
             raise self.low.error(f"undeclared variable {r.name}", r.pos)
         if info.size is None:
             raise self.low.error(f"for (i in {r.name}): {r.name} is not an array", r.pos)
@@ -784,13 +831,20 @@ class Translator:
                 continue
             info, target = self.lvalue(a.ref, ctx)
             prog.append(Assign(target, wrap(fifo.head(j), info.bounds, _fits(ch.fields[j], info.bounds))))
-        return tuple(prog) + (() if copy else fifo.dequeue() + _missing_fields(len(args), ch))
+        if copy:
+            return tuple(prog)
+        # the trace sees the message before it leaves the head (pan's qrecv: require, then remove)
+        event = self.low.trace.update("r", ch.prefix, [fifo.head(j) for j in range(len(ch.fields))]) \
+            if self.low.trace is not None else ()
+        return event + tuple(prog) + fifo.dequeue() + _missing_fields(len(args), ch)
 
     def send_program(self, ch: Channel, args, ctx: Ctx, pos) -> tuple:
         if ch.capacity == 0:
             raise self.low.error("unsupported construct: rendezvous channels ([0] of {...})", pos)
         values = self.sent_values(ch, args, ctx, pos)
-        return ch.buffer.enqueue(values) + _too_few_values(len(args), ch)
+        # the trace sees the message once it is appended (pan's qsend: append, then require)
+        event = self.low.trace.update("s", ch.prefix, values) if self.low.trace is not None else ()
+        return ch.buffer.enqueue(values) + event + _too_few_values(len(args), ch)
 
     def sent_values(self, ch: Channel, args, ctx: Ctx, pos) -> list[Expr]:
         """The values a send of ``args`` puts into ``ch``, wrapped to its fields; pan
@@ -1069,6 +1123,10 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             if u.name in low.proctypes:
                 raise low.error(f"proctype {u.name} declared twice", u.pos)
             low.proctypes[u.name] = u
+        elif isinstance(u, S.Trace):
+            if low.trace_unit is not None:
+                raise low.error("unsupported construct: a second trace or notrace", u.pos)
+            low.trace_unit = u
         elif isinstance(u, S.Never):
             if low.claim is not None:
                 raise low.error("unsupported construct: a second never claim", u.pos)
@@ -1082,19 +1140,37 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                      "non-progress cycles only (as pan -l)")
     elif program.ltl_ignored:
         low.warn(f"{program.ltl_ignored} ltl formula(s) not checked (one is checked per run: choose it with --ltl NAME)")
+    assigned = _assigned_names(program)
+    # Spin numbers the channels records create after every other global channel (checked:
+    # chan a; T t; chan b gives t.c number 3)
+    deferred = [d for u in units if isinstance(u, S.Decl) for d in u.vars
+                if d.type in low.typedefs and _creates_channels(low, d.type)]
     for u in units:
         if isinstance(u, S.Decl):
             for d in u.vars:
-                if d.name in low.globals:
+                if d.name in low.globals or d.name in {x.name for x in deferred if x is not d}:
                     raise low.error(f"{d.name} declared twice", d.pos)
+                if any(d is x for x in deferred):
+                    continue
                 if d.type == "chan" and isinstance(d.init, S.ChanInit):
-                    low.globals[d.name] = low.declare_channel(d, {})
+                    chans = low.declare_channel(d, {})
+                    low.globals[d.name] = chans
+                    if d.size is None and d.name in assigned:
+                        # Spin: a channel's name is a variable holding the channel's number
+                        # (``x = fa; fa = fp; fp = x`` swaps two names, mobile2.pml); one the
+                        # model assigns is a chan variable starting at its own channel
+                        var = S.VarDecl("chan", d.name, None, None, S.Num(chans[0].ident, d.pos), False, d.pos)
+                        for src, info, _ in low.declare(var, "", None, {"__running__": True}):
+                            low.globals[src] = info
                 else:
                     # Spin sets globals in declaration order: an initialiser reads those before
                     top = Translator(low, [])
                     for src, info, _ in low.declare(d, "", None, {"__running__": True},
                                                     lambda e: initial_value(low, top, e, Ctx(None, {}, {}))):
                         low.globals[src] = info
+    for d in deferred:
+        for src, info, _ in low.declare(d, "", None, {"__running__": True}):
+            low.globals[src] = info
     if low.uses_last:
         if LAST in low.globals:
             raise low.error(f"{LAST} declared twice (Spin's predefined variable)", low.program.units[0].pos)
@@ -1105,9 +1181,15 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
 
     visible = _remote_labels(program)
 
+    global_decls = [d for u in units if isinstance(u, S.Decl) for d in u.vars]
+
     def graph(pname: str, body: S.Sequence) -> Graph:
         if pname not in graphs:
-            graphs[pname] = build_graph(pname, expand_inlines(low, body), path, pre.origin,
+            body = expand_inlines(low, body)
+            pdecl = low.proctypes.get(pname)
+            types, arrays, messages = records.scope_types(global_decls, body, pdecl.params if pdecl is not None else ())
+            body = records.expand(body, types, low.typedefs, low.const, arrays, low.error, messages)
+            graphs[pname] = build_graph(pname, body, path, pre.origin,
                                         frozenset(label for p, label in visible if p == pname))
         return graphs[pname]
 
@@ -1157,6 +1239,8 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         pid = len(instances)
         instances.append(Instance(proctype, pid, f"{proctype}_{pid}", f"{proctype}[{pid}]",
                                   graph(proctype, pdecl.body), args, False))
+    if low.trace_unit is not None:
+        declare_trace(low, graph(":trace:", low.trace_unit.body))
     # ---- per-instance state variables, in pid order (Spin numbers local channels so)
     ctxs: dict[str, Ctx] = {}
     early = Translator(low, instances, slots)  # for initialisers that read variables
@@ -1232,6 +1316,57 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             model = dataclasses.replace(model, annotations=model.annotations + (
                 ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
     return stored, model, {v: (bounds, low.wide_at[v]) for v, bounds in low.wide.items()}
+
+
+def _creates_channels(low: Lowering, tname: str) -> bool:
+    """A ``tname`` value has an initialised channel field (at any depth)."""
+    return any(f.type == "chan" and isinstance(f.init, S.ChanInit)
+               or f.type in low.typedefs and _creates_channels(low, f.type) for f in low.typedefs[tname].fields)
+
+
+def _assigned_names(program) -> frozenset[str]:
+    """The names the model assigns as a whole (no index, no field): assignment targets,
+    ``++``/``--``, receive variables and ``p = run P()`` targets."""
+    out: set[str] = set()
+
+    def note(n) -> bool:
+        ref = n.target if isinstance(n, (S.Assign, S.IncDec)) or isinstance(n, S.Run) and n.target is not None \
+            else n.ref if isinstance(n, S.RecvArg) and n.kind == "var" else None
+        if isinstance(ref, S.VarRef) and ref.index is None and ref.field is None:
+            out.add(ref.name)
+        return False
+
+    find_node(program, note)
+    return frozenset(out)
+
+
+def declare_trace(low: Lowering, g: Graph) -> None:
+    """The model's event trace (``events``): its automaton and its location ``_event``."""
+    tr, ctx = Translator(low, []), Ctx(None, {}, {})
+
+    def channel(ref: S.VarRef) -> Channel:
+        offers = tr.channel(ref, ctx)
+        if len(offers) != 1 or offers[0][0] != TRUE or offers[0][1].offset or offers[0][1].alive:
+            raise low.error("a trace may only name global channels (a constant reference)", ref.pos)
+        return offers[0][1]
+
+    def constant(a) -> Optional[Expr]:
+        if isinstance(a, S.RecvArg):
+            value = tr.recv_arg_value(a, ctx)
+            if value is None and not (a.kind == "var" and a.ref.name == "_"):
+                raise low.error(f"a trace may only match constants or _, found {a.ref.name}", a.pos)
+        elif isinstance(a, S.VarRef) and a.name == "_" and a.index is None and a.field is None:
+            return None
+        else:
+            value = fold(tr.expr(a, ctx))
+        if value is not None and not isinstance(value, Const):
+            raise low.error("a trace may only match constants or _", getattr(a, "pos", None))
+        return value
+
+    low.trace = events.event_trace(low.trace_unit, g, channel, constant, low.error)
+    low.var_bounds[events.EVENT] = (0, max(g.locations))
+    low.variables.append(ir.Variable(events.EVENT, tuple(range(0, max(g.locations) + 1)), ((g.entry,),), None, None,
+                                     value_names=location_names(g, low.pre.origin)))
 
 
 def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
@@ -1407,11 +1542,14 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
     pdecl = low.proctypes.get(inst.proctype)
     params = pdecl.params if pdecl is not None else ()
     known = {"_pid": inst.pid, "__running__": inst.running}
+    assigned = _assigned_names(pdecl.body) if pdecl is not None else frozenset()
     for p, arg in zip(params, inst.args):
-        if p.type == "chan" and isinstance(arg, Channel):
+        if p.type == "chan" and isinstance(arg, Channel) and p.name not in assigned:
             chans[p.name] = [arg]
             continue
-        if p.type == "chan" and inst.running:
+        if p.type == "chan" and isinstance(arg, Channel):
+            pass  # assigned in the body (``m = m_new``): a chan variable given the channel's number
+        elif p.type == "chan" and inst.running:
             raise low.error(f"parameter {p.name} of {inst.proctype} needs a channel argument", p.pos)
         d = S.VarDecl(p.type, p.name, None, None, None, False, p.pos)
         for src, info, _ in low.declare(d, inst.prefix + ".", owner, known):
@@ -1575,7 +1713,7 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
         if p.name in ctx.chans or arg is None:  # a channel constant of the instance
             continue
         info = ctx.locals[p.name]
-        value = arg if isinstance(arg, Expr.__args__) else Const(arg)
+        value = arg.value() if isinstance(arg, Channel) else arg if isinstance(arg, Expr.__args__) else Const(arg)
         prog.append(Assign(Name(info.name), wrap(value, info.bounds, False) if not isinstance(value, Const) else Const(_wrap_value(value.value, info.bounds))))
     created = {id(d) for d in inst.graph.created}
     inits = []
@@ -1832,6 +1970,9 @@ def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Optional
     global channel named with a constant index (then a constant of each instance); None
     when the runs pass different channels, local ones, or one chosen at run time (the
     parameter is then a ``chan`` variable, given the channel's identity by ``run``)."""
+    pdecl = low.proctypes.get(proctype)
+    if pdecl is not None and k < len(pdecl.params) and pdecl.params[k].name in _assigned_names(pdecl.body):
+        return None  # the process assigns it: a chan variable
     chosen = set()
     for st in runs:
         a = st.args[k]
@@ -2154,6 +2295,11 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     stored = owner.turn((), blocked) if atomic_pids else TRUE
     variables, processes = tuple(low.variables), _processes(instances, low.variables)
     assertions: tuple = (ir.Assertion("deadlockfree", "no invalid end states"),)
+    if low.trace is not None:
+        # pan's endstate: "event_trace not completed" -- unless no process is left, which
+        # pan accepts before asking endstate
+        terminal_parts.append(disj(conj(*(tr.counter(i).at(0) for i in instances)),
+                                   *(Binary("==", Name(events.EVENT), Const(v)) for v in sorted(low.trace.stops))))
     terminal = conj(*terminal_parts)
     if claim is not None:
         claim_graph, claim_moves = claim

@@ -233,6 +233,18 @@ class Block(Located):
 
 
 @dataclass(frozen=True)
+class ForIn(Located):
+    """``for (var in name) { body }``: over an array's indices or a channel's messages.
+    Which one depends on declarations, so ``records.expand`` replaces it (``for_array``
+    or ``for_channel``) before the control-flow graph is built."""
+
+    var: VarRef
+    array: VarRef
+    body: "Sequence"
+    pos: Span
+
+
+@dataclass(frozen=True)
 class Labeled(Located):
     label: str
     stmt: "Stmt"
@@ -246,7 +258,7 @@ class Sequence(Located):
 
 
 Stmt = Union[Assign, IncDec, Send, Recv, ExprStmt, Goto, Break, Else, Printf, AssertStmt, Run,
-             Call, Choice, Block, Labeled, Decl, SetPriority, Unless]
+             Call, Choice, Block, Labeled, Decl, SetPriority, Unless, ForIn]
 
 # ---------------------------------------------------------------------------- top level
 
@@ -284,6 +296,16 @@ class Never(Located):
     """``never { ... }``: the never claim, run in lock-step with the system (``lower``)."""
 
     body: Sequence
+    pos: Span
+
+
+@dataclass(frozen=True)
+class Trace(Located):
+    """``trace { ... }`` (``negated`` False) or ``notrace { ... }``: an event trace
+    (``events``)."""
+
+    body: Sequence
+    negated: bool
     pos: Span
 
 
@@ -562,24 +584,19 @@ class _ToAst(SyntaxBuilder):
         return ProcFn(str(c[0]), c[1], self.span(meta))
 
     # ---- Spin 6's for and select, expanded as Spin 6.5.2 expands them (checked by state
-    # counts): for (i : lo .. hi) { body } is i = lo; do :: i <= hi -> body; i++ :: else -> break od,
-    # for (i in a) runs i over a's indices; select (i : lo .. hi) is an if with one option
-    # i = v per value when both bounds are numbers at most 32 apart, else
+    # counts, and by ``spin -I``): for (i : lo .. hi) { body } is i = lo; do :: i <= hi -> body;
+    # i++ :: else -> break od; for (i in a) runs i over a's indices, for (x in c) over c's
+    # messages (``ForIn``, ``for_array``, ``for_channel``); select (i : lo .. hi) is an if
+    # with one option i = v per value when both bounds are numbers at most 32 apart, else
     # i = lo; do :: i < hi -> i++ :: break od.
-    def _loop(self, meta, var, lo, test, body):
-        pos = self.span(meta)
-        loop = Choice((Sequence((ExprStmt(test, pos),) + body.stmts + (IncDec(var, "++", pos),), pos),
-                       Sequence((Else(pos), Break(pos)), pos)), True, pos)
-        return Block("block", Sequence((Assign(var, lo, pos), loop), pos), pos)
-
     def for_stmt(self, meta, c):
         var, lo, hi, body = (x for x in c if not isinstance(x, Token))
-        return self._loop(meta, var, lo, BinOp("<=", var, hi, self.span(meta)), body)
+        pos = self.span(meta)
+        return _loop(var, lo, BinOp("<=", var, hi, pos), (), body, pos)
 
     def for_in(self, meta, c):
         var, array, body = (x for x in c if not isinstance(x, Token))
-        pos = self.span(meta)
-        return self._loop(meta, var, Num(0, pos), BinOp("<", var, ArrayLength(array, pos), pos), body)
+        return ForIn(var, array, body, self.span(meta))
 
     def select_stmt(self, meta, c):
         var, lo, hi = (x for x in c if not isinstance(x, Token))
@@ -642,6 +659,12 @@ class _ToAst(SyntaxBuilder):
     def never_claim(self, meta, c):
         return Never(c[0], self.span(meta))
 
+    def trace_unit(self, meta, c):
+        return Trace(c[0], False, self.span(meta))
+
+    def notrace_unit(self, meta, c):
+        return Trace(c[0], True, self.span(meta))
+
     def inline_def(self, meta, c):
         return Inline(str(c[0]), tuple(str(x) for x in c[1:-1]), c[-1], self.span(meta))
 
@@ -649,6 +672,33 @@ class _ToAst(SyntaxBuilder):
         units = tuple(x for x in c if not isinstance(x, Token))
         ltl = tuple(" ".join(str(x).split()) for x in c if isinstance(x, Token) and x.type == "LTL")
         return Program(units, len(ltl), ltl)
+
+
+def _loop(counter: VarRef, lo, test, head: tuple, body: Sequence, pos: Span) -> Block:
+    """``counter = lo; do :: test -> head; body; counter++ :: else -> break od`` (Spin's
+    expansion of ``for``)."""
+    loop = Choice((Sequence((ExprStmt(test, pos),) + head + body.stmts + (IncDec(counter, "++", pos),), pos),
+                   Sequence((Else(pos), Break(pos)), pos)), True, pos)
+    return Block("block", Sequence((Assign(counter, lo, pos), loop), pos), pos)
+
+
+def for_array(st: ForIn) -> Block:
+    """``for (i in a)``: ``i`` runs over ``0 .. len(a) - 1``."""
+    pos = st.pos
+    return _loop(st.var, Num(0, pos), BinOp("<", st.var, ArrayLength(st.array, pos), pos), (), st.body, pos)
+
+
+def for_channel(st: ForIn, counter: VarRef, fields: tuple) -> Block:
+    """``for (x in c)`` as Spin 6.5.2 writes it (``spin -I``): with a fresh byte
+    ``counter``, ``counter = 0; do :: counter < len(c) -> c?x; c!x; body; counter++ :: else
+    -> break od`` -- each message is taken from the head and put back at the tail, so the
+    channel holds what it held once the loop ends.  ``fields`` are ``x``'s references (its
+    fields for a record)."""
+    pos = st.pos
+    head = (Recv(st.array, tuple(RecvArg("var", f, None, pos) for f in fields), False, False, pos),
+            Send(st.array, fields, False, pos))
+    return _loop(counter, Num(0, pos), BinOp("<", counter, ChanFn("len", st.array, pos), pos), head,
+                 st.body, pos)
 
 
 def _priority_value(v: int, meta) -> int:
@@ -678,7 +728,7 @@ def char_value(tok: str) -> int:
 
 
 _UNSUPPORTED = re.compile(
-    r"\b(c_code|c_decl|c_expr|c_state|c_track|trace|notrace|np_)\b"
+    r"\b(c_code|c_decl|c_expr|c_state|c_track|np_)\b"
 )
 
 
