@@ -15,7 +15,8 @@ decide the outcome: our child by ``--budget`` CPU seconds (default 60), each pan
 than ``--max-procs``' default 8 the option is given (``MAX_PROCS``).  Where either side
 reports an error the counts are compared on the model with its assertions made true, as
 ``spin_oracle.compare`` does (Spin goes on past a failed assertion, we stop).  Then the
-group is detected (``detect``) and, where its order is above 1, checked against the
+group is detected (``detect`` with ``analyze``'s default ``--domain-states``) and, where its
+order is above 1, checked against the
 unreduced graph (``verify``, bounded by the budget).
 """
 from __future__ import annotations
@@ -38,6 +39,9 @@ MAX_PROCS = {"eratosthenes.pml": 12, "calculator.pml": 12, "p108.pml": 16, "p248
 SMALLER = {"leader.pml": {"N": 3, "L": 6}, "leader_pre.pml": {"N": 3, "L": 6}, "ex_6.pml": {"MaxSeq": 1},
            "petersonN.pml": {"N": 3}, "life.pml": {"MAX": 3},
            "ltl_gen.pml": {"DEPTH_LIMIT": 2, "NUMBER_OF_NODES": 7}}
+#: ``analyze``'s default --domain-states: a table too wide for the declared domains is built
+#: over the reachable states' domains instead
+DOMAIN_STATES = 1_000_000
 #: pan's -m where the default 1,000,000 is too small for an exhaustive search
 PAN_DEPTH: dict[str, int] = {}
 #: the wall-clock safety net of every bounded run, as a multiple of its CPU bound
@@ -82,7 +86,7 @@ def ours(path: str, defines: dict, budget: float) -> dict:
         # as pan -DNOCLAIM and ``our_counts``: no ltl block's claim
         model = narrow(parse_text(text, path, None, MAX_PROCS.get(name), ltl_name=""))
         t = time.process_time()
-        d = detect(model)
+        d = detect(model, domain_states=DOMAIN_STATES)  # as ``analyze`` does by default
         out.update(order=d.group.order, detect_s=time.process_time() - t)
         if d.group.order > 1:
             report = verify(model, [g.permutation for g in d.group.generators], timeout=budget / 2)
