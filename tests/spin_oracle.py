@@ -47,14 +47,31 @@ def spin_available() -> bool:
     return shutil.which("spin") is not None and shutil.which("gcc") is not None
 
 
+def cpu_limited(seconds: Optional[float]):
+    """A ``preexec_fn`` that bounds the child by ``seconds`` of CPU time (RLIMIT_CPU: the
+    kernel sends SIGXCPU, then SIGKILL), or None for no bound: a bound that does not
+    depend on the machine's load, unlike a wall-clock time-out."""
+    if seconds is None:
+        return None
+
+    def limit() -> None:
+        import resource
+
+        s = max(1, int(seconds + 0.999))
+        resource.setrlimit(resource.RLIMIT_CPU, (s, s + 5))
+    return limit
+
+
 def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_000_000,
-                timeout: float = 120, hash_bits: int = 22) -> Counts:
+                timeout: float = 120, hash_bits: int = 22, cpu: Optional[float] = None) -> Counts:
     """Spin's ("states, stored", errors > 0) for Promela source ``text``.  ``max_depth``
     and ``hash_bits`` are pan's -m and -w (the counts do not depend on -w; a depth bound
-    that is hit raises ``SpinRefused``)."""
+    that is hit raises ``SpinRefused``).  ``timeout`` bounds each of spin, gcc and pan by
+    wall time; ``cpu`` (seconds) bounds pan by CPU time too, and a pan stopped by it
+    raises ``SpinRefused`` naming the bound."""
     if workdir is None:
         with tempfile.TemporaryDirectory(prefix="spin") as d:
-            return spin_counts(text, Path(d), max_depth, timeout, hash_bits)
+            return spin_counts(text, Path(d), max_depth, timeout, hash_bits, cpu)
     (workdir / "m.pml").write_text(text)
     r = subprocess.run(["spin", "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=workdir, capture_output=True, text=True,
                        timeout=timeout)
@@ -67,8 +84,10 @@ def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_00
     if r.returncode != 0:
         raise SpinRefused("gcc: " + " ".join(r.stderr.split())[:200])
     r = subprocess.run(["./pan", f"-m{max_depth}", f"-w{hash_bits}", "-c0", "-n"], cwd=workdir, capture_output=True, text=True,
-                       timeout=timeout)
+                       timeout=timeout, preexec_fn=cpu_limited(cpu))
     out = r.stdout
+    if cpu is not None and r.returncode < 0:
+        raise SpinRefused(f"pan: past its {cpu:.0f} CPU s (signal {-r.returncode})")
     if "max search depth too small" in out:
         raise SpinRefused("max search depth too small")
     m, e = re.search(r"(\d+) states, stored", out), re.search(r"errors: (\d+)", out)

@@ -23,6 +23,7 @@ before the domain check) follows ``detect.ir.semantics`` so that even fault mess
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,15 +45,40 @@ _ARITHMETIC = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^"}
 
 @dataclass(frozen=True)
 class PythonCode:
-    """The functions ``compile_model`` generated for one model, and their source."""
+    """The functions ``compile_model`` generated for one model, and their source.
+
+    ``successors`` and the predicates are compiled at once; the per-summand ``steps_i``
+    (traces, fault reports, per-step checks) only when first asked for: they are half of
+    the source, and compiling it was a sixth of a large model's load (calculator.pml's
+    1,552 summands, compiled four times as its domains are settled)."""
 
     successors: Callable[[State], list]
-    steps: Callable[[State], Iterator[Step]]
-    summand_steps: tuple[Callable[[State], Iterator[Step]], ...]
     terminal: Callable[[State], bool]
     conditions: tuple[Callable[[State], bool] | None, ...]
-    source: str
+    #: the source of ``successors`` and the predicates
+    main_source: str
+    #: the constants the source refers to (those of ``steps_i`` added when they are compiled)
     constants: dict
+    #: ``(summand_steps, their source)``, computed once on the first call
+    stepping: Callable[[], tuple[tuple, str]] = field(repr=False, compare=False)
+
+    @property
+    def summand_steps(self) -> tuple[Callable[[State], Iterator[Step]], ...]:
+        return self.stepping()[0]
+
+    @property
+    def steps(self) -> Callable[[State], Iterator[Step]]:
+        summand_steps = self.summand_steps
+
+        def steps(state: State) -> Iterator[Step]:
+            for one in summand_steps:
+                yield from one(state)
+        return steps
+
+    @property
+    def source(self) -> str:
+        """The whole generated source (``steps_i`` included)."""
+        return self.main_source + self.stepping()[1]
 
 
 @dataclass(frozen=True)
@@ -524,19 +550,30 @@ def _condition_source(name: str, e: Expr, model: SequentialModel) -> list[str]:
 def model_source(model: SequentialModel) -> tuple[str, dict[str, object]]:
     """The generated Python source and the constants (binding rows) it refers to."""
     constants: dict[str, object] = {}
+    return _successors_source(model, constants) + _steps_source(model, constants), constants
+
+
+def _successors_source(model: SequentialModel, constants: dict) -> str:
+    """``successors`` and the predicates (``_predicate_lines``)."""
     lines = ["def successors(s):", "    out = []"]
     for i, s in enumerate(model.summands):
         lines += _summand_body(i, s, model, False, "    ", constants)
     lines.append("    return out")
+    lines.append("")
+    lines += _predicate_lines(model)
+    return "\n".join(lines) + "\n"
+
+
+def _steps_source(model: SequentialModel, constants: dict) -> str:
+    """One generator ``steps_i`` per summand."""
+    lines = []
     for i, s in enumerate(model.summands):
         lines.append("")
         lines.append(f"def steps_{i}(s):")
         lines += _summand_body(i, s, model, True, "    ", constants)
         lines.append("    return")
         lines.append("    yield")
-    lines.append("")
-    lines += _predicate_lines(model)
-    return "\n".join(lines) + "\n", constants
+    return "\n".join(lines) + "\n"
 
 
 def _predicate_lines(model: SequentialModel) -> list[str]:
@@ -562,23 +599,25 @@ def compile_model(model: SequentialModel) -> CompiledModel:
 
 
 def _python_code(model: SequentialModel) -> PythonCode:
-    source, constants = _nesting_checked(lambda: model_source(model))
+    constants: dict[str, object] = {}
+    source = _nesting_checked(lambda: _successors_source(model, constants))
     namespace = _executed(model, source, constants)
-    summand_steps = tuple(namespace[f"steps_{i}"] for i in range(len(model.summands)))
 
-    def steps(state: State) -> Iterator[Step]:
-        for one in summand_steps:
-            yield from one(state)
+    @functools.lru_cache(maxsize=None)
+    def stepping() -> tuple[tuple, str]:
+        # into the same constants (their names differ: ROWS_L<i>, not ROWS_S<i>), so that
+        # ``source`` runs with ``constants`` once it has been read
+        text = _nesting_checked(lambda: _steps_source(model, constants))
+        space = _executed(model, text, constants)
+        return tuple(space[f"steps_{i}"] for i in range(len(model.summands))), text
 
-    conditions = _conditions(model, namespace)
     return PythonCode(
         successors=namespace["successors"],
-        steps=steps,
-        summand_steps=summand_steps,
         terminal=namespace["terminal"],
-        conditions=conditions,
-        source=source,
+        conditions=_conditions(model, namespace),
+        main_source=source,
         constants=constants,
+        stepping=stepping,
     )
 
 

@@ -1468,9 +1468,14 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
             recv = r_t.stmt
             if len(recv.args) > len(ch.fields):
                 raise low.error(f"receive with {len(recv.args)} arguments from a channel of {len(ch.fields)} fields", recv.pos)
-            match = [Binary("==", values[j], want) for j, a in enumerate(recv.args)
+            # folded: a constant sent where the receive wants another (``c!ack`` against
+            # ``c?nak``) makes the pair's guard FALSE, and a pair that can never fire is not a
+            # step (a model whose channels are chosen at run time has thousands of them)
+            match = [fold(Binary("==", values[j], want)) for j, a in enumerate(recv.args)
                      if (want := tr.recv_arg_value(a, r_ctx)) is not None]
             guard = conj(s_cond, tr.counter(r_inst).at(r_t.src), r_cond, *match)
+            if guard == FALSE:
+                continue
             offered.setdefault((s_inst.pid, id(s_t)), []).append(guard)
             latched, temps = latch(values, lambda j: f"__rv{j}")
             stores = []
