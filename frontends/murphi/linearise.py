@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Union
@@ -611,8 +612,16 @@ class _Translator:
                     ((_, vref, vdef),) = list(self.leaf_targets(replace(held, indices=held.indices + (index,))))
                     index = replace(index, defined=conj(index.defined, conj(vdef, ir.Binary("==", vref, ir.Const(1)))))
                 if isinstance(index.expr, ir.Const) and not t.index.lo <= index.expr.value <= t.index.hi:
-                    raise self.error(
-                        f"index {index.expr.value} out of range {t.index.lo}..{t.index.hi} of {text}", sel)
+                    # CMurphi reports "k not in index range" only when the statement runs (a
+                    # rule not fired, a branch not taken is no error): never defined, so every
+                    # use -- a read, a write, an alias or Var parameter bound -- asserts first.
+                    warnings.warn(f"{self.path or '<input>'}:{sel.line}:{sel.column}: index {index.expr.value} out of range "
+                                  f"{t.index.lo}..{t.index.hi} of {text} (an error if it runs)", stacklevel=2)
+                    index = replace(index, defined=ir.FALSE)
+                elif not index.within(t.index):
+                    # The same for a subscript that may be out of range: binding an alias or a
+                    # Var parameter to it is CMurphi's error even if the name is never used.
+                    index = replace(index, defined=conj(index.defined, _in_range(index.expr, t.index.lo, t.index.hi)))
                 indices.append(index)
                 t, text = t.element, f"{text}[]"
         return Access(sym, t, path, tuple(indices), text)
@@ -824,7 +833,8 @@ class _Translator:
     def _check(self, defined: ir.Expr, node) -> list[ir.Stmt]:
         if defined == ir.TRUE:
             return []
-        return [ir.Assert(defined, f"{self.path or '<input>'}:{node.line}: undefined value read")]
+        return [ir.Assert(defined, f"{self.path or '<input>'}:{node.line}: undefined value read "
+                                   "or subscript out of range")]
 
     def stmt(self, s, scope: Scope) -> list[ir.Stmt]:
         if isinstance(s, AssignStmt):
