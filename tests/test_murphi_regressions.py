@@ -442,3 +442,29 @@ def test_local_aggregates_are_shared_between_rules_and_calls():
     assert [v.name for v in model.variables] == ["x", "f", "t$local.a", "t$local.b", "u$local.a", "u$local.b"]
     assert _counts(SHARED_AGGREGATES) == (13, 26, False)
     assert _reduced_states(model) == (2, 9)
+
+
+@pytest.mark.parametrize("copy, error", [
+    ("b := c", False),          # a whole variable: copied, undefined included
+    ("p := s[1]", False),       # a scalarset: never read
+    ("b := fl[1]", True),       # an element: read ("The undefined value at fl[1] is referenced")
+    ("i := r.f", True),         # a field: read
+    ("i := rs[1].f", True),
+    ("Alias y: fl[1] Do b := y; End", True),  # through an alias: read
+    ("r := rs[1]", False),      # a whole record: copied
+])
+def test_copying_an_undefined_element_or_field_is_an_error_as_in_cmurphi(copy, error):
+    """CMurphi 5.4 (-nosym -ndl): the error row stops at 1 state, 0 fired; the others 2, 1.
+    We copied an undefined element without reading it (seed 145 of the differential run)."""
+    text = f"""
+Type pid: Scalarset(2); R: Record f: 0..2; g: boolean; End;
+Var fl: Array [0..1] Of boolean; s: Array [0..1] Of pid; r: R; rs: Array [0..1] Of R;
+    x: 0..1; b: boolean; c: boolean; i: 0..2; p: pid;
+Rule "r" x = 0 ==> Begin {copy}; x := 1; End;
+Startstate Begin x := 0; fl[0] := true; Undefine fl[1]; Undefine s; Undefine r; Undefine rs;
+  b := true; Undefine c; i := 0; Undefine p; End;
+"""
+    states, fired, violated = _counts(text)
+    assert violated == error
+    if not error:
+        assert (states, fired) == (2, 1)

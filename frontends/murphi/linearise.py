@@ -1375,6 +1375,11 @@ class _Translator:
         leaf, ref, defined = self.scalar_access(a, e)
         if leaf.ir_name not in self.undefinable:
             return None
+        if (a.indices or a.path) and leaf.type.kind != "scalarset":
+            # CMurphi copies a whole variable as it is, but reads an element or a field,
+            # also through an alias (``b := fl[1]``, ``i := r.f``: "The undefined value at
+            # fl[1] is referenced"); a scalarset is never read.
+            return None
         return ref, ir.Binary("==", ref, ir.Const(leaf.type.undefined)), leaf.type, defined
 
     def _copy(self, target: Access, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
