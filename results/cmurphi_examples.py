@@ -135,7 +135,7 @@ def _sources(ex: str, files: list[str], work: Path) -> list[Path]:
 
 
 #: Our options per model beyond the defaults (``folder/file``).
-OPTIONS = {"others/newcache3.m": ("--graph-limit", "20000000", "--memory-limit", "6G")}
+OPTIONS = {"others/newcache3.m": ("--memory-limit", "6G"), "dash/eadash.m": ("--memory-limit", "6G")}
 
 
 def _ours(path: Path, defines: dict, reduce: bool, timeout: float, cpu: int = 0):
