@@ -4,20 +4,25 @@
 
 Builds CMurphi from ``../shared/peers/cmurphi-5.4-src.tar.gz`` (``tests/cmurphi.py``) and runs
 every ``.m`` model of the tarball's ``ex/`` folder, of ``--ex DIR`` (a copy of that folder, read
-where it is: nothing is copied into the repository) and the files given, with constants
-lowered as ``LOWER`` says (only where CMurphi itself needs minutes), through
+where it is; default ``$CMURPHI_EX``, else ``/tmp/cmurphi-ex``) and the files given, with
+constants lowered as ``LOWER`` says (only where CMurphi itself needs minutes), through
 
 * CMurphi: ``-nosym`` (its multiset reduction on, its deadlock check on) and ``-sym1``;
 * us: ``symdetect explore --json`` and ``explore --reduce exact --json``;
 
 and prints a markdown table: states and the verdict of each, the order of the group we detect,
-and whether the counts agree.  A model we refuse is listed with our one-line reason.  When
+and whether the counts agree.  ``SOURCES`` names where each model of ``--ex`` came from and the
+SHA-256 of the copy this table was made from: a copy that differs is flagged in the table.
+The models are not in the repository (the public code index they were read from asks that
+its code stay out of commits); ``SOURCES`` is what rebuilds the folder.  ``--cpu S`` bounds
+every run's CPU time (RLIMIT_CPU) as well as ``--timeout``'s wall time.  A model we refuse is listed with our one-line reason.  When
 ``ex/`` is absent (the tarball in ``../shared/peers`` holds ``src/`` and ``include/`` only), the
 table says which of the 19 models were not found.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -33,15 +38,37 @@ sys.path.insert(0, str(ROOT))
 
 #: The 19 models of CMurphi 5.4's ex/ folder (issue 27), by folder.
 EXAMPLES = {
-    "sym": ("adash", "adashbug", "cache3", "eadash", "ldash", "list6", "list6too", "mcslock1", "mcslock2",
-            "n_peterson"),
+    "sym": ("adash", "adashbug", "cache3", "ldash", "list6", "list6too", "mcslock1", "mcslock2", "n_peterson"),
+    "dash": ("eadash",),  # melver/cmurphi keeps it in ex/dash
     "multiset+sym": ("cache3multi", "newcache3", "newlist6"),
     "others": ("abp", "arbiter", "cache3", "dp4", "dpnew", "newcache3"),
+}
+_MELVER = "github melver/cmurphi @ 5d4a4267884277f52c4a1503bb3e3b83d0ae3855"
+#: Where each model of ``--ex`` was read (the ``search`` tool's code index: a GitHub path, or
+#: an index file id where the index names no repository) and the first 16 hex digits of the
+#: SHA-256 of the copy the recorded table used.  The copies kept the code and the ``-- File:``
+#: header; the license header and long comments were shortened (no comment changes a model).
+SOURCES = {
+    "sym/cache3.m": (f"{_MELVER}, ex/sym/cache3.m", "09873ff995ca9394"),
+    "others/cache3.m": (f"{_MELVER}, ex/others/cache3.m", "6998d46b3c00c6f1"),
+    "others/newcache3.m": (f"{_MELVER}, ex/others/newcache3.m", "f5f5f35e8e3f8b4b"),
+    "others/dpnew.m": ("code index file 1843264284", "b05b89772d61043f"),
+    "sym/list6.m": ("code index file 1220409955", "9d346f2b62fb4706"),
+    "sym/list6too.m": ("code index file 1457479585", "3c78affb8c40e857"),
+    "multiset+sym/newlist6.m": ("code index file 1217782703", "54da7040ee28fb78"),
+    "sym/mcslock1.m": ("code index file 1254053257", "854f9d3dc29e01b8"),
+    "sym/mcslock2.m": ("code index file 1217678096", "77d030cfc11287bf"),
+    "sym/ldash.m": ("code index file 1875160348", "c57ac7055ea80784"),
+    "sym/n_peterson.m": ("../shared/corpus/murphi/n_peterson.m", "144c221a6776b2b1"),
+    # whole file, comments included (58,535 of the index's 58,560 characters: whitespace
+    # inside comments may differ)
+    "dash/eadash.m": (f"{_MELVER}, ex/dash/eadash.m", "bc4635ec0ab327ea"),
 }
 #: Constants lowered where CMurphi needs minutes at the file's own values.
 #: By ``folder/file`` (``sym/cache3.m`` and ``others/cache3.m`` are two models).
 LOWER = {"sym/n_peterson.m": {"N": 4}, "sym/mcslock1.m": {"N": 3}, "sym/mcslock2.m": {"N": 3},
-         "sym/cache3.m": {"ProcCount": 3}, "sym/ldash.m": {"RemoteCount": 3}, "others/newcache3.m": {"ProcCount": 3}}
+         "sym/cache3.m": {"ProcCount": 3}, "sym/ldash.m": {"RemoteCount": 3}, "others/newcache3.m": {"ProcCount": 3},
+         "dash/eadash.m": {"RemoteCount": 3}}
 
 
 def _declared_group(path: Path, defines: dict):
@@ -101,19 +128,28 @@ def _sources(ex: str, files: list[str], work: Path) -> list[Path]:
         if members:
             tar.extractall(work, members=members)
             found += sorted(work.rglob("*.m"))
-    if ex:
+    if ex and Path(ex).is_dir():
         found += sorted(Path(ex).rglob("*.m"))
     found += [Path(f) for f in files]
     return found
 
 
-def _ours(path: Path, defines: dict, reduce: bool, timeout: float):
+#: Our options per model beyond the defaults (``folder/file``).
+OPTIONS = {"others/newcache3.m": ("--memory-limit", "6G"), "dash/eadash.m": ("--memory-limit", "6G")}
+
+
+def _ours(path: Path, defines: dict, reduce: bool, timeout: float, cpu: int = 0):
+    from tests import cmurphi
+
     args = [sys.executable, "-m", "detect.cli", "explore", str(path), "--json", "--timeout", str(timeout)]
     for k, v in defines.items():
         args += ["-D", f"{k}={v}"]
     if reduce:
-        args += ["--reduce", "exact"]
-    run = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+        args += ["--reduce", "exact", *OPTIONS.get(f"{path.parent.name}/{path.name}", ())]
+    run = subprocess.run(args, capture_output=True, text=True, cwd=ROOT,
+                         preexec_fn=cmurphi.cpu_limit(cpu) if cpu else None)
+    if run.returncode == -24:  # SIGXCPU
+        return (None, f"CPU limit ({cpu} s)", None, []) if reduce else f"CPU limit ({cpu} s)"
     if run.returncode not in (0, 1, 3) or "{" not in run.stdout:
         last = (run.stderr.strip().splitlines() or [f"no report (exit {run.returncode})"])[-1]
         return (None, "time-out" if run.returncode == 3 else last, None, []) if reduce else last
@@ -123,7 +159,7 @@ def _ours(path: Path, defines: dict, reduce: bool, timeout: float):
     return data["states"], verdict, data.get("group_order"), failed
 
 
-def _cmurphi(home: Path, path: Path, defines: dict, work: Path, timeout: float):
+def _cmurphi(home: Path, path: Path, defines: dict, work: Path, timeout: float, cpu: int = 0):
     from tests import cmurphi
 
     try:
@@ -135,8 +171,8 @@ def _cmurphi(home: Path, path: Path, defines: dict, work: Path, timeout: float):
     out = []
     for options in (("-nosym",), ("-sym1",)):
         try:
-            r = cmurphi.run_model(exe, memory_mb=512, timeout=timeout, deadlock=True, options=options)
-        except subprocess.TimeoutExpired:
+            r = cmurphi.run_model(exe, memory_mb=512, timeout=timeout, deadlock=True, options=options, cpu=cpu)
+        except (subprocess.TimeoutExpired, RuntimeError):  # wall or CPU time (no counts printed)
             out.append(None)
             continue
         out.append((r.states, "ok" if r.error is None else "error", r.error))
@@ -145,8 +181,10 @@ def _cmurphi(home: Path, path: Path, defines: dict, work: Path, timeout: float):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ex", default="", help="a copy of CMurphi's ex/ folder (read in place)")
+    ap.add_argument("--ex", default=os.environ.get("CMURPHI_EX", "/tmp/cmurphi-ex"),
+                    help="a copy of CMurphi's ex/ folder (read in place; SOURCES says where each file came from)")
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--cpu", type=int, default=0, help="CPU seconds per run (RLIMIT_CPU; 0: none)")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     from tests import cmurphi
@@ -162,9 +200,9 @@ def main() -> None:
         for k, path in enumerate(sources):
             defines = LOWER.get(f"{path.parent.name}/{path.name}", {})
             declared = _declared_group(path, defines)
-            theirs = _cmurphi(home, path, defines, Path(tmp) / f"cm{k}", args.timeout)
-            plain = _ours(path, defines, False, args.timeout)
-            reduced = _ours(path, defines, True, args.timeout) if not isinstance(plain, str) else plain
+            theirs = _cmurphi(home, path, defines, Path(tmp) / f"cm{k}", args.timeout, args.cpu)
+            plain = _ours(path, defines, False, args.timeout, args.cpu)
+            reduced = _ours(path, defines, True, args.timeout, args.cpu) if not isinstance(plain, str) else plain
             rows.append((path, defines, theirs, plain, reduced, declared))
     print("| model | -D | CMurphi -nosym | ours explore | CMurphi -sym1 | ours --reduce exact | group: ours / "
           "scalarsets | verdict |")
@@ -172,6 +210,9 @@ def main() -> None:
     for path, defines, theirs, plain, reduced, declared in rows:
         d = " ".join(f"{k}={v}" for k, v in defines.items())
         name = f"{path.parent.name}/{path.name}"
+        recorded = SOURCES.get(name)
+        if recorded and hashlib.sha256(path.read_bytes()).hexdigest()[:16] != recorded[1]:
+            name += " (not the recorded copy)"
         if isinstance(plain, str):
             print(f"| {name} | {d} | {_show(theirs, 0)} | refused | {_show(theirs, 1)} | | / {declared} | "
                   f"refused: `{plain.replace('|', '/')}` |")

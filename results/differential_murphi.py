@@ -102,6 +102,9 @@ def main() -> None:
         print("|---|---|")
         for text, n in causes.most_common():
             print(f"| {n} | {text.replace('|', '/')} |")
+    named = [f"seed {r[1]}" if r[0] == "random" else str(r[1]) for r in results if r[2] and r[3]]
+    if named:
+        print("\nDisagreeing: " + ", ".join(named))
     files = [r for r in results if r[0] == "file"]
     print("\nFiles: " + ", ".join(f"{r[1]} {'agrees' if not r[3] else 'DISAGREES (' + r[3] + ')'}" for r in files))
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -133,11 +133,12 @@ def compile_model(home: Path, text: str, workdir: Path, name: str = "m", optimis
 
 
 def run_model(executable: Path, memory_mb: int = 16, timeout: float = 300, deadlock: bool = False,
-              options: tuple[str, ...] = ("-nosym",)) -> Result:
+              options: tuple[str, ...] = ("-nosym",), cpu: int = 0) -> Result:
     """Run a compiled model breadth-first with ``options`` (default: no symmetry), without
-    its deadlock check (``-ndl``) unless ``deadlock``."""
+    its deadlock check (``-ndl``) unless ``deadlock``; ``cpu``: CPU seconds (RLIMIT_CPU)."""
     run = subprocess.run([str(executable), *options, *(() if deadlock else ("-ndl",)), f"-m{memory_mb}", "-pn"],
-                         cwd=executable.parent, capture_output=True, text=True, timeout=timeout)
+                         cwd=executable.parent, capture_output=True, text=True, timeout=timeout,
+                         preexec_fn=cpu_limit(cpu) if cpu else None)
     out = run.stdout
     counts = _COUNTS.search(out)
     if counts is None:
@@ -147,6 +148,15 @@ def run_model(executable: Path, memory_mb: int = 16, timeout: float = 300, deadl
         m = re.search(r"^Result:\s*\n\s*\n?\s*(.+)$", out, re.M)
         error = m.group(1).strip() if m else "error"
     return Result(int(counts.group(1)), int(counts.group(2)), error, out)
+
+
+def cpu_limit(seconds: int):
+    """A ``preexec_fn`` that bounds the child's CPU time (SIGXCPU past it)."""
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+    return limit
 
 
 def check(home: Path, text: str, workdir: Path, name: str = "m") -> Result:

@@ -286,3 +286,26 @@ def test_memory_limit_stops_detection_with_one_line(command, tmp_path):
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert free.returncode == 0, free.stderr
+
+
+def test_a_constraint_drawn_twice_for_one_summand_is_drawn_once():
+    """CMurphi's others/cache3.m drew the guard ``Net.Count <= 4`` once per case of a rule:
+    exchanging the copies (with their tuples) moves no literal, yet bliss listed each such
+    swap as an n-long generator -- 2,470 of them, 19 GB before the group.  A conjunction
+    holds each conjunct once, so a repeated constraint (same owner, scope, table) is drawn
+    once: the same graph, the same automorphisms."""
+    from detect.symmetry.automorphisms import automorphisms
+    from frontends.murphi import parse_text
+
+    text = """
+Var c: 0..3; m: Enum {A, B, C};
+Rule "r" c <= 2 ==> Begin If m = A Then c := c + 1; Else m := A; End; End;
+Rule "s" c = 3 ==> Begin c := 0; m := B; End;
+Startstate Begin c := 0; m := A; End;
+"""
+    csp = translate(parse_text(text, "t.m"))
+    tabled = [c for c in csp.constraints if len(c.tuples) >= 2 and len(c.scope) >= 2]
+    twice = dataclasses.replace(csp, constraints=csp.constraints + tuple(tabled))
+    once, again = build_graph(csp), build_graph(twice)
+    assert (again.n, again.edges) == (once.n, once.edges)
+    assert automorphisms(again).order == automorphisms(once).order

@@ -462,7 +462,7 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
         ("Var x: foo;\nStartstate Begin End;", 1, 8, "unknown type 'foo'"),
         ("Const N: 2;\nVar x: boolean;\nStartstate Begin N := 1; End;", 3, 18, "constant"),
         ("Var a: Array [0..1] Of boolean;\nStartstate Begin a := true; End;", 2, 23, "same type"),
-        ("Var a: Array [0..1] Of boolean;\nStartstate Begin a[2] := true; End;", 2, 19, "out of range"),
+        ("Var a: Array [0..1] Of boolean;\nStartstate Begin a[2] := true; End;", 2, 1, "subscript out of range"),
         ("Var x: boolean;\nVar x: boolean;\nStartstate Begin End;", 2, 5, "declared twice"),
         ("Var x: 3..1;\nStartstate Begin End;", 1, 8, "empty subrange"),
         ("Var x: boolean;\nStartstate Begin p(x); End;", 2, 18, "unknown procedure 'p'"),

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Union
@@ -343,14 +344,36 @@ class _Translator:
     aggregate_inits: list = field(default_factory=list)
     #: the leaves of every rule's local aggregates: state variables (see ``_rule_summands``)
     aggregate_leaves: dict = field(default_factory=dict)
+    #: translating a rule: its local aggregates are state variables shared with other rules
+    share_aggregates: bool = False
+    #: the shared aggregates in scope where the translation is (see ``local_aggregate``)
+    live_aggregates: set = field(default_factory=set)
 
     def local_aggregate(self, name: str, t: Type, taken: set[str]) -> VarSym:
         """A local array or record: translated as a variable whose leaves are named
         ``name$local...`` (no Murphi name has ``$``), held in one temporary per element by
         ``lower_aggregates`` after translation.  It starts undefined: ``entry_undefined``."""
-        # Unique over the whole model: rules' aggregates are state variables.
-        base = fresh_name(f"{name}$local", self.temp_names)
-        leaves = {leaf.path: leaf for leaf in _leaves(base, t)}
+        if self.share_aggregates:
+            # Rules' aggregates are state variables that every rule leaves undefined, so
+            # rules share them: the k-th `msg` of one type in any rule is one variable
+            # (newcache3.m's Send, inlined at 27 places, made 135 state slots whose value
+            # swaps were 567 of the graph's 690 generators); within a rule each is new.
+            # A procedure's are free again once its inlined body ends (``live_aggregates``):
+            # each call starts them undefined (``take_aggregate_inits``).
+            k = 1
+            while True:
+                base = f"{name}$local" + (f"_{k}" if k > 1 else "")
+                leaves = {leaf.path: leaf for leaf in _leaves(base, t)}
+                if base not in self.temp_names or base not in self.live_aggregates and all(
+                        (self.aggregates.get(leaf.ir_name) or self.aggregate_leaves.get(leaf.ir_name)) == leaf
+                        for leaf in leaves.values()):
+                    break
+                k += 1
+            self.temp_names.add(base)
+            self.live_aggregates.add(base)
+        else:
+            base = fresh_name(f"{name}$local", self.temp_names)
+            leaves = {leaf.path: leaf for leaf in _leaves(base, t)}
         for leaf in leaves.values():
             self.aggregates[leaf.ir_name] = leaf
             self.aggregate_inits += list(_undefine_leaves((leaf,)))
@@ -611,8 +634,16 @@ class _Translator:
                     ((_, vref, vdef),) = list(self.leaf_targets(replace(held, indices=held.indices + (index,))))
                     index = replace(index, defined=conj(index.defined, conj(vdef, ir.Binary("==", vref, ir.Const(1)))))
                 if isinstance(index.expr, ir.Const) and not t.index.lo <= index.expr.value <= t.index.hi:
-                    raise self.error(
-                        f"index {index.expr.value} out of range {t.index.lo}..{t.index.hi} of {text}", sel)
+                    # CMurphi reports "k not in index range" only when the statement runs (a
+                    # rule not fired, a branch not taken is no error): never defined, so every
+                    # use -- a read, a write, an alias or Var parameter bound -- asserts first.
+                    warnings.warn(f"{self.path or '<input>'}:{sel.line}:{sel.column}: index {index.expr.value} out of range "
+                                  f"{t.index.lo}..{t.index.hi} of {text} (an error if it runs)", stacklevel=2)
+                    index = replace(index, defined=ir.FALSE)
+                elif not index.within(t.index):
+                    # The same for a subscript that may be out of range: binding an alias or a
+                    # Var parameter to it is CMurphi's error even if the name is never used.
+                    index = replace(index, defined=conj(index.defined, _in_range(index.expr, t.index.lo, t.index.hi)))
                 indices.append(index)
                 t, text = t.element, f"{text}[]"
         return Access(sym, t, path, tuple(indices), text)
@@ -824,7 +855,8 @@ class _Translator:
     def _check(self, defined: ir.Expr, node) -> list[ir.Stmt]:
         if defined == ir.TRUE:
             return []
-        return [ir.Assert(defined, f"{self.path or '<input>'}:{node.line}: undefined value read")]
+        return [ir.Assert(defined, f"{self.path or '<input>'}:{node.line}: undefined value read "
+                                   "or subscript out of range")]
 
     def stmt(self, s, scope: Scope) -> list[ir.Stmt]:
         if isinstance(s, AssignStmt):
@@ -1215,10 +1247,13 @@ class _Translator:
             local_vars.append(sym)
             return sym
 
+        live = set(self.live_aggregates)
         body_scope = self.local_scope(decl.decls, inner, self.temp_names, variable)
         out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
         out += self.take_aggregate_inits()
-        return out + self.stmts(decl.body, body_scope)
+        out += self.stmts(decl.body, body_scope)
+        self.live_aggregates = live  # the call's own local aggregates end with it
+        return out
 
     def value_argument(self, f: Formal, arg: Expr, scope: Scope) -> tuple[Simple, Value]:
         """The type of value parameter ``f`` (arrays and records are refused) and the value of
@@ -1339,6 +1374,11 @@ class _Translator:
             return None
         leaf, ref, defined = self.scalar_access(a, e)
         if leaf.ir_name not in self.undefinable:
+            return None
+        if (a.indices or a.path) and leaf.type.kind != "scalarset":
+            # CMurphi copies a whole variable as it is, but reads an element or a field,
+            # also through an alias (``b := fl[1]``, ``i := r.f``: "The undefined value at
+            # fl[1] is referenced"); a scalarset is never read.
             return None
         return ref, ir.Binary("==", ref, ir.Const(leaf.type.undefined)), leaf.type, defined
 
@@ -1939,10 +1979,12 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     saved_undefinable = tr.undefinable
     tr.aggregates, tr.aggregate_inits = {}, []
     tr.multisets_touched = set()
+    tr.share_aggregates, tr.live_aggregates = True, set()
     rule = replace(rule, guard=_with_choose_guards(rule.guard, params, rule.pos))
     try:
         return _rule_summands_in(tr, rule, params, taken, local_vars, variable)
     finally:
+        tr.share_aggregates = False
         # A local aggregate's leaves are no state: not undefinable globally, never written.
         tr.undefined_writes -= set(tr.aggregates)
         tr.undefinable = saved_undefinable
