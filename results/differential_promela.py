@@ -135,6 +135,7 @@ def run(n: int, tree: str, workers: int, generator: str = "model", corpus_too: b
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for r in pool.imap_unordered(_one, jobs):
             results.append(r)
+            print(f"{r[0]} {r[1]}: {r[2][:150]}", file=sys.stderr, flush=True)  # progress
     seconds = time.perf_counter() - start
     stats: dict = {}
     for kind in ("random", "corpus"):
