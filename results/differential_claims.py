@@ -7,7 +7,7 @@ Runs ``-n`` random models of ``tests/promela_gen.py``'s ``spin_claimed`` (seeds 
 random model of ``model(seed)`` plus a process taking ``timeout`` moves inside and outside
 ``atomic``, maybe a process with a labelled ``goto`` that the claim names by ``Lg@Lp``, and a
 never claim with polls, ``atomic`` sequences, ``assert`` and Spin's ``atomic { g ->
-assert(!g) }``) through Spin and through symdetect, as ``results/differential_promela.py``
+assert(!g) }``, polls of rendezvous channels too) through Spin and through symdetect, as ``results/differential_promela.py``
 does (``tests/spin_oracle.compare``: pan's "states, stored" without ``-DNOCLAIM`` and its
 error verdict against ``explore --spin-states``), and prints a markdown table.
 """
@@ -17,6 +17,7 @@ import argparse
 import collections
 import multiprocessing
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -50,7 +51,10 @@ def _one(seed: int) -> tuple:
         outcome = f"spin refused: {' '.join(str(e).split())[:150]}"
     except Exception as e:  # a crash of ours is a finding too
         outcome = f"crash: {type(e).__name__}: {' '.join(str(e).split())[:150]}"
-    return seed, outcome, time.perf_counter() - start, "atomic {" in text.split("never {")[1], order
+    claim = text.split("never {")[1]
+    rendezvous = re.findall(r"chan (q\d) = \[0\]", text)
+    return (seed, outcome, time.perf_counter() - start, "atomic {" in claim, order,
+            any(f"{c}?[" in claim for c in rendezvous))
 
 
 def main() -> None:
@@ -71,25 +75,28 @@ def main() -> None:
     compared = kinds["agree"] + kinds["disagree"] + kinds["crash"]
     with_atomic = sum(1 for r in results if r[3] and r[1] == "agree")
     ordered = [r[0] for r in results if r[4]]
+    polled = [r[0] for r in results if r[5] and r[1] == "agree"]
     md = [f"Machine: {machine()}. Took {took:.0f} s.", "",
           "| generator | models | compared | agree | disagree | crash | rejected by us | Spin gives no count |",
           "|---|---:|---:|---:|---:|---:|---:|---:|",
           f"| spin_claimed | {len(results)} | {compared} | {kinds['agree']} | {kinds['disagree']} | {kinds['crash']} "
           f"| {kinds['rejected']} | {kinds['spin refused']} |", "",
-          f"{with_atomic} of the agreeing models have an `atomic` sequence in their claim. "
+          f"{with_atomic} of the agreeing models have an `atomic` sequence in their claim, {len(polled)} "
+          f"poll a rendezvous channel in it (pan's error \"error to poll rendezvous channel\"; seeds "
+          f"{', '.join(map(str, polled)) or 'none'}). "
           f"{len(ordered)} agree in the verdict and have pan's search-order dependence under a claim "
           "(README): the same model with the claim's options reversed gives pan another count, and "
           "ours, the same for both orders, is at least each of pan's (seeds "
           f"{', '.join(map(str, ordered)) or 'none'}); they count as agreeing.", "",
           "Every model that did not agree:", ""]
-    md += [f"- seed {s}: {o[:200]}" for s, o, _, _, _ in results if o != "agree"] or ["- none"]
+    md += [f"- seed {r[0]}: {r[1][:200]}" for r in results if r[1] != "agree"] or ["- none"]
     text = "\n".join(md) + "\n"
     print(text)
     if args.output:
         args.output.write_text("# Differential testing of never claims against Spin\n\n"
                                "Printed by `python results/differential_claims.py -n "
-                               f"{args.n} --workers {args.workers}` ({__doc__.split(chr(10))[0][:-1].lower()}; "
-                               "see the script's docstring).\n\n" + text)
+                               f"{args.n} --workers {args.workers}` (random models with claims as Spin users write "
+                               "them, `promela_gen.spin_claimed`; see the script's docstring).\n\n" + text)
 
 
 if __name__ == "__main__":

@@ -686,8 +686,7 @@ def spin_claimed(seed: int, reverse: bool = False) -> str:
     lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1; short s0; int i0; bool b0; mtype m0;",
              f"byte a[{gen.arr}];"]
     for k in range(r.choice([1, 1, 2])):
-        # q0 buffered: the claim polls it (pan reports an error for a poll of a rendezvous
-        # channel, where we say false: README, not compared here)
+        # q0 buffered (the processes send on it); a poll of a rendezvous q1 is pan's error
         gen.chans[f"q{k}"] = r.choice([1, 2] if k == 0 else [0, 1, 2])
         lines.append(f"chan q{k} = [{gen.chans[f'q{k}']}] of {{ byte }};")
     for p in range(r.randint(1, 2)):
@@ -701,9 +700,8 @@ def spin_claimed(seed: int, reverse: bool = False) -> str:
         lines.append("active proctype Tm() { byte n; do :: n < 2 -> atomic { timeout -> g0 = (g0 + 1) % 3; n++ } "
                      ":: else -> break od }")
     elif tm == 1:
-        # (not a second timeout inside one atomic sequence: lower.CARRY_TIMEOUT is off, README)
-        lines.append("active proctype Tm() { byte n; do :: n < 2 -> atomic { if :: timeout -> g1 = n :: g0 == 5 fi }; "
-                     "n++ :: else -> break od }")
+        lines.append("active proctype Tm() { byte n; atomic { do :: n < 2 -> if :: timeout -> g1 = n :: g0 == 5 fi; "
+                     "n++ :: else -> break od } }")
     else:
         lines.append("active proctype Tm() { byte n; do :: timeout -> n++; g1 = n % 2 :: n >= 2 -> break od }")
     remote = r.random() < 0.5
@@ -715,7 +713,7 @@ def spin_claimed(seed: int, reverse: bool = False) -> str:
     def cond() -> str:
         k = r.randrange(10)
         if k < 3:
-            ch = r.choice([c for c, cap in gen.chans.items() if cap > 0])
+            ch = r.choice(list(gen.chans))
             poll = f"{ch}?[{r.choice(['0', '1', '2', 'eval(g0)'])}]"
             return r.choice([poll, f"!({poll})", f"({poll} && {gen.cond([])})"])
         if k == 3 and remote:

@@ -102,6 +102,55 @@ def test_poll_of_a_rendezvous_channel_is_false(tmp_path):
           "active proctype B() { c?[1] -> c?1; assert(false) }\nactive proctype C() { c?1 }", 3, True, tmp_path)
 
 
+# pan evaluates a poll of a rendezvous channel as ``not_RV(c) && ...``: each evaluation is
+# the error "error to poll rendezvous channel", then the poll is false and the search goes
+# on (``frontends/promela/rvpoll.py``).  Pinned with Spin 6.5.2's numbers; before, the poll
+# was false with no error (the first, fourth to seventh: Spin error, we none).
+RV_POLLS = {
+    "beside else, which runs": ("active proctype A() { if :: c?[1] -> x = 1 :: else -> x = 2 fi; x = 3 }", 5, True),
+    "not reached by the short circuit": ("active proctype A() { do :: x < 2 -> x++ :: x == 5 && c?[1] -> break "
+                                         ":: x == 2 -> break od }", 7, False),
+    "reached by the short circuit": ("active proctype A() { do :: x < 2 -> x++ :: x == 2 && c?[1] -> break "
+                                     ":: x == 2 -> break od }", 7, True),
+    "not executable for timeout": ("active proctype A() { do :: c?[1] -> break :: timeout -> x++; break od }\n"
+                                   "active proctype B() { x < 3 -> x = 3 }", 7, True),
+    "through a channel variable": ("chan d = [1] of { byte };\n"
+                                   "active proctype A() { chan q; if :: q = c :: q = d fi; d!1; q?[1] -> x = 1 }", 8, True),
+    "inside atomic": ("active proctype A() { atomic { x = 1; c?[1] -> x = 2 } }\nactive proctype B() { x = 3 }",
+                      8, True),
+    "in a never claim": ("active proctype A() { x < 3 -> x++; x++; x++ }\nnever { do :: c?[1] :: x < 5 od }", 6, True),
+    "negated, in an unless": ("active proctype A() { do :: x < 2 -> x++ :: !c?[1] -> break :: timeout -> break od "
+                              "unless { x == 2 && c?[1] } }", 11, True),
+}
+
+
+@pytest.mark.parametrize("name", RV_POLLS)
+def test_poll_of_a_rendezvous_channel_is_pans_error(name, tmp_path):
+    text, stored, error = RV_POLLS[name]
+    check("chan c = [0] of { byte };\nbyte x;\n" + text, stored, error, tmp_path)
+
+
+def test_rendezvous_poll_error_is_where_pan_evaluates_it():
+    """The error is a fault of the state where the poll is tried (``x == 2`` there, by the
+    short circuit), located at its line, with pan's message."""
+    import warnings
+
+    from detect.ir import FALSE, Assert
+    from detect.statespace.explore import reachable_graph
+    from detect.transform.narrowing import narrow
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text("chan c = [0] of { byte };\nbyte x;\n" + RV_POLLS["reached by the short circuit"][0],
+                                  "m.pml"))
+    graph = reachable_graph(model)
+    x = [v.name for v in model.variables].index("x")
+    faulty = [graph.states[k] for k in graph.faults]
+    assert faulty and all(s[x] == 2 for s in faulty)
+    probes = [s for s in model.summands if s.program[:1] == (Assert(FALSE, "error to poll rendezvous channel"),)]
+    assert [p.origin.locations[0].line for p in probes] == [3]
+
+
 # ---------------------------------------------------------------------------- for, select
 # Spin 6.5.2 expands select (i : lo .. hi) to an if with one option per value when both
 # bounds are numbers at most 32 apart, else to a do loop; for is a do loop.

@@ -55,6 +55,9 @@ UNLESS = [
     # an escape that breaks out of the enclosing loop
     ("byte x; chan c = [2] of { byte };\nactive proctype P() { skip; do :: skip; { c?x; c?x } unless "
      "{ x == 2 -> break } od }\nactive proctype Q() { c!1; c!2; c!3; c!2 }", 25, False),
+    # a declaration inside the main part (was: "undeclared variable d"; promela_gen.scheduled(11))
+    ("byte x;\nactive proctype A() { byte c; { do :: c < 2 -> byte d; d++; x = d + c; c++ :: else -> break od } "
+     "unless { x == 7 -> skip } }", 13, False),
 ]
 
 

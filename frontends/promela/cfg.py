@@ -417,6 +417,8 @@ def declarations_as_steps(body: S.Sequence, error) -> tuple[S.Sequence, tuple[S.
             return dataclasses.replace(st, body=sequence(st.body, False))
         if isinstance(st, S.Choice):
             return dataclasses.replace(st, options=tuple(sequence(o, False) for o in st.options))
+        if isinstance(st, S.Unless):  # (was: declarations inside either part were undeclared)
+            return dataclasses.replace(st, main=statement(st.main), escape=statement(st.escape))
         return st
 
     return sequence(body, True), tuple(declared), tuple(created)

@@ -48,6 +48,7 @@ location 2 where ``np_`` holds, which loops on ``np_``.  ``np_`` holds where no 
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
@@ -85,6 +86,8 @@ class ClaimStep:
     program: tuple = ()
     #: an element of an atomic sequence other than its last: the claim moves again at once
     keep: bool = False
+    #: faults where pan evaluates a poll of a rendezvous channel (``rvpoll``); no move
+    probe: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,35 +136,35 @@ def _at(name: str, value: int) -> Expr:
 
 def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence[ClaimStep], graph: Graph, *,
             atomic_free: Expr, holder_blocked: Expr, release: tuple, lengths: Mapping[str, int] = {},
-            timeout: Expr | None = None) -> Product:
+            carried: Sequence[Expr | None] | None = None, probes: Sequence[ir.Summand] = ()) -> Product:
     """The product of ``system`` (summands with their final guards) and the claim ``graph``.
 
     ``keeps[k]``: system summand k leaves a process in atomic mode.  ``atomic_free`` holds
     where no process holds atomic control, ``holder_blocked`` where one does and cannot move
     (its timeout moves not counted, unless ``CARRY`` says timeout holds); ``release`` frees
-    control; ``lengths``: the arrays' lengths (``no_move``).  ``timeout`` (when some step
-    keeps atomic control): the value of ``timeout`` on the system's turn, which a step that
-    keeps atomic control passes on in ``CARRY`` (pan: "if claim allowed timeout, so does the
-    next program-step"); any other move of the system or the claim clears it."""
+    control; ``lengths``: the arrays' lengths (``no_move``).  ``carried`` (when a holder
+    may read timeout): for each system summand that keeps atomic control, what ``CARRY``
+    becomes (None: unchanged), so that the value of ``timeout`` the sequence began with
+    passes on to the holder's next step (pan: "if claim allowed timeout, so does the next
+    program-step"); any other move of the system clears it.  ``probes``: system summands that
+    fault where pan evaluates a poll of a rendezvous channel (no move: not in ``no_move``)."""
     system_turn = _at(TURN, 0)
     chains = any(st.keep for st in steps)
     # what every move that hands the turn to the claim afresh resets
     clear = (Assign(Name(STUTTER), Const(0)), Assign(Name(ENTRY), Const(0)))
     if chains:
         clear += (Assign(Name(CHAIN), Const(0)),)
-    carry: tuple = ()
-    cleared: tuple = ()
-    if timeout is not None:
-        cleared = (Assign(Name(CARRY), Const(0)),)
-        carry = (Assign(Name(CARRY), ir.Ite(timeout, Const(1), Const(0))),)
+    cleared = (Assign(Name(CARRY), Const(0)),) if carried is not None else ()
+    carries = [() if c is None else (Assign(Name(CARRY), c),) for c in carried or [None] * len(system)]
     moved = (Assign(Name(TURN), Const(1)),) + clear + cleared
     summands = [ir.Summand(s.locals, _conj(system_turn, s.guard), s.event,
                            carry + s.program + clear if keep else s.program + moved,
-                           s.origin, s.owners) for s, keep in zip(system, keeps)]
+                           s.origin, s.owners) for s, keep, carry in zip(system, keeps, carries)]
     summands.append(ir.Summand((), _conj(system_turn, atomic_free, no_move(system, lengths)), ir.Event("never.stutter"),
                                (Assign(Name(TURN), Const(1)), Assign(Name(STUTTER), Const(1)))
                                + ((Assign(Name(CHAIN), Const(0)),) if chains else ()),
                                ir.Origin.at(text="never claim stutters (no process can move)"), (CLAIM,)))
+    summands += [dataclasses.replace(s, guard=_conj(system_turn, s.guard)) for s in probes]
     if holder_blocked != ir.FALSE:
         summands.append(ir.Summand((), _conj(system_turn, holder_blocked), ir.Event("never.handover"),
                                    moved + release,
@@ -174,6 +177,9 @@ def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence
         def add(guard: Expr, program: tuple) -> None:
             summands.append(ir.Summand((), guard, event, program, st.origin, (CLAIM,)))
 
+        if st.probe:  # pan tries every claim step on each of the claim's turns
+            add(at, st.program)
+            continue
         if st.keep:
             # the claim moves again at once; pan stores no state before the sequence ends
             add(_conj(at, _at(STUTTER, 0), _at(CHAIN, 0)), goto + (Assign(Name(ENTRY), Const(st.src)),
@@ -195,7 +201,7 @@ def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence
     pc = ir.Variable(CLAIM_PC, locations, ((graph.entry,),), None, CLAIM)
     variables = (pc, ir.Variable(TURN, (0, 1), ((1,),)), ir.Variable(STUTTER, (0, 1), ((0,),)),
                  ir.Variable(ENTRY, locations, ((0,),)))
-    if timeout is not None:
+    if carried is not None:
         variables += (ir.Variable(CARRY, (0, 1), ((0,),)),)
     if chains:
         variables += (ir.Variable(CHAIN, (0, 1, 2), ((0,),)),)

@@ -50,6 +50,7 @@ from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
                                      cycle_assertions, np_claim, product)
 from frontends.promela.normal import alternatives, normal_guard
+from frontends.promela import rvpoll
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
@@ -702,8 +703,9 @@ class Translator:
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
-            # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message)
-            return _select([(c, FALSE if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
+            # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message), and
+            # pan reports an error where it evaluates one (``rvpoll``)
+            return _select([(c, Name(rvpoll.RV_POLL) if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
                             for c, ch in self.channel(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
 
@@ -1053,6 +1055,9 @@ class _Step:
     #: whether the receive keeps atomic control; the step belongs to the sender
     #: (``inst``), whose turn it is under the atomic rules.
     partner: Optional[tuple] = None
+    #: faults where pan evaluates a poll of a rendezvous channel; never executable
+    #: (``rvpoll``): no part of timeout, ``else``, ``enabled`` or the claim's stutter move
+    probe: bool = False
 
     def holder_instance(self) -> Optional[Instance]:
         """The instance in atomic mode after this step (Spin: after a rendezvous the
@@ -1288,8 +1293,9 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
                 continue
             escaped = preempted(low, tr, g, t, ctx)
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
-                steps.append(_Step(inst, t.src, t.dst, conj(guard, neg(escaped)), prog,
-                                   _line_of(low, inst, t.line), f"{inst.proctype}.{t.src}", t.keep))
+                # pan tries no step of a location once an escape moved (``preempted``)
+                steps.extend(split_polls(_Step(inst, t.src, t.dst, guard, prog, _line_of(low, inst, t.line),
+                                               f"{inst.proctype}.{t.src}", t.keep), neg(escaped)))
     offered: dict = {}
     steps.extend(handshakes(low, tr, rv_sends, rv_recvs, offered))
     for inst, t, ctx in deferred_else:
@@ -1305,6 +1311,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         at_progress = [tr.counter(i).at(loc) for i in instances for label, loc in i.graph.labels
                        if label.startswith("progress")]
         claim = np_claim(at_progress, ir.Origin.at(text="pan's non-progress claim (np_)"))
+    steps = [p for st in steps for p in split_polls(st)]
     steps = scheduling(low, tr, instances, steps, ctxs)
     stored, model = assemble(low, tr, instances, steps, plan, init_inst, claim)
     # pan's queue of each channel whose number is fixed: q_offset[ident - 1] (symdetect spin)
@@ -1386,9 +1393,24 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             if any(isinstance(x, Name) and x.name.startswith(ENABLED) for x in walk.subexpressions(guard)):
                 raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
-            out.append(ClaimStep(t.src, t.dst, guard,
-                                 ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),)),
-                                 prog, t.keep))
+            origin = ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),))
+            if rvpoll.polls(guard):
+                out.append(ClaimStep(t.src, t.src, rvpoll.evaluated(guard), origin,
+                                     (Assert(FALSE, rvpoll.ERROR),), probe=True))
+            out.append(ClaimStep(t.src, t.dst, rvpoll.unpolled(guard), origin, rvpoll.unpolled_program(prog), t.keep))
+    return out
+
+
+def split_polls(st: _Step, before: Expr = TRUE) -> list[_Step]:
+    """``st`` guarded by ``before`` (which pan decides first), with its polls of rendezvous
+    channels false, preceded by its probe where its guard evaluates one (``rvpoll``)."""
+    out = []
+    if rvpoll.polls(st.guard):
+        out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, rvpoll.evaluated(st.guard)),
+                                       program=(Assert(FALSE, rvpoll.ERROR),), keep=False, partner=None,
+                                       probe=True))
+    out.append(dataclasses.replace(st, guard=conj(rvpoll.unpolled(st.guard), before),
+                                   program=rvpoll.unpolled_program(st.program)))
     return out
 
 
@@ -1770,7 +1792,8 @@ def preempted(low: Lowering, tr: Translator, g: Graph, t: Transition, ctx: Ctx) 
                 raise low.error("unsupported construct: a rendezvous inside 'unless' or as its escape", u.stmt.pos)
             if u is not t:
                 parts.extend(guard for guard, _ in transition_alternatives(low, tr, g, u, ctx))
-    return disj(*parts)
+    # an escape's own step evaluates its polls (``split_polls``)
+    return rvpoll.unpolled(disj(*parts))
 
 
 def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict) -> list:
@@ -1797,6 +1820,8 @@ def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict
                              at.file or low.path, at.line, 1)
     enabled: dict[str, Expr] = {}
     for st in steps:
+        if st.probe:
+            continue
         enabled[st.inst.owner] = disj(enabled.get(st.inst.owner, FALSE), conj(tr.counter(st.inst).at(st.src), st.guard))
     by_pid: dict[int, Expr] = {}
     for inst in instances:
@@ -1885,7 +1910,8 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
                     continue
             for guard, _ in transition_alternatives(low, tr, g, other, ctx):
                 sib.append(guard)
-        return [(neg(disj(*sib)), ())]
+        # pan tries else on its own flag: it evaluates none of its siblings' polls
+        return [(rvpoll.unpolled(neg(disj(*sib))), ())]
     if t.kind == "dstep":
         return [tr.dstep(t.stmt.body, ctx)]
     return tr.basic(t.stmt, ctx)
@@ -2251,6 +2277,8 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
              claim: Optional[tuple[Graph, list[ClaimStep]]] = None) -> tuple[Expr, ir.SequentialModel]:
     """The model, and the condition under which Spin stores a state (``detect.checking.spin_counts``);
     with a never ``claim`` (its graph and steps), the product with it (``claim.product``)."""
+    probes = [st for st in steps if st.probe]
+    steps = [st for st in steps if not st.probe]
     atomic_pids = sorted({st.holder() for st in steps} - {None})
     owner = ExclusiveOwner(ATOMIC, -1)
     # Where each process may hold atomic control: after a step that keeps it.  Keyed by
@@ -2270,16 +2298,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     if atomic_pids:
         low.variables.append(owner.variable(atomic_pids))
     carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None)
+    turn = functools.partial(_turn, owner, atomic_pids, at_guard, claim is not None)
     summands = []
     for st, f in zip(steps, full):
-        excl = TRUE
-        if atomic_pids:
-            # Under a claim a blocked holder hands control over through a move of the claim.
-            others = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids
-                      if p != st.inst.pid and claim is None]
-            mine = [Const(st.inst.pid)] if st.inst.pid in atomic_pids else []
-            excl = owner.turn(mine, others)
-        guard = substitute(conj(f, excl), _TIMEOUT, timeout)
+        guard = substitute(conj(f, turn(st.inst.pid)), _TIMEOUT, timeout)
         prog = substitute_stmts(st.program, _TIMEOUT, timeout)
         prog += (tr.counter(st.inst).goto(st.dst),)
         if low.uses_last:  # pan: the pid of the process that moved last (a rendezvous: the receiver)
@@ -2289,6 +2311,9 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
             prog += (owner.release() if holder is None else owner.take(Const(holder)),)
         owners = (st.inst.owner,) if st.partner is None else (st.inst.owner, st.partner[0].owner)
         summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, owners))
+    checks = [ir.Summand((), substitute(conj(tr.counter(st.inst).at(st.src), st.guard, turn(st.inst.pid)),
+                                        _TIMEOUT, timeout), ir.Event(st.event), st.program, st.origin,
+                         (st.inst.owner,)) for st in probes]
     terminal_parts = []
     for inst in instances:
         g = inst.graph
@@ -2312,11 +2337,13 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
                        atomic_free=owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
                        holder_blocked=disj(*blocked) if atomic_pids else FALSE,
                        release=(owner.release(),) if atomic_pids else (), lengths=sizes,
-                       timeout=timeout if carry else None)
+                       carried=tuple(_carried(st, timeout) for st in steps) if carry else None, probes=checks)
         summands, stored = list(prod.summands), prod.stored
         variables, processes = variables + prod.variables, processes + (prod.process,)
         # pan does not look for invalid end states under a never claim
         assertions, terminal = (prod.assertion,), TRUE
+    else:
+        summands += checks
     assertions = _cycle_properties(tr, instances, claim[0] if claim is not None else None, assertions,
                                    low.non_progress, low.program.ltl_texts)
     return stored, ir.SequentialModel(
@@ -2324,10 +2351,6 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
         processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
     )
-
-
-#: carry timeout through the system's atomic sequences under a claim (see ``_timeouts``)
-CARRY_TIMEOUT = False
 
 
 def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,
@@ -2340,10 +2363,7 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
     # that carried value, the others' is "no process can move" while nobody holds control.
     # (only where a holder may read it: a step from where a process may hold control tests
     # timeout; elsewhere the carried bit would only cost state and graph size)
-    # Off: the carried value's assignment (the whole timeout condition in every atomic step)
-    # made the value analysis of promela_gen.claimed(4) take minutes instead of 4 s.
-    carry = CARRY_TIMEOUT and claimed and any(
-        st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
+    carry = claimed and any(st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
     holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
     at_guard = {}
     for pid in atomic_pids:
@@ -2357,6 +2377,46 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
     if carry:
         timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
     return carry, at_guard, timeout
+
+
+def _turn(owner: ExclusiveOwner, atomic_pids: list, at_guard: dict, claimed: bool, pid: int) -> Expr:
+    """Where process ``pid`` may move as far as atomic sequences go (``at_guard``: each
+    holder's "can move")."""
+    if not atomic_pids:
+        return TRUE
+    # Under a claim a blocked holder hands control over through a move of the claim.
+    others = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids if p != pid and not claimed]
+    return owner.turn([Const(pid)] if pid in atomic_pids else [], others)
+
+
+def _carried(st, timeout: Expr) -> Optional[Expr]:
+    """What the carried timeout (``claim.CARRY``) becomes after step ``st`` where ``st``
+    keeps atomic control; None: unchanged.  ``timeout``: its value on the system's turn,
+    ``CARRY == 1 || (nobody holds control && no step is enabled without timeout)``.
+
+    Only a guard that reads ``timeout`` can change it: where another step is enabled, the
+    step itself is enabled without timeout, so "no step is enabled" is false and the value
+    is the carried bit itself (0 where nobody holds control: every move that frees control
+    clears it).  A guard with a conjunct on ``timeout`` alone decides it: ``timeout``
+    (1), ``!timeout`` (0, so the carried bit was 0: unchanged).  (The whole condition
+    assigned in every atomic step made the value analysis of ``promela_gen.claimed(4)``
+    take minutes instead of seconds.)"""
+    if _TIMEOUT not in walk.names_read(st.guard):
+        return None
+    for c in _conjuncts(st.guard):
+        if walk.names_read(c) == {_TIMEOUT}:
+            if fold(substitute(c, _TIMEOUT, Const(0))) == FALSE:
+                return Const(1)
+            if fold(substitute(c, _TIMEOUT, Const(1))) == FALSE:
+                return None
+    return Ite(timeout, Const(1), Const(0))
+
+
+def _conjuncts(e: Expr) -> list[Expr]:
+    """The operands of a chain of ``&&`` (``e`` itself when it is no conjunction)."""
+    if isinstance(e, Binary) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def _reads_timeout(st) -> bool:
