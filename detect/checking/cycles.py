@@ -31,7 +31,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from detect.ir import SequentialModel
+from detect import ir
+from detect.ir import SequentialModel, WeakFairness
 from detect.statespace.compile import compile_model
 from detect.statespace.compile import State
 from detect.statespace.explore import (AssertionResult, Exploration, NotASymmetry, TraceStep, reachable_graph,
@@ -204,9 +205,140 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeou
     return False, len(graph.states), "", "", (), None
 
 
+def fairness_of(model: SequentialModel) -> Optional[WeakFairness]:
+    """The model's ``ir.WeakFairness`` facts (a Promela product with a never claim), or None."""
+    facts = dict(model.annotations).get("weak_fairness")
+    return facts if isinstance(facts, WeakFairness) else None
+
+
+def _predicates(model: SequentialModel, exprs: Sequence) -> list[Callable[[State], bool]]:
+    """``exprs`` compiled as state predicates of ``model`` (a read that faults: False)."""
+    probe = dataclasses.replace(model, assertions=tuple(ir.Assertion("invariant", f"p{i}", e)
+                                                        for i, e in enumerate(exprs)), annotations=())
+    return list(compile_model(probe).conditions)
+
+
+def served_by_steps(model: SequentialModel, fairness: WeakFairness, compiled=None
+                    ) -> Callable[[State], tuple[bool, bool, list[tuple[Optional[State], frozenset[int]]]]]:
+    """``state -> (counted, system's turn, [(target, processes served), ...])``: pan -f's
+    Rule 2 on each step (a fault: target None).  Processes are numbered by their place in
+    ``fairness.processes``.  On the system's turn a step serves the processes that move in it
+    (a rendezvous: sender and receiver), and, where no process holds atomic control, every
+    process pan finds blocked there: none of its steps enabled, and not at a rendezvous send
+    (pan tries the send before a receiver answers).  Where ``timeout`` holds, pan finds
+    every process blocked before trying timeout and makes its "default move": every process
+    is served -- except under ``-DNP`` (non-progress), which has no default move; a claim
+    move on the system's turn (stutter, atomic hand-over) serves nobody there."""
+    compiled = compiled or compile_model(model)
+    index = {name: k for k, name in enumerate(fairness.processes)}
+    everyone = frozenset(range(len(fairness.processes)))
+    turn, counted, free, timeout, *sends = _predicates(model, (fairness.system_turn, fairness.counted,
+                                                               fairness.atomic_free, fairness.timeout,
+                                                               *(e for _, e in fairness.sends)))
+    send_of = [index[p] for p, _ in fairness.sends]
+    owners = [tuple(index[o] for o in s.owners if o in index) for s in model.summands]
+
+    def served(state: State):
+        steps = [(step.target, owners[step.summand]) for step in compiled.steps(state)]
+        if not turn(state):
+            return bool(counted(state)), False, [(t, frozenset()) for t, _ in steps]
+        held = not free(state)
+        if held:
+            blocked: frozenset[int] = frozenset()
+        elif timeout(state) and not fairness.non_progress:
+            blocked = everyone
+        else:
+            movers = {who[0] for _, who in steps if who}
+            movers.update(p for p, at in zip(send_of, sends) if at(state))
+            blocked = everyone - movers
+        out = []
+        for t, who in steps:
+            if not who and (held or fairness.non_progress):
+                out.append((t, frozenset()))  # a claim move: stutter under -DNP, hand-over
+            else:
+                out.append((t, frozenset(who) | blocked))
+        return bool(counted(state)), True, out
+
+    return served
+
+
+def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
+                           timeout: Optional[float], memory_limit: Optional[int], interruptible: bool
+                           ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
+    """``_acceptance_cycle`` under weak fairness, as ``pan -a -f`` (and ``-l -f``): the
+    unreduced product unfolded with pan's fairness counter (Choueka's flag construction).
+    A node is ``(state, j)``: ``j`` -1 when no round is open, else the number of processes
+    served so far in the order ``fairness.processes`` is read backwards (pan serves the
+    highest process number first).  Where pan counts (``fairness.counted``): a round opens
+    at an accepting state (Rule 1, ``j`` = 0) and closes once everyone is served (Rule 3);
+    each step then serves the processes ``served_by_steps`` says, the awaited one first
+    (Rule 2).  A fair acceptance cycle is a cycle through a node with every process served
+    where the claim is to move (pan's seed, ``checkcycles``): a cyclic strongly connected
+    component of the unfolded graph holding one."""
+    bound = state_bound(model, max_states)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                            interruptible=interruptible)
+    stopped_by = stop_reason(graph, bound)
+    if stopped_by:
+        advice = stop_advice(stopped_by, bound, "while looking for cycles")
+        states = len(graph.states)
+        if stopped_by in (MAX_STATES, SLOT_BUDGET):
+            return None, states, f"more than {states:,} unreduced states; {advice}", stopped_by, (), None
+        return None, states, f"stopped after {states:,} unreduced states; {advice}", stopped_by, (), None
+    compiled = compile_model(model)
+    served_of = served_by_steps(model, fairness, compiled)
+    n = len(fairness.processes)
+    order = list(reversed(range(n)))
+    position = {s: k for k, s in enumerate(graph.states)}
+    facts = []
+    for s in graph.states:
+        counted, turn, steps = served_of(s)
+        facts.append((counted, turn, [(position[t], served) for t, served in steps if t is not None]))
+    nodes: dict[tuple[int, int], int] = {}
+    keys: list[tuple[int, int]] = []
+    successors: list[frozenset[int]] = []
+
+    def node(key) -> int:
+        k = nodes.get(key)
+        if k is None:
+            k = nodes[key] = len(keys)
+            keys.append(key)
+        return k
+
+    initial = frozenset(node((k, -1)) for k in sorted(graph.initial))
+    while len(successors) < len(keys):
+        if len(keys) > bound.states:
+            advice = stop_advice(MAX_STATES, bound, "while looking for fair cycles")
+            return (None, len(graph.states), f"more than {bound.states:,} states with the fairness counter; {advice}",
+                    MAX_STATES, (), None)
+        k, j = keys[len(successors)]
+        counted, turn, steps = facts[k]
+        if counted:
+            if j == -1 and condition(graph.states[k]):
+                j = 0
+            elif j == n:
+                j = -1
+        out = set()
+        for t, served in steps:
+            jj = j
+            if jj >= 0 and turn:
+                while jj < n and order[jj] in served:
+                    jj += 1
+            out.add(node((t, jj)))
+        successors.append(frozenset(out))
+    for component in cyclic_components(successors):
+        seed = next((v for v in sorted(component) if keys[v][1] == n and not facts[keys[v][0]][1]), None)
+        if seed is not None:
+            path, loop_from = lasso(successors, initial, component, seed)
+            states = [graph.states[keys[v][0]] for v in path]
+            return True, len(graph.states), "", "", trace_between(compiled, states[0], states[1:]), loop_from
+    return False, len(graph.states), "", "", (), None
+
+
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
-                     interruptible: bool = False, quotient: Optional[Quotient] = None) -> Exploration:
+                     interruptible: bool = False, quotient: Optional[Quotient] = None,
+                     weak_fairness: bool = False) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
     at most ``max_states`` (default 1,000,000) states, ``timeout`` seconds and
     ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
@@ -225,6 +357,19 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         if interruptible and result.interrupted:
             verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted",
                                           stopped_by=INTERRUPTED)
+            continue
+        facts = fairness_of(model) if weak_fairness else None
+        if facts is not None:
+            cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
+                model, cond, facts, max_states or 1_000_000, timeout, memory_limit, interruptible)
+            if quotient is not None:
+                notes.append(f"assert {a.text}: under weak fairness, acceptance cycles are looked for without "
+                             "reduction (the quotient forgets which process moved)")
+            verdicts[i] = (AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}",
+                                           stopped_by=stopped_by) if cycle is None else
+                           AssertionResult(a, "fails" if cycle else "holds", trace,
+                                           f"{'a' if cycle else 'no'} weakly fair cycle (as pan -f) through an "
+                                           f"accepting state among {states:,} unreduced states", loop_from=loop_from))
             continue
         use, why_not = quotient, ""
         if quotient is not None:
