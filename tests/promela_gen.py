@@ -869,7 +869,13 @@ def fair_claimed(seed: int) -> str:
         op = r.choice(["U", "&&", "||", "->", "V"])
         return f"(({formula(d - 1)}) {op} ({formula(d - 1)}))"
 
-    lines.append(f"ltl p {{ {formula(r.randint(1, 3))} }}")
+    if r.random() < 0.5:
+        # liveness that an unfair scheduler can starve: fairness decides these
+        a, b = r.choice(chosen), r.choice(atoms)
+        text = r.choice([f"<> {a}", f"[]<> {a}", f"[] ({a} -> <> {b})", f"<>[] {a}", f"[]<> {a} && []<> {b}"])
+    else:
+        text = formula(r.randint(1, 3))
+    lines.append(f"ltl p {{ {text} }}")
     return "\n".join(lines) + "\n"
 
 

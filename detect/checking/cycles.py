@@ -224,18 +224,16 @@ def served_by_steps(model: SequentialModel, fairness: WeakFairness, compiled=Non
     Rule 2 on each step (a fault: target None).  Processes are numbered by their place in
     ``fairness.processes``.  On the system's turn a step serves the processes that move in it
     (a rendezvous: sender and receiver), and, where no process holds atomic control, every
-    process pan finds blocked there: none of its steps enabled, and not at a rendezvous send
-    (pan tries the send before a receiver answers).  Where ``timeout`` holds, pan finds
+    process pan finds blocked there: none of its steps enabled (a rendezvous send that no
+    receiver answers is no move for pan either).  Where ``timeout`` holds, pan finds
     every process blocked before trying timeout and makes its "default move": every process
     is served -- except under ``-DNP`` (non-progress), which has no default move; a claim
     move on the system's turn (stutter, atomic hand-over) serves nobody there."""
     compiled = compiled or compile_model(model)
     index = {name: k for k, name in enumerate(fairness.processes)}
     everyone = frozenset(range(len(fairness.processes)))
-    turn, counted, free, timeout, *sends = _predicates(model, (fairness.system_turn, fairness.counted,
-                                                               fairness.atomic_free, fairness.timeout,
-                                                               *(e for _, e in fairness.sends)))
-    send_of = [index[p] for p, _ in fairness.sends]
+    turn, counted, free, timeout = _predicates(model, (fairness.system_turn, fairness.counted,
+                                                       fairness.atomic_free, fairness.timeout))
     owners = [tuple(index[o] for o in s.owners if o in index) for s in model.summands]
 
     def served(state: State):
@@ -248,9 +246,7 @@ def served_by_steps(model: SequentialModel, fairness: WeakFairness, compiled=Non
         elif timeout(state) and not fairness.non_progress:
             blocked = everyone
         else:
-            movers = {who[0] for _, who in steps if who}
-            movers.update(p for p, at in zip(send_of, sends) if at(state))
-            blocked = everyone - movers
+            blocked = everyone - {who[0] for _, who in steps if who}
         out = []
         for t, who in steps:
             if not who and (held or fairness.non_progress):

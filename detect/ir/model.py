@@ -362,8 +362,7 @@ class WeakFairness:
     starts and closes a fairness round (the system's turn, no process holds atomic control,
     the claim's last move was not a stutter move); ``atomic_free`` where no process holds
     atomic control.  ``processes`` names the processes that must be served (the claim is
-    not one).  ``sends``: per process, where it is at a rendezvous send, which pan counts
-    as executable whether or not a receiver is ready.  ``timeout``: where ``timeout`` holds
+    not one).  ``timeout``: where ``timeout`` holds
     (no process can move without it; pan first tries every process without it).  ``non_progress``:
     pan compiled with ``-DNP`` (no "default move" when every process is blocked)."""
 
@@ -371,7 +370,6 @@ class WeakFairness:
     counted: Expr
     atomic_free: Expr
     processes: tuple[str, ...]
-    sends: tuple[tuple[str, Expr], ...] = ()
     timeout: Expr = Const(0)
     non_progress: bool = False
 

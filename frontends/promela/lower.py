@@ -2170,7 +2170,7 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
                                    low.non_progress, low.program.ltl_texts)
     fairness = ()
     if claim is not None:
-        fairness = (("weak_fairness", _weak_fairness(tr, instances, steps, low.non_progress,
+        fairness = (("weak_fairness", _weak_fairness(instances, low.non_progress,
                                                      owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
                                                      timeout)),)
     return stored, ir.SequentialModel(
@@ -2181,23 +2181,17 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     )
 
 
-def _weak_fairness(tr: Translator, instances, steps: list, non_progress: bool, atomic_free: Expr,
+def _weak_fairness(instances, non_progress: bool, atomic_free: Expr,
                    timeout: Expr) -> ir.WeakFairness:
     """What ``pan -f`` needs to know of the product (``ir.WeakFairness``): pan applies its
     fairness rules where the system is to move, no process holds atomic control and the
-    claim did not just stutter; a process at a rendezvous send is executable for pan (the
-    send is tried, and only then does a receiver have to answer)."""
+    claim did not just stutter."""
     from frontends.promela.claim import STUTTER, TURN
 
     turn = Binary("==", Name(TURN), Const(0))
-    sends: dict[str, list[Expr]] = {}
-    for st in steps:
-        if st.partner is not None:
-            sends.setdefault(st.inst.owner, []).append(tr.counter(st.inst).at(st.src))
     return ir.WeakFairness(
         system_turn=turn, counted=build.conj(turn, Binary("==", Name(STUTTER), Const(0)), atomic_free),
         atomic_free=atomic_free, processes=tuple(inst.owner for inst in instances),
-        sends=tuple((p, disj(*dict.fromkeys(at))) for p, at in sends.items()),
         timeout=timeout, non_progress=non_progress)
 
 
