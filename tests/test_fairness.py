@@ -145,3 +145,32 @@ def test_cli_weak_fairness_needs_a_claim():
     assert r.stderr.strip().splitlines() == [
         f"symdetect: {r.stderr.split(': ', 2)[1]}: --weak-fairness applies to Promela models with a never claim, "
         "an ltl formula or --non-progress (pan's -f needs -a or -l)"]
+
+
+#: ``a`` and ``b`` make the same state changes: a fair lasso needs both to move in its cycle,
+#: which the states alone do not show
+TWINS = """byte x;
+active proctype a() { do :: x = 1 - x od }
+active proctype b() { do :: x = 1 - x od }
+ltl p { []<> (x == 2) }
+"""
+
+
+def test_the_fair_lasso_names_the_steps_that_make_it_fair():
+    import warnings
+
+    from detect.checking.cycles import check_acceptance
+    from detect.checking.reduce import explore_reduced
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(TWINS, "twins.pml"))
+    reduced = explore_reduced(model, "none", max_states=100_000, explorer="python")
+    result = check_acceptance(model, reduced.exploration, 100_000, weak_fairness=True)
+    cycle = next(a for a in result.assertions if a.assertion.kind == "acceptance")
+    assert cycle.verdict == "fails" and "weakly fair cycle" in cycle.note
+    assert cycle.trace[cycle.loop_from].state == cycle.trace[-1].state
+    movers = {model.summands[step.summand].owners[0] for step in cycle.trace[cycle.loop_from + 1:]}
+    assert {"a[0]", "b[1]"} <= movers

@@ -220,7 +220,7 @@ def _predicates(model: SequentialModel, exprs: Sequence) -> list[Callable[[State
 
 def served_by_steps(model: SequentialModel, fairness: WeakFairness, compiled=None
                     ) -> Callable[[State], tuple[bool, bool, list[tuple[Optional[State], frozenset[int]]]]]:
-    """``state -> (counted, system's turn, [(target, processes served), ...])``: pan -f's
+    """``state -> (counted, system's turn, [(step, processes served), ...])``: pan -f's
     Rule 2 on each step (a fault: target None).  Processes are numbered by their place in
     ``fairness.processes``.  On the system's turn a step serves the processes that move in it
     (a rendezvous: sender and receiver), and, where no process holds atomic control, every
@@ -237,7 +237,7 @@ def served_by_steps(model: SequentialModel, fairness: WeakFairness, compiled=Non
     owners = [tuple(index[o] for o in s.owners if o in index) for s in model.summands]
 
     def served(state: State):
-        steps = [(step.target, owners[step.summand]) for step in compiled.steps(state)]
+        steps = [(step, owners[step.summand]) for step in compiled.steps(state)]
         if not turn(state):
             return bool(counted(state)), False, [(t, frozenset()) for t, _ in steps]
         held = not free(state)
@@ -268,7 +268,8 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
     highest process number first).  Where pan counts (``fairness.counted``): a round opens
     at an accepting state (Rule 1, ``j`` = 0) and closes once everyone is served (Rule 3);
     each step then serves the processes ``served_by_steps`` says, the awaited one first
-    (Rule 2).  A fair acceptance cycle is a cycle through a node with every process served
+    (Rule 2).  The lasso takes, from each state, a step that serves what the cycle needs
+    (another process's step to the same state may not).  A fair acceptance cycle is a cycle through a node with every process served
     where the claim is to move (pan's seed, ``checkcycles``): a cyclic strongly connected
     component of the unfolded graph holding one."""
     bound = state_bound(model, max_states)
@@ -289,7 +290,8 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
     facts = []
     for s in graph.states:
         counted, turn, steps = served_of(s)
-        facts.append((counted, turn, [(position[t], served) for t, served in steps if t is not None]))
+        facts.append((counted, turn, [(position[step.target], served, step) for step, served in steps
+                                      if step.target is not None]))
     nodes: dict[tuple[int, int], int] = {}
     keys: list[tuple[int, int]] = []
     successors: list[frozenset[int]] = []
@@ -301,6 +303,21 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
             keys.append(key)
         return k
 
+    def moves(k: int, j: int):
+        """``(target, counter after, step)`` for each step from node ``(k, j)`` (Rules 1-3)."""
+        counted, turn, steps = facts[k]
+        if counted:
+            if j == -1 and condition(graph.states[k]):
+                j = 0
+            elif j == n:
+                j = -1
+        for t, served, step in steps:
+            jj = j
+            if jj >= 0 and turn:
+                while jj < n and order[jj] in served:
+                    jj += 1
+            yield t, jj, step
+
     initial = frozenset(node((k, -1)) for k in sorted(graph.initial))
     while len(successors) < len(keys):
         if len(keys) > bound.states:
@@ -308,26 +325,16 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
             return (None, len(graph.states), f"more than {bound.states:,} states with the fairness counter; {advice}",
                     MAX_STATES, (), None)
         k, j = keys[len(successors)]
-        counted, turn, steps = facts[k]
-        if counted:
-            if j == -1 and condition(graph.states[k]):
-                j = 0
-            elif j == n:
-                j = -1
-        out = set()
-        for t, served in steps:
-            jj = j
-            if jj >= 0 and turn:
-                while jj < n and order[jj] in served:
-                    jj += 1
-            out.add(node((t, jj)))
-        successors.append(frozenset(out))
+        successors.append(frozenset(node((t, jj)) for t, jj, _ in moves(k, j)))
     for component in cyclic_components(successors):
         seed = next((v for v in sorted(component) if keys[v][1] == n and not facts[keys[v][0]][1]), None)
         if seed is not None:
             path, loop_from = lasso(successors, initial, component, seed)
-            states = [graph.states[keys[v][0]] for v in path]
-            return True, len(graph.states), "", "", trace_between(compiled, states[0], states[1:]), loop_from
+            trace = [TraceStep(None, graph.states[keys[path[0]][0]])]
+            for u, v in zip(path, path[1:]):
+                step = next(step for t, jj, step in moves(*keys[u]) if (t, jj) == keys[v])
+                trace.append(TraceStep(step.event, step.target, step.summand, tuple(step.binding)))
+            return True, len(graph.states), "", "", tuple(trace), loop_from
     return False, len(graph.states), "", "", (), None
 
 
