@@ -517,17 +517,20 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
             use, why_not = quotient, ""
             if quotient is not None and not quotient.invariant(i):
                 use, why_not = None, "the accepting states are not (known to be) invariant under the symmetry group"
-            elif quotient is not None and not quotient.slot_maps:
+            elif quotient is not None and (not quotient.slot_maps or fairness_of(quotient.model) is None):
                 use, why_not = None, "the group's action on processes is not known"
             try:
                 where = (model, cond, facts) if use is None else (
                     use.model, compile_model(use.model).conditions[i], fairness_of(use.model))
                 cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
                     *where, max_states or 1_000_000, timeout, memory_limit, interruptible, use)
-            except (NotASymmetry, NotProcessPermuting) as e:
+            except (NotASymmetry, NotProcessPermuting, ir.ModelError) as e:
+                # (ModelError: the detection's model lost a variable the fairness facts read)
                 use, why_not = None, ("the group does not permute whole processes"
                                       if isinstance(e, NotProcessPermuting) else
-                                      "a generator does not map who moves where onto itself")
+                                      "a generator does not map who moves where onto itself"
+                                      if isinstance(e, NotASymmetry) else
+                                      "the reduced model lacks what fairness reads")
                 cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
                     model, cond, facts, max_states or 1_000_000, timeout, memory_limit, interruptible)
             if why_not:
