@@ -296,44 +296,19 @@ def process_maps(model: SequentialModel, fairness: WeakFairness, slot_maps) -> l
     return out
 
 
-def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
-                           timeout: Optional[float], memory_limit: Optional[int], interruptible: bool,
-                           quotient: Optional[Quotient] = None
-                           ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
-    """``_fair_acceptance_cycle_unreduced``, or with ``quotient`` on its quotient graph: a node
-    is ``(representative, served)`` with ``served`` the set of processes served in the
-    round (-1: no round open), in the representative's own numbering; a step to a state
-    ``t`` goes to ``(canonical t, pi(served))`` where ``pi`` is a group element taking ``t``
-    to its representative, read as a permutation of processes (``process_maps``).  Where
-    each generator maps every expanded representative's steps, with who they serve, onto
-    its image's (checked: ``NotASymmetry`` otherwise), the fair paths of the product map
-    onto paths of this graph and back (Emerson and Sistla's annotated quotient), so it has
-    a cycle through a closed round iff the product has.  Sets, not pan's counter: the
-    counter's order of processes is not symmetric; a cycle serving everyone serves everyone
-    in pan's order too when taken often enough, so the verdicts are the same."""
-    if quotient is None:
-        return _fair_acceptance_cycle_unreduced(model, condition, fairness, max_states, timeout, memory_limit,
-                                                interruptible)
-    perms = process_maps(model, fairness, quotient.slot_maps)
-    canon, gens = quotient.canonicalise, quotient.generators
-    bound = state_bound(model, max_states)
-    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
-                            interruptible=interruptible, canonicalise=canon, symmetries=gens)
-    stopped_by = stop_reason(graph, bound)
-    if stopped_by:
-        advice = stop_advice(stopped_by, bound, "while looking for cycles")
-        states = len(graph.states)
-        kind = "more than" if stopped_by in (MAX_STATES, SLOT_BUDGET) else "stopped after"
-        return None, states, f"{kind} {states:,} reduced states; {advice}", stopped_by, (), None
-    compiled = compile_model(model)
+def _annotated_steps(model: SequentialModel, fairness: WeakFairness, graph, canon, gens, perms, compiled
+                     ) -> list[tuple[bool, bool, list[tuple[int, int, tuple[int, ...]]]]]:
+    """Per representative of ``graph``: ``(counted, system's turn, [(target's index, who it
+    serves as a bit set, process permutation to the target's representative), ...])``;
+    ``NotASymmetry`` where a generator does not map the steps, with who they serve, onto
+    those of the representative's image."""
     served_of = served_by_steps(model, fairness, compiled)
     n = len(fairness.processes)
-    everyone = (1 << n) - 1
     identity = tuple(range(n))
     position = {s: k for k, s in enumerate(graph.states)}
 
-    def bits(served, perm=identity) -> int:
-        return sum(1 << perm[p] for p in served)
+    def bits(served) -> int:
+        return sum(1 << p for p in served)
 
     def permute(mask: int, perm) -> int:
         return sum(1 << perm[p] for p in range(n) if mask >> p & 1)
@@ -370,6 +345,46 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
             target, perm = to_representative(t)
             out.append((position[target], mask, perm))
         facts.append((counted, turn, out))
+    return facts
+
+
+def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
+                           timeout: Optional[float], memory_limit: Optional[int], interruptible: bool,
+                           quotient: Optional[Quotient] = None
+                           ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
+    """``_fair_acceptance_cycle_unreduced``, or with ``quotient`` on its quotient graph: a node
+    is ``(representative, served)`` with ``served`` the set of processes served in the
+    round (-1: no round open), in the representative's own numbering; a step to a state
+    ``t`` goes to ``(canonical t, pi(served))`` where ``pi`` is a group element taking ``t``
+    to its representative, read as a permutation of processes (``process_maps``).  Where
+    each generator maps every expanded representative's steps, with who they serve, onto
+    its image's (checked: ``NotASymmetry`` otherwise), the fair paths of the product map
+    onto paths of this graph and back (Emerson and Sistla's annotated quotient), so it has
+    a cycle through a closed round iff the product has.  Sets, not pan's counter: the
+    counter's order of processes is not symmetric; a cycle serving everyone serves everyone
+    in pan's order too when taken often enough, so the verdicts are the same."""
+    if quotient is None:
+        return _fair_acceptance_cycle_unreduced(model, condition, fairness, max_states, timeout, memory_limit,
+                                                interruptible)
+    perms = process_maps(model, fairness, quotient.slot_maps)
+    canon, gens = quotient.canonicalise, quotient.generators
+    bound = state_bound(model, max_states)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                            interruptible=interruptible, canonicalise=canon, symmetries=gens)
+    stopped_by = stop_reason(graph, bound)
+    if stopped_by:
+        advice = stop_advice(stopped_by, bound, "while looking for cycles")
+        states = len(graph.states)
+        kind = "more than" if stopped_by in (MAX_STATES, SLOT_BUDGET) else "stopped after"
+        return None, states, f"{kind} {states:,} reduced states; {advice}", stopped_by, (), None
+    compiled = compile_model(model)
+    n = len(fairness.processes)
+    everyone = (1 << n) - 1
+    facts = _annotated_steps(model, fairness, graph, canon, gens, perms, compiled)
+
+    def permute(mask: int, perm) -> int:
+        return sum(1 << perm[p] for p in range(n) if mask >> p & 1)
+
     nodes: dict[tuple[int, int], int] = {}
     keys: list[tuple[int, int]] = []
     successors: list[frozenset[int]] = []
@@ -489,6 +504,42 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
     return False, len(graph.states), "", "", (), None
 
 
+def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quotient: Optional[Quotient],
+                  notes: list, max_states: int, timeout: Optional[float], memory_limit: Optional[int],
+                  interruptible: bool) -> AssertionResult:
+    """The verdict of acceptance assertion ``i`` (condition ``cond``) under weak fairness, on
+    the annotated quotient where ``quotient`` allows, else unreduced (a note in ``notes``)."""
+    a = model.assertions[i]
+    use, why_not = quotient, ""
+    if quotient is not None and not quotient.invariant(i):
+        use, why_not = None, "the accepting states are not (known to be) invariant under the symmetry group"
+    elif quotient is not None and (not quotient.slot_maps or fairness_of(quotient.model) is None):
+        use, why_not = None, "the group's action on processes is not known"
+    try:
+        where = (model, cond, facts) if use is None else (
+            use.model, compile_model(use.model).conditions[i], fairness_of(use.model))
+        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
+            *where, max_states, timeout, memory_limit, interruptible, use)
+    except (NotASymmetry, NotProcessPermuting, ir.ModelError) as e:
+        # (ModelError: the detection's model lost a variable the fairness facts read)
+        use, why_not = None, ("the group does not permute whole processes"
+                              if isinstance(e, NotProcessPermuting) else
+                              "a generator does not map who moves where onto itself"
+                              if isinstance(e, NotASymmetry) else
+                              "the reduced model lacks what fairness reads")
+        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
+            model, cond, facts, max_states, timeout, memory_limit, interruptible)
+    if why_not:
+        notes.append(f"assert {a.text}: under weak fairness, {why_not}; fair cycles looked for without "
+                     "reduction")
+    among = (f"among {states:,} unreduced states" if use is None else
+             f"among {states:,} states of the quotient by the symmetry group (order {use.order:,})")
+    if cycle is None:
+        return AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}", stopped_by=stopped_by)
+    return AssertionResult(a, "fails" if cycle else "holds", trace, f"{'a' if cycle else 'no'} weakly fair cycle "
+                           f"(as pan -f) through an accepting state {among}", loop_from=loop_from)
+
+
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
                      interruptible: bool = False, quotient: Optional[Quotient] = None,
@@ -514,35 +565,8 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
             continue
         facts = fairness_of(model) if weak_fairness else None
         if facts is not None:
-            use, why_not = quotient, ""
-            if quotient is not None and not quotient.invariant(i):
-                use, why_not = None, "the accepting states are not (known to be) invariant under the symmetry group"
-            elif quotient is not None and (not quotient.slot_maps or fairness_of(quotient.model) is None):
-                use, why_not = None, "the group's action on processes is not known"
-            try:
-                where = (model, cond, facts) if use is None else (
-                    use.model, compile_model(use.model).conditions[i], fairness_of(use.model))
-                cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
-                    *where, max_states or 1_000_000, timeout, memory_limit, interruptible, use)
-            except (NotASymmetry, NotProcessPermuting, ir.ModelError) as e:
-                # (ModelError: the detection's model lost a variable the fairness facts read)
-                use, why_not = None, ("the group does not permute whole processes"
-                                      if isinstance(e, NotProcessPermuting) else
-                                      "a generator does not map who moves where onto itself"
-                                      if isinstance(e, NotASymmetry) else
-                                      "the reduced model lacks what fairness reads")
-                cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
-                    model, cond, facts, max_states or 1_000_000, timeout, memory_limit, interruptible)
-            if why_not:
-                notes.append(f"assert {a.text}: under weak fairness, {why_not}; fair cycles looked for without "
-                             "reduction")
-            among = (f"among {states:,} unreduced states" if use is None else
-                     f"among {states:,} states of the quotient by the symmetry group (order {use.order:,})")
-            verdicts[i] = (AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}",
-                                           stopped_by=stopped_by) if cycle is None else
-                           AssertionResult(a, "fails" if cycle else "holds", trace,
-                                           f"{'a' if cycle else 'no'} weakly fair cycle (as pan -f) through an "
-                                           f"accepting state {among}", loop_from=loop_from))
+            verdicts[i] = _fair_verdict(model, i, cond, facts, quotient, notes, max_states or 1_000_000, timeout,
+                                        memory_limit, interruptible)
             continue
         use, why_not = quotient, ""
         if quotient is not None:
