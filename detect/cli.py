@@ -884,12 +884,16 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
               help="Promela: look for non-progress cycles (cycles through no progress label) with pan's own "
                    "claim instead of the model's never claim or ltl formulas, as pan -l (compiled with -DNP); "
                    "a cycle found is reported as a lasso.")
+@click.option("--weak-fairness", "weak_fairness", is_flag=True,
+              help="Promela, with a never claim, an ltl formula or --non-progress: count only weakly fair "
+                   "cycles, as pan -a -f (-l -f): every process continuously able to move along the cycle "
+                   "moves in it. Cycles are then looked for without reduction.")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,
                     timeout, progress, memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired,
                     trust_symmetry, partial_ok, domain_states, explorer, workers, distributed, non_progress,
-                    graph_limit):
+                    weak_fairness, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts.
     \f
     Why one function: a command's options in, one report out (each step is a helper)."""
@@ -921,7 +925,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                 raise Failure(f"{model}: {e}") from None
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
-            interruptible=True, quotient=acceptance_quotient(detection, reduced)))
+            interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness))
         reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)
@@ -939,6 +943,9 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         return loaded
 
     seq = load_asked(process)
+    if weak_fairness and dict(seq.annotations).get("weak_fairness") is None:
+        raise Failure(f"{model}: --weak-fairness applies to Promela models with a never claim, an ltl formula "
+                      "or --non-progress (pan's -f needs -a or -l)")
     reduced, detection = explore_one(seq, "exploring")
     # CSP#: each #assert is about its own process.  Without --process, each other asserted
     # process is explored too, for its own assertions (with --process they stay "not checked").

@@ -1,6 +1,6 @@
 """Random (model, formula) pairs: our verdict against ``pan -a`` (issue 30), unreduced and reduced.
 
-``python results/ltl_differential.py LO HI [--no-reduce]`` checks the pairs
+``python results/ltl_differential.py LO HI [--no-reduce] [--fair] [--endless]`` checks the pairs
 ``promela_gen.ltl_claimed(seed)`` for ``LO <= seed < HI``: pan compiled without ``-DSAFETY``
 (no partial-order reduction) and run with ``-a`` (no fairness) on the formula's claim
 (``spin_oracle.spin_ltl``), against ``symdetect explore``'s verdict (``spin_oracle.our_ltl``:
@@ -10,6 +10,11 @@ the claim's end, acceptance cycles, assertions and faults), unreduced and (unles
 per pair (seed, pan's verdict, ours unreduced, ours reduced), a summary at the end; pairs
 Spin itself refuses (the generator's models Spin rejects: a jump into a d_step, a remote
 reference in a d_step) are counted apart.  ``results/ltl_differential.md`` records a run.
+With ``--fair``: ``pan -a -f`` (weak fairness) against ``explore --weak-fairness``, both
+verdicts printed beside the unfair ones (the pairs where fairness changes pan's verdict are
+the interesting ones); ``--endless``: the pairs ``promela_gen.fair_claimed(seed)`` instead
+(models whose processes loop for ever, where fairness matters); ``results/ltl_fairness.md``
+records a run.
 """
 import sys
 import tempfile
@@ -17,24 +22,25 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.promela_gen import ltl_claimed  # noqa: E402
-from tests.spin_oracle import SpinRefused, our_ltl, spin_ltl  # noqa: E402
+from tests.promela_gen import fair_claimed, ltl_claimed  # noqa: E402
+from tests.spin_oracle import SpinRefused, our_ltl, spin_ltl, spin_ltl_fair  # noqa: E402
 
 
-def main(lo: int, hi: int, reduce: bool = True) -> None:
-    agree = refused = bad = undecided = reduced_same = reduced_differs = 0
+def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl_claimed) -> None:
+    agree = refused = bad = undecided = reduced_same = reduced_differs = changed = 0
     start = time.time()
     for seed in range(lo, hi):
-        text = ltl_claimed(seed)
+        text = generate(seed)
         with tempfile.TemporaryDirectory() as d:
             try:
-                spin = spin_ltl(text, Path(d))
+                unfair, spin = spin_ltl_fair(text, Path(d)) if fair else (None, spin_ltl(text, Path(d)))
             except SpinRefused as e:
                 refused += 1
                 print("refused", seed, e, flush=True)
                 continue
+        changed += fair and unfair != spin
         try:
-            ours = our_ltl(text)
+            ours = our_ltl(text, fair=fair)
         except Exception as e:  # noqa: BLE001 - not compared; counted apart
             undecided += 1
             print("NOT-COMPARED", seed, type(e).__name__, str(e)[:300], flush=True)
@@ -42,22 +48,27 @@ def main(lo: int, hi: int, reduce: bool = True) -> None:
         reduced = "-"
         if reduce:
             try:
-                reduced = our_ltl(text, reduce="exact")
+                reduced = our_ltl(text, reduce="exact", fair=fair)
             except Exception as e:  # noqa: BLE001 - counted as a disagreement of the reduced run
                 reduced = f"error {type(e).__name__}: {str(e)[:200]}"
             if reduced == ours:
                 reduced_same += 1
             else:
                 reduced_differs += 1
+        extra = f" (pan without -f: {unfair})" if fair else ""
         if ours != spin:
             bad += 1
-            print("DISAGREE", seed, "spin", spin, "ours", ours, "reduced", reduced, flush=True)
+            print("DISAGREE", seed, "spin", spin, "ours", ours, "reduced", reduced, extra, flush=True)
         else:
             agree += 1
-            print("agree" if reduced in ("-", ours) else "REDUCED-DIFFERS", seed, spin, ours, reduced, flush=True)
-    print(f"seeds {lo}..{hi}: agree {agree}, disagree {bad}, not compared {undecided}, spin refused {refused}; "
-          f"reduced verdict = unreduced {reduced_same}, differs {reduced_differs}; {time.time() - start:.0f}s")
+            print("agree" if reduced in ("-", ours) else "REDUCED-DIFFERS", seed, spin, ours, reduced, extra,
+                  flush=True)
+    print(f"seeds {lo}..{hi}{' (pan -a -f, --weak-fairness)' if fair else ''}: agree {agree}, disagree {bad}, "
+          f"not compared {undecided}, spin refused {refused}; reduced verdict = unreduced {reduced_same}, "
+          f"differs {reduced_differs}" + (f"; fairness changed pan's verdict on {changed}" if fair else "")
+          + f"; {time.time() - start:.0f}s")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), int(sys.argv[2]), "--no-reduce" not in sys.argv)
+    main(int(sys.argv[1]), int(sys.argv[2]), "--no-reduce" not in sys.argv, "--fair" in sys.argv,
+         fair_claimed if "--endless" in sys.argv else ltl_claimed)

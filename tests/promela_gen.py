@@ -893,3 +893,89 @@ def recorded(seed: int) -> str:
                       f" -> break od"] + events[1:]
         lines.append(f"notrace {{ {'; '.join(events)} }}")
     return "\n".join(lines) + "\n"
+
+
+def fair_claimed(seed: int) -> str:
+    """A random model whose processes loop for ever (so that weak fairness matters: one
+    process can keep moving while another, able to move, never does) with one random
+    ``ltl`` block over its globals, for ``pan -a -f`` (``spin_oracle.spin_ltl_fair``).
+    Processes: two to three proctypes (the first often ``active [2]``, so that ``--reduce``
+    has a group), each a ``do`` loop of two to four options drawn from assignments, guarded
+    steps that block, ``atomic`` sequences, rendezvous or buffered channel operations,
+    ``timeout``, ``else`` and (rarely) ``break``; ``progress`` labels now and then (for
+    ``pan -l -f``, ``fair_progressed``)."""
+    r = random.Random(seed * 7919 + 17)
+    rendezvous = r.random() < 0.5
+    lines = ["byte x, y;", "bool f;", f"chan c = [{0 if rendezvous else 1}] of {{ byte }};"]
+
+    def cond() -> str:
+        return r.choice(["x < 2", "x == 0", "y != 1", "f", "!f", "y == 2", "x > y", "f && x == 1"])
+
+    def option() -> str:
+        k = r.randrange(14)
+        if k == 0:
+            return f"{cond()} -> x = (x + 1) % 3"
+        if k == 1:
+            return "y = (y + 1) % 3"
+        if k == 2:
+            return "f = !f"
+        if k == 3:
+            return f"{cond()} -> f = {r.choice(['true', 'false'])}"
+        if k == 4:
+            return f"atomic {{ {cond()} -> x = {r.randrange(3)}; y = {r.randrange(3)} }}"
+        if k == 5:
+            return f"c!{r.randrange(2)}"
+        if k == 6:
+            return "c?v; x = v"
+        if k == 7:
+            return "timeout -> f = false"
+        if k == 8:
+            return "else -> y = 0"
+        if k == 9:
+            return r.choice(["v = 1 - v", "x = 0"])  # (pan refuses an unconditional skip loop)
+        if k == 10:
+            return f"{cond()} -> y = x"
+        if k == 11:
+            return "atomic { x = (x + 1) % 3; x == 1 -> f = true }"
+        if k == 12 and r.random() < 0.3:
+            return f"{cond()} -> break"
+        return f"{cond()} -> skip"
+
+    procs = r.randint(2, 3)
+    for p in range(procs):
+        count = 2 if p == 0 and r.random() < 0.6 else 1
+        options = [option() for _ in range(r.randint(2, 4))]
+        # Spin: else only with other options, and not beside a channel receive
+        if any(o.startswith("else") for o in options) and any("c?" in o or "c!" in o for o in options):
+            options = [o for o in options if not o.startswith("else")] or ["skip"]
+        if sum(o.startswith("else") for o in options) > 1:
+            options = [o for o in options if not o.startswith("else")] + ["else -> y = 0"]
+        label = "progress: " if r.random() < 0.3 else ""
+        body = " ".join(f":: {o}" for o in options)
+        lines.append(f"active [{count}] proctype P{p}() {{ byte v; {label}do {body} od }}")
+    atoms = ["(x == 0)", "(x == 1)", "(y == 2)", "(f)", "(y != x)", "(x < 2)"]
+    chosen = r.sample(atoms, r.randint(1, 3))
+
+    def formula(d: int) -> str:
+        if d == 0 or r.random() < 0.2:
+            return r.choice(chosen)
+        k = r.randrange(10)
+        if k < 6:
+            op = r.choice(["[]", "<>", "!", "[]<>", "<>[]", "<>"])
+            return f"{op} ({formula(d - 1)})"
+        op = r.choice(["U", "&&", "||", "->", "V"])
+        return f"(({formula(d - 1)}) {op} ({formula(d - 1)}))"
+
+    if r.random() < 0.5:
+        # liveness that an unfair scheduler can starve: fairness decides these
+        a, b = r.choice(chosen), r.choice(atoms)
+        text = r.choice([f"<> {a}", f"[]<> {a}", f"[] ({a} -> <> {b})", f"<>[] {a}", f"[]<> {a} && []<> {b}"])
+    else:
+        text = formula(r.randint(1, 3))
+    lines.append(f"ltl p {{ {text} }}")
+    return "\n".join(lines) + "\n"
+
+
+def fair_progressed(seed: int) -> str:
+    """``fair_claimed(seed)``'s model without its formula, for ``pan -l -f``."""
+    return "".join(line + "\n" for line in fair_claimed(seed).splitlines() if not line.startswith("ltl "))

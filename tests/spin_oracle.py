@@ -249,6 +249,12 @@ def _pan_finds_errors(text: str, workdir: Path, cflags: tuple[str, ...], pan_arg
     """Whether pan, generated from Promela ``text`` (``spin -o1 -o2 -o3 -a``), compiled with
     ``-DNOREDUCE`` and ``cflags`` and run with ``pan_args``, reports errors; ``SpinRefused``
     where spin, gcc or pan does not get that far."""
+    return _pan_runs(text, workdir, cflags, (pan_args,), timeout)[0]
+
+
+def _pan_runs(text: str, workdir: Path, cflags: tuple[str, ...], runs: tuple[tuple[str, ...], ...],
+              timeout: float) -> list[bool]:
+    """``_pan_finds_errors`` for each of ``runs`` (pan's arguments), pan compiled once."""
     (workdir / "m.pml").write_text(text)
     r = subprocess.run(["spin", "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=workdir, capture_output=True, text=True,
                        timeout=timeout)
@@ -258,29 +264,48 @@ def _pan_finds_errors(text: str, workdir: Path, cflags: tuple[str, ...], pan_arg
                        capture_output=True, text=True, timeout=timeout)
     if r.returncode != 0:
         raise SpinRefused("gcc: " + " ".join(r.stderr.split())[:200])
-    r = subprocess.run(["./pan", *pan_args, "-m1000000"], cwd=workdir, capture_output=True, text=True,
-                       timeout=timeout)
-    if "max search depth too small" in r.stdout:
-        raise SpinRefused("max search depth too small")
-    e = re.search(r"errors: (\d+)", r.stdout)
-    if e is None:
-        raise SpinRefused("pan: " + (r.stdout.strip().splitlines() or ["no output"])[0])
-    return int(e.group(1)) > 0
+    out = []
+    for pan_args in runs:
+        r = subprocess.run(["./pan", *pan_args, "-m1000000"], cwd=workdir, capture_output=True, text=True,
+                           timeout=timeout)
+        if "max search depth too small" in r.stdout:
+            raise SpinRefused("max search depth too small")
+        e = re.search(r"errors: (\d+)", r.stdout)
+        if e is None:
+            raise SpinRefused("pan: " + (r.stdout.strip().splitlines() or ["no output"])[0])
+        out.append(int(e.group(1)) > 0)
+    return out
 
 
-def spin_ltl(text: str, workdir: Path, name: Optional[str] = None, timeout: float = 120) -> bool:
-    """Whether ``pan -a`` (no partial-order reduction, no fairness) finds an error checking
-    the ``ltl`` block ``name`` (default: the first) of Promela ``text``: an acceptance cycle,
-    the claim's end, or a failed assertion or run-time error of the system."""
-    return _pan_finds_errors(text, workdir, (), ("-a", *([f"-N{name}"] if name else [])), timeout)
+def spin_ltl_fair(text: str, workdir: Path, timeout: float = 120) -> tuple[bool, bool]:
+    """``(pan -a, pan -a -f)``'s verdicts on the first ``ltl`` block of ``text`` (``spin_ltl``), pan compiled once."""
+    unfair, fair = _pan_runs(text, workdir, (), (("-a",), ("-a", "-f")), timeout)
+    return unfair, fair
 
 
-def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None, file: str = "m.pml") -> bool:
-    """Whether ``symdetect explore [--ltl name] [--reduce ...]`` finds a violation in
-    ``text``: a failed property (the formula's claim end or acceptance cycle, an assert) or
-    a run-time fault.  With ``reduce``, the safety part comes from the reduced exploration
-    (by the group detected on the model with the formula's claim: its stabiliser), and the
-    acceptance cycles from the quotient by that group (``cycles.Quotient``)."""
+def spin_non_progress_fair(text: str, workdir: Path, timeout: float = 120) -> tuple[bool, bool]:
+    """``(pan -l, pan -l -f)``'s verdicts on ``text`` (``spin_non_progress``), pan compiled once."""
+    unfair, fair = _pan_runs(text, workdir, ("-DNP",), (("-l",), ("-l", "-f")), timeout)
+    return unfair, fair
+
+
+def spin_ltl(text: str, workdir: Path, name: Optional[str] = None, timeout: float = 120, fair: bool = False) -> bool:
+    """Whether ``pan -a`` (no partial-order reduction; with ``fair``, ``-f``: weak fairness)
+    finds an error checking the ``ltl`` block ``name`` (default: the first) of Promela
+    ``text``: an acceptance cycle, the claim's end, or a failed assertion or run-time error
+    of the system."""
+    return _pan_finds_errors(text, workdir, (), ("-a", *(["-f"] if fair else []), *([f"-N{name}"] if name else [])),
+                             timeout)
+
+
+def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None, file: str = "m.pml",
+            fair: bool = False) -> bool:
+    """Whether ``symdetect explore [--ltl name] [--reduce ...] [--weak-fairness]`` finds a
+    violation in ``text``: a failed property (the formula's claim end or acceptance cycle,
+    an assert) or a run-time fault.  With ``reduce``, the safety part comes from the reduced
+    exploration (by the group detected on the model with the formula's claim: its
+    stabiliser), and the acceptance cycles from the quotient by that group
+    (``cycles.Quotient``); with ``fair``, only weakly fair acceptance cycles count."""
     from detect.checking.cycles import check_acceptance
     from detect.checking.reduce import explore_reduced
     from detect.transform.narrowing import narrow
@@ -299,7 +324,7 @@ def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None,
     from detect.checking.reduce import acceptance_quotient
 
     result = check_acceptance(model, reduced.exploration, 5_000_000,
-                              quotient=acceptance_quotient(detection, reduced))
+                              quotient=acceptance_quotient(detection, reduced), weak_fairness=fair)
     if result.faults > 0 or any(a.verdict == "fails" for a in result.assertions):
         return True
     if result.truncated or any(a.verdict in ("unknown", "not checked") for a in result.assertions
@@ -308,16 +333,16 @@ def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None,
     return False
 
 
-def spin_non_progress(text: str, workdir: Path, timeout: float = 120) -> bool:
+def spin_non_progress(text: str, workdir: Path, timeout: float = 120, fair: bool = False) -> bool:
     """Whether ``pan -l`` (pan compiled with ``-DNP -DNOREDUCE``: its own claim ``:np_:``
-    replaces any never claim, no fairness) finds an error in Promela ``text``: a
-    non-progress cycle, or a failed assertion or run-time error of the system."""
-    return _pan_finds_errors(text, workdir, ("-DNP",), ("-l",), timeout)
+    replaces any never claim; with ``fair``, ``-f``: weak fairness) finds an error in Promela
+    ``text``: a non-progress cycle, or a failed assertion or run-time error of the system."""
+    return _pan_finds_errors(text, workdir, ("-DNP",), ("-l", *(["-f"] if fair else [])), timeout)
 
 
-def our_non_progress(text: str, reduce: Optional[str] = None, file: str = "m.pml") -> bool:
-    """Whether ``symdetect explore --non-progress [--reduce ...]`` finds a violation in
-    ``text`` (a non-progress cycle, an assert, a run-time fault)."""
+def our_non_progress(text: str, reduce: Optional[str] = None, file: str = "m.pml", fair: bool = False) -> bool:
+    """Whether ``symdetect explore --non-progress [--reduce ...] [--weak-fairness]`` finds a
+    violation in ``text`` (a non-progress cycle, an assert, a run-time fault)."""
     from frontends.promela.claim import NON_PROGRESS
 
-    return our_ltl(text, NON_PROGRESS, reduce, file)
+    return our_ltl(text, NON_PROGRESS, reduce, file, fair)

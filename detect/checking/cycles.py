@@ -24,6 +24,12 @@ onto itself.  The lasso found is lifted that way into a real lasso of the model
 (``unpermuted_lasso``), which ``symdetect replay`` takes step by step.  A condition that
 is not G-invariant, or undecided, and the ``pids`` strategy (whose moves are not a group),
 fall back to the unreduced graph, with a note.
+
+Weak fairness (``weak_fairness``, Spin's ``pan -a -f``/``-l -f``) counts only the cycles
+along which every process able to move all along moves: pan's counter construction on the
+unreduced product (``_fair_acceptance_cycle``), with what the front end says of it
+(``ir.WeakFairness``).  The quotient is not used there: it forgets which process moved
+(README, "Symmetry under fairness").
 """
 from __future__ import annotations
 
@@ -31,7 +37,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from detect.ir import SequentialModel
+from detect import ir
+from detect.ir import SequentialModel, WeakFairness
 from detect.statespace.compile import compile_model
 from detect.statespace.compile import State
 from detect.statespace.explore import (AssertionResult, Exploration, NotASymmetry, TraceStep, reachable_graph,
@@ -132,6 +139,9 @@ class Quotient:
     generators: tuple[Callable[[State], State], ...]
     order: int
     invariant: Callable[[int], Optional[bool]]
+    #: per generator, the slot each state slot goes to (``weak_fairness``: which process
+    #: becomes which); empty when unknown
+    slot_maps: tuple[tuple[int, ...], ...] = ()
 
 
 def unpermuted_lasso(compiled, initial: Sequence[State], canonicalise: Callable[[State], State],
@@ -204,9 +214,336 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeou
     return False, len(graph.states), "", "", (), None
 
 
+def fairness_of(model: SequentialModel) -> Optional[WeakFairness]:
+    """The model's ``ir.WeakFairness`` facts (a Promela product with a never claim), or None."""
+    facts = dict(model.annotations).get("weak_fairness")
+    return facts if isinstance(facts, WeakFairness) else None
+
+
+def _predicates(model: SequentialModel, exprs: Sequence) -> list[Callable[[State], bool]]:
+    """``exprs`` compiled as state predicates of ``model`` (a read that faults: False)."""
+    probe = dataclasses.replace(model, assertions=tuple(ir.Assertion("invariant", f"p{i}", e)
+                                                        for i, e in enumerate(exprs)), annotations=())
+    return list(compile_model(probe).conditions)
+
+
+def served_by_steps(model: SequentialModel, fairness: WeakFairness, compiled=None
+                    ) -> Callable[[State], tuple[bool, bool, list[tuple[object, frozenset[int]]]]]:
+    """``state -> (counted, system's turn, [(step, processes served), ...])``: pan -f's
+    Rule 2 on each step (a fault: target None).  Processes are numbered by their place in
+    ``fairness.processes``.  On the system's turn a step serves the processes that move in it
+    (a rendezvous: sender and receiver), and, where no process holds atomic control, every
+    process pan finds blocked there: none of its steps enabled (a rendezvous send that no
+    receiver answers is no move for pan either).  Where ``timeout`` holds, pan finds
+    every process blocked before trying timeout and makes its "default move": every process
+    is served -- except under ``-DNP`` (non-progress), which has no default move; a claim
+    move on the system's turn (stutter, atomic hand-over) serves nobody there."""
+    compiled = compiled or compile_model(model)
+    index = {name: k for k, name in enumerate(fairness.processes)}
+    everyone = frozenset(range(len(fairness.processes)))
+    turn, counted, free, timeout = _predicates(model, (fairness.system_turn, fairness.counted,
+                                                       fairness.atomic_free, fairness.timeout))
+    owners = [tuple(index[o] for o in s.owners if o in index) for s in model.summands]
+
+    def served(state: State):
+        steps = [(step, owners[step.summand]) for step in compiled.steps(state)]
+        if not turn(state):
+            return bool(counted(state)), False, [(t, frozenset()) for t, _ in steps]
+        held = not free(state)
+        if held:
+            blocked: frozenset[int] = frozenset()
+        elif timeout(state) and not fairness.non_progress:
+            blocked = everyone
+        else:
+            blocked = everyone - {who[0] for _, who in steps if who}
+        out = []
+        for t, who in steps:
+            if not who and (held or fairness.non_progress):
+                out.append((t, frozenset()))  # a claim move: stutter under -DNP, hand-over
+            else:
+                out.append((t, frozenset(who) | blocked))
+        return bool(counted(state)), True, out
+
+    return served
+
+
+class NotProcessPermuting(Exception):
+    """A generator does not map each process onto a process (its program counter onto
+    another's), so the quotient cannot say who moved."""
+
+
+def process_maps(model: SequentialModel, fairness: WeakFairness, slot_maps) -> list[tuple[int, ...]]:
+    """Per generator (``slot_maps``), the process each of ``fairness.processes`` goes to, read
+    off where its program counter's slot goes; ``NotProcessPermuting`` if one goes elsewhere.
+    (Only a guess where wrong: the caller checks each generator's map of who is served.)"""
+    from detect.ir.model import slot_offsets
+
+    offsets = slot_offsets(model)
+    procs = {p.name: p for p in model.processes}
+    pcs = []
+    for name in fairness.processes:
+        # its program counter (a local that never changes may be left where it is)
+        slots = procs[name].slots
+        var, element = next((x for x in slots if x[0].endswith(".pc")), slots[0])
+        pcs.append(offsets[var] + element)
+    where = {slot: i for i, slot in enumerate(pcs)}
+    out = []
+    for images in slot_maps:
+        perm = tuple(where.get(images[slot], -1) for slot in pcs)
+        if -1 in perm or len(set(perm)) != len(perm):
+            raise NotProcessPermuting()
+        out.append(perm)
+    return out
+
+
+def _annotated_steps(model: SequentialModel, fairness: WeakFairness, graph, canon, gens, perms, compiled
+                     ) -> list[tuple[bool, bool, list[tuple[int, int, tuple[int, ...]]]]]:
+    """Per representative of ``graph``: ``(counted, system's turn, [(target's index, who it
+    serves as a bit set, process permutation to the target's representative), ...])``;
+    ``NotASymmetry`` where a generator does not map the steps, with who they serve, onto
+    those of the representative's image."""
+    served_of = served_by_steps(model, fairness, compiled)
+    n = len(fairness.processes)
+    identity = tuple(range(n))
+    position = {s: k for k, s in enumerate(graph.states)}
+
+    def bits(served) -> int:
+        return sum(1 << p for p in served)
+
+    def permute(mask: int, perm) -> int:
+        return sum(1 << perm[p] for p in range(n) if mask >> p & 1)
+
+    def to_representative(t: State):
+        """A process permutation of a group element taking ``t`` to its representative."""
+        target = canon(t)
+        seen = {t: identity}
+        frontier = [t]
+        while target not in seen:
+            nxt = []
+            for x in frontier:
+                for g, perm in zip(gens, perms):
+                    y = g(x)
+                    if y not in seen:
+                        seen[y] = tuple(perm[seen[x][p]] for p in range(n))
+                        nxt.append(y)
+            if not nxt:
+                raise NotASymmetry(-1, t, target)
+            frontier = nxt
+        return target, seen[target]
+
+    facts = []
+    for rep in graph.states:
+        counted, turn, steps = served_of(rep)
+        mine = sorted((step.target, bits(served)) for step, served in steps if step.target is not None)
+        for k, (g, perm) in enumerate(zip(gens, perms)):
+            c2, t2, steps2 = served_of(g(rep))
+            theirs = sorted((step.target, bits(served)) for step, served in steps2 if step.target is not None)
+            if (c2, t2) != (counted, turn) or sorted((g(t), permute(m, perm)) for t, m in mine) != theirs:
+                raise NotASymmetry(k, rep, g(rep))
+        out = []
+        for t, mask in mine:
+            target, perm = to_representative(t)
+            out.append((position[target], mask, perm))
+        facts.append((counted, turn, out))
+    return facts
+
+
+def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
+                           timeout: Optional[float], memory_limit: Optional[int], interruptible: bool,
+                           quotient: Optional[Quotient] = None
+                           ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
+    """``_fair_acceptance_cycle_unreduced``, or with ``quotient`` on its quotient graph: a node
+    is ``(representative, served)`` with ``served`` the set of processes served in the
+    round (-1: no round open), in the representative's own numbering; a step to a state
+    ``t`` goes to ``(canonical t, pi(served))`` where ``pi`` is a group element taking ``t``
+    to its representative, read as a permutation of processes (``process_maps``).  Where
+    each generator maps every expanded representative's steps, with who they serve, onto
+    its image's (checked: ``NotASymmetry`` otherwise), the fair paths of the product map
+    onto paths of this graph and back (Emerson and Sistla's annotated quotient), so it has
+    a cycle through a closed round iff the product has.  Sets, not pan's counter: the
+    counter's order of processes is not symmetric; a cycle serving everyone serves everyone
+    in pan's order too when taken often enough, so the verdicts are the same."""
+    if quotient is None:
+        return _fair_acceptance_cycle_unreduced(model, condition, fairness, max_states, timeout, memory_limit,
+                                                interruptible)
+    perms = process_maps(model, fairness, quotient.slot_maps)
+    canon, gens = quotient.canonicalise, quotient.generators
+    bound = state_bound(model, max_states)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                            interruptible=interruptible, canonicalise=canon, symmetries=gens)
+    stopped_by = stop_reason(graph, bound)
+    if stopped_by:
+        advice = stop_advice(stopped_by, bound, "while looking for cycles")
+        states = len(graph.states)
+        kind = "more than" if stopped_by in (MAX_STATES, SLOT_BUDGET) else "stopped after"
+        return None, states, f"{kind} {states:,} reduced states; {advice}", stopped_by, (), None
+    compiled = compile_model(model)
+    n = len(fairness.processes)
+    everyone = (1 << n) - 1
+    facts = _annotated_steps(model, fairness, graph, canon, gens, perms, compiled)
+
+    def permute(mask: int, perm) -> int:
+        return sum(1 << perm[p] for p in range(n) if mask >> p & 1)
+
+    nodes: dict[tuple[int, int], int] = {}
+    keys: list[tuple[int, int]] = []
+    successors: list[frozenset[int]] = []
+
+    def node(key) -> int:
+        k = nodes.get(key)
+        if k is None:
+            k = nodes[key] = len(keys)
+            keys.append(key)
+        return k
+
+    initial = frozenset(node((k, -1)) for k in sorted(graph.initial))
+    while len(successors) < len(keys):
+        if len(keys) > bound.states:
+            advice = stop_advice(MAX_STATES, bound, "while looking for fair cycles")
+            return (None, len(graph.states), f"more than {bound.states:,} states with the fairness sets; {advice}",
+                    MAX_STATES, (), None)
+        k, served = keys[len(successors)]
+        counted, turn, steps = facts[k]
+        if counted:
+            if served == -1 and condition(graph.states[k]):
+                served = 0
+            elif served == everyone:
+                served = -1
+        out = set()
+        for t, mask, perm in steps:
+            after = served | mask if served >= 0 and turn else served
+            out.add(node((t, permute(after, perm) if after >= 0 else -1)))
+        successors.append(frozenset(out))
+    for component in cyclic_components(successors):
+        seed = next((v for v in sorted(component) if keys[v][1] == everyone and not facts[keys[v][0]][1]), None)
+        if seed is not None:
+            path, loop_from = lasso(successors, initial, component, seed)
+            reps = [graph.states[keys[v][0]] for v in path]
+            trace, loop_from = unpermuted_lasso(compiled, list(compiled.initial_states()), canon, reps, loop_from)
+            return True, len(graph.states), "", "", trace, loop_from
+    return False, len(graph.states), "", "", (), None
+
+
+def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
+                                     timeout: Optional[float], memory_limit: Optional[int], interruptible: bool
+                                     ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
+    """``_acceptance_cycle`` under weak fairness, as ``pan -a -f`` (and ``-l -f``): the
+    unreduced product unfolded with pan's fairness counter (Choueka's flag construction).
+    A node is ``(state, j)``: ``j`` -1 when no round is open, else the number of processes
+    served so far in the order ``fairness.processes`` is read backwards (pan serves the
+    highest process number first).  Where pan counts (``fairness.counted``): a round opens
+    at an accepting state (Rule 1, ``j`` = 0) and closes once everyone is served (Rule 3);
+    each step then serves the processes ``served_by_steps`` says, the awaited one first
+    (Rule 2).  A fair acceptance cycle is a cycle through a node with every process served
+    where the claim is to move (pan's seed, ``checkcycles``): a cyclic strongly connected
+    component of the unfolded graph holding one.  The lasso takes, from each state, a step
+    that serves what the cycle needs (another process's step to the same state may not)."""
+    bound = state_bound(model, max_states)
+    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                            interruptible=interruptible)
+    stopped_by = stop_reason(graph, bound)
+    if stopped_by:
+        advice = stop_advice(stopped_by, bound, "while looking for cycles")
+        states = len(graph.states)
+        if stopped_by in (MAX_STATES, SLOT_BUDGET):
+            return None, states, f"more than {states:,} unreduced states; {advice}", stopped_by, (), None
+        return None, states, f"stopped after {states:,} unreduced states; {advice}", stopped_by, (), None
+    compiled = compile_model(model)
+    served_of = served_by_steps(model, fairness, compiled)
+    n = len(fairness.processes)
+    order = list(reversed(range(n)))
+    position = {s: k for k, s in enumerate(graph.states)}
+    facts = []
+    for s in graph.states:
+        counted, turn, steps = served_of(s)
+        facts.append((counted, turn, [(position[step.target], served, step) for step, served in steps
+                                      if step.target is not None]))
+    nodes: dict[tuple[int, int], int] = {}
+    keys: list[tuple[int, int]] = []
+    successors: list[frozenset[int]] = []
+
+    def node(key) -> int:
+        k = nodes.get(key)
+        if k is None:
+            k = nodes[key] = len(keys)
+            keys.append(key)
+        return k
+
+    def moves(k: int, j: int):
+        """``(target, counter after, step)`` for each step from node ``(k, j)`` (Rules 1-3)."""
+        counted, turn, steps = facts[k]
+        if counted:
+            if j == -1 and condition(graph.states[k]):
+                j = 0
+            elif j == n:
+                j = -1
+        for t, served, step in steps:
+            jj = j
+            if jj >= 0 and turn:
+                while jj < n and order[jj] in served:
+                    jj += 1
+            yield t, jj, step
+
+    initial = frozenset(node((k, -1)) for k in sorted(graph.initial))
+    while len(successors) < len(keys):
+        if len(keys) > bound.states:
+            advice = stop_advice(MAX_STATES, bound, "while looking for fair cycles")
+            return (None, len(graph.states), f"more than {bound.states:,} states with the fairness counter; {advice}",
+                    MAX_STATES, (), None)
+        k, j = keys[len(successors)]
+        successors.append(frozenset(node((t, jj)) for t, jj, _ in moves(k, j)))
+    for component in cyclic_components(successors):
+        seed = next((v for v in sorted(component) if keys[v][1] == n and not facts[keys[v][0]][1]), None)
+        if seed is not None:
+            path, loop_from = lasso(successors, initial, component, seed)
+            trace = [TraceStep(None, graph.states[keys[path[0]][0]])]
+            for u, v in zip(path, path[1:]):
+                step = next(step for t, jj, step in moves(*keys[u]) if (t, jj) == keys[v])
+                trace.append(TraceStep(step.event, step.target, step.summand, tuple(step.binding)))
+            return True, len(graph.states), "", "", tuple(trace), loop_from
+    return False, len(graph.states), "", "", (), None
+
+
+def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quotient: Optional[Quotient],
+                  notes: list, max_states: int, timeout: Optional[float], memory_limit: Optional[int],
+                  interruptible: bool) -> AssertionResult:
+    """The verdict of acceptance assertion ``i`` (condition ``cond``) under weak fairness, on
+    the annotated quotient where ``quotient`` allows, else unreduced (a note in ``notes``)."""
+    a = model.assertions[i]
+    use, why_not = quotient, ""
+    if quotient is not None and not quotient.invariant(i):
+        use, why_not = None, "the accepting states are not (known to be) invariant under the symmetry group"
+    elif quotient is not None and (not quotient.slot_maps or fairness_of(quotient.model) is None):
+        use, why_not = None, "the group's action on processes is not known"
+    try:
+        where = (model, cond, facts) if use is None else (
+            use.model, compile_model(use.model).conditions[i], fairness_of(use.model))
+        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
+            *where, max_states, timeout, memory_limit, interruptible, use)
+    except (NotASymmetry, NotProcessPermuting, ir.ModelError) as e:
+        # (ModelError: the detection's model lost a variable the fairness facts read)
+        use, why_not = None, ("the group does not permute whole processes"
+                              if isinstance(e, NotProcessPermuting) else
+                              "a generator does not map who moves where onto itself"
+                              if isinstance(e, NotASymmetry) else
+                              "the reduced model lacks what fairness reads")
+        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
+            model, cond, facts, max_states, timeout, memory_limit, interruptible)
+    if why_not:
+        notes.append(f"assert {a.text}: under weak fairness, {why_not}; fair cycles looked for without "
+                     "reduction")
+    among = (f"among {states:,} unreduced states" if use is None else
+             f"among {states:,} states of the quotient by the symmetry group (order {use.order:,})")
+    if cycle is None:
+        return AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}", stopped_by=stopped_by)
+    return AssertionResult(a, "fails" if cycle else "holds", trace, f"{'a' if cycle else 'no'} weakly fair cycle "
+                           f"(as pan -f) through an accepting state {among}", loop_from=loop_from)
+
+
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
-                     interruptible: bool = False, quotient: Optional[Quotient] = None) -> Exploration:
+                     interruptible: bool = False, quotient: Optional[Quotient] = None,
+                     weak_fairness: bool = False) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
     at most ``max_states`` (default 1,000,000) states, ``timeout`` seconds and
     ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
@@ -225,6 +562,11 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         if interruptible and result.interrupted:
             verdicts[i] = AssertionResult(a, "unknown", (), "acceptance cycles not checked: interrupted",
                                           stopped_by=INTERRUPTED)
+            continue
+        facts = fairness_of(model) if weak_fairness else None
+        if facts is not None:
+            verdicts[i] = _fair_verdict(model, i, cond, facts, quotient, notes, max_states or 1_000_000, timeout,
+                                        memory_limit, interruptible)
             continue
         use, why_not = quotient, ""
         if quotient is not None:

@@ -847,4 +847,5 @@ def acceptance_quotient(detection, reduced: ReducedExploration):
         a = model.assertions[i]
         return condition_invariant(model, a.condition, compiled.conditions[i], actions, targets)
 
-    return Quotient(model, reducer.canonicalise, actions, detection.group.order, invariant)
+    return Quotient(model, reducer.canonicalise, actions, detection.group.order, invariant,
+                    tuple(tuple(t) for t in targets))

@@ -354,6 +354,27 @@ class DomainFacts:
 
 
 @dataclass(frozen=True)
+class WeakFairness:
+    """What weak fairness (Spin's ``pan -f``) needs to know of a product with a never claim,
+    as the annotation ``("weak_fairness", ...)`` (``detect.checking.cycles``).
+
+    ``system_turn`` holds where a process is to move (not the claim); ``counted`` where pan
+    starts and closes a fairness round (the system's turn, no process holds atomic control,
+    the claim's last move was not a stutter move); ``atomic_free`` where no process holds
+    atomic control.  ``processes`` names the processes that must be served (the claim is
+    not one).  ``timeout``: where ``timeout`` holds
+    (no process can move without it; pan first tries every process without it).  ``non_progress``:
+    pan compiled with ``-DNP`` (no "default move" when every process is blocked)."""
+
+    system_turn: Expr
+    counted: Expr
+    atomic_free: Expr
+    processes: tuple[str, ...]
+    timeout: Expr = Const(0)
+    non_progress: bool = False
+
+
+@dataclass(frozen=True)
 class SequentialModel:
     """The whole linearised model; ``parameters`` are the ``#define`` values used."""
 
@@ -625,6 +646,7 @@ def show_domain(domain: tuple[int, ...]) -> str:
 
 
 __all__ = [
+    "WeakFairness",
     "UNARY_OPS",
     "BINARY_OPS",
     "Const",

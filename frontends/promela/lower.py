@@ -2346,11 +2346,31 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         summands += checks
     assertions = _cycle_properties(tr, instances, claim[0] if claim is not None else None, assertions,
                                    low.non_progress, low.program.ltl_texts)
+    fairness = ()
+    if claim is not None:
+        fairness = (("weak_fairness", _weak_fairness(instances, low.non_progress,
+                                                     owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
+                                                     timeout)),)
     return stored, ir.SequentialModel(
         name=low.name, variables=variables, summands=tuple(summands),
         assertions=assertions, parameters=params, source=low.path, terminal=terminal,
         processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
+        annotations=fairness,
     )
+
+
+def _weak_fairness(instances, non_progress: bool, atomic_free: Expr,
+                   timeout: Expr) -> ir.WeakFairness:
+    """What ``pan -f`` needs to know of the product (``ir.WeakFairness``): pan applies its
+    fairness rules where the system is to move, no process holds atomic control and the
+    claim did not just stutter."""
+    from frontends.promela.claim import STUTTER, TURN
+
+    turn = Binary("==", Name(TURN), Const(0))
+    return ir.WeakFairness(
+        system_turn=turn, counted=build.conj(turn, Binary("==", Name(STUTTER), Const(0)), atomic_free),
+        atomic_free=atomic_free, processes=tuple(inst.owner for inst in instances),
+        timeout=timeout, non_progress=non_progress)
 
 
 def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,

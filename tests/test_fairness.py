@@ -1,0 +1,194 @@
+"""Issue 30, weak fairness: ``explore --weak-fairness`` counts only the acceptance (and, with
+``--non-progress``, non-progress) cycles along which every process that stays able to move
+moves, as Spin's ``pan -a -f`` (``-l -f``).  Expected verdicts are derived by hand; where
+Spin is installed, pan -f's verdicts are compared too, on these models and on random ones
+(``promela_gen.fair_claimed``: processes that loop for ever).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.promela_gen import fair_claimed, fair_progressed
+from tests.spin_oracle import (SpinRefused, our_ltl, our_non_progress, spin_available, spin_ltl_fair,
+                               spin_non_progress_fair)
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_spin = pytest.mark.skipif(not spin_available(), reason="spin or gcc not installed")
+
+#: ``a`` would make x 1 at once, but an unfair scheduler may run ``b`` for ever: ``<> (x == 1)``
+#: fails without fairness and holds with it (``a`` stays enabled, so it must move).
+STARVED = """byte x;
+active proctype a() { do :: x = 1 od }
+active proctype b() { do :: x == 0 -> x = 0 :: x == 1 -> x = 1 od }
+ltl q { <> (x == 1) }
+"""
+
+#: ``b`` loops for ever; ``a`` waits for a receiver that never answers (a rendezvous send is
+#: no move), ``c`` for ``x == 5``: both are blocked all along, so ``b`` alone is fair, and
+#: ``[]<> (x == 2)`` fails under fairness too.
+BLOCKED = """chan c = [0] of { byte };
+byte x;
+active proctype a() { c!1 }
+active proctype b() { do :: x = 1 - x od }
+active proctype w() { x == 5; c?_ }
+ltl p { []<> (x == 2) }
+"""
+
+#: ``a``'s ``timeout`` is never executable while ``b`` moves: a blocked process, so the
+#: cycle of ``b`` alone is fair and ``[]<> f`` fails.
+TIMEOUT = """byte x;
+bool f;
+active proctype a() { do :: timeout -> f = true od }
+active proctype b() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }
+ltl p { []<> f }
+"""
+
+#: ``q`` loops without progress for ever while ``p``, always able to move, never does: a
+#: non-progress cycle for ``pan -l``, none under fairness (``p`` passes its progress label).
+NP_STARVED = """byte x, y;
+active proctype p() { do :: x = 1 - x; progress: skip od }
+active proctype q() { do :: y = 1 - y od }
+"""
+
+#: two symmetric workers and an observer: the workers' group (order 2) keeps ``<> (x == 2)``
+RING = """byte x;
+active [2] proctype w() { do :: x < 2 -> x++ :: x == 2 -> x = 0 od }
+active proctype o() { do :: x == 1 -> x = 1 :: x != 1 -> x = x od }
+ltl p { [] (x == 0 -> <> (x == 2)) }
+"""
+
+#: a token passed round a ring of three (rotations: order 3).  On the quotient every step is
+#: "process 0 passes the token"; the fair cycle needs all three, which only the annotated
+#: quotient (sets renamed by the rotation each step takes) sees.
+TOKEN_RING = """byte tok = 3;
+active [3] proctype P() {
+  do
+  :: tok == _pid -> tok = (_pid + 1) % 3
+  od
+}
+init { if :: tok = 0 :: tok = 1 :: tok = 2 fi }
+ltl never3 { [] <> (tok == 3) }
+"""
+
+
+def cli(*args: str, text: str) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "m.pml"
+        path.write_text(text)
+        env = dict(os.environ, SYMDETECT_MODEL_CACHE="off")
+        return subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path), *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.mark.parametrize("text,unfair,fair", [
+    (STARVED, True, False),
+    (BLOCKED, True, True),
+    (TIMEOUT, True, True),
+], ids=["starved", "blocked", "timeout"])
+def test_weak_fairness_verdicts(text, unfair, fair):
+    assert our_ltl(text) is unfair
+    assert our_ltl(text, fair=True) is fair
+
+
+def test_non_progress_under_fairness():
+    assert our_non_progress(NP_STARVED) is True
+    assert our_non_progress(NP_STARVED, fair=True) is False
+
+
+@needs_spin
+@pytest.mark.parametrize("text", [STARVED, BLOCKED, TIMEOUT, RING, TOKEN_RING],
+                         ids=["starved", "blocked", "timeout", "ring", "token"])
+def test_hand_models_against_pan_f(text, tmp_path):
+    assert spin_ltl_fair(text, tmp_path) == (our_ltl(text), our_ltl(text, fair=True))
+
+
+@needs_spin
+def test_non_progress_against_pan_l_f(tmp_path):
+    assert spin_non_progress_fair(NP_STARVED, tmp_path) == (True, False)
+
+
+@needs_spin
+@pytest.mark.parametrize("seed", range(1000, 1004))
+def test_random_pairs_against_pan_f(seed, tmp_path):
+    text = fair_claimed(seed)
+    try:
+        _, fair = spin_ltl_fair(text, tmp_path)
+    except SpinRefused as e:
+        pytest.skip(f"Spin refuses the model: {e}")
+    assert our_ltl(text, fair=True) == fair
+
+
+@needs_spin
+@pytest.mark.parametrize("seed", range(1000, 1003))
+def test_random_models_against_pan_l_f(seed, tmp_path):
+    text = fair_progressed(seed)
+    try:
+        _, fair = spin_non_progress_fair(text, tmp_path)
+    except SpinRefused as e:
+        pytest.skip(f"Spin refuses the model: {e}")
+    assert our_non_progress(text, fair=True) == fair
+
+
+def test_reduced_verdict_is_the_unreduced_one_under_fairness():
+    """With ``--reduce``, fair cycles are looked for on the annotated quotient (README)."""
+    for text in (RING, STARVED, TOKEN_RING):
+        assert our_ltl(text, reduce="exact", fair=True) == our_ltl(text, fair=True)
+    assert our_ltl(RING, fair=True) is False
+    assert our_ltl(RING) is True  # o may loop at x == 1 for ever without fairness
+    assert our_ltl(TOKEN_RING, fair=True) is True
+
+
+def test_cli_weak_fairness_on_the_annotated_quotient():
+    r = cli("--weak-fairness", "--reduce", "exact", text=TOKEN_RING)
+    assert r.returncode == 1, r.stderr
+    assert ("a weakly fair cycle (as pan -f) through an accepting state among 22 states of the quotient by the "
+            "symmetry group (order 3)") in r.stdout
+    assert "the cycle starts here" in r.stdout
+    r = cli("--weak-fairness", "--reduce", "exact", text=RING)
+    assert r.returncode == 0, r.stderr
+    assert "no weakly fair cycle (as pan -f)" in r.stdout and "quotient by the symmetry group (order 2)" in r.stdout
+    assert "without reduction" not in r.stderr
+    assert cli(text=STARVED).returncode == 1
+
+
+def test_cli_weak_fairness_needs_a_claim():
+    r = cli("--weak-fairness", text="byte x;\nactive proctype p() { x = 1 }\n")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        f"symdetect: {r.stderr.split(': ', 2)[1]}: --weak-fairness applies to Promela models with a never claim, "
+        "an ltl formula or --non-progress (pan's -f needs -a or -l)"]
+
+
+#: ``a`` and ``b`` make the same state changes: a fair lasso needs both to move in its cycle,
+#: which the states alone do not show
+TWINS = """byte x;
+active proctype a() { do :: x = 1 - x od }
+active proctype b() { do :: x = 1 - x od }
+ltl p { []<> (x == 2) }
+"""
+
+
+def test_the_fair_lasso_names_the_steps_that_make_it_fair():
+    import warnings
+
+    from detect.checking.cycles import check_acceptance
+    from detect.checking.reduce import explore_reduced
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(TWINS, "twins.pml"))
+    reduced = explore_reduced(model, "none", max_states=100_000, explorer="python")
+    result = check_acceptance(model, reduced.exploration, 100_000, weak_fairness=True)
+    cycle = next(a for a in result.assertions if a.assertion.kind == "acceptance")
+    assert cycle.verdict == "fails" and "weakly fair cycle" in cycle.note
+    assert cycle.trace[cycle.loop_from].state == cycle.trace[-1].state
+    movers = {model.summands[step.summand].owners[0] for step in cycle.trace[cycle.loop_from + 1:]}
+    assert {"a[0]", "b[1]"} <= movers
