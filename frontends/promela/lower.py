@@ -2314,23 +2314,13 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     checks = [ir.Summand((), substitute(conj(tr.counter(st.inst).at(st.src), st.guard, turn(st.inst.pid)),
                                         _TIMEOUT, timeout), ir.Event(st.event), st.program, st.origin,
                          (st.inst.owner,)) for st in probes]
-    terminal_parts = []
-    for inst in instances:
-        g = inst.graph
-        ok = sorted({0} | set(g.end_labels))
-        terminal_parts.append(disj(*(tr.counter(inst).at(v) for v in ok)))
     params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
     low.variables = _named_channel_values(low)
     blocked = [conj(owner.held_by(Const(p)), neg(at_guard[p])) for p in atomic_pids]
     stored = owner.turn((), blocked) if atomic_pids else TRUE
     variables, processes = tuple(low.variables), _processes(instances, low.variables)
     assertions: tuple = (ir.Assertion("deadlockfree", "no invalid end states"),)
-    if low.trace is not None:
-        # pan's endstate: "event_trace not completed" -- unless no process is left, which
-        # pan accepts before asking endstate
-        terminal_parts.append(disj(conj(*(tr.counter(i).at(0) for i in instances)),
-                                   *(Binary("==", Name(events.EVENT), Const(v)) for v in sorted(low.trace.stops))))
-    terminal = conj(*terminal_parts)
+    terminal = _valid_end(low, tr, instances)
     if claim is not None:
         claim_graph, claim_moves = claim
         prod = product(summands, [st.holder() is not None for st in steps], claim_moves, claim_graph,
@@ -2357,6 +2347,19 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
         annotations=fairness,
     )
+
+
+def _valid_end(low: Lowering, tr: Translator, instances) -> Expr:
+    """Where a state with no move is a valid end state: every process at an end label or
+    ended, and (with a trace) the event trace completed."""
+    parts = [disj(*(tr.counter(inst).at(v) for v in sorted({0} | set(inst.graph.end_labels))))
+             for inst in instances]
+    if low.trace is not None:
+        # pan's endstate: "event_trace not completed" -- unless no process is left, which
+        # pan accepts before asking endstate
+        parts.append(disj(conj(*(tr.counter(i).at(0) for i in instances)),
+                          *(Binary("==", Name(events.EVENT), Const(v)) for v in sorted(low.trace.stops))))
+    return conj(*parts)
 
 
 def _weak_fairness(instances, non_progress: bool, atomic_free: Expr,
