@@ -16,6 +16,7 @@ the interesting ones); ``--endless``: the pairs ``promela_gen.fair_claimed(seed)
 (models whose processes loop for ever, where fairness matters); ``results/ltl_fairness.md``
 records a run.
 """
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,6 +38,10 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
             except SpinRefused as e:
                 refused += 1
                 print("refused", seed, e, flush=True)
+                continue
+            except subprocess.TimeoutExpired as e:  # spin -a, gcc or pan past its bound: not compared
+                refused += 1
+                print("refused", seed, f"spin timed out: {' '.join(map(str, e.cmd))[:80]}", flush=True)
                 continue
         changed += fair and unfair != spin
         try:
