@@ -204,3 +204,19 @@ def test_native_explorer_reports_a_violated_formula(tmp_path):
     r = cli("explore", str(path), "--engine", "native", "--no-trace")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "ltl small { [] (x < 150) } (never claim end): fails" in r.stdout
+
+
+@needs_spin
+def test_the_one_ltl_block_is_not_called_unchecked_when_reducing(tmp_path):
+    """With --reduce, the model is loaded a second time without its formula (to print the
+    whole group beside the stabiliser); that load's "not checked" warning is no news, and a
+    model whose only ltl block is checked must not be told otherwise.  A second block is."""
+    body = "byte x;\nactive [2] proctype P() { do :: x < 2 -> x++ :: x == 2 -> x = 0 od }\n"
+    one, two = tmp_path / "one.pml", tmp_path / "two.pml"
+    one.write_text(body + "ltl a { [] (x <= 2) }\n")
+    two.write_text(body + "ltl a { [] (x <= 2) }\nltl b { [] (x <= 3) }\n")
+    run = cli("explore", str(one), "--reduce", "exact")
+    assert run.returncode == 1, run.stderr  # x reaches 3: both P test x < 2 at x = 1
+    assert "not checked" not in run.stderr
+    run = cli("explore", str(two), "--reduce", "exact")
+    assert "1 ltl formula(s) not checked" in run.stderr
