@@ -104,6 +104,20 @@ def test_only_the_highest_priority_enabled_processes_move(text, stored, error, t
     check(text, stored, error, tmp_path)
 
 
+def test_set_priority_of_an_ended_process_changes_nothing(tmp_path):
+    """``set_priority`` of a pid whose process has ended is pan's "bad pid" warning and no
+    change.  pan's undo of that step restores a stale saved priority into a live process
+    and its search then misses states (Spin 6 where the semantics give 9, README): ours is
+    pinned to the semantics, and the same model with P1 still alive (``end: false``) is
+    compared with Spin itself."""
+    from tests.spin_oracle import Counts, our_counts
+
+    ended = "active proctype P0() { set_priority(1, 1) }\nactive proctype P1() { skip; skip }\n"
+    assert our_counts(ended) == Counts(9, False)
+    assert our_counts(ended.replace("set_priority(1, 1)", "skip")) == Counts(9, False)
+    check(ended.replace("skip; skip", "skip; skip; end: false"), 6, False, tmp_path)
+
+
 @pytest.mark.parametrize("text,stored,error", [
     # under a never claim (pan -DVERI: the claim moves first, its moves leave _last alone)
     ("byte x;\nactive [2] proctype P() provided (x < 3 || _pid == 1) { byte l;\n"
