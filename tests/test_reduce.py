@@ -320,3 +320,21 @@ def test_canonical_forms_are_orbit_invariants(state, element):
     assert make_reducer(_LOCK, _LOCK_DETECTION.group, "local").canonicalise(state) in orbit
     exact = make_reducer(_LOCK, _LOCK_DETECTION.group, "exact")
     assert exact.canonicalise(state) == min(orbit, key=lambda s: tuple(s[k] for k in exact.slot_order))
+
+
+def test_an_undecided_end_state_invariance_is_not_called_a_refutation():
+    """Book_1991/p319: the valid-end-state predicate reads seven program counters, too many
+    valuations to try, so invariance is undecided (not refuted); end states are checked
+    without reduction and the note says which it was."""
+    import subprocess
+    import sys
+
+    path = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "spin", "Examples", "Book_1991", "p319.pml")
+    if not os.path.exists(path):
+        pytest.skip("../shared/corpus is not present")
+    run = subprocess.run([sys.executable, "-m", "detect.cli", "explore", path, "--reduce", "exact"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stderr
+    line = next(x for x in run.stdout.splitlines() if x.startswith("assert no invalid end states"))
+    assert "fails" in line and "reads too many slots to check its invariance" in line
+    assert "is not invariant" not in line

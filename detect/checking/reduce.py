@@ -789,15 +789,19 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     def invariant(expr, cond) -> Optional[bool]:
         return condition_invariant(model, expr, cond, actions, targets)
 
-    terminal_ok = True
+    terminal_ok: Optional[bool] = True
     if model.terminal is not None:
-        terminal_ok = bool(invariant(model.terminal, compiled.terminal))
+        terminal_ok = invariant(model.terminal, compiled.terminal)
     redo: dict[int, str] = {}
     for i, (a, cond) in enumerate(zip(model.assertions, compiled.conditions)):
         if a.about:
             continue  # not this model's property: "not checked" either way
         if a.kind == "deadlockfree" and not terminal_ok:
-            redo[i] = "the valid-end-state predicate is not invariant under the symmetry group"
+            # None: it reads too many slots to try every valuation -- undecided, not refuted
+            redo[i] = ("the valid-end-state predicate is not invariant under the symmetry group"
+                       if terminal_ok is False else
+                       f"the valid-end-state predicate reads too many slots to check its invariance "
+                       f"under the symmetry group (over {INVARIANCE_LIMIT:,} valuations)")
         elif a.objective is not None:
             # min/max over representatives is the min/max over all states only for a G-invariant
             # objective, which is not checked: the value comes from an unreduced run.
