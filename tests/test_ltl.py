@@ -220,3 +220,25 @@ def test_the_one_ltl_block_is_not_called_unchecked_when_reducing(tmp_path):
     assert "not checked" not in run.stderr
     run = cli("explore", str(two), "--reduce", "exact")
     assert "1 ltl formula(s) not checked" in run.stderr
+
+
+@needs_spin
+@pytest.mark.parametrize("guard,holds", [("_pid == 1", True), ("_pid == 0", False)])
+def test_a_remote_label_without_pid_names_the_first_process_of_its_type(guard, holds, tmp_path):
+    """``P@L`` with several instances of P, all active from the start: pan's ``f_pid`` takes
+    the first process of that proctype in pid order (LTL/bakery.pml writes ``P@CS`` of
+    ``active [2] proctype P``).  Only the instance that the guard lets reach ``L`` differs."""
+    text = (f"byte x;\nactive [2] proctype P() {{ if :: {guard} -> L: x = 1 :: else -> skip fi; x = 0 }}\n"
+            "ltl p { [] !(P@L) }\n")
+    assert spin_ltl(text, tmp_path) == our_ltl(text) == our_ltl(text, reduce="exact")
+    assert our_ltl(text) is (not holds)  # our_ltl and spin_ltl: whether an error is found
+
+
+def test_a_remote_label_without_pid_is_refused_where_instances_come_and_go():
+    """With an instance created at run time, the first process of the type changes as
+    processes start and end: still refused, located."""
+    text = "active proctype P() { L: skip }\ninit { run P() }\nltl p { [] !(P@L) }\n"
+    with pytest.raises(InputError, match=r"needs a pid: P has \d+ instances, not all active from the start"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parse_text(text, "m.pml", ltl_name="p")

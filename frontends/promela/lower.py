@@ -785,10 +785,14 @@ class Translator:
             raise self.low.error(f"remote reference {e.proctype}@{e.label}: {e.proctype} has no label {e.label}",
                                  e.pos)
         if e.pid is None:
-            if len(insts) != 1:
+            if len(insts) != 1 and not all(i.running for i in insts):
                 raise self.low.error(f"remote reference {e.proctype}@{e.label} needs a pid: "
-                                     f"{e.proctype} has {len(insts)} instances", e.pos)
-            return self.counter(insts[0]).at(where)
+                                     f"{e.proctype} has {len(insts)} instances, not all active from the start",
+                                     e.pos)
+            # pan's f_pid: the first process of that proctype in pid order.  With every
+            # instance active from the start, that is the lowest pid for as long as any
+            # instance is left (pan removes processes in reverse pid order only).
+            return self.counter(min(insts, key=lambda i: i.pid)).at(where)
         pid = self.expr(e.pid, ctx)
         if isinstance(pid, Const):
             # several instances may take that pid in turn (processes created at run time)
