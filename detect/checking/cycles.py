@@ -348,6 +348,21 @@ def _annotated_steps(model: SequentialModel, fairness: WeakFairness, graph, cano
     return facts
 
 
+class _Numbering:
+    """Dense numbers for keys in the order first seen: ``keys[numbering(key)] == key``."""
+
+    def __init__(self) -> None:
+        self.index: dict = {}
+        self.keys: list = []
+
+    def __call__(self, key) -> int:
+        k = self.index.get(key)
+        if k is None:
+            k = self.index[key] = len(self.keys)
+            self.keys.append(key)
+        return k
+
+
 def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
                            timeout: Optional[float], memory_limit: Optional[int], interruptible: bool,
                            quotient: Optional[Quotient] = None
@@ -385,16 +400,9 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
     def permute(mask: int, perm) -> int:
         return sum(1 << perm[p] for p in range(n) if mask >> p & 1)
 
-    nodes: dict[tuple[int, int], int] = {}
-    keys: list[tuple[int, int]] = []
+    node = _Numbering()
+    keys = node.keys
     successors: list[frozenset[int]] = []
-
-    def node(key) -> int:
-        k = nodes.get(key)
-        if k is None:
-            k = nodes[key] = len(keys)
-            keys.append(key)
-        return k
 
     initial = frozenset(node((k, -1)) for k in sorted(graph.initial))
     while len(successors) < len(keys):
@@ -458,16 +466,9 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
         counted, turn, steps = served_of(s)
         facts.append((counted, turn, [(position[step.target], served, step) for step, served in steps
                                       if step.target is not None]))
-    nodes: dict[tuple[int, int], int] = {}
-    keys: list[tuple[int, int]] = []
+    node = _Numbering()
+    keys = node.keys
     successors: list[frozenset[int]] = []
-
-    def node(key) -> int:
-        k = nodes.get(key)
-        if k is None:
-            k = nodes[key] = len(keys)
-            keys.append(key)
-        return k
 
     def moves(k: int, j: int):
         """``(target, counter after, step)`` for each step from node ``(k, j)`` (Rules 1-3)."""
