@@ -519,6 +519,13 @@ class _Commands(click.Group):
     """The command group; Ctrl-C (or SIGTERM) outside an exploration, which reports what it
     explored, is one line and exit code 3 (incomplete), not click's "Aborted!" and 1."""
 
+    # Both spellings work: the commands mix British (`linearise`) and American (`analyze`)
+    # ones, and a user who types the other spelling should not meet "No such command".
+    ALIASES = {"analyse": "analyze", "linearize": "linearise"}
+
+    def get_command(self, ctx, cmd_name):
+        return super().get_command(ctx, self.ALIASES.get(cmd_name, cmd_name))
+
     def invoke(self, ctx):
         import warnings
 

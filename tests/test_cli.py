@@ -38,6 +38,18 @@ def test_analyze_json_token_circulation():
     assert set(data["timings"]) >= {"parse", "csp", "graph", "automorphisms", "group"}
 
 
+def test_both_spellings_of_analyse_and_linearise():
+    """`analyse` and `linearize` are the same commands as `analyze` and `linearise`, and the
+    help lists each once."""
+    a, b = run("analyse", TOKEN, "-D", "N=3", "--json"), run("analyze", TOKEN, "-D", "N=3", "--json")
+    assert a.exit_code == b.exit_code == 0, a.output
+    assert json.loads(a.stdout)["group_order"] == json.loads(b.stdout)["group_order"] == 6
+    a, b = run("linearize", TOKEN, "-D", "N=3"), run("linearise", TOKEN, "-D", "N=3")
+    assert a.exit_code == b.exit_code == 0 and a.stdout == b.stdout and "var token[3]" in a.stdout
+    listed = run("--help").output
+    assert "analyse" not in listed and "linearize" not in listed and "analyze" in listed
+
+
 def test_analyze_report_in_words_and_verify():
     result = run("analyze", TOKEN, "-D", "N=3", "--verify")
     assert result.exit_code == 0, result.output
