@@ -838,7 +838,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                                          symmetries=checks if check else ())
     except NotASymmetry as wrong:
         # Never trust a refuted generator: the verdicts come from a plain run.
-        what = (f"generator {wrong.generator}" if wrong.generator < len(actions) else
+        what = (f"generator {wrong.generator}" if wrong.generator < len(group.acting_points) else
+                "an exchange of two places of a multiset" if wrong.generator < len(actions) else
                 checks[wrong.generator].name or f"symmetry {wrong.generator}")
         note = (f"{what} is not a symmetry of this model (it does not map the "
                 f"steps of a reachable state onto those of its image): explored without reduction. "
