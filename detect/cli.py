@@ -636,7 +636,9 @@ def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, eng
     seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max,
                      ltl_name=ltl_name)
     parse_seconds = time.perf_counter() - start
-    detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
+    unsorted = unsorted_reading(seq, lambda: load_model(model, defines, process, max_procs, domain_states,
+                                                        loop_max=loop_max, multiset_sort=False))
+    detection = run_detection(unsorted or seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit,
                               memory_limit=parse_size(memory_limit) if memory_limit is not None else None)
     from detect.checking.verify import INTERRUPTED, verify as verify_generators
@@ -652,6 +654,7 @@ def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, eng
             report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
                                        max_states=max_states, progress=run.telling(tell), timeout=run.remaining(),
                                        interruptible=True)
+    places = multiset_places_check(seq, detection, verify, max_states, run) if unsorted is not None else None
     measured = None
     if measure and report is not None and report.stopped_by == INTERRUPTED:
         from detect.checking.completeness import Completeness
@@ -671,12 +674,18 @@ def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, eng
     if as_json:
         from detect.export import analysis_json
 
-        click.echo(json.dumps(analysis_json(detection, timings, report, measured, graph_limit), indent=2))
+        shown = analysis_json(detection, timings, report, measured, graph_limit)
+        if places is not None:
+            shown["multisets"] = {"text": places[1], "ok": places[0]}
+        click.echo(json.dumps(shown, indent=2))
     else:
         print_analysis(detection, timings, report, all_cycles, timeout)
         if measured is not None:
             print_completeness(measured, graph_limit, timeout)
-    if report is not None and not report.ok:
+        if places is not None:
+            out.print(("" if places[0] is not False else "[red]") + escape(places[1]) +
+                      ("" if places[0] is not False else "[/red]"))
+    if (report is not None and not report.ok) or (places is not None and places[0] is False):
         sys.exit(EXIT_VIOLATED)
     incomplete = (report is not None and not report.complete) or (measured is not None and measured.stopped_by)
     if incomplete and not partial_ok:
@@ -994,6 +1003,35 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
                        stopped=what_stopped(reduced.exploration, run, spin_stop), timeout=timeout,
                        advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
+
+
+def multiset_places_check(seq, detection, verify: bool, max_states: int, run) -> tuple[Optional[bool], str]:
+    """``analyze`` on a Murphi model whose multisets are sorted (detection made on the
+    unsorted reading): whether the group normalises the permutations of the multisets'
+    places (``checking.multisets``, what ``explore --reduce`` needs to quotient by both),
+    and with ``verify`` whether exchanging places is a symmetry up to sorting on the
+    unsorted reading's reachable states.  ``(ok, text)``; ok is None when unchecked."""
+    from detect.checking.multisets import multiset_instances, normaliser_failure, same_layout, verify_places
+    from detect.ir.points import LiteralPoints
+
+    model = detection.model
+    head = ("multisets: symmetry detected on the unsorted reading (CMurphi's -nomultiset); explore --reduce "
+            "quotients by it with each multiset's place permutations")
+    if not same_layout(seq, model):
+        return None, head + ": not here (the unsorted reading's domains were narrowed); give --nomultiset"
+    failure = normaliser_failure(detection.group.acting_points, LiteralPoints.of(model), multiset_instances(model))
+    if failure is not None:
+        return False, head + f", which the group must normalise: it does not ({failure})"
+    text = head + ", which the group normalises (checked)"
+    if not verify:
+        return None, text
+    run.enter("verifying the multisets' place permutations")
+    ok, checked, complete, why = verify_places(model, max_states, timeout=run.remaining())
+    if not ok:
+        return False, text + f"; place exchanges: NOT a symmetry up to sorting: {why}"
+    return (True if complete else None), text + (f"; place exchanges verified up to sorting on the {checked:,} "
+                                                f"reachable states of the unsorted reading"
+                                                + ("" if complete else " (stopped early)"))
 
 
 def report_start_fault(model: str, fault: StartStateFault, as_json: bool, defines: dict) -> None:

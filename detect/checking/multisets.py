@@ -137,3 +137,43 @@ def same_layout(a: SequentialModel, b: SequentialModel) -> bool:
     """Whether ``a`` and ``b`` have the same state slots and domains (the sorted and unsorted
     readings of one Murphi model do, unless narrowing took one's domains from its states)."""
     return [(v.name, v.domain, v.length) for v in a.variables] == [(v.name, v.domain, v.length) for v in b.variables]
+
+
+def place_swap_functions(instances: Instances) -> list[Callable[[State], State]]:
+    """P's generators as state maps (each multiset's neighbouring places exchanged)."""
+    out = []
+    for places in instances:
+        for a, b in zip(places, places[1:]):
+            def swap(s: State, a=a, b=b) -> State:
+                t = list(s)
+                for x, y in zip(a, b):
+                    t[x], t[y] = s[y], s[x]
+                return tuple(t)
+            out.append(swap)
+    return out
+
+
+def verify_places(model: SequentialModel, max_states: int = 1_000_000, timeout: Optional[float] = None):
+    """Condition 2 of the module docstring on ``model`` (the unsorted reading), state by state
+    in breadth-first order: for every exchange τ of neighbouring places, the successors of
+    τ(s) sorted are those of s sorted, faults included.  Returns ``(ok, states checked,
+    complete, why)``: ``why`` names the first state where it fails."""
+    from detect.statespace.compile import compile_model
+    from detect.statespace.explore import reachable_graph
+
+    instances = multiset_instances(model)
+    compiled = compile_model(model)
+    graph = reachable_graph(compiled, max_states, timeout=timeout)
+    settle = settler(instances)
+    swaps = place_swap_functions(instances)
+
+    def steps(s: State) -> set:
+        return {None if t is None else settle(t) for t in compiled.successors(s)}
+
+    for n, s in enumerate(graph.states):
+        mine = steps(s)
+        for tau in swaps:
+            if steps(tau(s)) != mine:
+                return False, n + 1, graph.complete, (f"exchanging two places of a multiset in state {s} "
+                                                      f"changes its successors (up to sorting)")
+    return True, len(graph.states), graph.complete, ""
