@@ -801,13 +801,15 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         detection = detect(model, engine=engine, table_limit=table_limit)
     group = detection.group
     pts = LiteralPoints.of(model)
+    if instances and group.order == 1:
+        instances = ()  # nothing beyond the sort, which every step of the model makes itself
     if instances:
         from detect.checking.multisets import normaliser_failure
 
         if distributed is not None:
             raise ReductionError("--distributed does not quotient by the places of Murphi's multisets; "
                                  "explore in one process, or give --nomultiset")
-        failure = normaliser_failure(group.acting_points, pts, instances) if group.order > 1 else None
+        failure = normaliser_failure(group.acting_points, pts, instances)
         if failure is not None:
             note = (f"the group detected on the unsorted reading does not normalise the permutations of the "
                     f"multisets' places ({failure}): explored without symmetry reduction, multisets sorted")
