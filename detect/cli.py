@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from pathlib import Path
 import sys
 import time
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from typing import Callable, Iterator, Optional, Sequence
 
 import click
 
-from detect.errors import InputError
+from detect.errors import InputError, StartStateFault
 from detect.ir import ModelError, SequentialModel
 from detect.symmetry.graph import GRAPH_LIMIT
 
@@ -125,10 +126,13 @@ def show_size(n: float) -> str:
 def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = None,
                max_procs: Optional[int] = None, domain_states: Optional[int] = None,
                show_progress: bool = False, loop_max: Optional[int] = None,
-               multiset_sort: bool = True, ltl_name: Optional[str] = None) -> SequentialModel:
+               multiset_sort: bool = True, ltl_name: Optional[str] = None,
+               start_faults: bool = False) -> SequentialModel:
     """The model at ``path``, narrowed exploring at most ``domain_states`` states where its
     domains come from the reachable states (``--domain-states``); a status line shows how
-    those explorations go when ``show_progress`` and standard error is a terminal."""
+    those explorations go when ``show_progress`` and standard error is a terminal.
+    ``start_faults``: a Murphi start state that faults is raised as ``StartStateFault``
+    (``explore`` reports it as CMurphi does), not refused."""
     import warnings
 
     run = current_run()
@@ -138,7 +142,7 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
     with warnings.catch_warnings(record=True) as caught, \
             status_line(show_progress and sys.stderr.isatty(), "loading the model") as tell:
         model = _load(path, defines, process, max_procs, domain_states, exploration_progress(
-            run.telling(tell), "domain narrowing: exploring"), loop_max, multiset_sort, ltl_name)
+            run.telling(tell), "domain narrowing: exploring"), loop_max, multiset_sort, ltl_name, start_faults)
     for w in caught:
         warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return model
@@ -146,7 +150,7 @@ def load_model(path: str, defines: tuple[str, ...], process: Optional[str] = Non
 
 def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs: Optional[int],
           domain_states: Optional[int], progress, loop_max: Optional[int] = None,
-          multiset_sort: bool = True, ltl_name: Optional[str] = None) -> SequentialModel:
+          multiset_sort: bool = True, ltl_name: Optional[str] = None, start_faults: bool = False) -> SequentialModel:
     from detect.transform.load import load_model as load_narrowed
 
     try:
@@ -154,6 +158,8 @@ def _load(path: str, defines: tuple[str, ...], process: Optional[str], max_procs
                              domain_states=domain_states, progress=progress, loop_max=loop_max,
                              multiset_sort=multiset_sort, ltl_name=ltl_name)
     except InputError as e:
+        if start_faults and isinstance(e, StartStateFault):
+            raise
         raise Failure(str(e)) from None
 
 
@@ -637,7 +643,9 @@ def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, eng
     seq = load_model(model, defines, process, max_procs, domain_states, show_progress=not as_json, loop_max=loop_max,
                      ltl_name=ltl_name)
     parse_seconds = time.perf_counter() - start
-    detection = run_detection(seq, engine, table_limit, domain_states, show_progress=not as_json,
+    unsorted = unsorted_reading(seq, lambda: load_model(model, defines, process, max_procs, domain_states,
+                                                        loop_max=loop_max, multiset_sort=False))
+    detection = run_detection(unsorted or seq, engine, table_limit, domain_states, show_progress=not as_json,
                               graph_limit=graph_limit,
                               memory_limit=parse_size(memory_limit) if memory_limit is not None else None)
     from detect.checking.verify import INTERRUPTED, verify as verify_generators
@@ -653,6 +661,7 @@ def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, eng
             report = verify_generators(detection.model, [g.permutation for g in detection.group.generators],
                                        max_states=max_states, progress=run.telling(tell), timeout=run.remaining(),
                                        interruptible=True)
+    places = multiset_places_check(seq, detection, verify, max_states, run) if unsorted is not None else None
     measured = None
     if measure and report is not None and report.stopped_by == INTERRUPTED:
         from detect.checking.completeness import Completeness
@@ -672,12 +681,18 @@ def analyze(model, defines, as_json, process, ltl_name, max_procs, loop_max, eng
     if as_json:
         from detect.export import analysis_json
 
-        click.echo(json.dumps(analysis_json(detection, timings, report, measured, graph_limit), indent=2))
+        shown = analysis_json(detection, timings, report, measured, graph_limit)
+        if places is not None:
+            shown["multisets"] = {"text": places[1], "ok": places[0]}
+        click.echo(json.dumps(shown, indent=2))
     else:
         print_analysis(detection, timings, report, all_cycles, timeout)
         if measured is not None:
             print_completeness(measured, graph_limit, timeout)
-    if report is not None and not report.ok:
+        if places is not None:
+            out.print(("" if places[0] is not False else "[red]") + escape(places[1]) +
+                      ("" if places[0] is not False else "[/red]"))
+    if (report is not None and not report.ok) or (places is not None and places[0] is False):
         sys.exit(EXIT_VIOLATED)
     incomplete = (report is not None and not report.complete) or (measured is not None and measured.stopped_by)
     if incomplete and not partial_ok:
@@ -910,12 +925,13 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     run, memory_limit = current_run(), parse_size(memory_limit) if memory_limit is not None else None
     distributed = distributed_spec(distributed, workers, strategy)
 
-    def explore_one(seq, stage: str):
-        """``seq`` explored as asked (reduced, acceptance cycles checked), its detection."""
+    def explore_one(seq, stage: str, detect_on=None):
+        """``seq`` explored as asked (reduced, acceptance cycles checked), its detection (made
+        on ``detect_on``, default ``seq``: see ``unsorted_reading``)."""
         from detect.checking.cycles import check_acceptance
         from detect.checking.reduce import acceptance_quotient
 
-        detection = (run_detection(seq, "auto", table_limit, domain_states, show_progress=not as_json,
+        detection = (run_detection(detect_on or seq, "auto", table_limit, domain_states, show_progress=not as_json,
                                    graph_limit=graph_limit, memory_limit=memory_limit)
                      if strategy != "none" else None)
         # The exploration gets the time left as its own time-out, so that it stops and reports
@@ -938,10 +954,10 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
             err.print(f"symdetect: warning: {note}", markup=False)
         return reduced, detection
 
-    def load_asked(about: Optional[str]):
+    def load_asked(about: Optional[str], multiset_sort: bool = not nomultiset):
         """The model of process ``about`` (CSP#; None: as asked), loaded with the Murphi options."""
         loaded = load_model(model, defines, about, max_procs, domain_states, show_progress=not as_json,
-                            loop_max=loop_max, multiset_sort=not nomultiset, ltl_name=ltl_name)
+                            loop_max=loop_max, multiset_sort=multiset_sort, ltl_name=ltl_name, start_faults=True)
         if ndl:
             if not model.lower().endswith(".m"):
                 raise Failure(f"{model}: --ndl applies to Murphi models only")
@@ -949,11 +965,15 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                                                                   if a.kind != "deadlockfree"))
         return loaded
 
-    seq = load_asked(process)
+    try:
+        seq = load_asked(process)
+    except StartStateFault as e:
+        report_start_fault(model, e, as_json, parse_defines(defines))
     if weak_fairness and dict(seq.annotations).get("weak_fairness") is None:
         raise Failure(f"{model}: --weak-fairness applies to Promela models with a never claim, an ltl formula "
                       "or --non-progress (pan's -f needs -a or -l)")
-    reduced, detection = explore_one(seq, "exploring")
+    unsorted = unsorted_reading(seq, lambda: load_asked(process, multiset_sort=False)) if strategy != "none" else None
+    reduced, detection = explore_one(seq, "exploring", unsorted)
     # CSP#: each #assert is about its own process.  Without --process, each other asserted
     # process is explored too, for its own assertions (with --process they stay "not checked").
     others: dict = {}
@@ -990,6 +1010,76 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     report_exploration(seq, reduced.exploration, as_json, trace, extra=extra, partial_ok=partial_ok,
                        stopped=what_stopped(reduced.exploration, run, spin_stop), timeout=timeout,
                        advice=spin_advice, trail=trail, defines=parse_defines(defines), others=others)
+
+
+def multiset_places_check(seq, detection, verify: bool, max_states: int, run) -> tuple[Optional[bool], str]:
+    """``analyze`` on a Murphi model whose multisets are sorted (detection made on the
+    unsorted reading): whether the group normalises the permutations of the multisets'
+    places (``checking.multisets``, what ``explore --reduce`` needs to quotient by both),
+    and with ``verify`` whether exchanging places is a symmetry up to sorting on the
+    unsorted reading's reachable states.  ``(ok, text)``; ok is None when unchecked."""
+    from detect.checking.multisets import multiset_instances, normaliser_failure, same_layout, verify_places
+    from detect.ir.points import LiteralPoints
+
+    model = detection.model
+    head = ("multisets: symmetry detected on the unsorted reading (CMurphi's -nomultiset); explore --reduce "
+            "quotients by it with each multiset's place permutations")
+    if not same_layout(seq, model):
+        return None, head + ": not here (the unsorted reading's domains were narrowed); give --nomultiset"
+    failure = normaliser_failure(detection.group.acting_points, LiteralPoints.of(model), multiset_instances(model))
+    if failure is not None:
+        return False, head + f", which the group must normalise: it does not ({failure})"
+    text = head + ", which the group normalises (checked)"
+    if not verify:
+        return None, text
+    run.enter("verifying the multisets' place permutations")
+    ok, checked, complete, why = verify_places(model, max_states, timeout=run.remaining())
+    if not ok:
+        return False, text + f"; place exchanges: NOT a symmetry up to sorting: {why}"
+    return (True if complete else None), text + (f"; place exchanges verified up to sorting on the {checked:,} "
+                                                f"reachable states of the unsorted reading"
+                                                + ("" if complete else " (stopped early)"))
+
+
+def report_start_fault(model: str, fault: StartStateFault, as_json: bool, defines: dict) -> None:
+    """A Murphi start state faulted: the run's error verdict, as CMurphi reports it (it stops
+    there, having stored ``fault.states`` start states, 0 rules fired), and exit 1."""
+    where = str(fault)
+    if as_json:
+        click.echo(json.dumps({
+            "model": Path(model).stem, "parameters": defines, "states": fault.states, "transitions": 0,
+            "initial": fault.states, "deadlocks": 0, "faults": 1, "stopped": None, "truncated": False,
+            "assertions": [], "first_faults": [{"state": None, "origin": "Startstate", "message": where}],
+            "start_state_fault": where}, indent=2))
+    else:
+        params = ", ".join(f"{k}={v}" for k, v in defines.items())
+        out.print(f"[bold]{escape(Path(model).stem)}[/bold]" + escape(f"  ({params})" if params else ""))
+        table = rich_table(show_header=False)
+        table.add_column("", style="bold")
+        table.add_column("", justify="right")
+        table.add_row("states", f"{fault.states:,}")
+        table.add_row("transitions", "0")
+        table.add_row("states with faults", "1 (a start state)")
+        out.print(table)
+        out.print(f"[red]error: {escape(where)}[/red]")
+        out.print(escape(f"(CMurphi stops at a start state that faults too, after the {fault.states:,} start "
+                         f"states it made before it: the last Startstate first)"))
+    sys.exit(EXIT_VIOLATED)
+
+
+def unsorted_reading(seq, load_unsorted) -> Optional[SequentialModel]:
+    """For a Murphi model whose multisets are sorted (CMurphi's default), its unsorted reading
+    (``load_unsorted()``, CMurphi's ``-nomultiset``), on which symmetry is detected: the sort
+    compares scalarset values with ``<``, which no scalarset permutation preserves, and the
+    reduction quotients by the multisets' place permutations itself (``checking.multisets``).
+    None for any other model."""
+    if not seq.annotation("multisets_sorted"):
+        return None
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the same file: its warnings were shown once
+        return load_unsorted()
 
 
 def check_csp_ltl(seq, reduced, detection, strategy: str, table_limit: int, domain_states: int,

@@ -17,3 +17,19 @@ class InputError(Exception):
         if self.line:
             where += f":{self.line}:{self.column or 1}"
         return f"{where}: {self.message}"
+
+
+class StartStateFault(InputError):
+    """A Murphi ``Startstate`` faults (reads an undefined value, assigns out of range, fails
+    an ``Assert``): CMurphi reports it as the run's error after storing the ``states``
+    distinct start states it made before (its order: the last declared ``Startstate``
+    first, each ``Ruleset`` binding with its first parameter varying fastest), and so does
+    ``explore`` (exit 1); every other command refuses the model with the located line."""
+
+    def __init__(self, message: str, path: str = "", line: int = 0, column: int = 0, states: int = 0,
+                 fault: str = ""):
+        super().__init__(message, path, line, column)
+        self.states = states
+        #: the fault alone (``message`` says which start state)
+        self.fault = fault or message
+

@@ -236,6 +236,8 @@ def ours(path: Path, defines: Optional[dict[str, int]] = None):
             return f"crash: {type(cli.exception).__name__}: {cli.exception}"
         return (cli.output.strip().splitlines() or ["?"])[-1]
     data = json.loads(cli.output[cli.output.index("{"):])
+    if "start_state_fault" in data:  # CMurphi stops there too: the start states made before, 0 rules fired
+        return data["states"], 0, True, False
     counts = murphi_counts(load(path, defines))
     deadlocked = getattr(counts, "deadlocked", False)
     assert counts.states == data["states"] and (counts.violated or deadlocked) == (cli.exit_code == 1), (counts, data)

@@ -847,3 +847,57 @@ class NoValue(Exception):
 def generate(seed: int, budget: int = 6_000) -> str:
     """The text of random model number ``seed`` (deterministic)."""
     return Gen(seed, budget).model()
+
+
+def generate_multiset(seed: int) -> str:
+    """A random model of a network that is a ``Multiset`` of messages naming scalarset
+    processes (newlist6.m's and newcache3.m's shape): the scalarset group is a symmetry of
+    its unsorted reading, so ``explore --reduce exact`` meets CMurphi's ``-sym1`` (multisets
+    reduced) and ``-sym1 -nomultiset``.  Drawn: the number of processes and places, an
+    element that is the scalarset itself or a record (with a second process field, a bit),
+    and which rules there are (send, receive by ``Choose``, purge by ``MultisetRemovePred``,
+    forward by rewriting an element, a count guard, an invariant)."""
+    r = random.Random(seed)
+    n, size = r.choice([2, 3]), r.choice([2, 3])
+    record = r.random() < 0.7
+    two = record and r.random() < 0.5
+    lines = [f"Const N : {n};", "Type P : Scalarset(N);"]
+    if record:
+        lines.append("  M : Record p : P;" + (" q : P;" if two else "") + " v : 0..1; End;")
+    elem = "M" if record else "P"
+    lines += [f"Var ms : Multiset[{size}] Of {elem};", "  st : Array[P] Of 0..2;"]
+    last = r.random() < 0.5
+    if last:
+        lines.append("  last : P;")
+    lines.append("Startstate Begin For i : P Do st[i] := 0; End;" + (" Undefine last;" if last else "") + " End;")
+    pid = (lambda i: f"ms[{i}].p") if record else (lambda i: f"ms[{i}]")
+    room = f"MultisetCount(c : ms, true) < {size}"
+    body = []
+    if record:
+        value = r.choice(["st[p] % 2", "1 - st[p] % 2", "0"])
+        fill = f"m.p := p; m.v := {value};" + (f" m.q := {r.choice(['p', 'last'])};" if two else "")
+        if two and "last" in fill and not last:
+            fill = fill.replace("m.q := last", "m.q := p")
+        body.append(f'Ruleset p : P Do Rule "send" st[p] < 2 & {room} ==> Var m : M;\n'
+                    f'  Begin {fill} MultisetAdd(m, ms); st[p] := st[p] + 1; End; End;')
+    else:
+        body.append(f'Ruleset p : P Do Rule "send" st[p] < 2 & {room} ==>\n'
+                    f'  Begin MultisetAdd(p, ms); st[p] := st[p] + 1; End; End;')
+    effect = r.choice(["st[{p}] := 0;", "st[{p}] := (st[{p}] + 1) % 3;", "If st[{p}] > 0 Then st[{p}] := st[{p}] - 1; End;"])
+    guard = "true" if not record or r.random() < 0.5 else "ms[i].v = 0"
+    recv = f'Choose i : ms Do Rule "recv" {guard} ==>\n  Begin {effect.format(p=pid("i"))}'
+    if last:
+        recv += f" last := {pid('i')};"
+    body.append(recv + " MultisetRemove(i, ms); End; End;")
+    if r.random() < 0.5:
+        body.append(f'Ruleset p : P Do Rule "purge" st[p] = 2 ==>\n'
+                    f'  Begin MultisetRemovePred(j : ms, {pid("j")} = p); st[p] := 0; End; End;')
+    if r.random() < 0.4:
+        body.append(f'Ruleset p : P Do Choose i : ms Do Rule "forward" {pid("i")} != p ==>\n'
+                    f'  Begin {pid("i")} := p; End; End; End;')
+    if last and r.random() < 0.5:
+        body.append('Rule "forget" !IsUndefined(last) ==> Undefine last; End;')
+    if r.random() < 0.5:
+        body.append(f'Invariant "bounded" MultisetCount(c : ms, true) <= {size};')
+    r.shuffle(body)
+    return "\n".join(lines + body) + "\n"

@@ -468,3 +468,29 @@ Startstate Begin x := 0; fl[0] := true; Undefine fl[1]; Undefine s; Undefine r; 
     assert violated == error
     if not error:
         assert (states, fired) == (2, 1)
+
+
+@pytest.mark.parametrize("text, states, where", [
+    ("Var x : 0..2; y : 0..2;\nStartstate Begin x := y + 1; End;\n", 0, ":2:1: start state fails"),
+    ('Var x : 0..2;\nStartstate "c" Begin x := 3; End;\nStartstate "a" Begin x := 0; End;\n'
+     'Startstate "b" Begin x := 1; End;\n', 2, ":2:1: start state fails: "),
+    ('Var x : 0..3;\nRuleset i : 0..1 Do Ruleset j : 0..1 Do Startstate Begin\n'
+     '  Assert !(i = 1 & j = 0) "bad start"; x := i * 2 + j; End; End; End;\n', 1, "(i=1, j=0)"),
+])
+def test_a_start_state_that_faults_is_explores_error_verdict(text, states, where, tmp_path):
+    """CMurphi 5.4 reports the error with the start states it stored before (0, 2, 1 here:
+    the last Startstate first, a ruleset's first parameter fastest); we refused the model
+    (exit 2).  Now exit 1, the located fault, and CMurphi's count; analyze still refuses."""
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    path = tmp_path / "s.m"
+    path.write_text(text + 'Rule "r" true ==> x := (x + 1) % 3; End;\n')
+    result = CliRunner().invoke(main, ["explore", str(path), "--json"])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    assert data["states"] == states and data["faults"] == 1 and where in data["start_state_fault"]
+    text_run = CliRunner().invoke(main, ["explore", str(path)])
+    assert text_run.exit_code == 1 and "error: " in text_run.output
+    assert CliRunner().invoke(main, ["analyze", str(path)]).exit_code == 2

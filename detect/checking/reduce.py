@@ -86,6 +86,10 @@ class Reducer:
     #: Moves ``canonicalise`` makes beyond the group's generators, each checked on the
     #: expanded states where it applies (``pids``: ``detect.checking.pids.pid_swaps``).
     local_symmetries: tuple[LocalSymmetry, ...] = ()
+    #: Murphi multisets sorted (``detect.checking.multisets``): CMurphi's sort, by which the
+    #: checks compare steps, and the place exchanges (P's generators), checked and used too.
+    settle: Optional[Callable[[State], State]] = None
+    place_symmetries: tuple[PointSymmetry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -568,6 +572,52 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
     return graph_reducer(graph, group.order, order, graph_engine, native=fast_paths, memory_limit=memory_limit)
 
 
+def multiset_reducer(model: SequentialModel, group, strategy: str, instances,
+                     enumerate_limit: int = ENUMERATE_LIMIT) -> Reducer:
+    """The canonicaliser for a model whose multisets are sorted, ``group`` (G) detected on its
+    unsorted reading: CMurphi's sort of the least image under H = <G, P>, P permuting each
+    multiset's places (``detect.checking.multisets``; the caller has checked that G
+    normalises P).  ``exact``: stabiliser-chain backtracking over H; ``enumerate``: the least
+    sorted image over all of G; ``local``: hill climbing with G's and P's generators, sorted."""
+    from detect.checking.multisets import place_swaps, settler
+
+    if strategy not in ("exact", "enumerate", "local"):
+        raise ReductionError(f"--reduce {strategy} does not quotient by the places of Murphi's multisets; "
+                             "use exact, enumerate or local, or --nomultiset")
+    pts = LiteralPoints.of(model)
+    settle = settler(instances)
+    swaps = place_swaps(instances, pts)
+    places = tuple(point_symmetry(g, pts) for g in swaps)
+    gens = [tuple(g) for g in group.acting_points]
+    whole = permutation_group(gens + swaps, len(pts.pairs))
+    order = slot_order(whole, pts)
+    key = _key_function(order)
+    described = (f"G of order {group.order:,} (detected on the unsorted reading) with the permutations of the "
+                 f"places of {len(instances)} multiset(s)")
+    if strategy == "enumerate":
+        g_only = permutation_group(gens, len(pts.pairs))
+        if g_only.order() > enumerate_limit:
+            raise ReductionError(
+                f"--reduce enumerate would apply all {g_only.order():,} group elements to every state "
+                f"(limit {enumerate_limit:,}); use --reduce exact")
+        actions = [_compile_action(g, pts) for g in g_only.elements()]
+
+        def canonicalise(s: State) -> State:
+            return min(settle(act(s)) for act in actions)
+
+        method = f"least sorted image over all {g_only.order():,} elements of G (CMurphi's -sym1 with multisets)"
+    else:
+        inner = (smallest_image(whole, pts, order) if strategy == "exact"
+                 else local_canonicaliser(gens + swaps, pts, key))
+
+        def canonicalise(s: State) -> State:
+            return settle(inner(s))
+
+        method = ("least image by stabiliser-chain backtracking over " if strategy == "exact"
+                  else "hill climbing with the generators of ") + described + ", then the multisets sorted"
+    return Reducer(strategy, group.order, canonicalise, order, method, settle=settle, place_symmetries=places)
+
+
 def graph_reducer(graph, group_order: int, order: tuple[int, ...], graph_engine: str = "auto",
                   native: bool = True, memory_limit: Optional[int] = None) -> Reducer:
     """``graph``: in C where a compiler is present (``NativeGraphCanonicaliser``, which the
@@ -734,7 +784,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
 
     Why one function: each strategy's set-up (canonicaliser, checks, the unreduced fallback) is a few lines sharing one detection and one verdict merge.
     """
-    if detection is not None:
+    instances = _multiset_quotient(model, detection)
+    if detection is not None and not instances:
         # The input, or its narrowing to the reachable domains (the same transition system,
         # see ``detect.transform.reachable``), whose domains the generators act on.
         model = detection.model
@@ -749,9 +800,27 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
 
         detection = detect(model, engine=engine, table_limit=table_limit)
     group = detection.group
-    reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit, memory_limit=memory_limit)
     pts = LiteralPoints.of(model)
-    actions = [point_symmetry(g, pts) for g in group.acting_points]
+    if instances and group.order == 1:
+        instances = ()  # nothing beyond the sort, which every step of the model makes itself
+    if instances:
+        from detect.checking.multisets import normaliser_failure
+
+        if distributed is not None:
+            raise ReductionError("--distributed does not quotient by the places of Murphi's multisets; "
+                                 "explore in one process, or give --nomultiset")
+        failure = normaliser_failure(group.acting_points, pts, instances)
+        if failure is not None:
+            note = (f"the group detected on the unsorted reading does not normalise the permutations of the "
+                    f"multisets' places ({failure}): explored without symmetry reduction, multisets sorted")
+            plain = explore_state_space(compiled, max_states=max_states, timeout=timeout, progress=progress,
+                                        engine=explorer, memory_limit=memory_limit, workers=workers)
+            return ReducedExploration(plain, Reducer(strategy, group.order, None, tuple(range(len(pts.slot_points))),
+                                                     "no reduction: " + note), (note,))
+        reducer = multiset_reducer(model, group, strategy, instances, enumerate_limit)
+    else:
+        reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit, memory_limit=memory_limit)
+    actions = [point_symmetry(g, pts) for g in group.acting_points] + list(reducer.place_symmetries)
     checks = tuple(actions) + reducer.local_symmetries
 
     try:
@@ -759,7 +828,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
             result = explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                                          memory_limit=memory_limit, workers=workers, distributed=distributed,
                                          canonicalise=reducer.canonicalise, native_canonical=reducer.native_canonical,
-                                         progress=progress,
+                                         progress=progress, settle=reducer.settle,
                                          symmetries=checks if check and reducer.canonicalise is not None else ())
         except CanonicalUndecided:
             # The C search ran out of branches in the native explorer, which cannot ask
@@ -771,7 +840,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                                          symmetries=checks if check else ())
     except NotASymmetry as wrong:
         # Never trust a refuted generator: the verdicts come from a plain run.
-        what = (f"generator {wrong.generator}" if wrong.generator < len(actions) else
+        what = (f"generator {wrong.generator}" if wrong.generator < len(group.acting_points) else
+                "an exchange of two places of a multiset" if wrong.generator < len(actions) else
                 checks[wrong.generator].name or f"symmetry {wrong.generator}")
         note = (f"{what} is not a symmetry of this model (it does not map the "
                 f"steps of a reachable state onto those of its image): explored without reduction. "
@@ -783,8 +853,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                                   (note,))
     if reducer.canonicalise is None:
         return ReducedExploration(result, reducer, ())
-    targets = [[pts.pairs[g[pts.slot_points[k][0]]][0] if pts.slot_points[k] else k
-                for k in range(len(pts.slot_points))] for g in group.acting_points]
+    targets = [[pts.pairs[g.images[pts.slot_points[k][0]]][0] if pts.slot_points[k] else k
+                for k in range(len(pts.slot_points))] for g in actions]
 
     def invariant(expr, cond) -> Optional[bool]:
         return condition_invariant(model, expr, cond, actions, targets)
@@ -830,6 +900,20 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                               reducer, tuple(notes))
 
 
+def _multiset_quotient(model: SequentialModel, detection):
+    """The places of ``model``'s multisets when ``model`` sorts them and ``detection`` was made
+    on its unsorted reading (``detect.checking.multisets``); else ``()``."""
+    from detect.checking.multisets import multiset_instances, same_layout
+
+    if detection is None or not model.annotation("multisets_sorted") or \
+            detection.model.annotation("multisets_sorted") or not multiset_instances(detection.model):
+        return ()
+    if not same_layout(model, detection.model):
+        raise ReductionError("the unsorted reading of the multisets has other domains than the sorted one "
+                             "(narrowed to its reachable values); give --nomultiset")
+    return multiset_instances(model)
+
+
 def acceptance_quotient(detection, reduced: ReducedExploration):
     """The ``detect.checking.cycles.Quotient`` that looks for acceptance cycles on the
     quotient of ``detection``'s model by the group ``reduced`` used, or None where the run
@@ -837,7 +921,8 @@ def acceptance_quotient(detection, reduced: ReducedExploration):
     from detect.checking.cycles import Quotient
 
     reducer = reduced.reducer
-    if detection is None or reducer.canonicalise is None or reducer.local_symmetries or reducer.strategy == "pids":
+    if detection is None or reducer.canonicalise is None or reducer.local_symmetries or reducer.strategy == "pids" \
+            or reducer.settle is not None:
         return None
     model = detection.model
     pts = LiteralPoints.of(model)

@@ -358,6 +358,7 @@ def explore_state_space(
     native_canonical: NativeCanonical | None = None,
     workers: int | None = None,
     distributed=None,
+    settle: Callable[[State], State] | None = None,
 ) -> Exploration:
     """Explore the reachable states breadth first (see the module docstring).
 
@@ -373,6 +374,9 @@ def explore_state_space(
     steps of σ(s) must be σ applied to the steps of s, faults included; else
     ``NotASymmetry`` is raised.  Detection proves this, but a reduced
     run that trusted a wrong generator would hide errors, so it is checked where it is used.
+    With ``settle`` (a canonical form under permutations of Murphi multiset places,
+    ``detect.checking.multisets``) the steps are compared settled: σ must be a symmetry up
+    to those permutations.  Only this Python explorer takes ``settle``.
 
     ``engine`` (``auto``, ``native``, ``python``; see ``detect.statespace.native``) picks the explorer of
     an unreduced run, and of a run reduced by a canonicaliser the native explorer also has in C
@@ -407,6 +411,8 @@ def explore_state_space(
             return replace(result, notes=result.notes + (note,))
     assertions = (model.model if isinstance(model, CompiledModel) else model).assertions
     if any(a.objective is not None for a in assertions):
+        engine = "python"
+    if settle is not None:
         engine = "python"
     if engine != "python" and (canonicalise is None and not symmetries or native_canonical is not None):
         from detect.statespace.native import dispatch
@@ -481,7 +487,11 @@ def explore_state_space(
                 if applies is not None and not applies(s):
                     continue
                 image = sigma(s)
-                if set(successors_of(image)) != {None if t is None else sigma(t) for t in targets}:
+                if settle is None:
+                    if set(successors_of(image)) != {None if t is None else sigma(t) for t in targets}:
+                        raise NotASymmetry(i, s, image)
+                elif ({None if t is None else settle(t) for t in successors_of(image)}
+                      != {None if t is None else settle(sigma(t)) for t in targets}):
                     raise NotASymmetry(i, s, image)
             faulty = None in targets
             if faulty:

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Union
 
 from detect import ir
-from detect.errors import InputError
+from detect.errors import InputError, StartStateFault
 from detect.ir import build
 from detect.ir.build import disj, fold, is_truth
 from detect.ir.semantics import Env, Fault, execute
@@ -1004,6 +1004,21 @@ class _Translator:
             total = term if total == ir.Const(0) else fold(ir.Binary("+", total, term))
             defined = conj(defined, c.defined)
         return _const_value(Value(total, 0, n, defined))
+
+    def multiset_places(self, var: VarSym) -> Iterator[tuple[list[ir.Expr], list[list[ir.Expr]]]]:
+        """Per multiset in ``var``: the references of its ``$valid`` flags and, per place,
+        of its element's leaves (in the order ``multiset_sort`` compares them)."""
+        for access in _multiset_instances(var):
+            n = access.type.multiset
+            valid_access = replace(access, type=dict(access.type.fields)["$valid"], path=access.path + ("$valid",))
+            valid = [ref for _, ref, _ in self.leaf_targets(valid_access)]
+            elem_type = dict(access.type.fields)["$elem"].element
+            places = []
+            for k in range(n):
+                a = replace(access, type=elem_type, path=access.path + ("$elem",),
+                            indices=access.indices + (Value(ir.Const(k), k, k),))
+                places.append([ref for _, ref, _ in self.leaf_targets(a)])
+            yield valid, places
 
     def multiset_sort(self, var: VarSym) -> list[ir.Stmt]:
         """Every multiset in ``var`` in CMurphi's canonical order (``MultisetSort``, which
@@ -2144,7 +2159,9 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
     sort = tuple(st for var in tr.variables if _has_multiset(var.type) for st in tr.multiset_sort(var)) \
         if tr.multiset_sort_on else ()
     try:
-        for start, params in starts:
+        # CMurphi's order, which decides how many start states it stores before one faults:
+        # the last Startstate first, each Ruleset binding with its first parameter fastest.
+        for start, params in reversed(starts):
             taken = set(global_names) | {p.ir_name for p in _reals(params)}
             tr.aggregates, tr.aggregate_inits = {}, []
             scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
@@ -2153,15 +2170,19 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
                 program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
             tr.aggregates = None
             program += sort  # CMurphi stores the start states sorted too
-            for binding in itertools.product(*(p.values for p in _reals(params))):
+            reals = _reals(params)
+            for backwards in itertools.product(*(p.values for p in reversed(reals))):
+                binding = backwards[::-1]
                 if len(results) >= MAX_START_STATES:
                     raise tr.error(f"more than {MAX_START_STATES} start states", start)
-                env = Env(model, offsets, list(undefined_state), {p.ir_name: x for p, x in zip(_reals(params), binding)})
+                env = Env(model, offsets, list(undefined_state), {p.ir_name: x for p, x in zip(reals, binding)})
                 try:
                     execute(program, env)
                 except Fault as fault:
-                    where = ", ".join(f"{p.name}={x}" for p, x in zip(_reals(params), binding))
-                    raise tr.error(f"start state fails{' (' + where + ')' if where else ''}: {fault}", start) from None
+                    where = ", ".join(f"{p.name}={x}" for p, x in zip(reals, binding))
+                    raise StartStateFault(f"start state fails{' (' + where + ')' if where else ''}: {fault}",
+                                          tr.path, getattr(start, "line", 0), getattr(start, "column", 0),
+                                          len(set(results)), str(fault)) from None
                 results.append(tuple(env.state))
     finally:
         tr.undefinable = saved
@@ -2241,9 +2262,27 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         loop_bound=loop_max,
         stutter_deadlock=True,
         initial=initial,
+        annotations=_multiset_annotations(tr, variables, multiset_sort),
     )
     ir.validate(model)
     return model
+
+
+def _multiset_annotations(tr: _Translator, variables: list[ir.Variable], sorted_: bool) -> tuple:
+    """``("multisets", instances)``: per multiset, per place, the slots of its ``$valid`` flag
+    and of its element's leaves (in ``multiset_sort``'s order of comparison); with
+    ``("multisets_sorted", True)`` when every stored state has them sorted (CMurphi's default).
+    ``detect.checking.multisets`` quotients by the permutations of each multiset's places."""
+    offsets = ir.slot_offsets(ir.SequentialModel("s", tuple(variables), ()))
+
+    def slot(ref: ir.Expr) -> int:
+        return offsets[ref.name] if isinstance(ref, ir.Name) else offsets[ref.array] + ref.index.value
+
+    instances = tuple(tuple((slot(valid[k]),) + tuple(slot(r) for r in place) for k, place in enumerate(places))
+                      for var in tr.variables for valid, places in tr.multiset_places(var))
+    if not instances:
+        return ()
+    return (("multisets", instances),) + ((("multisets_sorted", True),) if sorted_ else ())
 
 
 def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
