@@ -1398,24 +1398,42 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
                 raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
             origin = ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),))
-            if rvpoll.polls(guard):
-                out.append(ClaimStep(t.src, t.src, rvpoll.evaluated(guard), origin,
-                                     (Assert(FALSE, rvpoll.ERROR),), probe=True))
+            polled = ClaimStep(t.src, t.dst, guard, origin, prog, t.keep)
+            for where in (rvpoll.evaluated(guard), conj(rvpoll.unpolled(guard), _program_polled(polled))):
+                if where != FALSE:
+                    out.append(ClaimStep(t.src, t.src, where, origin, (Assert(FALSE, rvpoll.ERROR),), probe=True))
             out.append(ClaimStep(t.src, t.dst, rvpoll.unpolled(guard), origin, rvpoll.unpolled_program(prog), t.keep))
     return out
 
 
 def split_polls(st: _Step, before: Expr = TRUE) -> list[_Step]:
     """``st`` guarded by ``before`` (which pan decides first), with its polls of rendezvous
-    channels false, preceded by its probe where its guard evaluates one (``rvpoll``)."""
+    channels false, preceded by its probes: where its guard evaluates one, and where it is
+    executable and its program evaluates one (``rvpoll``: pan reports the error and
+    completes the step with the poll false)."""
     out = []
-    if rvpoll.polls(st.guard):
-        out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, rvpoll.evaluated(st.guard)),
-                                       program=(Assert(FALSE, rvpoll.ERROR),), keep=False, partner=None,
-                                       probe=True))
-    out.append(dataclasses.replace(st, guard=conj(rvpoll.unpolled(st.guard), before),
-                                   program=rvpoll.unpolled_program(st.program)))
+    guard = rvpoll.unpolled(st.guard)
+    for where in (rvpoll.evaluated(st.guard), conj(guard, _program_polled(st))):
+        if where != FALSE:
+            out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, where),
+                                           program=(Assert(FALSE, rvpoll.ERROR),), keep=False, partner=None,
+                                           probe=True))
+    out.append(dataclasses.replace(st, guard=conj(guard, before), program=rvpoll.unpolled_program(st.program)))
     return out
+
+
+def _program_polled(st) -> Expr:
+    """Where the program of ``st`` (a ``_Step`` or ``ClaimStep``) evaluates a poll of a
+    rendezvous channel; a poll after or inside a loop of the program is refused by name."""
+    if not rvpoll.program_polls(st.program):
+        return FALSE
+    where = rvpoll.reached(st.program)
+    if where is None:
+        at = st.origin.locations[0]
+        raise InputError("unsupported construct: a poll of a rendezvous channel inside or after a loop of a "
+                         "d_step (pan reports its error and goes on; where it does is not worked out for loops)",
+                         at.file, at.line, 1)
+    return where
 
 
 def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> tuple[tuple[str, ...], ...]:
