@@ -315,8 +315,9 @@ def test_non_progress_cycles_are_reported_not_checked(tmp_path):
     ("byte x; active proctype P() { x++ }\nnever { d_step { x == 1 } }", "d_step inside a never claim"),
     ("byte x; active proctype P() { x++ }\nnever { timeout }", "timeout inside a never claim"),
     ("byte x; active proctype P() { x++ }\nnever { P@cs }", "P has no label cs"),
-    # (with every instance active, P@cs is pan's first P: tests/test_ltl.py)
-    ("byte x; active proctype P() { cs: x++ }\ninit { run P() }\nnever { P@cs }", "needs a pid"),
+    # (P@cs is pan's first running P: tests/test_ltl.py; f_pid returns a _pid received into)
+    ("chan c = [1] of { byte };\nactive proctype P() { c?_pid; cs: skip }\ninit { c!0; run P() }\nnever { P@cs }",
+     "needs a pid"),
     ("byte x; active proctype P() { cs: x++ }\nnever { P[3]@cs }", "no instance of P has pid 3"),
     ("byte x; active proctype P() { x++ }\nnever { true }\nnever { true }", "a second never claim"),
     # (P[0]:y reads P's variable: tests/test_promela_remote.py)

@@ -787,14 +787,23 @@ class Translator:
             raise self.low.error(f"remote reference {e.proctype}@{e.label}: {e.proctype} has no label {e.label}",
                                  e.pos)
         if e.pid is None:
-            if len(insts) != 1 and not all(i.running for i in insts):
+            if len(insts) == 1 or all(i.running for i in insts):
+                # pan's f_pid: the first process of that proctype in pid order.  With every
+                # instance active from the start, that is the lowest pid for as long as any
+                # instance is left (pan removes processes in reverse pid order only).
+                return self.counter(min(insts, key=lambda i: i.pid)).at(where)
+            if not self.ctxs or any("_pid" in self.ctxs[i.owner].locals for i in insts):
                 raise self.low.error(f"remote reference {e.proctype}@{e.label} needs a pid: "
-                                     f"{e.proctype} has {len(insts)} instances, not all active from the start",
-                                     e.pos)
-            # pan's f_pid: the first process of that proctype in pid order.  With every
-            # instance active from the start, that is the lowest pid for as long as any
-            # instance is left (pan removes processes in reverse pid order only).
-            return self.counter(min(insts, key=lambda i: i.pid)).at(where)
+                                     f"{e.proctype} has {len(insts)} instances, not all active from the start"
+                                     + (f", and {e.proctype} receives into _pid (pan's f_pid returns what it "
+                                        f"received)" if self.ctxs else ""), e.pos)
+            # instances that come and go: the running one of lowest pid (its end included,
+            # until it is removed); none: pan's zeroed noptr, at no label
+            out: Expr = FALSE
+            for inst in sorted(insts, key=lambda i: i.pid, reverse=True):
+                counter = self.counter(inst)
+                out = Ite(Binary("!=", counter.slot, Const(0)), counter.at(where), out)
+            return out
         pid = self.expr(e.pid, ctx)
         if isinstance(pid, Const):
             # several instances may take that pid in turn (processes created at run time)
