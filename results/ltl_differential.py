@@ -14,7 +14,9 @@ With ``--fair``: ``pan -a -f`` (weak fairness) against ``explore --weak-fairness
 verdicts printed beside the unfair ones (the pairs where fairness changes pan's verdict are
 the interesting ones); ``--endless``: the pairs ``promela_gen.fair_claimed(seed)`` instead
 (models whose processes loop for ever, where fairness matters); ``results/ltl_fairness.md``
-records a run.
+records a run.  ``--remote``: the pairs ``promela_gen.remote_ltl(seed)`` (formulas, init and
+watchers reading the workers' variables by ``Wk[k]:l0`` and ``Wk:l0``, issue 28);
+``results/ltl_remote.md`` records a run.
 """
 import subprocess
 import sys
@@ -23,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.promela_gen import fair_claimed, ltl_claimed  # noqa: E402
+from tests.promela_gen import fair_claimed, ltl_claimed, remote_ltl  # noqa: E402
 from tests.spin_oracle import SpinRefused, our_ltl, spin_ltl, spin_ltl_fair  # noqa: E402
 
 
@@ -76,4 +78,4 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
 
 if __name__ == "__main__":
     main(int(sys.argv[1]), int(sys.argv[2]), "--no-reduce" not in sys.argv, "--fair" in sys.argv,
-         fair_claimed if "--endless" in sys.argv else ltl_claimed)
+         fair_claimed if "--endless" in sys.argv else remote_ltl if "--remote" in sys.argv else ltl_claimed)

@@ -342,7 +342,7 @@ class _Gen:
             out.append(st)
         return out, names
 
-    def dynamic(self, claimed: bool = False) -> str:
+    def dynamic(self, claimed: bool = False, remote_vars: bool = False) -> str:
         r = self.r
         # No timeout: a process created at run time makes timeout the negation of every
         # slot's guards, an expression deep enough to exhaust Python's recursion limit in a
@@ -358,6 +358,10 @@ class _Gen:
         forever = r.random() < 0.6  # never ends: a candidate for the pid abstraction
         observed = r.random() < 0.6  # remote references to the workers somewhere
         watcher = observed and r.random() < 0.5
+        if remote_vars and watcher and self.r2.random() < 0.7:
+            # a watcher that ends frees pid 1 for a worker, which moves the workers above it in
+            # pan's state vector: remote reads of them are then refused (lower.remote_var)
+            watcher = False
         kinds = ["end", "accept", "progress"]
         # static processes first, in declaration order: init, then the watcher
         base = 2 if watcher else 1
@@ -395,6 +399,12 @@ class _Gen:
         self.no_pid = False
         if observed:  # conditions from here on (init, the watcher, the claim) may observe the workers
             self.remote = [f"W[{r.choice(pids)}]@{r.choice(labels)}" for _ in range(3)]
+        if remote_vars:  # and read their variables, W[k]:l0 (own draws: the other seeds' models stay as they were)
+            rv = random.Random(self.r2.random())
+            refs = [f"W[{rv.choice(pids)}]:l0" for _ in range(2)] + ["W:l0"]
+            self.remote += [rv.choice([f"{ref} == {rv.choice([0, 1, 2])}", f"{ref} > {rv.choice([0, 1])}",
+                                       f"{ref} != {rv.choice(refs)}", f"({ref} + g0) % 3 == 1"])
+                            for ref in refs for _ in range(2)]
         # init: creates the workers, then does a few steps that may observe them
         self.counters = 0
         init_locals = ["n"]
@@ -765,6 +775,25 @@ if __name__ == "__main__":  # print a few
 
     for s in map(int, sys.argv[1:] or ["0", "1", "2"]):
         print(f"// seed {s}\n{model(s)}")
+
+
+def remote_ltl(seed: int) -> str:
+    """A ``dynamic`` model (every ``assert`` made to hold) whose init, watcher and ``ltl``
+    formula also read the workers' variables by remote references ``W[k]:l0`` and ``W:l0``
+    (pan's first running W), beside ``W[k]@L``; the proctype is renamed ``Wk`` (``W`` is
+    Spin's weak until in a formula)."""
+    import re as _re
+
+    gen = _Gen(seed)
+    text = gen.dynamic(claimed=False, remote_vars=True)
+    gen.remote = [c for c in gen.remote if ":" in c]  # the formula reads variables
+    formula = gen.ltl(gen.r.randint(1, 3))
+    for _ in range(8):  # one remote reference at least (cond draws one three times in ten)
+        if ":" in formula:
+            break
+        formula = gen.ltl(gen.r.randint(1, 3))
+    text += f"ltl p {{ {formula} }}\n"
+    return _re.sub(r"\bW(?=[\[(:@])", "Wk", _re.sub(r"\bassert\(", "assert(1 || ", text))
 
 
 def replicated(seed: int) -> str:

@@ -234,11 +234,23 @@ def test_a_remote_label_without_pid_names_the_first_process_of_its_type(guard, h
     assert our_ltl(text) is (not holds)  # our_ltl and spin_ltl: whether an error is found
 
 
-def test_a_remote_label_without_pid_is_refused_where_instances_come_and_go():
-    """With an instance created at run time, the first process of the type changes as
-    processes start and end: still refused, located."""
-    text = "active proctype P() { L: skip }\ninit { run P() }\nltl p { [] !(P@L) }\n"
-    with pytest.raises(InputError, match=r"needs a pid: P has \d+ instances, not all active from the start"):
+@needs_spin
+@pytest.mark.parametrize("runs,holds", [("atomic { run P(0); run P(1) }", True),
+                                        ("atomic { run P(1); run P(0) }", False),
+                                        ("if :: g = 0 :: g = 1 fi; run P(g); run P(1 - g)", False)])
+def test_a_remote_label_without_pid_follows_instances_that_come_and_go(runs, holds, tmp_path):
+    """With instances created at run time, ``P@L`` is pan's ``f_pid``: the running P of lowest
+    pid (P(0) blocks before L for ever, so where it comes first P@L never holds; before,
+    this was refused)."""
+    text = f"proctype P(byte k) {{ k == 1; L: skip }}\ninit {{ byte g; {runs} }}\nltl p {{ [] !(P@L) }}\n"
+    assert spin_ltl(text, tmp_path) == our_ltl(text) == our_ltl(text, reduce="exact") == (not holds)
+
+
+def test_a_remote_label_without_pid_is_refused_where_its_process_receives_into_pid():
+    """pan's ``f_pid`` returns the ``_pid`` a process received into: refused, located."""
+    text = ("chan c = [1] of { byte };\nproctype P() { c?_pid; L: skip }\ninit { c!0; run P(); run P() }\n"
+            "ltl p { [] !(P@L) }\n")
+    with pytest.raises(InputError, match=r"needs a pid: .* receives into _pid"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             parse_text(text, "m.pml", ltl_name="p")

@@ -315,11 +315,13 @@ def test_non_progress_cycles_are_reported_not_checked(tmp_path):
     ("byte x; active proctype P() { x++ }\nnever { d_step { x == 1 } }", "d_step inside a never claim"),
     ("byte x; active proctype P() { x++ }\nnever { timeout }", "timeout inside a never claim"),
     ("byte x; active proctype P() { x++ }\nnever { P@cs }", "P has no label cs"),
-    # (with every instance active, P@cs is pan's first P: tests/test_ltl.py)
-    ("byte x; active proctype P() { cs: x++ }\ninit { run P() }\nnever { P@cs }", "needs a pid"),
+    # (P@cs is pan's first running P: tests/test_ltl.py; f_pid returns a _pid received into)
+    ("chan c = [1] of { byte };\nactive proctype P() { c?_pid; cs: skip }\ninit { c!0; run P() }\nnever { P@cs }",
+     "needs a pid"),
     ("byte x; active proctype P() { cs: x++ }\nnever { P[3]@cs }", "no instance of P has pid 3"),
     ("byte x; active proctype P() { x++ }\nnever { true }\nnever { true }", "a second never claim"),
-    ("byte x; active proctype P() { byte y; y++ }\nnever { P[0]:y == 1 }", "remote variable reference"),
+    # (P[0]:y reads P's variable: tests/test_promela_remote.py)
+    ("byte x; active proctype P() { chan c = [1] of { byte }; c!1 }\nnever { P[0]:c == 1 }", "c is a channel of P"),
 ])
 def test_refusals_are_located(text, message):
     with pytest.raises(InputError) as e:

@@ -130,6 +130,37 @@ def test_poll_of_a_rendezvous_channel_is_pans_error(name, tmp_path):
     check("chan c = [0] of { byte };\nbyte x;\n" + text, stored, error, tmp_path)
 
 
+# A poll evaluated inside a step's program: pan reports the error and completes the step
+# with the poll false (before, our step stopped there: Spin 4, 5, 9 and 9, we 1, 2, 4 and 4).
+RV_PROGRAM_POLLS = {
+    "assigned": ("active proctype A() { b = c?[1]; x = 1 }", 4, True),
+    "in an if inside d_step": ("active proctype A() { x = 1; d_step { x = 2; if :: c?[1] -> x = 3 :: else -> x = 4 fi "
+                               "}; x = 5 }", 5, True),
+    "behind a short circuit": ("active proctype A() { do :: x < 3 -> d_step { x++; b = (x == 2 && c?[1]) } "
+                               ":: else -> break od }", 9, True),
+    "never reached": ("active proctype A() { do :: x < 3 -> d_step { x++; b = (x == 7 && c?[1]) } "
+                      ":: else -> break od }", 9, False),
+    "behind an array store": ("byte a[3];\nactive proctype A() { do :: x < 3 -> d_step { a[x] = x; x++; "
+                              "if :: a[1] == 1 -> b = c?[1] :: else fi } :: else -> break od }", 9, True),
+    "behind an array store, not reached": ("byte a[3];\nactive proctype A() { do :: x < 3 -> d_step { a[x] = x + 1; "
+                                           "x++; if :: a[1] == 1 -> b = c?[1] :: else fi } :: else -> break od }",
+                                           9, False),
+}
+
+
+@pytest.mark.parametrize("name", RV_PROGRAM_POLLS)
+def test_poll_of_a_rendezvous_channel_in_a_program_completes_the_step(name, tmp_path):
+    text, stored, error = RV_PROGRAM_POLLS[name]
+    check("chan c = [0] of { byte };\nbyte x;\nbool b;\n" + text, stored, error, tmp_path)
+
+
+def test_poll_of_a_rendezvous_channel_after_a_loop_of_a_d_step_is_refused():
+    with pytest.raises(InputError) as e:
+        parse_text("chan c = [0] of { byte };\nbyte x;\nbool b;\nactive proctype A() { d_step {\n"
+                   " do :: x < 3 -> x++ :: else -> break od; b = c?[1] } }", "m.pml")
+    assert "poll of a rendezvous channel inside or after a loop" in e.value.message and e.value.line == 4
+
+
 def test_rendezvous_poll_error_is_where_pan_evaluates_it():
     """The error is a fault of the state where the poll is tried (``x == 2`` there, by the
     short circuit), located at its line, with pan's message."""

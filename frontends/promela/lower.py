@@ -696,6 +696,8 @@ class Translator:
             return _select(out)
         if isinstance(e, S.RemoteLabel):
             return self.remote_label(e, ctx)
+        if isinstance(e, S.RemoteVar):
+            return self.remote_var(e, ctx)
         if isinstance(e, S.ArrayLength):
             return Const(self.array_length(e.array, ctx))
         if isinstance(e, S.ProcFn):
@@ -785,14 +787,23 @@ class Translator:
             raise self.low.error(f"remote reference {e.proctype}@{e.label}: {e.proctype} has no label {e.label}",
                                  e.pos)
         if e.pid is None:
-            if len(insts) != 1 and not all(i.running for i in insts):
+            if len(insts) == 1 or all(i.running for i in insts):
+                # pan's f_pid: the first process of that proctype in pid order.  With every
+                # instance active from the start, that is the lowest pid for as long as any
+                # instance is left (pan removes processes in reverse pid order only).
+                return self.counter(min(insts, key=lambda i: i.pid)).at(where)
+            if not self.ctxs or any("_pid" in self.ctxs[i.owner].locals for i in insts):
                 raise self.low.error(f"remote reference {e.proctype}@{e.label} needs a pid: "
-                                     f"{e.proctype} has {len(insts)} instances, not all active from the start",
-                                     e.pos)
-            # pan's f_pid: the first process of that proctype in pid order.  With every
-            # instance active from the start, that is the lowest pid for as long as any
-            # instance is left (pan removes processes in reverse pid order only).
-            return self.counter(min(insts, key=lambda i: i.pid)).at(where)
+                                     f"{e.proctype} has {len(insts)} instances, not all active from the start"
+                                     + (f", and {e.proctype} receives into _pid (pan's f_pid returns what it "
+                                        f"received)" if self.ctxs else ""), e.pos)
+            # instances that come and go: the running one of lowest pid (its end included,
+            # until it is removed); none: pan's zeroed noptr, at no label
+            out: Expr = FALSE
+            for inst in sorted(insts, key=lambda i: i.pid, reverse=True):
+                counter = self.counter(inst)
+                out = Ite(Binary("!=", counter.slot, Const(0)), counter.at(where), out)
+            return out
         pid = self.expr(e.pid, ctx)
         if isinstance(pid, Const):
             # several instances may take that pid in turn (processes created at run time)
@@ -802,6 +813,80 @@ class Translator:
                                      f"no instance of {e.proctype} has pid {pid.value}", e.pos)
             return disj(*(self.counter(i).at(where) for i in owners))
         return disj(*(conj(Binary("==", pid, Const(i.pid)), self.counter(i).at(where)) for i in insts))
+
+    def remote_var(self, e: S.RemoteVar, ctx: Ctx) -> Expr:
+        """``P[pid]:v`` as pan 6.5.2 reads it: ``((P *)Pptr(BASE+pid))->v``, the bytes of the
+        process with that pid read as a ``P``.  The process running there is one of the
+        instances that may hold that pid: its ``v`` while it runs (its end included, until
+        it is removed), 0 where no process has the pid (pan's ``noptr``, zeroed, and a
+        removed process's bytes are zeroed).  Refused by name where pan reads another
+        proctype's bytes (the pid may be a process of another proctype, or its place in the
+        state vector moves with the proctypes below it, so a stale offset may point into a
+        live process).  ``P:v`` is pan's ``f_pid``: the running ``P`` of lowest pid, 0 for
+        none.  An element index is the reader's; pan does not check it (we fault outside
+        the array)."""
+        name = f"{e.proctype}{'' if e.pid is None else '[pid]'}:{e.var}"
+        insts = [i for i in self.instances if i.proctype == e.proctype]
+        if e.proctype not in self.low.proctypes:
+            raise self.low.error(f"remote reference {name}: no proctype {e.proctype}"
+                                 + (" (init is not supported)" if e.proctype == "init" else ""), e.pos)
+        if not self.ctxs:
+            raise self.low.error(f"remote reference {name} in an initialiser (not supported)", e.pos)
+        index = self.expr(e.index, ctx) if e.index is not None else None
+
+        def value(inst: Instance) -> Expr:
+            other = self.ctxs[inst.owner]
+            info = other.locals.get(e.var)
+            if e.var == "_pid" or not isinstance(info, VarInfo):
+                what = "a channel" if e.var in other.chans else (
+                    "a record" if any(k.startswith(e.var + ".") for k in other.locals) else "no variable")
+                raise self.low.error(f"remote reference {name}: {e.var} is {what} of {e.proctype} "
+                                     f"(only its scalars and array elements are read)", e.pos)
+            if (info.size is None) != (index is None):
+                raise self.low.error(f"remote reference {name}: {e.var} is "
+                                     + ("an array: give an index" if index is None else "not an array"), e.pos)
+            return Name(info.name) if index is None else Index(info.name, index)
+
+        def first_running(holders: list) -> Expr:
+            """The value of the first of ``holders`` (in order) that runs, 0 for none."""
+            out: Expr = Const(0)
+            for inst in reversed(holders):
+                out = Ite(Binary("!=", self.counter(inst).slot, Const(0)), value(inst), out)
+            return out
+
+        if e.pid is None:
+            if any("_pid" in self.ctxs[i.owner].locals for i in insts):
+                raise self.low.error(f"remote reference {name} without a pid: {e.proctype} receives into _pid, "
+                                     "and pan's f_pid returns what it received (not supported)", e.pos)
+            return first_running(sorted(insts, key=lambda i: i.pid))
+        pid = fold(self.expr(e.pid, ctx))
+        by_pid: dict[int, list] = {}
+        for i in self.instances:
+            by_pid.setdefault(i.pid, []).append(i)
+        candidates = [pid.value] if isinstance(pid, Const) else sorted(by_pid)
+        if not isinstance(pid, Const) and (span := _bounds(pid, self.low.var_bounds)) is not None:
+            candidates = [k for k in candidates if span[0] <= k <= span[1]]
+
+        def at(k: int) -> Expr:
+            holders = by_pid.get(k, [])
+            strangers = sorted({i.proctype for i in holders if i.proctype != e.proctype})
+            if strangers:
+                raise self.low.error(f"remote reference {name}: pid {k} is (or may be) a process of "
+                                     f"{', '.join(strangers)}, whose bytes pan would read as {e.proctype}'s "
+                                     f"(not reproduced)", e.pos)
+            below = [j for j in by_pid if j < k and len({i.proctype for i in by_pid[j]}) > 1]
+            if holders and below:
+                raise self.low.error(f"remote reference {name}: pid {k}'s place in pan's state vector depends on "
+                                     f"which proctype has pid {below[0]}, so pan may read another process's bytes "
+                                     f"where pid {k} is not running (not reproduced)", e.pos)
+            return first_running(holders)  # (one of them at a time)
+
+        if isinstance(pid, Const):
+            return at(pid.value)
+        out = Const(0)
+        for k in reversed(candidates):
+            out = Ite(Binary("==", pid, Const(k)), at(k), out)
+        return out
 
     # ------------------------------------------------------------------ channel operations
     def recv_arg_value(self, a: S.RecvArg, ctx: Ctx) -> Optional[Expr]:
@@ -1398,24 +1483,42 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
                 raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
             origin = ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),))
-            if rvpoll.polls(guard):
-                out.append(ClaimStep(t.src, t.src, rvpoll.evaluated(guard), origin,
-                                     (Assert(FALSE, rvpoll.ERROR),), probe=True))
+            polled = ClaimStep(t.src, t.dst, guard, origin, prog, t.keep)
+            for where in (rvpoll.evaluated(guard), conj(rvpoll.unpolled(guard), _program_polled(polled))):
+                if where != FALSE:
+                    out.append(ClaimStep(t.src, t.src, where, origin, (Assert(FALSE, rvpoll.ERROR),), probe=True))
             out.append(ClaimStep(t.src, t.dst, rvpoll.unpolled(guard), origin, rvpoll.unpolled_program(prog), t.keep))
     return out
 
 
 def split_polls(st: _Step, before: Expr = TRUE) -> list[_Step]:
     """``st`` guarded by ``before`` (which pan decides first), with its polls of rendezvous
-    channels false, preceded by its probe where its guard evaluates one (``rvpoll``)."""
+    channels false, preceded by its probes: where its guard evaluates one, and where it is
+    executable and its program evaluates one (``rvpoll``: pan reports the error and
+    completes the step with the poll false)."""
     out = []
-    if rvpoll.polls(st.guard):
-        out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, rvpoll.evaluated(st.guard)),
-                                       program=(Assert(FALSE, rvpoll.ERROR),), keep=False, partner=None,
-                                       probe=True))
-    out.append(dataclasses.replace(st, guard=conj(rvpoll.unpolled(st.guard), before),
-                                   program=rvpoll.unpolled_program(st.program)))
+    guard = rvpoll.unpolled(st.guard)
+    for where in (rvpoll.evaluated(st.guard), conj(guard, _program_polled(st))):
+        if where != FALSE:
+            out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, where),
+                                           program=(Assert(FALSE, rvpoll.ERROR),), keep=False, partner=None,
+                                           probe=True))
+    out.append(dataclasses.replace(st, guard=conj(guard, before), program=rvpoll.unpolled_program(st.program)))
     return out
+
+
+def _program_polled(st) -> Expr:
+    """Where the program of ``st`` (a ``_Step`` or ``ClaimStep``) evaluates a poll of a
+    rendezvous channel; a poll after or inside a loop of the program is refused by name."""
+    if not rvpoll.program_polls(st.program):
+        return FALSE
+    where = rvpoll.reached(st.program)
+    if where is None:
+        at = st.origin.locations[0]
+        raise InputError("unsupported construct: a poll of a rendezvous channel inside or after a loop of a "
+                         "d_step (pan reports its error and goes on; where it does is not worked out for loops)",
+                         at.file, at.line, 1)
+    return where
 
 
 def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> tuple[tuple[str, ...], ...]:
@@ -1441,12 +1544,12 @@ def anonymous_processes(low: Lowering, instances: list, slots: ProcessSlots) -> 
 
 
 def _remotely_referenced(program: S.Program) -> frozenset[str]:
-    """The proctypes some remote reference ``P[k]@L`` names, anywhere in the program
+    """The proctypes some remote reference ``P[k]@L`` or ``P[k]:v`` names, anywhere in the program
     (unused inlines too: over-approximating only forgoes a reduction)."""
     found: set[str] = set()
 
     def note(n) -> bool:
-        if isinstance(n, S.RemoteLabel):
+        if isinstance(n, (S.RemoteLabel, S.RemoteVar)):
             found.add(n.proctype)
         return False
 

@@ -9,11 +9,13 @@ short-circuit ``&&``, ``||`` and ``?:`` (``x == 1 && c?[1]`` is tried only where
 An ``else`` beside it does not evaluate it (pan tries ``else`` on its own flag) and runs.
 
 The lowering writes such a poll as the placeholder ``RV_POLL``; ``evaluated`` is where it
-is evaluated, ``unpolled`` the expression with the poll false, and ``unpolled_program`` a
-program with the poll false that faults (``ERROR``) where it evaluates one.  A step whose
-guard polls becomes that step with the poll false beside a *probe*: a step that faults
-where pan evaluates the poll and never counts as executable (timeout, ``else``, the claim's
-stutter move ignore it)."""
+is evaluated, ``unpolled`` the expression with the poll false, ``unpolled_program`` a
+program with every poll false, and ``reached`` where running a program evaluates one (a
+condition on the state before it).  A step whose guard or program polls becomes that step
+with the poll false beside a *probe*: a step that faults where pan evaluates the poll and
+never counts as executable (timeout, ``else``, the claim's stutter move ignore it).  So a
+poll inside a step's program (``b = c?[1]``, an ``if`` inside ``d_step``) is pan's error
+in that state, and the step still completes with the poll false, as pan completes it."""
 from __future__ import annotations
 
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
@@ -61,30 +63,76 @@ def evaluated(e: Expr) -> Expr:
 
 
 def unpolled_program(stmts: tuple) -> tuple:
-    """``stmts`` with every poll of a rendezvous channel false, each statement that
-    evaluates one preceded by the fault pan reports there."""
+    """``stmts`` with every poll of a rendezvous channel false (pan goes on past its error)."""
     out: list = []
     for st in stmts:
         if isinstance(st, Assign):
-            out += _check(st.value) + _check(st.target.index if isinstance(st.target, Index) else _FALSE)
             target = Index(st.target.array, unpolled(st.target.index)) if isinstance(st.target, Index) else st.target
             out.append(Assign(target, unpolled(st.value)))
         elif isinstance(st, If):
-            out += _check(st.cond)
             out.append(If(unpolled(st.cond), unpolled_program(st.then), unpolled_program(st.else_)))
         elif isinstance(st, While):
-            # the condition is evaluated before each round
-            out += _check(st.cond)
-            out.append(While(unpolled(st.cond), unpolled_program(st.body) + _check(st.cond)))
+            out.append(While(unpolled(st.cond), unpolled_program(st.body)))
         elif isinstance(st, Assert):
-            out += _check(st.cond)
             out.append(Assert(unpolled(st.cond), st.text))
         else:
             out.append(st)
     return tuple(out)
 
 
-def _check(e: Expr) -> tuple:
-    """The fault where evaluating ``e`` polls a rendezvous channel (none where it cannot)."""
-    where = evaluated(e)
-    return () if where == _FALSE else (Assert(neg(where), ERROR),)
+def program_polls(stmts: tuple) -> bool:
+    """Some statement of ``stmts`` (at any depth) reads a poll of a rendezvous channel."""
+    return any(polls(e) for st in walk.statements(stmts) for e in walk.own_expressions(st))
+
+
+def reached(stmts: tuple) -> Expr | None:
+    """Where running ``stmts`` (every poll false) evaluates a poll of a rendezvous channel:
+    a condition on the state before them, the assignments on the way substituted (a
+    weakest precondition); FALSE where it never does.  None where a loop runs before or
+    around such a poll (its rounds are not unrolled)."""
+    return _back(stmts, _FALSE)
+
+
+def _back(stmts: tuple, after: Expr | None) -> Expr | None:
+    """Where running ``stmts`` evaluates a poll, or then ``after`` holds."""
+    for st in reversed(stmts):
+        if after is None:
+            return None
+        after = _before(st, after)
+    return after
+
+
+def _before(st, after: Expr) -> Expr | None:
+    if isinstance(st, Assign):
+        here = disj(evaluated(st.value), evaluated(st.target.index) if isinstance(st.target, Index) else _FALSE)
+        return disj(here, _assigned(after, st))
+    if isinstance(st, If):
+        cond = unpolled(st.cond)
+        then, else_ = _back(st.then, after), _back(st.else_, after)
+        if then is None or else_ is None:
+            return None
+        return disj(evaluated(st.cond), disj(conj(cond, then), conj(neg(cond), else_)))
+    if isinstance(st, While):
+        if after == _FALSE and not polls(st.cond) and not program_polls(st.body):
+            return _FALSE
+        return None
+    if isinstance(st, Assert):  # pan goes on past a failed assertion (its error is the state's anyway)
+        return disj(evaluated(st.cond), after)
+    return None
+
+
+def _assigned(e: Expr, st: Assign) -> Expr:
+    """``e`` read before ``st`` runs: its reads of the target replaced by the value stored."""
+    if e == _FALSE:
+        return e
+    value = unpolled(st.value)
+    if not isinstance(st.target, Index):
+        return walk.map_expr(e, {st.target: value}.get, fold)
+    array, where = st.target.array, unpolled(st.target.index)
+
+    def element(x: Expr) -> Expr | None:
+        if isinstance(x, Index) and x.array == array:
+            index = walk.map_expr(x.index, element, fold)
+            return Ite(Binary("==", index, where), value, Index(array, index))
+        return None
+    return walk.map_expr(e, element, fold)

@@ -73,6 +73,19 @@ class RemoteLabel(Located):
 
 
 @dataclass(frozen=True)
+class RemoteVar(Located):
+    """``proctype[pid]:var`` or ``proctype[pid]:var[index]`` (``pid`` None for
+    ``proctype:var``): the variable ``var`` of the process with that pid, read as pan reads
+    it.  ``var`` is a plain name: it is the other process's, never resolved here."""
+
+    proctype: str
+    pid: Optional["Expr"]
+    var: str
+    index: Optional["Expr"]
+    pos: Span
+
+
+@dataclass(frozen=True)
 class ProcFn(Located):
     """``enabled(pid)``, ``pc_value(pid)`` or ``get_priority(pid)``: a question about the
     process with pid ``pid``."""
@@ -84,7 +97,8 @@ class ProcFn(Located):
 
 #: ``UnOp.op`` is "!", "-" or "~"; ``CondExpr`` is ``(cond -> then : else_)``.
 #: ``Special`` is ``_pid``, ``_nr_pr`` or ``timeout``.
-Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel, ArrayLength, ProcFn]
+Expr = Union[Num, VarRef, UnOp, BinOp, CondExpr, ChanFn, Poll, Special, RemoteLabel, RemoteVar, ArrayLength,
+             ProcFn]
 
 
 @dataclass(frozen=True)
@@ -437,6 +451,12 @@ class _ToAst(SyntaxBuilder):
         pid = c[1][1] if len(c) == 3 else None
         return RemoteLabel(str(c[0]), pid, str(c[-1]), self.span(meta))
 
+    def remote_var(self, meta, c):
+        colon = next(k for k, x in enumerate(c) if isinstance(x, Token) and x.type == "REMOTE_COLON")
+        pid = c[1][1] if colon == 2 else None
+        index = c[colon + 2][1] if len(c) > colon + 2 else None
+        return RemoteVar(str(c[0]), pid, str(c[colon + 1]), index, self.span(meta))
+
     # ---- receive arguments
     def recv_arg(self, meta, c):
         return RecvArg("var", c[0], None, self.span(meta))
@@ -744,6 +764,7 @@ def parse_program(pre: Preprocessed) -> Program:
         line = text.count("\n", 0, m.start()) + 1
         column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
         raise fail(f"unsupported construct '{m.group(1)}'", line, column)
+    text = mark_remote_variables(text)
     try:
         tree = GRAMMAR.parse(text, "")
     except InputError as e:  # located in the preprocessed text
@@ -777,15 +798,58 @@ def _run_expression(text: str, line: int, column: int) -> int | None:
 
 
 def _remote_variable(text: str, line: int, column: int) -> str | None:
-    """The message for a syntax error at the ``:`` of a remote variable reference
-    ``proctype[pid]:var`` (not supported), or None for any other error."""
+    """The message for a syntax error at the ``:`` of what reads as a remote variable
+    reference ``name[pid]:var`` of no proctype declared before it (Spin's "undeclared
+    variable": its lexer knows a proctype's name only once declared), or at a remote
+    reference's ``:`` itself (``P[1]:x = 1``, ``P[1]:r.f``: Spin's syntax errors too), or
+    None for any other error."""
     lines = text.split("\n")
     if not 1 <= line <= len(lines) or not 1 <= column <= len(lines[line - 1]):
         return None
     before, at = lines[line - 1][:column - 1], lines[line - 1][column - 1:]
-    if at.startswith(":") and re.search(r"\b[A-Za-z_]\w*\s*\[[^\]]*\]\s*$", before):
-        return "unsupported construct: remote variable reference proctype[pid]:var"
+    if at.startswith(":") and (m := re.search(r"\b([A-Za-z_]\w*)\s*\[[^\]]*\]\s*$", before)):
+        if m.group(1) == "init":
+            return "unsupported construct: remote variable reference to init (init[pid]:var)"
+        return (f"undeclared variable: {m.group(1)} (a remote reference {m.group(1)}[pid]:var names a proctype "
+                "declared before it, as Spin requires)")
+    if at.startswith("$"):
+        return "syntax error at the ':' of a remote variable reference"
     return None
+
+
+def _proctype_names(text: str) -> list[tuple[int, str]]:
+    """``(offset, name)`` of each proctype declaration of ``text``, in order."""
+    return [(m.start(), m.group(1)) for m in re.finditer(r"\bproctype\s+([A-Za-z_]\w*)", _blank_strings(text))]
+
+
+def mark_remote_variables(text: str) -> str:
+    """``text`` with the ``:`` of each remote variable reference ``P[pid]:var`` or ``P:var``
+    written ``$`` (same length, so positions hold), which the grammar reads as the remote
+    reference's colon.  As Spin's lexer, a name is a proctype's (and then ``P:`` always a
+    remote reference, never a label) only after its ``proctype`` declaration."""
+    declared = _proctype_names(text)
+    if not declared:
+        return text
+    blank = _blank_strings(text)
+    out = list(text)
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*", blank):
+        names = {n for at, n in declared if at < m.start()}
+        if m.group(1) not in names or blank[max(0, m.start() - 1)] in ".":
+            continue
+        k = m.end()
+        if k < len(blank) and blank[k] == "[":  # the pid: up to the matching bracket
+            depth = 0
+            while k < len(blank):
+                depth += {"[": 1, "]": -1}.get(blank[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            while k < len(blank) and blank[k] in " \t":
+                k += 1
+        if k + 1 < len(blank) and blank[k] == ":" and blank[k + 1] != ":" \
+                and not re.match(r"\s*\d", blank[k + 1:k + 8]):
+            out[k] = "$"
+    return "".join(out)
 
 
 def _blank_strings(text: str) -> str:
