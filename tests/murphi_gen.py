@@ -25,6 +25,11 @@ need not be a product of per-variable values, and there may be two ``Startstate`
 reaches a budget, so the state space stays small.  Most integer assignments are reduced
 into range, but some are not, and some variables start undefined, so some models fault:
 verdicts are compared then, counts otherwise.
+
+``generate_multiset(seed)`` returns a model of another shape: a network that is a
+``Multiset`` of messages naming ``Scalarset`` processes (newlist6.m, newcache3.m), whose
+scalarset group is a symmetry of the unsorted reading, for comparing ``explore --reduce
+exact`` with CMurphi's ``-sym1`` (with and without ``-nomultiset``).
 """
 from __future__ import annotations
 
