@@ -979,3 +979,114 @@ def fair_claimed(seed: int) -> str:
 def fair_progressed(seed: int) -> str:
     """``fair_claimed(seed)``'s model without its formula, for ``pan -l -f``."""
     return "".join(line + "\n" for line in fair_claimed(seed).splitlines() if not line.startswith("ltl "))
+
+
+def queued(seed: int) -> str:
+    """A random model over Spin's queue operations beyond FIFO (issue 28): sorted send
+    ``c!!m``, random receive ``c??m``, the copies ``c?<m>`` and ``c??<m>``, the polls
+    ``c?[m]`` and ``c??[m]``, beside plain ``!``/``?`` and ``len``/``empty``/``nempty``/
+    ``full``/``nfull``, on channels of one or two fields (byte, mtype), buffered and
+    rendezvous, also through a ``chan`` variable.  Arguments are variables, ``_``,
+    constants, mtype names and ``eval(e)``; sent values may wrap (``g0 + 254``, ``-1``:
+    pan sorts by the value before it is stored).  Operations sit in ``if`` options (with an
+    ``else``), ``atomic`` and ``d_step`` blocks and bounded loops; sometimes with too few
+    arguments (pan's errors), a ``trace``/``notrace`` over the one-field channel ``tq``,
+    and two copies of a proctype (``active [2]``, whose symmetry permutes the ``_pid``s
+    the messages carry)."""
+    r = random.Random(seed * 31 + 2828)
+    shapes = {"q0": r.choice([("byte",), ("byte", "byte"), ("byte", "mtype"), ("mtype", "byte")]),
+              "q1": ("byte",), "tq": ("byte",)}
+    caps = {"q0": r.choice([0, 1, 2, 3, 3]), "q1": r.choice([0, 1, 2]), "tq": r.choice([1, 2, 3])}
+    lines = [f"mtype = {{ {', '.join(MTYPES)} }};", "byte g0, g1;"]
+    for name in shapes:
+        lines.append(f"chan {name} = [{caps[name]}] of {{ {', '.join(shapes[name])} }};")
+    trace = r.choice(["", "", "", "trace", "notrace"])
+
+    def value(kind: str, locals_: list[str], sent: bool) -> str:
+        if kind == "mtype":
+            return r.choice(MTYPES + (["m"] if "m" in locals_ else []))
+        options = ["0", "1", "2", "g0", "g1", "_pid", "(g0 + 1) % 3"] + [v for v in locals_ if v not in ("m", "v")]
+        if sent:
+            options += ["g0 + 254", "-1", "len(q0)" if caps["q0"] else "1", "255"]
+        return r.choice(options)
+
+    def targets(kind: str, locals_: list[str]) -> str:
+        if kind == "mtype":
+            return r.choice(["m", "_", r.choice(MTYPES), f"eval({r.choice(MTYPES)})"])
+        k = r.randrange(10)
+        if k < 4:
+            return r.choice(["g0", "g1"] + [v for v in locals_ if v not in ("m", "v")])
+        if k < 6:
+            return "_"
+        if k < 8:
+            return str(r.randint(0, 2))
+        return f"eval({value(kind, locals_, False)})"
+
+    def op(ch: str, locals_: list[str], atomic: bool = False) -> str:
+        """One channel operation on ``ch`` (``v`` is the chan variable naming q1 or tq)."""
+        shape = shapes["q1" if ch == "v" else ch]
+        n = len(shape)
+        if r.random() < 0.04:
+            n -= 1  # too few arguments: pan's error (a poll or copy with fewer is none)
+        if n == 0:
+            n = 1 if len(shape) > 1 else 0
+        k = r.randrange(10)
+        if k < 4:
+            args = ",".join(value(shape[j], locals_, True) for j in range(max(n, 1)))
+            return f"{ch}{r.choice(['!', '!!', '!!'])}{args}"
+        args = ",".join(targets(shape[j], locals_) for j in range(max(n, 1)))
+        if k < 7:
+            return f"{ch}{r.choice(['?', '??', '??'])}{args}"
+        if k < 9:
+            return f"{ch}{r.choice(['?', '??'])}<{args}>"
+        poll = f"{ch}{r.choice(['?', '??'])}[{args}]"
+        then = f"{ch}??{args}" if r.random() < 0.5 else "g1 = (g1 + 1) % 3"
+        return f"{poll} -> {then}"
+
+    def cond(ch: str) -> str:
+        return r.choice([f"len({ch}) > 0", f"empty({ch})", f"nempty({ch})", f"full({ch})", f"nfull({ch})",
+                         f"len({ch}) < 2", "g0 < 2", "g1 != g0"])
+
+    def stmt(locals_: list[str]) -> str:
+        names = ["q0", "q1", "tq"] + (["v"] if "v" in locals_ else [])
+        ch = r.choice(names)
+        k = r.randrange(10)
+        if k < 4:
+            options = [f":: {op(r.choice(names), locals_)}" for _ in range(r.randint(1, 3))]
+            if r.random() < 0.6:
+                options.append(":: else")
+            return "if " + " ".join(options) + " fi"
+        if k < 5 and caps.get(ch, 1) > 0 and ch != "v":
+            # no rendezvous inside d_step (Spin refuses it)
+            buffered = [c for c in ("q0", "q1", "tq") if caps[c] > 0]
+            c = r.choice(buffered)
+            return f"d_step {{ {cond(c)} -> {op(c, locals_)}; g0 = (g0 + 1) % 3 }}"
+        if k < 6:
+            return f"atomic {{ {op(ch, locals_)}; {op(r.choice(names), locals_)} }}"
+        if k < 7 and "v" in locals_:
+            return r.choice(["v = q1", "v = tq", "if :: len(v) > 0 -> v = q1 :: else -> v = tq fi"])
+        if k < 8:
+            return f"{cond(ch)} -> {op(ch, locals_)}"
+        if k < 9:
+            return r.choice(["g0 = (g0 + 1) % 3", f"g1 = len({ch}) % 3", "assert(g0 < 3)",
+                             f"assert(len({ch}) <= {max(caps.get(ch, 0), 0) + (1 if ch == 'v' else 0) + 2})"])
+        return op(ch, locals_)
+
+    procs = r.randint(2, 3)
+    twins = r.random() < 0.4
+    for p in range(procs):
+        locals_ = ["l0", "m"] + (["v"] if r.random() < 0.5 else [])
+        body = [stmt(locals_) for _ in range(r.randint(2, 4))]
+        loop = f"do :: c1 < {r.randint(1, 2)} -> {'; '.join(body)}; c1++ :: else -> break od"
+        tail = "; ".join(stmt(locals_) for _ in range(r.randint(0, 2)))
+        decl = "byte l0, c1; mtype m; " + ("chan v = q1; " if "v" in locals_ else "")
+        n = 2 if twins and p == 0 else 1
+        # (a skip after the loop: Spin refuses a break that jumps into a d_step)
+        lines.append(f"active [{n}] proctype P{p}() {{ {decl}{loop}{'; skip; ' + tail if tail else ''} }}")
+    if trace == "trace":  # total over tq's events: it cannot fail, but follows the heads and tails
+        lines.append("trace { L0: if :: tq!_ -> goto L1 :: tq?_ -> goto L0 fi; "
+                     "L1: if :: tq!_ -> goto L0 :: tq?_ -> goto L1 fi }")
+    elif trace == "notrace":
+        events = [r.choice(["tq!0", "tq!1", "tq!_", "tq?0", "tq?_", "tq?2"]) for _ in range(r.randint(1, 3))]
+        lines.append(f"notrace {{ {'; '.join(events)} }}")
+    return "\n".join(lines) + "\n"
