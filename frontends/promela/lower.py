@@ -829,6 +829,19 @@ class Translator:
                 conds.append(Binary("==", fifo.head(j), v))
         return conj(*conds)
 
+    def distinct_targets(self, st: S.Recv, ctx: Ctx) -> None:
+        """Spin refuses a receive (not a poll) into one plain variable twice ("cannot use
+        var ('x') in multiple msg fields"; ``x[0],x[0]`` it accepts, and any receive
+        inside a ``d_step``, where the fields are stored in order)."""
+        seen: set[str] = set()
+        for a in st.args:
+            if a.kind != "var" or a.ref.index is not None or a.ref.field is not None or a.ref.name == "_" \
+                    or self.recv_arg_value(a, ctx) is not None:
+                continue
+            if a.ref.name in seen:
+                raise self.low.error(f"cannot use var ('{a.ref.name}') in multiple msg fields (Spin)", st.pos)
+            seen.add(a.ref.name)
+
     def matches_at(self, ch: Channel, args, ctx: Ctx, slot: int) -> Expr:
         """The queue holds a message in ``slot`` whose fields match every constant and
         ``eval()`` argument (pan's ``Q_has``: variables and ``_`` match anything)."""
@@ -942,6 +955,8 @@ class Translator:
         may name both kinds: its rendezvous candidates are offers, its buffered ones steps
         (``has_buffered``)."""
         st = t.stmt
+        if isinstance(st, S.Recv):
+            self.distinct_targets(st, ctx)
         if not isinstance(st, (S.Send, S.Recv)) or isinstance(st, S.Recv) and st.copy:
             return None  # ``c?<...>`` on a rendezvous channel is no handshake (``basic``)
         offers = self.channel(st.chan, ctx, len(st.args))
@@ -1992,6 +2007,8 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
         return [(rvpoll.unpolled(neg(disj(*sib))), ())]
     if t.kind == "dstep":
         return [tr.dstep(t.stmt.body, ctx)]
+    if isinstance(t.stmt, S.Recv):
+        tr.distinct_targets(t.stmt, ctx)  # (Spin checks none inside a d_step)
     return tr.basic(t.stmt, ctx)
 
 
