@@ -92,6 +92,13 @@ active proctype A() { chan v = a;
      :: q[i]??<eval(x)> :: q[i]!!x :: d_step { q[i]??[1] -> q[i]??1; x = 2 } :: b!!x
      :: a??[1] -> break :: else -> skip od }
 active proctype B() { do :: b??x :: b??eval(x) od }""", 23978, True),
+    # records are spelled out field by field, then sorted and matched as any message
+    "records": ("""typedef R { byte a; byte b };
+chan c = [3] of { R };
+R r, s;
+active proctype A() { r.a = 2; r.b = 1; c!!r; r.a = 1; r.b = 5; c!!r; r.a = 2; r.b = 0; c!!r;
+  c??<s>; assert(s.a == 1 && s.b == 5); c??2,0; c??r; assert(r.a == 1); c?s; assert(s.a == 2 && s.b == 1) }""",
+                18, False),
     # rendezvous: !! is !, ?? is ?
     "rendezvous: !! and ?? are ! and ?": ("""chan c = [0] of { byte };
 byte x;
