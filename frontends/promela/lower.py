@@ -703,11 +703,11 @@ class Translator:
         if isinstance(e, S.ProcFn):
             return self.proc_fn(e, ctx)
         if isinstance(e, S.Poll):
-            if e.random:
-                raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
             # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message), and
-            # pan reports an error where it evaluates one (``rvpoll``)
-            return _select([(c, Name(rvpoll.RV_POLL) if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
+            # pan reports an error where it evaluates one (``rvpoll``); ``c??[...]``: some
+            # message anywhere in the queue matches (pan's ``Q_has``)
+            return _select([(c, Name(rvpoll.RV_POLL) if ch.capacity == 0 else
+                             (self.random_guard if e.random else self.recv_guard)(ch, e.args, ctx, e.pos))
                             for c, ch in self.channel(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
 
@@ -914,6 +914,82 @@ class Translator:
                 conds.append(Binary("==", fifo.head(j), v))
         return conj(*conds)
 
+    def distinct_targets(self, st: S.Recv, ctx: Ctx) -> None:
+        """Spin refuses a receive (not a poll) into one plain variable twice ("cannot use
+        var ('x') in multiple msg fields"; ``x[0],x[0]`` it accepts, and any receive
+        inside a ``d_step``, where the fields are stored in order)."""
+        seen: set[str] = set()
+        for a in st.args:
+            if a.kind != "var" or a.ref.index is not None or a.ref.field is not None or a.ref.name == "_" \
+                    or self.recv_arg_value(a, ctx) is not None:
+                continue
+            if a.ref.name in seen:
+                raise self.low.error(f"cannot use var ('{a.ref.name}') in multiple msg fields (Spin)", st.pos)
+            seen.add(a.ref.name)
+
+    def matches_at(self, ch: Channel, args, ctx: Ctx, slot: int) -> Expr:
+        """The queue holds a message in ``slot`` whose fields match every constant and
+        ``eval()`` argument (pan's ``Q_has``: variables and ``_`` match anything)."""
+        fifo = ch.buffer
+        conds = [Binary(">", Name(fifo.length), Const(slot))]
+        for j, a in enumerate(args):
+            v = self.recv_arg_value(a, ctx)
+            if v is not None:
+                conds.append(Binary("==", fifo.at(slot, j), v))
+        return conj(*conds)
+
+    def random_guard(self, ch: Channel, args, ctx: Ctx, pos) -> Expr:
+        """``c??args`` and ``c??[args]`` are executable: some message in the queue matches."""
+        if len(args) > len(ch.fields):
+            raise self.low.error(f"receive with {len(args)} arguments from a channel of {len(ch.fields)} fields", pos)
+        return disj(*(self.matches_at(ch, args, ctx, k) for k in range(ch.capacity)))
+
+    def random_program(self, ch: Channel, args, ctx: Ctx, copy: bool) -> tuple:
+        """``c??args`` (``copy``: ``c??<args>``): the FIRST matching message in queue order
+        is read into the variables and (unless ``copy``) removed from its slot, the
+        messages behind it moving up (pan's ``Q_has`` then ``qrecv`` at that slot).  One
+        branch per slot, each under "no earlier slot matched"; the last needs no test (the
+        guard ensures some slot matches)."""
+        fifo = ch.buffer
+        out: tuple = ()
+        for k in reversed(range(ch.capacity)):
+            prog = []
+            for j, a in enumerate(args):
+                if self.recv_arg_value(a, ctx) is not None or (a.kind == "var" and a.ref.name == "_"):
+                    continue
+                info, target = self.lvalue(a.ref, ctx)
+                prog.append(Assign(target, wrap(fifo.at(k, j), info.bounds, _fits(ch.fields[j], info.bounds))))
+            if not copy:
+                # pan's trace check (``require`` in ``qrecv``) reads the HEAD, not the
+                # message taken, before it is removed
+                event = self.low.trace.update("r", ch.prefix, [fifo.head(j) for j in range(len(ch.fields))]) \
+                    if self.low.trace is not None else ()
+                prog = [*event, *prog, *fifo.remove(k), *_missing_fields(len(args), ch)]
+            out = tuple(prog) if k == ch.capacity - 1 else (If(self.matches_at(ch, args, ctx, k), tuple(prog), out),)
+        return out
+
+    def sorted_send_program(self, ch: Channel, args, ctx: Ctx, pos) -> tuple:
+        """``c!!args``: the message goes before the first message in the queue that is
+        greater, comparing field by field (pan's ``qsend`` with ``sorted``: it compares the
+        values as computed, before they are truncated to the fields, with the stored ones;
+        an equal message does not stop the scan, so equal keys stay in sending order), at
+        the tail if none is.  One branch per slot; the last slot is never an insertion
+        point (the queue is not full)."""
+        fifo = ch.buffer
+        values = self.sent_values(ch, args, ctx, pos)
+        raw = [self.expr(a, ctx) for a in args] + [Const(0)] * (len(ch.fields) - len(args))
+        # the trace check (``require`` after the insertion) reads the TAIL message
+        event = self.low.trace.update(
+            "s", ch.prefix, [Index(f, Binary("-", Name(fifo.length), Const(1))) for f in fifo.fields]) \
+            if self.low.trace is not None else ()
+        out: tuple = fifo.enqueue(values)
+        for k in reversed(range(ch.capacity - 1)):
+            less: Expr = Binary("<", raw[-1], fifo.at(k, len(raw) - 1))
+            for j in reversed(range(len(raw) - 1)):
+                less = disj(Binary("<", raw[j], fifo.at(k, j)), conj(Binary("==", raw[j], fifo.at(k, j)), less))
+            out = (If(conj(Binary(">", Name(fifo.length), Const(k)), less), fifo.insert(k, values), out),)
+        return out + event + _too_few_values(len(args), ch)
+
     def recv_program(self, ch: Channel, args, ctx: Ctx, copy: bool) -> tuple:
         fifo = ch.buffer
         prog = []
@@ -964,8 +1040,10 @@ class Translator:
         may name both kinds: its rendezvous candidates are offers, its buffered ones steps
         (``has_buffered``)."""
         st = t.stmt
-        if not isinstance(st, (S.Send, S.Recv)):
-            return None
+        if isinstance(st, S.Recv):
+            self.distinct_targets(st, ctx)
+        if not isinstance(st, (S.Send, S.Recv)) or isinstance(st, S.Recv) and st.copy:
+            return None  # ``c?<...>`` on a rendezvous channel is no handshake (``basic``)
         offers = self.channel(st.chan, ctx, len(st.args))
         kinds = {ch.capacity == 0 for _, ch in offers}
         if kinds != {True}:
@@ -974,10 +1052,8 @@ class Translator:
             if not self.is_variable_channel(st.chan, ctx):
                 raise self.low.error("a channel array mixing rendezvous and buffered channels", st.pos)
             offers = [(c, ch) for c, ch in offers if ch.capacity == 0]
-        if isinstance(st, S.Send) and st.sorted:
-            raise self.low.error("unsupported construct: sorted send !! on a rendezvous channel", st.pos)
-        if isinstance(st, S.Recv) and (st.random or st.copy):
-            raise self.low.error("unsupported construct: ?? or ?<> on a rendezvous channel", st.pos)
+        # Spin 6.5.2 on a rendezvous channel: ``c!!m`` is ``c!m`` (sorted into an empty
+        # queue) and ``c??m`` is ``c?m`` (the handshake's message is the only one)
         return offers
 
     def has_buffered(self, t: Transition, ctx: Ctx) -> bool:
@@ -1006,13 +1082,26 @@ class Translator:
         if isinstance(st, S.AssertStmt):
             return [(TRUE, (Assert(self.expr(st.cond, ctx), f"line {self.low.pre.origin(st.pos.line)[1]}"),))]
         if isinstance(st, S.Send):
-            if st.sorted:
-                raise self.low.error("unsupported construct: sorted send !!", st.pos)
-            return [(conj(cond, ch.buffer.not_full()), self.send_program(ch, st.args, ctx, st.pos))
+            send = self.sorted_send_program if st.sorted else self.send_program
+            return [(conj(cond, ch.buffer.not_full()), send(ch, st.args, ctx, st.pos))
                     for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
+        if isinstance(st, S.Recv) and st.copy and any(ch.capacity == 0 for _, ch in self.channel(
+                st.chan, ctx, len(st.args))):
+            # ``c?<...>``/``c??<...>`` on a rendezvous channel: pan reports "polling rv
+            # chan" each time it tries the statement, which then blocks (no message waits
+            # there): a poll of a rendezvous channel (``rvpoll``)
+            for a in st.args:  # its arguments are checked all the same (undeclared names)
+                if self.recv_arg_value(a, ctx) is None and not (a.kind == "var" and a.ref.name == "_"):
+                    self.lvalue(a.ref, ctx)
+            return [(conj(cond, Name(rvpoll.RV_POLL)), ()) if ch.capacity == 0 else
+                    (conj(cond, (self.random_guard if st.random else self.recv_guard)(ch, st.args, ctx, st.pos)),
+                     (self.random_program if st.random else self.recv_program)(ch, st.args, ctx, True))
+                    for cond, ch in self.channel(st.chan, ctx, len(st.args))]
         if isinstance(st, S.Recv):
             if st.random:
-                raise self.low.error("unsupported construct: random receive ??", st.pos)
+                return [(conj(cond, self.random_guard(ch, st.args, ctx, st.pos)),
+                         self.random_program(ch, st.args, ctx, st.copy))
+                        for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
             return [(conj(cond, self.recv_guard(ch, st.args, ctx, st.pos)), self.recv_program(ch, st.args, ctx, st.copy))
                     for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
         if isinstance(st, S.Run):
@@ -2021,6 +2110,8 @@ def transition_alternatives(low, tr: Translator, g: Graph, t: Transition, ctx: C
         return [(rvpoll.unpolled(neg(disj(*sib))), ())]
     if t.kind == "dstep":
         return [tr.dstep(t.stmt.body, ctx)]
+    if isinstance(t.stmt, S.Recv):
+        tr.distinct_targets(t.stmt, ctx)  # (Spin checks none inside a d_step)
     return tr.basic(t.stmt, ctx)
 
 
