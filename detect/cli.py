@@ -1672,9 +1672,10 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
 @click.option("--spin-option", "spin_options", multiple=True, metavar="OPT",
               help="Pass OPT to spin -a (repeatable), e.g. --spin-option=-o1 to keep dead variables.")
 @click.option("--strategy", type=click.Choice(["exact", "enumerate", "sort"]), default="exact", show_default=True,
-              help="Canonical form in sympan: exact (sorting whole process blocks where the group is S_n on "
-                   "them and renames no value, else the least image over all elements), enumerate (always "
-                   "the least image over all elements), sort (sorting only; refused where it is not exact).")
+              help="Canonical form in sympan (the native explorer's C canonicaliser): exact (sorting whole "
+                   "process blocks where the group is S_n on them and renames no value, else S_n on pids where "
+                   "the group has that shape, else the least image over all elements), enumerate (always the "
+                   "least image over all elements), sort (sorting only; refused where it is not exact).")
 @click.option("--ltl", "ltl_name", metavar="NAME",
               help="The ltl block pan checks (./sympan -a -N NAME; default: the first): the group is the "
                    "subgroup fixing its propositions, detected on the model with its never claim.")
@@ -1704,10 +1705,7 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
         raise Failure(f"{model}: {e}") from None
     except OSError as e:
         raise Failure(f"{out_dir}: cannot write: {e.strerror or e}") from None
-    how = (f"sorting the {escape(sym.blocks[0])} blocks (pids {', '.join(map(str, sym.blocks[1]))})"
-           if sym.blocks else "least image over the elements sorting the processes' keys (TopSPIN's segmented "
-           f"strategy; {len(sym.elements):,} elements)" if sym.segments else
-           f"least image over {len(sym.elements):,} elements")
+    how = escape(sym.canonical_form())
     out.print(f"wrote {escape(path)}: states stored up to the detected {escape(sym.describe())}; {how}",
               markup=True)
     if sym.claim is not None:

@@ -137,8 +137,20 @@ def _pan(out_dir: Path, source: str, *flags: str, every_error: bool = True) -> t
     run = subprocess.run([str(exe), "-m100000", *(("-c0",) if every_error else ())], cwd=out_dir,
                          capture_output=True, text=True, timeout=300)
     stored = int(re.search(r"(\d+) states, stored", run.stdout).group(1))
+    # BFS also stores the states inside atomic sequences, reported apart: "N nominal states"
+    nominal = re.search(r"(\d+) nominal states", run.stdout)
+    stored = int(nominal.group(1)) if nominal else stored
     errors = int(re.search(r"errors: (\d+)", run.stdout).group(1))
     return stored, errors
+
+
+def _run_built(out_dir: Path, source: str, *flags: str) -> str:
+    """pan's output of ``source`` built with ``flags`` (run with -c0)."""
+    exe = out_dir / ("raw_" + Path(source).stem + "_" + "_".join(f.strip("-") for f in flags))
+    subprocess.run(["gcc", "-O0", *flags, "-o", str(exe), source], cwd=out_dir, check=True,
+                   capture_output=True, timeout=300)
+    return subprocess.run([str(exe), "-m100000", "-c0"], cwd=out_dir, capture_output=True, text=True,
+                          timeout=300).stdout
 
 
 def _ours(model: Path) -> tuple[int, int]:
@@ -232,12 +244,12 @@ def test_unsupported_models_are_refused_in_one_line(tmp_path, text, why):
 
 @pytest.mark.parametrize("model,strategies,count", [
     ("mutex", ("sort", "enumerate"), 170),
-    # pid values renamed: the segmented strategy (exact) and all elements (enumerate)
+    # pid values renamed: S_3 on pids (exact) and all elements (enumerate)
     (ROOT / "models" / "peterson_pid.pml", ("exact", "enumerate"), 633),
 ])
 def test_strategies_agree(tmp_path, model, strategies, count):
-    """The sorting fast path, the segmented strategy and the least image over all elements
-    store as many states."""
+    """The sorting fast path, S_m on pids and the least image over all elements (the native
+    explorer's canonicalisers, canon.c) store as many states."""
     if model == "mutex":
         model = _write(tmp_path, "mutex", MUTEX)
     counts = []
@@ -245,7 +257,7 @@ def test_strategies_agree(tmp_path, model, strategies, count):
         out = tmp_path / strategy
         run = _cli("spin", str(model), "-o", str(out), "--strategy", strategy, *NO_OPT)
         assert run.returncode == 0, run.stderr
-        assert ("segmented" in run.stdout) == (strategy == "exact" and "peterson" in str(model))
+        assert ("on 3 pids" in run.stdout) == (strategy == "exact" and "peterson" in str(model))
         counts.append(_pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0])
     assert counts == [count, count]
 
@@ -441,3 +453,48 @@ def test_processes_moved_keeping_their_parameters(tmp_path):
     reduced, errors = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
     plain, plain_errors = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
     assert (reduced, plain) == (352, 2066) and errors > 0 and plain_errors > 0
+
+
+@pytest.mark.parametrize("name,text,count", [
+    ("mutex", MUTEX, 170),   # sorted blocks
+    ("chans", CHANS, 115),   # S_2 on pids, queues moved with their processes
+    ("ring", RING, 1120),    # every element (C_4)
+])
+def test_breadth_first_builds_store_the_same_orbits(tmp_path, name, text, count):
+    """-DBFS stores through pan.c's own h_store and -DBFS_PAR through pan.p's bfs_do_store,
+    both wrapped: as many states as the depth-first sympan (pan's "nominal states": BFS also
+    stores the states inside atomic sequences); a seeded violation is found.
+    TRIX (processes and channels outside ``now``) stops the build with the reason."""
+    model = _write(tmp_path, name, text)
+    out = tmp_path / "out"
+    assert _cli("spin", str(model), "-o", str(out), *NO_OPT).returncode == 0
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0] == count
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE", "-DBFS") == (count, 0)
+    # BFS_PAR counts the states inside atomic sequences as nominal too: compare them all with BFS's
+    every = {flag: int(re.search(r"(\d+) states, stored", _run_built(out, "sympan.c", "-DSAFETY", "-DNOREDUCE",
+                                                                     flag)).group(1))
+             for flag in ("-DBFS", "-DBFS_PAR")}
+    assert every["-DBFS"] == every["-DBFS_PAR"] >= count
+    trix = subprocess.run(["gcc", "-DSAFETY", "-DBFS", "-DTRIX", "-o", "trix", "sympan.c"], cwd=out,
+                          capture_output=True, text=True, timeout=300)
+    assert trix.returncode != 0 and "TRIX keeps processes and channels outside now" in trix.stderr
+    if name == "mutex":
+        broken = _write(tmp_path, "broken", BROKEN)
+        assert _cli("spin", str(broken), "-o", str(tmp_path / "b")).returncode == 0
+        for flag in ("-DBFS", "-DBFS_PAR"):
+            assert _pan(tmp_path / "b", "sympan.c", "-DSAFETY", "-DNOREDUCE", flag)[1] > 0
+            assert _pan(tmp_path / "b", "sympan.c", "-DSAFETY", flag)[1] > 0
+
+
+SNOOPY = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "snoopy.pml"
+
+
+@pytest.mark.skipif(not SNOOPY.exists(), reason="the shared Spin corpus (../shared/corpus) is absent")
+def test_program_counter_renaming_is_refused_naming_the_process(tmp_path):
+    """snoopy's generator swaps the states of symmetric branches inside the bus process (no
+    block move): refused in one line naming the process and our pc values."""
+    run = _cli("spin", str(SNOOPY), "-o", str(tmp_path / "out"))
+    assert run.returncode == 2
+    line = run.stderr.strip()
+    assert "\n" not in line and "program counter of bus_5.pc within its own automaton" in line, line
+    assert "4->5, 5->4" in line and not (tmp_path / "out" / "sympan.c").exists()

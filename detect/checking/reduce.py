@@ -43,9 +43,10 @@ from detect.statespace.distributed import DistributedUnavailable  # noqa: F401 (
 from detect.symmetry.permgroup import PermutationGroup, permutation_group
 from detect.symmetry.automorphisms import AUTO_THRESHOLD
 from detect.statespace.explore import (
-    CanonicalUndecided, Exploration, LocalSymmetry, NativeCanonical, NotASymmetry, PointSymmetry, Progress,
-    SortedBlocks, explore_state_space,
+    CanonicalUndecided, EnumeratedElements, Exploration, LocalSymmetry, NativeCanonical, NotASymmetry,
+    PointSymmetry, Progress, SortedBlocks, explore_state_space,
 )
+from detect.statespace.native.canon import gathered, map_list
 from detect.ir import Const, Expr, Index, Name, SequentialModel, state_slots
 from detect.ir.points import LiteralPoints
 from detect.ir.walk import subexpressions
@@ -355,6 +356,27 @@ def enumerating_canonicaliser(group: PermutationGroup, pts: LiteralPoints, key) 
     return canonicalise
 
 
+#: at most this many cells (elements x slots) are handed to the native explorer's C tables
+NATIVE_ELEMENT_CELLS = 4_000_000
+
+
+def enumerated_elements(group: PermutationGroup, pts: LiteralPoints, order: Sequence[int]) -> Optional[EnumeratedElements]:
+    """``enumerating_canonicaliser``'s least image as the native explorer's C tables (the
+    elements in gather form, least in ``order``: the same key), or None where an element
+    splits a slot's values or the tables would be too large."""
+    n = len(pts.slot_points)
+    if group.order() * max(1, n) > NATIVE_ELEMENT_CELLS:
+        return None
+    maps: dict = {(0, ()): 0}
+    elements = []
+    for g in group.elements():
+        image = gathered(g, pts.pairs, range(n), maps)
+        if image is None:
+            return None
+        elements.append(image)
+    return EnumeratedElements(tuple(elements), map_list(maps), tuple(order))
+
+
 def local_canonicaliser(point_generators: Sequence[Images], pts: LiteralPoints, key) -> Callable[[State], State]:
     """Apply generators (and inverses) while the key decreases: sound, not canonical."""
     actions = []
@@ -549,7 +571,8 @@ def make_reducer(model: SequentialModel, group, strategy: str, graph=None,
                 f"--reduce enumerate would apply all {literal_order:,} group elements to every state "
                 f"(limit {enumerate_limit:,}); use --reduce exact")
         return Reducer(strategy, group.order, enumerating_canonicaliser(sym, pts, key), order,
-                       f"least image over all {literal_order:,} elements")
+                       f"least image over all {literal_order:,} elements",
+                       enumerated_elements(sym, pts, order) if fast_paths else None)
     if strategy == "exact":
         blocks = symmetric_blocks(gens, literal_order, pts, order) if fast_paths else None
         if blocks is not None:

@@ -12,15 +12,19 @@ pan keeps that we have no slot for stays where it is: ``_pid``, ``_t``, a queue'
 the constants our front end folded (a process's channel parameters, constant locals) -- each
 is the same at a position in every reachable state, so the image has the position's value.
 
-Canonical form (``--strategy exact``): the least image, field by field, over every element
-of the group (enumerated from the detected generators, at most ``ELEMENT_LIMIT``); the
-fast path sorts whole process blocks when the group is the symmetric group on the processes
-of one proctype and renames no value (``sort``).  Either way the stored vector is the image
-of the real state under a group element, so two states are merged only if the group maps
-one onto the other (soundness rests on the generators alone); exactness (one state per
-orbit) is checked by the tests: Spin's "states, stored" from ``sympan`` equals
-``reduced_spin_stored``, the orbits of the states plain pan stores.  The search itself runs
-on the real states, so trails replay in Spin.
+Canonical form: the native explorer's own C canonicaliser (``canon.c``, written with this
+group's tables by ``detect.statespace.native.canon.canonicaliser_c``; pan's fields are
+gathered into its state and scattered back).  ``--strategy exact``: sorting whole process
+blocks when the group is the symmetric group on the processes of one proctype and renames
+no value (``sort``); else S_m on pids (``PermutedPids``: blocks moved with their pids, pid
+values and channel identities renamed) when the group is of that shape on pan's fields; else
+(and ``enumerate``) the least image over every element of the group (enumerated from the
+detected generators, at most ``ELEMENT_LIMIT``).  Each stores the image of the real state
+under a group element, so two states are merged only if the group maps one onto the other
+(soundness rests on the generators alone); exactness (one state per orbit) is checked by
+the tests: Spin's "states, stored" from ``sympan`` equals ``reduced_spin_stored``, the
+orbits of the states plain pan stores.  The search itself runs on the real states, so
+trails replay in Spin.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from detect.ir import SequentialModel, state_slots
+from detect.statespace.native.canon import CanonTables, canonicaliser_c, gathered as gathered_on
 
 GCC = "gcc -O2 -DSAFETY -DNOREDUCE -o sympan sympan.c"
 GCC_POR = "gcc -O2 -DSAFETY -o sympan sympan.c"
@@ -80,12 +85,19 @@ class SpinSymmetry:
     initial: tuple[Optional[int], ...] = ()
     #: pairs of distinct proctypes whose processes the group maps onto each other
     twins: tuple[tuple[str, str], ...] = ()
-    #: segmented canonical form (``_segments``): (pids, per pid its key fields, element
-    #: index by the Lehmer rank of its permutation of those pids), or None
-    segments: Optional[tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]] = None
+    #: the group as S_m on pids (``_pids_spec``): (per pid its block of fields, the fixed
+    #: fields naming pids, per field its (value, pid) pairs), or None; then ``elements`` is empty
+    pids_spec: Optional[tuple[tuple[tuple[int, ...], ...], tuple[int, ...],
+                              tuple[tuple[tuple[int, int], ...], ...]]] = None
     #: the claim pan runs with (pan's ``procname`` of it: an ``ltl`` block's name or
     #: ``:never:``), whose propositions the group fixes; None: no claim
     claim: Optional[str] = None
+    #: the acting generators, in the gather form of ``elements``
+    generators: tuple[tuple[tuple[int, int], ...], ...] = ()
+
+    def canonical_form(self) -> str:
+        """How states are made canonical (the native explorer's canonicaliser, ``canon.c``)."""
+        return _canon_tables(self).describe()
 
     def describe(self) -> str:
         moved = f"pids {', '.join(map(str, self.pids))} ({', '.join(self.proctypes)})" if self.pids else "no process"
@@ -237,7 +249,7 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
                     # BEEM's style: one proctype per process; pan's must then be alike (``_twins_alike``)
                     twins.add(tuple(sorted((a.proctype, b.proctype))))
                 if a.member == "_p" and any(v != w for v, w in values[k].items()):
-                    raise SpinExportError("not supported yet: a generator renames program counters")
+                    raise SpinExportError(_pc_renaming(slots[k].label, slots[t].label, values[k]))
             if kind_a == "q" and chan_map.setdefault(a.qid, b.qid) != b.qid:
                 raise SpinExportError("not supported yet: a generator does not move whole channels")
         if sorted(pid_map.values()) != sorted(pid_map) or sorted(chan_map.values()) != sorted(chan_map):
@@ -254,24 +266,25 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     kept = [k for k in range(len(slots)) if k not in hidden and len(slots[k].domain) > 1]
     position = {k: f for f, k in enumerate(kept)}
     maps: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
+
+    def gathered(g) -> tuple[tuple[int, int], ...]:
+        """The point permutation g on the kept fields, in gather form (``SpinSymmetry``)."""
+        image = gathered_on(g, pts.pairs, kept, maps)
+        if image is None:
+            raise SpinExportError("not supported yet: a group element maps a variable pan stores onto one it "
+                                  "does not, or splits its values")
+        return image
+
+    generators = tuple(gathered(g) for g in gens)
+    pids_spec = None
+    if blocks is None and strategy == "exact":
+        pids_spec = _pids_spec(model, group, gens, pts, position, [fields[k] for k in kept])
     elements = []
-    if blocks is None:
+    if blocks is None and pids_spec is None:
         if order > element_limit:
             raise SpinExportError(f"the group has {order:,} elements (more than {element_limit:,} to apply to "
                                   "every state); not supported yet")
-        for g in sym.elements():
-            target, values = _slot_action(g, pts, len(slots))
-            image = [(0, 0)] * len(kept)
-            for k in kept:
-                renamed = {v: w for v, w in values[k].items() if v != w}
-                m = 0
-                if renamed:
-                    lo, hi = min(renamed), max(renamed)
-                    table = tuple(renamed.get(v, v) for v in range(lo, hi + 1))
-                    m = maps.setdefault((lo, table), len(maps))
-                image[position[target[k]]] = (position[k], m)
-            elements.append(tuple(image))
-    segments = _segments(elements, [fields[k] for k in kept]) if strategy == "exact" and elements else None
+        elements = [gathered(g) for g in sym.elements()]
     by_id = sorted(maps.items(), key=lambda kv: kv[1])
     from detect.ir.semantics import initial_states
 
@@ -283,65 +296,54 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     return SpinSymmetry(
         group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
         tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks, initial, tuple(sorted(twins)), segments, claim_name)
+        blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators)
 
 
 #: the name the first version exported
 process_symmetry = spin_symmetry
 
 
-def _lehmer(perm: Sequence[int]) -> int:
-    """The rank of a permutation of 0..n-1 among all n! (Lehmer code)."""
-    n, rank = len(perm), 0
-    for i in range(n):
-        rank = rank * (n - i) + sum(1 for j in range(i + 1, n) if perm[j] < perm[i])
-    return rank
+def _pc_renaming(source: str, target: str, values: dict[int, int]) -> str:
+    """The refusal of a generator renaming program counters, in one line: which process and
+    which of our pc values (the corpus's cases -- snoopy's bus, TopSPIN's mailer, diskhead's
+    disk_sched -- swap the states of symmetric branches inside one process)."""
+    moved = ", ".join(f"{v}->{w}" for v, w in sorted(values.items()) if v != w)
+    where = f"of {source} within its own automaton" if source == target else f"from {source} to {target}"
+    return (f"not supported yet: a generator renames the program counter {where} (our pc {moved}); pan numbers "
+            "that automaton's states its own way (statement merging, atomic chains, inlines expanded twice on "
+            "one line) and the export has no map from our program counters to pan's")
 
 
-def _segments(elements, fields: Sequence[Field]):
-    """TopSPIN's segmented strategy, where it is exact: the group is the symmetric group on
-    the pids it moves, an element per permutation.  A pid's *key* is its block's fields that
-    no element renames, in member order: an element moving pid p to q carries p's key to q,
-    so the images of a state whose keys are sorted along the pids are those by the
-    permutations that sort the state's keys -- the least of them is a canonical form, found
-    by trying only the permutations within runs of equal keys.  None where it does not apply."""
-    moved = sorted({f.pid for e in elements for t, (k, _) in enumerate(e)
-                    if fields[t].pid is not None and fields[t].pid != fields[k].pid for f in (fields[t],)})
-    n = len(moved)
-    if n < 2 or len(elements) != math.factorial(n) or n > 8:
+def _pids_spec(model, group, gens, pts, position: dict[int, int], fields: Sequence[Field]):
+    """The group as S_m on pids (``PermutedPids``, the native explorer's ``canon_pids``) on
+    the fields: ``(blocks, fixed, pid_of)`` with field indices, or None where it is not of
+    that shape on pan's vector (a moved slot pan lacks, a program counter naming pids).
+    Constant slots (one value) drop out of the blocks: they are the same in every block."""
+    from detect.checking.reduce import slot_order
+    from detect.checking.scalarset import permuted_pids
+    from detect.symmetry.permgroup import permutation_group
+
+    spec = permuted_pids(gens, group.order, pts, slot_order(permutation_group(gens, len(pts.pairs)), pts))
+    if spec is None:
         return None
-    place = {p: i for i, p in enumerate(moved)}
-    by_rank = [-1] * len(elements)
-    for e, image in enumerate(elements):
-        perm = [-1] * n
-        for t, (k, _) in enumerate(image):
-            a, b = fields[k], fields[t]
-            if a.pid in place and a.member == "_p":
-                perm[place[a.pid]] = place.get(b.pid, -1)
-        if sorted(perm) != list(range(n)):
-            return None
-        r = _lehmer(perm)
-        if by_rank[r] != -1:
-            return None
-        by_rank[r] = e
-    # key members: block fields of the moved pids that no element renames, and that every
-    # element carries with the program counter (a field left in place is no key)
-    renamed = {fields[t].member for image in elements for t, (k, m) in enumerate(image)
-               if m and fields[t].pid in place}
-    for image in elements:
-        moves = {fields[k].pid: fields[t].pid for t, (k, _) in enumerate(image)
-                 if fields[k].member == "_p" and fields[k].pid in place}
-        for t, (k, _) in enumerate(image):
-            a, b = fields[k], fields[t]
-            if a.pid in place and moves.get(a.pid) != b.pid:
-                renamed.add(a.member)
-    keys = []
-    for p in moved:
-        mine = sorted((f.member, i) for i, f in enumerate(fields) if f.pid == p and f.member not in renamed)
-        keys.append(tuple(i for _, i in mine))
-    if len({tuple(fields[i].member for i in k) for k in keys}) != 1 or not keys[0]:
+    width = len(spec.blocks[0])
+    keep = [pos for pos in range(width) if any(b[pos] in position for b in spec.blocks)]
+    if any(b[pos] not in position for b in spec.blocks for pos in keep):
         return None
-    return tuple(moved), tuple(keys), tuple(by_rank)
+    blocks = tuple(tuple(position[b[pos]] for pos in keep) for b in spec.blocks)
+    fixed = tuple(position[k] for k in spec.fixed if k in position)
+    pid_of = [()] * len(fields)
+    for k, f in position.items():
+        pid_of[f] = tuple(spec.pid_of[k])
+        if pid_of[f] and fields[f].member == "_p":
+            return None
+    if not keep:
+        return None
+    return blocks, fixed, tuple(pid_of)
+
+
+#: the name the first version exported
+process_symmetry = spin_symmetry
 
 
 def _sorted_blocks(model, group, fields, moved_pids, moved_chans) -> Optional[tuple[str, tuple[int, ...]]]:
@@ -492,14 +494,6 @@ def _field_code(sym: SpinSymmetry, structs: dict[str, str], queues: list[tuple[i
     return "\n".join(gets), "\n".join(sets)
 
 
-def _rows(rows: Sequence[Sequence[int]], width: int = 24) -> str:
-    lines = []
-    for row in rows:
-        cells = [str(x) for x in row] or ["0"]
-        lines.append("{" + ",".join(cells) + "}")
-    return ",\n".join(lines)
-
-
 #: pan's calls that store ``now`` (hash table, bitstate, minimised automaton) and our wrappers,
 #: which store its canonical form instead (``_COMMON``)
 _STORES = [("h_store((char *)&now, vsize)", "sym_h_store(vsize)"),
@@ -515,14 +509,23 @@ _STACK_KEYS = [("compress((char *)&now, vsize)", "compress(sym_canon_copy(), vsi
                ("compact_stack((char *)&now, vsize)", "compact_stack(sym_canon_copy(), vsize)"),
                ("nv = (char *) &now;", "nv = sym_canon_copy();"),
                ("v = (char *) &now;", "v = sym_canon_copy();")]
-_UNSUPPORTED = ("#if defined(BFS_PAR) || defined(BFS) || defined(TRIX)\n"
-                "#error \"symdetect sympan: build without BFS/BFS_PAR/TRIX (not supported yet)\"\n#endif\n")
+#: TRIX keeps each process and channel in a vector of its own, outside ``now`` (``proc_offset``
+#: and ``q_offset`` do not address them): the fields cannot be read or written where sympan
+#: looks (measured: 2,608 states stored on a ring whose orbits are 1,120 -- not exact)
+_UNSUPPORTED = ("#if defined(TRIX)\n"
+                "#error \"symdetect sympan: TRIX keeps processes and channels outside now, which sympan canonicalises; "
+                "build without TRIX\"\n#endif\n")
+#: BFS_PAR's store (pan.p, which pan.c includes): wrapped as pan.c's own stores
+_BFS_PAR_STORE = ("bfs_do_store((char *)&now, vsize)",
+                  "(sym_in(), sym_r = bfs_do_store((char *)&now, vsize), sym_out(), sym_r)")
 
 
 def _common_code(claim: Optional[str]) -> str:
     """C shared by every strategy: the store wrappers (``now`` is swapped for its canonical form
     around pan's own store, so every store -- hash table, COLLAPSE, HC, BITSTATE, the multi-core
-    ones -- sees the canonical vector) and the nested search's seed test."""
+    ones -- sees the canonical vector) and the nested search's seed test.
+
+    Why one function: one C template (the wrappers share its buffers and its start check)."""
     check = ""
     if claim is not None:
         name = claim.replace("\\", "\\\\").replace('"', '\\"')
@@ -553,6 +556,9 @@ sym_start(void)
 	}}{check}
 #if NCORE>1
 	if (core_id != 0) return; /* the others start from states handed over */
+#endif
+#ifdef BFS_PAR
+	if (who_am_i != 0) return; /* the workers forked from the root start from states handed over */
 #endif
 	sym_check((char *) &now);
 }}
@@ -599,92 +605,41 @@ sym_seed_match(int delta)
 """
 
 
-def _sorting_code(struct: str, pids: Sequence[int]) -> str:
-    n = len(pids)
-    return f"""
-static int sym_pids[{n}] = {{{", ".join(map(str, pids))}}};
-static char sym_block[{n}][sizeof({struct})];
-static int sym_cmp(const void *a, const void *b) {{ return memcmp(a, b, sizeof({struct})); }}
-static void sym_check(char *v) {{ (void) v; }}
-/* v (a state with pan's current offsets) becomes its canonical form: the blocks sorted */
-static void
-sym_canon_into(char *v)
-{{	int i, m = 0; unsigned saved[{n}];
-	for (i = 0; i < {n}; i++)
-	{{	if (sym_pids[i] + BASE >= (int) ((State *) v)->_nr_pr) continue;
-		saved[m] = (({struct} *) (v + proc_offset[sym_pids[i] + BASE]))->_pid;
-		memcpy(sym_block[m], v + proc_offset[sym_pids[i] + BASE], sizeof({struct}));
-		(({struct} *) sym_block[m])->_pid = 0;
-		m++;
-	}}
-	if (m != {n}) return; /* not all created yet: stored as it is */
-	qsort(sym_block, m, sizeof({struct}), sym_cmp);
-	for (i = 0; i < m; i++)
-	{{	memcpy(v + proc_offset[sym_pids[i] + BASE], sym_block[i], sizeof({struct}));
-		(({struct} *) (v + proc_offset[sym_pids[i] + BASE]))->_pid = saved[i];
-	}}
-}}
-"""
+def _canon_tables(sym: SpinSymmetry) -> CanonTables:
+    """The group on the fields as the tables of the native explorer's canonicaliser
+    (``canon.c``): sorted blocks, S_m on pids, or every element."""
+    n = len(sym.fields)
+    if sym.blocks is not None:
+        per = [sorted((fd.member, f) for f, fd in enumerate(sym.fields) if fd.pid == p) for p in sym.blocks[1]]
+        if len({tuple(member for member, _ in b) for b in per}) != 1:
+            raise SpinExportError("pan's blocks of the sorted processes have different fields")
+        return CanonTables(n, blocks=tuple(tuple(f for _, f in b) for b in per))
+    if sym.pids_spec is not None:
+        blocks, fixed, pid_of = sym.pids_spec
+        return CanonTables(n, pid_blocks=blocks, pid_fixed=fixed, pid_of=pid_of)
+    return CanonTables(n, elements=sym.elements, maps=sym.maps)
 
 
-def _enumerating_code(sym: SpinSymmetry, structs: dict[str, str], queues, bodies: dict[str, str]) -> str:
-    """C of the least image over the elements (or the segmented ones), with the field
-    accessors and the check of pan's initial state.
-
-    Why one function: one C template whose tables (elements, value maps, initial values)
-    are filled from one ``SpinSymmetry``."""
+def _canon_code(sym: SpinSymmetry, structs: dict[str, str], queues, bodies: dict[str, str]) -> str:
+    """C of ``sym_canon_into``: pan's fields gathered into a state, canonicalised by the
+    native explorer's C canonicaliser (``canonicaliser_c``), scattered back; and
+    ``sym_check``, the check of pan's initial state against ours."""
     get, put = _field_code(sym, structs, queues, bodies)
-    nf, ne = len(sym.fields), len(sym.elements)
-    offsets, table, lo, length = [], [], [], []
-    for m_lo, m_table in sym.maps:
-        offsets.append(len(table))
-        table.extend(m_table)
-        lo.append(m_lo)
-        length.append(len(m_table))
-    if sym.segments is None:
-        visit = "\tfor (e = 0; e < SYM_E; e++) sym_try(e);"
-        segmented = ""
-    else:
-        visit = "\t(void) e; (void) y;\n\tsym_segmented();"
-        segmented = _segmented_code(sym.segments)
+    nf = len(sym.fields)
     known_at = [f for f, fd in enumerate(sym.fields) if f < len(sym.initial) and sym.initial[f] is not None
                 and (fd.pid is None or fd.pid == 0) and fd.qid is None]
-    init = ", ".join(str(sym.initial[f] if f in known_at else 0) for f in range(nf))
-    known = ", ".join("1" if f in known_at else "0" for f in range(nf))
-    src = _rows([[s for s, _ in e] for e in sym.elements])
-    mid = _rows([[m for _, m in e] for e in sym.elements])
+    init = ", ".join(str(sym.initial[f] if f in known_at else 0) for f in range(nf)) or "0"
+    known = ", ".join("1" if f in known_at else "0" for f in range(nf)) or "0"
+    guard = ""
+    if sym.blocks is not None:
+        # sorting moves whole blocks: before all exist, a state is stored as it is
+        guard = "".join(f"\tif ({p} + BASE >= (int) ((State *) v)->_nr_pr) return;\n" for p in sym.blocks[1])
     return f"""
+#include <stdint.h>
+typedef int64_t i64;
+{canonicaliser_c(_canon_tables(sym), "sym_canon")}
 #define SYM_F {nf}
-#define SYM_E {ne}
-static const unsigned short sym_src[SYM_E][SYM_F] = {{
-{src}
-}};
-static const unsigned short sym_map[SYM_E][SYM_F] = {{
-{mid}
-}};
-static const int sym_lo[{len(lo)}] = {{{", ".join(map(str, lo))}}};
-static const int sym_len[{len(lo)}] = {{{", ".join(map(str, length))}}};
-static const int sym_off[{len(lo)}] = {{{", ".join(map(str, offsets))}}};
-static const int sym_tab[{max(1, len(table))}] = {{{", ".join(map(str, table or [0]))}}};
-static int sym_x[SYM_F], sym_best[SYM_F];
-static int sym_vm(int m, int x);
-
-/* sym_best becomes element e's image of sym_x when that is less */
-static void
-sym_try(int e)
-{{	int f, y;
-	for (f = 0; f < SYM_F; f++)
-	{{	y = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
-		if (y == sym_best[f]) continue;
-		if (y < sym_best[f])
-		{{	sym_best[f] = y;
-			for (f++; f < SYM_F; f++)
-				sym_best[f] = sym_vm(sym_map[e][f], sym_x[sym_src[e][f]]);
-		}}
-		return;
-	}}
-}}
-{segmented}
+static i64 sym_t[CANON_MAX];
 
 static int
 sym_get(char *v, int f)
@@ -701,18 +656,9 @@ sym_set(char *v, int f, int x)
 	}}
 }}
 
-static int
-sym_vm(int m, int x)
-{{	int i;
-	if (!m) return x;
-	i = x - sym_lo[m];
-	return (i >= 0 && i < sym_len[m]) ? sym_tab[sym_off[m] + i] : x;
-}}
-
-/* the least image of v over every element, field by field (elements[0] is the identity) */
 static int sym_checked;
-static const int sym_init[SYM_F] = {{{init}}};
-static const char sym_known[SYM_F] = {{{known}}};
+static const int sym_init[{max(1, nf)}] = {{{init}}};
+static const char sym_known[{max(1, nf)}] = {{{known}}};
 
 static void
 sym_check(char *v)
@@ -730,14 +676,15 @@ sym_check(char *v)
 	}}
 }}
 
+/* v (a state with pan's current offsets) becomes its canonical form */
 static void
 sym_canon_into(char *v)
-{{	int e, f, y;
+{{	int f;
+{guard}	for (f = 0; f < SYM_F; f++)
+		sym_t[f] = sym_get(v, f);
+	canon_apply(&sym_canon, sym_t);
 	for (f = 0; f < SYM_F; f++)
-		sym_x[f] = sym_best[f] = sym_get(v, f);
-{visit}
-	for (f = 0; f < SYM_F; f++)
-		sym_set(v, f, sym_best[f]);
+		sym_set(v, f, (int) sym_t[f]);
 }}
 """
 
@@ -781,79 +728,6 @@ def _twins_alike(sym: SpinSymmetry, pan_h: str, pan_t: str) -> None:
                                   "state blocks or automata differ in pan")
 
 
-def _segmented_code(segments) -> str:
-    """C of ``_segments``' strategy: sort the moved pids by key, try the permutations within
-    runs of equal keys."""
-    pids, keys, by_rank = segments
-    n, k = len(pids), len(keys[0])
-    return f"""
-#define SYM_N {n}
-#define SYM_K {k}
-static const unsigned short sym_keyf[SYM_N][SYM_K] = {{
-{_rows(keys)}
-}};
-static const int sym_byrank[{len(by_rank)}] = {{{", ".join(map(str, by_rank))}}};
-static int sym_ord[SYM_N], sym_pi[SYM_N], sym_used[SYM_N], sym_slo[SYM_N], sym_shi[SYM_N];
-
-static int
-sym_keycmp(int a, int b)
-{{	int j;
-	for (j = 0; j < SYM_K; j++)
-		if (sym_x[sym_keyf[a][j]] != sym_x[sym_keyf[b][j]])
-			return sym_x[sym_keyf[a][j]] < sym_x[sym_keyf[b][j]] ? -1 : 1;
-	return 0;
-}}
-
-static void
-sym_place(int q)
-{{	int j, i, r;
-	if (q == SYM_N)
-	{{	for (r = 0, i = 0; i < SYM_N; i++)
-		{{	int less = 0;
-			for (j = i + 1; j < SYM_N; j++) less += sym_pi[j] < sym_pi[i];
-			r = r * (SYM_N - i) + less;
-		}}
-		sym_try(sym_byrank[r]);
-		return;
-	}}
-	for (j = sym_slo[q]; j <= sym_shi[q]; j++)
-	{{	i = sym_ord[j];
-		if (sym_used[i]) continue;
-		sym_used[i] = 1; sym_pi[i] = q;
-		sym_place(q + 1);
-		sym_used[i] = 0;
-	}}
-}}
-
-/* the least image over the elements that sort the keys (position q takes a process whose
-   key is the q-th least) */
-static void
-sym_segmented(void)
-{{	int i, j, t;
-	for (i = 0; i < SYM_N; i++) {{ sym_ord[i] = i; sym_used[i] = 0; }}
-	for (i = 1; i < SYM_N; i++)
-		for (j = i; j > 0 && sym_keycmp(sym_ord[j - 1], sym_ord[j]) > 0; j--)
-		{{	t = sym_ord[j]; sym_ord[j] = sym_ord[j - 1]; sym_ord[j - 1] = t; }}
-	for (i = 0; i < SYM_N; i = j)
-	{{	for (j = i + 1; j < SYM_N && sym_keycmp(sym_ord[i], sym_ord[j]) == 0; j++) ;
-		for (t = i; t < j; t++) {{ sym_slo[t] = i; sym_shi[t] = j - 1; }}
-	}}
-	/* the identity need not sort the keys: start from the first sorting element */
-	for (i = 0; i < SYM_N; i++) sym_pi[sym_ord[i]] = i;
-	{{	int r = 0, less;
-		for (i = 0; i < SYM_N; i++)
-		{{	less = 0;
-			for (j = i + 1; j < SYM_N; j++) less += sym_pi[j] < sym_pi[i];
-			r = r * (SYM_N - i) + less;
-		}}
-		for (i = 0; i < SYM_F; i++)
-			sym_best[i] = sym_vm(sym_map[sym_byrank[r]][i], sym_x[sym_src[sym_byrank[r]][i]]);
-	}}
-	sym_place(0);
-}}
-"""
-
-
 def _dead_fields(sym: SpinSymmetry, pan_h: str) -> set[int]:
     """The fields pan's vector lacks: variables Spin's dead-variable elimination removed
     (written, never read; ``spin -o2`` keeps them)."""
@@ -872,36 +746,49 @@ def _dead_fields(sym: SpinSymmetry, pan_h: str) -> set[int]:
 
 def _without(sym: SpinSymmetry, dead: set[int]) -> SpinSymmetry:
     """``sym`` on the fields but ``dead``, which must be a union of orbits of fields (else
-    ``SpinExportError``): a variable no step reads moves with no other, so dropping it
-    leaves each element's action on the rest (the quotient of the projection)."""
+    ``SpinExportError``; checked on the generators): a variable no step reads moves with no
+    other, so dropping it leaves each element's action on the rest (the quotient of the
+    projection)."""
     if not dead:
         return sym
-    if any((k in dead) != (t in dead) for e in sym.elements for t, (k, _) in enumerate(e)):
+    if any((k in dead) != (t in dead) for e in sym.generators + sym.elements for t, (k, _) in enumerate(e)):
         raise SpinExportError("not supported: the group maps a variable Spin removed as dead onto one it keeps "
                               "(run with --spin-option=-o2)")
     keep = [f for f in range(len(sym.fields)) if f not in dead]
     at = {f: i for i, f in enumerate(keep)}
-    elements = tuple(tuple((at[e[f][0]], e[f][1]) for f in keep) for e in sym.elements)
-    segments = sym.segments
-    if segments is not None:
-        pids, keys, by_rank = segments
-        keys = tuple(tuple(at[k] for k in key if k in at) for key in keys)
-        segments = (pids, keys, by_rank) if all(keys) else None
+
+    def project(e):
+        return tuple((at[e[f][0]], e[f][1]) for f in keep)
+
+    pids_spec = sym.pids_spec
+    if pids_spec is not None:
+        blocks, fixed, pid_of = pids_spec
+        # a block position is one orbit: dead in every block or in none
+        blocks = tuple(tuple(at[f] for f in b if f in at) for b in blocks)
+        if len({len(b) for b in blocks}) != 1 or not blocks[0]:
+            raise SpinExportError("not supported: Spin removed part of the processes' blocks as dead "
+                                  "(run with --spin-option=-o2)")
+        pids_spec = (blocks, tuple(at[f] for f in fixed if f in at), tuple(pid_of[f] for f in keep))
     initial = tuple(sym.initial[f] for f in keep) if sym.initial else ()
-    return replace(sym, fields=tuple(sym.fields[f] for f in keep), elements=elements, initial=initial,
-                   segments=segments)
+    return replace(sym, fields=tuple(sym.fields[f] for f in keep), elements=tuple(map(project, sym.elements)),
+                   generators=tuple(map(project, sym.generators)), initial=initial, pids_spec=pids_spec)
 
 
-def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") -> str:
-    """``pan.c`` with its state store canonicalising (module docstring)."""
+def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "", pan_p: str = "") -> str:
+    """``pan.c`` with its state store canonicalising (module docstring); ``pan_p`` (BFS_PAR's
+    search, which pan.c includes) is written into it with its store wrapped too."""
     _twins_alike(sym, pan_h, pan_t)
-    if sym.blocks is None:
-        sym = _without(sym, _dead_fields(sym, pan_h))
+    sym = _without(sym, _dead_fields(sym, pan_h))
     if not any(site in pan_c for site, _ in _STORES) or _SEED[0] not in pan_c:
         raise SpinExportError("pan.c has not the state stores of Spin 6.5 (another Spin version?)")
     for site, wrapped in _STORES:
         pan_c = pan_c.replace(site, wrapped)
     pan_c = pan_c.replace(*_SEED)
+    include_p = '#include "pan.p"'
+    if include_p in pan_c:
+        if _BFS_PAR_STORE[0] not in pan_p:
+            raise SpinExportError("pan.p has not the BFS_PAR store of Spin 6.5 (another Spin version?)")
+        pan_c = pan_c.replace(include_p, pan_p.replace(*_BFS_PAR_STORE), 1)
     # the stack table's lookups under BITSTATE (onstack_zap, onstack_now): canonical keys
     begin = pan_c.find("onstack_zap(void)\n{")
     finish = pan_c.find("return (m == 0);", begin)
@@ -911,16 +798,8 @@ def sympan_source(pan_c: str, pan_h: str, sym: SpinSymmetry, pan_t: str = "") ->
             region = region.replace(site, wrapped)
         pan_c = pan_c[:begin] + region + pan_c[finish:]
     structs = _struct_names(pan_h)
-    if sym.blocks is not None:
-        proctype, pids = sym.blocks
-        if proctype not in structs:
-            raise SpinExportError(f"pan.h has no process structure for proctype {proctype}")
-        body = _sorting_code(structs[proctype], pids)
-        how = f"sorting the blocks of pids {', '.join(map(str, pids))} ({proctype})"
-    else:
-        body = _enumerating_code(sym, structs, _queue_types(pan_c, pan_h), _bodies(pan_h))
-        how = (f"least image over the elements that sort the keys of pids {', '.join(map(str, sym.segments[0]))}"
-               if sym.segments else f"least image over the {len(sym.elements):,} elements")
+    body = _canon_code(sym, structs, _queue_types(pan_c, pan_h), _bodies(pan_h))
+    how = _canon_tables(sym).describe() + " (the native explorer's canonicaliser, canon.c)"
     code = (f"\n/* symdetect: states are stored in canonical form under the detected {sym.describe()}:\n"
             f"   {how}. */\n" + _UNSUPPORTED + body + _common_code(sym.claim))
     # Declared after pan.h (``now``, the structures) and before the first store.
@@ -973,8 +852,12 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: S
         pan_h = f.read()
     with open(os.path.join(out_dir, "pan.t")) as f:
         pan_t = f.read()
+    pan_p = ""
+    if os.path.exists(os.path.join(out_dir, "pan.p")):
+        with open(os.path.join(out_dir, "pan.p")) as f:
+            pan_p = f.read()
     with open(os.path.join(out_dir, "pan.c")) as f:
-        source = sympan_source(f.read(), pan_h, sym, pan_t)
+        source = sympan_source(f.read(), pan_h, sym, pan_t, pan_p)
     path = os.path.join(out_dir, "sympan.c")
     with open(path, "w") as f:
         f.write(source)

@@ -332,11 +332,13 @@ def explore_distributed(model: SequentialModel | CompiledModel, spec: Spec, *, m
 
     called = time.perf_counter()
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
-    # The sorting and pid canonicalisers run in C; another Python canonicaliser (the
-    # stabiliser-chain least image) is shipped to the workers and called from C there; the
-    # graph canonicaliser's C tables live in this process and are not shipped.
+    # The sorting, pid and element canonicalisers run in C (their tables are shipped); another
+    # Python canonicaliser (the stabiliser-chain least image) is shipped to the workers and
+    # called from C there; the graph canonicaliser's C tables live in this process and are not
+    # shipped.
     python_canonical = None
-    if canonicalise is not None and not isinstance(native_canonical, (ex.SortedBlocks, ex.PermutedPids)):
+    if canonicalise is not None and not isinstance(native_canonical, (ex.SortedBlocks, ex.PermutedPids,
+                                                                      ex.EnumeratedElements)):
         if native_canonical is not None:
             raise NativeUnavailable("the graph canonicaliser runs in one process only")
         python_canonical = canonicalise

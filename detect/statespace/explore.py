@@ -120,6 +120,18 @@ class PermutedPids:
     pid_of: tuple[tuple[tuple[int, int], ...], ...]
 
 
+@dataclass(frozen=True)
+class EnumeratedElements:
+    """Passed with a canonicaliser that is the least image over every element of the group in
+    the slot order ``order`` (``--reduce enumerate``), which the native explorer computes in C
+    (``canon_elements``): ``elements`` and ``maps`` in the gather form of
+    ``detect.statespace.native.canon.CanonTables``."""
+
+    elements: tuple[tuple[tuple[int, int], ...], ...]
+    maps: tuple[tuple[int, tuple[int, ...]], ...]
+    order: tuple[int, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class ExternalCanonical:
     """Passed with a canonicaliser implemented by a C function ``int f(void *context, int64_t
@@ -142,7 +154,7 @@ class CanonicalUndecided(Exception):
 
 
 #: What a reducer may hand the native explorer instead of a Python canonicaliser.
-NativeCanonical = SortedBlocks | PermutedPids | ExternalCanonical
+NativeCanonical = SortedBlocks | PermutedPids | EnumeratedElements | ExternalCanonical
 
 
 @dataclass(frozen=True)

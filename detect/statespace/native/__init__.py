@@ -176,12 +176,15 @@ def symmetry_tables(model, reduces: bool, symmetries, native_canonical) -> Optio
     """What ``nx_set_symmetry`` (and ``nx_set_pids``) take, as plain lists that pickle (a
     distributed run ships them to its workers): the sorted blocks or the pids' tables when
     ``reduces``, and the generators ``symmetries`` to check.  None when there is neither."""
-    from detect.statespace.explore import ExternalCanonical, PermutedPids, PointSymmetry, SortedBlocks
+    from detect.statespace.explore import (
+        EnumeratedElements, ExternalCanonical, PermutedPids, PointSymmetry, SortedBlocks,
+    )
 
     if not reduces and not symmetries:
         return None
-    if reduces and not isinstance(native_canonical, (SortedBlocks, PermutedPids, ExternalCanonical)):
-        raise NativeUnavailable("only the sorting, pid and external canonicalisers run natively")
+    if reduces and not isinstance(native_canonical, (SortedBlocks, PermutedPids, EnumeratedElements,
+                                                     ExternalCanonical)):
+        raise NativeUnavailable("only the sorting, pid, element and external canonicalisers run natively")
     blocks = native_canonical.blocks if isinstance(native_canonical, SortedBlocks) and reduces else ()
     if blocks and len({len(b) for b in blocks}) != 1:
         raise NativeUnavailable("blocks of different sizes")
@@ -200,9 +203,16 @@ def symmetry_tables(model, reduces: bool, symmetries, native_canonical) -> Optio
     tables = {"blocks": [k for b in blocks for k in b], "nblocks": len(blocks),
               "blen": len(blocks[0]) if blocks else 0, "ngens": len(symmetries), "targets": targets,
               "npoints": len(pts.pairs), "poff": [points[0] for points in pts.slot_points],
-              "values": values, "pids": None}
+              "values": values, "pids": None, "elements": None}
     if reduces and isinstance(native_canonical, PermutedPids):
         tables["pids"] = _pid_tables(native_canonical, pts)
+    if reduces and isinstance(native_canonical, EnumeratedElements):
+        from detect.statespace.native.canon import CanonTables, element_arrays
+
+        tables["elements"] = element_arrays(CanonTables(
+            len(pts.slot_points), elements=native_canonical.elements, maps=native_canonical.maps,
+            order=native_canonical.order))
+        tables["elements"]["nel"] = len(native_canonical.elements)
     return tables
 
 
@@ -221,6 +231,15 @@ def apply_symmetry_tables(lib, ffi, ctx, tables: dict) -> list:
         if lib.nx_set_pids(ctx, pids["m"], pids["len"], buffers[0], len(pids["fixed"]), buffers[1],
                            buffers[2], buffers[3], buffers[4]):
             raise NativeUnavailable(f"S_{pids['m']} on pids: too many pids for the C tables")
+        keep += buffers
+    elements = tables.get("elements")
+    if elements is not None:
+        buffers = [ffi.new("int32_t[]", elements[name] or [0]) for name in ("src", "map", "order", "len", "off")]
+        buffers += [ffi.new("int64_t[]", elements[name] or [0]) for name in ("lo", "tab")]
+        src, mid, order, length, off, lo, tab = buffers
+        if lib.nx_set_elements(ctx, elements["nel"], src, mid, order, len(elements["lo"]), lo, length, off,
+                               len(elements["tab"]), tab):
+            raise NativeUnavailable("out of memory")
         keep += buffers
     return keep
 

@@ -41,6 +41,9 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
                     const int32_t *gtarget, int npoints, const int32_t *poff, const int64_t *gvalue);
 int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, const int32_t *fixed,
                 const int32_t *labelled, const int32_t *label, const int64_t *value);
+int nx_set_elements(void *p, int nel, const int32_t *src, const int32_t *map, const int32_t *order,
+                    int nmaps, const int64_t *lo, const int32_t *len, const int32_t *off, int ntab,
+                    const int64_t *tab);
 void nx_canonicalise(void *p, int64_t *t);
 void nx_set_external(void *p, void *fn, void *ctx, void *attach);
 int nx_bad_generator(void *p);

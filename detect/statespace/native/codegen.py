@@ -24,10 +24,12 @@ from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
     While, left_spine, slot_offsets, state_slots,
 )
+from detect.statespace.native.canon import CANON_C
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
-RUNTIME = (Path(__file__).with_name("runtime.c")).read_text()
+#: with the canonicaliser (``canon.c``, which the Spin verifier of ``detect.export.spin`` shares)
+RUNTIME = (Path(__file__).with_name("runtime.c")).read_text().replace("/*@CANON@*/", CANON_C, 1)
 
 
 class Unsupported(Exception):

@@ -43,6 +43,11 @@ typedef uint8_t u8;
 #endif
 
 #define NONE32 0xFFFFFFFFu
+
+/* The canonicaliser (canon.c, shared with the Spin verifier symdetect spin writes): codegen.py
+   puts its text in place of the next line. */
+#define CANON_MAX (NSLOTS > 0 ? NSLOTS : 1)
+/*@CANON@*/
 #define MAXWORKERS 64
 /* Partitions of a distributed run (nx_set_partition): one routing box each. */
 #define MAXPARTS 256
@@ -148,6 +153,11 @@ typedef struct Ctx {
     int32_t *pid_labelled; /* NSLOTS: 1 when the slot holds pid values */
     int32_t *pid_label;    /* per point (poff[k] + slot_index(k, v)): the pid v names, or -1 */
     i64 *pid_value;        /* NSLOTS * pid_m: the value of slot k naming pid q */
+    /* every element (canon_elements, nx_set_elements), owned here */
+    int32_t *el_src, *el_map, *el_order, *map_len, *map_off;
+    i64 *map_lo, *map_tab;
+    /* the canonicaliser's view of the tables above (canon.c) */
+    Canon canon;
     /* symmetry reduction by a C function of another library (nx_set_external): replaces the
      * slot values by the representative, nonzero when it cannot */
     int (*ext_canon)(void *, i64 *);
@@ -189,189 +199,17 @@ static int model_condition(int i, const i64 *s, int *ovf);
 static void pack(const i64 *t, u64 *w);
 static void unpack(const u64 *w, i64 *t);
 
-/* Least image under Sym(blocks): the blocks' value tuples sorted (insertion sort). */
-static void sort_blocks(const Ctx *c, i64 *t) {
-    int m = c->nblocks, L = c->blen;
-    const int32_t *b = c->blocks;
-    for (int i = 1; i < m; i++) {
-        for (int j = i; j > 0; j--) {
-            const int32_t *x = b + (j - 1) * L, *y = b + j * L;
-            int cmp = 0;
-            for (int q = 0; q < L && !cmp; q++) cmp = (t[x[q]] > t[y[q]]) - (t[x[q]] < t[y[q]]);
-            if (cmp <= 0) break;
-            for (int q = 0; q < L; q++) { i64 tmp = t[x[q]]; t[x[q]] = t[y[q]]; t[y[q]] = tmp; }
-        }
-    }
-}
-
-/* ---------------------------------------------------------------- least image under S_m on pids
- *
- * The group is S_m acting on m pids: a permutation pi moves pid q's block of slots onto pid
- * pi(q)'s (position by position) and replaces every value naming a pid q by the value naming
- * pi(q).  The key reads the fixed slots (pid_fixed; the others the group fixes never change)
- * and then the blocks of pids 0, 1, ..., m-1.  The least image is found greedily where the
- * key forces the choice and by backtracking only where it does not:
- *  - a fixed slot naming a pid not yet placed places it at the free target whose value there
- *    is least (values differ per pid, so this is the only way to reach the least key);
- *  - target block j, when no pid is placed there yet, may come from any unplaced pid p: each
- *    candidate's block image is computed (the unplaced pids it names placed greedily, as
- *    above), and only the candidates with the least image are explored further;
- *  - of tied candidates, one per twin class is explored: p and r are twins when the
- *    transposition (p r) fixes the state; with both unplaced it also fixes the placements
- *    so far, so their subtrees reach the same images.
- * best[] holds the least image found, valid for its first best_len blocks; on entering
- * level j, best's first j blocks equal the current path's, so each level compares one block. */
-
-#define MAXPIDS 64
-
-typedef struct {
-    const Ctx *c;
-    const i64 *s;
-    int lab[NSLOTS > 0 ? NSLOTS : 1];   /* pid named by s[k], -1 when none */
-    int pi[MAXPIDS], inv[MAXPIDS];       /* placements: source pid -> target pid and back */
-    int placed[MAXPIDS];                 /* stack of placed source pids, to undo */
-    int nplaced;
-    i64 best[NSLOTS > 0 ? NSLOTS : 1];   /* m * L values: the blocks of the least image */
-    int best_len;
-} PidSearch;
-
-/* Place source pid p at the free target whose value in slot k is least. */
-static void place_least(PidSearch *x, int p, int k) {
-    const Ctx *c = x->c;
-    const i64 *val = c->pid_value + (size_t)k * c->pid_m;
-    int q = -1;
-    for (int r = 0; r < c->pid_m; r++)
-        if (x->inv[r] < 0 && (q < 0 || val[r] < val[q])) q = r;
-    x->pi[p] = q;
-    x->inv[q] = p;
-    x->placed[x->nplaced++] = p;
-}
-
-static void unplace_to(PidSearch *x, int n) {
-    while (x->nplaced > n) {
-        int p = x->placed[--x->nplaced];
-        x->inv[x->pi[p]] = -1;
-        x->pi[p] = -1;
-    }
-}
-
-/* Image of source block p at target block j (p placed at j), placing the pids it names. */
-static void block_image(PidSearch *x, int p, int j, i64 *out) {
-    const Ctx *c = x->c;
-    int L = c->pid_len;
-    for (int pos = 0; pos < L; pos++) {
-        int k = c->pid_blocks[p * L + pos], l = x->lab[k];
-        int tk = c->pid_blocks[j * L + pos];
-        if (l < 0) { out[pos] = x->s[k]; continue; }
-        if (x->pi[l] < 0) place_least(x, l, tk);
-        out[pos] = c->pid_value[(size_t)tk * c->pid_m + x->pi[l]];
-    }
-}
-
-/* Whether the transposition (p r) fixes the state. */
-static int swap_fixes(const PidSearch *x, int p, int r) {
-    const Ctx *c = x->c;
-    int L = c->pid_len;
-    for (int i = 0; i < c->pid_nfixed; i++) {
-        int l = x->lab[c->pid_fixed[i]];
-        if (l == p || l == r) return 0;
-    }
-    for (int q = 0; q < c->pid_m; q++) {
-        int tq = q == p ? r : q == r ? p : q;
-        for (int pos = 0; pos < L; pos++) {
-            int k = c->pid_blocks[q * L + pos], l = x->lab[k];
-            int tk = c->pid_blocks[tq * L + pos];
-            i64 v = l < 0 ? x->s[k] : c->pid_value[(size_t)tk * c->pid_m + (l == p ? r : l == r ? p : l)];
-            if (v != x->s[tk]) return 0;
-        }
-    }
-    return 1;
-}
-
-static int lex_cmp(const i64 *a, const i64 *b, int n) {
-    for (int i = 0; i < n; i++)
-        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-    return 0;
-}
-
-static void pid_search(PidSearch *x, int j) {
-    const Ctx *c = x->c;
-    int m = c->pid_m, L = c->pid_len;
-    if (j == m) return;
-    i64 least[L], img[L];  /* one block each: the recursion is m levels deep */
-    int tied[MAXPIDS], ntied = 0;
-    int mark = x->nplaced;
-    if (x->inv[j] >= 0) {
-        tied[ntied++] = x->inv[j];
-        block_image(x, x->inv[j], j, least);
-        unplace_to(x, mark);
-    } else {
-        for (int p = 0; p < m; p++) {
-            if (x->pi[p] >= 0) continue;
-            x->pi[p] = j; x->inv[j] = p; x->placed[x->nplaced++] = p;
-            block_image(x, p, j, img);
-            unplace_to(x, mark);
-            int cmp = ntied ? lex_cmp(img, least, L) : -1;
-            if (cmp < 0) { ntied = 0; memcpy(least, img, sizeof(i64) * (size_t)L); }
-            if (cmp <= 0) tied[ntied++] = p;
-        }
-    }
-    if (j < x->best_len) {
-        int cmp = lex_cmp(least, x->best + j * L, L);
-        if (cmp > 0) return;
-        if (cmp < 0) x->best_len = j;
-    }
-    if (j >= x->best_len) {
-        memcpy(x->best + j * L, least, sizeof(i64) * (size_t)L);
-        x->best_len = j + 1;
-    }
-    int explored[MAXPIDS], nexplored = 0;
-    for (int i = 0; i < ntied; i++) {
-        int p = tied[i], twin_done = 0;
-        /* twins are an equivalence (conjugate transpositions): one explored member suffices */
-        for (int h = 0; h < nexplored && !twin_done; h++) twin_done = swap_fixes(x, explored[h], p);
-        if (twin_done) continue;
-        explored[nexplored++] = p;
-        if (x->inv[j] < 0) { x->pi[p] = j; x->inv[j] = p; x->placed[x->nplaced++] = p; }
-        block_image(x, p, j, img);
-        pid_search(x, j + 1);
-        unplace_to(x, mark);
-    }
-}
-
-/* Least image of t under S_m on pids, in place. */
-static void canonicalise_pids(const Ctx *c, i64 *t) {
-    PidSearch x;
-    int m = c->pid_m, L = c->pid_len;
-    x.c = c;
-    x.s = t;
-    x.nplaced = 0;
-    x.best_len = 0;
-    for (int k = 0; k < NSLOTS; k++)
-        x.lab[k] = c->pid_labelled[k] ? c->pid_label[c->poff[k] + slot_index(k, t[k])] : -1;
-    for (int q = 0; q < m; q++) x.pi[q] = x.inv[q] = -1;
-    i64 fixed[NSLOTS > 0 ? NSLOTS : 1];
-    for (int i = 0; i < c->pid_nfixed; i++) {
-        int k = c->pid_fixed[i], l = x.lab[k];
-        if (l < 0) { fixed[i] = t[k]; continue; }
-        if (x.pi[l] < 0) place_least(&x, l, k);
-        fixed[i] = c->pid_value[(size_t)k * m + x.pi[l]];
-    }
-    pid_search(&x, 0);
-    for (int i = 0; i < c->pid_nfixed; i++) t[c->pid_fixed[i]] = fixed[i];
-    for (int q = 0; q < m * L; q++) t[c->pid_blocks[q]] = x.best[q];
-}
+static i64 canon_slot_index(int k, i64 v) { return slot_index(k, v); }
 
 /* The representative of t's orbit, in place (when a reduction is set); nonzero when the
    external canonicaliser could not decide. */
 static int canonicalise(const Ctx *c, i64 *t) {
-    if (c->nblocks) sort_blocks(c, t);
-    else if (c->pid_m) canonicalise_pids(c, t);
+    if (canon_reduces(&c->canon)) canon_apply(&c->canon, t);
     else if (c->ext_canon) return c->ext_canon(c->ext_ctx, t);
     return 0;
 }
 
-static int reduces(const Ctx *c) { return c->nblocks || c->pid_m || c->ext_canon; }
+static int reduces(const Ctx *c) { return canon_reduces(&c->canon) || c->ext_canon; }
 
 static void apply_generator(const Ctx *c, int g, const i64 *s, i64 *out) {
     const int32_t *tg = c->gtarget + (size_t)g * NSLOTS;
@@ -687,6 +525,8 @@ void nx_free(void *p) {
     free(c->blocks); free(c->gtarget); free(c->gvalue); free(c->poff);
     free(c->pid_blocks); free(c->pid_fixed); free(c->pid_labelled); free(c->pid_label);
     free(c->pid_value);
+    free(c->el_src); free(c->el_map); free(c->el_order); free(c->map_len); free(c->map_off);
+    free(c->map_lo); free(c->map_tab);
     free(c);
 }
 
@@ -869,6 +709,8 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
     c->nblocks = nblocks;
     c->blen = blen;
     c->blocks = malloc(sizeof(int32_t) * (size_t)(nblocks * blen + 1));
+    c->canon.nslots = NSLOTS;
+    c->canon.index_of = canon_slot_index;
     c->ngens = ngens;
     c->npoints = npoints;
     c->gtarget = malloc(sizeof(int32_t) * ((size_t)ngens * NSLOTS + 1));
@@ -879,6 +721,10 @@ int nx_set_symmetry(void *p, int nblocks, int blen, const int32_t *blocks, int n
     memcpy(c->gtarget, gtarget, sizeof(int32_t) * (size_t)ngens * NSLOTS);
     memcpy(c->gvalue, gvalue, sizeof(i64) * (size_t)ngens * npoints);
     memcpy(c->poff, poff, sizeof(int32_t) * NSLOTS);
+    c->canon.nblocks = nblocks;
+    c->canon.blen = blen;
+    c->canon.blocks = c->blocks;
+    c->canon.poff = c->poff;
     return 0;
 }
 
@@ -910,7 +756,7 @@ int nx_account(void *p, int64_t delta, int checked) {
 int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, const int32_t *fixed,
                 const int32_t *labelled, const int32_t *label, const i64 *value) {
     Ctx *c = p;
-    if (m > MAXPIDS || m * len > NSLOTS) return RC_MEMORY;
+    if (m > CANON_MAXPIDS || m * len > NSLOTS) return RC_MEMORY;
     c->pid_blocks = malloc(sizeof(int32_t) * ((size_t)m * len + 1));
     c->pid_fixed = malloc(sizeof(int32_t) * ((size_t)nfixed + 1));
     c->pid_labelled = malloc(sizeof(int32_t) * (NSLOTS + 1));
@@ -926,6 +772,47 @@ int nx_set_pids(void *p, int m, int len, const int32_t *blocks, int nfixed, cons
     c->pid_nfixed = nfixed;
     c->pid_len = len;
     c->pid_m = m;
+    c->canon.pid_m = m;
+    c->canon.pid_len = len;
+    c->canon.pid_nfixed = nfixed;
+    c->canon.pid_blocks = c->pid_blocks;
+    c->canon.pid_fixed = c->pid_fixed;
+    c->canon.pid_labelled = c->pid_labelled;
+    c->canon.pid_label = c->pid_label;
+    c->canon.pid_value = c->pid_value;
+    return 0;
+}
+
+/* The least image over nel elements (canon_elements; gather form: src, map, nel * NSLOTS each;
+ * order NSLOTS; nmaps value maps lo/len/off into tab, map 0 none); after nx_set_symmetry. */
+int nx_set_elements(void *p, int nel, const int32_t *src, const int32_t *map, const int32_t *order,
+                    int nmaps, const i64 *lo, const int32_t *len, const int32_t *off, int ntab, const i64 *tab) {
+    Ctx *c = p;
+    size_t cells = (size_t)nel * NSLOTS;
+    c->el_src = malloc(sizeof(int32_t) * (cells + 1));
+    c->el_map = malloc(sizeof(int32_t) * (cells + 1));
+    c->el_order = malloc(sizeof(int32_t) * (NSLOTS + 1));
+    c->map_lo = malloc(sizeof(i64) * ((size_t)nmaps + 1));
+    c->map_len = malloc(sizeof(int32_t) * ((size_t)nmaps + 1));
+    c->map_off = malloc(sizeof(int32_t) * ((size_t)nmaps + 1));
+    c->map_tab = malloc(sizeof(i64) * ((size_t)ntab + 1));
+    if (!c->el_src || !c->el_map || !c->el_order || !c->map_lo || !c->map_len || !c->map_off || !c->map_tab)
+        return RC_MEMORY;
+    memcpy(c->el_src, src, sizeof(int32_t) * cells);
+    memcpy(c->el_map, map, sizeof(int32_t) * cells);
+    memcpy(c->el_order, order, sizeof(int32_t) * NSLOTS);
+    memcpy(c->map_lo, lo, sizeof(i64) * (size_t)nmaps);
+    memcpy(c->map_len, len, sizeof(int32_t) * (size_t)nmaps);
+    memcpy(c->map_off, off, sizeof(int32_t) * (size_t)nmaps);
+    memcpy(c->map_tab, tab, sizeof(i64) * (size_t)ntab);
+    c->canon.el_src = c->el_src;
+    c->canon.el_map = c->el_map;
+    c->canon.el_order = c->el_order;
+    c->canon.map_lo = c->map_lo;
+    c->canon.map_len = c->map_len;
+    c->canon.map_off = c->map_off;
+    c->canon.map_tab = c->map_tab;
+    c->canon.nel = nel;
     return 0;
 }
 
