@@ -19,7 +19,7 @@ import pytest
 from detect.errors import InputError
 from frontends.promela import parse_text
 from tests.promela_gen import remote_ltl
-from tests.spin_oracle import (Counts, SpinRefused, compare, neutralise_asserts, our_counts, our_ltl,
+from tests.spin_oracle import (SpinRefused, compare, neutralise_asserts, our_counts, our_ltl,
                                spin_available, spin_counts, spin_ltl)
 
 ROOT = Path(__file__).resolve().parent.parent
