@@ -13,7 +13,13 @@ is evaluated, ``unpolled`` the expression with the poll false, and ``unpolled_pr
 program with the poll false that faults (``ERROR``) where it evaluates one.  A step whose
 guard polls becomes that step with the poll false beside a *probe*: a step that faults
 where pan evaluates the poll and never counts as executable (timeout, ``else``, the claim's
-stutter move ignore it)."""
+stutter move ignore it).
+
+The same machinery carries every other error pan reports where it evaluates an expression
+and then goes on: ``len``, ``empty``, ``full`` ... of a ``chan`` variable that names no
+channel (0: never assigned) are the placeholder ``UNINIT_CHAN`` ("ref to uninitialized chan
+name", pan's ``q_len``/``q_full``).  Each placeholder has its own probe and message
+(``probes``)."""
 from __future__ import annotations
 
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
@@ -22,41 +28,51 @@ from detect.ir.build import conj, disj, fold, neg
 
 RV_POLL = "__rvpoll__"
 ERROR = "error to poll rendezvous channel"
+UNINIT_CHAN = "__uninit_chan__"
+#: each placeholder's error, as pan prints it
+MESSAGES = {RV_POLL: ERROR, UNINIT_CHAN: "ref to uninitialized chan name"}
 _FALSE = Const(0)
 
 
-def polls(e: Expr) -> bool:
-    """``e`` reads a poll of a rendezvous channel."""
-    return RV_POLL in walk.names_read(e)
+def polls(e: Expr, name: str | None = None) -> bool:
+    """``e`` reads the placeholder ``name`` (default: any of ``MESSAGES``)."""
+    read = walk.names_read(e)
+    return name in read if name else any(n in read for n in MESSAGES)
 
 
 def unpolled(e: Expr) -> Expr:
-    """``e`` with every poll of a rendezvous channel false."""
+    """``e`` with every placeholder 0 (a poll of a rendezvous channel false)."""
     if not polls(e):
         return e
-    return walk.map_expr(e, {Name(RV_POLL): _FALSE}.get, fold)
+    return walk.map_expr(e, {Name(n): _FALSE for n in MESSAGES}.get, fold)
 
 
-def evaluated(e: Expr) -> Expr:
-    """Where evaluating ``e`` evaluates a poll of a rendezvous channel (C's short circuits
-    as pan's generated code has them); FALSE where it has none."""
-    if not polls(e):
+def probes(e: Expr) -> list[tuple[Expr, str]]:
+    """For each placeholder ``e`` reads: where evaluating ``e`` evaluates it, and pan's error."""
+    return [(evaluated(e, n), m) for n, m in MESSAGES.items() if polls(e, n)]
+
+
+def evaluated(e: Expr, name: str = RV_POLL) -> Expr:
+    """Where evaluating ``e`` evaluates the placeholder ``name`` (a poll of a rendezvous
+    channel by default; C's short circuits as pan's generated code has them); FALSE where
+    it has none."""
+    if not polls(e, name):
         return _FALSE
-    if e == Name(RV_POLL):
+    if e == Name(name):
         return Const(1)
     if isinstance(e, Binary) and e.op in ("&&", "||"):
         left = unpolled(e.left)
         goes_on = left if e.op == "&&" else neg(left)
-        return disj(evaluated(e.left), conj(goes_on, evaluated(e.right)))
+        return disj(evaluated(e.left, name), conj(goes_on, evaluated(e.right, name)))
     if isinstance(e, Ite):
         cond = unpolled(e.cond)
-        return disj(evaluated(e.cond), conj(cond, evaluated(e.then)), conj(neg(cond), evaluated(e.else_)))
+        return disj(evaluated(e.cond, name), conj(cond, evaluated(e.then, name)), conj(neg(cond), evaluated(e.else_, name)))
     if isinstance(e, Binary):
-        return disj(evaluated(e.left), evaluated(e.right))
+        return disj(evaluated(e.left, name), evaluated(e.right, name))
     if isinstance(e, Unary):
-        return evaluated(e.operand)
+        return evaluated(e.operand, name)
     if isinstance(e, Index):
-        return evaluated(e.index)
+        return evaluated(e.index, name)
     return Const(1)  # any other expression reading it: evaluated whenever it is
 
 
@@ -85,6 +101,5 @@ def unpolled_program(stmts: tuple) -> tuple:
 
 
 def _check(e: Expr) -> tuple:
-    """The fault where evaluating ``e`` polls a rendezvous channel (none where it cannot)."""
-    where = evaluated(e)
-    return () if where == _FALSE else (Assert(neg(where), ERROR),)
+    """The faults where evaluating ``e`` evaluates a placeholder (none where it cannot)."""
+    return tuple(Assert(neg(where), message) for where, message in probes(e) if where != _FALSE)
