@@ -1,7 +1,7 @@
 """Random (model, formula) pairs: our verdict against ``pan -a`` (issue 30), unreduced and reduced.
 
-``python results/ltl_differential.py LO HI [--no-reduce] [--fair] [--endless] [--cpu S]`` checks the pairs
-``promela_gen.ltl_claimed(seed)`` for ``LO <= seed < HI``: pan compiled without ``-DSAFETY``
+``python results/ltl_differential.py LO HI [--no-reduce] [--fair] [--endless] [--cpu S]`` checks
+the pairs ``promela_gen.ltl_claimed(seed)`` for ``LO <= seed < HI``: pan compiled without ``-DSAFETY``
 (no partial-order reduction) and run with ``-a`` (no fairness) on the formula's claim
 (``spin_oracle.spin_ltl``), against ``symdetect explore``'s verdict (``spin_oracle.our_ltl``:
 the claim's end, acceptance cycles, assertions and faults), unreduced and (unless
@@ -14,10 +14,11 @@ With ``--fair``: ``pan -a -f`` (weak fairness) against ``explore --weak-fairness
 verdicts printed beside the unfair ones (the pairs where fairness changes pan's verdict are
 the interesting ones); ``--endless``: the pairs ``promela_gen.fair_claimed(seed)`` instead
 (models whose processes loop for ever, where fairness matters); ``results/ltl_fairness.md``
-records a run.
+records a run.  ``--cpu S``: each of our checks of a pair stopped past S CPU seconds (not
+compared; pan is bounded by its wall-clock time-out).
 """
-import subprocess
 import signal
+import subprocess
 import sys
 import tempfile
 import time

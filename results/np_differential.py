@@ -1,7 +1,7 @@
 """Random models with progress labels: our non-progress verdict against ``pan -l``.
 
-``python results/np_differential.py LO HI [--fair] [--no-reduce] [--endless] [--cpu S]`` checks ``promela_gen.progressed(seed)`` for ``LO <=
-seed < HI``: pan compiled with ``-DNP -DNOREDUCE`` and run with ``-l`` (``spin_oracle.
+``python results/np_differential.py LO HI [--fair] [--no-reduce] [--endless] [--cpu S]`` checks
+``promela_gen.progressed(seed)`` for ``LO <= seed < HI``: pan compiled with ``-DNP -DNOREDUCE`` and run with ``-l`` (``spin_oracle.
 spin_non_progress``) against ``symdetect explore --non-progress`` unreduced and with
 ``--reduce exact`` (non-progress cycles on the quotient by the detected group;
 ``spin_oracle.our_non_progress``).  One line per model (seed, pan, ours, ours reduced,
@@ -9,7 +9,8 @@ whether it has a progress label), a summary at the end; models Spin refuses are 
 apart.  ``results/np_differential.md`` records a run.  With ``--fair``: ``pan -l -f`` (weak
 fairness) against ``explore --non-progress --weak-fairness``, pan's verdict without ``-f``
 printed beside; ``--endless``: the models ``promela_gen.fair_progressed(seed)`` (processes
-that loop for ever) instead.
+that loop for ever) instead; ``--cpu S``: each of our checks of a model stopped past S CPU
+seconds (not compared; pan is bounded by its wall-clock time-out).
 """
 import signal
 import subprocess
