@@ -7,7 +7,11 @@
 NAME`` unreduced and with ``--reduce exact`` (acceptance cycles on the quotient by the
 formula's stabiliser).  Our runs are bounded (``--timeout``); a model our front end refuses
 is listed with the located line it prints.  Writes the table to OUT.md (default: stdout);
-with FILEs, only those files of the directory.
+with FILEs, only those files of the directory (``FILE:NAME``: only that block of it).
+With ``--cpu S``: pan and each of our runs bounded by S CPU seconds (RLIMIT_CPU) instead
+of the wall-clock ``--timeout``, so the bound does not depend on the machine's load; our
+column says "not decided (S CPU s)" where the bound stopped it, and the note the CPU
+seconds each of our runs used.
 """
 import os
 import re
@@ -21,11 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from frontends.promela.ltl import blocks  # noqa: E402
 from frontends.promela.preprocess import preprocess  # noqa: E402
-from tests.spin_oracle import SpinRefused, spin_ltl  # noqa: E402
+from tests.spin_oracle import SpinRefused, cpu_limited, spin_ltl  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "LTL"
 TIMEOUT = 150
 VERDICT = {0: "holds", 1: "violated", 3: "not decided (bound)"}
+#: ``--cpu``: the CPU-second bound of pan and of each of our runs (None: wall-clock TIMEOUT)
+CPU: float | None = None
 
 
 def only(text: str, name: str) -> str:
@@ -37,14 +43,19 @@ def only(text: str, name: str) -> str:
 
 def ours(path: Path, name: str, reduce: str) -> tuple[str, str, float]:
     env = dict(os.environ, SYMDETECT_MODEL_CACHE="off")
-    start = time.time()
+    start, used = time.time(), os.times()
+    wall = TIMEOUT if CPU is None else 20 * CPU  # with --cpu, the wall clock only guards a stuck run
     try:
         r = subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path), "--ltl", name, "--no-trace",
-                            "--reduce", reduce, "--timeout", str(TIMEOUT)], cwd=ROOT, capture_output=True,
-                           text=True, timeout=TIMEOUT + 60, env=env)
+                            "--reduce", reduce, "--timeout", str(wall)], cwd=ROOT, capture_output=True,
+                           text=True, timeout=wall + 60, env=env, preexec_fn=cpu_limited(CPU))
     except subprocess.TimeoutExpired:
         return "not decided (time)", "", time.time() - start
-    seconds = time.time() - start
+    after = os.times()
+    seconds = time.time() - start if CPU is None else \
+        after.children_user + after.children_system - used.children_user - used.children_system
+    if CPU is not None and r.returncode < 0:
+        return f"not decided ({CPU:.0f} CPU s)", "", seconds
     if r.returncode == 2:
         return "refused", " ".join(r.stderr.strip().splitlines()[-1:])[:160], seconds
     states = re.search(r"│ states\s+│\s+([\d,]+)", r.stdout)
@@ -64,25 +75,30 @@ def main(out: str | None, files: list[str]) -> None:
     rows = ["| file | ltl | formula | pan -a | ours | ours reduced (states) | note |",
             "|---|---|---|---|---|---|---|"]
     for path in sorted(CORPUS.glob("*.pml")):
-        if files and path.name not in files:
+        if files and path.name not in files and not any(f.startswith(path.name + ":") for f in files):
             continue
         text = preprocess(path.read_text(), str(path), {}).text
         found = blocks(text)
         if not found:
             rows.append(f"| {path.name} | (none) | | | | | no ltl block |")
         for b in found:
+            if files and path.name not in files and f"{path.name}:{b.name}" not in files:
+                continue
             single = only(text, b.name)
             with tempfile.TemporaryDirectory() as d:
                 try:
                     spin = "violated" if spin_ltl(single, Path(d), None if b.name.startswith("ltl_") else b.name,
-                                                  timeout=TIMEOUT) else "holds"
+                                                  timeout=TIMEOUT if CPU is None else 20 * CPU, cpu=CPU) \
+                        else "holds"
                 except (SpinRefused, subprocess.TimeoutExpired) as e:
                     spin = f"refused ({str(e)[:80]})"
                 tmp = Path(d) / path.name
                 tmp.write_text(single)
-                plain, note, _ = ours(tmp, b.name, "none")
+                plain, note, used = ours(tmp, b.name, "none")
                 note = note if plain == "refused" else ""
-                reduced, states, _ = ours(tmp, b.name, "exact") if plain != "refused" else ("refused", "", 0)
+                reduced, states, used_reduced = ours(tmp, b.name, "exact") if plain != "refused" else ("refused", "", 0)
+                if CPU is not None and plain != "refused":
+                    note = f"ours {used:.0f} CPU s, reduced {used_reduced:.0f} CPU s"
                 states = states if reduced != "refused" else ""
             formula = b.formula.replace("|", "\\|")
             note = note.replace(str(tmp), path.name).replace("|", "\\|")
@@ -97,4 +113,9 @@ def main(out: str | None, files: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else None, sys.argv[2:])
+    args = sys.argv[1:]
+    if "--cpu" in args:
+        at = args.index("--cpu")
+        CPU = float(args[at + 1])
+        del args[at:at + 2]
+    main(args[0] if args else None, args[1:])

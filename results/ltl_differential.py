@@ -1,7 +1,7 @@
 """Random (model, formula) pairs: our verdict against ``pan -a`` (issue 30), unreduced and reduced.
 
-``python results/ltl_differential.py LO HI [--no-reduce] [--fair] [--endless]`` checks the pairs
-``promela_gen.ltl_claimed(seed)`` for ``LO <= seed < HI``: pan compiled without ``-DSAFETY``
+``python results/ltl_differential.py LO HI [--no-reduce] [--fair] [--endless] [--cpu S]`` checks
+the pairs ``promela_gen.ltl_claimed(seed)`` for ``LO <= seed < HI``: pan compiled without ``-DSAFETY``
 (no partial-order reduction) and run with ``-a`` (no fairness) on the formula's claim
 (``spin_oracle.spin_ltl``), against ``symdetect explore``'s verdict (``spin_oracle.our_ltl``:
 the claim's end, acceptance cycles, assertions and faults), unreduced and (unless
@@ -16,8 +16,10 @@ the interesting ones); ``--endless``: the pairs ``promela_gen.fair_claimed(seed)
 (models whose processes loop for ever, where fairness matters); ``results/ltl_fairness.md``
 records a run.  ``--remote``: the pairs ``promela_gen.remote_ltl(seed)`` (formulas, init and
 watchers reading the workers' variables by ``Wk[k]:l0`` and ``Wk:l0``, issue 28);
-``results/ltl_remote.md`` records a run.
+``results/ltl_remote.md`` records a run.  ``--cpu S``: each of our checks of a pair stopped
+past S CPU seconds (not compared; pan is bounded by its wall-clock time-out).
 """
+import signal
 import subprocess
 import sys
 import tempfile
@@ -29,7 +31,25 @@ from tests.promela_gen import fair_claimed, ltl_claimed, remote_ltl  # noqa: E40
 from tests.spin_oracle import SpinRefused, our_ltl, spin_ltl, spin_ltl_fair  # noqa: E402
 
 
-def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl_claimed) -> None:
+def _cpu_bound(seconds: float) -> None:
+    """Raise ``TimeoutError`` in this process after ``seconds`` more CPU seconds (ITIMER_PROF:
+    user + system time of this process), 0 to disarm: our side of one pair, bounded."""
+    def expire(signum, frame):
+        raise TimeoutError(f"past {seconds:.0f} CPU s")
+    signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+
+
+def _bounded(cpu: float, check, *args, **kwargs):
+    """``check(*args, **kwargs)`` within ``cpu`` CPU seconds (0: unbounded); ``TimeoutError`` past it."""
+    _cpu_bound(cpu)
+    try:
+        return check(*args, **kwargs)
+    finally:
+        _cpu_bound(0)
+
+
+def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl_claimed, cpu: float = 0) -> None:
     agree = refused = bad = undecided = reduced_same = reduced_differs = changed = 0
     start = time.time()
     for seed in range(lo, hi):
@@ -47,7 +67,7 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
                 continue
         changed += fair and unfair != spin
         try:
-            ours = our_ltl(text, fair=fair)
+            ours = _bounded(cpu, our_ltl, text, fair=fair)
         except Exception as e:  # noqa: BLE001 - not compared; counted apart
             undecided += 1
             print("NOT-COMPARED", seed, type(e).__name__, str(e)[:300], flush=True)
@@ -55,7 +75,7 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
         reduced = "-"
         if reduce:
             try:
-                reduced = our_ltl(text, reduce="exact", fair=fair)
+                reduced = _bounded(cpu, our_ltl, text, reduce="exact", fair=fair)
             except Exception as e:  # noqa: BLE001 - counted as a disagreement of the reduced run
                 reduced = f"error {type(e).__name__}: {str(e)[:200]}"
             if reduced == ours:
@@ -78,4 +98,5 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
 
 if __name__ == "__main__":
     main(int(sys.argv[1]), int(sys.argv[2]), "--no-reduce" not in sys.argv, "--fair" in sys.argv,
-         fair_claimed if "--endless" in sys.argv else remote_ltl if "--remote" in sys.argv else ltl_claimed)
+         fair_claimed if "--endless" in sys.argv else remote_ltl if "--remote" in sys.argv else ltl_claimed,
+         float(sys.argv[sys.argv.index('--cpu') + 1]) if '--cpu' in sys.argv else 0)

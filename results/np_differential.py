@@ -1,7 +1,7 @@
 """Random models with progress labels: our non-progress verdict against ``pan -l``.
 
-``python results/np_differential.py LO HI [--fair] [--no-reduce] [--endless]`` checks ``promela_gen.progressed(seed)`` for ``LO <=
-seed < HI``: pan compiled with ``-DNP -DNOREDUCE`` and run with ``-l`` (``spin_oracle.
+``python results/np_differential.py LO HI [--fair] [--no-reduce] [--endless] [--cpu S]`` checks
+``promela_gen.progressed(seed)`` for ``LO <= seed < HI``: pan compiled with ``-DNP -DNOREDUCE`` and run with ``-l`` (``spin_oracle.
 spin_non_progress``) against ``symdetect explore --non-progress`` unreduced and with
 ``--reduce exact`` (non-progress cycles on the quotient by the detected group;
 ``spin_oracle.our_non_progress``).  One line per model (seed, pan, ours, ours reduced,
@@ -9,8 +9,11 @@ whether it has a progress label), a summary at the end; models Spin refuses are 
 apart.  ``results/np_differential.md`` records a run.  With ``--fair``: ``pan -l -f`` (weak
 fairness) against ``explore --non-progress --weak-fairness``, pan's verdict without ``-f``
 printed beside; ``--endless``: the models ``promela_gen.fair_progressed(seed)`` (processes
-that loop for ever) instead.
+that loop for ever) instead; ``--cpu S``: each of our checks of a model stopped past S CPU
+seconds (not compared; pan is bounded by its wall-clock time-out).
 """
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -21,7 +24,25 @@ from tests.promela_gen import fair_progressed, progressed  # noqa: E402
 from tests.spin_oracle import SpinRefused, our_non_progress, spin_non_progress, spin_non_progress_fair  # noqa: E402
 
 
-def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=progressed) -> None:
+def _cpu_bound(seconds: float) -> None:
+    """Raise ``TimeoutError`` in this process after ``seconds`` more CPU seconds (ITIMER_PROF:
+    user + system time of this process), 0 to disarm: our side of one pair, bounded."""
+    def expire(signum, frame):
+        raise TimeoutError(f"past {seconds:.0f} CPU s")
+    signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+
+
+def _bounded(cpu: float, check, *args, **kwargs):
+    """``check(*args, **kwargs)`` within ``cpu`` CPU seconds (0: unbounded); ``TimeoutError`` past it."""
+    _cpu_bound(cpu)
+    try:
+        return check(*args, **kwargs)
+    finally:
+        _cpu_bound(0)
+
+
+def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=progressed, cpu: float = 0) -> None:
     agree = bad = refused = undecided = changed = 0
     start = time.time()
     for seed in range(lo, hi):
@@ -34,9 +55,13 @@ def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=pro
                 refused += 1
                 print("refused", seed, str(e)[:150], flush=True)
                 continue
+            except subprocess.TimeoutExpired as e:  # spin -a, gcc or pan past its bound: not compared
+                refused += 1
+                print("refused", seed, f"spin timed out: {' '.join(map(str, e.cmd))[:80]}", flush=True)
+                continue
         changed += fair and unfair != spin
         try:
-            ours = our_non_progress(text, fair=fair)
+            ours = _bounded(cpu, our_non_progress, text, fair=fair)
         except Exception as e:  # noqa: BLE001 - not compared; counted apart
             undecided += 1
             print("NOT-COMPARED", seed, type(e).__name__, str(e)[:200], flush=True)
@@ -44,7 +69,7 @@ def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=pro
         reduced = ours
         if reduce:
             try:
-                reduced = our_non_progress(text, reduce="exact", fair=fair)
+                reduced = _bounded(cpu, our_non_progress, text, reduce="exact", fair=fair)
             except Exception as e:  # noqa: BLE001 - a disagreement of the reduced run
                 reduced = f"error {type(e).__name__}"
         same = ours == spin and reduced == spin
@@ -59,4 +84,5 @@ def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=pro
 
 if __name__ == "__main__":
     main(int(sys.argv[1]), int(sys.argv[2]), "--fair" in sys.argv, "--no-reduce" not in sys.argv,
-         fair_progressed if "--endless" in sys.argv else progressed)
+         fair_progressed if "--endless" in sys.argv else progressed,
+         float(sys.argv[sys.argv.index('--cpu') + 1]) if '--cpu' in sys.argv else 0)

@@ -253,8 +253,9 @@ def _pan_finds_errors(text: str, workdir: Path, cflags: tuple[str, ...], pan_arg
 
 
 def _pan_runs(text: str, workdir: Path, cflags: tuple[str, ...], runs: tuple[tuple[str, ...], ...],
-              timeout: float) -> list[bool]:
-    """``_pan_finds_errors`` for each of ``runs`` (pan's arguments), pan compiled once."""
+              timeout: float, cpu: Optional[float] = None) -> list[bool]:
+    """``_pan_finds_errors`` for each of ``runs`` (pan's arguments), pan compiled once; ``cpu``
+    (seconds) bounds each pan run by CPU time too (``SpinRefused`` naming the bound)."""
     (workdir / "m.pml").write_text(text)
     r = subprocess.run(["spin", "-o1", "-o2", "-o3", "-a", "m.pml"], cwd=workdir, capture_output=True, text=True,
                        timeout=timeout)
@@ -267,7 +268,9 @@ def _pan_runs(text: str, workdir: Path, cflags: tuple[str, ...], runs: tuple[tup
     out = []
     for pan_args in runs:
         r = subprocess.run(["./pan", *pan_args, "-m1000000"], cwd=workdir, capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=timeout, preexec_fn=cpu_limited(cpu))
+        if cpu is not None and r.returncode < 0:
+            raise SpinRefused(f"pan: past its {cpu:.0f} CPU s (signal {-r.returncode})")
         if "max search depth too small" in r.stdout:
             raise SpinRefused("max search depth too small")
         e = re.search(r"errors: (\d+)", r.stdout)
@@ -289,13 +292,14 @@ def spin_non_progress_fair(text: str, workdir: Path, timeout: float = 120) -> tu
     return unfair, fair
 
 
-def spin_ltl(text: str, workdir: Path, name: Optional[str] = None, timeout: float = 120, fair: bool = False) -> bool:
+def spin_ltl(text: str, workdir: Path, name: Optional[str] = None, timeout: float = 120, fair: bool = False,
+             cpu: Optional[float] = None) -> bool:
     """Whether ``pan -a`` (no partial-order reduction; with ``fair``, ``-f``: weak fairness)
     finds an error checking the ``ltl`` block ``name`` (default: the first) of Promela
     ``text``: an acceptance cycle, the claim's end, or a failed assertion or run-time error
-    of the system."""
-    return _pan_finds_errors(text, workdir, (), ("-a", *(["-f"] if fair else []), *([f"-N{name}"] if name else [])),
-                             timeout)
+    of the system.  ``cpu``: pan's CPU bound (``_pan_runs``)."""
+    return _pan_runs(text, workdir, (), (("-a", *(["-f"] if fair else []), *([f"-N{name}"] if name else [])),),
+                     timeout, cpu)[0]
 
 
 def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None, file: str = "m.pml",

@@ -163,8 +163,8 @@ def test_stabiliser_subgroup(name, order, violated):
 # ---------------------------------------------------------------------- Spin's examples
 
 #: the files of Examples/LTL our front end reads, with -D values keeping them small
-CORPUS_FILES = {"diskhead.pml": {}, "ltl_always_eventually.pml": {}, "zune.pml": {}, "patterns.pml": {},
-                "petersonN.pml": {"N": 3}, "train.pml": {}}
+CORPUS_FILES = {"diskhead.pml": {}, "ltl_always_eventually.pml": {}, "ltl_example.pml": {}, "zune.pml": {},
+                "patterns.pml": {}, "petersonN.pml": {"N": 3}, "train.pml": {}}
 SLOW = {"train.pml"}
 
 

@@ -182,6 +182,55 @@ def test_rendezvous_poll_error_is_where_pan_evaluates_it():
     assert [p.origin.locations[0].line for p in probes] == [3]
 
 
+# len, empty, nempty, full, nfull of a ``chan`` variable.  Its value is the length of the
+# channel it names (a number: before, the candidates were joined by ``||``, so len was 0 or
+# 1 and the first model failed its assert where pan has none); where it names no channel
+# (0: never assigned) pan's q_len / q_full report "ref to uninitialized chan name" where they
+# are evaluated (before, our front end refused the model: "c names no channel").  Pinned
+# with Spin 6.5.2's numbers.
+_TWO = "chan a = [2] of { byte };\nchan b = [2] of { byte };\nbyte x;\n"
+CHAN_VALUE_FNS = {
+    "names a channel": ("init { chan c; c = a; a!1; a!2; assert(len(c) == 2 && full(c) && len(b) == 0) }", 6),
+    "chosen at run time": ("init { chan c; if :: c = a :: c = b fi; c!1; "
+                           "assert(len(c) == 1 && nempty(c) && nfull(c) && len(a) + len(b) == 1) }", 9),
+    "uninitialised, not reached by the short circuit": (
+        "active proctype A() { chan c; do :: x < 2 -> x++ :: x == 5 && empty(c) -> break :: x == 2 -> break od }", 7),
+}
+#: pan reports an error on each; its state count past the error is not comparable (q_len goes
+#: on reading ``q_offset[-1]``), so only the verdict is pinned
+UNINIT_CHAN = {
+    "never assigned": "init { chan c; x = len(c) }",
+    "reached by the short circuit": "active proctype A() { chan c; do :: x < 2 -> x++ :: x == 2 && empty(c) -> break "
+                                    ":: x == 2 -> break od }",
+    "assigned on one branch only": "active proctype A() { chan c; if :: c = b :: skip fi; b!1; x = len(c) }",
+    "in a never claim": "chan q;\nactive proctype A() { x < 3 -> x++; x++; x++ }\n"
+                        "never { do :: x < 3 && len(q) == 0 :: x < 5 od }",
+}
+
+
+@pytest.mark.parametrize("name", CHAN_VALUE_FNS)
+def test_channel_function_of_a_chan_variable(name, tmp_path):
+    text, stored = CHAN_VALUE_FNS[name]
+    check(_TWO + text, stored, False, tmp_path)
+
+
+@pytest.mark.parametrize("name", UNINIT_CHAN)
+def test_channel_function_of_an_uninitialised_chan_is_pans_error(name, tmp_path):
+    import warnings
+
+    from detect.statespace.explore import reachable_graph
+    from detect.transform.narrowing import narrow
+
+    text = _TWO + UNINIT_CHAN[name]
+    assert our_counts(text).error
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, "m.pml"))
+    assert "ref to uninitialized chan name" in str(model.summands)  # pan's message
+    assert reachable_graph(model).faults
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
 # ---------------------------------------------------------------------------- for, select
 # Spin 6.5.2 expands select (i : lo .. hi) to an if with one option per value when both
 # bounds are numbers at most 32 apart, else to a do loop; for is a do loop.

@@ -615,10 +615,12 @@ class Translator:
             return [(TRUE, chans[idx.value])]
         return [(Binary("==", idx, Const(k)), ch) for k, ch in enumerate(chans)]
 
-    def channel_value(self, r: S.VarRef, ctx: Ctx, arity: Optional[int]) -> list[tuple[Expr, Channel]]:
+    def channel_value(self, r: S.VarRef, ctx: Ctx, arity: Optional[int],
+                      none_ok: bool = False) -> list[tuple[Expr, Channel]]:
         """The candidates of a reference to a ``chan`` variable (or field): the channel its
         value names, selected by ``value == ident``.  A value naming no such channel (0, an
-        unset variable) selects none: the operation blocks (pan reports an error)."""
+        unset variable) selects none: the operation blocks (pan reports an error).  No
+        candidate at all is an input error unless ``none_ok``."""
         info, _ = self.var(r, ctx)
         if not info.chan:
             raise self.low.error(f"{r.name} is not a channel", r.pos)
@@ -631,7 +633,7 @@ class Translator:
         candidates = [ch for ch in self.low.channels if arity is None or len(ch.fields) == arity]
         if isinstance(value, Const):
             candidates = [ch for ch in candidates if ch.may_be(value.value)]
-        if not candidates:
+        if not candidates and not none_ok:
             raise self.low.error(f"{r.name} names no channel" + ("" if arity is None else f" of {arity} fields"),
                                  r.pos)
         return [(conj(TRUE if isinstance(value, Const) and not ch.offset else fold(Binary("==", value, ch.value())),
@@ -685,7 +687,11 @@ class Translator:
             return Name(_TIMEOUT)
         if isinstance(e, S.ChanFn):
             out = []
-            for cond, ch in self.channel(e.chan, ctx):
+            # a ``chan`` variable may name no channel (0: never assigned): pan's q_len and
+            # q_full report "ref to uninitialized chan name" where they evaluate it
+            variable = self.is_variable_channel(e.chan, ctx)
+            for cond, ch in (self.channel_value(e.chan, ctx, None, none_ok=True) if variable
+                             else self.channel(e.chan, ctx)):
                 ln = Name(ch.buffer.length) if ch.capacity > 0 else Const(0)
                 v = {"len": ln, "empty": Binary("==", ln, Const(0)), "nempty": Binary("!=", ln, Const(0)),
                      "full": Binary("==", ln, Const(ch.capacity)), "nfull": Binary("<", ln, Const(ch.capacity))}[e.fn]
@@ -693,7 +699,14 @@ class Translator:
                     # Spin: a rendezvous channel is never full (checked against Spin 6.5.2)
                     v = Const(int(e.fn == "nfull"))
                 out.append((cond, v))
-            return _select(out)
+            if not variable:
+                return _select(out)
+            # a value, not a truth value: the candidates chained by ``?:``, the last
+            # alternative the fault (``rvpoll.UNINIT_CHAN``)
+            value: Expr = Name(rvpoll.UNINIT_CHAN)
+            for cond, v in reversed(out):
+                value = v if cond == TRUE else Ite(cond, v, value)
+            return value
         if isinstance(e, S.RemoteLabel):
             return self.remote_label(e, ctx)
         if isinstance(e, S.RemoteVar):
@@ -1573,9 +1586,8 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             path, line = low.pre.origin(t.line)
             origin = ir.Origin((ir.SourceLocation(path or low.path, line, 0, f"never line {line}"),))
             polled = ClaimStep(t.src, t.dst, guard, origin, prog, t.keep)
-            for where in (rvpoll.evaluated(guard), conj(rvpoll.unpolled(guard), _program_polled(polled))):
-                if where != FALSE:
-                    out.append(ClaimStep(t.src, t.src, where, origin, (Assert(FALSE, rvpoll.ERROR),), probe=True))
+            for where, message in _probes(guard, polled):
+                out.append(ClaimStep(t.src, t.src, where, origin, (Assert(FALSE, message),), probe=True))
             out.append(ClaimStep(t.src, t.dst, rvpoll.unpolled(guard), origin, rvpoll.unpolled_program(prog), t.keep))
     return out
 
@@ -1586,14 +1598,22 @@ def split_polls(st: _Step, before: Expr = TRUE) -> list[_Step]:
     executable and its program evaluates one (``rvpoll``: pan reports the error and
     completes the step with the poll false)."""
     out = []
-    guard = rvpoll.unpolled(st.guard)
-    for where in (rvpoll.evaluated(st.guard), conj(guard, _program_polled(st))):
-        if where != FALSE:
-            out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, where),
-                                           program=(Assert(FALSE, rvpoll.ERROR),), keep=False, partner=None,
-                                           probe=True))
-    out.append(dataclasses.replace(st, guard=conj(guard, before), program=rvpoll.unpolled_program(st.program)))
+    for where, message in _probes(st.guard, st):
+        out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, where),
+                                       program=(Assert(FALSE, message),), keep=False, partner=None,
+                                       probe=True))
+    out.append(dataclasses.replace(st, guard=conj(rvpoll.unpolled(st.guard), before),
+                                   program=rvpoll.unpolled_program(st.program)))
     return out
+
+
+def _probes(guard: Expr, st) -> list[tuple[Expr, str]]:
+    """The probes of ``st`` (a ``_Step`` or ``ClaimStep``) whose guard is ``guard``: where
+    evaluating the guard evaluates a placeholder (``rvpoll.probes``), and where the step is
+    executable and its program evaluates a poll of a rendezvous channel -- each with pan's
+    error; none that can never fire."""
+    out = rvpoll.probes(guard) + [(conj(rvpoll.unpolled(guard), _program_polled(st)), rvpoll.ERROR)]
+    return [(where, message) for where, message in out if where != FALSE]
 
 
 def _program_polled(st) -> Expr:

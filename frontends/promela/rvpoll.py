@@ -15,7 +15,13 @@ condition on the state before it).  A step whose guard or program polls becomes 
 with the poll false beside a *probe*: a step that faults where pan evaluates the poll and
 never counts as executable (timeout, ``else``, the claim's stutter move ignore it).  So a
 poll inside a step's program (``b = c?[1]``, an ``if`` inside ``d_step``) is pan's error
-in that state, and the step still completes with the poll false, as pan completes it."""
+in that state, and the step still completes with the poll false, as pan completes it.
+
+The same machinery carries every other error pan reports where it evaluates an expression
+and then goes on: ``len``, ``empty``, ``full`` ... of a ``chan`` variable that names no
+channel (0: never assigned) are the placeholder ``UNINIT_CHAN`` ("ref to uninitialized chan
+name", pan's ``q_len``/``q_full``).  Each placeholder has its own probe and message
+(``probes``); inside a step's program ``UNINIT_CHAN`` faults where it is evaluated."""
 from __future__ import annotations
 
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
@@ -24,56 +30,73 @@ from detect.ir.build import conj, disj, fold, neg
 
 RV_POLL = "__rvpoll__"
 ERROR = "error to poll rendezvous channel"
+UNINIT_CHAN = "__uninit_chan__"
+#: each placeholder's error, as pan prints it
+MESSAGES = {RV_POLL: ERROR, UNINIT_CHAN: "ref to uninitialized chan name"}
 _FALSE = Const(0)
 
 
-def polls(e: Expr) -> bool:
-    """``e`` reads a poll of a rendezvous channel."""
-    return RV_POLL in walk.names_read(e)
+def polls(e: Expr, name: str | None = None) -> bool:
+    """``e`` reads the placeholder ``name`` (default: any of ``MESSAGES``)."""
+    read = walk.names_read(e)
+    return name in read if name else any(n in read for n in MESSAGES)
 
 
 def unpolled(e: Expr) -> Expr:
-    """``e`` with every poll of a rendezvous channel false."""
+    """``e`` with every placeholder 0 (a poll of a rendezvous channel false)."""
     if not polls(e):
         return e
-    return walk.map_expr(e, {Name(RV_POLL): _FALSE}.get, fold)
+    return walk.map_expr(e, {Name(n): _FALSE for n in MESSAGES}.get, fold)
 
 
-def evaluated(e: Expr) -> Expr:
-    """Where evaluating ``e`` evaluates a poll of a rendezvous channel (C's short circuits
-    as pan's generated code has them); FALSE where it has none."""
-    if not polls(e):
+def probes(e: Expr) -> list[tuple[Expr, str]]:
+    """For each placeholder ``e`` reads: where evaluating ``e`` evaluates it, and pan's error."""
+    return [(evaluated(e, n), m) for n, m in MESSAGES.items() if polls(e, n)]
+
+
+def evaluated(e: Expr, name: str = RV_POLL) -> Expr:
+    """Where evaluating ``e`` evaluates the placeholder ``name`` (a poll of a rendezvous
+    channel by default; C's short circuits as pan's generated code has them); FALSE where
+    it has none."""
+    if not polls(e, name):
         return _FALSE
-    if e == Name(RV_POLL):
+    if e == Name(name):
         return Const(1)
     if isinstance(e, Binary) and e.op in ("&&", "||"):
         left = unpolled(e.left)
         goes_on = left if e.op == "&&" else neg(left)
-        return disj(evaluated(e.left), conj(goes_on, evaluated(e.right)))
+        return disj(evaluated(e.left, name), conj(goes_on, evaluated(e.right, name)))
     if isinstance(e, Ite):
         cond = unpolled(e.cond)
-        return disj(evaluated(e.cond), conj(cond, evaluated(e.then)), conj(neg(cond), evaluated(e.else_)))
+        return disj(evaluated(e.cond, name), conj(cond, evaluated(e.then, name)), conj(neg(cond), evaluated(e.else_, name)))
     if isinstance(e, Binary):
-        return disj(evaluated(e.left), evaluated(e.right))
+        return disj(evaluated(e.left, name), evaluated(e.right, name))
     if isinstance(e, Unary):
-        return evaluated(e.operand)
+        return evaluated(e.operand, name)
     if isinstance(e, Index):
-        return evaluated(e.index)
+        return evaluated(e.index, name)
     return Const(1)  # any other expression reading it: evaluated whenever it is
 
 
 def unpolled_program(stmts: tuple) -> tuple:
-    """``stmts`` with every poll of a rendezvous channel false (pan goes on past its error)."""
+    """``stmts`` with every placeholder 0 (a poll of a rendezvous channel false: pan goes on
+    past its error), each statement that evaluates ``UNINIT_CHAN`` preceded by the fault pan
+    reports there (``_check``)."""
     out: list = []
     for st in stmts:
         if isinstance(st, Assign):
+            out += _check(st.value) + _check(st.target.index if isinstance(st.target, Index) else _FALSE)
             target = Index(st.target.array, unpolled(st.target.index)) if isinstance(st.target, Index) else st.target
             out.append(Assign(target, unpolled(st.value)))
         elif isinstance(st, If):
+            out += _check(st.cond)
             out.append(If(unpolled(st.cond), unpolled_program(st.then), unpolled_program(st.else_)))
         elif isinstance(st, While):
-            out.append(While(unpolled(st.cond), unpolled_program(st.body)))
+            # the condition is evaluated before each round
+            out += _check(st.cond)
+            out.append(While(unpolled(st.cond), unpolled_program(st.body) + _check(st.cond)))
         elif isinstance(st, Assert):
+            out += _check(st.cond)
             out.append(Assert(unpolled(st.cond), st.text))
         else:
             out.append(st)
@@ -82,7 +105,7 @@ def unpolled_program(stmts: tuple) -> tuple:
 
 def program_polls(stmts: tuple) -> bool:
     """Some statement of ``stmts`` (at any depth) reads a poll of a rendezvous channel."""
-    return any(polls(e) for st in walk.statements(stmts) for e in walk.own_expressions(st))
+    return any(polls(e, RV_POLL) for st in walk.statements(stmts) for e in walk.own_expressions(st))
 
 
 def reached(stmts: tuple) -> Expr | None:
@@ -136,3 +159,11 @@ def _assigned(e: Expr, st: Assign) -> Expr:
             return Ite(Binary("==", index, where), value, Index(array, index))
         return None
     return walk.map_expr(e, element, fold)
+
+
+def _check(e: Expr) -> tuple:
+    """The faults where evaluating ``e`` evaluates ``UNINIT_CHAN`` (none where it cannot).  A
+    poll of a rendezvous channel is no fault here: the step completes with it false, beside
+    its probe (``reached``)."""
+    where = evaluated(e, UNINIT_CHAN)
+    return () if where == _FALSE else (Assert(neg(where), MESSAGES[UNINIT_CHAN]),)
