@@ -538,6 +538,9 @@ def validate(model: SequentialModel) -> None:
     if model.initial is not None:
         _check_initial(model)
     _check_processes(model)
+    # ids of the subexpressions checked: guards share large parts (a Promela model's
+    # ``timeout``), each checked once (the model keeps them alive, so ids are not reused)
+    checked: set[int] = set()
     for i, s in enumerate(model.summands):
         where = s.where(i)
         local_names = set()
@@ -549,7 +552,7 @@ def validate(model: SequentialModel) -> None:
             local_names.add(loc.name)
             _check_domain(loc.name, loc.domain)
         for e in _summand_exprs(s):
-            _check_expr(e, arrays, where)
+            _check_expr(e, arrays, where, checked)
 
 
 def _check_initial(model: SequentialModel) -> None:
@@ -613,10 +616,16 @@ def _summand_exprs(s: Summand):
     yield from program_expressions(s.program)
 
 
-def _check_expr(e: Expr, arrays: set[str], where: str) -> None:
-    from detect.ir.walk import subexpressions
+def _check_expr(e: Expr, arrays: set[str], where: str, checked: set[int]) -> None:
+    from detect.ir.walk import children
 
-    for x in subexpressions(e):
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if id(x) in checked:
+            continue
+        checked.add(id(x))
+        stack.extend(children(x))
         if isinstance(x, Name) and x.name in arrays:
             raise ModelError(f"{where}: array {x.name!r} used without an index")
         if isinstance(x, Index) and x.array not in arrays:
