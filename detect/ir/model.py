@@ -46,6 +46,24 @@ BINARY_OPS = (
 )
 
 
+class _CachedHash:
+    """A node's hash, computed once: the generated hash of a frozen dataclass walks the
+    whole subtree each time, and expressions are dict keys throughout (constraint tables,
+    memo tables), so deep ones cost their size per lookup.  The cached value is no field
+    (equality ignores it) and is never pickled (another process may hash strings apart)."""
+
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = hash(self._key())
+            self.__dict__["_hash"] = h  # frozen: set past the dataclass's __setattr__
+            return h
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
 @dataclass(frozen=True)
 class Const:
     value: int
@@ -59,33 +77,53 @@ class Name:
 
 
 @dataclass(frozen=True)
-class Index:
+class Index(_CachedHash):
     """Element ``array[index]`` of a one-dimensional global array."""
 
     array: str
     index: "Expr"
 
+    def _key(self) -> tuple:
+        return ("Index", self.array, self.index)
+
+    __hash__ = _CachedHash.__hash__
+
 
 @dataclass(frozen=True)
-class Unary:
+class Unary(_CachedHash):
     op: str
     operand: "Expr"
 
+    def _key(self) -> tuple:
+        return ("Unary", self.op, self.operand)
+
+    __hash__ = _CachedHash.__hash__
+
 
 @dataclass(frozen=True)
-class Binary:
+class Binary(_CachedHash):
     op: str
     left: "Expr"
     right: "Expr"
 
+    def _key(self) -> tuple:
+        return ("Binary", self.op, self.left, self.right)
+
+    __hash__ = _CachedHash.__hash__
+
 
 @dataclass(frozen=True)
-class Ite:
+class Ite(_CachedHash):
     """``cond ? then : else_``."""
 
     cond: "Expr"
     then: "Expr"
     else_: "Expr"
+
+    def _key(self) -> tuple:
+        return ("Ite", self.cond, self.then, self.else_)
+
+    __hash__ = _CachedHash.__hash__
 
 
 Expr = Union[Const, Name, Index, Unary, Binary, Ite]
