@@ -46,6 +46,24 @@ BINARY_OPS = (
 )
 
 
+class _CachedHash:
+    """A node's hash, computed once: the generated hash of a frozen dataclass walks the
+    whole subtree each time, and expressions are dict keys throughout (constraint tables,
+    memo tables), so deep ones cost their size per lookup.  The cached value is no field
+    (equality ignores it) and is never pickled (another process may hash strings apart)."""
+
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = hash(self._key())
+            self.__dict__["_hash"] = h  # frozen: set past the dataclass's __setattr__
+            return h
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
 @dataclass(frozen=True)
 class Const:
     value: int
@@ -59,33 +77,53 @@ class Name:
 
 
 @dataclass(frozen=True)
-class Index:
+class Index(_CachedHash):
     """Element ``array[index]`` of a one-dimensional global array."""
 
     array: str
     index: "Expr"
 
+    def _key(self) -> tuple:
+        return ("Index", self.array, self.index)
+
+    __hash__ = _CachedHash.__hash__
+
 
 @dataclass(frozen=True)
-class Unary:
+class Unary(_CachedHash):
     op: str
     operand: "Expr"
 
+    def _key(self) -> tuple:
+        return ("Unary", self.op, self.operand)
+
+    __hash__ = _CachedHash.__hash__
+
 
 @dataclass(frozen=True)
-class Binary:
+class Binary(_CachedHash):
     op: str
     left: "Expr"
     right: "Expr"
 
+    def _key(self) -> tuple:
+        return ("Binary", self.op, self.left, self.right)
+
+    __hash__ = _CachedHash.__hash__
+
 
 @dataclass(frozen=True)
-class Ite:
+class Ite(_CachedHash):
     """``cond ? then : else_``."""
 
     cond: "Expr"
     then: "Expr"
     else_: "Expr"
+
+    def _key(self) -> tuple:
+        return ("Ite", self.cond, self.then, self.else_)
+
+    __hash__ = _CachedHash.__hash__
 
 
 Expr = Union[Const, Name, Index, Unary, Binary, Ite]
@@ -538,6 +576,9 @@ def validate(model: SequentialModel) -> None:
     if model.initial is not None:
         _check_initial(model)
     _check_processes(model)
+    # ids of the subexpressions checked: guards share large parts (a Promela model's
+    # ``timeout``), each checked once (the model keeps them alive, so ids are not reused)
+    checked: set[int] = set()
     for i, s in enumerate(model.summands):
         where = s.where(i)
         local_names = set()
@@ -549,7 +590,7 @@ def validate(model: SequentialModel) -> None:
             local_names.add(loc.name)
             _check_domain(loc.name, loc.domain)
         for e in _summand_exprs(s):
-            _check_expr(e, arrays, where)
+            _check_expr(e, arrays, where, checked)
 
 
 def _check_initial(model: SequentialModel) -> None:
@@ -613,10 +654,16 @@ def _summand_exprs(s: Summand):
     yield from program_expressions(s.program)
 
 
-def _check_expr(e: Expr, arrays: set[str], where: str) -> None:
-    from detect.ir.walk import subexpressions
+def _check_expr(e: Expr, arrays: set[str], where: str, checked: set[int]) -> None:
+    from detect.ir.walk import children
 
-    for x in subexpressions(e):
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if id(x) in checked:
+            continue
+        checked.add(id(x))
+        stack.extend(children(x))
         if isinstance(x, Name) and x.name in arrays:
             raise ModelError(f"{where}: array {x.name!r} used without an index")
         if isinstance(x, Index) and x.array not in arrays:

@@ -78,7 +78,39 @@ def substitute(e: Expr, mapping: Mapping[Expr, Expr]) -> Expr:
     (outermost match wins; replacements are not substituted again)."""
     if not mapping:
         return e
-    return map_expr(e, mapping.get)
+    return map_expr(e, _lookup(mapping))
+
+
+def _lookup(mapping: Mapping[Expr, Expr]) -> ExprMap:
+    """``mapping.get``, without hashing every node when every key is a ``Name``: a frozen
+    dataclass's hash walks its whole subtree, so looking up each node of a deep expression
+    is quadratic (the guards with pan's ``timeout`` substituted took minutes)."""
+    if all(type(k) is Name for k in mapping):
+        by_name = {k.name: v for k, v in mapping.items()}
+        return lambda x: by_name.get(x.name) if type(x) is Name else None
+    return mapping.get
+
+
+def substituter(mapping: Mapping[Expr, Expr]) -> Callable[[Expr], Expr]:
+    """``substitute(·, mapping)`` that remembers each subtree (by identity) it rewrote:
+    expressions built from shared parts (every guard of a Promela model carries the same
+    atomic-turn and ``timeout`` conditions) are rewritten once per shared part."""
+    lookup = _lookup(mapping)
+    memo: dict[int, tuple[Expr, Expr]] = {}
+
+    def sub(e: Expr) -> Expr:
+        hit = memo.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        out = lookup(e)
+        if out is None:
+            old = children(e)
+            new = tuple(sub(c) for c in old)
+            out = e if all(a is b for a, b in zip(old, new)) else _rebuild(e, new)
+        memo[id(e)] = (e, out)  # ``e`` kept alive: its id is not reused while memo lives
+        return out
+
+    return sub
 
 
 def names_read(e: Expr) -> set[str]:
@@ -162,7 +194,7 @@ def map_program(stmts: Iterable[Stmt], f: ExprMap,
 
 def substitute_program(stmts: Iterable[Stmt], mapping: Mapping[Expr, Expr]) -> tuple[Stmt, ...]:
     """``substitute`` applied to every expression a program evaluates."""
-    return map_program(stmts, mapping.get) if mapping else tuple(stmts)
+    return map_program(stmts, _lookup(mapping)) if mapping else tuple(stmts)
 
 
 # ---------------------------------------------------------------------------- faults

@@ -725,7 +725,8 @@ class _Builder:
                     table[bv] = default
         except (Fault, KeyError, IndexError):
             return None
-        if all(v in self.vars[t].domain for v in table.values()):
+        # one set test, not a scan of the domain tuple per entry
+        if set(table.values()) <= set(self.vars[t].domain):
             return tuple(bases), table
         return None
 

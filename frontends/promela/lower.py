@@ -50,7 +50,7 @@ from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
                                      cycle_assertions, np_claim, product)
 from frontends.promela.normal import alternatives, normal_guard
-from frontends.promela import rvpoll
+from frontends.promela import pointsto, rvpoll
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
@@ -249,6 +249,13 @@ class Lowering:
         self.channels: list[Channel] = []
         #: the IR variables holding channel identities (``chan`` variables and message fields)
         self.chan_valued: set[str] = set()
+        #: the channel numbers each ``chan``-valued variable may hold (``pointsto``): an
+        #: operation on it expands only over those; None: over every channel.  A variable
+        #: it does not name may hold only its initial values (``TOP``: any value)
+        self.points_to: Optional[dict] = None
+        #: some expression reads an ``rvpoll`` placeholder (a poll of a rendezvous channel, a
+        #: chan variable naming no channel; ``Translator.placeholder``): steps need ``split_polls``
+        self.rv_polled = False
         #: Spin 6.2's priorities are in use (``priority`` tags, ``set_priority``,
         #: ``get_priority``, ``_priority``): every process has a ``_priority`` in the state
         #: vector (pan's ``HAS_PRIORITY``), and only processes of the highest priority among
@@ -422,6 +429,15 @@ class Lowering:
             value_names=names,
         ))
         return [(d.name, info, d.init)]
+
+    def may_hold(self, name: str) -> "pointsto.Values":
+        """The values ``chan``-valued variable ``name`` may hold (``points_to``)."""
+        if self.points_to is None:
+            return pointsto.TOP
+        if name in self.points_to:
+            return self.points_to[name]
+        v = next(v for v in self.variables if v.name == name)
+        return frozenset(x for element in v.init for x in element)
 
     def record_width(self, tname: str, known: dict) -> int:
         """The state slots a ``tname`` value takes (one per leaf field element)."""
@@ -636,6 +652,10 @@ class Translator:
         if not candidates and not none_ok:
             raise self.low.error(f"{r.name} names no channel" + ("" if arity is None else f" of {arity} fields"),
                                  r.pos)
+        held = self.low.may_hold(info.name)
+        if held is not pointsto.TOP:
+            # the channels it may name in a reachable state; none: the operation never moves
+            candidates = [ch for ch in candidates if any(ch.may_be(v) for v in held)]
         return [(conj(TRUE if isinstance(value, Const) and not ch.offset else fold(Binary("==", value, ch.value())),
                       TRUE if ch.alive is None else Binary("!=", Name(ch.alive), Const(0))), ch)
                 for ch in candidates]
@@ -703,7 +723,7 @@ class Translator:
                 return _select(out)
             # a value, not a truth value: the candidates chained by ``?:``, the last
             # alternative the fault (``rvpoll.UNINIT_CHAN``)
-            value: Expr = Name(rvpoll.UNINIT_CHAN)
+            value: Expr = self.placeholder(rvpoll.UNINIT_CHAN)
             for cond, v in reversed(out):
                 value = v if cond == TRUE else Ite(cond, v, value)
             return value
@@ -719,10 +739,16 @@ class Translator:
             # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message), and
             # pan reports an error where it evaluates one (``rvpoll``); ``c??[...]``: some
             # message anywhere in the queue matches (pan's ``Q_has``)
-            return _select([(c, Name(rvpoll.RV_POLL) if ch.capacity == 0 else
+            return _select([(c, self.placeholder(rvpoll.RV_POLL) if ch.capacity == 0 else
                              (self.random_guard if e.random else self.recv_guard)(ch, e.args, ctx, e.pos))
                             for c, ch in self.channel(e.chan, ctx, len(e.args))])
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
+
+    def placeholder(self, name: str) -> Expr:
+        """The ``rvpoll`` placeholder ``name``, noting that the model reads one (so every
+        step gets its probes: ``split_polls``)."""
+        self.low.rv_polled = True
+        return Name(name)
 
     def proc_fn(self, e: S.ProcFn, ctx: Ctx) -> Expr:
         """``enabled(p)``: a placeholder ``__enabled__<p>`` that ``scheduling`` replaces by
@@ -1106,7 +1132,7 @@ class Translator:
             for a in st.args:  # its arguments are checked all the same (undeclared names)
                 if self.recv_arg_value(a, ctx) is None and not (a.kind == "var" and a.ref.name == "_"):
                     self.lvalue(a.ref, ctx)
-            return [(conj(cond, Name(rvpoll.RV_POLL)), ()) if ch.capacity == 0 else
+            return [(conj(cond, self.placeholder(rvpoll.RV_POLL)), ()) if ch.capacity == 0 else
                     (conj(cond, (self.random_guard if st.random else self.recv_guard)(ch, st.args, ctx, st.pos)),
                      (self.random_program if st.random else self.recv_program)(ch, st.args, ctx, True))
                     for cond, ch in self.channel(st.chan, ctx, len(st.args))]
@@ -1283,9 +1309,34 @@ def lower(program: S.Program, pre, path: str, name: str) -> ir.SequentialModel:
     return lower_with_storage(program, pre, path, name)[1]
 
 
+#: lowerings with a growing guess of the channel points-to before giving up on it
+POINTS_TO_ROUNDS = 8
+
+
 def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs: Optional[int] = None,
                        non_progress: bool = False
                        ) -> tuple[Expr, ir.SequentialModel, dict[str, tuple[tuple[int, int], tuple[str, int, int]]]]:
+    """``_lower_once`` with the channel points-to (``pointsto``): lowered with a guess of
+    the channels each ``chan`` variable may name (at first its initial values), then
+    again with the guess grown by the values the lowered model may assign, until they lie
+    inside the guess (then the lowered model is exact: see ``pointsto``).  After
+    ``POINTS_TO_ROUNDS`` rounds, every operation expands over every channel."""
+    guess: dict = {}
+    for _ in range(POINTS_TO_ROUNDS):
+        stored, model, wide, low = _lower_once(program, pre, path, name, max_procs, non_progress, guess)
+        if not low.chan_valued:
+            break
+        held = pointsto.values(model, low.chan_valued, low.wide)
+        if all(pointsto.inside(v, low.may_hold(n)) for n, v in held.items()):
+            break
+        guess = {n: pointsto.join(v, low.may_hold(n)) for n, v in held.items()}
+    else:
+        stored, model, wide, low = _lower_once(program, pre, path, name, max_procs, non_progress, None)
+    return stored, model, wide
+
+
+def _lower_once(program: S.Program, pre, path: str, name: str, max_procs: Optional[int], non_progress: bool,
+                points_to: Optional[dict]):
     """With ``non_progress``, the model's never claim and ltl blocks give way to pan's
     ``:np_:`` claim (``claim.np_claim``), as pan compiled with ``-DNP`` and run with ``-l``.
     ``(stored, model, wide)``: ``stored`` holds in the states Spin stores -- not inside an
@@ -1299,6 +1350,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
     """
     low = Lowering(program, pre, path, name)
     low.non_progress = non_progress
+    low.points_to = points_to
     units = program.units
     # mtypes (Spin 6.5.2): each mtype (the plain one and each named mtype:sub) numbers its
     # names from 1; a declaration's names follow the ones declared before, the last first.
@@ -1486,7 +1538,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
             for guard, prog in transition_alternatives(low, tr, g, t, ctx):
                 # pan tries no step of a location once an escape moved (``preempted``)
                 steps.extend(split_polls(_Step(inst, t.src, t.dst, guard, prog, _line_of(low, inst, t.line),
-                                               f"{inst.proctype}.{t.src}", t.keep), neg(escaped)))
+                                               f"{inst.proctype}.{t.src}", t.keep), neg(escaped), low.rv_polled))
     offered: dict = {}
     steps.extend(handshakes(low, tr, rv_sends, rv_recvs, offered))
     for inst, t, ctx in deferred_else:
@@ -1502,7 +1554,8 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         at_progress = [tr.counter(i).at(loc) for i in instances for label, loc in i.graph.labels
                        if label.startswith("progress")]
         claim = np_claim(at_progress, ir.Origin.at(text="pan's non-progress claim (np_)"))
-    steps = [p for st in steps for p in split_polls(st)]
+    if low.rv_polled:
+        steps = [p for st in steps for p in split_polls(st)]
     steps = scheduling(low, tr, instances, steps, ctxs)
     stored, model = assemble(low, tr, instances, steps, plan, init_inst, claim)
     # pan's queue of each channel whose number is fixed: q_offset[ident - 1] (symdetect spin)
@@ -1513,7 +1566,7 @@ def lower_with_storage(program: S.Program, pre, path: str, name: str, max_procs:
         if groups:
             model = dataclasses.replace(model, annotations=model.annotations + (
                 ("anonymous_pids", (groups, tuple(v.name for v in low.variables if v.name == ATOMIC))),))
-    return stored, model, {v: (bounds, low.wide_at[v]) for v, bounds in low.wide.items()}
+    return stored, model, {v: (bounds, low.wide_at[v]) for v, bounds in low.wide.items()}, low
 
 
 def _creates_channels(low: Lowering, tname: str) -> bool:
@@ -1592,11 +1645,14 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
     return out
 
 
-def split_polls(st: _Step, before: Expr = TRUE) -> list[_Step]:
+def split_polls(st: _Step, before: Expr = TRUE, polled: bool = True) -> list[_Step]:
     """``st`` guarded by ``before`` (which pan decides first), with its polls of rendezvous
     channels false, preceded by its probes: where its guard evaluates one, and where it is
     executable and its program evaluates one (``rvpoll``: pan reports the error and
-    completes the step with the poll false)."""
+    completes the step with the poll false).  ``polled``: False when the model reads no
+    ``rvpoll`` placeholder (then only ``before`` is added)."""
+    if not polled:
+        return [dataclasses.replace(st, guard=conj(st.guard, before))]
     out = []
     for where, message in _probes(st.guard, st):
         out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, where),
@@ -2518,9 +2574,11 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None)
     turn = functools.partial(_turn, owner, atomic_pids, at_guard, claim is not None)
     summands = []
+    # one rewriter for every guard and program: they share their subexpressions
+    with_timeout = walk.substituter({Name(_TIMEOUT): timeout})
     for st, f in zip(steps, full):
-        guard = substitute(conj(f, turn(st.inst.pid)), _TIMEOUT, timeout)
-        prog = substitute_stmts(st.program, _TIMEOUT, timeout)
+        guard = with_timeout(conj(f, turn(st.inst.pid)))
+        prog = walk.map_program(st.program, with_timeout)
         prog += (tr.counter(st.inst).goto(st.dst),)
         if low.uses_last:  # pan: the pid of the process that moved last (a rendezvous: the receiver)
             prog += (Assign(Name(LAST), Const(st.inst.pid if st.partner is None else st.partner[0].pid)),)
@@ -2529,8 +2587,8 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
             prog += (owner.release() if holder is None else owner.take(Const(holder)),)
         owners = (st.inst.owner,) if st.partner is None else (st.inst.owner, st.partner[0].owner)
         summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, owners))
-    checks = [ir.Summand((), substitute(conj(tr.counter(st.inst).at(st.src), st.guard, turn(st.inst.pid)),
-                                        _TIMEOUT, timeout), ir.Event(st.event), st.program, st.origin,
+    checks = [ir.Summand((), with_timeout(conj(tr.counter(st.inst).at(st.src), st.guard, turn(st.inst.pid))),
+                         ir.Event(st.event), st.program, st.origin,
                          (st.inst.owner,)) for st in probes]
     params = tuple((n, int(v)) for n, v in low.pre.macros if _is_int(v))
     low.variables = _named_channel_values(low)
