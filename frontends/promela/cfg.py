@@ -119,6 +119,8 @@ class _Builder:
         #: per ``unless`` (numbered from 1 in the order they are met, outer before inner):
         #: (its number, the locations of its main part, its escape's entry location)
         self.unlesses: list[tuple[int, list[int], int]] = []
+        #: the labels inside d_steps (no location of the graph: a d_step is one step)
+        self.dstep_labels: set[str] = set()
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.origin(pos.line)
@@ -351,20 +353,49 @@ def _prune_skips(option: S.Sequence) -> S.Sequence:
 
 
 def _check_dstep(b: _Builder, body: S.Sequence) -> None:
-    for st in body.stmts:
-        _check_dstep_stmt(b, st)
+    """What Spin 6.5.2 refuses inside a ``d_step``: ``run``, a label on its first statement
+    or on an option's first statement ("label placed incorrectly"), a ``goto`` to a label
+    outside it ("jump into d_step sequence").  Its labels are kept in ``b.dstep_labels``: a
+    ``goto`` from outside to one of them is refused too (``build_graph``)."""
+    inside: set[str] = set()
+    gotos: list[S.Goto] = []
+    _dstep_walk(b, body, inside, gotos, head="dstep")
+    for g in gotos:
+        if g.label not in inside:
+            raise b.error(f"goto {g.label} leaves the d_step (Spin rejects it too: "
+                          "jump into d_step sequence)", g.pos)
+    b.dstep_labels |= inside
 
 
-def _check_dstep_stmt(b: _Builder, st) -> None:
-    if isinstance(st, (S.Goto, S.Labeled)):
-        raise b.error("goto and labels inside d_step are not supported", st.pos)
-    if isinstance(st, S.Run):
-        raise b.error("run inside d_step is not supported", st.pos)
-    if isinstance(st, S.Block):
-        _check_dstep(b, st.body)
-    if isinstance(st, S.Choice):
+def _dstep_walk(b: _Builder, body: S.Sequence, inside: set, gotos: list, head) -> None:
+    stmts = [s for s in body.stmts if s is not None and not isinstance(s, S.Decl)]
+    for i, st in enumerate(stmts):
+        _dstep_stmt(b, st, inside, gotos, head if i == 0 else False)
+
+
+def _dstep_stmt(b: _Builder, st, inside: set, gotos: list, head) -> None:
+    """``head``: "dstep" for the d_step's first statement, True for an option's, else False."""
+    if isinstance(st, S.Labeled):
+        if head == "dstep":
+            raise b.error(f"label {st.label} on the first statement of a d_step (Spin rejects it "
+                          "too: label placed incorrectly)", st.pos)
+        if head:
+            # Spin 6.5.2 prints "label placed incorrectly" and still writes a pan.c
+            raise b.error(f"label {st.label} on the first statement of an option inside a d_step "
+                          "(Spin reports it as an error too: label placed incorrectly)", st.pos)
+        if st.label in inside:
+            raise b.error(f"label {st.label} defined twice", st.pos)
+        inside.add(st.label)
+        _dstep_stmt(b, st.stmt, inside, gotos, False)
+    elif isinstance(st, S.Goto):
+        gotos.append(st)
+    elif isinstance(st, S.Run):
+        raise b.error("run inside d_step (Spin rejects it too: run operator in d_step)", st.pos)
+    elif isinstance(st, S.Block):
+        _dstep_walk(b, st.body, inside, gotos, head)
+    elif isinstance(st, S.Choice):
         for o in st.options:
-            _check_dstep(b, o)
+            _dstep_walk(b, o, inside, gotos, True)
 
 
 #: Promela's own types; a declaration of any other type is of a typedef.
@@ -447,6 +478,9 @@ def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozens
     end = b.new()
     b.seq(body, entry, end, None, False)
     for ref, label, pos, is_step, block in b.pending_gotos:
+        if label not in b.labels and label in b.dstep_labels:
+            raise b.error(f"goto {label} jumps into a d_step (Spin rejects it too: jump into d_step "
+                          "sequence)", pos)
         if label not in b.labels:
             raise b.error(f"goto to undefined label {label}", pos)
         # Spin (flow.c, checked on pan.t): a goto inside an atomic sequence is marked iff its

@@ -106,9 +106,14 @@ def check_claim(claim: S.Never, graph: Graph, error: Callable[[str, object], Inp
     ``d_step``, not supported there; ``atomic`` is, as Spin's translator writes it)."""
     dstep = _atomic_block(claim.body)
     if dstep is not None:
-        raise error("unsupported construct: d_step inside a never claim", dstep.pos)
+        # Spin 6.5.2 accepts it (one claim move); pan's reading of a d_step that blocks
+        # inside a claim is not worked out here
+        raise error("unsupported construct: d_step inside a never claim (Spin 6.5.2 accepts it; "
+                    "use atomic, or conditions joined with &&)", dstep.pos)
     if graph.locals:
-        raise error("variable declarations inside a never claim are not supported", graph.locals[0].pos)
+        # Spin 6.5.2 prints "never_0 defines local n" (and writes a pan.c all the same)
+        raise error("variable declarations inside a never claim are not supported (Spin reports "
+                    "them as an error too: defines local)", graph.locals[0].pos)
     for t in graph.transitions:
         if t.kind == "stmt" and not isinstance(t.stmt, (S.ExprStmt, S.Printf, S.AssertStmt)):
             raise error(f"a never claim may only test conditions, found {type(t.stmt).__name__.lower()}",

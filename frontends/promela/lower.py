@@ -376,8 +376,14 @@ class Lowering:
         if size is not None and size <= 0:
             raise self.error(f"array size must be positive, got {size}", d.pos)
         if d.type in self.typedefs:
-            if d.init is not None:
-                raise self.error("initialisers of typedef variables are not supported", d.pos)
+            if d.init is not None and owner is None:
+                # Spin 6.5.2 ignores it: the fields keep the typedef's own initialisers
+                # (``R g = 1`` with ``typedef R { byte a = 3 }``: g.a is 3)
+                self.warn(f"the initialiser of typedef variable {d.name} is ignored (as Spin 6.5.2 does)")
+            elif d.init is not None:
+                raise self.error("initialisers of local typedef variables are not supported (Spin 6.5.2 "
+                                 "ignores one where the process is created; after a statement pan.c "
+                                 "does not compile)", d.pos)
             path = levels + (size,)
             width = 1
             for n in path:
@@ -1158,7 +1164,82 @@ class Translator:
         if not stmts:
             return TRUE, ()
         guard = self.first_guard(stmts[0], ctx)
+        if _has_jumps(stmts):
+            return guard, self.jumping(stmts, ctx, f"__dpc{body.pos.line}_{body.pos.column}")
         return guard, self.structured(stmts, ctx, first=True)
+
+    def jumping(self, stmts, ctx, pc: str) -> tuple:
+        """A d_step body with ``goto`` and labels (cfg.py has checked every jump stays inside
+        it): blocks numbered from 0, each ending with the number of the next one in the
+        temporary ``pc`` (-1: the end), run by a loop that dispatches on ``pc``.  A label and
+        the statement after an ``if``/``do`` begin blocks; an ``if`` ends one.  As in
+        ``structured``, an option is taken when its first statement is executable (the first
+        such option), and none executable is pan's "blocking sel in d_step" (a fault)."""
+        blocks: list[list] = []
+        labels: dict[str, int] = {}
+
+        def new() -> int:
+            blocks.append([])
+            return len(blocks) - 1
+
+        def jump(out: list, k: int) -> None:
+            out.append(Assign(Name(pc), Const(k)))
+
+        def seq(sts, out: list, brk: Optional[int], first: bool) -> list:
+            for i, st in enumerate(sts):
+                out = one(st, out, brk, first and i == 0)
+            return out
+
+        def one(st, out: list, brk: Optional[int], first: bool) -> list:
+            if isinstance(st, S.Labeled):
+                k = labels.setdefault(st.label, new())
+                jump(out, k)
+                return one(st.stmt, blocks[k], brk, False)
+            if isinstance(st, S.Goto):
+                jump(out, labels.setdefault(st.label, new()))
+                return []  # what follows is reached only through a label
+            if isinstance(st, S.Break):
+                if brk is None:
+                    raise self.low.error("break outside a do loop", st.pos)
+                jump(out, brk)
+                return []
+            if isinstance(st, S.Else):
+                return out
+            if isinstance(st, S.Block):
+                return seq([s for s in st.body.stmts if s is not None and not isinstance(s, S.Decl)],
+                           out, brk, first)
+            if isinstance(st, S.Choice):
+                after = new()
+                head = out
+                if st.loop:
+                    head_k = new()
+                    jump(out, head_k)
+                    head = blocks[head_k]
+                back = head_k if st.loop else after
+                options, else_body = [], None
+                for o in st.options:
+                    inner = [s for s in o.stmts if s is not None and not isinstance(s, S.Decl)]
+                    branch: list = []
+                    jump(seq(inner, branch, after if st.loop else brk, False), back)
+                    if isinstance(inner[0], S.Else):
+                        else_body = tuple(branch)
+                    else:
+                        options.append((self.first_guard(inner[0], ctx), tuple(branch)))
+                chain: tuple = (else_body if else_body is not None
+                                else (Assert(FALSE, "d_step blocked: no option executable"),))
+                for g, body in reversed(options):
+                    chain = (If(g, body, chain),)
+                head.extend(chain)
+                return blocks[after]
+            out.extend(self.dstep_statement(st, ctx, checked=first))
+            return out
+
+        entry = new()
+        jump(seq(stmts, blocks[entry], None, True), -1)
+        dispatch: tuple = (Assert(FALSE, "d_step: no such block"),)
+        for k in reversed(range(len(blocks))):
+            dispatch = (If(Binary("==", Name(pc), Const(k)), tuple(blocks[k]), dispatch),)
+        return (Assign(Name(pc), Const(entry)), While(Binary("!=", Name(pc), Const(-1)), dispatch))
 
     def first_guard(self, st, ctx) -> Expr:
         if isinstance(st, S.Labeled):
@@ -1230,6 +1311,20 @@ class Translator:
         if not st.loop:
             return chain
         return (Assign(Name(loop_flag), Const(1)), While(Binary("==", Name(loop_flag), Const(1)), chain))
+
+
+def _has_jumps(stmts) -> bool:
+    """Some statement of ``stmts`` (at any depth) is a ``goto`` or labelled."""
+    for st in stmts:
+        if st is None or isinstance(st, S.Decl):
+            continue
+        if isinstance(st, (S.Goto, S.Labeled)):
+            return True
+        if isinstance(st, S.Block) and _has_jumps(st.body.stmts):
+            return True
+        if isinstance(st, S.Choice) and any(_has_jumps(o.stmts) for o in st.options):
+            return True
+    return False
 
 
 def _missing_fields(given: int, ch: Channel) -> tuple:
@@ -1633,7 +1728,8 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
             raise low.error("unsupported construct: unless inside a never claim", t.stmt.pos)
         for guard, prog in transition_alternatives(low, tr, g, t, ctx):
             if any(isinstance(x, Name) and x.name == _TIMEOUT for x in walk.subexpressions(guard)):
-                raise low.error("unsupported construct: timeout inside a never claim", t.stmt.pos)
+                raise low.error("unsupported construct: timeout inside a never claim (Spin 6.5.2 accepts it; "
+                                "when pan's claim sees it true is not worked out here)", t.stmt.pos)
             if any(isinstance(x, Name) and x.name.startswith(ENABLED) for x in walk.subexpressions(guard)):
                 raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
