@@ -258,3 +258,11 @@ def test_timeout_beside_priorities_does_not_inline_every_guard():
     model = parse_text(scheduled(10), "m.pml")
     memo: dict = {}
     assert sum(_tree_size(s.guard, memo) for s in model.summands) < 3_000_000
+
+
+def test_enabled_not_evaluated_where_an_escape_preempts(tmp_path):
+    """``scheduled(33)``: P0's ``enabled(2)`` (whose answer would ask P0 again) sits in an
+    ``unless`` whose escape is executable wherever P0 reaches it with P1 at its
+    ``!enabled(0)``: pan tries the escape first and never evaluates it (Spin 376 states, no
+    error; we faulted there while the escape's test came after the guard)."""
+    _agrees(scheduled(33), tmp_path)

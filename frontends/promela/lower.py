@@ -1415,7 +1415,8 @@ def split_polls(st: _Step, before: Expr = TRUE) -> list[_Step]:
         out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, rvpoll.evaluated(st.guard)),
                                        program=(Assert(FALSE, rvpoll.ERROR),), keep=False, partner=None,
                                        probe=True))
-    out.append(dataclasses.replace(st, guard=conj(rvpoll.unpolled(st.guard), before),
+    # ``before`` first: where it is false pan evaluates nothing of the guard (``enabled``'s errors)
+    out.append(dataclasses.replace(st, guard=conj(before, rvpoll.unpolled(st.guard)),
                                    program=rvpoll.unpolled_program(st.program)))
     return out
 
