@@ -13,7 +13,8 @@ import pytest
 from detect.errors import InputError
 from frontends.promela import parse_text
 from tests.promela_gen import scheduled
-from tests.spin_oracle import compare, spin_available
+from detect.ir import Assert
+from tests.spin_oracle import SpinRefused, compare, our_counts, spin_available, spin_counts
 from tests.test_promela_constructs import check
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +71,45 @@ def test_unless_escape_preempts_the_main_part(text, stored, error, tmp_path):
 def test_enabled_asks_whether_another_process_can_move(tmp_path):
     check("byte x;\nactive proctype A() { x < 2 -> x++; x < 2 -> x++ }\n"
           "active proctype B() { do :: !enabled(0) -> break :: enabled(0) -> x = 0 od }", 26, False, tmp_path)
+
+
+def test_enabled_of_a_process_that_run_may_give_the_callers_pid(tmp_path):
+    """P2 asks about init (pid 1) and gets pid 2; a pid P2 could take only after init ended
+    was refused as "enabled() of the process itself" (``promela_gen.scheduled(30)``)."""
+    check("byte x;\nactive proctype P0() { x < 2 -> x++ }\nproctype P2() { enabled(1) -> x = 5; x = 6 }\n"
+          "init { run P2(); x == 5 -> x = 7 }", 6, True, tmp_path)
+
+
+def test_enabled_of_the_caller_itself_is_pans_error_where_evaluated(tmp_path):
+    """pan: "used: enabled(pid=thisproc)", a fatal error where A tries its step (x == 2), not
+    before; Spin's count is partial then, the verdict compared."""
+    text = "byte x;\nactive proctype A() { x < 3 -> x++; enabled(0) -> x = 7 }\nactive proctype B() { x = x }"
+    assert our_counts(text).error
+    _agrees(text, tmp_path)
+
+
+# enabled() asks B while B is being tried (B's step asks A): pan recurses without end
+ASKING_EACH_OTHER = ("byte x;\nactive proctype A() { do :: x < 3 -> x++ :: x >= 3 && enabled(1) -> break od }\n"
+                     "active proctype B() { enabled(0) -> x = 9 }")
+
+
+def test_enabled_asking_each_other_only_where_pan_evaluates_it(tmp_path):
+    """A's second option asks about B, B's step about A: a cycle in the text, but pan tries
+    A's options in turn and stops at the first executable one, and evaluates ``x > 5`` first,
+    so it never recurses: Spin's 26 states (was refused as a cycle, ``scheduled(13)``)."""
+    check(ASKING_EACH_OTHER.replace("x >= 3", "x > 5"), 26, True, tmp_path)
+
+
+def test_enabled_asking_each_other_where_pan_recurses_is_a_fault(tmp_path):
+    """Where x == 3, B's step asks A, whose second option asks B again: pan overflows its
+    stack (no count); we report the fault there."""
+    assert our_counts(ASKING_EACH_OTHER).error
+    model = parse_text(ASKING_EACH_OTHER, "m.pml")
+    assert any("overflows its stack" in a.text for s in model.summands for a in s.program
+               if isinstance(a, Assert))
+    if spin_available():
+        with pytest.raises(SpinRefused):
+            spin_counts(ASKING_EACH_OTHER, tmp_path)
 
 
 def test_last_is_the_pid_that_moved_last(tmp_path):
@@ -141,7 +181,6 @@ def test_spin_examples_with_provided_and_priorities(name, stored, error, tmp_pat
 @pytest.mark.parametrize("text,message,line", [
     ("byte x;\nactive proctype A() {\n x = pc_value(0) }", "unsupported construct 'pc_value'", 3),
     ("byte x;\nactive proctype A() {\n if :: { x = 1 } unless { x == 2 } fi }", "'unless' as the first statement", 3),
-    ("byte x;\nactive proctype A() {\n x = enabled(0) }", "enabled(pid) of the process itself", 3),
     ("chan c = [0] of { byte };\nactive proctype A() priority 2 { c!1 }\nactive proctype B() {\n c?1 }",
      "cannot be combined with rendezvous", 2),
     ("byte x;\nactive proctype A() priority 300 { x = 1 }", "priority 300 out of range", 2),
@@ -198,3 +237,32 @@ def test_random_scheduled_model_agrees_with_spin(seed, tmp_path):
 @pytest.mark.parametrize("seed", range(5, 200))
 def test_many_random_scheduled_models_agree_with_spin(seed, tmp_path):
     _agrees(scheduled(seed), tmp_path)
+
+
+def _tree_size(e, memo: dict) -> int:
+    """The number of nodes of ``e`` written out as a tree (shared subtrees counted each time)."""
+    from detect.ir import walk
+
+    if id(e) not in memo:
+        memo[id(e)] = 1 + sum(_tree_size(c, memo) for c in walk.children(e))
+    return memo[id(e)]
+
+
+def test_timeout_beside_priorities_does_not_inline_every_guard():
+    """``scheduled(10)``: an ``unless { timeout -> ... }`` beside priorities that change.
+    timeout ("no step can move") was built from the guards with their priority conjuncts,
+    each inlining the steps of every process of a higher priority, and substituted into
+    every guard that reads it: 234,522,801 guard nodes written out, minutes to load.  Some
+    step can move exactly where some step can move ignoring priorities, so timeout is
+    built without them (Spin: 19 states, ours 19; results/differential_promela_scheduled.md)."""
+    model = parse_text(scheduled(10), "m.pml")
+    memo: dict = {}
+    assert sum(_tree_size(s.guard, memo) for s in model.summands) < 3_000_000
+
+
+def test_enabled_not_evaluated_where_an_escape_preempts(tmp_path):
+    """``scheduled(33)``: P0's ``enabled(2)`` (whose answer would ask P0 again) sits in an
+    ``unless`` whose escape is executable wherever P0 reaches it with P1 at its
+    ``!enabled(0)``: pan tries the escape first and never evaluates it (Spin 376 states, no
+    error; we faulted there while the escape's test came after the guard)."""
+    _agrees(scheduled(33), tmp_path)

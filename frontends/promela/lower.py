@@ -769,10 +769,8 @@ class Translator:
         pid = self.expr(e.pid, ctx)
         pids = sorted({i.pid for i in self.instances})
         if e.fn == "enabled":
-            if isinstance(pid, Const) and ctx.inst is not None and pid.value == ctx.inst.pid:
-                raise self.low.error("enabled(pid) of the process itself (pan: 'used: enabled(pid=thisproc)')",
-                                     e.pos)
-            value = lambda k: Name(f"{ENABLED}{k}") if ctx.inst is None or k != ctx.inst.pid else FALSE
+            # of the process itself too: pan's error where it evaluates it (``scheduling``)
+            value = lambda k: Name(f"{ENABLED}{k}")  # noqa: E731
         else:
             def value(k: int) -> Expr:
                 out: Expr = Const(0)
@@ -1370,6 +1368,10 @@ class _Step:
     #: faults where pan evaluates a poll of a rendezvous channel; never executable
     #: (``rvpoll``): no part of timeout, ``else``, ``enabled`` or the claim's stutter move
     probe: bool = False
+    #: With priorities, the guard without the conjuncts that defer to processes of a
+    #: higher priority (``scheduling``): "some step can move" is the same with or without
+    #: them, so ``timeout`` is computed from these (much smaller) guards.
+    unranked: Optional[Expr] = None
 
     def holder_instance(self) -> Optional[Instance]:
         """The instance in atomic mode after this step (Spin: after a rendezvous the
@@ -1748,13 +1750,14 @@ def split_polls(st: _Step, before: Expr = TRUE, polled: bool = True) -> list[_St
     completes the step with the poll false).  ``polled``: False when the model reads no
     ``rvpoll`` placeholder (then only ``before`` is added)."""
     if not polled:
-        return [dataclasses.replace(st, guard=conj(st.guard, before))]
+        return [dataclasses.replace(st, guard=conj(before, st.guard))]
     out = []
     for where, message in _probes(st.guard, st):
         out.append(dataclasses.replace(st, dst=st.src, guard=conj(before, where),
                                        program=(Assert(FALSE, message),), keep=False, partner=None,
                                        probe=True))
-    out.append(dataclasses.replace(st, guard=conj(rvpoll.unpolled(st.guard), before),
+    # ``before`` first: where it is false pan evaluates nothing of the guard (``enabled``'s errors)
+    out.append(dataclasses.replace(st, guard=conj(before, rvpoll.unpolled(st.guard)),
                                    program=rvpoll.unpolled_program(st.program)))
     return out
 
@@ -2021,6 +2024,9 @@ PID_SUFFIX = "._pid"
 PRIORITY_SUFFIX = "._priority"
 #: ``enabled(p)`` before ``scheduling`` knows every step: ``Name(ENABLED + str(p))``.
 ENABLED = "__enabled__"
+#: pan's errors in ``enabled``: of the caller itself, of a process being tried (``scheduling``)
+ENABLED_SELF = "__enabled_self__"
+ENABLED_LOOP = "__enabled_loop__"
 LAST = "_last"
 
 
@@ -2186,28 +2192,15 @@ def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict
             at = rv.origin.locations[0]
             raise InputError(f"use of {what} cannot be combined with rendezvous (as pan refuses it)",
                              at.file or low.path, at.line, 1)
-    enabled: dict[str, Expr] = {}
-    for st in steps:
-        if st.probe:
-            continue
-        enabled[st.inst.owner] = disj(enabled.get(st.inst.owner, FALSE), conj(tr.counter(st.inst).at(st.src), st.guard))
-    by_pid: dict[int, Expr] = {}
-    for inst in instances:
-        by_pid[inst.pid] = disj(by_pid.get(inst.pid, FALSE), enabled.get(inst.owner, FALSE))
-    placeholders = {Name(f"{ENABLED}{k}"): v for k, v in by_pid.items()}
-
-    def resolve(e):
-        for _ in range(len(placeholders) + 2):
-            new = walk.substitute_program(e, placeholders) if isinstance(e, tuple) else walk.substitute(e, placeholders)
-            if new == e:
-                return e
-            e = new
-        raise InputError("enabled() of processes whose steps ask enabled() of each other in a cycle",
-                         low.path, 0, 0)
-
-    if low.uses_enabled:
-        enabled = {k: resolve(v) for k, v in enabled.items()}
-        provided = {k: resolve(v) for k, v in provided.items()}
+    resolve, raw = _enabled_calls(low, tr, instances, steps)
+    enabled = {inst.owner: resolve(raw.get(inst.owner, FALSE), inst.pid, frozenset({inst.pid}))
+               for inst in instances}
+    provided = {k: resolve(v, next(i.pid for i in instances if i.owner == k)) for k, v in provided.items()}
+    faults = frozenset((ENABLED_SELF, ENABLED_LOOP))
+    errors = ((ENABLED_SELF, "used: enabled(pid=thisproc)"),
+              (ENABLED_LOOP, "enabled(): a process asked about while it is being tried (pan recurses "
+                             "without end and overflows its stack)"))
+    clean = functools.partial(rvpoll.unpolled, names=faults)
     # A priority nothing changes (no set_priority, no store to _priority) is a constant of
     # the instance when every run of its proctype gives the same tag: comparisons of
     # constants fold away, which keeps guards small (each inlines the executability of
@@ -2228,10 +2221,10 @@ def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict
 
     out = []
     for st in steps:
-        guard = resolve(st.guard) if low.uses_enabled else st.guard
-        program = resolve(st.program) if low.uses_enabled else st.program
+        guard, program = resolve(st.guard, st.inst.pid), resolve(st.program, st.inst.pid)
         movers = [st.inst] + ([st.partner[0]] if st.partner is not None else [])
-        extra = [provided[m.owner] for m in movers if m.owner in provided]
+        # pan's order: the mover's provided, the processes of a higher priority, the guard
+        first = [provided[m.owner] for m in movers if m.owner in provided]
         if low.priorities:
             for q in instances:
                 if q.pid == st.inst.pid:
@@ -2239,9 +2232,69 @@ def scheduling(low: Lowering, tr: Translator, instances, steps: list, ctxs: dict
                 above = fold(Binary(">", priority_of(q), priority_of(st.inst)))
                 if above == FALSE:
                     continue
-                extra.append(neg(conj(above, provided.get(q.owner, TRUE), enabled.get(q.owner, FALSE))))
-        out.append(dataclasses.replace(st, guard=conj(guard, *extra), program=program))
+                first.append(neg(conj(above, provided.get(q.owner, TRUE), enabled.get(q.owner, FALSE))))
+        tried = conj(*first, guard)
+        if not st.probe and rvpoll.polls(tried, faults):
+            for name, text in errors:
+                where = rvpoll.evaluated(tried, name, faults - {name})
+                if where != FALSE:
+                    out.append(dataclasses.replace(st, dst=st.src, guard=where, program=(Assert(FALSE, text),),
+                                                   keep=False, partner=None, probe=True, unranked=None))
+        extra = [clean(x) for x in first]
+        unranked = conj(clean(guard), *(clean(provided[m.owner]) for m in movers if m.owner in provided)) \
+            if low.priorities else None
+        program = rvpoll.unpolled_program(program, errors) if rvpoll.polls_program(program, faults) else program
+        out.append(dataclasses.replace(st, guard=conj(clean(guard), *extra), program=program, unranked=unranked))
     return out
+
+
+def _enabled_calls(low: Lowering, tr: Translator, instances, steps: list) -> tuple:
+    """``(resolve, raw)``: ``resolve(e, iam, stack)`` is expression or program ``e`` with its
+    ``enabled()`` placeholders replaced as process ``iam`` evaluates them while the processes
+    ``stack`` are being tried; ``raw`` maps each instance to "some step can move", its own
+    placeholders unresolved.
+
+    pan's enabled(pid), called by process ``iam``: the error "used: enabled(pid=thisproc)"
+    where pid is iam; else pid's steps at its location tried in turn, in test mode, until
+    one is executable, their own enabled() calls made with pid as iam -- recursively, so a
+    process asked about again while it is being tried recurses without end (pan overflows
+    its stack).  Both are placeholders (``ENABLED_SELF``, ``ENABLED_LOOP``), faults where
+    evaluated (``rvpoll``)."""
+    raw: dict[str, Expr] = {}
+    for st in steps:
+        if st.probe:
+            continue
+        raw[st.inst.owner] = disj(raw.get(st.inst.owner, FALSE), conj(tr.counter(st.inst).at(st.src), st.guard))
+    raw_pid: dict[int, Expr] = {}
+    for inst in instances:
+        raw_pid[inst.pid] = disj(raw_pid.get(inst.pid, FALSE), raw.get(inst.owner, FALSE))
+    tested: dict = {}
+
+    def resolve(e, iam: Optional[int], stack: frozenset = frozenset()):
+        """``e`` (an expression or a program) as process ``iam`` evaluates it while the
+        processes ``stack`` are being tried."""
+        if not low.uses_enabled:
+            return e
+
+        def value(k: int) -> Expr:
+            if k == iam:
+                return Name(ENABLED_SELF)
+            if k in stack:
+                return Name(ENABLED_LOOP)
+            key = (k, stack | {k})
+            if key not in tested:
+                tested[key] = FALSE  # not reached: k is on the stack below
+                tested[key] = resolve(raw_pid.get(k, FALSE), k, stack | {k})
+            return tested[key]
+
+        def placeholder(x: Expr) -> Optional[Expr]:
+            if isinstance(x, Name) and x.name.startswith(ENABLED) and x.name[len(ENABLED):].isdigit():
+                return value(int(x.name[len(ENABLED):]))
+            return None
+
+        return walk.map_program(e, placeholder) if isinstance(e, tuple) else walk.map_expr(e, placeholder)
+
+    return resolve, raw
 
 
 def _runs_of(node, proctype: str) -> list:
@@ -2661,13 +2714,19 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     # A step whose guard splits into disjoint alternatives (see ``normal``) becomes one
     # summand per alternative, with the same program.
     sizes = {v.name: v.length for v in low.variables if v.size is not None}
+    # Some step can move exactly where some step can move ignoring priorities (the
+    # process of the highest priority among those that can move may): the timeout from
+    # the guards without the priority conjuncts, which inline other processes' steps.
+    unranked = [conj(tr.counter(st.inst).at(st.src), st.unranked) for st in steps if st.unranked is not None]
+    steps_before = steps
     steps = [dataclasses.replace(st, guard=g) for st in steps for g in alternatives(normal_guard(st.guard), sizes)]
     full = []
     for st in steps:
         full.append(conj(tr.counter(st.inst).at(st.src), st.guard))
     if atomic_pids:
         low.variables.append(owner.variable(atomic_pids))
-    carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None)
+    carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None,
+                                         unranked if unranked and len(unranked) == len(steps_before) else None)
     turn = functools.partial(_turn, owner, atomic_pids, at_guard, claim is not None)
     summands = []
     # one rewriter for every guard and program: they share their subexpressions
@@ -2749,10 +2808,11 @@ def _weak_fairness(instances, non_progress: bool, atomic_free: Expr,
 
 
 def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,
-              claimed: bool) -> tuple[bool, dict, Expr]:
+              claimed: bool, unranked: Optional[list] = None) -> tuple[bool, dict, Expr]:
     """``(carry, at_guard, timeout)``: whether the claim product carries timeout through
     atomic sequences (``claim.CARRY``), each atomic pid's "can move where it holds control"
-    and the value of ``timeout`` (``full``: each step's guard with its location)."""
+    and the value of ``timeout`` (``full``: each step's guard with its location;
+    ``unranked``, when given, the same disjunction without the priority conjuncts)."""
     # Under a never claim pan decides timeout at the claim's move ("req timeout") and an
     # atomic sequence keeps the value it started with (claim.CARRY): a holder's timeout is
     # that carried value, the others' is "no process can move" while nobody holds control.
@@ -2768,7 +2828,7 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
         at_guard[pid] = substitute(disj(*(f for st, f in zip(steps, full)
                                          if st.inst.pid == pid and st.src in holding.get(st.inst.owner, ()))),
                                    _TIMEOUT, holder_timeout)
-    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in full]))
+    timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in (full if unranked is None else unranked)]))
     if carry:
         timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
     return carry, at_guard, timeout

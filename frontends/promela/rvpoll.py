@@ -36,17 +36,31 @@ MESSAGES = {RV_POLL: ERROR, UNINIT_CHAN: "ref to uninitialized chan name"}
 _FALSE = Const(0)
 
 
-def polls(e: Expr, name: str | None = None) -> bool:
-    """``e`` reads the placeholder ``name`` (default: any of ``MESSAGES``)."""
-    read = walk.names_read(e)
-    return name in read if name else any(n in read for n in MESSAGES)
+def _names(names) -> frozenset:
+    """``names`` as a set: None is every placeholder of ``MESSAGES``, a string that one."""
+    if names is None:
+        return frozenset(MESSAGES)
+    return frozenset((names,)) if isinstance(names, str) else frozenset(names)
 
 
-def unpolled(e: Expr) -> Expr:
-    """``e`` with every placeholder 0 (a poll of a rendezvous channel false)."""
-    if not polls(e):
+def polls(e: Expr, names=None) -> bool:
+    """``e`` reads one of the placeholders ``names`` (default: any of ``MESSAGES``; the
+    scheduling adds its own, standing for an evaluation of ``enabled`` where pan reports an
+    error)."""
+    return not _names(names).isdisjoint(walk.names_read(e))
+
+
+def polls_program(stmts: tuple, names=None) -> bool:
+    """Some expression of program ``stmts`` reads a placeholder of ``names``."""
+    return any(polls(e, names) for e in walk.program_expressions(stmts))
+
+
+def unpolled(e: Expr, names=None) -> Expr:
+    """``e`` with every placeholder of ``names`` 0 (a poll of a rendezvous channel false)."""
+    names = _names(names)
+    if not polls(e, names):
         return e
-    return walk.map_expr(e, {Name(n): _FALSE for n in MESSAGES}.get, fold)
+    return walk.map_expr(e, {Name(n): _FALSE for n in names}.get, fold)
 
 
 def probes(e: Expr) -> list[tuple[Expr, str]]:
@@ -54,50 +68,66 @@ def probes(e: Expr) -> list[tuple[Expr, str]]:
     return [(evaluated(e, n), m) for n, m in MESSAGES.items() if polls(e, n)]
 
 
-def evaluated(e: Expr, name: str = RV_POLL) -> Expr:
+def evaluated(e: Expr, name: str = RV_POLL, others: frozenset = frozenset()) -> Expr:
     """Where evaluating ``e`` evaluates the placeholder ``name`` (a poll of a rendezvous
-    channel by default; C's short circuits as pan's generated code has them); FALSE where
+    channel by default; C's short circuits as pan's generated code has them), the
+    placeholders ``others`` -- and every other one of ``MESSAGES`` -- read as 0; FALSE where
     it has none."""
     if not polls(e, name):
         return _FALSE
     if e == Name(name):
         return Const(1)
+    every = others | {name} | frozenset(MESSAGES)
     if isinstance(e, Binary) and e.op in ("&&", "||"):
-        left = unpolled(e.left)
+        left = unpolled(e.left, every)
         goes_on = left if e.op == "&&" else neg(left)
-        return disj(evaluated(e.left, name), conj(goes_on, evaluated(e.right, name)))
+        return disj(evaluated(e.left, name, others), conj(goes_on, evaluated(e.right, name, others)))
     if isinstance(e, Ite):
-        cond = unpolled(e.cond)
-        return disj(evaluated(e.cond, name), conj(cond, evaluated(e.then, name)), conj(neg(cond), evaluated(e.else_, name)))
+        cond = unpolled(e.cond, every)
+        return disj(evaluated(e.cond, name, others), conj(cond, evaluated(e.then, name, others)),
+                    conj(neg(cond), evaluated(e.else_, name, others)))
     if isinstance(e, Binary):
-        return disj(evaluated(e.left, name), evaluated(e.right, name))
+        return disj(evaluated(e.left, name, others), evaluated(e.right, name, others))
     if isinstance(e, Unary):
-        return evaluated(e.operand, name)
+        return evaluated(e.operand, name, others)
     if isinstance(e, Index):
-        return evaluated(e.index, name)
+        return evaluated(e.index, name, others)
     return Const(1)  # any other expression reading it: evaluated whenever it is
 
 
-def unpolled_program(stmts: tuple) -> tuple:
+def unpolled_program(stmts: tuple, errors: tuple = ((UNINIT_CHAN, MESSAGES[UNINIT_CHAN]),)) -> tuple:
     """``stmts`` with every placeholder 0 (a poll of a rendezvous channel false: pan goes on
-    past its error), each statement that evaluates ``UNINIT_CHAN`` preceded by the fault pan
-    reports there (``_check``)."""
+    past its error, and the step completes beside its probe, ``reached``), each statement
+    that evaluates one of ``errors`` (the placeholders and the error of each: by default a
+    ``chan`` variable naming no channel) preceded by the fault pan reports there."""
+    names = frozenset(n for n, _ in errors) | frozenset(MESSAGES)
+
+    def check(e: Expr) -> tuple:
+        out: tuple = ()
+        for name, text in errors:
+            where = evaluated(e, name, names - {name})
+            out += () if where == _FALSE else (Assert(neg(where), text),)
+        return out
+
+    def clean(e: Expr) -> Expr:
+        return unpolled(e, names)
+
     out: list = []
     for st in stmts:
         if isinstance(st, Assign):
-            out += _check(st.value) + _check(st.target.index if isinstance(st.target, Index) else _FALSE)
-            target = Index(st.target.array, unpolled(st.target.index)) if isinstance(st.target, Index) else st.target
-            out.append(Assign(target, unpolled(st.value)))
+            out += check(st.value) + check(st.target.index if isinstance(st.target, Index) else _FALSE)
+            target = Index(st.target.array, clean(st.target.index)) if isinstance(st.target, Index) else st.target
+            out.append(Assign(target, clean(st.value)))
         elif isinstance(st, If):
-            out += _check(st.cond)
-            out.append(If(unpolled(st.cond), unpolled_program(st.then), unpolled_program(st.else_)))
+            out += check(st.cond)
+            out.append(If(clean(st.cond), unpolled_program(st.then, errors), unpolled_program(st.else_, errors)))
         elif isinstance(st, While):
             # the condition is evaluated before each round
-            out += _check(st.cond)
-            out.append(While(unpolled(st.cond), unpolled_program(st.body) + _check(st.cond)))
+            out += check(st.cond)
+            out.append(While(clean(st.cond), unpolled_program(st.body, errors) + check(st.cond)))
         elif isinstance(st, Assert):
-            out += _check(st.cond)
-            out.append(Assert(unpolled(st.cond), st.text))
+            out += check(st.cond)
+            out.append(Assert(clean(st.cond), st.text))
         else:
             out.append(st)
     return tuple(out)
@@ -105,7 +135,7 @@ def unpolled_program(stmts: tuple) -> tuple:
 
 def program_polls(stmts: tuple) -> bool:
     """Some statement of ``stmts`` (at any depth) reads a poll of a rendezvous channel."""
-    return any(polls(e, RV_POLL) for st in walk.statements(stmts) for e in walk.own_expressions(st))
+    return polls_program(stmts, RV_POLL)
 
 
 def reached(stmts: tuple) -> Expr | None:
@@ -160,10 +190,3 @@ def _assigned(e: Expr, st: Assign) -> Expr:
         return None
     return walk.map_expr(e, element, fold)
 
-
-def _check(e: Expr) -> tuple:
-    """The faults where evaluating ``e`` evaluates ``UNINIT_CHAN`` (none where it cannot).  A
-    poll of a rendezvous channel is no fault here: the step completes with it false, beside
-    its probe (``reached``)."""
-    where = evaluated(e, UNINIT_CHAN)
-    return () if where == _FALSE else (Assert(neg(where), MESSAGES[UNINIT_CHAN]),)
