@@ -2728,20 +2728,9 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None,
                                          unranked if unranked and len(unranked) == len(steps_before) else None)
     turn = functools.partial(_turn, owner, atomic_pids, at_guard, claim is not None)
-    summands = []
     # one rewriter for every guard and program: they share their subexpressions
     with_timeout = walk.substituter({Name(_TIMEOUT): timeout})
-    for st, f in zip(steps, full):
-        guard = with_timeout(conj(f, turn(st.inst.pid)))
-        prog = walk.map_program(st.program, with_timeout)
-        prog += (tr.counter(st.inst).goto(st.dst),)
-        if low.uses_last:  # pan: the pid of the process that moved last (a rendezvous: the receiver)
-            prog += (Assign(Name(LAST), Const(st.inst.pid if st.partner is None else st.partner[0].pid)),)
-        if atomic_pids:
-            holder = st.holder()
-            prog += (owner.release() if holder is None else owner.take(Const(holder)),)
-        owners = (st.inst.owner,) if st.partner is None else (st.inst.owner, st.partner[0].owner)
-        summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, owners))
+    summands = _step_summands(low, tr, steps, full, with_timeout, turn, owner, atomic_pids)
     checks = [ir.Summand((), with_timeout(conj(tr.counter(st.inst).at(st.src), st.guard, turn(st.inst.pid))),
                          ir.Event(st.event), st.program, st.origin,
                          (st.inst.owner,)) for st in probes]
@@ -2778,6 +2767,26 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         processes=processes, marks=_label_marks(tr, instances, claim[0] if claim is not None else None),
         annotations=fairness,
     )
+
+
+def _step_summands(low: Lowering, tr: Translator, steps: list, full: list, with_timeout, turn,
+                   owner: ExclusiveOwner, atomic_pids: list) -> list:
+    """One summand per step: its guard ``full`` (location and guard) with the atomic turn,
+    ``timeout`` substituted; its program, then the move to its target location, ``_last``
+    and the atomic owner."""
+    summands = []
+    for st, f in zip(steps, full):
+        guard = with_timeout(conj(f, turn(st.inst.pid)))
+        prog = walk.map_program(st.program, with_timeout)
+        prog += (tr.counter(st.inst).goto(st.dst),)
+        if low.uses_last:  # pan: the pid of the process that moved last (a rendezvous: the receiver)
+            prog += (Assign(Name(LAST), Const(st.inst.pid if st.partner is None else st.partner[0].pid)),)
+        if atomic_pids:
+            holder = st.holder()
+            prog += (owner.release() if holder is None else owner.take(Const(holder)),)
+        owners = (st.inst.owner,) if st.partner is None else (st.inst.owner, st.partner[0].owner)
+        summands.append(ir.Summand((), guard, ir.Event(st.event), prog, st.origin, owners))
+    return summands
 
 
 def _valid_end(low: Lowering, tr: Translator, instances) -> Expr:
