@@ -619,8 +619,9 @@ class Translator:
                       none_ok: bool = False) -> list[tuple[Expr, Channel]]:
         """The candidates of a reference to a ``chan`` variable (or field): the channel its
         value names, selected by ``value == ident``.  A value naming no such channel (0, an
-        unset variable) selects none: the operation blocks (pan reports an error).  No
-        candidate at all is an input error unless ``none_ok``."""
+        unset variable) selects none: the operation's fault (``uninitialised``, the
+        ``UNINIT_CHAN`` of a channel function).  No candidate at all is an input error
+        unless ``none_ok``."""
         info, _ = self.var(r, ctx)
         if not info.chan:
             raise self.low.error(f"{r.name} is not a channel", r.pos)
@@ -716,11 +717,19 @@ class Translator:
         if isinstance(e, S.Poll):
             if e.random:
                 raise self.low.error("unsupported construct: random poll ??[...]", e.pos)
-            # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message), and
-            # pan reports an error where it evaluates one (``rvpoll``)
-            return _select([(c, Name(rvpoll.RV_POLL) if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
-                            for c, ch in self.channel(e.chan, ctx, len(e.args))])
+            return self.poll(e, ctx)
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
+
+    def poll(self, e: S.Poll, ctx: Ctx) -> Expr:
+        """``c?[args]``.  Spin 6.5.2: a poll of a rendezvous channel is false (it holds no
+        message), and pan reports an error where it evaluates one (``rvpoll.RV_POLL``); a
+        ``chan`` variable naming no channel is pan's q_len error "ref to uninitialized chan
+        name" where it evaluates the poll (``rvpoll.UNINIT_CHAN``)."""
+        out = [(c, Name(rvpoll.RV_POLL) if ch.capacity == 0 else self.recv_guard(ch, e.args, ctx, e.pos))
+               for c, ch in self.channel(e.chan, ctx, len(e.args))]
+        if not self.is_variable_channel(e.chan, ctx):
+            return _select(out)
+        return disj(*(conj(c, v) for c, v in out), conj(_names_none(out), Name(rvpoll.UNINIT_CHAN)))
 
     def proc_fn(self, e: S.ProcFn, ctx: Ctx) -> Expr:
         """``enabled(p)``: a placeholder ``__enabled__<p>`` that ``scheduling`` replaces by
@@ -909,10 +918,23 @@ class Translator:
         return offers
 
     def has_buffered(self, t: Transition, ctx: Ctx) -> bool:
-        """``t`` is a channel operation with a buffered candidate."""
+        """``t`` is a channel operation with a step of its own beside its handshakes: a
+        buffered candidate, or a ``chan`` variable's fault where it names no channel
+        (``uninitialised``)."""
         st = t.stmt
-        return isinstance(st, (S.Send, S.Recv)) and any(
-            ch.capacity > 0 for _, ch in self.channel(st.chan, ctx, len(st.args)))
+        return isinstance(st, (S.Send, S.Recv)) and (self.is_variable_channel(st.chan, ctx) or any(
+            ch.capacity > 0 for _, ch in self.channel(st.chan, ctx, len(st.args))))
+
+    def uninitialised(self, st, ctx: Ctx) -> list[tuple[Expr, tuple]]:
+        """The alternative of a send or receive on a ``chan`` variable that names none of
+        its candidates (0: never assigned): never executable, it faults where pan tries the
+        operation (pan's q_full / q_len: "ref to uninitialized chan name", checked against
+        Spin 6.5.2 for buffered and rendezvous candidates, in an ``if`` beside ``else``, in
+        atomic and d_step), through the ``rvpoll`` probes.  None for a declared channel."""
+        if not self.is_variable_channel(st.chan, ctx):
+            return []
+        none = _names_none(self.channel(st.chan, ctx, len(st.args)))
+        return [] if none == FALSE else [(conj(none, Name(rvpoll.UNINIT_CHAN)), ())]
 
     # ------------------------------------------------------------------ statements
     def assign(self, r: S.VarRef, value: Expr, ctx: Ctx) -> Assign:
@@ -937,12 +959,12 @@ class Translator:
             if st.sorted:
                 raise self.low.error("unsupported construct: sorted send !!", st.pos)
             return [(conj(cond, ch.buffer.not_full()), self.send_program(ch, st.args, ctx, st.pos))
-                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
+                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))] + self.uninitialised(st, ctx)
         if isinstance(st, S.Recv):
             if st.random:
                 raise self.low.error("unsupported construct: random receive ??", st.pos)
             return [(conj(cond, self.recv_guard(ch, st.args, ctx, st.pos)), self.recv_program(ch, st.args, ctx, st.copy))
-                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
+                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))] + self.uninitialised(st, ctx)
         if isinstance(st, S.Run):
             if run_program is None:
                 return self.run(st, ctx)
@@ -1046,6 +1068,11 @@ def _too_few_values(given: int, ch: Channel) -> tuple:
 
 def _fits(inner, outer) -> bool:
     return inner is not None and outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def _names_none(candidates: list[tuple[Expr, object]]) -> Expr:
+    """Where none of the candidates' selecting conditions holds."""
+    return neg(disj(*(c for c, _ in candidates)))
 
 
 def _select(alts: list[tuple[Expr, Expr]]) -> Expr:
