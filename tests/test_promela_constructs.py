@@ -231,6 +231,72 @@ def test_channel_function_of_an_uninitialised_chan_is_pans_error(name, tmp_path)
     if spin_available():
         assert spin_counts(text, tmp_path).error
 
+# Send, receive and poll on a ``chan`` variable that names no channel (0: never assigned,
+# or received unset).  pan's q_full / q_len report "ref to uninitialized chan name" where it
+# tries the operation, its executability test (checked against Spin 6.5.2: buffered and
+# rendezvous candidates, beside ``else``, inside atomic and d_step, through a chan
+# parameter); before, ours blocked there (no fault).  pan's count past the error is not
+# comparable (it reads ``q_offset[-1]``): pinned are its verdict, and that our faults are
+# in the states where pan tries the operation (``x`` the value there, as pan's depth of the
+# error shows: 1, 0 in a d_step).
+_ONE = "chan b = [1] of { byte };\nbyte x;\n"
+UNINIT_OPS = {
+    "send": (_ONE + "init { chan c; x = 1; c!1; x = 2 }", {1}),
+    "receive": (_ONE + "init { chan c; x = 1; c?x; x = 2 }", {1}),
+    "receive a constant": (_ONE + "init { chan c; x = 1; c?1; x = 2 }", {1}),
+    "poll": (_ONE + "init { chan c; x = 1; c?[1] -> x = 2 }", {1}),
+    "poll in an expression": (_ONE + "init { chan c; x = 1; x < 5 && c?[1]; x = 2 }", {1}),
+    "poll not reached by the short circuit": (_ONE + "init { chan c; x = 1; x > 5 && c?[1] || x == 1; x = 2; "
+                                              "x < 5 && c?[1]; x = 3 }", {2}),
+    "in an if with else": (_ONE + "init { chan c; x = 1; if :: c!1 :: else -> x = 3 fi; x = 2 }", {1}),
+    "receive beside timeout": (_ONE + "init { chan c; x = 1; if :: c?x :: timeout -> x = 3 fi }", {1}),
+    "a chan parameter given one": (_ONE + "proctype P(chan q) { x = 1; q!1; x = 2 }\ninit { chan c; run P(c) }",
+                                   {1}),
+    # Spin refuses ``d = 0`` ("invalid asgn to chan"): an unset chan received from a channel
+    "received unset": ("chan b = [1] of { byte };\nchan g = [1] of { chan };\nbyte x;\n"
+                       "init { chan d, e; d = b; d!1; g!e; g?d; x = 1; d!1 }", {1}),
+    "rendezvous candidates only": ("chan r = [0] of { byte };\nbyte x;\nactive proctype A() { end: r?x }\n"
+                                   "init { chan c; x = 1; c!1; x = 2 }", {1}),
+    "inside atomic": (_ONE + "init { chan c; atomic { x = 1; c!1; x = 2 } }", {1}),
+    "inside d_step": (_ONE + "init { chan c; d_step { x = 1; c!1; x = 2 } }", {0}),
+    "first in a d_step": (_ONE + "init { chan c; d_step { c!1; x = 2 } }", {0}),
+}
+#: the same operations on a chan variable naming a channel: no fault, Spin's counts
+NAMED_OPS = [
+    (_ONE + "init { chan c; c = b; x = 1; c!1; c?[1] -> c?x; x = 2 }", 8),
+    ("chan a = [1] of { byte };\nchan b = [2] of { byte };\nchan r = [0] of { byte };\nbyte x;\n"
+     "active proctype A() { end: r?x }\ninit { chan c; if :: c = a :: c = b :: c = r fi; c!1; "
+     "if :: nempty(c) -> c?x :: else fi; x = 2 }", 18),
+    ("chan a = [1] of { byte };\nbyte x;\nproctype P(chan q) { q!1; q?[1] -> q?x }\ninit { run P(a) }", 7),
+]
+
+
+@pytest.mark.parametrize("name", UNINIT_OPS)
+def test_operation_on_an_uninitialised_chan_is_pans_error(name, tmp_path):
+    import warnings
+
+    from detect.ir.model import slot_offsets
+    from detect.statespace.explore import reachable_graph
+    from detect.transform.narrowing import narrow
+
+    text, x_values = UNINIT_OPS[name]
+    assert our_counts(text).error
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, "m.pml"))
+    assert "ref to uninitialized chan name" in str(model.summands)  # pan's message
+    graph = reachable_graph(model)
+    x = slot_offsets(model)["x"]
+    assert graph.faults and {graph.states[k][x] for k in graph.faults} == x_values
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
+@pytest.mark.parametrize("text,stored", NAMED_OPS)
+def test_operation_on_a_chan_variable_naming_a_channel(text, stored, tmp_path):
+    check(text, stored, False, tmp_path)
+
+
 # ---------------------------------------------------------------------------- for, select
 # Spin 6.5.2 expands select (i : lo .. hi) to an if with one option per value when both
 # bounds are numbers at most 32 apart, else to a do loop; for is a do loop.

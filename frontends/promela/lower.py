@@ -641,8 +641,9 @@ class Translator:
                       none_ok: bool = False) -> list[tuple[Expr, Channel]]:
         """The candidates of a reference to a ``chan`` variable (or field): the channel its
         value names, selected by ``value == ident``.  A value naming no such channel (0, an
-        unset variable) selects none: the operation blocks (pan reports an error).  No
-        candidate at all is an input error unless ``none_ok``."""
+        unset variable) selects none: the operation's fault (``uninitialised``, the
+        ``UNINIT_CHAN`` of a channel function).  No candidate at all is an input error
+        unless ``none_ok``."""
         info, _ = self.var(r, ctx)
         if not info.chan:
             raise self.low.error(f"{r.name} is not a channel", r.pos)
@@ -742,12 +743,7 @@ class Translator:
         if isinstance(e, S.ProcFn):
             return self.proc_fn(e, ctx)
         if isinstance(e, S.Poll):
-            # Spin 6.5.2: a poll of a rendezvous channel is false (it holds no message), and
-            # pan reports an error where it evaluates one (``rvpoll``); ``c??[...]``: some
-            # message anywhere in the queue matches (pan's ``Q_has``)
-            return _select([(c, self.placeholder(rvpoll.RV_POLL) if ch.capacity == 0 else
-                             (self.random_guard if e.random else self.recv_guard)(ch, e.args, ctx, e.pos))
-                            for c, ch in self.channel(e.chan, ctx, len(e.args))])
+            return self.poll(e, ctx)
         raise self.low.error(f"unsupported expression {type(e).__name__}", getattr(e, "pos", None))
 
     def placeholder(self, name: str) -> Expr:
@@ -755,6 +751,19 @@ class Translator:
         step gets its probes: ``split_polls``)."""
         self.low.rv_polled = True
         return Name(name)
+
+    def poll(self, e: S.Poll, ctx: Ctx) -> Expr:
+        """``c?[args]`` (``c??[args]``: some message anywhere in the queue matches, pan's
+        ``Q_has``).  Spin 6.5.2: a poll of a rendezvous channel is false (it holds no
+        message), and pan reports an error where it evaluates one (``rvpoll.RV_POLL``); a
+        ``chan`` variable naming no channel is pan's q_len error "ref to uninitialized chan
+        name" where it evaluates the poll (``rvpoll.UNINIT_CHAN``)."""
+        out = [(c, self.placeholder(rvpoll.RV_POLL) if ch.capacity == 0 else
+                (self.random_guard if e.random else self.recv_guard)(ch, e.args, ctx, e.pos))
+               for c, ch in self.channel(e.chan, ctx, len(e.args))]
+        if not self.is_variable_channel(e.chan, ctx):
+            return _select(out)
+        return disj(*(conj(c, v) for c, v in out), conj(_names_none(out), self.placeholder(rvpoll.UNINIT_CHAN)))
 
     def proc_fn(self, e: S.ProcFn, ctx: Ctx) -> Expr:
         """``enabled(p)``: a placeholder ``__enabled__<p>`` that ``scheduling`` replaces by
@@ -1100,10 +1109,23 @@ class Translator:
         return offers
 
     def has_buffered(self, t: Transition, ctx: Ctx) -> bool:
-        """``t`` is a channel operation with a buffered candidate."""
+        """``t`` is a channel operation with a step of its own beside its handshakes: a
+        buffered candidate, or a ``chan`` variable's fault where it names no channel
+        (``uninitialised``)."""
         st = t.stmt
-        return isinstance(st, (S.Send, S.Recv)) and any(
-            ch.capacity > 0 for _, ch in self.channel(st.chan, ctx, len(st.args)))
+        return isinstance(st, (S.Send, S.Recv)) and (self.is_variable_channel(st.chan, ctx) or any(
+            ch.capacity > 0 for _, ch in self.channel(st.chan, ctx, len(st.args))))
+
+    def uninitialised(self, st, ctx: Ctx) -> list[tuple[Expr, tuple]]:
+        """The alternative of a send or receive on a ``chan`` variable that names none of
+        its candidates (0: never assigned): never executable, it faults where pan tries the
+        operation (pan's q_full / q_len: "ref to uninitialized chan name", checked against
+        Spin 6.5.2 for buffered and rendezvous candidates, in an ``if`` beside ``else``, in
+        atomic and d_step), through the ``rvpoll`` probes.  None for a declared channel."""
+        if not self.is_variable_channel(st.chan, ctx):
+            return []
+        none = _names_none(self.channel(st.chan, ctx, len(st.args)))
+        return [] if none == FALSE else [(conj(none, self.placeholder(rvpoll.UNINIT_CHAN)), ())]
 
     # ------------------------------------------------------------------ statements
     def assign(self, r: S.VarRef, value: Expr, ctx: Ctx) -> Assign:
@@ -1127,7 +1149,7 @@ class Translator:
         if isinstance(st, S.Send):
             send = self.sorted_send_program if st.sorted else self.send_program
             return [(conj(cond, ch.buffer.not_full()), send(ch, st.args, ctx, st.pos))
-                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
+                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))] + self.uninitialised(st, ctx)
         if isinstance(st, S.Recv) and st.copy and any(ch.capacity == 0 for _, ch in self.channel(
                 st.chan, ctx, len(st.args))):
             # ``c?<...>``/``c??<...>`` on a rendezvous channel: pan reports "polling rv
@@ -1139,14 +1161,14 @@ class Translator:
             return [(conj(cond, self.placeholder(rvpoll.RV_POLL)), ()) if ch.capacity == 0 else
                     (conj(cond, (self.random_guard if st.random else self.recv_guard)(ch, st.args, ctx, st.pos)),
                      (self.random_program if st.random else self.recv_program)(ch, st.args, ctx, True))
-                    for cond, ch in self.channel(st.chan, ctx, len(st.args))]
+                    for cond, ch in self.channel(st.chan, ctx, len(st.args))] + self.uninitialised(st, ctx)
         if isinstance(st, S.Recv):
             if st.random:
                 return [(conj(cond, self.random_guard(ch, st.args, ctx, st.pos)),
                          self.random_program(ch, st.args, ctx, st.copy))
-                        for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
+                        for cond, ch in self.buffered(st.chan, ctx, len(st.args))] + self.uninitialised(st, ctx)
             return [(conj(cond, self.recv_guard(ch, st.args, ctx, st.pos)), self.recv_program(ch, st.args, ctx, st.copy))
-                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))]
+                    for cond, ch in self.buffered(st.chan, ctx, len(st.args))] + self.uninitialised(st, ctx)
         if isinstance(st, S.Run):
             if run_program is None:
                 return self.run(st, ctx)
@@ -1339,6 +1361,11 @@ def _too_few_values(given: int, ch: Channel) -> tuple:
 
 def _fits(inner, outer) -> bool:
     return inner is not None and outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def _names_none(candidates: list[tuple[Expr, object]]) -> Expr:
+    """Where none of the candidates' selecting conditions holds."""
+    return neg(disj(*(c for c, _ in candidates)))
 
 
 def _select(alts: list[tuple[Expr, Expr]]) -> Expr:
