@@ -1302,8 +1302,9 @@ class Translator:
         selecting conditions exclude each other), or a fault when none is -- a d_step that
         blocks after its first statement is an error in Spin.  ``checked``: the step's guard
         already ensures an alternative is enabled."""
-        if isinstance(st, (S.Send, S.Recv)) and all(
-                ch.capacity == 0 for _, ch in self.channel(st.chan, ctx, len(st.args))):
+        # (no candidate at all: a chan variable that only ever names none, pan's error)
+        named = self.channel(st.chan, ctx, len(st.args)) if isinstance(st, (S.Send, S.Recv)) else []
+        if named and all(ch.capacity == 0 for _, ch in named):
             raise self.low.error("unsupported construct: a rendezvous inside d_step", st.pos)
         alts = self.basic(st, ctx)
         blocked = () if checked else (Assert(FALSE, "d_step statement blocked"),)
