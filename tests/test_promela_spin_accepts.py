@@ -140,3 +140,33 @@ def test_typedef_initialisers(text, stored, error, tmp_path):
 def test_local_typedef_initialiser_refused():
     message = refused("typedef R { byte a = 3 }\nactive proctype A() { byte x; x++; R r = 7; x++ }")
     assert "m.pml:2:38" in message and "local typedef variables" in message, message
+
+
+# A number assigned to a chan variable: Spin 6.5.2's parser rejects it ("invalid asgn to
+# chan"); an expression or a variable holding a number, and an initialiser, it accepts.
+CHAN_NUMBER = "chan b = [1] of { byte };\n"
+
+
+@pytest.mark.parametrize("text", [
+    CHAN_NUMBER + "init { chan d; d = b; d = 0; d!1 }",
+    CHAN_NUMBER + "init { chan d; d = b; d = 1 }",
+    CHAN_NUMBER + "chan d;\ninit { d = b; d = 0 }",
+])
+def test_a_number_assigned_to_a_chan_variable_is_refused_as_spin_does(text, tmp_path):
+    message = refused(text)
+    assert "invalid asgn to chan" in message and "Spin rejects it too" in message
+    assert message.startswith("m.pml:")
+    if spin_available():
+        with pytest.raises(SpinRefused):
+            spin_counts(text, tmp_path)
+
+
+@pytest.mark.parametrize("text, stored", [
+    (CHAN_NUMBER + "byte x;\ninit { chan d; d = b; x = 0; d = x }", 5),
+    (CHAN_NUMBER + "init { chan d = 0; d = b }", 3),
+    (CHAN_NUMBER + "init { chan d; d = b; d = 1 + 0 }", 4),
+])
+def test_a_chan_variable_given_a_number_otherwise_loads(text, stored, tmp_path):
+    assert our_counts(text).stored == stored
+    if spin_available():
+        assert spin_counts(text, tmp_path).stored == stored
