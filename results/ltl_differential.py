@@ -19,7 +19,6 @@ watchers reading the workers' variables by ``Wk[k]:l0`` and ``Wk:l0``, issue 28)
 ``results/ltl_remote.md`` records a run.  ``--cpu S``: each of our checks of a pair stopped
 past S CPU seconds (not compared; pan is bounded by its wall-clock time-out).
 """
-import signal
 import subprocess
 import sys
 import tempfile
@@ -28,25 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.promela_gen import fair_claimed, ltl_claimed, remote_ltl  # noqa: E402
-from tests.spin_oracle import SpinRefused, our_ltl, spin_ltl, spin_ltl_fair  # noqa: E402
-
-
-def _cpu_bound(seconds: float) -> None:
-    """Raise ``TimeoutError`` in this process after ``seconds`` more CPU seconds (ITIMER_PROF:
-    user + system time of this process), 0 to disarm: our side of one pair, bounded."""
-    def expire(signum, frame):
-        raise TimeoutError(f"past {seconds:.0f} CPU s")
-    signal.signal(signal.SIGPROF, expire)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-
-
-def _bounded(cpu: float, check, *args, **kwargs):
-    """``check(*args, **kwargs)`` within ``cpu`` CPU seconds (0: unbounded); ``TimeoutError`` past it."""
-    _cpu_bound(cpu)
-    try:
-        return check(*args, **kwargs)
-    finally:
-        _cpu_bound(0)
+from tests.spin_oracle import SpinRefused, cpu_bounded, our_ltl, spin_ltl, spin_ltl_fair  # noqa: E402
 
 
 def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl_claimed, cpu: float = 0) -> None:
@@ -67,7 +48,7 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
                 continue
         changed += fair and unfair != spin
         try:
-            ours = _bounded(cpu, our_ltl, text, fair=fair)
+            ours = cpu_bounded(cpu, our_ltl, text, fair=fair)
         except Exception as e:  # noqa: BLE001 - not compared; counted apart
             undecided += 1
             print("NOT-COMPARED", seed, type(e).__name__, str(e)[:300], flush=True)
@@ -75,7 +56,7 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
         reduced = "-"
         if reduce:
             try:
-                reduced = _bounded(cpu, our_ltl, text, reduce="exact", fair=fair)
+                reduced = cpu_bounded(cpu, our_ltl, text, reduce="exact", fair=fair)
             except Exception as e:  # noqa: BLE001 - counted as a disagreement of the reduced run
                 reduced = f"error {type(e).__name__}: {str(e)[:200]}"
             if reduced == ours:

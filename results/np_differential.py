@@ -12,7 +12,6 @@ printed beside; ``--endless``: the models ``promela_gen.fair_progressed(seed)`` 
 that loop for ever) instead; ``--cpu S``: each of our checks of a model stopped past S CPU
 seconds (not compared; pan is bounded by its wall-clock time-out).
 """
-import signal
 import subprocess
 import sys
 import tempfile
@@ -21,25 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.promela_gen import fair_progressed, progressed  # noqa: E402
-from tests.spin_oracle import SpinRefused, our_non_progress, spin_non_progress, spin_non_progress_fair  # noqa: E402
-
-
-def _cpu_bound(seconds: float) -> None:
-    """Raise ``TimeoutError`` in this process after ``seconds`` more CPU seconds (ITIMER_PROF:
-    user + system time of this process), 0 to disarm: our side of one pair, bounded."""
-    def expire(signum, frame):
-        raise TimeoutError(f"past {seconds:.0f} CPU s")
-    signal.signal(signal.SIGPROF, expire)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-
-
-def _bounded(cpu: float, check, *args, **kwargs):
-    """``check(*args, **kwargs)`` within ``cpu`` CPU seconds (0: unbounded); ``TimeoutError`` past it."""
-    _cpu_bound(cpu)
-    try:
-        return check(*args, **kwargs)
-    finally:
-        _cpu_bound(0)
+from tests.spin_oracle import SpinRefused, cpu_bounded, our_non_progress, spin_non_progress, spin_non_progress_fair  # noqa: E402
 
 
 def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=progressed, cpu: float = 0) -> None:
@@ -61,7 +42,7 @@ def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=pro
                 continue
         changed += fair and unfair != spin
         try:
-            ours = _bounded(cpu, our_non_progress, text, fair=fair)
+            ours = cpu_bounded(cpu, our_non_progress, text, fair=fair)
         except Exception as e:  # noqa: BLE001 - not compared; counted apart
             undecided += 1
             print("NOT-COMPARED", seed, type(e).__name__, str(e)[:200], flush=True)
@@ -69,7 +50,7 @@ def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=pro
         reduced = ours
         if reduce:
             try:
-                reduced = _bounded(cpu, our_non_progress, text, reduce="exact", fair=fair)
+                reduced = cpu_bounded(cpu, our_non_progress, text, reduce="exact", fair=fair)
             except Exception as e:  # noqa: BLE001 - a disagreement of the reduced run
                 reduced = f"error {type(e).__name__}"
         same = ours == spin and reduced == spin

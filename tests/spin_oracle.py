@@ -350,3 +350,24 @@ def our_non_progress(text: str, reduce: Optional[str] = None, file: str = "m.pml
     from frontends.promela.claim import NON_PROGRESS
 
     return our_ltl(text, NON_PROGRESS, reduce, file, fair)
+
+
+def _cpu_bound(seconds: float) -> None:
+    """Raise ``TimeoutError`` in this process after ``seconds`` more CPU seconds (ITIMER_PROF:
+    user + system time of this process), 0 to disarm."""
+    import signal
+
+    def expire(signum, frame):
+        raise TimeoutError(f"past {seconds:.0f} CPU s")
+    signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+
+
+def cpu_bounded(cpu: float, check, *args, **kwargs):
+    """``check(*args, **kwargs)`` within ``cpu`` CPU seconds of this process (0: unbounded);
+    ``TimeoutError`` past it: our side of one differential pair, bounded (the results scripts)."""
+    _cpu_bound(cpu)
+    try:
+        return check(*args, **kwargs)
+    finally:
+        _cpu_bound(0)
