@@ -151,6 +151,8 @@ CHAN_NUMBER = "chan b = [1] of { byte };\n"
     CHAN_NUMBER + "init { chan d; d = b; d = 0; d!1 }",
     CHAN_NUMBER + "init { chan d; d = b; d = 1 }",
     CHAN_NUMBER + "chan d;\ninit { d = b; d = 0 }",
+    CHAN_NUMBER + "chan a[2];\ninit { a[0] = b; a[0] = 0 }",
+    CHAN_NUMBER + "proctype P(chan q) { q = 0 }\ninit { run P(b) }",
 ])
 def test_a_number_assigned_to_a_chan_variable_is_refused_as_spin_does(text, tmp_path):
     message = refused(text)
@@ -165,6 +167,7 @@ def test_a_number_assigned_to_a_chan_variable_is_refused_as_spin_does(text, tmp_
     (CHAN_NUMBER + "byte x;\ninit { chan d; d = b; x = 0; d = x }", 5),
     (CHAN_NUMBER + "init { chan d = 0; d = b }", 3),
     (CHAN_NUMBER + "init { chan d; d = b; d = 1 + 0 }", 4),
+    ("typedef R { chan c };\n" + CHAN_NUMBER + "R r;\ninit { r.c = b; r.c = 0 }", 4),
 ])
 def test_a_chan_variable_given_a_number_otherwise_loads(text, stored, tmp_path):
     assert our_counts(text).stored == stored

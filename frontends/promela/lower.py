@@ -1138,9 +1138,10 @@ class Translator:
         if isinstance(st, S.ExprStmt):
             return [(self.expr(st.expr, ctx), ())]
         if isinstance(st, S.Assign):
-            if isinstance(st.value, S.Num) and self.lvalue(st.target, ctx)[0].chan:
-                # Spin 6.5.2's parser: a number stored in a chan variable (``d = 0``; ``d = x``
-                # and ``chan d = 0`` pass)
+            info = self.lvalue(st.target, ctx)[0] if isinstance(st.value, S.Num) else None
+            if info is not None and info.chan and st.target.field is None:
+                # Spin 6.5.2's parser: a number stored in a chan variable or array (``d = 0``;
+                # ``d = x``, ``chan d = 0`` and a record's chan field, ``r.c = 0``, pass)
                 raise self.low.error("invalid asgn to chan: a number assigned to a chan variable "
                                      "(Spin rejects it too)", st.pos)
             return [(TRUE, (self.assign(st.target, self.expr(st.value, ctx), ctx),))]
