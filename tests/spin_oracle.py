@@ -371,3 +371,16 @@ def cpu_bounded(cpu: float, check, *args, **kwargs):
         return check(*args, **kwargs)
     finally:
         _cpu_bound(0)
+
+
+def check_pinned(text: str, stored: int, error: bool, workdir: Path) -> None:
+    """Our counts of ``text`` are the pinned Spin figures (``stored``, ``error``), and so are
+    Spin's where it is installed (a refusal there fails the test: a broken installation)."""
+    import pytest
+
+    assert our_counts(text) == Counts(stored, error)
+    if spin_available():
+        try:
+            assert spin_counts(text, workdir) == Counts(stored, error)
+        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
+            pytest.fail(f"Spin refused the pinned model: {e}")

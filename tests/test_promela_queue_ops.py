@@ -23,17 +23,9 @@ import pytest
 from detect.errors import InputError
 from frontends.promela import parse_text
 from tests.promela_gen import queued
+from tests.spin_oracle import check_pinned as check
 from tests.spin_oracle import (Counts, SpinRefused, compare, our_counts, reduced_error, spin_available,
                                spin_counts)
-
-
-def check(text: str, stored: int, error: bool, tmp_path) -> None:
-    assert our_counts(text) == Counts(stored, error)
-    if spin_available():
-        try:
-            assert spin_counts(text, tmp_path) == Counts(stored, error)
-        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
-            pytest.fail(f"Spin refused the pinned model: {e}")
 
 
 CASES = {

@@ -7,18 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.spin_oracle import Counts, SpinRefused, our_counts, spin_available, spin_counts
+from tests.spin_oracle import check_pinned as check
+from tests.spin_oracle import our_counts, spin_available
 
 CORPUS = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus"
-
-
-def check(text: str, stored: int, error: bool, tmp_path) -> None:
-    assert our_counts(text) == Counts(stored, error)
-    if spin_available():
-        try:
-            assert spin_counts(text, tmp_path) == Counts(stored, error)
-        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
-            pytest.fail(f"Spin refused the pinned model: {e}")
 
 
 # A goto inside an atomic sequence keeps control iff its label is inside an atomic sequence

@@ -9,16 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.spin_oracle import Counts, SpinRefused, our_counts, spin_available, spin_counts
-
-
-def check(text: str, stored: int, error: bool, tmp_path) -> None:
-    assert our_counts(text) == Counts(stored, error)
-    if spin_available():
-        try:
-            assert spin_counts(text, tmp_path) == Counts(stored, error)
-        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
-            pytest.fail(f"Spin refused the pinned model: {e}")
+from tests.spin_oracle import check_pinned as check
+from tests.spin_oracle import Counts, our_counts, spin_available, spin_counts
 
 
 # Atomicity belongs to the step (Spin's atom & 2), not to the location it ends at.
