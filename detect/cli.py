@@ -1683,8 +1683,7 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
 def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_states, engine):
     """Write a Spin verifier (sympan.c) that stores MODEL's states up to its detected symmetry."""
-    from detect.export.spin import (GCC, GCC_CLAIM, GCC_POR, RUN, SpinExportError, check_source, spin_symmetry,
-                                    write_verifier)
+    from detect.export.spin import GCC, GCC_CLAIM, GCC_POR, RUN, SpinExportError, check_source, export_verifier
 
     if not model.endswith((".pml", ".p", ".prom")):
         raise Failure(f"{model}: symdetect spin applies to Promela models only")
@@ -1699,8 +1698,8 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
         raise Failure(f"{model}: {e}") from None
     detection = run_detection(seq, engine, 100_000, domain_states)
     try:
-        sym = spin_symmetry(detection.model, detection.group, text, strategy)
-        path = write_verifier(model, defines, out_dir, sym, spin_options)
+        sym, path, used = export_verifier(model, defines, out_dir, detection.model, detection.group, text, strategy,
+                                          spin_options)
     except SpinExportError as e:
         raise Failure(f"{model}: {e}") from None
     except OSError as e:
@@ -1708,6 +1707,12 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
     how = escape(sym.canonical_form())
     out.print(f"wrote {escape(path)}: states stored up to the detected {escape(sym.describe())}; {how}",
               markup=True)
+    if sym.pc_mapped:
+        out.print(f"program counters of {', '.join(sym.pc_mapped)} renamed in pan's numbering (their automata "
+                  f"paired with pan's, pan -d); Spin run as spin {' '.join(used)} -a (-o3: no statement merging, "
+                  "which would merge steps the pairing keeps apart)", markup=False)
+    for why in sym.dropped:
+        out.print(f"{why} (the group is the one the others generate)", markup=False)
     if sym.claim is not None:
         pick = f" -N {sym.claim}" if sym.claim != ":never:" else ""
         out.print(f"claim {escape(sym.claim)}: the group fixes its propositions (order {sym.order:,})", markup=False)

@@ -94,6 +94,10 @@ class SpinSymmetry:
     claim: Optional[str] = None
     #: the acting generators, in the gather form of ``elements``
     generators: tuple[tuple[tuple[int, int], ...], ...] = ()
+    #: the generators left out (renaming program counters as pan's automata do not allow), why
+    dropped: tuple[str, ...] = ()
+    #: the pc fields whose values are pan's state numbers through ``panmap`` (process names)
+    pc_mapped: tuple[str, ...] = ()
 
     def canonical_form(self) -> str:
         """How states are made canonical (the native explorer's canonicaliser, ``canon.c``)."""
@@ -193,9 +197,17 @@ def _slot_action(g: Sequence[int], pts, nslots: int) -> tuple[list[int], list[di
 
 
 def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy: str = "exact",
-                  element_limit: int = ELEMENT_LIMIT) -> SpinSymmetry:
+                  element_limit: int = ELEMENT_LIMIT, pan: Optional[dict] = None) -> SpinSymmetry:
     """The detected group (its acting generators only) on pan's vector, or ``SpinExportError``
     saying why the model is outside what the export supports.
+
+    A generator renaming a program counter (symmetric branches inside a process) needs pan's
+    automata (``pan``: ``panmap.read_automata``, from ``spin -a`` and ``pan -d``); without
+    them ``PcRenamingNeeded`` says so (``export_verifier`` then runs Spin and calls again).
+    With them, each such generator is kept only where ``panmap`` pairs our program counters
+    with pan's states and its renaming is an automorphism of pan's automaton; the others are
+    dropped (``SpinSymmetry.dropped`` says which and why), the kept ones generating a
+    subgroup of the detected group (so each of its elements is a verified automorphism).
 
     Why one function: each generator is checked field by field (processes, queues, globals)
     in one pass that also collects the pids and channels moved, then the elements are
@@ -219,14 +231,15 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
         if any(pts.pairs[g[p]] != (k, v) for p, (k, v) in enumerate(pts.pairs) if k in claim):
             raise SpinExportError("not supported: a generator moves the never claim's state")
     proctype_of = {f.pid: f.proctype for f in fields if f is not None and f.pid is not None}
-    moved_pids: set[int] = set()
-    moved_chans: set[int] = set()
-    twins: set[tuple[str, str]] = set()
+    moves = []  # per generator: (pid_map, chan_map, twins, pc moves (slot, target slot, value map), renames pcs)
     for g in gens:
         target, values = _slot_action(g, pts, len(slots))
         target = [k if len(slots[k].domain) == 1 else t for k, t in enumerate(target)]
         pid_map: dict[int, int] = {}
         chan_map: dict[int, int] = {}
+        twins_g: set[tuple[str, str]] = set()
+        pc_moves: list[tuple[int, int, dict[int, int]]] = []
+        renames = False
         for k, t in enumerate(target):
             if (k in hidden) != (t in hidden):
                 raise SpinExportError("not supported yet: a generator moves a variable pan does not store")
@@ -247,15 +260,39 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
                                           "each other")
                 if a.proctype != b.proctype:
                     # BEEM's style: one proctype per process; pan's must then be alike (``_twins_alike``)
-                    twins.add(tuple(sorted((a.proctype, b.proctype))))
-                if a.member == "_p" and any(v != w for v, w in values[k].items()):
-                    raise SpinExportError(_pc_renaming(slots[k].label, slots[t].label, values[k]))
+                    twins_g.add(tuple(sorted((a.proctype, b.proctype))))
+                if a.member == "_p":
+                    pc_moves.append((k, t, values[k]))
+                    if any(v != w for v, w in values[k].items()):
+                        if pan is None:
+                            raise PcRenamingNeeded(_pc_renaming(slots[k].label, slots[t].label, values[k]))
+                        renames = True
             if kind_a == "q" and chan_map.setdefault(a.qid, b.qid) != b.qid:
                 raise SpinExportError("not supported yet: a generator does not move whole channels")
         if sorted(pid_map.values()) != sorted(pid_map) or sorted(chan_map.values()) != sorted(chan_map):
             raise SpinExportError("not supported yet: a generator moves part of a process or channel")
+        moves.append((pid_map, chan_map, twins_g, pc_moves, renames, target))
+    labels: dict[int, dict[int, int]] = {}
+    dropped: list[str] = []
+    if pan is not None and any(m[4] for m in moves):
+        keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan)
+        if not keep:
+            raise SpinExportError("not supported: no generator renames program counters as pan's automata allow: "
+                                  + "; ".join(dropped))
+        if len(keep) < len(gens):
+            group = _subgroup(group, [gens[i] for i in keep])
+            gens = [gens[i] for i in keep]
+            moves = [moves[i] for i in keep]
+        pts = _relabelled(pts, labels)
+    moved_pids: set[int] = set()
+    moved_chans: set[int] = set()
+    twins: set[tuple[str, str]] = set()
+    for pid_map, chan_map, twins_g, pc_moves, _, _ in moves:
         moved_pids |= {p for p, q in pid_map.items() if p != q}
         moved_chans |= {c for c, d in chan_map.items() if c != d}
+        # proctypes whose automata were paired with pan's are checked there, not by ``_twins_alike``
+        twins |= {tuple(sorted((fields[k].proctype, fields[t].proctype))) for k, t, _ in pc_moves
+                  if fields[k].proctype != fields[t].proctype and not (k in labels and t in labels)}
     sym = permutation_group(gens, len(pts.pairs))
     order = sym.order()
     blocks = _sorted_blocks(model, group, fields, moved_pids, moved_chans) if strategy in ("exact", "sort") else None
@@ -296,11 +333,154 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     return SpinSymmetry(
         group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
         tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators)
+        blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators, tuple(dropped),
+        tuple(sorted(slots[k].variable.rsplit(".", 1)[0] for k in labels)))
 
 
 #: the name the first version exported
 process_symmetry = spin_symmetry
+
+
+class PcRenamingNeeded(SpinExportError):
+    """A generator renames a program counter: ``spin_symmetry`` needs pan's automata."""
+
+
+def _pan_renamings(model, gens, moves, fields, slots, pan):
+    """``(kept generator indices, labels, dropped)``: the generators whose program-counter
+    moves ``panmap`` can carry into pan's numbering and which are automorphisms of pan's
+    automata there; ``labels[slot]`` maps our pc values of that slot to pan's states (fresh
+    numbers above pan's for values pan has no state for); ``dropped`` says which and why."""
+    from detect.export import panmap
+
+    process_of = {p.pid: p for p in model.processes if p.pid is not None}
+
+    def nontrivial(move):
+        k, t, v = move
+        return k != t or any(a != b for a, b in v.items())
+
+    # the processes whose pcs are renamed, closed under the moves of every generator
+    # (and those moved onto a process of another proctype: pan numbers its automaton apart)
+    relabel = {fields[x].pid for m in moves for k, t, v in m[3]
+               if (m[4] and nontrivial((k, t, v))) or fields[k].proctype != fields[t].proctype for x in (k, t)}
+    grown = True
+    while grown:
+        grown = False
+        for m in moves:
+            for k, t, v in m[3]:
+                pair = {fields[k].pid, fields[t].pid}
+                if nontrivial((k, t, v)) and pair & relabel and not pair <= relabel:
+                    relabel |= pair
+                    grown = True
+    phis: dict[int, object] = {}
+    for pid in sorted(relabel):
+        proc, proctype = process_of.get(pid), next(f.proctype for f in fields if f is not None and f.pid == pid)
+        if proc is None or proctype not in pan:
+            phis[pid] = f"pan has no automaton of proctype {proctype}"
+            continue
+        try:
+            phis[pid] = (panmap.match(pan[proctype], panmap.our_automaton(model, proc)), proctype)
+        except panmap.PcMapError as e:
+            phis[pid] = str(e)
+    labels: dict[int, dict[int, int]] = {}
+    pc_slot = {fields[k].pid: k for m in moves for k, _, _ in m[3]}
+    for pid, found in phis.items():
+        if isinstance(found, str) or pid not in pc_slot:
+            continue
+        phi, proctype = found
+        k = pc_slot[pid]
+        lab = {ours: theirs for theirs, ours in phi.items()}
+        fresh = max(pan[proctype].states() | pan[proctype].passed() | {0}) + 1
+        for v in slots[k].domain:
+            if v not in lab:
+                lab[v] = fresh
+                fresh += 1
+        labels[k] = lab
+    names_global, chan_names = _global_names(model)
+    keep, dropped = [], []
+    for i, (g, m) in enumerate(zip(gens, moves)):
+        why = _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names)
+        if why is None:
+            keep.append(i)
+        else:
+            dropped.append(f"generator {i} dropped: {why}")
+    return keep, labels, dropped
+
+
+def _global_names(model):
+    """(global variable name -> its slots' variable, channel name -> queue id) for the
+    identifiers of pan's statement texts."""
+    channels = dict(model.annotation("spin_channels", ()))
+    chan_names = {name: ident - 1 for name, ident in channels.items() if "." not in name}
+    names = {v.name for v in model.variables if v.owner is None and "." not in v.name}
+    return names, chan_names
+
+
+def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names) -> Optional[str]:
+    """None if generator ``i`` (its ``moves`` entry ``m``) acts on pan's automata as an
+    automorphism through the pc labels, else why not."""
+    from detect.export import panmap
+
+    pid_map, chan_map, _, pc_moves, _, target = m
+    var_images: dict[str, set[str]] = {}
+    for k, t in enumerate(target):
+        var_images.setdefault(slots[k].variable, set()).add(slots[t].variable)
+
+    def allowed(x: str, y: str) -> bool:
+        if x in chan_names:
+            return y in chan_names and chan_map.get(chan_names[x], chan_names[x]) == chan_names[y]
+        if x in names_global:
+            return y in var_images.get(x, {x})
+        return y not in chan_names and y not in names_global
+
+    names: dict[str, str] = {}
+    for k, t, v in pc_moves:
+        p, q = fields[k].pid, fields[t].pid
+        if k == t and all(a == b for a, b in v.items()):
+            continue
+        if k not in labels and t not in labels:
+            if any(a != b for a, b in v.items()):
+                return f"{slots[k].label}: pan's automaton not read"
+            continue  # whole blocks of alike proctypes moved, pcs as they are (``_twins_alike``)
+        for pid in (p, q):
+            if isinstance(phis.get(pid), str):
+                return f"{slots[k].label}: {phis[pid]}"
+        if k not in labels or t not in labels:
+            return f"{slots[k].label} -> {slots[t].label}: one has pan's numbering, the other not"
+        phi_p, type_p = phis[p]
+        phi_q, type_q = phis[q]
+        back = {ours: theirs for theirs, ours in phi_q.items()}
+        sigma = {}
+        for s, ours in phi_p.items():
+            image = v.get(ours, ours)
+            if image not in back:
+                return (f"{slots[k].label}: our pc {ours} (pan's state {s}) maps to {image}, which has no state in "
+                        f"pan's automaton of {type_q}")
+            sigma[s] = back[image]
+        if len(set(sigma.values())) != len(sigma):
+            return f"{slots[k].label}: the renaming of pan's states is not one to one"
+        why = panmap.automorphism(pan[type_p], pan[type_q], sigma, names, allowed)
+        if why is not None:
+            return f"{slots[k].label}: {why}"
+    return None
+
+
+def _relabelled(pts, labels: dict[int, dict[int, int]]):
+    """``pts`` with the values of the pc slots in ``labels`` renamed to pan's state numbers
+    (the points themselves, and so every permutation of them, unchanged)."""
+    from detect.ir.points import LiteralPoints
+
+    pairs = tuple((k, labels[k][v]) if k in labels else (k, v) for k, v in pts.pairs)
+    return LiteralPoints(pairs, {pair: p for p, pair in enumerate(pairs)}, pts.slot_points)
+
+
+def _subgroup(group, kept_points):
+    """``group`` (a ``SymmetryGroup``) cut down to the acting generators ``kept_points``."""
+    from detect.symmetry.group import group_order
+
+    kept = set(kept_points)
+    pairs = [(g, p) for g, p in zip(group.generators, group.points) if g.inert or tuple(p) in kept]
+    return replace(group, generators=tuple(g for g, _ in pairs), points=tuple(p for _, p in pairs),
+                   order=group_order([p for g, p in pairs if not g.inert]))
 
 
 def _pc_renaming(source: str, target: str, values: dict[int, int]) -> str:
@@ -821,6 +1001,25 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: S
     """Run ``spin [spin_options] -a`` in ``out_dir`` and write ``sympan.c`` beside pan.c;
     returns its path.  (Spin's own optimisations -- dead variables, statement merging -- treat
     processes of one proctype alike, so they keep the symmetry.)"""
+    _run_spin(model_path, defines, out_dir, spin_options)
+    with open(os.path.join(out_dir, "pan.h")) as f:
+        pan_h = f.read()
+    with open(os.path.join(out_dir, "pan.t")) as f:
+        pan_t = f.read()
+    pan_p = ""
+    if os.path.exists(os.path.join(out_dir, "pan.p")):
+        with open(os.path.join(out_dir, "pan.p")) as f:
+            pan_p = f.read()
+    with open(os.path.join(out_dir, "pan.c")) as f:
+        source = sympan_source(f.read(), pan_h, sym, pan_t, pan_p)
+    path = os.path.join(out_dir, "sympan.c")
+    with open(path, "w") as f:
+        f.write(source)
+    return path
+
+
+def _run_spin(model_path: str, defines: Sequence[str], out_dir: str, spin_options: Sequence[str] = ()) -> None:
+    """``spin [spin_options] -a`` on the model (a copy in ``out_dir`` with ``defines``) in ``out_dir``."""
     spin = shutil.which("spin")
     if spin is None:
         raise SpinExportError("spin is not installed (it writes pan.c)")
@@ -848,17 +1047,29 @@ def write_verifier(model_path: str, defines: Sequence[str], out_dir: str, sym: S
     if run.returncode != 0 or not os.path.exists(os.path.join(out_dir, "pan.c")):
         lines = (run.stdout + run.stderr).strip().splitlines()
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
-    with open(os.path.join(out_dir, "pan.h")) as f:
-        pan_h = f.read()
-    with open(os.path.join(out_dir, "pan.t")) as f:
-        pan_t = f.read()
-    pan_p = ""
-    if os.path.exists(os.path.join(out_dir, "pan.p")):
-        with open(os.path.join(out_dir, "pan.p")) as f:
-            pan_p = f.read()
-    with open(os.path.join(out_dir, "pan.c")) as f:
-        source = sympan_source(f.read(), pan_h, sym, pan_t, pan_p)
-    path = os.path.join(out_dir, "sympan.c")
-    with open(path, "w") as f:
-        f.write(source)
-    return path
+
+
+def export_verifier(model_path: str, defines: Sequence[str], out_dir: str, model: SequentialModel, group,
+                    source_text: str, strategy: str = "exact",
+                    spin_options: Sequence[str] = ()) -> tuple[SpinSymmetry, str, tuple[str, ...]]:
+    """``spin_symmetry`` and ``write_verifier`` in one: ``(symmetry, sympan.c's path, the
+    options Spin was run with)``.  Where a generator renames a program counter, Spin is run
+    first and pan's automata read (``panmap``), with statement merging off (``-o3``: pan
+    would merge steps we keep apart, and the automata would not pair)."""
+    from detect.export import panmap
+
+    try:
+        sym = spin_symmetry(model, group, source_text, strategy)
+    except PcRenamingNeeded:
+        spin_options = tuple(spin_options) + (() if "-o3" in spin_options else ("-o3",))
+        _run_spin(model_path, defines, out_dir, spin_options)
+        try:
+            with open(os.path.join(out_dir, "pan.t")) as f:
+                pan_t = f.read()
+            with open(os.path.join(out_dir, "pan.c")) as f:
+                pan_c = f.read()
+            automata = panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c)
+        except panmap.PcMapError as e:
+            raise SpinExportError(str(e)) from None
+        sym = spin_symmetry(model, group, source_text, strategy, pan=automata)
+    return sym, write_verifier(model_path, defines, out_dir, sym, spin_options), tuple(spin_options)
