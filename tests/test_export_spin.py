@@ -487,14 +487,155 @@ def test_breadth_first_builds_store_the_same_orbits(tmp_path, name, text, count)
 
 
 SNOOPY = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "snoopy.pml"
+DISKHEAD = ROOT.parent / "shared" / "corpus" / "spin" / "Examples" / "LTL" / "diskhead.pml"
 
 
 @pytest.mark.skipif(not SNOOPY.exists(), reason="the shared Spin corpus (../shared/corpus) is absent")
-def test_program_counter_renaming_is_refused_naming_the_process(tmp_path):
+def test_program_counter_renaming_needs_pans_automata(tmp_path):
     """snoopy's generator swaps the states of symmetric branches inside the bus process (no
-    block move): refused in one line naming the process and our pc values."""
-    run = _cli("spin", str(SNOOPY), "-o", str(tmp_path / "out"))
+    block move): without pan's automata ``spin_symmetry`` says so, naming the process and our
+    pc values (``export_verifier`` then reads them: results/sympan_corpus.md has snoopy's row)."""
+    from detect.export.spin import PcRenamingNeeded
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    detection = detect(load_model(SNOOPY, domain_states=1_000_000), domain_states=1_000_000)
+    with pytest.raises(PcRenamingNeeded) as why:
+        spin_symmetry(detection.model, detection.group, SNOOPY.read_text())
+    assert "program counter of bus_5.pc within its own automaton" in str(why.value)
+    assert "4->5, 5->4" in str(why.value)
+
+
+#: the hub serves two channels by symmetric options of one loop: the generator swapping the
+#: senders (and the channels, got0/got1) renames the hub's program counter inside its own
+#: automaton -- pan's states 2 and 4 (after in0?v, in1?v) swap, as our pcs 4 and 5
+HUB = """byte got0, got1;
+chan in0 = [1] of { byte };
+chan in1 = [1] of { byte };
+
+proctype sender(chan out)
+{
+	byte k;
+	do
+	:: k < 2 -> out!k; k = k + 1
+	:: k == 2 -> k = 0
+	od
+}
+
+active proctype hub()
+{
+	byte v;
+	do
+	:: in0?v -> got0 = v + 1
+	:: in1?v -> got1 = v + 1
+	od
+}
+
+init { atomic { run sender(in0); run sender(in1) } }
+"""
+
+#: a symmetric seed: the hub asserts on both options what the senders break
+HUB_BROKEN = HUB.replace("in0?v -> got0", "in0?v -> assert(v < 1); got0").replace(
+    "in1?v -> got1", "in1?v -> assert(v < 1); got1")
+
+#: both options on one line: which of pan's transitions is which of ours cannot be told
+HUB_ONE_LINE = HUB.replace(":: in0?v -> got0 = v + 1\n\t:: in1?v", ":: in0?v -> got0 = v + 1 :: in1?v")
+
+#: HUB_ONE_LINE with two more processes swapped by a generator of their own
+HUB_AND_PAIR = HUB_ONE_LINE + """
+active [2] proctype idle()
+{
+	byte c;
+	do
+	:: c < 2 -> c = c + 1
+	:: c == 2 -> c = 0
+	od
+}
+"""
+
+
+def test_symmetric_branches_inside_one_process(tmp_path):
+    """The hub's pc renaming is carried into pan's numbering (panmap): sympan stores our
+    count of orbits (800 of pan's 1,578, pinned against Spin and our explorer)."""
+    model = _write(tmp_path, "hub", HUB)
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "program counters of hub_0" in run.stdout and "group of order 2 " in run.stdout
+    reduced, errors = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    plain, _ = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
+    assert (reduced, plain, errors) == (800, 1578, 0)
+    assert _ours(model) == (800, 1578)
+    # with partial-order reduction: pan's verdict
+    assert _pan(out, "sympan.c", "-DSAFETY")[1] == _pan(out, "pan.c", "-DSAFETY")[1] == 0
+
+
+def test_pc_renaming_seeded_violation_and_trail(tmp_path):
+    """Spin's default options (statement merging would merge the hub's steps: the export runs
+    Spin with -o3, and says so): the seeded violation is found, with and without POR and
+    breadth-first, and sympan's trail replays in Spin."""
+    model = _write(tmp_path, "hub_broken", HUB_BROKEN)
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "-o3" in run.stdout
+    for flags in (("-DSAFETY", "-DNOREDUCE"), ("-DSAFETY",), ("-DSAFETY", "-DNOREDUCE", "-DBFS")):
+        assert _pan(out, "sympan.c", *flags)[1] > 0
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE", every_error=False)[1] == 1
+    replay = subprocess.run(["spin", "-t", "-p", "hub_broken.pml"], cwd=out, capture_output=True, text=True,
+                            timeout=120)
+    assert "assertion violated" in replay.stdout, replay.stdout[-500:]
+
+
+def test_ambiguous_pairing_is_refused_in_one_line(tmp_path):
+    """Options on one line pair with pan's in two ways: the only generator is dropped, and with
+    nothing left the export is refused, saying why."""
+    model = _write(tmp_path, "hub1", HUB_ONE_LINE)
+    run = _cli("spin", str(model), "-o", str(tmp_path / "out"), *NO_OPT)
     assert run.returncode == 2
     line = run.stderr.strip()
-    assert "\n" not in line and "program counter of bus_5.pc within its own automaton" in line, line
-    assert "4->5, 5->4" in line and not (tmp_path / "out" / "sympan.c").exists()
+    assert "\n" not in line and "generator 0 dropped: hub_0.pc" in line and "more than one way" in line, line
+
+
+def test_a_generator_pan_cannot_follow_is_dropped_the_others_kept(tmp_path):
+    """The hub's generator is dropped (ambiguous pairing), the idle pair's kept: sympan stores
+    the orbits of the subgroup the kept one generates (our count for that subgroup)."""
+    from detect.checking.spin_counts import spin_stored_count
+    from detect.export.spin import export_verifier, kept_group
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    model = _write(tmp_path, "hubpair", HUB_AND_PAIR)
+    detection = detect(load_model(model, domain_states=1_000_000), domain_states=1_000_000)
+    assert detection.group.order == 4
+    out = tmp_path / "out"
+    sym, _, used = export_verifier(str(model), (), str(out), detection.model, detection.group, HUB_AND_PAIR,
+                                   spin_options=("-o1", "-o2", "-o3"))
+    assert sym.order == 2 and len(sym.dropped) == 1 and "more than one way" in sym.dropped[0]
+    ours = spin_stored_count(detection.model, group=kept_group(detection.group, sym))
+    reduced, _ = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    plain, _ = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
+    assert reduced == ours.reduced < plain == ours.stored
+
+
+@pytest.mark.skipif(not DISKHEAD.exists(), reason="the shared Spin corpus (../shared/corpus) is absent")
+def test_diskhead_with_its_ltl_and_bfs(tmp_path):
+    """diskhead with ltl p: the stabiliser swaps clients 0 and 2, i.e. two options of the
+    scheduler's loop with an inline expanded in each: sympan stores our count (182 of 337),
+    the claim's verdict is pan's (-a), and the breadth-first build (the claim checked for
+    safety only, as pan's BFS does) runs with it."""
+    out = tmp_path / "out"
+    run = _cli("spin", str(DISKHEAD), "-o", str(out), "--ltl", "p", *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "program counters of disk_sched_0" in run.stdout
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE") == (182, 0)
+    assert _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE") == (337, 0)
+    cli = _cli("explore", str(DISKHEAD), "--ltl", "p", "--reduce", "exact", "--spin-states", "--json")
+    import json
+
+    data = json.loads(cli.stdout)
+    assert (data["spin states stored up to symmetry"], data["spin states stored"]) == ("182", "337")
+    for flags in (("-DNOREDUCE",), ()):
+        assert _pan_a(out, "sympan.c", *flags, claim="p")[1] == _pan_a(out, "pan.c", *flags, claim="p")[1] == 0
+    bfs, errors = _pan(out, "sympan.c", "-DNOREDUCE", "-DBFS")
+    assert errors == 0 and bfs <= _pan(out, "pan.c", "-DNOREDUCE", "-DBFS")[0]

@@ -14,8 +14,8 @@ one of ours of the same source line (``else``, ``goto``, ``break`` and ``-end-``
 line of their own in pan: any line), their targets pair in turn; the walk must pair every
 state reached one to one, and exactly one such pairing may exist (an ambiguity -- two
 options on one line leading to alike automata -- is refused: it would be a guess).  A pan
-state whose only transition is a jump (kept by pan inside atomic sequences, where we fold
-the jump into the step before) is passed through: its transitions' sources lead on to the
+state whose only transition is a jump, reached by atomic or d_step steps only (kept by pan
+inside atomic sequences, where we fold the jump into the step before) is passed through: its transitions' sources lead on to the
 jump's target, and ``via`` keeps the states passed so that they are renamed too.
 
 ``automorphism`` then checks that the renaming a generator induces on pan's states (through
@@ -147,7 +147,13 @@ def _pass_jumps(edges: list[PanEdge], start: int) -> tuple[PanEdge, ...]:
     out_of: dict[int, list[PanEdge]] = {}
     for e in edges:
         out_of.setdefault(e.src, []).append(e)
-    jumps = {s for s, es in out_of.items() if len(es) == 1 and es[0].tr == JUMP_TR and s != start}
+    into: dict[int, list[PanEdge]] = {}
+    for e in edges:
+        into.setdefault(e.dst, []).append(e)
+    # a jump pan keeps inside an atomic sequence or after a d_step (reached only by such steps):
+    # we fold it into the step before; a jump elsewhere (a skip pan turned into one) is a step
+    jumps = {s for s, es in out_of.items() if len(es) == 1 and es[0].tr == JUMP_TR and s != start
+             and into.get(s) and all(e.flags[:1] in ("A", "D") for e in into[s])}
 
     def follow(e: PanEdge) -> PanEdge:
         via, dst, flags, seen = list(e.via), e.dst, e.flags, set()

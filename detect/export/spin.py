@@ -98,6 +98,8 @@ class SpinSymmetry:
     dropped: tuple[str, ...] = ()
     #: the pc fields whose values are pan's state numbers through ``panmap`` (process names)
     pc_mapped: tuple[str, ...] = ()
+    #: the detected group's acting generators kept (indices into ``group.acting_points``)
+    kept: tuple[int, ...] = ()
 
     def canonical_form(self) -> str:
         """How states are made canonical (the native explorer's canonicaliser, ``canon.c``)."""
@@ -274,8 +276,10 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
         moves.append((pid_map, chan_map, twins_g, pc_moves, renames, target))
     labels: dict[int, dict[int, int]] = {}
     dropped: list[str] = []
+    kept_ids = list(range(len(gens)))
     if pan is not None and any(m[4] for m in moves):
         keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan)
+        kept_ids = keep
         if not keep:
             raise SpinExportError("not supported: no generator renames program counters as pan's automata allow: "
                                   + "; ".join(dropped))
@@ -334,7 +338,7 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
         group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
         tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
         blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators, tuple(dropped),
-        tuple(sorted(slots[k].variable.rsplit(".", 1)[0] for k in labels)))
+        tuple(sorted(slots[k].variable.rsplit(".", 1)[0] for k in labels)), tuple(kept_ids))
 
 
 #: the name the first version exported
@@ -437,13 +441,13 @@ def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan
         p, q = fields[k].pid, fields[t].pid
         if k == t and all(a == b for a, b in v.items()):
             continue
+        for pid in (p, q):
+            if isinstance(phis.get(pid), str):
+                return f"{slots[k].label}: {phis[pid]}"
         if k not in labels and t not in labels:
             if any(a != b for a, b in v.items()):
                 return f"{slots[k].label}: pan's automaton not read"
             continue  # whole blocks of alike proctypes moved, pcs as they are (``_twins_alike``)
-        for pid in (p, q):
-            if isinstance(phis.get(pid), str):
-                return f"{slots[k].label}: {phis[pid]}"
         if k not in labels or t not in labels:
             return f"{slots[k].label} -> {slots[t].label}: one has pan's numbering, the other not"
         phi_p, type_p = phis[p]
@@ -1073,3 +1077,12 @@ def export_verifier(model_path: str, defines: Sequence[str], out_dir: str, model
             raise SpinExportError(str(e)) from None
         sym = spin_symmetry(model, group, source_text, strategy, pan=automata)
     return sym, write_verifier(model_path, defines, out_dir, sym, spin_options), tuple(spin_options)
+
+
+def kept_group(group, sym: SpinSymmetry):
+    """The detected ``group`` cut down to the generators ``sym`` kept (all, unless some renamed
+    program counters as pan's automata do not allow): the group sympan reduces by, for our
+    count of its orbits (``spin_counts.spin_stored_count``)."""
+    if len(sym.kept) == len(group.acting_points):
+        return group
+    return _subgroup(group, [group.acting_points[i] for i in sym.kept])
