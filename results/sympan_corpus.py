@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from detect.checking.spin_counts import spin_stored_count  # noqa: E402
-from detect.export.spin import SpinExportError, spin_symmetry, write_verifier  # noqa: E402
+from detect.export.spin import SpinExportError, SpinSymmetry, export_verifier, kept_group  # noqa: E402
 from detect.symmetry.pipeline import detect  # noqa: E402
 from detect.transform.load import load_model  # noqa: E402
 
@@ -162,9 +162,9 @@ def check_claims(path: Path, workdir: Path, max_states: int = 1_000_000, seconds
                 rows.append(Row(name, 1, "group 1 (the claim's stabiliser)"))
                 continue
             try:
-                sym = spin_symmetry(detection.model, detection.group, text)
                 out = workdir / f"c{k}"
-                write_verifier(str(path), (), str(out), sym, NO_OPT)
+                sym, _, _ = export_verifier(str(path), (), str(out), detection.model, detection.group, text,
+                                            spin_options=NO_OPT)
                 args = ("-m1000000", "-a", "-n", *([f"-N{claim}"] if claim else []))
                 runs = [run_pan(out, src, flags, args) for flags in (("-DNOREDUCE",), ()) for src in
                         ("sympan.c", "pan.c")]
@@ -194,11 +194,13 @@ def _check_model(path: Path, workdir: Path, max_states: int) -> Row:
     if order == 1:
         return Row(name, 1, "group 1")
     try:
-        sym = spin_symmetry(detection.model, detection.group, path.read_text(errors="replace"))
-        counted = spin_stored_count(detection.model, max_states, group=detection.group)
+        sym, _, _ = export_verifier(str(path), (), str(workdir), detection.model, detection.group,
+                                    path.read_text(errors="replace"), spin_options=NO_OPT)
+        # sympan reduces by the generators it kept (all, unless some renamed pcs as pan's
+        # automata do not allow): our count is of that group's orbits
+        counted = spin_stored_count(detection.model, max_states, group=kept_group(detection.group, sym))
         if counted.stopped_by:
             return Row(name, order, f"more than {max_states:,} states: not compared")
-        write_verifier(str(path), (), str(workdir), sym, NO_OPT)
         sympan = run_pan(workdir, "sympan.c", ("-DSAFETY", "-DNOREDUCE"))
         pan = run_pan(workdir, "pan.c", ("-DSAFETY", "-DNOREDUCE"))
         sympan_por = run_pan(workdir, "sympan.c", ("-DSAFETY",))
@@ -206,8 +208,7 @@ def _check_model(path: Path, workdir: Path, max_states: int) -> Row:
     except SpinExportError as e:
         return Row(name, order, f"refused: {e}")
     # the native explorer's canonicaliser (canon.c) sympan runs: sorted blocks, S_m on pids, or all elements
-    how = (f"sorting S_{len(sym.blocks[1])}" if sym.blocks else f"S_{len(sym.pids_spec[0])} on pids"
-           if sym.pids_spec else f"{len(sym.elements):,} elements")
+    how = _how(sym)
     row = Row(name, order, how, counted.reduced, counted.stored, sympan, pan, sympan_por, pan_por)
     if row.base_differs and pan.errors and "#include" not in path.read_text(errors="replace"):
         # like for like: the counts of the model with its assertions made true (the verdicts
@@ -218,6 +219,17 @@ def _check_model(path: Path, workdir: Path, max_states: int) -> Row:
                           sympan=replace(sympan, stored=neutral[2]), pan=replace(pan, stored=neutral[3]),
                           neutral=True)
     return row
+
+
+def _how(sym: SpinSymmetry) -> str:
+    """The canonical form's column: the form, and where pcs are renamed in pan's numbering."""
+    how = (f"sorting S_{len(sym.blocks[1])}" if sym.blocks else f"S_{len(sym.pids_spec[0])} on pids"
+           if sym.pids_spec else f"{len(sym.elements):,} elements")
+    if sym.pc_mapped:
+        how += f"; pcs of {', '.join(sym.pc_mapped)} in pan's numbering"
+    if sym.dropped:
+        how += f"; {len(sym.dropped)} generator(s) dropped: " + "; ".join(sym.dropped)
+    return how
 
 
 def _neutral_counts(path: Path, workdir: Path, max_states: int) -> Optional[tuple[int, int, int, int]]:
@@ -231,9 +243,9 @@ def _neutral_counts(path: Path, workdir: Path, max_states: int) -> Optional[tupl
     detection = detect(load_model(copy, domain_states=max_states), domain_states=max_states)
     if detection.group.order == 1:
         return None
-    sym = spin_symmetry(detection.model, detection.group, copy.read_text())
-    counted = spin_stored_count(detection.model, max_states, group=detection.group)
-    write_verifier(str(copy), (), str(workdir), sym, NO_OPT)
+    sym, _, _ = export_verifier(str(copy), (), str(workdir), detection.model, detection.group, copy.read_text(),
+                                spin_options=NO_OPT)
+    counted = spin_stored_count(detection.model, max_states, group=kept_group(detection.group, sym))
     return (counted.reduced, counted.stored, run_pan(workdir, "sympan.c", ("-DSAFETY", "-DNOREDUCE")).stored,
             run_pan(workdir, "pan.c", ("-DSAFETY", "-DNOREDUCE")).stored)
 
@@ -291,14 +303,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dirs", nargs="*", default=["models", "../shared/corpus"])
     parser.add_argument("--output", default=None)
+    parser.add_argument("--seconds", type=int, default=120, help="CPU seconds per model (a claim: twice that)")
     args = parser.parse_args()
     rows = []
     for path in models_in(args.dirs):
         with tempfile.TemporaryDirectory() as tmp:
-            row = check_model(path, Path(tmp))
+            row = check_model(path, Path(tmp), seconds=args.seconds)
         if row.note == "claims":
             with tempfile.TemporaryDirectory() as tmp:
-                for c in check_claims(path, Path(tmp)):
+                for c in check_claims(path, Path(tmp), seconds=2 * args.seconds):
                     print(c, flush=True)
                     rows.append(c)
             continue

@@ -107,3 +107,48 @@ def spin_stored_slots(model: ir.SequentialModel, states, group) -> set[tuple]:
     order = tuple(k for k in order if k in set(keep)) + tuple(k for k in order if k not in set(keep))
     canon = smallest_image(sym, pts, order)
     return {tuple(c[k] for k in keep) for c in map(canon, states)}
+
+
+def spin_stored_orbits(model: ir.SequentialModel, group, max_states: int = 1_000_000) -> Optional[int]:
+    """``spin_stored_slots``'s count (Spin's "states, stored" up to ``group``) by a search of
+    the quotient: one state per orbit is held (the least image, hidden slots compared last),
+    so models whose unreduced state space does not fit are counted.  The orbits of the
+    reachable states are the states reachable in the quotient (each element of the group is
+    an automorphism); the stored condition is read on each, and the projections of their
+    least images are the least images of the projections (``spin_stored_slots``).  None past
+    ``max_states`` orbits."""
+    from collections import deque
+
+    from detect.checking.reduce import slot_order, smallest_image
+    from detect.ir.points import LiteralPoints
+    from detect.symmetry.permgroup import permutation_group
+
+    hidden = set(model.annotation("spin_hidden", ()))
+    slots = ir.state_slots(model)
+    keep = [k for k, slot in enumerate(slots) if slot.variable not in hidden]
+    compiled = compile_model(model)
+    probe = compile_model(dataclasses.replace(
+        model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
+        assertions=(), terminal=None)) if hidden else None
+    pts = LiteralPoints.of(model)
+    gens = [tuple(g) for g in group.acting_points]
+    sym = permutation_group(gens, len(pts.pairs))
+    order = slot_order(sym, pts)
+    order = tuple(k for k in order if k in set(keep)) + tuple(k for k in order if k not in set(keep))
+    canon = smallest_image(sym, pts, order) if gens else (lambda s: s)
+    start = [canon(s) for s in compiled.initial_states()]
+    seen = set(start)
+    queue = deque(start)
+    stored: set[tuple] = set()
+    while queue:
+        s = queue.popleft()
+        if probe is None or probe.successors(s):
+            stored.add(tuple(s[k] for k in keep))
+        for t in compiled.successors(s):
+            c = canon(t)
+            if c not in seen:
+                if len(seen) >= max_states:
+                    return None
+                seen.add(c)
+                queue.append(c)
+    return len(stored)
