@@ -566,6 +566,13 @@ def test_symmetric_branches_inside_one_process(tmp_path):
     plain, _ = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
     assert (reduced, plain, errors) == (800, 1578, 0)
     assert _ours(model) == (800, 1578)
+    # the quotient search (spin_counts.spin_stored_orbits) counts the same orbits
+    from detect.checking.spin_counts import spin_stored_orbits
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    detection = detect(load_model(model, domain_states=1_000_000), domain_states=1_000_000)
+    assert spin_stored_orbits(detection.model, detection.group) == 800
     # with partial-order reduction: pan's verdict
     assert _pan(out, "sympan.c", "-DSAFETY")[1] == _pan(out, "pan.c", "-DSAFETY")[1] == 0
 

@@ -11,6 +11,11 @@ queues onto queues of the same shape (channels permuted) and globals among globa
 pan keeps that we have no slot for stays where it is: ``_pid``, ``_t``, a queue's type, and
 the constants our front end folded (a process's channel parameters, constant locals) -- each
 is the same at a position in every reachable state, so the image has the position's value.
+A program counter keeps its values where a generator only moves whole blocks of one proctype
+(pan numbers the processes of a proctype alike); where a generator renames pc values
+(symmetric options inside one process) they are carried into pan's numbering through the
+pairing of our automata with pan's (``panmap``; ``export_verifier`` runs Spin first), and a
+generator whose renaming is no automorphism of pan's automaton is dropped.
 
 Canonical form: the native explorer's own C canonicaliser (``canon.c``, written with this
 group's tables by ``detect.statespace.native.canon.canonicaliser_c``; pan's fields are
