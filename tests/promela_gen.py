@@ -1140,3 +1140,62 @@ def queued(seed: int) -> str:
         events = [r.choice(["tq!0", "tq!1", "tq!_", "tq?0", "tq?_", "tq?2"]) for _ in range(r.randint(1, 3))]
         lines.append(f"notrace {{ {'; '.join(events)} }}")
     return "\n".join(lines) + "\n"
+
+
+def hubbed(seed: int) -> str:
+    """A hub serving N = 2 or 3 senders' channels by options of one loop, each built from one
+    random template with the channel's index (issue 31): the generator swapping two senders
+    renames the hub's program counter inside its own automaton, for ``symdetect spin``'s
+    pairing of our automata with pan's.  The templates mix atomic sequences (with a jump pan
+    keeps inside them), ``if`` with ``else``, ``d_step``, an ``inline`` expanded once per
+    option on the same source lines, and ``goto``; each option is on its own line."""
+    r = random.Random(seed * 97 + 31)
+    n = r.choice([2, 2, 3])
+    # an if's options each on a line of its own: options on one line leading to alike steps
+    # cannot be told apart by line (the export refuses that pairing: test_export_spin)
+    templates = [
+        "got[{i}] = v + 1",
+        "atomic {{ got[{i}] = v; cnt = (cnt + 1) % 3 }}",
+        "if\n\t\t:: v == 0 -> got[{i}] = 1\n\t\t:: else -> got[{i}] = 2\n\t\tfi",
+        "d_step {{ got[{i}] = v; v = 0 }}",
+        "serve({i})",
+        "atomic {{ got[{i}] = v;\n\t\tif\n\t\t:: v == 0 -> skip\n\t\t:: else -> cnt = (cnt + 1) % 3\n\t\tfi }}",
+        "if\n\t\t:: cnt == 0 -> goto done{i}\n\t\t:: else -> cnt = 0\n\t\tfi; got[{i}] = 0; done{i}: skip",
+    ]
+    body = r.sample(templates, r.choice([1, 2, 2, 3]))
+    # labels are per option: the goto template is used once at most, so its label stays unique
+    options = "\n".join(f"\t:: in{i}?v -> " + ";\n\t\t".join(t.format(i=i) for t in body) for i in range(n))
+    chans = "\n".join(f"chan in{i} = [1] of {{ byte }};" for i in range(n))
+    runs = "; ".join(f"run sender(in{i})" for i in range(n))
+    return f"""byte got[{n}];
+byte cnt;
+{chans}
+
+inline serve(x)
+{{
+	got[x] = v;
+	if
+	:: cnt < 2 -> cnt++
+	:: else -> cnt = 0
+	fi
+}}
+
+proctype sender(chan out)
+{{
+	byte k;
+	do
+	:: k < 2 -> out!k; k = k + 1
+	:: k == 2 -> k = 0
+	od
+}}
+
+active proctype hub()
+{{
+	byte v;
+	do
+{options}
+	od
+}}
+
+init {{ atomic {{ {runs} }} }}
+"""

@@ -388,21 +388,26 @@ def _shape(text: str) -> tuple[list[str], list[int]]:
 
 
 def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names: dict[str, str],
-                 allowed) -> Optional[str]:
+                 allowed, live_b: Optional[set[int]] = None) -> Optional[str]:
     """None if ``sigma`` (pan states of ``a`` -> of ``b``, jump-only states included) maps
     ``a``'s transitions onto ``b``'s: the same flags, the same text up to a renaming of
     identifiers (collected in ``names``, consistent across calls for one generator; each
-    pair checked by ``allowed(x, y)``) and of numbers; else why not, in a few words."""
+    pair checked by ``allowed(x, y)``) and of numbers; else why not, in a few words.  Only the
+    transitions between states of ``sigma`` (of ``a``) and of ``live_b`` (of ``b``; default:
+    all) count: the others join states no reachable state has."""
+    def live(e: PanEdge, states) -> bool:
+        return e.src in states and (e.dst == 0 or e.dst in states)
+
+    mine = [e for e in a.edges if live(e, sigma)]
+    theirs = [e for e in b.edges if live_b is None or live(e, live_b)]
     by_key: dict[tuple[int, int], list[PanEdge]] = {}
-    for e in b.edges:
+    for e in theirs:
         by_key.setdefault((e.src, e.dst), []).append(e)
-    if len(a.edges) != len(b.edges):
-        return f"{a.proctype} and {b.proctype} have {len(a.edges)} and {len(b.edges)} transitions in pan"
+    if len(mine) != len(theirs):
+        return f"{a.proctype} and {b.proctype} have {len(mine)} and {len(theirs)} live transitions in pan"
     used: set[PanEdge] = set()
     back = {y: x for x, y in names.items()}
-    for e in a.edges:
-        if e.src not in sigma or (e.dst != 0 and e.dst not in sigma):
-            return f"pan's state {e.src if e.src not in sigma else e.dst} of {a.proctype} has no image"
+    for e in mine:
         key = (sigma[e.src], sigma.get(e.dst, 0))
         shape, idents = _shape(e.text)
         found = None

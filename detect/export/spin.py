@@ -457,9 +457,14 @@ def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan
             return f"{slots[k].label} -> {slots[t].label}: one has pan's numbering, the other not"
         phi_p, type_p = phis[p]
         phi_q, type_q = phis[q]
-        back = {ours: theirs for theirs, ours in phi_q.items()}
+        # pan's states whose pc no reachable state has (the model's domains are narrowed to the
+        # reachable values) are left out: their transitions never fire, on either side
+        live_p, live_q = set(slots[k].domain) | {0}, set(slots[t].domain) | {0}
+        back = {ours: theirs for theirs, ours in phi_q.items() if ours in live_q}
         sigma = {}
         for s, ours in phi_p.items():
+            if ours not in live_p:
+                continue
             image = v.get(ours, ours)
             if image not in back:
                 return (f"{slots[k].label}: our pc {ours} (pan's state {s}) maps to {image}, which has no state in "
@@ -467,7 +472,7 @@ def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan
             sigma[s] = back[image]
         if len(set(sigma.values())) != len(sigma):
             return f"{slots[k].label}: the renaming of pan's states is not one to one"
-        why = panmap.automorphism(pan[type_p], pan[type_q], sigma, names, allowed)
+        why = panmap.automorphism(pan[type_p], pan[type_q], sigma, names, allowed, set(back.values()))
         if why is not None:
             return f"{slots[k].label}: {why}"
     return None
