@@ -625,6 +625,26 @@ def test_a_generator_pan_cannot_follow_is_dropped_the_others_kept(tmp_path):
     assert reduced == ours.reduced < plain == ours.stored
 
 
+@pytest.mark.parametrize("seed,counts", [(2, None), (7, (1408, 2794)), (8, (728, 1434))])
+def test_random_hubs_with_symmetric_options(tmp_path, seed, counts):
+    """``promela_gen.hubbed``: random hubs whose options (atomic sequences with a kept jump,
+    ``skip`` inside atomic, if/else, d_step, an inline expanded per option, goto) are swapped
+    with the senders: sympan stores our count, fewer than pan (seeds 7, 8 pinned)."""
+    from tests import promela_gen
+
+    model = _write(tmp_path, f"h{seed}", promela_gen.hubbed(seed))
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "program counters of hub_0" in run.stdout and "dropped" not in run.stdout
+    reduced, errors = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    plain, _ = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
+    ours, ours_plain = _ours(model)
+    assert reduced == ours < plain == ours_plain and errors == 0
+    if counts is not None:
+        assert (reduced, plain) == counts
+
+
 @pytest.mark.skipif(not DISKHEAD.exists(), reason="the shared Spin corpus (../shared/corpus) is absent")
 def test_diskhead_with_its_ltl_and_bfs(tmp_path):
     """diskhead with ltl p: the stabiliser swaps clients 0 and 2, i.e. two options of the

@@ -132,7 +132,7 @@ def read_automata(pan_d: str, pan_t: str, pan_c: str) -> dict[str, PanAutomaton]
             src, tr, dst, ident = int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4))
             text = m.group(8).strip()
             # jumps and -end- have no line of their own in our automaton's terms: any line
-            wild = tr == JUMP_TR or text == "-end-"
+            wild = _is_jump(tr, text) or text == "-end-"
             line = None if wild else lines.get((numbers.get(current, -1), ident))
             raw[current].append(PanEdge(src, dst, tr, line, text, m.group(5)))
     out = {}
@@ -152,7 +152,7 @@ def _pass_jumps(edges: list[PanEdge], start: int) -> tuple[PanEdge, ...]:
         into.setdefault(e.dst, []).append(e)
     # a jump pan keeps inside an atomic sequence or after a d_step (reached only by such steps):
     # we fold it into the step before; a jump elsewhere (a skip pan turned into one) is a step
-    jumps = {s for s, es in out_of.items() if len(es) == 1 and es[0].tr == JUMP_TR and s != start
+    jumps = {s for s, es in out_of.items() if len(es) == 1 and _is_jump(es[0].tr, es[0].text) and s != start
              and into.get(s) and all(e.flags[:1] in ("A", "D") for e in into[s])}
 
     def follow(e: PanEdge) -> PanEdge:
@@ -167,6 +167,12 @@ def _pass_jumps(edges: list[PanEdge], start: int) -> tuple[PanEdge, ...]:
         return PanEdge(e.src, dst, e.tr, e.line, e.text, flags, tuple(via))
 
     return tuple(dict.fromkeys(follow(e) for e in edges if e.src not in jumps))
+
+
+def _is_jump(tr: int, text: str) -> bool:
+    """A jump of pan's (``.(goto)``, ``goto L``, ``break``): transition number 1, which pan
+    also gives ``skip`` (``(1)``), a step of its own in our automaton too."""
+    return tr == JUMP_TR and (text in (".(goto)", "break") or text.startswith("goto "))
 
 
 def _flags_after(first: str, jump: str) -> str:
