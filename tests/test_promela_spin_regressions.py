@@ -374,3 +374,47 @@ def test_token_pool_clients_are_symmetric_and_verified():
     assert group.order == 6
     report = verify(model, [g.permutation for g in group.generators])
     assert report.complete and all(v.ok for v in report.verdicts)
+
+
+# Nested counted loops over int counters in a d_step (Spin's life.pml counts a cell's
+# neighbours so): the value analysis joined the rounds at each loop head and let the
+# counter climb for all 256 rounds of each loop; it did not finish.
+NEIGHBOURS = """byte a[9];
+active proctype P() {
+  int cnt, i, j;
+  a[4] = 1; a[5] = 1;
+  do
+  :: d_step {
+       cnt = 0; i = -1;
+       do
+       :: i <= 1 -> j = -1;
+          do
+          :: j <= 1 -> if :: a[(i+1)*3 + j+1] -> cnt++ :: else fi; j++
+          :: else -> break
+          od;
+          i++
+       :: else -> break
+       od;
+       a[cnt % 9] = 1 - a[cnt % 9]
+     }
+  od
+}
+"""
+
+
+def test_nested_counted_loops_in_a_d_step(tmp_path):
+    check(NEIGHBOURS, 30, False, tmp_path)
+
+
+@pytest.mark.parametrize("size,stored", [(2, 179), (3, 6288)])
+def test_spins_game_of_life(size, stored, tmp_path):
+    """Spin's ``Examples/life.pml`` with ``MAX`` edited (pan: 179 and 6,288 states, an
+    invalid end state: a cell still waiting for ``moveall == 0`` when init resets it blocks
+    for good, and the others then cannot bring ``moveall`` back to 0)."""
+    import re
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "spin" / "Examples" / "life.pml"
+    if not path.exists():
+        pytest.skip(f"Spin's examples not available at {path}")
+    text = re.sub(r"^#define\s+MAX\b.*$", f"#define MAX {size}", path.read_text(), flags=re.M)
+    check(text, stored, True, tmp_path)
