@@ -418,3 +418,70 @@ def test_spins_game_of_life(size, stored, tmp_path):
         pytest.skip(f"Spin's examples not available at {path}")
     text = re.sub(r"^#define\s+MAX\b.*$", f"#define MAX {size}", path.read_text(), flags=re.M)
     check(text, stored, True, tmp_path)
+
+
+# Channels carried in mtype and byte message fields beside data values that are channel
+# numbers too (Spin's LTL/mobile1.pml): the protocol decides which message is a channel,
+# and a data value received where a channel is expected names the channel of that number.
+CHANNELS_IN_FIELDS = [
+    # the handoff: after ``hand`` comes a channel, after ``data`` an mtype (ack = 1 is the
+    # number of ``up`` itself)
+    ("""mtype = { data, hand, ack };
+chan up = [0] of { mtype };
+chan c1 = [1] of { mtype };
+chan c2 = [1] of { mtype };
+active proctype Ctl() {
+  byte n;
+  do
+  :: n < 3 -> n++; up!data; up!ack
+  :: n < 3 -> n++; up!hand; if :: up!c1 :: up!c2 fi
+  :: n >= 3 -> break
+  od
+}
+active proctype Mob() {
+  chan cur; mtype v;
+end: do
+  :: up?data -> up?v; assert(v == ack)
+  :: up?hand -> up?cur; cur!ack; cur?v
+  od
+}
+""", 129, False),
+    # a channel in the second byte field of a buffered message, a tag in the first
+    ("""chan up = [1] of { byte, byte };
+chan c1 = [0] of { byte };
+chan c2 = [2] of { byte };
+active proctype Ctl() {
+  byte n;
+  do
+  :: n < 3 -> n++; up!1,2
+  :: n < 3 -> n++; if :: up!0,c1 :: up!0,c2 fi
+  :: c1?n
+  :: n >= 3 -> break
+  od
+}
+active proctype Mob() {
+  chan cur; byte v, w;
+end: do
+  :: up?1,v -> assert(v == 2)
+  :: up?0,cur -> if :: nfull(cur) -> cur!v; v++ :: empty(cur) -> skip :: cur?w fi
+  od
+}
+""", 3908, True),
+    # an mtype value received into a chan variable: hand = 2 names c1
+    ("""mtype = { data, hand, ack };
+chan up = [0] of { mtype };
+chan c1 = [1] of { mtype };
+active proctype Ctl() {
+  up!hand; up!hand
+}
+active proctype Mob() {
+  chan cur; mtype v;
+  up?hand; up?cur; cur!ack; c1?v; assert(v == ack)
+}
+""", 8, False),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", CHANNELS_IN_FIELDS)
+def test_channels_carried_in_mtype_and_byte_fields(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)
