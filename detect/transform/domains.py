@@ -34,8 +34,10 @@ From any reachable s enabling it, ``s[p] = c`` for p ∈ F, so by I(s) the start
 ``env[k] = ⋂_{p∈F} at[p][c_p][k]`` (``flat[k]`` when F is empty) contains ``s[k]``; refining it
 by the guard keeps that true.  The program is run abstractly: strong updates of scalars and
 temporaries, strong updates of a cell when its index is a single value, weak otherwise;
-``If`` branches are refined by the condition and joined; ``While`` iterates at most
-``loop_bound + 1`` times (more concrete rounds are a fault); ``Assert`` refines.  Faulting
+``If`` branches are refined by the condition and joined; a ``While`` is followed round by
+round, then (once a round adds nothing to the rounds before) iterated with the rounds
+joined, ``loop_bound + 1`` rounds in all at most (more concrete rounds are a fault;
+``_loop``); ``Assert`` refines.  Faulting
 paths only lose values.  Every value assigned is recorded in ``written`` (this gives (b)), and
 the final environment ``post`` contains ``s'[k]`` for every successor ``s'``.  Then, to
 re-establish I(s'):
