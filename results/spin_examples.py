@@ -33,7 +33,10 @@ HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 EXAMPLES = HERE / ".." / "shared" / "corpus" / "spin" / "Examples"
 #: files whose processes outnumber --max-procs' default (recursion through run)
-MAX_PROCS = {"eratosthenes.pml": 12, "calculator.pml": 12, "p108.pml": 16, "p248.pml": 16}
+MAX_PROCS = {"eratosthenes.pml": 12, "calculator.pml": 12, "p108.pml": 16, "p248.pml": 16,
+             # System, top, bot and the 8 processes they run, none removed (P and Q end,
+             # but below live pids): 11 pids, where the default 8 would be a fault
+             "mobile1.pml": 11}
 #: files whose state space is beyond the budget as given: measured at a smaller size too
 #: (the ``#define`` edited as results/promela_corpus.py does)
 SMALLER = {"leader.pml": {"N": 3, "L": 6}, "leader_pre.pml": {"N": 3, "L": 6}, "ex_6.pml": {"MaxSeq": 1},

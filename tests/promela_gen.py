@@ -1199,3 +1199,64 @@ active proctype hub()
 
 init {{ atomic {{ {runs} }} }}
 """
+
+
+def mixed(seed: int) -> str:
+    """A random model whose channels travel in ``mtype`` and ``byte`` message fields beside
+    data values that are channel numbers too (Spin's ``LTL/mobile1.pml``, issue 28): three
+    global one-field channels (numbers 1..3, buffered or rendezvous) and ``mtype`` names
+    ``blue, green, red`` (1..3, each naming one of them); 2-3 processes, each with a local
+    channel, ``chan`` variables, an ``mtype`` and a ``byte``, send channel values, names
+    and counters through the same fields, receive them into ``chan``, ``mtype`` and
+    ``byte`` variables (and as constants to match), copy channel variables, and operate
+    on whatever channel a variable names then -- also a data value read as a channel
+    (never ``x?x``, which pan's backtracking mishandles: see ``into``).
+    Every value sent is a channel's number (no 0: pan's handling of an uninitialised
+    ``chan`` differs between models with and without rendezvous channels, a separate
+    matter).  Loops are bounded by the byte counter; then each process waits at an end
+    label for good."""
+    r = random.Random(seed * 43 + 2830)
+    lines = ["mtype = { red, green, blue };"]
+    for k in range(3):
+        lines.append(f"chan g{k} = [{r.choice([0, 0, 1, 2])}] of {{ {r.choice(['mtype', 'byte'])} }};")
+
+    def target() -> str:
+        return r.choice(["g0", "g1", "g2", "own", "x", "x", "y"])
+
+    def into(t: str, v: str) -> str:
+        # never ``x?x``: pan undoes it into the channel x names after the receive, so its
+        # search goes on from a corrupted state and its count is not the model's (Spin
+        # 6.5.2's pan.b: ``unrecv(x, ..., x, 1); x = oval``)
+        return {"x": "y", "y": "x"}[v] if v == t else v
+
+    def op() -> str:
+        t = target()
+        k = r.randrange(13)
+        if k < 4:  # a send: a name, a channel value, a counter
+            return f"{t}!{r.choice(['red', 'green', 'blue', 'red', 'x', 'y', 'own', 'g1'])}"
+        if k < 8:  # a receive into a chan, mtype or byte variable, or of a constant
+            return f"{t}?{into(t, r.choice(['x', 'x', 'y', 'm', 'k', 'red', 'blue']))}"
+        if k < 10:
+            return r.choice(["x = y", "y = x", "x = own", "y = g0", "x = g2", "m = red"])
+        if k < 11:
+            return f"len({t}) > 0 -> {t}?{into(t, r.choice(['x', 'm']))}"
+        if k < 12:
+            return f"{t}?[{r.choice(['red', 'green'])}] -> {t}?_"
+        return f"x == {r.choice(['g0', 'g1', 'own', 'y'])} -> {t}!{r.choice(['x', 'red'])}"
+
+    n = r.choice([2, 2, 3])
+    for p in range(n):
+        # a blocked process may give up by timeout, so not every model ends in pan's
+        # "invalid end state"
+        start = "; ".join(f"if :: {op()} :: timeout fi" for _ in range(r.randint(0, 2)))
+        options = " ".join(f":: {op()}" for _ in range(r.randint(2, 4)))
+        rounds = r.randint(1, 3)
+        y = r.choice([" = g0", " = g1", " = g2", " = own"])
+        lines.append(f"active proctype P{p}() {{ chan own = [{r.choice([0, 1])}] of {{ mtype }}; "
+                     f"chan x = {r.choice(['g0', 'g1', 'g2', 'own'])}; chan y{y}; mtype m; byte k; "
+                     + (f"{start}; " if start else "")
+                     + f"do :: k < {rounds} -> k++; if {options} :: timeout fi :: k >= {rounds} -> break od; "
+                     # no process ends: pan deletes an ended process's channels, and an
+                     # operation on one is its error, which we miss (reported separately)
+                     f"end: false }}")
+    return "\n".join(lines) + "\n"

@@ -374,3 +374,114 @@ def test_token_pool_clients_are_symmetric_and_verified():
     assert group.order == 6
     report = verify(model, [g.permutation for g in group.generators])
     assert report.complete and all(v.ok for v in report.verdicts)
+
+
+# Nested counted loops over int counters in a d_step (Spin's life.pml counts a cell's
+# neighbours so): the value analysis joined the rounds at each loop head and let the
+# counter climb for all 256 rounds of each loop; it did not finish.
+NEIGHBOURS = """byte a[9];
+active proctype P() {
+  int cnt, i, j;
+  a[4] = 1; a[5] = 1;
+  do
+  :: d_step {
+       cnt = 0; i = -1;
+       do
+       :: i <= 1 -> j = -1;
+          do
+          :: j <= 1 -> if :: a[(i+1)*3 + j+1] -> cnt++ :: else fi; j++
+          :: else -> break
+          od;
+          i++
+       :: else -> break
+       od;
+       a[cnt % 9] = 1 - a[cnt % 9]
+     }
+  od
+}
+"""
+
+
+def test_nested_counted_loops_in_a_d_step(tmp_path):
+    check(NEIGHBOURS, 30, False, tmp_path)
+
+
+@pytest.mark.parametrize("size,stored", [(2, 179), (3, 6288)])
+def test_spins_game_of_life(size, stored, tmp_path):
+    """Spin's ``Examples/life.pml`` with ``MAX`` edited (pan: 179 and 6,288 states, an
+    invalid end state: a cell still waiting for ``moveall == 0`` when init resets it blocks
+    for good, and the others then cannot bring ``moveall`` back to 0)."""
+    import re
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "spin" / "Examples" / "life.pml"
+    if not path.exists():
+        pytest.skip(f"Spin's examples not available at {path}")
+    text = re.sub(r"^#define\s+MAX\b.*$", f"#define MAX {size}", path.read_text(), flags=re.M)
+    check(text, stored, True, tmp_path)
+
+
+# Channels carried in mtype and byte message fields beside data values that are channel
+# numbers too (Spin's LTL/mobile1.pml): the protocol decides which message is a channel,
+# and a data value received where a channel is expected names the channel of that number.
+CHANNELS_IN_FIELDS = [
+    # the handoff: after ``hand`` comes a channel, after ``data`` an mtype (ack = 1 is the
+    # number of ``up`` itself)
+    ("""mtype = { data, hand, ack };
+chan up = [0] of { mtype };
+chan c1 = [1] of { mtype };
+chan c2 = [1] of { mtype };
+active proctype Ctl() {
+  byte n;
+  do
+  :: n < 3 -> n++; up!data; up!ack
+  :: n < 3 -> n++; up!hand; if :: up!c1 :: up!c2 fi
+  :: n >= 3 -> break
+  od
+}
+active proctype Mob() {
+  chan cur; mtype v;
+end: do
+  :: up?data -> up?v; assert(v == ack)
+  :: up?hand -> up?cur; cur!ack; cur?v
+  od
+}
+""", 129, False),
+    # a channel in the second byte field of a buffered message, a tag in the first
+    ("""chan up = [1] of { byte, byte };
+chan c1 = [0] of { byte };
+chan c2 = [2] of { byte };
+active proctype Ctl() {
+  byte n;
+  do
+  :: n < 3 -> n++; up!1,2
+  :: n < 3 -> n++; if :: up!0,c1 :: up!0,c2 fi
+  :: c1?n
+  :: n >= 3 -> break
+  od
+}
+active proctype Mob() {
+  chan cur; byte v, w;
+end: do
+  :: up?1,v -> assert(v == 2)
+  :: up?0,cur -> if :: nfull(cur) -> cur!v; v++ :: empty(cur) -> skip :: cur?w fi
+  od
+}
+""", 3908, True),
+    # an mtype value received into a chan variable: hand = 2 names c1
+    ("""mtype = { data, hand, ack };
+chan up = [0] of { mtype };
+chan c1 = [1] of { mtype };
+active proctype Ctl() {
+  up!hand; up!hand
+}
+active proctype Mob() {
+  chan cur; mtype v;
+  up?hand; up?cur; cur!ack; c1?v; assert(v == ack)
+}
+""", 8, False),
+]
+
+
+@pytest.mark.parametrize("text,stored,error", CHANNELS_IN_FIELDS)
+def test_channels_carried_in_mtype_and_byte_fields(text, stored, error, tmp_path):
+    check(text, stored, error, tmp_path)

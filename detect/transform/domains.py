@@ -34,8 +34,10 @@ From any reachable s enabling it, ``s[p] = c`` for p ∈ F, so by I(s) the start
 ``env[k] = ⋂_{p∈F} at[p][c_p][k]`` (``flat[k]`` when F is empty) contains ``s[k]``; refining it
 by the guard keeps that true.  The program is run abstractly: strong updates of scalars and
 temporaries, strong updates of a cell when its index is a single value, weak otherwise;
-``If`` branches are refined by the condition and joined; ``While`` iterates at most
-``loop_bound + 1`` times (more concrete rounds are a fault); ``Assert`` refines.  Faulting
+``If`` branches are refined by the condition and joined; a ``While`` is followed round by
+round, then (once a round adds nothing to the rounds before) iterated with the rounds
+joined, ``loop_bound + 1`` rounds in all at most (more concrete rounds are a fault;
+``_loop``); ``Assert`` refines.  Faulting
 paths only lose values.  Every value assigned is recorded in ``written`` (this gives (b)), and
 the final environment ``post`` contains ``s'[k]`` for every successor ``s'``.  Then, to
 re-establish I(s'):
@@ -516,19 +518,55 @@ def _exec(stmts, env: Optional[dict], lay: _Layout, run: _Run) -> Optional[dict]
             else_env = _exec(st.else_, _assume(st.cond, env, lay, False), lay, run)
             env = _join_env(then_env, else_env)
         elif isinstance(st, While):
-            current = env
-            for _ in range(lay.model.loop_bound + 1):
-                body = _exec(st.body, _assume(st.cond, current, lay, True), lay, run)
-                joined = _join_env(current, body)
-                if joined == current:
-                    break
-                current = joined
-            env = _assume(st.cond, current, lay, False)
+            env = _loop(st, env, lay, run)
         elif isinstance(st, Assert):
             env = _assume(st.cond, env, lay, True)
         else:
             raise ValueError(f"unknown statement {st!r}")
     return env
+
+
+def _loop(st: While, env: dict, lay: _Layout, run: _Run) -> Optional[dict]:
+    """The environment after ``st`` from ``env``.  A concrete run makes at most
+    ``loop_bound`` rounds (more fault), so covering the states after 0 .. ``loop_bound + 1``
+    rounds covers every exit.
+
+    First the rounds are followed one by one (*unrolled*): ``e_{k+1}`` is the body's run from
+    ``e_k`` where the condition holds, and the exit joins each ``e_k`` where it fails.  By
+    induction ``e_k`` holds every state after k rounds, so this is sound, and it is exact for
+    a counted loop: ``do :: j <= 1 -> ... cnt++; j++ od`` leaves after 3 rounds with cnt
+    grown by at most 3, where joining the rounds at the head loses the link between j and
+    cnt and lets cnt climb for all ``loop_bound`` rounds (Spin's life.pml: nested counted
+    loops in a d_step; the analysis did not finish).  When a round brings nothing new to
+    the join of those before (a loop going round in circles), it goes on as the classic
+    iteration from that join, which then reaches its fixpoint at once: the join holds
+    every state after the rounds so far, and each further joined round adds the next."""
+    bound = lay.model.loop_bound + 1
+    exits: Optional[dict] = None
+    seen = env  # the join of e_0 .. e_k
+    current = env
+    for rounds in range(bound):
+        exits = _join_env(exits, _assume(st.cond, current, lay, False))
+        inside = _assume(st.cond, current, lay, True)
+        if inside is None:
+            return exits  # no state goes round again
+        current = _exec(st.body, inside, lay, run)
+        if current is None:
+            return exits
+        joined = _join_env(seen, current)
+        if joined == seen:
+            break  # nothing new: the classic iteration from ``seen`` below
+        seen = joined
+    else:
+        return _join_env(exits, _assume(st.cond, current, lay, False))
+    current = seen
+    for _ in range(bound - rounds):
+        body = _exec(st.body, _assume(st.cond, current, lay, True), lay, run)
+        joined = _join_env(current, body)
+        if joined == current:
+            break
+        current = joined
+    return _join_env(exits, _assume(st.cond, current, lay, False))
 
 
 # ---------------------------------------------------------------------------- the fixpoint
