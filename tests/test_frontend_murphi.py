@@ -457,7 +457,7 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
 @pytest.mark.parametrize(
     "text, line, column, fragment",
     [
-        ("Var x: boolean\nStartstate Begin End;", 2, 1, "syntax error"),
+        ("Var x: boolean;\nStartstate Begin x := true x := false End;", 2, 28, "syntax error"),
         ("Var x: boolean;\nStartstate Begin y := true; End;", 2, 18, "unknown identifier 'y'"),
         ("Var x: foo;\nStartstate Begin End;", 1, 8, "unknown type 'foo'"),
         ("Const N: 2;\nVar x: boolean;\nStartstate Begin N := 1; End;", 3, 18, "constant"),
@@ -470,7 +470,7 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
         ("Var x: boolean;\nProcedure p(); Begin End;\nStartstate Begin x := p(); End;", 3, 23, "expected a function"),
         ("Var x: boolean;\nProcedure p(a: boolean); Begin x := a; End;\nStartstate Begin p(); End;", 3, 18,
          "takes 1 argument(s), given 0"),
-        ("Var x: boolean;\nStartstate Begin Return; End;", 2, 18, "'Return' outside"),
+        ("Var x: boolean;\nStartstate Begin Return true; End;", 2, 25, "'Return' takes no value here"),
         ("Type T: Scalarset(2) interleaved;\nVar x: T;\nStartstate Begin End;", 1, 22,
          "'Interleaved' scalarsets are not supported"),
         ("Type A: Scalarset(1);\nVar u: Union {A, boolean};\nStartstate Begin End;", 2, 18,

@@ -201,7 +201,9 @@ def _terminal_strategy(language: str, term, ignored: bool):
     }
     if name in special:
         return special[name].map(lambda s: s + " ")
-    ascii_ = st.characters(min_codepoint=32, max_codepoint=126)
+    # Printable ASCII, and the other characters the token itself spells (Murphi's "¬", "≤", ...).
+    extra = "".join(sorted({c for c in pattern.to_regexp() if ord(c) > 126}))
+    ascii_ = st.characters(min_codepoint=32, max_codepoint=126, include_characters=extra or None)
     return st.from_regex(pattern.to_regexp(), fullmatch=True, alphabet=ascii_).map(lambda s: s + " ")
 
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Optional, Union
 
@@ -403,6 +403,11 @@ class _Translator:
     # ------------------------------------------------------------------ constants
     def const(self, e, scope: Scope) -> int:
         """Value of a constant expression (type bounds, constant declarations, ranges)."""
+        call = _first_call(e)
+        if call is not None:
+            # CMurphi ("CONST declaration requires constant expression") and Rumur 2022.08.20
+            # ("... is not a constant") refuse a call there, even to a function that folds.
+            raise self.error(f"expected a constant expression, not a call of {call.name!r}", call)
         v = self.expr(e, scope)
         if not isinstance(v.expr, ir.Const):
             raise self.error("expected a constant expression", e)
@@ -721,11 +726,7 @@ class _Translator:
                 defined = conj(defined, ir.Binary("!=", ref, ir.Const(leaf.type.undefined)))
             return Value(ref, leaf.type.lo, leaf.type.hi, defined)
         if isinstance(e, UnaryOp):
-            v = self.expr(e.operand, scope)
-            if e.op == "-":
-                lo, hi = (None, None) if v.lo is None else (-v.hi, -v.lo)
-                return _const_value(Value(fold(ir.Unary("-", v.expr)), lo, hi, v.defined))
-            return _const_value(Value(neg(v.expr), 0, 1, v.defined))
+            return self._unary(e, scope)
         if isinstance(e, BinaryOp):
             return self._binary(e, scope)
         if isinstance(e, Conditional):
@@ -777,6 +778,33 @@ class _Translator:
             return _const_value(Value(_in_range(v.expr, t.lo, t.hi), 0, 1, v.defined))
         raise self.error("expected an expression", e)
 
+    def _unary(self, e: UnaryOp, scope: Scope) -> Value:
+        v = self.expr(e.operand, scope)
+        if e.op == "-":
+            lo, hi = (None, None) if v.lo is None else (-v.hi, -v.lo)
+            return _const_value(Value(fold(ir.Unary("-", v.expr)), lo, hi, v.defined))
+        if e.op == "~":  # Rumur's bitwise not, on two's complement numbers: -x - 1
+            lo, hi = (None, None) if v.lo is None else (-v.hi - 1, -v.lo - 1)
+            return _const_value(Value(fold(ir.Binary("-", ir.Unary("-", v.expr), ir.Const(1))), lo, hi, v.defined))
+        return _const_value(Value(neg(v.expr), 0, 1, v.defined))
+
+    def _aggregate_equal(self, e: BinaryOp, scope: Scope) -> Optional[Value]:
+        """Rumur's ``x = y`` / ``x != y`` of two arrays or records of one type: every element
+        compared by its stored value (an undefined element equals an undefined one, as
+        Rumur compares the stored bits); ``None`` when the operands are simple values."""
+        a, b = self.access(e.left, scope), self.access(e.right, scope)
+        if not (isinstance(a, Access) and isinstance(b, Access)):
+            return None
+        if isinstance(a.type, Simple) and isinstance(b.type, Simple):
+            return None
+        if a.type != b.type:
+            raise self.error(f"{a.text} and {b.text} are of different types", e)
+        same, defined = ir.TRUE, ir.TRUE
+        for (_, ra, da), (_, rb, db) in zip(self.leaf_targets(a), self.leaf_targets(b)):
+            same = conj(same, fold(ir.Binary("==", ra, rb)))
+            defined = conj(defined, conj(da, db))
+        return _const_value(Value(same if e.op == "=" else neg(same), 0, 1, defined))
+
     def _logic(self, op: str, a: Value, b: Value) -> Value:
         """``a & b`` / ``a | b`` / ``a -> b``, evaluated left to right with short circuit."""
         if op == "&":
@@ -791,10 +819,20 @@ class _Translator:
         return _const_value(Value(fold(expr), 0, 1, defined))
 
     def _binary(self, e: BinaryOp, scope: Scope) -> Value:
+        if e.op in ("=", "!=") and isinstance(e.left, Designator) and isinstance(e.right, Designator):
+            whole = self._aggregate_equal(e, scope)
+            if whole is not None:
+                return whole
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
-        if e.op in ("&", "|", "->"):
+        if e.op == "->" or (e.op in ("&", "|") and _boolean_range(a) and _boolean_range(b)):
             return self._logic(e.op, a, b)
         defined = conj(a.defined, b.defined)
+        if e.op in ("&", "|", "^"):
+            # Rumur's bitwise operators: "&" and "|" between numbers (on values 0 and 1 the
+            # logical reading gives the same value), "^" always.
+            return _const_value(Value(fold(ir.Binary(e.op, a.expr, b.expr)), *_bitwise_range(e.op, a, b), defined))
+        if e.op in ("<<", ">>"):
+            return _const_value(Value(fold(_shift(e.op, a.expr, b.expr)), None, None, defined))
         if e.op in ("=", "!=", "<", "<=", ">", ">="):
             op = "==" if e.op == "=" else e.op
             return _const_value(Value(fold(ir.Binary(op, a.expr, b.expr)), 0, 1, defined))
@@ -888,7 +926,7 @@ class _Translator:
             if RETURN not in scope:
                 raise self.error("'Return' outside a procedure or function", s)
             if s.value is not None:
-                raise self.error("a procedure's 'Return' takes no value", s.value)
+                raise self.error("'Return' takes no value here (only in a function)", s.value)
             flag = _return_flag(scope)
             return [ir.Assign(ir.Name(flag), ir.Const(1))] if flag else []
         if isinstance(s, AliasStmt):
@@ -1473,6 +1511,28 @@ def _calls(scope: Scope) -> tuple[str, ...]:
     return sym.value if isinstance(sym, ContextSym) else ()
 
 
+def _first_call(e) -> Optional[Call]:
+    """The first function call in syntax tree ``e``, or None."""
+    if isinstance(e, Call):
+        return e
+    if isinstance(e, tuple):
+        return next((c for c in map(_first_call, e) if c is not None), None)
+    if is_dataclass(e):
+        return next((c for c in (_first_call(getattr(e, f.name)) for f in fields(e)) if c is not None), None)
+    return None
+
+
+def _return_scope(tr: _Translator, scope: Scope, body) -> tuple[Scope, list[ir.Stmt]]:
+    """``scope`` for a rule or start state whose ``body`` may ``Return`` (a flag temporary,
+    cleared by the statements returned, when one returns before the end)."""
+    if not any(_contains_return(s) for s in body):
+        return scope, []
+    inner = dict(scope)
+    flag = tr.fresh_temp("rule", "returned") if _returns_early(body) else None
+    inner[RETURN] = ContextSym(flag)
+    return inner, ([ir.Assign(ir.Name(flag), ir.Const(0))] if flag else [])
+
+
 def _return_flag(scope: Scope) -> Optional[str]:
     sym = scope.get(RETURN)
     return sym.value if isinstance(sym, ContextSym) else None
@@ -1867,6 +1927,36 @@ class _Cases:
         return max(len(self.true), len(self.false), len(self.fault)) > MAX_CASES
 
 
+def _boolean_range(v: Value) -> bool:
+    """``v`` takes only the values 0 and 1 (a boolean, or a number that logic reads alike)."""
+    return v.lo is not None and 0 <= v.lo and v.hi <= 1
+
+
+def _bitwise_range(op: str, a: Value, b: Value) -> tuple[Optional[int], Optional[int]]:
+    """Bounds of ``a op b`` for bitwise ``op`` on non-negative operands (else unknown)."""
+    if a.lo is None or b.lo is None or a.lo < 0 or b.lo < 0:
+        return None, None
+    top = (1 << max(a.hi, b.hi).bit_length()) - 1
+    return (0, min(a.hi, b.hi)) if op == "&" else (0, top)
+
+
+#: Rumur's shifts act on 64-bit values: a shift by 64 or more either way gives 0.
+_SHIFT_WIDTH = 64
+
+
+def _shift(op: str, a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    """Rumur's ``a << b`` / ``a >> b``: a negative ``b`` shifts the other way, an overshift
+    gives 0 (the IR's shifts take ``0 <= b < 64`` only)."""
+    other = ">>" if op == "<<" else "<<"
+    if isinstance(b, ir.Const):  # the usual case: one operator, or 0
+        if not -_SHIFT_WIDTH < b.value < _SHIFT_WIDTH:
+            return ir.Const(0)
+        return fold(ir.Binary(op, a, b) if b.value >= 0 else ir.Binary(other, a, ir.Const(-b.value)))
+    inside = ir.Binary("&&", ir.Binary(">", b, ir.Const(-_SHIFT_WIDTH)), ir.Binary("<", b, ir.Const(_SHIFT_WIDTH)))
+    ways = ir.Ite(ir.Binary(">=", b, ir.Const(0)), ir.Binary(op, a, b), ir.Binary(other, a, ir.Unary("-", b)))
+    return ir.Ite(inside, ways, ir.Const(0))
+
+
 def _split(tr: _Translator, e, scope: Scope, taken: set[str]) -> Optional[_Cases]:
     """``e`` as ``_Cases``, or ``None`` where splitting is not exact or too big (then the
     caller keeps ``e`` as an expression)."""
@@ -2056,8 +2146,14 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
         guard = _Cases([Case((bound,) + c.conjuncts, c.locals) for c in guard.true],
                        [Case((bound,) + c.conjuncts, c.locals) for c in guard.false],
                        [Case((neg(bound),))] + [Case((bound,) + c.conjuncts, c.locals) for c in guard.fault])
-    body_cases, body_faults = _split_body(tr, rule.body, scope, taken) if not tr.aggregates else ([], [])
-    if not body_cases or len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
+    returns = any(_contains_return(s) for s in rule.body)
+    body_cases, body_faults = _split_body(tr, rule.body, scope, taken) if not (tr.aggregates or returns) else ([], [])
+    if returns:
+        # A "Return" ends the rule (CMurphi's mu accepts it): what follows runs while a flag
+        # says it has not returned, as in an inlined procedure.
+        scope, entry_flag = _return_scope(tr, scope, rule.body)
+        body_cases = [(Case(), tuple(entry_flag + tr.stmts(rule.body, scope)))]
+    elif not body_cases or len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
         # (A condition on a local aggregate must not move into the guard: not split then.)
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
     if entry:
@@ -2165,7 +2261,8 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
             taken = set(global_names) | {p.ir_name for p in _reals(params)}
             tr.aggregates, tr.aggregate_inits = {}, []
             scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
-            program = tuple(tr.take_aggregate_inits()) + tuple(tr.stmts(start.body, scope))
+            scope, entry_flag = _return_scope(tr, scope, start.body)
+            program = tuple(tr.take_aggregate_inits()) + tuple(entry_flag + tr.stmts(start.body, scope))
             if tr.aggregates:
                 program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
             tr.aggregates = None
@@ -2237,7 +2334,7 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         tr.unrolled = 0
         tr.aggregate_leaves = {}
         summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
-        assertions = [_invariant(tr, r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
+        assertions = [a for r, ps in walked if isinstance(r, InvariantDecl) for a in _invariant(tr, r, ps)]
         if tr.undefined_writes <= undefinable:
             break
         undefinable |= tr.undefined_writes
@@ -2301,9 +2398,19 @@ def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
     return variables
 
 
-def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) -> ir.Assertion:
+def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) -> list[ir.Assertion]:
     """One ``invariant`` assertion: the conjunction over the ruleset instances; reading an
-    undefined value makes it false (Murphi stops with an error there too)."""
+    undefined value makes it false (Murphi stops with an error there too).  A ``Cover``:
+    one ``reaches`` assertion per ruleset instance (Rumur checks each instance is hit), its
+    condition false where it reads an undefined value."""
+    if inv.kind == "cover":
+        out = []
+        for binding in itertools.product(*(p.values for p in _reals(params))):
+            tr.unroll(1, inv)
+            v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+            label = f'"{inv.name}" ' if inv.name else ""
+            out.append(ir.Assertion("reaches", f"cover {label}{inv.text}", conj(v.defined, v.expr)))
+        return out
     condition: ir.Expr = ir.TRUE
     for binding in itertools.product(*(p.values for p in _reals(params))):
         tr.unroll(1, inv)
@@ -2314,4 +2421,4 @@ def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) 
         v = tr.expr(cond, _param_scope(tr, params, binding))
         condition = conj(condition, conj(v.defined, v.expr))
     text = f'"{inv.name}" {inv.text}' if inv.name else inv.text
-    return ir.Assertion("invariant", text, condition)
+    return [ir.Assertion("invariant", text, condition)]

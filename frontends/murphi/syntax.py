@@ -324,10 +324,14 @@ class StartState(Located):
 
 @dataclass(frozen=True)
 class InvariantDecl(Located):
+    """``Invariant`` (``kind`` "invariant": every reachable state satisfies ``cond``) or
+    Rumur's ``Cover`` (``kind`` "cover": some reachable state does)."""
+
     name: str
     cond: Expr
     text: str
     pos: Span
+    kind: str = "invariant"
 
 
 @dataclass(frozen=True)
@@ -393,8 +397,13 @@ GRAMMAR = Grammar("frontends.murphi", Vocabulary({
     "NUMBER": "a number", "STRING": "a string", "COLON": "':'", "DOT": "'.'", "BANG": "'!'",
     "MINUS": "'-'", "PLUS": "'+'", "COMPARE": "a comparison", "ADDOP": "'+' or '-'",
     "MULOP": "'*', '/' or '%'", "DOTDOT": "'..'", "QMARK": "'?'", "VBAR": "'|'",
-    "AMPERSAND": "'&'", "__ANON_0": "'==>'", "__ANON_1": "':='", "__ANON_2": "'->'",
+    "AMPERSAND": "'&'", "_ARROW": "'==>'", "_ASSIGN": "':='", "_IMPLIES": "'->'", "_BANG": "'!'",
+    "_MINUS": "'-'", "_AMP": "'&'", "_VBAR": "'|'", "_LOR": "'||'", "_LAND": "'&&'",
+    "SHIFTOP": "'<<' or '>>'", "CIRCUMFLEX": "'^'", "TILDE": "'~'",
 }, _other_word))
+
+#: Rumur's other spellings of CMurphi's operators.
+_SPELLING = {"==": "=", "≠": "!=", "≤": "<=", "≥": ">=", "−": "-", "×": "*", "÷": "/", "∕": "/"}
 
 
 class _ToAst(SyntaxBuilder):
@@ -411,7 +420,7 @@ class _ToAst(SyntaxBuilder):
     # -------------------------------------------------------------- expressions
     def number(self, meta, children):
         (tok,) = children
-        return Num(int(tok), self.span(tok))
+        return Num(int(tok, 16) if tok[:2] in ("0x", "0X") else int(tok), self.span(tok))
 
     def field(self, meta, children):
         (tok,) = children
@@ -433,11 +442,15 @@ class _ToAst(SyntaxBuilder):
 
     def compare(self, meta, children):
         left, op, right = children
-        return BinaryOp(str(op), left, right, self.span(op))
+        return BinaryOp(_SPELLING.get(str(op), str(op)), left, right, self.span(op))
 
-    def arith(self, meta, children):
-        left, op, right = children
-        return BinaryOp(str(op), left, right, self.span(op))
+    arith = compare
+
+    def xor(self, meta, children):
+        return BinaryOp("^", children[0], children[1], self.span(meta))
+
+    def bitnot(self, meta, children):
+        return UnaryOp("~", children[0], self.span(meta))
 
     def and_(self, meta, children):
         return BinaryOp("&", children[0], children[1], self.span(meta))
@@ -690,9 +703,23 @@ class _ToAst(SyntaxBuilder):
         return ErrorStmt(_string(text), self.span(kw))
 
     def assert_stmt(self, meta, children):
-        kw, cond = children[0], children[1]
-        text = _string(children[2]) if len(children) > 2 else ""
-        return AssertStmt(cond, text, self.span(kw))
+        kw, rest = children[0], children[1:]
+        texts = [_string(c) for c in rest if isinstance(c, Token) and c.type == "STRING"]
+        cond = next(c for c in rest if not (isinstance(c, Token) and c.type == "STRING"))
+        return AssertStmt(cond, texts[0] if texts else "", self.span(kw))
+
+    def property_stmt(self, meta, children):
+        kw = children[0]
+        raise InputError(f"'{str(kw).capitalize()}' as a statement (Rumur's) is not supported",
+                         self.file, kw.line, kw.column)
+
+    def property(self, meta, children):
+        kw = children[0]
+        if kw.type != "COVER":
+            what = {"ASSUME": "an assumption (Rumur's 'Assume')",
+                    "LIVENESS": "a liveness property (Rumur's 'Liveness')"}[kw.type]
+            raise InputError(f"{what} is not supported", self.file, kw.line, kw.column)
+        return self.invariant(meta, children, "cover")
 
     # -------------------------------------------------------------- rules
     def rule_name(self, meta, children):
@@ -721,14 +748,19 @@ class _ToAst(SyntaxBuilder):
         decls, body = _decls_and_body(children)
         return StartState(name, decls, body, self.span(kw))
 
-    def invariant(self, meta, children):
-        kw = children[0]
-        name = children[1][1] if len(children) > 2 else ""
+    def invariant(self, meta, children, kind: str = "invariant"):
+        kw, rest = children[0], list(children[1:])
+        name = ""
+        if rest and isinstance(rest[0], tuple):
+            name = rest.pop(0)[1]
         source = self.source(meta)
         # The condition's text: the source after the keyword and the optional quoted name.
         source = re.sub(r'^\w+\s*("[^"\n]*")?', "", source)
+        if len(rest) > 1:  # Rumur: the name after the condition
+            name = name or _string(rest[1])
+            source = re.sub(r'"[^"\n]*"\s*$', "", source.rstrip())
         text = " ".join(re.sub(r"--[^\n]*", "", source).split())
-        return InvariantDecl(name, children[-1], text, self.span(kw))
+        return InvariantDecl(name, rest[0], text, self.span(kw), kind)
 
     rules = collect
 
