@@ -358,20 +358,28 @@ class Lowering:
 
     # ------------------------------------------------------------------ globals
     def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict,
-                evaluate: Optional[Callable[[object], int]] = None, levels: tuple = ()) -> list:
+                evaluate: Optional[Callable[[object], int]] = None, levels: tuple = (),
+                made: Optional[dict] = None) -> list:
         """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries.
         ``evaluate`` gives the value of an initialiser that is not a constant where the
         variable is created (``initial_value``); without it such a variable starts at 0.
         ``levels``: for a field of a record, the array lengths of the levels above it
-        (``VarInfo.levels``)."""
+        (``VarInfo.levels``).  ``made``: for a record with initialised ``chan`` fields, the
+        channels it creates (``record_channels``; made here, numbered next, when None)."""
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
-            if owner is not None or any(levels) or d.size is not None or not levels:
-                raise self.error("an initialised channel inside a record is supported only in a global record "
-                                 "that is no array", d.pos)
-            # Spin creates the channel with the record (numbered in declaration order), and
-            # the field is a chan variable holding its number
-            chans = self.declare_channel(d, known, prefix)
-            return self.declare(dataclasses.replace(d, init=S.Num(chans[0].ident, d.pos)), prefix, owner, known)
+            if not levels or made is None or d.name not in made:
+                raise self.error("an initialised channel is declared here only as a record's field", d.pos)
+            # Spin creates the channels with the record, and the field is a chan variable
+            # holding their numbers (one per element of its flat array)
+            chans = made[d.name]
+            out = self.declare(dataclasses.replace(d, init=None), prefix, owner, known, None, levels)
+            running = owner is None or known.get("__running__")
+            values = tuple(ch.ident if running and not ch.offset and ch.alive is None else 0 for ch in chans)
+            k = next(k for k, v in enumerate(self.variables) if v.name == prefix + d.name)
+            v = self.variables[k]
+            assert v.length == len(values), (v.name, v.length, len(values))
+            self.variables[k] = dataclasses.replace(v, init=tuple((x,) for x in values))
+            return out
         size = self.const(d.size, known) if d.size is not None else None
         if size is not None and size <= 0:
             raise self.error(f"array size must be positive, got {size}", d.pos)
@@ -390,10 +398,12 @@ class Lowering:
                 width *= n or 1
             # Checked here too, so that the error points at this declaration, not at a field.
             self.check_state_size(width * self.record_width(d.type, known), d.name, d.pos)
+            if made is None and not levels:
+                made = self.record_channels(d, known, prefix, owner)
             out = []
             for f in self.typedefs[d.type].fields:
                 sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", hidden=d.hidden)
-                out.extend(self.declare(sub, prefix, owner, known, None, path))
+                out.extend(self.declare(sub, prefix, owner, known, None, path, made))
             return out
         if levels:  # a field of a record: one flat array over every level of its path
             path = levels + (size,)
@@ -457,6 +467,27 @@ class Lowering:
                                       "shrink its size (Spin itself needs -DVECTORSZ past 1024 bytes)")
         if refusal is not None:
             raise self.error(refusal, pos)
+
+    def record_channels(self, d: S.VarDecl, known: dict, prefix: str, owner: Optional[str],
+                        ident: Optional[int] = None, alive: Optional[str] = None,
+                        offset: tuple = ()) -> dict[str, list[Channel]]:
+        """The channels record variable ``d`` creates (its initialised ``chan`` fields, at
+        any depth, for every element), numbered next (from ``ident``, see
+        ``declare_channel``) in pan's order: element by element, each element's fields
+        depth first (``records.created_channels``; Spin 6.5.2's ``addproc`` and
+        ``iniglobals``).  Keyed by the field's flat name (``d.name`` + ``.r.c``), each list
+        in the order of that field's flat array (``VarInfo.levels``)."""
+        size = self.const(d.size, known) if d.size is not None else None
+        made: dict[str, list[Channel]] = {}
+        for e in range(size or 1):
+            for path, f in records.created_channels(self.typedefs, d.type, lambda x: self.const(x, known)):
+                label = d.name + ("" if size is None else f"[{e}]") + "".join(
+                    f".{n}" + ("" if k is None else f"[{k}]") for n, k in path)
+                chans = self.declare_channel(dataclasses.replace(f, name=label, size=None), known, prefix, owner,
+                                             None if ident is None else ident + sum(map(len, made.values())),
+                                             alive, offset)
+                made.setdefault(".".join([d.name, *(n for n, _ in path)]), []).extend(chans)
+        return made
 
     def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None,
                         ident: Optional[int] = None, alive: Optional[str] = None,
@@ -2022,7 +2053,20 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
         if inst.running and id(d) in created and tr is not None:
             ctx = Ctx(inst, locals_, chans)
             evaluate = functools.partial(initial_value, low, tr, ctx=ctx)
-        for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate):
+        made = None
+        if d.type in low.typedefs and _creates_channels(low, d.type):
+            # created with the process wherever the record is declared (pan's addproc), in
+            # declaration order among its other channels; kept in ``chans`` under the
+            # fields' flat names (never a source name), for ``local_initialisers`` and
+            # ``reset_program``
+            if first_ident is None:
+                made = low.record_channels(d, known, inst.prefix + ".", owner)
+            else:
+                made = low.record_channels(d, known, inst.prefix + ".", owner, first_ident[0],
+                                           f"{inst.prefix}.pc", first_ident[1])
+                first_ident = (first_ident[0] + sum(map(len, made.values())), first_ident[1])
+            chans.update(made)
+        for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate, made=made):
             locals_[src] = info
     if low.priorities:
         # pan's _priority: the proctype's tag for an active process (1 without one, and
@@ -2150,6 +2194,11 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
         info = ctx.locals[p.name]
         value = arg.value() if isinstance(arg, Channel) else arg if isinstance(arg, Expr.__args__) else Const(arg)
         prog.append(Assign(Name(info.name), wrap(value, info.bounds, False) if not isinstance(value, Const) else Const(_wrap_value(value.value, info.bounds))))
+    for name, chans in ctx.chans.items():
+        if name in ctx.locals:  # a record's channel fields (``declare_instance``): its new channels
+            info = ctx.locals[name]
+            prog.extend(Assign(Name(info.name) if info.size is None else Index(info.name, Const(k)), ch.value())
+                        for k, ch in enumerate(chans))
     created = {id(d) for d in inst.graph.created}
     inits = []
     for d in inst.graph.locals:
@@ -2479,8 +2528,12 @@ def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Optional
 def _local_channels(g: Graph, low: Lowering, known: dict) -> int:
     """How many channels a process of graph ``g`` creates (Spin: all of them when it is
     created, an array one per element)."""
-    return sum(low.const(d.size, known) if d.size is not None else 1
-               for d in g.locals if d.type == "chan" and isinstance(d.init, S.ChanInit))
+    def created(d: S.VarDecl) -> int:
+        n = low.const(d.size, known) if d.size is not None else 1
+        if d.type in low.typedefs:
+            return n * len(records.created_channels(low.typedefs, d.type, lambda e: low.const(e, known)))
+        return n if d.type == "chan" and isinstance(d.init, S.ChanInit) else 0
+    return sum(created(d) for d in g.locals)
 
 
 def slot_channel_bases(low: Lowering, instances: list, slots: ProcessSlots) -> dict[str, tuple]:
