@@ -1251,3 +1251,32 @@ def unset(seed: int) -> str:
         n = 2 if p == 0 and r.random() < 0.3 else 1
         lines.append(f"active [{n}] proctype P{p}() {{ {decl}{text} }}")
     return "\n".join(lines) + "\n"
+
+
+def timed_claimed(seed: int, reverse: bool = False) -> str:
+    """``spin_claimed(seed)`` with ``timeout`` in its never claim (issue 28; a stream of its
+    own): options ``timeout``, ``timeout -> goto`` a later state or the end (a violation),
+    ``timeout`` in a conjunction, beside the claim's ``else`` (which pan tries first with
+    the timeout bit off: both may move) and ``d_step { c1 -> c2 }`` options of conditions.
+    Half the models have no ``timeout`` in the processes (pan then compiles no timeout code
+    and the claim's ``timeout`` never holds).  ``reverse``: each claim state's options in
+    reverse order (``spin_claimed``)."""
+    import re
+
+    r = random.Random(seed * 7331 + 28)
+    text = spin_claimed(seed, reverse)
+    head, claim = text.split("never {", 1)
+    if r.random() < 0.5:  # no timeout in the system
+        head = head.replace("atomic { timeout -> ", "atomic { g1 < 2 -> ").replace(
+            ":: timeout -> g1 = n", ":: g1 == n -> g1 = n").replace(":: timeout -> n++", ":: g0 < 3 -> n++")
+    labels = re.findall(r"\b(S\d|accept_s|E\d):", claim)
+    out = []
+    for part in claim.split(" od"):
+        if "do " in part and r.random() < 0.8:
+            later = [lb for lb in labels if lb.startswith("E")] + labels[1:]
+            option = r.choice([":: timeout", f":: timeout -> goto {r.choice(later)}" if later else ":: timeout",
+                               ":: (timeout && g0 < 2)", ":: (timeout || g1 == 1) -> skip",
+                               f":: d_step {{ g0 < 2 -> g1 != 1 }}", ":: d_step { timeout -> g0 == 0 }"])
+            part = part.replace("do ", f"do {option} ", 1) if reverse else part + " " + option
+        out.append(part)
+    return head + "never {" + " od".join(out)

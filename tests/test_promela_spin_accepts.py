@@ -90,28 +90,69 @@ def test_dstep_spin_rejects(text, words, spin_refuses, tmp_path):
             spin_counts(text, tmp_path)
 
 
-# 3. Inside a never claim: Spin 6.5.2 accepts d_step and timeout (we still refuse them, and
-# say so), and reports a declaration as an error ("never_0 defines local n").
+# 3. Inside a never claim: d_step and timeout, as pan 6.5.2 runs them (pan's timeout bit:
+# off at the claim's first try, on at its second where the system cannot move or the claim
+# has no move, passed on to the system's next step; never set where no proctype's text has
+# a timeout).  A declaration Spin reports as an error ("never_0 defines local n").
+_LOOP = "byte x; active proctype A() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }\n"
+_TIMED = "byte x; active proctype A() { do :: x < 2 -> x++ :: timeout -> x = 5; break od }\n"
 NEVER = [
+    # (model, Spin's states, error)
+    (_LOOP + "never { do :: d_step { x == 3 -> skip } -> break :: else od; accept: do :: true od }", 15, False),
+    # no timeout in any proctype: pan has no timeout code, the claim's timeout never holds
     ("byte x; active proctype A() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }\n"
-     "never { do :: d_step { x == 3 -> skip } -> break :: else od; accept: do :: true od }",
-     ("m.pml:2:15", "d_step inside a never claim", "Spin 6.5.2 accepts it"), True),
-    ("byte x; active proctype A() { do :: x < 3 -> x++ :: x == 3 -> break od }\n"
-     "never { do :: timeout -> break :: else od }",
-     ("m.pml:2:15", "timeout inside a never claim", "Spin 6.5.2 accepts it"), True),
-    ("byte x; active proctype A() { do :: x < 3 -> x++ :: x == 3 -> x = 0 od }\n"
-     "never { byte n; do :: x == 3 -> break :: else od }",
-     ("m.pml:2:14", "declarations inside a never claim", "Spin reports them as an error too"), False),
+     "never { do :: timeout -> break :: else od }", 8, False),
+    # a timeout in a proctype no one runs is enough for pan
+    ("byte x; active proctype A() { do :: x < 3 -> x++ :: x == 3 -> break od }\nproctype Z() { timeout }\n"
+     "never { do :: timeout -> break :: else od }", 10, True),
+    ("byte x; active proctype A() { do :: x < 3 -> x++ :: x == 3 -> break od; timeout }\n"
+     "never { do :: timeout -> break :: else od }", 9, True),
+    ("byte x; active proctype A() { do :: x < 3 -> x++ :: timeout -> x = 0 od }\n"
+     "never { do :: timeout -> break :: else od }", 8, True),
+    # the claim has no move with the bit off: it moves with it on, and the system's timeout
+    # move is enabled beside x++
+    (_TIMED + "never { S: do :: timeout -> goto T :: x == 9 od; T: do :: true od }", 9, False),
+    (_TIMED + "never { S: do :: timeout -> goto T :: else od; T: do :: x < 5 od }", 7, False),
+    (_TIMED + "never { do :: d_step { (timeout || x == 2) -> x < 9 } -> break :: x < 3 od; do :: true od }",
+     10, False),
+    # a blocked atomic process hands over to the claim
+    ("byte x, y; active proctype A() { atomic { x = 1; y == 1; x = 2 } } "
+     "active proctype B() { do :: timeout -> y = 1; break :: x == 2 -> break od }\n"
+     "never { do :: timeout -> assert(x != 1) :: x < 3 od }", 10, True),
+    # after a stutter move the bit is on
+    ("byte x; active proctype A() { x = 1; timeout; x = 2 }\n"
+     "never { do :: timeout && x == 2 -> break :: x < 3 od; accept: do :: timeout od }", 6, False),
 ]
 
 
-@pytest.mark.parametrize("text,words,spin_accepts", NEVER)
-def test_never_claim_refusals_say_what_spin_does(text, words, spin_accepts, tmp_path):
-    message = refused(text)
-    for w in words:
+@pytest.mark.parametrize("text,stored,error", NEVER)
+def test_never_claim_dstep_and_timeout_count_as_spin(text, stored, error, tmp_path):
+    check_pinned(text, stored, error, tmp_path)
+
+
+def test_never_claim_timeout_acceptance_as_pan(tmp_path):
+    """The accepting loop on ``timeout`` after the system has stopped: pan -a finds the
+    acceptance cycle (stutter moves, the bit on), and so do we."""
+    from tests.spin_oracle import our_acceptance, spin_acceptance
+
+    text = NEVER[-1][0]
+    assert our_acceptance(text)
+    if spin_available():
+        assert spin_acceptance(text, tmp_path)
+
+
+def test_never_claim_dstep_that_blocks_is_an_error_as_in_pan(tmp_path):
+    """pan: "block in d_step seq" (its search stops); ours: a fault."""
+    text = _LOOP + "never { do :: d_step { x >= 2 -> x == 3 } -> break :: else od; do :: x == 1 od }"
+    assert our_counts(text).error
+    if spin_available():
+        assert spin_counts(text, tmp_path).error
+
+
+def test_never_claim_declarations_refused_as_spin_reports_them():
+    message = refused(_LOOP + "never { byte n; do :: x == 3 -> break :: else od }")
+    for w in ("m.pml:2:14", "declarations inside a never claim", "Spin reports them as an error too"):
         assert w in message, message
-    if spin_available() and spin_accepts:
-        spin_counts(text, tmp_path)  # raises SpinRefused if Spin refused it
 
 
 # 2. typedef field initialisers (already read as Spin does), and the initialiser of a global

@@ -48,7 +48,7 @@ from frontends.kit import Span
 from frontends.promela import events, records, syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
-                                     cycle_assertions, np_claim, product)
+                                     claim_timeouts, cycle_assertions, np_claim, product)
 from frontends.promela.normal import alternatives, normal_guard
 from frontends.promela import pointsto, rvpoll
 
@@ -1786,6 +1786,8 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
     """The never claim's transitions with their guards (conditions over the system state)."""
     ctx = Ctx(None, {}, {})
     out = []
+    etim = find_node(tuple(u for u in low.program.units if isinstance(u, (S.Proctype, S.Init, S.Inline))),
+                     lambda n: isinstance(n, S.Special) and n.name == "timeout") is not None
     for t in g.transitions:
         if t.kind == "end":  # the claim is removed last (see ``claim``)
             out.append(ClaimStep(t.src, t.dst, conj(*(tr.counter(i).at(0) for i in tr.instances)),
@@ -1794,9 +1796,10 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
         if t.escape:
             raise low.error("unsupported construct: unless inside a never claim", t.stmt.pos)
         for guard, prog in transition_alternatives(low, tr, g, t, ctx):
-            if any(isinstance(x, Name) and x.name == _TIMEOUT for x in walk.subexpressions(guard)):
-                raise low.error("unsupported construct: timeout inside a never claim (Spin 6.5.2 accepts it; "
-                                "when pan's claim sees it true is not worked out here)", t.stmt.pos)
+            if not etim:
+                # pan's claim reads timeout as its search's bit, which only pan's ETIM code
+                # sets, compiled in where a proctype's text has a timeout: false otherwise
+                guard = substitute(guard, _TIMEOUT, FALSE)
             if any(isinstance(x, Name) and x.name.startswith(ENABLED) for x in walk.subexpressions(guard)):
                 raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
@@ -2812,8 +2815,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         full.append(conj(tr.counter(st.inst).at(st.src), st.guard))
     if atomic_pids:
         low.variables.append(owner.variable(atomic_pids))
+    claim_timeout = claim is not None and any(_TIMEOUT in walk.names_read(st.guard) for st in claim[1])
     carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None,
-                                         unranked if unranked and len(unranked) == len(steps_before) else None)
+                                         unranked if unranked and len(unranked) == len(steps_before) else None,
+                                         claim_timeout)
     turn = functools.partial(_turn, owner, atomic_pids, at_guard, claim is not None)
     # one rewriter for every guard and program: they share their subexpressions
     with_timeout = walk.substituter({Name(_TIMEOUT): timeout})
@@ -2830,6 +2835,9 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     terminal = _valid_end(low, tr, instances)
     if claim is not None:
         claim_graph, claim_moves = claim
+        # the value of timeout at the claim's turn (the carried bit is 0 there)
+        claim_moves = claim_timeouts(claim_moves, _TIMEOUT, fold(substitute(timeout, CLAIM_CARRY, Const(0)))
+                                     if carry else timeout, carry)
         prod = product(summands, [st.holder() is not None for st in steps], claim_moves, claim_graph,
                        atomic_free=owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
                        holder_blocked=disj(*blocked) if atomic_pids else FALSE,
@@ -2904,7 +2912,7 @@ def _weak_fairness(instances, non_progress: bool, atomic_free: Expr,
 
 
 def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,
-              claimed: bool, unranked: Optional[list] = None) -> tuple[bool, dict, Expr]:
+              claimed: bool, unranked: Optional[list] = None, claim_timeout: bool = False) -> tuple[bool, dict, Expr]:
     """``(carry, at_guard, timeout)``: whether the claim product carries timeout through
     atomic sequences (``claim.CARRY``), each atomic pid's "can move where it holds control"
     and the value of ``timeout`` (``full``: each step's guard with its location;
@@ -2915,6 +2923,9 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
     # (only where a holder may read it: a step from where a process may hold control tests
     # timeout; elsewhere the carried bit would only cost state and graph size)
     carry = claimed and any(st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
+    # a claim move made with its timeout bit on passes it to the system's next step
+    # (``claim.claim_timeouts``), whose timeout moves then are enabled
+    carry = carry or claim_timeout and any(_reads_timeout(st) for st in steps)
     holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
     at_guard = {}
     for pid in atomic_pids:
@@ -2926,7 +2937,7 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
                                    _TIMEOUT, holder_timeout)
     timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in (full if unranked is None else unranked)]))
     if carry:
-        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
+        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)) if atomic_pids else TRUE, timeout))
     return carry, at_guard, timeout
 
 
