@@ -281,3 +281,28 @@ def test_record_channels_move_with_their_processes(tmp_path):
     detection = detect(model)
     assert detection.group.order == 6
     assert verify(model, [g.permutation for g in detection.group.generators]).ok
+
+
+@needs_spin
+@pytest.mark.parametrize("seed", range(4))
+def test_random_unset_chans_and_dstep_jumps_agree_with_spin(seed, tmp_path):
+    """``promela_gen.unset``: operations on chan variables naming no channel, goto inside
+    d_step (the recorded run: results/differential_promela_unset.md)."""
+    from tests.promela_gen import unset
+
+    agree(unset(seed), tmp_path)
+
+
+@needs_spin
+@pytest.mark.parametrize("seed", range(4))
+def test_random_claims_with_timeout_and_dstep_agree_with_spin(seed, tmp_path):
+    """``promela_gen.timed_claimed``: timeout and d_step in the never claim."""
+    from tests.promela_gen import timed_claimed
+    from tests.spin_oracle import claim_order_artifact
+
+    text = timed_claimed(seed)
+    why = compare(text, tmp_path)
+    if why is not None and why.startswith("states") and claim_order_artifact(
+            text, timed_claimed(seed, reverse=True), tmp_path):
+        why = None  # pan's search order under a claim (README)
+    assert why is None, why
