@@ -369,17 +369,7 @@ class Lowering:
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
             if not levels or made is None or d.name not in made:
                 raise self.error("an initialised channel is declared here only as a record's field", d.pos)
-            # Spin creates the channels with the record, and the field is a chan variable
-            # holding their numbers (one per element of its flat array)
-            chans = made[d.name]
-            out = self.declare(dataclasses.replace(d, init=None), prefix, owner, known, None, levels)
-            running = owner is None or known.get("__running__")
-            values = tuple(ch.ident if running and not ch.offset and ch.alive is None else 0 for ch in chans)
-            k = next(k for k, v in enumerate(self.variables) if v.name == prefix + d.name)
-            v = self.variables[k]
-            assert v.length == len(values), (v.name, v.length, len(values))
-            self.variables[k] = dataclasses.replace(v, init=tuple((x,) for x in values))
-            return out
+            return self.channel_field(d, prefix, owner, known, levels, made[d.name])
         size = self.const(d.size, known) if d.size is not None else None
         if size is not None and size <= 0:
             raise self.error(f"array size must be positive, got {size}", d.pos)
@@ -467,6 +457,22 @@ class Lowering:
                                       "shrink its size (Spin itself needs -DVECTORSZ past 1024 bytes)")
         if refusal is not None:
             raise self.error(refusal, pos)
+
+    def channel_field(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict, levels: tuple,
+                      chans: list[Channel]) -> list:
+        """Declare a record's initialised ``chan`` field ``d`` (``levels``: see ``declare``):
+        Spin creates its channels (``chans``, one per element of its flat array) with the
+        record, and the field is a chan variable holding their numbers -- from the start
+        where the record exists then (a global, a running process's local), else set by
+        ``run`` (``local_initialisers``)."""
+        out = self.declare(dataclasses.replace(d, init=None), prefix, owner, known, None, levels)
+        running = owner is None or known.get("__running__")
+        values = tuple(ch.ident if running and not ch.offset and ch.alive is None else 0 for ch in chans)
+        k = next(k for k, v in enumerate(self.variables) if v.name == prefix + d.name)
+        v = self.variables[k]
+        assert v.length == len(values), (v.name, v.length, len(values))
+        self.variables[k] = dataclasses.replace(v, init=tuple((x,) for x in values))
+        return out
 
     def record_channels(self, d: S.VarDecl, known: dict, prefix: str, owner: Optional[str],
                         ident: Optional[int] = None, alive: Optional[str] = None,
@@ -2046,8 +2052,6 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
             if d.size is None and not chans[d.name][0].offset:
                 known[d.name] = chans[d.name][0].ident  # ``chan c = mine`` reads it
             continue
-        if d.name in locals_:
-            raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
         # A declaration after the first statement is a step (``cfg.declarations_as_steps``):
         # the variable is 0 until control passes it.
         # (A typedef variable's step is empty: its fields keep what creation gave them.)
@@ -2056,19 +2060,8 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
         if inst.running and id(d) in created and tr is not None:
             ctx = Ctx(inst, locals_, chans)
             evaluate = functools.partial(initial_value, low, tr, ctx=ctx)
-        made = None
-        if d.type in low.typedefs and _creates_channels(low, d.type):
-            # created with the process wherever the record is declared (pan's addproc), in
-            # declaration order among its other channels; kept in ``chans`` under the
-            # fields' flat names (never a source name), for ``local_initialisers`` and
-            # ``reset_program``
-            if first_ident is None:
-                made = low.record_channels(d, known, inst.prefix + ".", owner)
-            else:
-                made = low.record_channels(d, known, inst.prefix + ".", owner, first_ident[0],
-                                           f"{inst.prefix}.pc", first_ident[1])
-                first_ident = (first_ident[0] + sum(map(len, made.values())), first_ident[1])
-            chans.update(made)
+        made, first_ident = _local_record_channels(low, inst, d, known, first_ident)
+        chans.update(made or {})
         for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate, made=made):
             locals_[src] = info
     if low.priorities:
@@ -2084,6 +2077,22 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
                                      ((g.entry if inst.running else 0,),), None, owner,
                                      value_names=location_names(g, low.pre.origin)))
     return Ctx(inst, locals_, chans)
+
+
+def _local_record_channels(low: Lowering, inst: Instance, d: S.VarDecl, known: dict,
+                           first_ident: Optional[tuple]) -> tuple[Optional[dict], Optional[tuple]]:
+    """The channels local record ``d`` of ``inst`` creates (None: none), and the number the
+    process's next channel gets (``first_ident``, advanced).  Spin creates them with the
+    process wherever the record is declared (pan's ``addproc``), in declaration order among
+    its other channels; ``declare_instance`` keeps them in the ``Ctx``'s ``chans`` under the
+    fields' flat names (never a source name), for ``local_initialisers`` and ``reset_program``."""
+    if d.type not in low.typedefs or not _creates_channels(low, d.type):
+        return None, first_ident
+    if first_ident is None:
+        return low.record_channels(d, known, inst.prefix + ".", inst.owner), None
+    made = low.record_channels(d, known, inst.prefix + ".", inst.owner, first_ident[0], f"{inst.prefix}.pc",
+                               first_ident[1])
+    return made, (first_ident[0] + sum(map(len, made.values())), first_ident[1])
 
 
 def location_names(g: Graph, origin: Callable[[int], tuple[str, int]]) -> tuple[tuple[int, str], ...]:
