@@ -77,6 +77,14 @@ def test_dstep_goto_counts(text, stored, error, tmp_path):
      ("m.pml:1:45", "goto M leaves the d_step", "Spin rejects it too"), True),
     ("byte x; active proctype A() { goto M; d_step { x++; M: x++ } }",
      ("m.pml:1:31", "goto M jumps into a d_step", "Spin rejects it too"), True),
+    # Spin 6.5.2's "jump into d_step sequence" for a jump to a d_step's start too: a goto to
+    # a label on it, a break out of a loop that a d_step follows (not to an if/do option's)
+    ("byte x, c; active proctype P() { x = 0; goto L; x = 3; L: d_step { x = 1; x = 2 } }",
+     ("m.pml:1:41", "goto L jumps to the start of a d_step", "Spin rejects it too"), True),
+    ("byte x, c; active proctype P() { do :: c < 1 -> c++ :: else -> break od; d_step { x = 1; x = 2 } }",
+     ("m.pml:1:64", "break jumps to the start of a d_step", "Spin rejects it too"), True),
+    ("byte x, c; active proctype P() { if :: do :: c < 1 -> c++ :: else -> break od fi; d_step { x = 1 } }",
+     ("m.pml:1:70", "break jumps to the start of a d_step", "Spin rejects it too"), True),
     # 4. Spin 6.5.2: "run operator in d_step"
     ("byte x; proctype P() { x++ } init { d_step { x = 1; run P() } }",
      ("m.pml:1:53", "run inside d_step", "Spin rejects it too"), True),
@@ -88,6 +96,17 @@ def test_dstep_spin_rejects(text, words, spin_refuses, tmp_path):
     if spin_available() and spin_refuses:
         with pytest.raises(SpinRefused):
             spin_counts(text, tmp_path)
+
+
+@pytest.mark.parametrize("text,stored", [
+    # a jump to a loop or an if whose option starts with a d_step: Spin accepts it
+    ("byte x, c; active proctype P() { c = 0; goto L; c = 3; L: do :: d_step { c < 1 -> c++ } :: else -> break od }",
+     5),
+    ("byte x, c; active proctype P() { c = 0; goto L; c = 3; L: if :: d_step { c < 1 -> c++ } :: else fi }", 4),
+    ("byte x, c; active proctype P() { do :: c < 1 -> c++ :: else -> break od; skip; d_step { x = 1; x = 2 } }", 7),
+])
+def test_jumps_near_a_dstep_spin_accepts(text, stored, tmp_path):
+    check_pinned(text, stored, False, tmp_path)
 
 
 # 3. Inside a never claim: d_step and timeout, as pan 6.5.2 runs them (pan's timeout bit:

@@ -121,6 +121,11 @@ class _Builder:
         self.unlesses: list[tuple[int, list[int], int]] = []
         #: the labels inside d_steps (no location of the graph: a d_step is one step)
         self.dstep_labels: set[str] = set()
+        #: where a d_step that is a statement of a sequence (not an option's first) starts,
+        #: and each break's (target, position): Spin 6.5.2 refuses a goto or break to such
+        #: a d_step ("jump into d_step sequence"), checked in ``build_graph``
+        self.dstep_entries: set[int] = set()
+        self.breaks: list[tuple[int, Span]] = []
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.origin(pos.line)
@@ -208,6 +213,7 @@ class _Builder:
         elif isinstance(s, S.Break):
             if brk is None:
                 raise self.error("break outside a do loop", s.pos)
+            self.breaks.append((brk, s.pos))
             if option_head:
                 self.add(at, brk, "goto", s, s.pos)
             else:
@@ -250,6 +256,8 @@ class _Builder:
                 self.atomic_block = outer
             else:
                 _check_dstep(self, s.body)
+                if not option_head:
+                    self.dstep_entries.add(at)
                 self.add(at, cont, "dstep", s, s.pos)
         elif isinstance(s, S.Unless):
             self.unless(s, at, cont, brk, option_head)
@@ -497,6 +505,11 @@ def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozens
             if b.root(b.labels[label]) == b.root(ref):
                 raise b.error(f"goto {label} jumps to itself (an infinite loop without steps)", pos)
             b.alias[ref] = b.labels[label]
+    for target, what, pos in [(b.labels.get(label), f"goto {label}", pos) for _, label, pos, _, _ in b.pending_gotos] \
+            + [(target, "break", pos) for target, pos in b.breaks]:
+        if target is not None and b.root(target) in b.dstep_entries:
+            raise b.error(f"{what} jumps to the start of a d_step (Spin rejects it too: jump into d_step "
+                          "sequence)", pos)
     for a in list(b.alias):
         seen = set()
         x = a
