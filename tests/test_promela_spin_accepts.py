@@ -273,6 +273,14 @@ RECORD_CHANNELS = [
     ("typedef R { chan c = [1] of { byte }; byte x }\nbyte i;\n"
      "proctype P() { byte k; R r; k = _pid; r.c!k; r.c?r.x }\n"
      "init { do :: i < 2 -> i++; run P() :: i == 2 -> break od }", 61, False),
+    # a record's channel passed to run, from init's local record and from a global array
+    ("typedef R { chan c = [1] of { byte }; byte x }\nproctype P(chan q) { q!1 }\n"
+     "init { R r; run P(r.c); r.c?r.x; assert(r.x == 1) }", 9, False),
+    ("typedef R { chan c = [1] of { byte }; byte x }\nR g[2];\nproctype P(chan q) { q!_pid }\n"
+     "init { byte i; do :: i < 2 -> run P(g[i].c); i++ :: else -> break od; g[1].c?g[0].x }", 50, False),
+    # a rendezvous channel in a record
+    ("typedef R { chan c = [0] of { byte }; byte x }\nR g;\nactive proctype P() { g.c!1 }\n"
+     "active proctype Q() { g.c?g.x }", 4, False),
     # two proctypes that may take one pid, with different numbers of channels
     ("typedef R { chan c = [1] of { byte } }\nproctype P() { R r; r.c!_pid; r.c?_ }\n"
      "proctype Q() { byte y; R rs[2]; rs[1].c!7; rs[1].c?y }\n"
