@@ -30,7 +30,9 @@ backward ``goto`` into themselves (also as the sequence's last element).
 channels and channels chosen at run time); ``iterating(seed)`` adds Spin 6's ``for`` and
 ``select``.  ``scheduled(seed)`` is about how pan schedules processes: ``provided`` clauses,
 ``unless`` (nested too), ``enabled(pid)``, ``_last``, and priorities (``priority`` tags on
-proctypes and ``run``, ``set_priority``, ``get_priority``, ``_priority``).
+proctypes and ``run``, ``set_priority``, ``get_priority``, ``_priority``).  ``unset(seed)``
+operates on ``chan`` variables that may name no channel and jumps with ``goto`` inside
+``d_step``; ``timed_claimed(seed)`` puts ``timeout`` and ``d_step`` in ``spin_claimed``'s claims.
 """
 from __future__ import annotations
 
