@@ -85,6 +85,8 @@ def test_dstep_goto_counts(text, stored, error, tmp_path):
      ("m.pml:1:64", "break jumps to the start of a d_step", "Spin rejects it too"), True),
     ("byte x, c; active proctype P() { if :: do :: c < 1 -> c++ :: else -> break od fi; d_step { x = 1 } }",
      ("m.pml:1:70", "break jumps to the start of a d_step", "Spin rejects it too"), True),
+    ("byte x, c; active proctype P() { atomic { x = 0; goto L; x = 3; L: d_step { x = 1; x = 2 } } }",
+     ("m.pml:1:50", "goto L jumps to the start of a d_step", "Spin rejects it too"), True),
     # 4. Spin 6.5.2: "run operator in d_step"
     ("byte x; proctype P() { x++ } init { d_step { x = 1; run P() } }",
      ("m.pml:1:53", "run inside d_step", "Spin rejects it too"), True),
@@ -104,6 +106,12 @@ def test_dstep_spin_rejects(text, words, spin_refuses, tmp_path):
      5),
     ("byte x, c; active proctype P() { c = 0; goto L; c = 3; L: if :: d_step { c < 1 -> c++ } :: else fi }", 4),
     ("byte x, c; active proctype P() { do :: c < 1 -> c++ :: else -> break od; skip; d_step { x = 1; x = 2 } }", 7),
+    # a break inside an atomic sequence, a jump to an atomic sequence that starts with one
+    ("byte x, c; active proctype P() { atomic { do :: c < 1 -> c++ :: else -> break od }; d_step { x = 1; x = 2 } }",
+     4),
+    ("byte x, c; active proctype P() { atomic { do :: c < 1 -> c++ :: else -> break od; d_step { x = 1; x = 2 } } }",
+     3),
+    ("byte x, c; active proctype P() { x = 0; goto L; x = 3; L: atomic { d_step { x = 1; x = 2 }; x = 3 } }", 4),
 ])
 def test_jumps_near_a_dstep_spin_accepts(text, stored, tmp_path):
     check_pinned(text, stored, False, tmp_path)

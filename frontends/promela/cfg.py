@@ -124,8 +124,11 @@ class _Builder:
         #: where a d_step that is a statement of a sequence (not an option's first) starts,
         #: and each break's (target, position): Spin 6.5.2 refuses a goto or break to such
         #: a d_step ("jump into d_step sequence"), checked in ``build_graph``
+        #: (not a break inside an atomic sequence, nor a jump to an atomic sequence that
+        #: starts with the d_step: Spin accepts those)
         self.dstep_entries: set[int] = set()
-        self.breaks: list[tuple[int, Span]] = []
+        self.atomic_starts: set[int] = set()
+        self.breaks: list[tuple[int, Span, int]] = []
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.origin(pos.line)
@@ -213,7 +216,7 @@ class _Builder:
         elif isinstance(s, S.Break):
             if brk is None:
                 raise self.error("break outside a do loop", s.pos)
-            self.breaks.append((brk, s.pos))
+            self.breaks.append((brk, s.pos, self.atomic_block))
             if option_head:
                 self.add(at, brk, "goto", s, s.pos)
             else:
@@ -251,6 +254,7 @@ class _Builder:
                     self.atomic_blocks += 1
                     self.atomic_block = self.atomic_blocks
                 self.atomic_depth += 1
+                self.atomic_starts.add(at)
                 self.seq(s.body, at, cont, brk, option_head)
                 self.atomic_depth -= 1
                 self.atomic_block = outer
@@ -506,8 +510,8 @@ def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozens
                 raise b.error(f"goto {label} jumps to itself (an infinite loop without steps)", pos)
             b.alias[ref] = b.labels[label]
     for target, what, pos in [(b.labels.get(label), f"goto {label}", pos) for _, label, pos, _, _ in b.pending_gotos] \
-            + [(target, "break", pos) for target, pos in b.breaks]:
-        if target is not None and b.root(target) in b.dstep_entries:
+            + [(target, "break", pos) for target, pos, block in b.breaks if block == 0]:
+        if target is not None and b.root(target) in b.dstep_entries - b.atomic_starts:
             raise b.error(f"{what} jumps to the start of a d_step (Spin rejects it too: jump into d_step "
                           "sequence)", pos)
     for a in list(b.alias):
