@@ -480,6 +480,17 @@ def _escapes(b: _Builder, trans: list[dict]) -> dict[int, list[int]]:
     return groups
 
 
+def _check_jumps_to_dsteps(b: _Builder) -> None:
+    """Refuse, as Spin 6.5.2 does ("jump into d_step sequence"), a ``goto`` to a d_step
+    statement's start and a ``break`` outside atomic sequences to one (``dstep_entries``;
+    the jumps resolved: ``b.alias`` is complete)."""
+    for target, what, pos in [(b.labels.get(label), f"goto {label}", pos) for _, label, pos, _, _ in b.pending_gotos] \
+            + [(target, "break", pos) for target, pos, block in b.breaks if block == 0]:
+        if target is not None and b.root(target) in b.dstep_entries - b.atomic_starts:
+            raise b.error(f"{what} jumps to the start of a d_step (Spin rejects it too: jump into d_step "
+                          "sequence)", pos)
+
+
 def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozenset[str] = frozenset()) -> Graph:
     """The automaton of ``body``; ``origin`` maps preprocessed lines to source lines;
     ``visible``: the labels of ``body`` that remote references ``P@L`` name."""
@@ -509,11 +520,7 @@ def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozens
             if b.root(b.labels[label]) == b.root(ref):
                 raise b.error(f"goto {label} jumps to itself (an infinite loop without steps)", pos)
             b.alias[ref] = b.labels[label]
-    for target, what, pos in [(b.labels.get(label), f"goto {label}", pos) for _, label, pos, _, _ in b.pending_gotos] \
-            + [(target, "break", pos) for target, pos, block in b.breaks if block == 0]:
-        if target is not None and b.root(target) in b.dstep_entries - b.atomic_starts:
-            raise b.error(f"{what} jumps to the start of a d_step (Spin rejects it too: jump into d_step "
-                          "sequence)", pos)
+    _check_jumps_to_dsteps(b)
     for a in list(b.alias):
         seen = set()
         x = a
