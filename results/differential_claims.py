@@ -1,7 +1,8 @@
 """Differential testing of never claims against Spin: random models with claims as Spin users
 write them.
 
-    python results/differential_claims.py [-n 200] [--workers 2] [-o results/differential_claims.md]
+    python results/differential_claims.py [-n 200] [--workers 2] [--generator timed_claimed]
+        [-o results/differential_claims.md]
 
 Runs ``-n`` random models of ``tests/promela_gen.py``'s ``spin_claimed`` (seeds 0..n-1: the
 random model of ``model(seed)`` plus a process taking ``timeout`` moves inside and outside
@@ -10,6 +11,7 @@ never claim with polls, ``atomic`` sequences, ``assert`` and Spin's ``atomic { g
 assert(!g) }``, polls of rendezvous channels too) through Spin and through symdetect, as ``results/differential_promela.py``
 does (``tests/spin_oracle.compare``: pan's "states, stored" without ``-DNOCLAIM`` and its
 error verdict against ``explore --spin-states``), and prints a markdown table.
+``--generator timed_claimed``: the same models with ``timeout`` and ``d_step`` in the claim.
 """
 from __future__ import annotations
 
@@ -30,18 +32,20 @@ sys.path.insert(0, str(HERE / "results"))
 from differential_promela import _setup, machine  # noqa: E402
 
 
-def _one(seed: int) -> tuple:
+def _one(job: tuple) -> tuple:
+    seed, generator = job
     gen, oracle = _setup(str(HERE))
     from detect.errors import InputError
 
-    text = gen.spin_claimed(seed)
+    make = getattr(gen, generator)
+    text = make(seed)
     start = time.perf_counter()
     order = False
     try:
         with tempfile.TemporaryDirectory(prefix="diffc") as d:
             why = oracle.compare(text, Path(d))
             if why is not None and why.startswith("states") and oracle.claim_order_artifact(
-                    text, gen.spin_claimed(seed, reverse=True), Path(d)):
+                    text, make(seed, reverse=True), Path(d)):
                 why = None
                 order = True
         outcome = "agree" if why is None else f"disagree: {why}"
@@ -61,12 +65,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", type=int, default=200, help="random models (seeds 0..n-1)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--generator", default="spin_claimed", choices=("spin_claimed", "timed_claimed"))
     ap.add_argument("-o", "--output", type=Path, default=None, help="also write the markdown here")
     args = ap.parse_args()
     start = time.perf_counter()
     results = []
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
-        for r in pool.imap_unordered(_one, range(args.n)):
+        for r in pool.imap_unordered(_one, [(seed, args.generator) for seed in range(args.n)]):
             results.append(r)
             print(f"seed {r[0]}: {r[1][:150]}", file=sys.stderr, flush=True)  # progress
     results.sort()
@@ -79,7 +84,7 @@ def main() -> None:
     md = [f"Machine: {machine()}. Took {took:.0f} s.", "",
           "| generator | models | compared | agree | disagree | crash | rejected by us | Spin gives no count |",
           "|---|---:|---:|---:|---:|---:|---:|---:|",
-          f"| spin_claimed | {len(results)} | {compared} | {kinds['agree']} | {kinds['disagree']} | {kinds['crash']} "
+          f"| {args.generator} | {len(results)} | {compared} | {kinds['agree']} | {kinds['disagree']} | {kinds['crash']} "
           f"| {kinds['rejected']} | {kinds['spin refused']} |", "",
           f"{with_atomic} of the agreeing models have an `atomic` sequence in their claim, {len(polled)} "
           f"poll a rendezvous channel in it (pan's error \"error to poll rendezvous channel\"; seeds "
@@ -95,8 +100,9 @@ def main() -> None:
     if args.output:
         args.output.write_text("# Differential testing of never claims against Spin\n\n"
                                "Printed by `python results/differential_claims.py -n "
-                               f"{args.n} --workers {args.workers}` (random models with claims as Spin users write "
-                               "them, `promela_gen.spin_claimed`; see the script's docstring).\n\n" + text)
+                               f"{args.n} --workers {args.workers} --generator {args.generator}` (random models "
+                               f"with claims as Spin users write them, `promela_gen.{args.generator}`; see the "
+                               "script's docstring).\n\n" + text)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,9 @@ backward ``goto`` into themselves (also as the sequence's last element).
 channels and channels chosen at run time); ``iterating(seed)`` adds Spin 6's ``for`` and
 ``select``.  ``scheduled(seed)`` is about how pan schedules processes: ``provided`` clauses,
 ``unless`` (nested too), ``enabled(pid)``, ``_last``, and priorities (``priority`` tags on
-proctypes and ``run``, ``set_priority``, ``get_priority``, ``_priority``).
+proctypes and ``run``, ``set_priority``, ``get_priority``, ``_priority``).  ``unset(seed)``
+operates on ``chan`` variables that may name no channel and jumps with ``goto`` inside
+``d_step``; ``timed_claimed(seed)`` puts ``timeout`` and ``d_step`` in ``spin_claimed``'s claims.
 """
 from __future__ import annotations
 
@@ -1260,3 +1262,143 @@ def mixed(seed: int) -> str:
                      # operation on one is its error, which we miss (reported separately)
                      f"end: false }}")
     return "\n".join(lines) + "\n"
+
+
+#: marks a ``chan`` variable ``unset`` declares without a channel (``spin_oracle.neutralise``
+#: gives it one, so that counts past pan's "ref to uninitialized chan name" are comparable)
+UNSET = "/* unset */"
+
+
+def unset(seed: int) -> str:
+    """A random model over two constructs of issue 28: send, receive, poll and ``len``/
+    ``empty``/``nempty``/``full``/``nfull`` on ``chan`` variables that may name no channel
+    (pan's "ref to uninitialized chan name": declared without one, assigned a channel on
+    some paths only, in ``if`` options beside ``else`` or ``timeout``, in ``atomic`` and
+    ``d_step``), and ``goto`` with labels inside ``d_step`` (backward loops over a counter
+    the d_step resets, forward jumps past statements, labels inside ``if``/``do`` options,
+    buffered sends and receives inside).  Each unset declaration carries ``UNSET``."""
+    r = random.Random(seed * 53 + 2828)
+    caps = {"q0": r.choice([1, 2, 2]), "q1": r.choice([0, 1, 2])}
+    lines = ["byte g0, g1;"] + [f"chan {c} = [{k}] of {{ byte }};" for c, k in caps.items()]
+    glob = r.random() < 0.5
+    if glob:
+        lines.append(f"chan u {UNSET};")
+    buffered = [c for c, k in caps.items() if k > 0]
+    labels = [0]
+
+    def label() -> str:
+        labels[0] += 1
+        return f"D{labels[0]}"
+
+    def var_op(v: str) -> str:
+        k = r.randrange(8)
+        if k < 2:
+            return f"{v}!{r.choice(['0', '1', 'g0'])}"
+        if k < 4:
+            return f"{v}?{r.choice(['g0', 'g1', '_', '1'])}"
+        if k < 5:
+            return f"{v}?[{r.choice(['0', '1'])}] -> {v}?_"
+        if k < 6:
+            test = r.choice([f"len({v}) > 0", f"len({v}) == 0", f"nempty({v})", f"empty({v})"])
+            return f"{test} -> g1 = (g1 + 1) % 3"
+        return f"{r.choice(['nfull', 'full'])}({v}) -> {v}!{r.choice(['0', '1'])}"
+
+    def plain(inside: bool = False) -> str:
+        """A statement on globals and buffered channels; ``inside`` a d_step, one that
+        cannot block (pan stops at a d_step blocking after its first statement)."""
+        k = r.randrange(6)
+        if k < 3:
+            st = r.choice(["g0 = (g0 + 1) % 3", "g1 = (g1 + g0) % 3", "g0 = 0", "g1 < 2", "g0 != g1"])
+        elif k < 5 and buffered:
+            c = r.choice(buffered)
+            st = r.choice([f"nfull({c}) -> {c}!g0", f"nempty({c}) -> {c}?g1", f"{c}!1", f"{c}?_"])
+        else:
+            return r.choice(["skip", "assert(g0 < 3)", "assert(g1 != 2 || g0 < 3)"])
+        return f"if :: {st} :: else fi" if inside and not st.startswith("g0 =") and not st.startswith("g1 =") else st
+
+    def dstep(v: str, may_var: bool) -> str:
+        """A d_step with gotos and labels inside (never on its first statement: Spin's
+        "label placed incorrectly"), over a counter ``j`` it resets first."""
+        a, b = label(), label()
+        inner = [plain(True) for _ in range(r.randint(1, 2))]
+        if may_var and r.random() < 0.3:  # an operation on v inside the d_step
+            # (only buffered channels may be named inside it: no rendezvous inside d_step)
+            inner.append(f"if :: {var_op(v)} :: else fi")
+        shape = r.randrange(4)
+        if shape == 0:  # a backward loop written with goto
+            body = f"j = 0; {a}: j++; {'; '.join(inner)}; if :: j < {r.randint(1, 3)} -> goto {a} :: else fi"
+        elif shape == 1:  # a forward jump past a statement
+            body = (f"j = 0; if :: g0 == {r.randint(0, 2)} -> goto {a} :: else fi; {'; '.join(inner)}; "
+                    f"{a}: g1 = (g1 + 1) % 3")
+        elif shape == 2:  # a label inside a do option, a break after it
+            body = (f"j = 0; do :: j < {r.randint(1, 3)} -> j++; {a}: {inner[0]} :: else -> break od; "
+                    f"{'; '.join(inner[1:] or ['skip'])}")
+        else:  # a jump back into the middle, out of an if option
+            body = (f"j = 0; g0 = (g0 + 1) % 3; {a}: j++; if :: j < 2 -> {inner[0]}; goto {a} "
+                    f":: else -> goto {b} fi; {'; '.join(inner)}; {b}: skip")
+        return f"d_step {{ {body} }}"
+
+    def stmt(v: str) -> str:
+        k = r.randrange(10)
+        if k < 3:
+            opts = [f":: {var_op(v)}" for _ in range(r.randint(1, 2))] + [f":: {plain()}"]
+            if r.random() < 0.7:
+                opts.append(r.choice([":: else", ":: timeout", ":: else -> g0 = 1"]))
+            return "if " + " ".join(opts) + " fi"
+        if k < 4:
+            return r.choice([f"{v} = q0", f"{v} = q1", f"if :: {v} = q0 :: g0 > 0 -> {v} = q1 :: skip fi"])
+        if k < 6:
+            return dstep(v, may_var=v_buffered[0])
+        if k < 7:
+            return f"atomic {{ {plain()}; {var_op(v)} }}"
+        if k < 8:
+            return var_op(v)
+        return plain()
+
+    v_buffered = [False]
+    procs = r.randint(2, 3)
+    for p in range(procs):
+        v = "u" if glob and r.random() < 0.6 else "v"
+        decl = "byte k, j; " + ("" if v == "u" else f"chan v {UNSET}; ")
+        # an operation on v inside a d_step only where v may name buffered channels alone
+        v_buffered[0] = caps["q1"] > 0
+        body = [stmt(v) for _ in range(r.randint(2, 4))]
+        if r.random() < 0.5:  # a channel on some paths (pan's error on the others)
+            body.insert(0, r.choice([f"{v} = q0", f"{v} = q1", f"if :: {v} = q0 :: {v} = q1 :: g0 == 1 fi",
+                                     f"if :: {v} = q1 :: else fi"]))
+        loop = r.random() < 0.5
+        text = "; ".join(body)
+        if loop:
+            text = f"do :: k < 1 -> {text}; k++ :: else -> break od"
+        n = 2 if p == 0 and r.random() < 0.3 else 1
+        lines.append(f"active [{n}] proctype P{p}() {{ {decl}{text} }}")
+    return "\n".join(lines) + "\n"
+
+
+def timed_claimed(seed: int, reverse: bool = False) -> str:
+    """``spin_claimed(seed)`` with ``timeout`` in its never claim (issue 28; a stream of its
+    own): options ``timeout``, ``timeout -> goto`` a later state or the end (a violation),
+    ``timeout`` in a conjunction, beside the claim's ``else`` (which pan tries first with
+    the timeout bit off: both may move) and ``d_step { c1 -> c2 }`` options of conditions.
+    Half the models have no ``timeout`` in the processes (pan then compiles no timeout code
+    and the claim's ``timeout`` never holds).  ``reverse``: each claim state's options in
+    reverse order (``spin_claimed``)."""
+    import re
+
+    r = random.Random(seed * 7331 + 28)
+    text = spin_claimed(seed, reverse)
+    head, claim = text.split("never {", 1)
+    if r.random() < 0.5:  # no timeout in the system
+        head = head.replace("atomic { timeout -> ", "atomic { g1 < 2 -> ").replace(
+            ":: timeout -> g1 = n", ":: g1 == n -> g1 = n").replace(":: timeout -> n++", ":: g0 < 3 -> n++")
+    labels = re.findall(r"\b(S\d|accept_s|E\d):", claim)
+    out = []
+    for part in claim.split(" od"):
+        if "do " in part and r.random() < 0.8:
+            later = [lb for lb in labels if lb.startswith("E")] + labels[1:]
+            option = r.choice([":: timeout", f":: timeout -> goto {r.choice(later)}" if later else ":: timeout",
+                               ":: (timeout && g0 < 2)", ":: (timeout || g1 == 1) -> skip",
+                               f":: d_step {{ g0 < 2 -> g1 != 1 }}", ":: d_step { timeout -> g0 == 0 }"])
+            part = part.replace("do ", f"do {option} ", 1) if reverse else part + " " + option
+        out.append(part)
+    return head + "never {" + " od".join(out)

@@ -93,10 +93,6 @@ def test_clients_swap_with_their_reply_channels():
 @pytest.mark.parametrize("text,message", [
     ("chan c; active proctype P() { c!1 }", "c names no channel of 1 fields"),
     ("chan q = [1] of { byte }; byte x; active proctype P() { x!1 }", "x is not a channel"),
-    ("typedef T { chan c = [1] of { byte } }; T t[2]; active proctype P() { skip }",
-     "an initialised channel inside a record is supported only in a global record that is no array"),
-    ("typedef T { chan c = [1] of { byte } }; active proctype P() { T t; skip }",
-     "an initialised channel inside a record is supported only in a global record that is no array"),
 ])
 def test_refusals_are_located(text, message):
     with pytest.raises(InputError) as e:

@@ -121,6 +121,14 @@ class _Builder:
         self.unlesses: list[tuple[int, list[int], int]] = []
         #: the labels inside d_steps (no location of the graph: a d_step is one step)
         self.dstep_labels: set[str] = set()
+        #: where a d_step that is a statement of a sequence (not an option's first) starts,
+        #: and each break's (target, position): Spin 6.5.2 refuses a goto or break to such
+        #: a d_step ("jump into d_step sequence"), checked in ``build_graph``
+        #: (not a break inside an atomic sequence, nor a jump to an atomic sequence that
+        #: starts with the d_step: Spin accepts those)
+        self.dstep_entries: set[int] = set()
+        self.atomic_starts: set[int] = set()
+        self.breaks: list[tuple[int, Span, int]] = []
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.origin(pos.line)
@@ -208,6 +216,7 @@ class _Builder:
         elif isinstance(s, S.Break):
             if brk is None:
                 raise self.error("break outside a do loop", s.pos)
+            self.breaks.append((brk, s.pos, self.atomic_block))
             if option_head:
                 self.add(at, brk, "goto", s, s.pos)
             else:
@@ -245,11 +254,14 @@ class _Builder:
                     self.atomic_blocks += 1
                     self.atomic_block = self.atomic_blocks
                 self.atomic_depth += 1
+                self.atomic_starts.add(at)
                 self.seq(s.body, at, cont, brk, option_head)
                 self.atomic_depth -= 1
                 self.atomic_block = outer
             else:
                 _check_dstep(self, s.body)
+                if not option_head:
+                    self.dstep_entries.add(at)
                 self.add(at, cont, "dstep", s, s.pos)
         elif isinstance(s, S.Unless):
             self.unless(s, at, cont, brk, option_head)
@@ -468,6 +480,17 @@ def _escapes(b: _Builder, trans: list[dict]) -> dict[int, list[int]]:
     return groups
 
 
+def _check_jumps_to_dsteps(b: _Builder) -> None:
+    """Refuse, as Spin 6.5.2 does ("jump into d_step sequence"), a ``goto`` to a d_step
+    statement's start and a ``break`` outside atomic sequences to one (``dstep_entries``;
+    the jumps resolved: ``b.alias`` is complete)."""
+    for target, what, pos in [(b.labels.get(label), f"goto {label}", pos) for _, label, pos, _, _ in b.pending_gotos] \
+            + [(target, "break", pos) for target, pos, block in b.breaks if block == 0]:
+        if target is not None and b.root(target) in b.dstep_entries - b.atomic_starts:
+            raise b.error(f"{what} jumps to the start of a d_step (Spin rejects it too: jump into d_step "
+                          "sequence)", pos)
+
+
 def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozenset[str] = frozenset()) -> Graph:
     """The automaton of ``body``; ``origin`` maps preprocessed lines to source lines;
     ``visible``: the labels of ``body`` that remote references ``P@L`` name."""
@@ -497,6 +520,7 @@ def build_graph(name: str, body: S.Sequence, path: str, origin, visible: frozens
             if b.root(b.labels[label]) == b.root(ref):
                 raise b.error(f"goto {label} jumps to itself (an infinite loop without steps)", pos)
             b.alias[ref] = b.labels[label]
+    _check_jumps_to_dsteps(b)
     for a in list(b.alias):
         seen = set()
         x = a

@@ -55,7 +55,8 @@ from typing import Callable, Mapping, Sequence
 from detect import ir
 from detect.errors import InputError
 from detect.ir import Assign, Binary, Const, Expr, Name
-from detect.ir.build import conj, disj, neg
+from detect.ir import walk
+from detect.ir.build import conj, disj, fold, neg
 
 from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph
@@ -104,12 +105,6 @@ class Product:
 def check_claim(claim: S.Never, graph: Graph, error: Callable[[str, object], InputError]) -> None:
     """Refuse what a never claim may not do: change state, declare variables (and a
     ``d_step``, not supported there; ``atomic`` is, as Spin's translator writes it)."""
-    dstep = _atomic_block(claim.body)
-    if dstep is not None:
-        # Spin 6.5.2 accepts it (one claim move); pan's reading of a d_step that blocks
-        # inside a claim is not worked out here
-        raise error("unsupported construct: d_step inside a never claim (Spin 6.5.2 accepts it; "
-                    "use atomic, or conditions joined with &&)", dstep.pos)
     if graph.locals:
         # Spin 6.5.2 prints "never_0 defines local n" (and writes a pan.c all the same)
         raise error("variable declarations inside a never claim are not supported (Spin reports "
@@ -137,6 +132,44 @@ def _conj(*es: Expr) -> Expr:
 
 def _at(name: str, value: int) -> Expr:
     return Binary("==", Name(name), Const(value))
+
+
+def claim_timeouts(steps: Sequence[ClaimStep], timeout: str, no_system_move: Expr,
+                   carry: bool) -> list[ClaimStep]:
+    """``steps`` with the claim's own ``timeout`` (the name ``timeout`` in their guards and
+    programs: a ``d_step``'s) decided as pan 6.5.2 decides it (pan.c's ``new_state``, ETIM):
+    the claim first tries its moves with the bit off; where the system then cannot move
+    (``no_system_move``: no step enabled without timeout, nobody holding atomic control; the
+    successors of those moves are dead ends, "req timeout") or the claim has no move at
+    all, it tries them again with the bit on, and the system's next step inherits it
+    (``CARRY``, where ``carry``: its timeout moves are enabled).  After a stutter move the
+    bit is on (``no_system_move`` holds there)."""
+    def reads(st: ClaimStep) -> bool:
+        return timeout in walk.names_read(st.guard) or any(
+            timeout in walk.names_read(e) for e in walk.program_expressions(st.program))
+
+    def given(st: ClaimStep, value: Expr) -> ClaimStep:
+        return dataclasses.replace(st, guard=fold(walk.substitute(st.guard, {Name(timeout): value})),
+                                   program=tuple(walk.substitute_program(st.program, {Name(timeout): value})))
+
+    if not any(reads(st) for st in steps):
+        return list(steps)
+    off = {id(st): given(st, ir.FALSE) for st in steps}
+    out = []
+    for st in steps:
+        if not reads(st):
+            out.append(st)
+            continue
+        if st.probe:  # pan's first try, with the bit off
+            out.append(off[id(st)])
+            continue
+        on = given(st, ir.TRUE)
+        # the claim has no move with the bit off
+        stuck = _conj(*(neg(off[id(o)].guard) for o in steps if o.src == st.src and not o.probe))
+        out.append(dataclasses.replace(off[id(st)], guard=_conj(neg(no_system_move), off[id(st)].guard)))
+        out.append(dataclasses.replace(on, guard=_conj(disj(no_system_move, stuck), on.guard),
+                                       program=on.program + ((Assign(Name(CARRY), Const(1)),) if carry else ())))
+    return out
 
 
 def product(system: Sequence[ir.Summand], keeps: Sequence[bool], steps: Sequence[ClaimStep], graph: Graph, *,

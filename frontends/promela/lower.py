@@ -48,7 +48,7 @@ from frontends.kit import Span
 from frontends.promela import events, records, syntax as S
 from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
-                                     cycle_assertions, np_claim, product)
+                                     claim_timeouts, cycle_assertions, np_claim, product)
 from frontends.promela.normal import alternatives, normal_guard
 from frontends.promela import pointsto, rvpoll
 
@@ -358,20 +358,18 @@ class Lowering:
 
     # ------------------------------------------------------------------ globals
     def declare(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict,
-                evaluate: Optional[Callable[[object], int]] = None, levels: tuple = ()) -> list:
+                evaluate: Optional[Callable[[object], int]] = None, levels: tuple = (),
+                made: Optional[dict] = None) -> list:
         """Declare variable ``d`` as IR globals named ``prefix + name``; returns its entries.
         ``evaluate`` gives the value of an initialiser that is not a constant where the
         variable is created (``initial_value``); without it such a variable starts at 0.
         ``levels``: for a field of a record, the array lengths of the levels above it
-        (``VarInfo.levels``)."""
+        (``VarInfo.levels``).  ``made``: for a record with initialised ``chan`` fields, the
+        channels it creates (``record_channels``; made here, numbered next, when None)."""
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
-            if owner is not None or any(levels) or d.size is not None or not levels:
-                raise self.error("an initialised channel inside a record is supported only in a global record "
-                                 "that is no array", d.pos)
-            # Spin creates the channel with the record (numbered in declaration order), and
-            # the field is a chan variable holding its number
-            chans = self.declare_channel(d, known, prefix)
-            return self.declare(dataclasses.replace(d, init=S.Num(chans[0].ident, d.pos)), prefix, owner, known)
+            if not levels or made is None or d.name not in made:
+                raise self.error("an initialised channel is declared here only as a record's field", d.pos)
+            return self.channel_field(d, prefix, owner, known, levels, made[d.name])
         size = self.const(d.size, known) if d.size is not None else None
         if size is not None and size <= 0:
             raise self.error(f"array size must be positive, got {size}", d.pos)
@@ -390,10 +388,12 @@ class Lowering:
                 width *= n or 1
             # Checked here too, so that the error points at this declaration, not at a field.
             self.check_state_size(width * self.record_width(d.type, known), d.name, d.pos)
+            if made is None and not levels:
+                made = self.record_channels(d, known, prefix, owner)
             out = []
             for f in self.typedefs[d.type].fields:
                 sub = dataclasses.replace(f, name=f"{d.name}.{f.name}", hidden=d.hidden)
-                out.extend(self.declare(sub, prefix, owner, known, None, path))
+                out.extend(self.declare(sub, prefix, owner, known, None, path, made))
             return out
         if levels:  # a field of a record: one flat array over every level of its path
             path = levels + (size,)
@@ -457,6 +457,43 @@ class Lowering:
                                       "shrink its size (Spin itself needs -DVECTORSZ past 1024 bytes)")
         if refusal is not None:
             raise self.error(refusal, pos)
+
+    def channel_field(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict, levels: tuple,
+                      chans: list[Channel]) -> list:
+        """Declare a record's initialised ``chan`` field ``d`` (``levels``: see ``declare``):
+        Spin creates its channels (``chans``, one per element of its flat array) with the
+        record, and the field is a chan variable holding their numbers -- from the start
+        where the record exists then (a global, a running process's local), else set by
+        ``run`` (``local_initialisers``)."""
+        out = self.declare(dataclasses.replace(d, init=None), prefix, owner, known, None, levels)
+        running = owner is None or known.get("__running__")
+        values = tuple(ch.ident if running and not ch.offset and ch.alive is None else 0 for ch in chans)
+        k = next(k for k, v in enumerate(self.variables) if v.name == prefix + d.name)
+        v = self.variables[k]
+        assert v.length == len(values), (v.name, v.length, len(values))
+        self.variables[k] = dataclasses.replace(v, init=tuple((x,) for x in values))
+        return out
+
+    def record_channels(self, d: S.VarDecl, known: dict, prefix: str, owner: Optional[str],
+                        ident: Optional[int] = None, alive: Optional[str] = None,
+                        offset: tuple = ()) -> dict[str, list[Channel]]:
+        """The channels record variable ``d`` creates (its initialised ``chan`` fields, at
+        any depth, for every element), numbered next (from ``ident``, see
+        ``declare_channel``) in pan's order: element by element, each element's fields
+        depth first (``records.created_channels``; Spin 6.5.2's ``addproc`` and
+        ``iniglobals``).  Keyed by the field's flat name (``d.name`` + ``.r.c``), each list
+        in the order of that field's flat array (``VarInfo.levels``)."""
+        size = self.const(d.size, known) if d.size is not None else None
+        made: dict[str, list[Channel]] = {}
+        for e in range(size or 1):
+            for path, f in records.created_channels(self.typedefs, d.type, lambda x: self.const(x, known)):
+                label = d.name + ("" if size is None else f"[{e}]") + "".join(
+                    f".{n}" + ("" if k is None else f"[{k}]") for n, k in path)
+                chans = self.declare_channel(dataclasses.replace(f, name=label, size=None), known, prefix, owner,
+                                             None if ident is None else ident + sum(map(len, made.values())),
+                                             alive, offset)
+                made.setdefault(".".join([d.name, *(n for n, _ in path)]), []).extend(chans)
+        return made
 
     def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None,
                         ident: Optional[int] = None, alive: Optional[str] = None,
@@ -1755,6 +1792,8 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
     """The never claim's transitions with their guards (conditions over the system state)."""
     ctx = Ctx(None, {}, {})
     out = []
+    etim = find_node(tuple(u for u in low.program.units if isinstance(u, (S.Proctype, S.Init, S.Inline))),
+                     lambda n: isinstance(n, S.Special) and n.name == "timeout") is not None
     for t in g.transitions:
         if t.kind == "end":  # the claim is removed last (see ``claim``)
             out.append(ClaimStep(t.src, t.dst, conj(*(tr.counter(i).at(0) for i in tr.instances)),
@@ -1763,9 +1802,10 @@ def claim_steps(low: Lowering, tr: "Translator", g: Graph) -> list[ClaimStep]:
         if t.escape:
             raise low.error("unsupported construct: unless inside a never claim", t.stmt.pos)
         for guard, prog in transition_alternatives(low, tr, g, t, ctx):
-            if any(isinstance(x, Name) and x.name == _TIMEOUT for x in walk.subexpressions(guard)):
-                raise low.error("unsupported construct: timeout inside a never claim (Spin 6.5.2 accepts it; "
-                                "when pan's claim sees it true is not worked out here)", t.stmt.pos)
+            if not etim:
+                # pan's claim reads timeout as its search's bit, which only pan's ETIM code
+                # sets, compiled in where a proctype's text has a timeout: false otherwise
+                guard = substitute(guard, _TIMEOUT, FALSE)
             if any(isinstance(x, Name) and x.name.startswith(ENABLED) for x in walk.subexpressions(guard)):
                 raise low.error("unsupported construct: enabled() inside a never claim", t.stmt.pos)
             path, line = low.pre.origin(t.line)
@@ -2012,8 +2052,6 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
             if d.size is None and not chans[d.name][0].offset:
                 known[d.name] = chans[d.name][0].ident  # ``chan c = mine`` reads it
             continue
-        if d.name in locals_:
-            raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
         # A declaration after the first statement is a step (``cfg.declarations_as_steps``):
         # the variable is 0 until control passes it.
         # (A typedef variable's step is empty: its fields keep what creation gave them.)
@@ -2022,7 +2060,9 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
         if inst.running and id(d) in created and tr is not None:
             ctx = Ctx(inst, locals_, chans)
             evaluate = functools.partial(initial_value, low, tr, ctx=ctx)
-        for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate):
+        made, first_ident = _local_record_channels(low, inst, d, known, first_ident)
+        chans.update(made or {})
+        for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate, made=made):
             locals_[src] = info
     if low.priorities:
         # pan's _priority: the proctype's tag for an active process (1 without one, and
@@ -2037,6 +2077,22 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
                                      ((g.entry if inst.running else 0,),), None, owner,
                                      value_names=location_names(g, low.pre.origin)))
     return Ctx(inst, locals_, chans)
+
+
+def _local_record_channels(low: Lowering, inst: Instance, d: S.VarDecl, known: dict,
+                           first_ident: Optional[tuple]) -> tuple[Optional[dict], Optional[tuple]]:
+    """The channels local record ``d`` of ``inst`` creates (None: none), and the number the
+    process's next channel gets (``first_ident``, advanced).  Spin creates them with the
+    process wherever the record is declared (pan's ``addproc``), in declaration order among
+    its other channels; ``declare_instance`` keeps them in the ``Ctx``'s ``chans`` under the
+    fields' flat names (never a source name), for ``local_initialisers`` and ``reset_program``."""
+    if d.type not in low.typedefs or not _creates_channels(low, d.type):
+        return None, first_ident
+    if first_ident is None:
+        return low.record_channels(d, known, inst.prefix + ".", inst.owner), None
+    made = low.record_channels(d, known, inst.prefix + ".", inst.owner, first_ident[0], f"{inst.prefix}.pc",
+                               first_ident[1])
+    return made, (first_ident[0] + sum(map(len, made.values())), first_ident[1])
 
 
 def location_names(g: Graph, origin: Callable[[int], tuple[str, int]]) -> tuple[tuple[int, str], ...]:
@@ -2150,6 +2206,11 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
         info = ctx.locals[p.name]
         value = arg.value() if isinstance(arg, Channel) else arg if isinstance(arg, Expr.__args__) else Const(arg)
         prog.append(Assign(Name(info.name), wrap(value, info.bounds, False) if not isinstance(value, Const) else Const(_wrap_value(value.value, info.bounds))))
+    for name, chans in ctx.chans.items():
+        if name in ctx.locals:  # a record's channel fields (``declare_instance``): its new channels
+            info = ctx.locals[name]
+            prog.extend(Assign(Name(info.name) if info.size is None else Index(info.name, Const(k)), ch.value())
+                        for k, ch in enumerate(chans))
     created = {id(d) for d in inst.graph.created}
     inits = []
     for d in inst.graph.locals:
@@ -2479,8 +2540,12 @@ def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Optional
 def _local_channels(g: Graph, low: Lowering, known: dict) -> int:
     """How many channels a process of graph ``g`` creates (Spin: all of them when it is
     created, an array one per element)."""
-    return sum(low.const(d.size, known) if d.size is not None else 1
-               for d in g.locals if d.type == "chan" and isinstance(d.init, S.ChanInit))
+    def created(d: S.VarDecl) -> int:
+        n = low.const(d.size, known) if d.size is not None else 1
+        if d.type in low.typedefs:
+            return n * len(records.created_channels(low.typedefs, d.type, lambda e: low.const(e, known)))
+        return n if d.type == "chan" and isinstance(d.init, S.ChanInit) else 0
+    return sum(created(d) for d in g.locals)
 
 
 def slot_channel_bases(low: Lowering, instances: list, slots: ProcessSlots) -> dict[str, tuple]:
@@ -2759,8 +2824,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
         full.append(conj(tr.counter(st.inst).at(st.src), st.guard))
     if atomic_pids:
         low.variables.append(owner.variable(atomic_pids))
+    claim_timeout = claim is not None and any(_TIMEOUT in walk.names_read(st.guard) for st in claim[1])
     carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None,
-                                         unranked if unranked and len(unranked) == len(steps_before) else None)
+                                         unranked if unranked and len(unranked) == len(steps_before) else None,
+                                         claim_timeout)
     turn = functools.partial(_turn, owner, atomic_pids, at_guard, claim is not None)
     # one rewriter for every guard and program: they share their subexpressions
     with_timeout = walk.substituter({Name(_TIMEOUT): timeout})
@@ -2777,6 +2844,9 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     terminal = _valid_end(low, tr, instances)
     if claim is not None:
         claim_graph, claim_moves = claim
+        # the value of timeout at the claim's turn (the carried bit is 0 there)
+        claim_moves = claim_timeouts(claim_moves, _TIMEOUT, fold(substitute(timeout, CLAIM_CARRY, Const(0)))
+                                     if carry else timeout, carry)
         prod = product(summands, [st.holder() is not None for st in steps], claim_moves, claim_graph,
                        atomic_free=owner.held_by(Const(owner.free)) if atomic_pids else TRUE,
                        holder_blocked=disj(*blocked) if atomic_pids else FALSE,
@@ -2851,7 +2921,7 @@ def _weak_fairness(instances, non_progress: bool, atomic_free: Expr,
 
 
 def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: ExclusiveOwner,
-              claimed: bool, unranked: Optional[list] = None) -> tuple[bool, dict, Expr]:
+              claimed: bool, unranked: Optional[list] = None, claim_timeout: bool = False) -> tuple[bool, dict, Expr]:
     """``(carry, at_guard, timeout)``: whether the claim product carries timeout through
     atomic sequences (``claim.CARRY``), each atomic pid's "can move where it holds control"
     and the value of ``timeout`` (``full``: each step's guard with its location;
@@ -2862,6 +2932,9 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
     # (only where a holder may read it: a step from where a process may hold control tests
     # timeout; elsewhere the carried bit would only cost state and graph size)
     carry = claimed and any(st.src in holding.get(st.inst.owner, ()) and _reads_timeout(st) for st in steps)
+    # a claim move made with its timeout bit on passes it to the system's next step
+    # (``claim.claim_timeouts``), whose timeout moves then are enabled
+    carry = carry or claim_timeout and any(_reads_timeout(st) for st in steps)
     holder_timeout = Binary("==", Name(CLAIM_CARRY), Const(1)) if carry else FALSE
     at_guard = {}
     for pid in atomic_pids:
@@ -2873,7 +2946,7 @@ def _timeouts(steps: list, full: list, holding: dict, atomic_pids: list, owner: 
                                    _TIMEOUT, holder_timeout)
     timeout = neg(_wide_disj([substitute(f, _TIMEOUT, FALSE) for f in (full if unranked is None else unranked)]))
     if carry:
-        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)), timeout))
+        timeout = disj(holder_timeout, conj(owner.held_by(Const(owner.free)) if atomic_pids else TRUE, timeout))
     return carry, at_guard, timeout
 
 

@@ -35,6 +35,22 @@ def leaves(typedefs: Mapping[str, S.Typedef], tname: str, const: Callable[[objec
     return out
 
 
+def created_channels(typedefs: Mapping[str, S.Typedef], tname: str,
+                     const: Callable[[object], int]) -> list[tuple[Path, S.VarDecl]]:
+    """The initialised ``chan`` leaf fields of a ``tname`` value (``chan c = [n] of {..}``),
+    each with its declaration, in the order pan creates their channels: fields depth first,
+    an array field element by element (the order of ``leaves``)."""
+    out: list[tuple[Path, S.VarDecl]] = []
+    for f in typedefs[tname].fields:
+        n = const(f.size) if f.size is not None else None
+        for k in ([None] if n is None else range(n)):
+            if f.type in typedefs:
+                out.extend((((f.name, k),) + rest, d) for rest, d in created_channels(typedefs, f.type, const))
+            elif f.type == "chan" and isinstance(f.init, S.ChanInit):
+                out.append((((f.name, k),), f))
+    return out
+
+
 def flat_types(typedefs: Mapping[str, S.Typedef], types, const: Callable[[object], int]) -> tuple[str, ...]:
     """A channel's field types with each record type replaced by its leaf types."""
     out: list[str] = []
