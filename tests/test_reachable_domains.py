@@ -230,3 +230,22 @@ def test_overwritten_value_is_kept_when_native_code_explores(monkeypatch):
     narrowed = narrow_to_reachable(model, 100)
     assert narrowed.model.variables[0].domain == (0, 5)
     assert _lts(narrowed.model) == _lts(model)
+
+
+def test_a_time_out_during_a_native_survey_propagates_as_raised(monkeypatch):
+    """The command line's ``TimedOut`` is a ``KeyboardInterrupt``: narrowing must not turn it
+    into a plain one (the run would report Ctrl-C instead of the time-out)."""
+    from detect.statespace import explore
+    from detect.transform.reachable import explored
+
+    _native_or_skip()
+
+    class Stop(KeyboardInterrupt):
+        pass
+
+    def stop(*_):
+        raise Stop
+
+    monkeypatch.setattr(explore, "PROGRESS_INTERVAL", 0.0)
+    with pytest.raises(Stop):
+        explored(_counters(), 10_000, progress=stop, native=True)

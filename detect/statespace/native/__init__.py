@@ -349,9 +349,9 @@ def explore_native(model: SequentialModel | CompiledModel, *, max_states: int | 
 def native_survey(model: SequentialModel, max_states: int, progress=None, timeout: float | None = None):
     """``detect.statespace.explore.Survey`` of ``model``'s unreduced exploration, natively (one
     worker: the counts do not depend on it), bounded by ``max_states`` and ``timeout``.  Raises
-    ``NativeUnavailable``/``NativeOverflow`` instead of falling back, and ``KeyboardInterrupt``
-    on Ctrl-C.  ``complete`` as ``reachable_graph``'s: every state expanded, fewer than
-    ``max_states`` of them.
+    ``NativeUnavailable``/``NativeOverflow`` instead of falling back; a ``KeyboardInterrupt``
+    (Ctrl-C, the command line's time-out) propagates as raised.  ``complete`` as
+    ``reachable_graph``'s: every state expanded, fewer than ``max_states`` of them.
 
     Why: narrowing to the reachable domains needs of its two explorations only the counts and
     each slot's values; in Python they were most of detection on models of 100,000s of states
@@ -368,10 +368,8 @@ def native_survey(model: SequentialModel, max_states: int, progress=None, timeou
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
     try:
-        truncated, interrupted, _, _ = _search(
-            lib, ffi, ctx, start, None if timeout is None else start + timeout, progress, max_states)
-        if interrupted:
-            raise KeyboardInterrupt
+        truncated, _, _, _ = _search(lib, ffi, ctx, start, None if timeout is None else start + timeout,
+                                     progress, max_states, interruptible=False)
         states, transitions = lib.nx_count(ctx), lib.nx_transitions(ctx)
         if progress is not None:
             progress(states, transitions, time.perf_counter() - start, lib.nx_level(ctx))
@@ -393,10 +391,12 @@ def native_survey(model: SequentialModel, max_states: int, progress=None, timeou
 
 
 def _search(lib, ffi, ctx, start: float, deadline: float | None, progress, max_states: int | None,
-            symmetries=()) -> tuple[bool, bool, bool, bool]:
+            symmetries=(), interruptible: bool = True) -> tuple[bool, bool, bool, bool]:
     """Run the search of ``ctx`` to its end in time slices (progress, ``deadline``, Ctrl-C):
     ``(truncated, interrupted, memory_limited, timed_out)``.  ``NativeOverflow`` when a value
-    left int64, ``NotASymmetry`` for the first of ``symmetries`` that fails."""
+    left int64, ``NotASymmetry`` for the first of ``symmetries`` that fails.  Without
+    ``interruptible`` a ``KeyboardInterrupt`` (the command line's ``TimedOut`` and
+    ``MemoryLimitReached`` are ones) propagates as raised."""
     from detect.statespace import explore as ex
 
     truncated = interrupted = memory_limited = timed_out = False
@@ -448,6 +448,8 @@ def _search(lib, ffi, ctx, start: float, deadline: float | None, progress, max_s
             if tick():
                 truncated = timed_out = True
     except KeyboardInterrupt:
+        if not interruptible:
+            raise
         truncated = interrupted = True
     if lib.nx_finish(ctx) == _RC_OVERFLOW:
         raise NativeOverflow("a value left the 64-bit range")
