@@ -124,3 +124,16 @@ def test_slow_spin_examples_keep_their_group(rel, defines, order, variables, con
         order, variables, constraints_, nodes, edges)
     if narrowed is not None:
         assert (d.domains.states, d.domains.transitions, d.domains.faults) == narrowed
+
+
+@pytest.mark.parametrize("n", [0, 10, 150_000])
+def test_edges_decode_as_before(n):
+    """The graph's edge codes u * 2^32 + v come back as the sorted (u, v) pairs, through
+    numpy on large graphs and Python on small ones."""
+    import random
+
+    from detect.symmetry.graph import _decoded
+
+    rng = random.Random(n)
+    codes = {(rng.randrange(1 << 20) << 32) | rng.randrange(1 << 32) for _ in range(n)}
+    assert _decoded(codes) == tuple((c >> 32, c & 0xFFFFFFFF) for c in sorted(codes))

@@ -234,7 +234,10 @@ def _constraint(g: _Builder, csp: Csp, c, owner, lit_node: list[dict]) -> None:
 
 def _decoded(edges: set[int]) -> tuple[tuple[int, int], ...]:
     """``_Builder.edges`` as sorted ``(u, v)`` pairs (u < v), decoded by numpy: per edge in
-    Python it was a second of the 1.4 million edges of Spin's leader.pml."""
+    Python it was a second of the 1.4 million edges of Spin's leader.pml (below 100,000 edges
+    Python, as importing numpy costs 0.1 s)."""
+    if len(edges) < 100_000:
+        return tuple((code >> 32, code & 0xFFFFFFFF) for code in sorted(edges))
     import numpy as np
 
     codes = np.fromiter(edges, dtype=np.uint64, count=len(edges))
