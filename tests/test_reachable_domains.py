@@ -147,3 +147,105 @@ def test_progress_is_told_with_the_bfs_level(monkeypatch):
     told: list[str] = []
     narrow_to_reachable(_counters(), 100, progress=told.append)
     assert told and all(line.startswith("domains: ") and "BFS level" in line for line in told)
+
+
+# ------------------------------------------------------------- native explorations (issue 28)
+# Narrowing explores natively past AUTO_THRESHOLD states (Spin's dtp.pml: two explorations of
+# 589,223 states were most of its detection); the native Survey must give what the Python
+# graph gives: the counts that prove step 3 and the slot values that step 2 cuts to.
+
+def _native_or_skip():
+    from detect.statespace.native import NativeUnavailable, load
+
+    try:
+        load(_counters())
+    except NativeUnavailable as e:
+        pytest.skip(f"no native explorer here: {e}")
+
+
+@settings(max_examples=15, deadline=None)
+@given(models_overwriting())
+def test_native_survey_equals_the_python_graphs(model):
+    from detect.statespace.explore import Survey
+    from detect.transform.reachable import counts, explored
+
+    _native_or_skip()
+    python = reachable_graph(model, max_states=10_000)
+    native = explored(model, 10_000, native=True)
+    assert isinstance(native, Survey)
+    assert (counts(native), native.complete, native.slot_values) == (
+        counts(python), python.complete, Survey.of(python).slot_values)
+
+
+@settings(max_examples=15, deadline=None)
+@given(models_overwriting())
+def test_native_narrowing_gives_the_python_narrowing(model):
+    """The same narrowed model, counts and refusals whichever engine explores (the written
+    values found through the Python graph when a native count differs)."""
+    import os
+
+    _native_or_skip()
+
+    def run(engine: str):
+        old = os.environ.get("SYMDETECT_NATIVE")
+        os.environ["SYMDETECT_NATIVE"] = engine
+        try:
+            return narrow_to_reachable(model, 10_000)
+        except DomainsNotNarrowed as e:
+            return str(e)
+        finally:
+            if old is None:
+                del os.environ["SYMDETECT_NATIVE"]
+            else:
+                os.environ["SYMDETECT_NATIVE"] = old
+
+    python, native = run("python"), run("native")
+    if isinstance(python, str):
+        assert native == python
+        return
+    assert (native.model, native.states, native.transitions, native.narrowed, native.faults) == (
+        python.model, python.states, python.transitions, python.narrowed, python.faults)
+
+
+def test_native_survey_is_complete_only_below_the_state_bound():
+    """As ``reachable_graph``: "more than N reachable states" when there are N."""
+    from detect.transform.reachable import counts, explored
+
+    _native_or_skip()
+    model = _counters()
+    n = len(reachable_graph(model).states)
+    for bound in (n - 1, n, n + 1):
+        python, native = reachable_graph(model, max_states=bound), explored(model, bound, native=True)
+        assert native.complete == python.complete == (bound > n)
+        if bound > n:
+            assert counts(native) == counts(python)
+
+
+def test_overwritten_value_is_kept_when_native_code_explores(monkeypatch):
+    """The retry of step 3 (a written value outside the states' values) through native counts."""
+    monkeypatch.setenv("SYMDETECT_NATIVE", "native")
+    model = SequentialModel("overwrite", (Variable("x", tuple(range(8)), ((0,),)),), (
+        Summand((), TRUE, Event("e"), (Assign(Name("x"), Const(5)), Assign(Name("x"), Const(0)))),
+    ))
+    narrowed = narrow_to_reachable(model, 100)
+    assert narrowed.model.variables[0].domain == (0, 5)
+    assert _lts(narrowed.model) == _lts(model)
+
+
+def test_a_time_out_during_a_native_survey_propagates_as_raised(monkeypatch):
+    """The command line's ``TimedOut`` is a ``KeyboardInterrupt``: narrowing must not turn it
+    into a plain one (the run would report Ctrl-C instead of the time-out)."""
+    from detect.statespace import explore
+    from detect.transform.reachable import explored
+
+    _native_or_skip()
+
+    class Stop(KeyboardInterrupt):
+        pass
+
+    def stop(*_):
+        raise Stop
+
+    monkeypatch.setattr(explore, "PROGRESS_INTERVAL", 0.0)
+    with pytest.raises(Stop):
+        explored(_counters(), 10_000, progress=stop, native=True)

@@ -55,7 +55,7 @@ from detect.ir import (
 )
 from detect.ir.pretty import show_expr
 from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, evaluate
-from detect.ir.walk import children, substitute
+from detect.ir.walk import children, statements, substitute
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
@@ -227,6 +227,12 @@ class _Summand:
     #: nonzero, faulting where ``faults(*operands)``.
     faulting: bool = False
     points: list = field(default_factory=list)
+    #: steps: some operation met a value where it is partial (a function faulting on some
+    #: input, a range check some value fails, a path that always faults).  When none did,
+    #: every evaluation of the summand is total on its operands' values (the translation's
+    #: domains contain every value a step reads), so a summand whose guard, labels and
+    #: statements cannot fault otherwise has no fault relation (``_Builder.never_faults``).
+    partial: bool = False
     #: ``(operand, nonzero)`` -> {variable: values}: what the operand being nonzero (zero)
     #: implies of other variables, read off the total functions that define it (every
     #: solution satisfies those); see ``_Builder.facts``.
@@ -246,6 +252,12 @@ class _Summand:
     shadow_only: set = field(default_factory=set)
 
 
+#: Skip the fault relation of a summand whose steps met no partial operation and that cannot
+#: fault otherwise (``_Builder.never_faults``); tests turn it off to check that the CSP is the
+#: same without the shortcut.
+FAULTS_FROM_STEPS = True
+
+
 class _Builder:
     def __init__(self, model: SequentialModel, table_limit: int, relations: bool = True):
         self.model = model
@@ -254,6 +266,7 @@ class _Builder:
         self.slots = state_slots(model)
         self.offsets = slot_offsets(model)
         self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
+        self.faulting_memo: dict = {}  # ``may_fault``'s, over this model's shared guard parts
         self.vars: list[CspVariable] = []
         self.constraints: list[Constraint] = []
         self.frames: list[tuple[int, int]] = []
@@ -341,9 +354,11 @@ class _Builder:
         self._store(scope, domains, size, tuples, text, ctx, guard)
 
     def emit_function(self, operands: Sequence, fn: Callable[..., int], t: int, text: str, ctx=(),
-                      gate: str = "") -> None:
+                      gate: str = "", results: "dict | None" = None) -> None:
         """``emit(operands + [t], fn(*operands) == t, ...)`` for a fresh variable ``t``,
-        enumerating the inputs only (|dom t| times fewer evaluations)."""
+        enumerating the inputs only (|dom t| times fewer evaluations).  ``results``: ``fn``'s
+        value (or ``Fault``) on each tuple of the operands' values, in ``itertools.product``
+        order, when the caller has them (``function``)."""
         scope: list[int] = []
         for o in operands:
             if not isinstance(o, K) and o not in scope:
@@ -355,8 +370,16 @@ class _Builder:
         if size > self.limit:
             raise self.too_large(text, size, scope + [t])
         outputs = set(self.vars[t].domain)
-        picks = _picks(operands, scope)
         tuples = []
+        if results is not None and len(scope) == len(operands):
+            # distinct variables, no constants: an input tuple is an assignment of the scope,
+            # and ``results`` lists them in the order the loop below would
+            for assignment, out in results.items():
+                if not isinstance(out, Fault) and out in outputs:
+                    tuples.append(assignment + (out,))
+            self._store(scope + [t], domains, size, tuples, text, ctx, None, gate)
+            return
+        picks = _picks(operands, scope)
         for assignment in itertools.product(*domains[:-1]):
             try:
                 out = fn(*[x if const else assignment[x] for const, x in picks])
@@ -437,6 +460,8 @@ class _Builder:
                 results[values] = fault
         outputs = {r for r in results.values() if not isinstance(r, Fault)}
         total = not any(isinstance(r, Fault) for r in results.values())
+        if not total:
+            self.s.partial = True
         fn = _memo(fn, results)
         if not outputs:
             self.fault(ctx, f"{text} always faults")
@@ -469,7 +494,8 @@ class _Builder:
         # A total function needs no relaxation by its context: t has exactly one value for
         # every input, so the constraint cuts no (pre, locals, post) assignment away.
         start = len(self.s.constraints)
-        self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate)
+        self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate,
+                           results)
         if total:
             self._learn(t, operands, fn)
             self.define(t, operands, fn, start)
@@ -514,6 +540,7 @@ class _Builder:
     def fault(self, ctx, why: str, kind: str = "arithmetic") -> None:
         """The current path always faults: its context must be false (in fault mode: the
         context is an indicator)."""
+        self.s.partial = True
         g = self.context_var(ctx)
         if self.s.faulting:
             self.s.points.append((self.prune(ctx), (), None, kind))
@@ -550,8 +577,14 @@ class _Builder:
             return
         x = variables.pop()
         by_truth = {True: set(), False: set()}
+        # (one argument list refilled per value: a generator per value was a tenth of the
+        # translation of Spin's leader.pml)
+        args = [None if o == x else o.value for o in operands]
+        where = [k for k, o in enumerate(operands) if o == x]
         for v in self.dom(x):
-            by_truth[bool(fn(*(v if o == x else o.value for o in operands)))].add(v)
+            for k in where:
+                args[k] = v
+            by_truth[bool(fn(*args))].add(v)
         for truth, values in by_truth.items():
             implied = {x: frozenset(values)}
             if values and all(v != 0 for v in values):
@@ -714,11 +747,14 @@ class _Builder:
         if composed is None:
             return None
         bases, getters = composed
+        if list(bases) == list(operands) and not any(o in (self.s.defs if defs is None else defs)
+                                                     for o in operands):
+            getters = None  # each operand its own base: the row holds the arguments
         table = {}
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
                 try:
-                    table[bv] = f(*[get(bv) for get in getters])
+                    table[bv] = f(*bv) if getters is None else f(*[get(bv) for get in getters])
                 except Fault:
                     if default is None:
                         raise
@@ -894,6 +930,7 @@ class _Builder:
         d = self.dom(o)
         if set(d) <= allowed:
             return o
+        self.s.partial = True
         if isinstance(o, K):
             self.fault(ctx, f"{what}: value {o.value} outside {domain[0]}..{domain[-1]}", _checked_kind(what))
             return K(domain[0])
@@ -1380,7 +1417,7 @@ class _Builder:
         try:
             self.require(summand.guard, ())
             for arg in summand.event.args:
-                if may_fault(arg, self.sizes):
+                if may_fault(arg, self.sizes, self.faulting_memo):
                     self.term(arg, ())  # the label is computed before the program: it may fault
             self.run(summand.program, ())
         except _Dead as dead:
@@ -1410,6 +1447,17 @@ class _Builder:
         self.frames.extend(frames)
         return None
 
+    def never_faults(self, summand: Summand) -> bool:
+        """Whether ``summand``, just translated as steps with no partial operation met
+        (``_Summand.partial`` false), can never fault: its guard and labels cannot fault
+        (``may_fault``), and it has no assertion and no loop (whose bound faults).  Its
+        steps' translation met every operation its fault relation would, on the same
+        operand values (the guard is required in both), so its fault relation is empty."""
+        if may_fault(summand.guard, self.sizes, self.faulting_memo) or any(
+                may_fault(arg, self.sizes, self.faulting_memo) for arg in summand.event.args):
+            return False
+        return not any(isinstance(st, (Assert, While)) for st in statements(summand.program))
+
     def fault_relations(self, index: int, summand: Summand) -> tuple[str, ...]:
         """Translate summand ``index``'s fault relation (see ``Csp.faulting``); the kinds of
         its fault points (none when the summand can never fault).
@@ -1431,7 +1479,7 @@ class _Builder:
             if loc.name not in temps:
                 temps[loc.name] = self.new_var(f"s{index}!.{loc.name}", loc.domain, LOCAL, summand=index)
         try:
-            if may_fault(summand.guard, self.sizes):
+            if may_fault(summand.guard, self.sizes, self.faulting_memo):
                 ctx = (self.term(summand.guard, ()),)
                 roots = 0
             else:
@@ -1516,6 +1564,8 @@ def translate(model: SequentialModel, table_limit: int = 100_000, relations: boo
             present.append(i)
         else:
             dead.append((i, why))
+        if why is None and not b.s.partial and FAULTS_FROM_STEPS and b.never_faults(s):
+            continue  # (its fault relation would be empty: the translation's second half saved)
         kinds = b.fault_relations(i, s)
         if kinds:
             faulting.append((i, kinds))

@@ -84,7 +84,10 @@ from detect.ir import (
     While,
 )
 from detect.ir.semantics import Fault, apply_binary, apply_unary
-from detect.ir.walk import constants, map_expr, map_program, program_expressions, statements, subexpressions
+from detect.ir.walk import (
+    distinct_subexpressions, fold, map_expr, map_program, program_expressions, statements,
+    subexpressions,
+)
 
 #: ``None`` stands for "too many values to track" (top of the lattice).
 ValueSet = Optional[frozenset]
@@ -186,9 +189,10 @@ def _layout(model: SequentialModel, strict: frozenset, limit: int,
     for v in model.variables:
         if v.name not in strict:
             literals |= {v.domain[0], v.domain[-1]}
+    seen: dict = {}  # the guards' shared parts once (``distinct_subexpressions``)
     for s in model.summands:
         for e in itertools.chain((s.guard,), program_expressions(s.program)):
-            literals.update(constants(e))
+            literals.update(x.value for x in distinct_subexpressions(e, seen) if isinstance(x, Const))
     thresholds = tuple(sorted({c + d for c in literals for d in (-1, 0, 1)}))
 
     # Locations: every write is a constant, and some guard tests them against a constant.
@@ -682,8 +686,21 @@ class _Plan:
     empty: Optional[list] = None
 
 
-def _plan(s, lay: _Layout, order: dict) -> _Plan:
-    """The ``_Plan`` of summand ``s``, before its first run (``order``: key -> position)."""
+def _reads(x: Expr, below: tuple) -> frozenset:
+    """``fold``'s step for the variables an expression reads: ``(True, array)`` for each
+    ``Index``, ``(False, name)`` for each ``Name``."""
+    own = ((True, x.array),) if isinstance(x, Index) else ((False, x.name),) if isinstance(x, Name) else ()
+    if not own and len(below) == 1:
+        return below[0]
+    out = set(own)
+    for b in below:
+        out |= b
+    return frozenset(out)
+
+
+def _plan(s, lay: _Layout, order: dict, memo: Optional[dict] = None) -> _Plan:
+    """The ``_Plan`` of summand ``s``, before its first run (``order``: key -> position;
+    ``memo``: ``fold``'s, shared between the summands of one model)."""
     fixed = {}
     for conj in _conjuncts(s.guard):
         test = _location_test(conj)
@@ -697,12 +714,13 @@ def _plan(s, lay: _Layout, order: dict) -> _Plan:
                 writes.update(lay.keys_of(st.target.array))
             elif st.target.name in lay.scalars:
                 writes.add(st.target.name)
+    memo = {} if memo is None else memo
     for e in itertools.chain((s.guard,), program_expressions(s.program)):
-        for x in subexpressions(e):
-            if isinstance(x, Index):
-                footprint.update(lay.keys_of(x.array))
-            elif isinstance(x, Name) and x.name in lay.scalars:
-                footprint.add(x.name)
+        for is_index, name in fold(e, _reads, memo):
+            if is_index:
+                footprint.update(lay.keys_of(name))
+            elif name in lay.scalars:
+                footprint.add(name)
     footprint |= writes
     footprint.update(loc.name for loc in s.locals if loc.name in lay.scalars)
     return _Plan(s, fixed, frozenset(writes), tuple(sorted(writes, key=order.__getitem__)), frozenset(footprint))
@@ -723,7 +741,8 @@ def _fixpoint(model: SequentialModel, strict: frozenset, limit: int,
             state.at[p][c][p] = frozenset((c,))
 
     order = {k: i for i, k in enumerate(keys)}
-    plans = [_plan(s, lay, order) for s in model.summands]
+    memo: dict = {}
+    plans = [_plan(s, lay, order, memo) for s in model.summands]
     last_seen: dict = {}
     changed = True
     while changed:

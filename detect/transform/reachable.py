@@ -38,9 +38,10 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping, Optional
+from typing import Callable, Mapping, Optional, Union
 
-from detect.statespace.explore import Progress, ReachableGraph, counts_text, reachable_graph, state_bound
+from detect.statespace.explore import (Progress, ReachableGraph, Survey, counts_text, reachable_graph,
+                                      state_bound)
 from detect.ir import SequentialModel, slot_offsets
 from detect.ir.semantics import steps
 
@@ -95,7 +96,7 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
 
     bound = state_bound(model, max_states)
     max_states = bound.states
-    first = reachable_graph(model, max_states=max_states, progress=telling("exploring"))
+    first = explored(model, max_states, telling("exploring"))
     if not first.complete:
         raise DomainsNotNarrowed(f"the model has more than {max_states:,} reachable states; "
                                  f"{bound.advice('--domain-states', NARROWING)}")
@@ -110,21 +111,55 @@ def narrow_to_reachable(model: SequentialModel, max_states: int,
                             time.perf_counter() - start, before[2])
 
 
-def exact_restriction(model: SequentialModel, first: ReachableGraph, max_states: int,
+#: Explored = what narrowing needs of one exploration: the reachable graph (Python), or only
+#: its counts and slot values (``Survey``, native)
+Explored = Union[ReachableGraph, Survey]
+
+
+def explored(model: SequentialModel, max_states: int, progress: Optional[Progress] = None,
+             native: Optional[bool] = None) -> Explored:
+    """``model``'s exploration, bounded by ``max_states``: its reachable graph when Python
+    explores it, its ``Survey`` when native code does.  As the explorer's ``auto`` engine
+    (``detect.statespace.native``): Python takes models of up to ``AUTO_THRESHOLD`` states,
+    native code larger ones (Python again where it cannot run).  ``native`` False: Python only;
+    True: native code first, whatever the size.  Both give the same counts and slot values
+    (``tests/test_reachable_domains.py``)."""
+    from detect.statespace.native import AUTO_THRESHOLD, NativeUnavailable, engine_choice, native_survey
+
+    choice = engine_choice() if native is None else ("native" if native else "python")
+    if choice == "python":
+        return reachable_graph(model, max_states=max_states, progress=progress)
+    if choice == "auto" and max_states <= AUTO_THRESHOLD:
+        return reachable_graph(model, max_states=max_states, progress=progress)
+    if choice == "auto":
+        small = reachable_graph(model, max_states=AUTO_THRESHOLD, progress=progress)
+        if small.complete:
+            return small
+    try:
+        return native_survey(model, max_states, progress)
+    except NativeUnavailable:
+        return reachable_graph(model, max_states=max_states, progress=progress)
+
+
+def exact_restriction(model: SequentialModel, first: Explored, max_states: int,
                       names: Optional[frozenset] = None, progress: Optional[Progress] = None
-                      ) -> tuple[SequentialModel, tuple[tuple[str, int, tuple[int, ...]], ...], ReachableGraph]:
-    """Steps 2 and 3 of the module docstring for ``model``, whose reachable graph is ``first``:
+                      ) -> tuple[SequentialModel, tuple[tuple[str, int, tuple[int, ...]], ...], Explored]:
+    """Steps 2 and 3 of the module docstring for ``model``, whose exploration is ``first``:
     ``(smaller, narrowed, second)``, ``smaller`` being ``model`` with the domains of ``names``
     (default: all) cut to the values the states hold and the values steps write on the way
-    (found where a cut makes a step fault), ``second`` its reachable graph.  The caller
-    compares ``counts(first)`` with ``counts(second)``: only equal counts prove the two
-    transition systems equal; they differ here only when no written value explains it."""
+    (found where a cut makes a step fault), ``second`` its exploration (a ``Survey`` when
+    ``first`` is one and native code could run).  The caller compares ``counts(first)`` with
+    ``counts(second)``: only equal counts prove the two transition systems equal; they differ
+    here only when no written value explains it."""
     written: dict[str, set[int]] = {}
     while True:
         smaller, narrowed = restrict_to_states(model, first, names, written)
-        second = reachable_graph(smaller, max_states=max_states, progress=progress)
+        second = (explored(smaller, max_states, progress, native=True) if isinstance(first, Survey)
+                  else reachable_graph(smaller, max_states=max_states, progress=progress))
         if counts(second) == counts(first):
             return smaller, narrowed, second
+        if isinstance(second, Survey):  # its fault states are needed: the graph, from Python
+            second = reachable_graph(smaller, max_states=max_states, progress=progress)
         missing = _written_outside(smaller, model, second)
         if all(values <= written.get(name, set()) for name, values in missing.items()):
             return smaller, narrowed, second
@@ -148,7 +183,7 @@ def _written_outside(smaller: SequentialModel, model: SequentialModel, graph: Re
     return {name: values for name, values in found.items() if values}
 
 
-def restrict_to_states(model: SequentialModel, graph: ReachableGraph, names: Optional[frozenset] = None,
+def restrict_to_states(model: SequentialModel, graph: Explored, names: Optional[frozenset] = None,
                        written: Optional[Mapping[str, set[int]]] = None
                        ) -> tuple[SequentialModel, tuple[tuple[str, int, tuple[int, ...]], ...]]:
     """``model`` with the domain of each variable in ``names`` (default: all) cut to the values
@@ -156,9 +191,7 @@ def restrict_to_states(model: SequentialModel, graph: ReachableGraph, names: Opt
     of ``ReachableDomains``.  Only step 2 of the module docstring: the caller proves the result
     equal (step 3)."""
     offsets = slot_offsets(model)
-    # the values of each slot over all states, one slot at a time (a column), at C speed:
-    # per variable and state in Python it was most of a 250,000-state model's detection
-    columns = list(zip(*graph.states)) if graph.states else []
+    columns = (graph if isinstance(graph, Survey) else Survey.of(graph)).slot_values
     variables, narrowed = [], []
     for v in model.variables:
         if names is None or v.name in names:
@@ -175,6 +208,8 @@ def restrict_to_states(model: SequentialModel, graph: ReachableGraph, names: Opt
     return dataclasses.replace(model, variables=tuple(variables)), tuple(narrowed)
 
 
-def counts(graph: ReachableGraph) -> tuple[int, int, int]:
+def counts(graph: Explored) -> tuple[int, int, int]:
     """States, transitions and fault states: equal counts prove step 3 of the module docstring."""
+    if isinstance(graph, Survey):
+        return graph.states, graph.transitions, graph.faults
     return len(graph.states), sum(len(s) for s in graph.successors), len(graph.faults)

@@ -1126,6 +1126,18 @@ u32 nx_parent(void *p, u64 id) {
     return *parent_at(w, local);
 }
 
+/* Worker w's stored states first .. first+n-1 (local indices) unpacked one after another
+ * into out (n * NSLOTS values): reading every state's slots one call at a time (nx_state)
+ * costs a Python loop per slot, most of the run on a state space of 500,000 states. */
+void nx_states(void *p, int w, u64 first, u64 n, i64 *out) {
+    const Worker *wk = &((Ctx *)p)->w[w];
+    u64 words[NWORDS];
+    for (u64 i = 0; i < n; i++) {
+        load_state(state_at(wk, (size_t)(first + i)), words);
+        unpack(words, out + i * NSLOTS);
+    }
+}
+
 void nx_state(void *p, u64 id, i64 *out) {
     size_t local;
     const Worker *w = owner_of_id(p, id, &local);
