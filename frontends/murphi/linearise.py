@@ -2180,9 +2180,11 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
                     execute(program, env)
                 except Fault as fault:
                     where = ", ".join(f"{p.name}={x}" for p, x in zip(reals, binding))
-                    raise StartStateFault(f"start state fails{' (' + where + ')' if where else ''}: {fault}",
-                                          tr.path, getattr(start, "line", 0), getattr(start, "column", 0),
-                                          len(set(results)), str(fault)) from None
+                    error = StartStateFault(f"start state fails{' (' + where + ')' if where else ''}: {fault}",
+                                            tr.path, getattr(start, "line", 0), getattr(start, "column", 0),
+                                            len(set(results)), str(fault))
+                    error.made = tuple(dict.fromkeys(results))
+                    raise error from None
                 results.append(tuple(env.state))
     finally:
         tr.undefinable = saved
@@ -2216,7 +2218,20 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size)
         for leaf in leaves
     )
-    states = sorted(set(_start_states(tr, starts, full, global_names, loop_max)))
+    try:
+        states = sorted(set(_start_states(tr, starts, full, global_names, loop_max)))
+    except StartStateFault as fault:
+        if fault.made:  # the model whose start states are those made before the fault
+            fault.model = _linearised(tr, path, defines, walked, leaves, full, sorted(fault.made), loop_max,
+                                      multiset_sort)
+        raise
+    return _linearised(tr, path, defines, walked, leaves, full, states, loop_max, multiset_sort)
+
+
+def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves: list,
+                full: tuple[ir.Variable, ...], states: list, loop_max: int, multiset_sort: bool) -> ir.SequentialModel:
+    """``linearise``'s model from its start ``states`` (sorted, distinct) on."""
+    global_names = frozenset(leaf.ir_name for leaf in leaves)
     per_slot = [sorted({s[k] for s in states}) for k in range(len(states[0]))]
     # Start states that are not every combination of their per-slot values (a Startstate
     # inside a Ruleset putting one message at the place i) are listed one by one.
