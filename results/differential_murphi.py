@@ -44,8 +44,10 @@ def _one(job):
 
     home = cmurphi.build()
     work = Path(workdir)
+    if kind == "both":  # -nosym, then --reduce exact against -sym1 (compiled once)
+        return [_one((frontend, "random", item, workdir)), _one((frontend, "sym1", item, workdir))]
     if kind == "sym1":  # the same random model, --reduce exact against -sym1
-        path = work / f"sym{item}.m"
+        path = work / f"random{item}.m"
         path.write_text(murphi_gen.generate(item))
         try:
             c = cmurphi.compare_sym1(home, path, work / f"cm-{path.stem}")
@@ -102,11 +104,12 @@ def main() -> None:
     start = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         seeds = range(args.first_seed, args.first_seed + args.seeds)
-        jobs = [(args.frontend, "random", s, tmp) for s in seeds]
-        jobs += [(args.frontend, "sym1", s, tmp) for s in seeds] if args.sym1 else []
+        jobs = [(args.frontend, "both" if args.sym1 else "random", s, tmp) for s in seeds]
         jobs += [(args.frontend, "file", str(p), tmp) for p in corpus]
         with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(_one, jobs))
+            results = []
+            for r in pool.map(_one, jobs):
+                results += r if isinstance(r, list) else [r]
     seconds = time.time() - start
     print(f"### Front end: {args.label}\n")
     print("| models | compared | agree | disagree | not comparable (CMurphi's C++ fails) |")
