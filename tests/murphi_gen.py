@@ -2,7 +2,8 @@
 
 ``generate(seed)`` returns the text of one model that CMurphi's ``mu`` accepts and our front
 end is meant to accept too.  It covers every construct the front end reads: ``Const``,
-subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum, a ``Multiset`` of records (``MultisetAdd``, ``MultisetRemove``
+subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum and of two
+scalarsets (eadash.m's ``Proc``), a ``Multiset`` of records (``MultisetAdd``, ``MultisetRemove``
 inside ``Choose``, ``MultisetRemovePred``, ``MultisetCount``), named ``Array`` and ``Record`` types (arrays
 of records, arrays of arrays), ``Var``; nested ``Ruleset``s (scalarset, enum and integer
 ranges, several quantifiers), ``Rule`` with and without guards and with local ``Var``s,
