@@ -357,9 +357,9 @@ _leaks: list = []
 
 
 def _without_order_leaks(text: str) -> str:
-    """``text`` with each ``For i : T Do x := i; End;`` over a scalarset T (the generator's
-    way to give a scalarset variable a value: the loop leaves the last one) made ``Undefine
-    x;``.  Such a loop makes the state depend on the order of T's values, which no
+    """``text`` with each ``For i : T Do x := e; End;`` over a scalarset T, ``e`` reading i
+    (``i``, ``c ? i : i``: the generator's way to give a scalarset variable a value; the loop
+    leaves the last one), made ``Undefine x;``.  Such a loop makes the state depend on the order of T's values, which no
     permutation of T preserves; CMurphi accepts it and its ``-sym1`` canonicalises anyway,
     so it reduces by a group that is not a symmetry of the model, which ours must be."""
-    return re.sub(r"For (\w+): (pid|hid) Do ([\w\[\].]+) := \1; End;", r"Undefine \3;", text)
+    return re.sub(r"For (\w+): (pid|hid) Do ([\w\[\].]+) := ([^;]*\b\1\b[^;]*); End;", r"Undefine \3;", text)

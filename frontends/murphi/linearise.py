@@ -762,6 +762,11 @@ class _Translator:
                 raise self.error("IsUndefined expects a variable", e.target)
             leaf, ref, defined = self.scalar_access(a, e.target)
             if leaf.ir_name not in self.undefinable:
+                if isinstance(ref, ir.Index) and not isinstance(ref.index, ir.Const):
+                    # Never undefined, but the read still faults where the subscript is out
+                    # of range (an undefined scalarset): CMurphi's "Indexing to a using an
+                    # undefined value" for IsUndefined(a[p]) with p undefined.
+                    return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
                 return Value(ir.FALSE, 0, 0, defined)
             return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
         if isinstance(e, Call):
