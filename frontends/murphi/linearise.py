@@ -749,26 +749,7 @@ class _Translator:
                 return Value(ir.TRUE if e.kind == "forall" else ir.FALSE, 0, 1)
             return result
         if isinstance(e, IsUndefined):
-            a = self.access(e.target, scope)
-            if isinstance(a, LocalSym) and a.sentinel:
-                return Value(ir.Binary("==", ir.Name(a.ir_name), ir.Const(a.type.undefined)), 0, 1)
-            if isinstance(a, Value):
-                # A ruleset parameter, quantified variable or value parameter: CMurphi
-                # accepts it; only a value that may be undefined (a parameter) can be.
-                return _const_value(Value(neg(a.defined), 0, 1))
-            if isinstance(a, LocalSym):
-                return Value(ir.FALSE, 0, 0)
-            if not isinstance(a, Access):
-                raise self.error("IsUndefined expects a variable", e.target)
-            leaf, ref, defined = self.scalar_access(a, e.target)
-            if leaf.ir_name not in self.undefinable:
-                if isinstance(ref, ir.Index) and not isinstance(ref.index, ir.Const):
-                    # Never undefined, but the read still faults where the subscript is out
-                    # of range (an undefined scalarset): CMurphi's "Indexing to a using an
-                    # undefined value" for IsUndefined(a[p]) with p undefined.
-                    return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
-                return Value(ir.FALSE, 0, 0, defined)
-            return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
+            return self._is_undefined(e, scope)
         if isinstance(e, Call):
             return self.call_function(e, scope)
         if isinstance(e, MultisetCount):
@@ -781,6 +762,29 @@ class _Translator:
             v = self.expr(e.value, scope)
             return _const_value(Value(_in_range(v.expr, t.lo, t.hi), 0, 1, v.defined))
         raise self.error("expected an expression", e)
+
+    def _is_undefined(self, e: IsUndefined, scope: Scope) -> Value:
+        """``IsUndefined(designator)``: true where it holds its type's undefined value."""
+        a = self.access(e.target, scope)
+        if isinstance(a, LocalSym) and a.sentinel:
+            return Value(ir.Binary("==", ir.Name(a.ir_name), ir.Const(a.type.undefined)), 0, 1)
+        if isinstance(a, Value):
+            # A ruleset parameter, quantified variable or value parameter: CMurphi
+            # accepts it; only a value that may be undefined (a parameter) can be.
+            return _const_value(Value(neg(a.defined), 0, 1))
+        if isinstance(a, LocalSym):
+            return Value(ir.FALSE, 0, 0)
+        if not isinstance(a, Access):
+            raise self.error("IsUndefined expects a variable", e.target)
+        leaf, ref, defined = self.scalar_access(a, e.target)
+        if leaf.ir_name not in self.undefinable:
+            if isinstance(ref, ir.Index) and not isinstance(ref.index, ir.Const):
+                # Never undefined, but the read still faults where the subscript is out
+                # of range (an undefined scalarset): CMurphi's "Indexing to a using an
+                # undefined value" for IsUndefined(a[p]) with p undefined.
+                return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
+            return Value(ir.FALSE, 0, 0, defined)
+        return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
 
     def _logic(self, op: str, a: Value, b: Value) -> Value:
         """``a & b`` / ``a | b`` / ``a -> b``, evaluated left to right with short circuit."""
