@@ -965,10 +965,33 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                                                                   if a.kind != "deadlockfree"))
         return loaded
 
+    def start_orbits(fault: StartStateFault) -> int:
+        """How many orbits the start states made before ``fault`` fall in: CMurphi's ``-sym1``
+        stores them canonicalised before it stops.  Detected on the model whose start states
+        they are (its rules and those states); each of those canonicalised."""
+        from detect.checking.reduce import start_orbits
+        from detect.transform.narrowing import narrow
+
+        def faulted(multiset_sort: bool):
+            try:
+                return load_asked(process, multiset_sort)
+            except StartStateFault as again:
+                return narrow(again.model) if again.model is not None else None
+
+        seq = narrow(fault.model)
+        unsorted = unsorted_reading(seq, lambda: faulted(False))
+        detection = run_detection(unsorted or seq, "auto", table_limit, domain_states, show_progress=not as_json,
+                                  graph_limit=graph_limit, memory_limit=memory_limit)
+        try:
+            return start_orbits(seq, strategy, detection)
+        except ReductionError as e:
+            raise Failure(f"{model}: {e}") from None
+
     try:
         seq = load_asked(process)
     except StartStateFault as e:
-        report_start_fault(model, e, as_json, parse_defines(defines))
+        states = start_orbits(e) if strategy != "none" and e.model is not None else e.states
+        report_start_fault(model, e, as_json, parse_defines(defines), states)
     if weak_fairness and dict(seq.annotations).get("weak_fairness") is None:
         raise Failure(f"{model}: --weak-fairness applies to Promela models with a never claim, an ltl formula "
                       "or --non-progress (pan's -f needs -a or -l)")
@@ -1041,14 +1064,17 @@ def multiset_places_check(seq, detection, verify: bool, max_states: int, run) ->
                                                 + ("" if complete else " (stopped early)"))
 
 
-def report_start_fault(model: str, fault: StartStateFault, as_json: bool, defines: dict) -> None:
+def report_start_fault(model: str, fault: StartStateFault, as_json: bool, defines: dict,
+                       states: Optional[int] = None) -> None:
     """A Murphi start state faulted: the run's error verdict, as CMurphi reports it (it stops
-    there, having stored ``fault.states`` start states, 0 rules fired), and exit 1."""
+    there, having stored ``states`` start states, default ``fault.states``, 0 rules fired),
+    and exit 1."""
     where = str(fault)
+    states = fault.states if states is None else states
     if as_json:
         click.echo(json.dumps({
-            "model": Path(model).stem, "parameters": defines, "states": fault.states, "transitions": 0,
-            "initial": fault.states, "deadlocks": 0, "faults": 1, "stopped": None, "truncated": False,
+            "model": Path(model).stem, "parameters": defines, "states": states, "transitions": 0,
+            "initial": states, "deadlocks": 0, "faults": 1, "stopped": None, "truncated": False,
             "assertions": [], "first_faults": [{"state": None, "origin": "Startstate", "message": where}],
             "start_state_fault": where}, indent=2))
     else:
@@ -1057,12 +1083,12 @@ def report_start_fault(model: str, fault: StartStateFault, as_json: bool, define
         table = rich_table(show_header=False)
         table.add_column("", style="bold")
         table.add_column("", justify="right")
-        table.add_row("states", f"{fault.states:,}")
+        table.add_row("states", f"{states:,}")
         table.add_row("transitions", "0")
         table.add_row("states with faults", "1 (a start state)")
         out.print(table)
         out.print(f"[red]error: {escape(where)}[/red]")
-        out.print(escape(f"(CMurphi stops at a start state that faults too, after the {fault.states:,} start "
+        out.print(escape(f"(CMurphi stops at a start state that faults too, after the {states:,} start "
                          f"states it made before it: the last Startstate first)"))
     sys.exit(EXIT_VIOLATED)
 

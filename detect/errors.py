@@ -32,4 +32,10 @@ class StartStateFault(InputError):
         self.states = states
         #: the fault alone (``message`` says which start state)
         self.fault = fault or message
+        #: the distinct start states made before the fault, as state tuples (the front end's
+        #: layout while running start states), and the model whose initial states they are
+        #: (None when there are none): ``explore --reduce`` counts their orbits, as CMurphi's
+        #: ``-sym1`` stores them canonicalised before it stops
+        self.made: tuple = ()
+        self.model = None
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import math
 import os
 import re
 import shutil
@@ -195,6 +196,8 @@ class Comparison:
     disagreement: Optional[str]
     #: False when CMurphi could not run the model (``Uncompilable``): nothing compared
     compared: bool = True
+    #: an agreement with an explanation (``compare_sym1``: the counts differ for a stated reason)
+    note: str = ""
 
 
 def _fired():
@@ -272,3 +275,91 @@ def compare(home: Path, path: Path, workdir: Path, defines: Optional[dict[str, i
         why = f"deadlock: CMurphi {'finds' if theirs.deadlocked else 'finds none'}, we {'find' if deadlocked else 'find none'}"
         return Comparison(name, mine, theirs, why)
     return Comparison(name, mine, theirs, None)
+
+
+def _ours_json(path: Path, *options: str):
+    """``symdetect explore PATH --json --ndl OPTIONS``: (exit code, the JSON or None, output)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    cli = CliRunner().invoke(main, ["explore", str(path), "--json", "--ndl", *options])
+    if cli.exit_code not in (0, 1) or "{" not in cli.output:
+        return cli.exit_code, None, cli.output
+    return cli.exit_code, json.loads(cli.output[cli.output.index("{"):]), cli.output
+
+
+def _verifies(path: Path) -> bool:
+    """``symdetect analyze PATH --verify`` checks every detected generator on the reachable
+    states and passes."""
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    return CliRunner().invoke(main, ["analyze", str(path), "--verify"]).exit_code == 0
+
+
+def compare_sym1(home: Path, path: Path, workdir: Path) -> Comparison:
+    """``explore --reduce exact --ndl`` against CMurphi ``-sym1 -ndl`` (exhaustive
+    canonicalisation: one state per orbit of the scalarset group).  They agree when the
+    verdicts are equal and, with no error, the states too -- or ours are fewer and
+    ``analyze --verify`` passes: the group we detect is larger than the declared one (a
+    symmetry nobody declared, verified on the reachable states).  ``disagreement`` names a
+    different verdict, more states than CMurphi's (a missed symmetry), or fewer without the
+    check passing (a wrong symmetry)."""
+    text = path.read_text()
+    try:
+        executable = workdir / "m"
+        # (``compare`` just compiled this text there: compiled once for both comparisons)
+        if not (executable.exists() and (workdir / "m.m").exists() and (workdir / "m.m").read_text() == text):
+            executable = compile_model(home, text, workdir, "m")
+    except Rejected as e:
+        return Comparison(path.name, None, f"mu rejects: {e}", None, compared=False)
+    except Uncompilable as e:
+        return Comparison(path.name, None, f"g++ rejects mu's code: {e}", None, compared=False)
+    theirs = run_model(executable, options=("-sym1",))
+    code, data, output = _ours_json(path, "--reduce", "exact")
+    if data is None:
+        return Comparison(path.name, output.strip()[-300:], theirs, f"we refuse: {output.strip()[-200:]}")
+    violated = code == 1
+    mine = (data["states"], violated)
+    if violated != theirs.violated:
+        why = (f"verdict: CMurphi -sym1 {theirs.error!r}, we find no violation" if theirs.violated
+               else f"verdict: we find a violation, CMurphi -sym1 none ({theirs.states} states)")
+        return Comparison(path.name, mine, theirs, why)
+    if not violated and data["states"] > theirs.states:
+        leak_free = _without_order_leaks(text)
+        if leak_free != text and not _leaks:
+            variant = path.with_name(path.stem + "_noleak.m")
+            variant.write_text(leak_free)
+            _leaks.append(True)
+            try:
+                again = compare_sym1(home, variant, workdir.with_name(workdir.name + "_noleak"))
+            finally:
+                _leaks.pop()
+            if again.compared and again.disagreement is None:
+                return Comparison(path.name, mine, theirs, None, note=(
+                    f"a scalarset's order leaks: CMurphi -sym1 {theirs.states}, ours {data['states']}; "
+                    f"with each `For i : T Do x := i End` made `Undefine x` both give {again.ours[0]}"))
+        return Comparison(path.name, mine, theirs,
+                          f"counts: CMurphi -sym1 {theirs.states} states, ours {data['states']} (a smaller group)")
+    if not violated and data["states"] < theirs.states and not _verifies(path):
+        return Comparison(path.name, mine, theirs,
+                          f"counts: CMurphi -sym1 {theirs.states} states, ours {data['states']}, and --verify fails")
+    return Comparison(path.name, mine, theirs, None)
+
+
+
+#: set while ``compare_sym1`` compares a leak-free variant (it tries no variant of that)
+_leaks: list = []
+
+
+def _without_order_leaks(text: str) -> str:
+    """``text`` with each ``For i : T Do x := e; End;`` over a scalarset T, ``e`` reading i
+    (``i``, ``c ? i : i``: the generator's way to give a scalarset variable a value; the loop
+    leaves the last one), made ``Undefine x;``.  Such a loop makes the state depend on the order of T's values, which no
+    permutation of T preserves; CMurphi accepts it and its ``-sym1`` canonicalises anyway,
+    so it reduces by a group that is not a symmetry of the model, which ours must be."""
+    return re.sub(r"For (\w+): (pid|hid) Do ([\w\[\].]+) := ([^;]*\b\1\b[^;]*); End;", r"Undefine \3;", text)

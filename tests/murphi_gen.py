@@ -2,7 +2,8 @@
 
 ``generate(seed)`` returns the text of one model that CMurphi's ``mu`` accepts and our front
 end is meant to accept too.  It covers every construct the front end reads: ``Const``,
-subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum, a ``Multiset`` of records (``MultisetAdd``, ``MultisetRemove``
+subranges, ``Enum``, ``boolean``, ``Scalarset``, ``Union`` of a scalarset and an enum and of two
+scalarsets (eadash.m's ``Proc``), a ``Multiset`` of records (``MultisetAdd``, ``MultisetRemove``
 inside ``Choose``, ``MultisetRemovePred``, ``MultisetCount``), named ``Array`` and ``Record`` types (arrays
 of records, arrays of arrays), ``Var``; nested ``Ruleset``s (scalarset, enum and integer
 ranges, several quantifiers), ``Rule`` with and without guards and with local ``Var``s,
@@ -151,7 +152,7 @@ class Gen:
     def types(self) -> None:
         r = self.r
         k = r.choice([1, 2, 3])
-        self.consts = [("K", k), ("N", r.choice([2, 2, 3]))]
+        self.consts = [("K", k), ("N", r.choice([2, 2, 3])), ("H", r.choice([1, 2]))]
         n = self.consts[1][1]
         self.val = Ty("int", "val_t", 0, k)
         self.small = Ty("int", "small_t", 0, 1)
@@ -167,13 +168,21 @@ class Gen:
         # A Union of a scalarset and an enum (the list and cache examples of CMurphi).
         self.ut = Ty("union", "ut_t", members=(self.pid, self.color))
         self.uarr = Ty("array", "uarr_t", index=self.ut, elem=self.small)
+        # A Union of two scalarsets (eadash.m's Proc: Union {Home, Remote}): each member is
+        # permuted on its own.  Declared only where a variable uses it (``model``), with a
+        # variable of the second scalarset then (CMurphi's C++ needs one).
+        self.hid = Ty("scalar", "hid", 0, self.consts[2][1] - 1)
+        self.pu = Ty("union", "pu_t", members=(self.pid, self.hid))
+        self.puarr = Ty("array", "puarr_t", index=self.pu, elem=self.small)
+        self.two = False
         # A multiset of records (the network of the cache examples).
         self.mst = Ty("multiset", "ms_t", 0, r.choice([2, 3]), elem=Ty("record", "msg_t", fields=(
             ("f", self.val), ("h", self.color))))
         self.named = [self.val, self.small, self.color, self.pid, self.rec, self.arr, self.barr, self.carr,
-                      self.recs, self.grid, self.parr, self.ut, self.uarr, self.mst.elem, self.mst]
+                      self.recs, self.grid, self.parr, self.ut, self.uarr, self.mst.elem, self.mst,
+                      self.hid, self.pu, self.puarr]
         if self.rumur:  # Rumur has neither unions nor multisets
-            self.named = [t for t in self.named if t not in (self.ut, self.uarr, self.mst)]
+            self.named = [t for t in self.named if t not in (self.ut, self.uarr, self.mst, self.pu, self.puarr)]
 
     def type_text(self, t: Ty) -> str:
         if t.name and t.name not in ("",):
@@ -186,7 +195,7 @@ class Gen:
         if t.kind == "enum":
             return "Enum { " + ", ".join(t.values) + " }"
         if t.kind == "scalar":
-            return "Scalarset(N)"
+            return "Scalarset(N)" if t == self.pid else "Scalarset(H)"
         if t.kind == "union":
             return "Union {" + ", ".join(m.name for m in t.members) + "}"
         if t.kind == "multiset":
@@ -201,14 +210,14 @@ class Gen:
         pool = [("x", self.val), ("y", self.val), ("b", BOOL), ("c", self.color), ("p", self.pid),
                 ("a", self.arr), ("fl", self.barr), ("cm", self.carr), ("r", self.rec), ("rs", self.recs),
                 ("g", self.grid), ("q", self.parr), ("z", self.small), ("a2", self.arr), ("r2", self.rec),
-                ("u", self.ut), ("ua", self.uarr), ("ms", self.mst)]
+                ("u", self.ut), ("ua", self.uarr), ("ms", self.mst), ("w", self.pu), ("wa", self.puarr)]
         self.r.shuffle(pool)
         # Always a scalarset variable: CMurphi 5.4's C++ for a type over a scalarset that no
         # variable uses does not compile (PermSet lacks the scalarset's members).
         pool.remove(("p", self.pid))
         pool.insert(0, ("p", self.pid))
         if self.rumur:
-            pool = [(n, t) for n, t in pool if t not in (self.ut, self.uarr, self.mst)]
+            pool = [(n, t) for n, t in pool if t not in (self.ut, self.uarr, self.mst, self.pu, self.puarr)]
         elif self.chance(0.4):  # a multiset is too large to be drawn often otherwise
             pool.remove(("ms", self.mst))
             pool.insert(1, ("ms", self.mst))
@@ -218,6 +227,9 @@ class Gen:
                 continue
             chosen.append(Sym(name, t, True))
             product *= t.size()
+        if any(s.ty in (self.pu, self.puarr) for s in chosen):
+            self.two = True
+            chosen.append(Sym("hd", self.hid, True))
         return chosen
 
     # ------------------------------------------------------------------ designators
@@ -298,7 +310,7 @@ class Gen:
             options = []
             if t.kind == "enum":
                 options.append(lambda: r.choice(t.values))
-            if t.kind == "union":
+            if t == self.ut:
                 options.append(lambda: r.choice(self.color.values))
             if leaf:
                 options += [lambda: leaf[0]] * 3
@@ -381,13 +393,15 @@ class Gen:
                 options += [lambda: leaf[0]] * 2
             cmp = lambda: f"({self.int_expr(ctx, max(d - 1, 0))} {r.choice(['<', '<=', '=', '!=', '>', '>='])} {self.int_expr(ctx, max(d - 1, 0))})"
             options += [cmp] * 3
-            for t in (self.color, self.pid):
+            for t in (self.color, self.pid) + ((self.hid,) if self.two else ()):
                 if self.designator(ctx, lambda u, t=t: u.compatible(t) and u.simple, False):
                     options.append(lambda t=t: f"({self.expr(t, ctx, max(d - 1, 0))} {r.choice(['=', '!='])} {self.expr(t, ctx, max(d - 1, 0))})")
-            union = self.designator(ctx, lambda u: u == self.ut, False)
-            if union:
-                # A union compares with a union or with a value of one of its members.
-                options.append(lambda: f"({union[0]} {r.choice(['=', '!='])} {self.expr(self.ut, ctx, max(d - 1, 0))})")
+            for ut in (self.ut, self.pu):
+                union = self.designator(ctx, lambda u, ut=ut: u == ut, False)
+                if union:
+                    # A union compares with a union or with a value of one of its members.
+                    options.append(lambda union=union, ut=ut:
+                                   f"({union[0]} {r.choice(['=', '!='])} {self.expr(ut, ctx, max(d - 1, 0))})")
             undef = self.designator(ctx, lambda u: u.simple, True)
             if undef and not ctx.in_function:
                 options.append(lambda: f"IsUndefined({undef[0]})")
@@ -418,9 +432,13 @@ class Gen:
         """A quantifier; a ruleset's ranges over types only (CMurphi 5.4 generates C++ that
         does not compile for ``Ruleset k := 0 To 1``)."""
         name = self.fresh("k")
-        choice = self.r.choice(["pid", "color", "small", "range"] + ([] if self.rumur else ["union"]))
+        choice = self.r.choice(["pid", "color", "small", "range"] + ([] if self.rumur else ["union"])
+                               + (["hid"] if self.two else []) + (["pu"] if self.two and not self.rumur else []))
         if choice == "union":
             return f"{name}: ut_t", Sym(name, self.ut, False)
+        if choice in ("hid", "pu"):
+            t = self.hid if choice == "hid" else self.pu
+            return f"{name}: {t.name}", Sym(name, t, False)
         if choice == "pid":
             return f"{name}: pid", Sym(name, self.pid, False)
         if choice == "color":
@@ -782,13 +800,14 @@ class Gen:
     def init_stmts(self, text: str, t: Ty, loop_vars: list[str]) -> list[str]:
         if t.kind == "multiset":
             return []  # starts empty
-        if t.kind == "scalar":
+        if t.kind == "scalar" or t == self.pu:
             if self.chance(0.15):
                 return [f"Undefine {text};"]
-            if loop_vars and self._pid_loop == loop_vars[-1]:
+            if t != self.hid and loop_vars and self._pid_loop == loop_vars[-1]:
                 return [f"{text} := {loop_vars[-1]};"]
             var = self.fresh("i")  # a scalarset has no literals: the loop leaves the last value
-            return [f"For {var}: pid Do {text} := {var}; End;"]
+            source = t if t.kind == "scalar" else self.r.choice(t.members)
+            return [f"For {var}: {source.name} Do {text} := {var}; End;"]
         if t.simple:
             if self.chance(0.06):
                 return [f"Undefine {text};"]
@@ -801,7 +820,7 @@ class Gen:
         if not t.has_scalarset() and self.chance(0.3):
             return [f"Clear {text};"]
         var = self.fresh("i")
-        if t.index.kind == "scalar":
+        if t.index == self.pid:
             self._pid_loop = var
         body = self.init_stmts(f"{text}[{var}]", t.elem, loop_vars + [var])
         return [f"For {var}: {self.type_text(t.index)} Do " + " ".join(body) + " End;"]
@@ -810,7 +829,7 @@ class Gen:
         self._pid_loop = None
         body = []
         param = None
-        pid_vars = [s for s in globals_ if s.ty.kind == "scalar"]
+        pid_vars = [s for s in globals_ if s.ty == self.pid]
         if pid_vars and self.chance(0.4):
             param = self.fresh("s")
         for s in globals_:
@@ -826,7 +845,7 @@ class Gen:
                 if self.chance(0.5):
                     body.append(f"{s.name} := {param};")
             for s in globals_:
-                if s.ty.kind == "array" and s.ty.index.kind == "scalar" and s.ty.elem.kind in ("int", "bool") \
+                if s.ty.kind == "array" and s.ty.index == self.pid and s.ty.elem.kind in ("int", "bool") \
                         and self.chance(0.5):
                     body.append(f"{s.name}[{param}] := {self.init_value(s.ty.elem)};")
         text = "Startstate Begin\n  " + "\n  ".join(body) + "\nEnd;"
@@ -841,9 +860,10 @@ class Gen:
         used = {s.ty for s in globals_}
         end = "" if self.rumur else ";"  # Rumur: the ";" after a declaration is optional
         lines = ["-- generated by tests/murphi_gen.py", "Const"]
-        lines += [f"  {n}: {v}{end}" for n, v in self.consts]
+        lines += [f"  {n}: {v}{end}" for n, v in self.consts if n != "H" or self.two]
         lines.append("Type")
-        lines += [f"  {t.name}: {self.decl_text(t)}{end}" for t in self.named]
+        lines += [f"  {t.name}: {self.decl_text(t)}{end}" for t in self.named
+                  if self.two or t not in (self.hid, self.pu, self.puarr)]
         lines.append("Var")
         lines += [f"  {s.name}: {self.type_text(s.ty)}{end}" for s in globals_]
         routines: list[Routine] = []

@@ -494,3 +494,20 @@ def test_a_start_state_that_faults_is_explores_error_verdict(text, states, where
     text_run = CliRunner().invoke(main, ["explore", str(path)])
     assert text_run.exit_code == 1 and "error: " in text_run.output
     assert CliRunner().invoke(main, ["analyze", str(path)]).exit_code == 2
+
+
+def test_isundefined_of_an_element_subscripted_by_an_undefined_scalarset_is_an_error():
+    """CMurphi 5.4: "Indexing to a using an undefined value." in the start state (1 state).
+    We read ``IsUndefined(a[p])`` as false (a is never undefined) without reading ``a[p]``,
+    so the rule was never enabled and no error found (random model 153 of
+    ``tests/murphi_gen.py``)."""
+    text = """
+Type pid: Scalarset(2);
+Var p: pid; a: Array[pid] of 0..1; x: 0..1;
+Rule "r" IsUndefined(a[p]) ==> Begin x := 1; End;
+Startstate Begin Undefine p; For i: pid Do a[i] := 0; End; x := 0; End;
+"""
+    states, _, violated = _counts(text)
+    assert (states, violated) == (1, True)
+    defined = text.replace("Undefine p;", "For i: pid Do p := i; End;")
+    assert _counts(defined)[2] is False

@@ -923,6 +923,23 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                               reducer, tuple(notes))
 
 
+def start_orbits(model: SequentialModel, strategy: str, detection, states=None) -> int:
+    """How many distinct canonical forms ``model``'s initial states (or ``states``) have under
+    ``strategy``'s canonicaliser of ``detection``'s group: what a reduced run stores before
+    it expands a state (CMurphi's ``-sym1`` count when a start state faults after them)."""
+    if states is None:
+        states = list(compile_model(model).initial_states())
+    instances = _multiset_quotient(model, detection)
+    if not instances:
+        model = detection.model  # see ``explore_reduced``
+    elif detection.group.order == 1:
+        instances = ()
+    reducer = (multiset_reducer(model, detection.group, strategy, instances) if instances else
+               make_reducer(model, detection.group, strategy, detection.graph))
+    canonicalise = reducer.canonicalise or (lambda state: state)
+    return len({canonicalise(tuple(state)) for state in states})
+
+
 def _multiset_quotient(model: SequentialModel, detection):
     """The places of ``model``'s multisets when ``model`` sorts them and ``detection`` was made
     on its unsorted reading (``detect.checking.multisets``); else ``()``."""

@@ -955,7 +955,11 @@ class _Builder:
         # of one receive) is one variable: equal to ``o`` where the context holds, and read
         # only under it (see ``never_outside``), so twins would differ only where nothing
         # reads them, and would only add graph generators swapping them.
-        key = ("checked", o, tuple(sorted(allowed)), self.context_var(ctx))
+        # Keyed by the values kept, not by the range: checks of one subscript against arrays
+        # of different lengths (``Procs[h]`` and ``Homes[h]`` with h a Home) whose ranges
+        # keep the same values emit the same constraint (eadash.m: 145 of 179 generators
+        # swapped such twins, each a 782,536-long list).
+        key = ("checked", o, tuple(inside), self.context_var(ctx))
         if key in self.s.ctx_cache:
             return self.s.ctx_cache[key]
         t = self.aux(inside, "c")
@@ -1571,6 +1575,7 @@ def translate(model: SequentialModel, table_limit: int = 100_000, relations: boo
             faulting.append((i, kinds))
     b.s = None
     b.init()
+    b.constraints = _without_constant_auxiliaries(b.constraints, b.vars)
     used = {v for c in b.constraints for v in c.variables} | set(b.pre) | set(b.post)
     used |= {v for v, var in enumerate(b.vars) if var.role == LOCAL and var.summand in present
              and not var.fault}
@@ -1597,6 +1602,35 @@ def translate(model: SequentialModel, table_limit: int = 100_000, relations: boo
         faulting=tuple(faulting),
         marks=tuple(sorted((k, v, m) for (k, v), m in literal_marks(model).items())),
     )
+
+
+def _without_constant_auxiliaries(constraints: list, variables: Sequence[CspVariable]) -> list:
+    """``constraints`` with every auxiliary of a one-value domain projected out of the tables'
+    scopes, and a table left with no column dropped.  The same solutions (such an auxiliary
+    holds its one value in every solution, so its column restricts nothing); but two checks
+    that keep different single values of the same operands (``Homes[h].Dir.State`` and
+    ``.Entries[1]`` of one ``Dst``) become one table, which the graph draws once, instead of
+    twins the automorphism search exchanges: 140 of eadash.m's 159 generators at
+    RemoteCount=2, each a list as long as the graph (6 GB at RemoteCount=3).  Gates and
+    relations keep their scopes (their drawings need every operand); guards are untouched."""
+    constant = {v for v, var in enumerate(variables) if var.role == AUX and len(var.domain) == 1}
+    if not constant:
+        return constraints
+    result = []
+    for c in constraints:
+        if c.gate or c.relation or not c.tuples or not constant.intersection(c.scope):
+            result.append(c)
+            continue
+        keep = [j for j, v in enumerate(c.scope) if v not in constant]
+        tuples = tuple(dict.fromkeys(tuple(t[j] for j in keep) for t in c.tuples
+                                     if all(t[j] == variables[v].domain[0]
+                                            for j, v in enumerate(c.scope) if v in constant)))
+        if not tuples:
+            result.append(c)  # allows nothing: kept as it was
+        elif keep:
+            result.append(replace(c, scope=tuple(c.scope[j] for j in keep), tuples=tuples))
+        # else: () allowed, the constraint always holds
+    return result
 
 
 def _live(constraints: list, defining: dict, read: set) -> list:

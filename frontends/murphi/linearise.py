@@ -750,21 +750,7 @@ class _Translator:
                 return Value(ir.TRUE if e.kind == "forall" else ir.FALSE, 0, 1)
             return result
         if isinstance(e, IsUndefined):
-            a = self.access(e.target, scope)
-            if isinstance(a, LocalSym) and a.sentinel:
-                return Value(ir.Binary("==", ir.Name(a.ir_name), ir.Const(a.type.undefined)), 0, 1)
-            if isinstance(a, Value):
-                # A ruleset parameter, quantified variable or value parameter: CMurphi
-                # accepts it; only a value that may be undefined (a parameter) can be.
-                return _const_value(Value(neg(a.defined), 0, 1))
-            if isinstance(a, LocalSym):
-                return Value(ir.FALSE, 0, 0)
-            if not isinstance(a, Access):
-                raise self.error("IsUndefined expects a variable", e.target)
-            leaf, ref, defined = self.scalar_access(a, e.target)
-            if leaf.ir_name not in self.undefinable:
-                return Value(ir.FALSE, 0, 0, defined)
-            return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
+            return self._is_undefined(e, scope)
         if isinstance(e, Call):
             return self.call_function(e, scope)
         if isinstance(e, MultisetCount):
@@ -804,6 +790,30 @@ class _Translator:
             same = conj(same, fold(ir.Binary("==", ra, rb)))
             defined = conj(defined, conj(da, db))
         return _const_value(Value(same if e.op == "=" else neg(same), 0, 1, defined))
+
+
+    def _is_undefined(self, e: IsUndefined, scope: Scope) -> Value:
+        """``IsUndefined(designator)``: true where it holds its type's undefined value."""
+        a = self.access(e.target, scope)
+        if isinstance(a, LocalSym) and a.sentinel:
+            return Value(ir.Binary("==", ir.Name(a.ir_name), ir.Const(a.type.undefined)), 0, 1)
+        if isinstance(a, Value):
+            # A ruleset parameter, quantified variable or value parameter: CMurphi
+            # accepts it; only a value that may be undefined (a parameter) can be.
+            return _const_value(Value(neg(a.defined), 0, 1))
+        if isinstance(a, LocalSym):
+            return Value(ir.FALSE, 0, 0)
+        if not isinstance(a, Access):
+            raise self.error("IsUndefined expects a variable", e.target)
+        leaf, ref, defined = self.scalar_access(a, e.target)
+        if leaf.ir_name not in self.undefinable:
+            if isinstance(ref, ir.Index) and not isinstance(ref.index, ir.Const):
+                # Never undefined, but the read still faults where the subscript is out
+                # of range (an undefined scalarset): CMurphi's "Indexing to a using an
+                # undefined value" for IsUndefined(a[p]) with p undefined.
+                return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
+            return Value(ir.FALSE, 0, 0, defined)
+        return Value(ir.Binary("==", ref, ir.Const(leaf.type.undefined)), 0, 1, defined)
 
     def _logic(self, op: str, a: Value, b: Value) -> Value:
         """``a & b`` / ``a | b`` / ``a -> b``, evaluated left to right with short circuit."""
@@ -2277,9 +2287,11 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
                     execute(program, env)
                 except Fault as fault:
                     where = ", ".join(f"{p.name}={x}" for p, x in zip(reals, binding))
-                    raise StartStateFault(f"start state fails{' (' + where + ')' if where else ''}: {fault}",
-                                          tr.path, getattr(start, "line", 0), getattr(start, "column", 0),
-                                          len(set(results)), str(fault)) from None
+                    error = StartStateFault(f"start state fails{' (' + where + ')' if where else ''}: {fault}",
+                                            tr.path, getattr(start, "line", 0), getattr(start, "column", 0),
+                                            len(set(results)), str(fault))
+                    error.made = tuple(dict.fromkeys(results))
+                    raise error from None
                 results.append(tuple(env.state))
     finally:
         tr.undefinable = saved
@@ -2313,7 +2325,20 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size)
         for leaf in leaves
     )
-    states = sorted(set(_start_states(tr, starts, full, global_names, loop_max)))
+    try:
+        states = sorted(set(_start_states(tr, starts, full, global_names, loop_max)))
+    except StartStateFault as fault:
+        if fault.made:  # the model whose start states are those made before the fault
+            fault.model = _linearised(tr, path, defines, walked, leaves, full, sorted(fault.made), loop_max,
+                                      multiset_sort)
+        raise
+    return _linearised(tr, path, defines, walked, leaves, full, states, loop_max, multiset_sort)
+
+
+def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves: list,
+                full: tuple[ir.Variable, ...], states: list, loop_max: int, multiset_sort: bool) -> ir.SequentialModel:
+    """``linearise``'s model from its start ``states`` (sorted, distinct) on."""
+    global_names = frozenset(leaf.ir_name for leaf in leaves)
     per_slot = [sorted({s[k] for s in states}) for k in range(len(states[0]))]
     # Start states that are not every combination of their per-slot values (a Startstate
     # inside a Ruleset putting one message at the place i) are listed one by one.
