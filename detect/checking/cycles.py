@@ -41,9 +41,9 @@ from detect import ir
 from detect.ir import SequentialModel, WeakFairness
 from detect.statespace.compile import compile_model
 from detect.statespace.compile import State
-from detect.statespace.explore import (AssertionResult, Exploration, NotASymmetry, TraceStep, reachable_graph,
-                                      state_bound, trace_between)
-from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
+from detect.statespace.explore import (AssertionResult, CanonicalUndecided, Exploration, NotASymmetry, TraceStep,
+                                      reachable_graph, state_bound, trace_between)
+from detect.checking.verify import INTERRUPTED, MAX_STATES, MEMORY_LIMIT, SLOT_BUDGET, TIMEOUT, stop_advice, stop_reason
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -142,6 +142,9 @@ class Quotient:
     #: per generator, the slot each state slot goes to (``weak_fairness``: which process
     #: becomes which); empty when unknown
     slot_maps: tuple[tuple[int, ...], ...] = ()
+    #: what C computes ``canonicalise`` as (``reduce.Reducer.native_canonical``), for the
+    #: native cycle search; None: only Python does
+    native_canonical: object = None
 
 
 def unpermuted_lasso(compiled, initial: Sequence[State], canonicalise: Callable[[State], State],
@@ -181,11 +184,22 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
     return found, states, why, trace, loop_from
 
 
-def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float],
-                      memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None
+def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[int], timeout: Optional[float],
+                      memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None,
+                      index: Optional[int] = None, explored: int = 0
                       ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
     """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not);
-    with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``)."""
+    with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``).
+
+    ``index``: the assertion whose condition ``condition`` is; given, the native nested search
+    (``_native_cycle``) looks where the engine allows (``explored``: the states the exploration
+    before found, which makes ``auto`` choose it).  Else the graph is built in Python, bounded by
+    ``max_states`` (default 1,000,000) and the slot budget."""
+    if index is not None:
+        native = _native_cycle(model, index, max_states, timeout, memory_limit, interruptible, quotient, explored)
+        if native is not None:
+            return native
+    max_states = max_states or 1_000_000
     kind = "unreduced" if quotient is None else "reduced"
     bound = state_bound(model, max_states)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
@@ -212,6 +226,51 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeou
                                                     quotient.canonicalise, states, loop_from)
             return True, len(graph.states), "", "", trace, loop_from
     return False, len(graph.states), "", "", (), None
+
+
+def _native_cycle(model: SequentialModel, index: int, max_states: Optional[int], timeout: Optional[float],
+                  memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient], explored: int
+                  ) -> Optional[tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]]:
+    """``_acceptance_cycle``'s answer from the native nested depth-first search (the search
+    stops at the first cycle, and holds each state once, packed: no slot budget), or None
+    where it does not run: engine ``python``, ``auto`` after an exploration of at most
+    ``native.AUTO_THRESHOLD`` states (the Python graph is quicker than a compiler there), a
+    canonicaliser C does not compute, no compiler, an int64 overflow.  Bounded by
+    ``max_states`` (None: none), ``timeout`` and ``memory_limit`` (bytes held)."""
+    from detect.statespace import native
+
+    choice = native.engine_choice()
+    if choice == "python" or (choice == "auto" and explored <= native.AUTO_THRESHOLD):
+        return None
+    if quotient is not None and quotient.native_canonical is None:
+        return None
+    try:
+        out = native.acceptance_cycle_native(
+            model, index, max_states=max_states, timeout=timeout, memory_limit=memory_limit,
+            interruptible=interruptible, canonicalise=quotient.canonicalise if quotient else None,
+            symmetries=quotient.generators if quotient else (),
+            native_canonical=quotient.native_canonical if quotient else None)
+    except (native.NativeUnavailable, CanonicalUndecided):
+        # (undecided: the C canonicaliser's search ran out of branches; Python's asks nauty/bliss)
+        return None
+    kind = "unreduced" if quotient is None else "reduced"
+    states, stopped = out["states"], out["stopped"]
+    if stopped:
+        what = {MAX_STATES: "raise --max-states", MEMORY_LIMIT: "raise --memory-limit",
+                TIMEOUT: "raise --timeout", INTERRUPTED: "interrupted"}[stopped]
+        lead = "more than" if stopped == MAX_STATES else "stopped after"
+        return (None, states, f"{lead} {states:,} {kind} states (nested depth-first search, "
+                f"{out['memory_bytes']:,} bytes held); {what}", stopped, (), None)
+    if not out["found"]:
+        return False, states, "", "", (), None
+    path, loop_from = out["path"], out["loop_from"]
+    compiled = compile_model(model)
+    if quotient is None:
+        trace = trace_between(compiled, path[0], path[1:])
+    else:
+        trace, loop_from = unpermuted_lasso(compiled, list(compiled.initial_states()), quotient.canonicalise,
+                                            path, loop_from)
+    return True, states, "", "", trace, loop_from
 
 
 def fairness_of(model: SequentialModel) -> Optional[WeakFairness]:
@@ -579,13 +638,13 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         where, where_cond = (model, cond) if use is None else (use.model, compile_model(use.model).conditions[i])
         try:
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                where, where_cond, max_states or 1_000_000, timeout, memory_limit, interruptible, use)
+                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states)
         except NotASymmetry as wrong:
             use, why_not = None, (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                                   "steps of a reachable state onto those of its image). This is a bug in symmetry "
                                   "detection; please report it")
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                model, cond, max_states or 1_000_000, timeout, memory_limit, interruptible)
+                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states)
         if why_not:
             notes.append(f"assert {a.text}: {why_not}; acceptance cycles looked for without reduction")
         among = (f"among {states:,} unreduced states" if use is None else

@@ -264,11 +264,12 @@ def c_source(model: SequentialModel) -> str:
     domains = _Domains()
     layout, nwords, nbytes = _layout(slots)
     conditions = [(i, a) for i, a in enumerate(model.assertions)
-                  if a.condition is not None and a.kind in ("reaches", "invariant")]
+                  if a.condition is not None and a.kind in ("reaches", "invariant", "acceptance")]
     ncond = len(model.assertions)
     want = [-1] * ncond
     for i, a in conditions:
-        want[i] = 1 if a.kind == "reaches" else 0
+        # an acceptance condition is read by the cycle search only (nx_ndfs_*), never by the BFS
+        want[i] = 1 if a.kind == "reaches" else 0 if a.kind == "invariant" else -1
 
     pre = ["#include <stdint.h>", "#include <string.h>", "typedef int64_t i64;",
            "typedef uint64_t u64;",
