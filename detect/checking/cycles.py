@@ -34,6 +34,7 @@ unreduced product (``_fair_acceptance_cycle``), with what the front end says of 
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
@@ -658,3 +659,62 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
                                           + (" (the lasso un-permuted into a real one)" if cycle and use else ""),
                                           loop_from=loop_from)
     return dataclasses.replace(result, assertions=tuple(verdicts), notes=tuple(dict.fromkeys(notes)))
+
+
+def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], timeout: Optional[float] = None,
+                           memory_limit: Optional[int] = None, interruptible: bool = False
+                           ) -> Optional[tuple[int, AssertionResult, dict]]:
+    """An acceptance cycle of the unreduced ``model`` found by the native nested search before
+    any breadth-first exploration, as ``pan -a`` finds its first error: ``(assertion index,
+    its "fails" verdict with the lasso, the search's figures)``, or None (no acceptance
+    assertion, no cycle, the search stopped, or it does not run: engine ``python``, a model
+    ``auto`` finds small -- its reachable graph within ``native.AUTO_THRESHOLD`` states --, no
+    compiler).  Where no cycle is found the breadth-first exploration and ``check_acceptance``
+    run as before (the nested search is repeated there: a holding property costs two searches
+    on a large model, a violated one only the states up to the first cycle).  Unreduced: a
+    cycle of the model is a violation whatever group a reduced run would use."""
+    from detect.statespace import native
+
+    indices = [i for i, a in enumerate(model.assertions) if a.kind == "acceptance" and a.condition is not None]
+    choice = native.engine_choice()
+    if not indices or choice == "python":
+        return None
+    if choice == "auto":
+        probe = reachable_graph(model, max_states=native.AUTO_THRESHOLD, timeout=timeout)
+        if probe.complete:
+            return None
+    start = time.perf_counter()
+    for i in indices:
+        remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
+        try:
+            out = native.acceptance_cycle_native(model, i, max_states=max_states, timeout=remaining,
+                                                 memory_limit=memory_limit, interruptible=interruptible)
+        except native.NativeUnavailable:
+            return None
+        if out["found"]:
+            compiled = compile_model(model)
+            trace = trace_between(compiled, out["path"][0], out["path"][1:])
+            out["seconds"] = time.perf_counter() - start
+            verdict = AssertionResult(model.assertions[i], "fails", trace,
+                                      f"a cycle through an accepting state, the first one the nested depth-first "
+                                      f"search found, after {out['states']:,} unreduced states",
+                                      loop_from=out["loop_from"])
+            return i, verdict, out
+    return None
+
+
+def stopped_at_cycle(result: Exploration, index: int, verdict: AssertionResult, figures: dict) -> Exploration:
+    """``result`` (an exploration of no states: the run made none) as the nested search that
+    found ``verdict`` (``first_acceptance_cycle``) leaves it: its states, transitions and
+    time, the verdict of assertion ``index``, the others unknown -- the run stopped there."""
+    assertions = tuple(verdict if k == index else
+                       a if a.verdict in ("fails", "not checked") else
+                       AssertionResult(a.assertion, "unknown", (), "not checked: the run stopped at the first "
+                                       "acceptance cycle, as pan -a stops at its first error")
+                       for k, a in enumerate(result.assertions))
+    return dataclasses.replace(result, states=figures["states"], transitions=figures["transitions"],
+                               seconds=figures["seconds"], memory_bytes=figures["memory_bytes"],
+                               memory_measure="held by the nested search: packed states, parent indices, the "
+                                              "visited table, colours and stacks",
+                               deadlocks=(), terminal_states=(), truncated=True, first_cycle=True,
+                               assertions=assertions)

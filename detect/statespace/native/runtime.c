@@ -1423,7 +1423,9 @@ int nx_ndfs_run(void *p, u64 budget) {
         }
         u32 *f = d->blue.items + d->blue.n - FRAME;
         if (f[3] < f[2]) {
-            u32 s = f[0], t = d->bsucc.items[f[1] + f[3]++];
+            /* last successor first: pan tries the highest process number first, and the
+             * generated successors come in process order */
+            u32 s = f[0], t = d->bsucc.items[f[1] + f[2] - 1 - f[3]++];
             int ct = d->colour[t] & 3;
             if (ct == NDFS_CYAN && ((d->colour[s] | d->colour[t]) & NDFS_ACC)) return ndfs_found(d, t, 0);
             if (ct == NDFS_WHITE) {
