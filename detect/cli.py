@@ -13,7 +13,8 @@ Exit codes:
 
 What stopped a run is said in one wording everywhere ("stopped early: time-out of 5 s
 reached", ``checking.verify.stop_words``) and, in ``explore --json``, in one field
-(``"stopped"``: null, "timeout", "max-states", "slot-budget", "memory-limit", "interrupted").
+(``"stopped"``: null, "timeout", "max-states", "slot-budget", "memory-limit", "interrupted",
+"first-cycle": the nested search found an acceptance cycle before any exploration, as pan -a stops).
 """
 from __future__ import annotations
 
@@ -942,10 +943,12 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         if not weak_fairness and distributed is None:
             # an acceptance cycle found on the fly ends the run, as pan -a's first error does
             first = first_acceptance_cycle(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
-                                           interruptible=True)
+                                           interruptible=True, engine=explorer)
         with progress_bar(not as_json and sys.stderr.isatty()) as update:
             try:
-                reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states if first is None else 0,
+                # (after a first cycle: no exploration, only the reducer for the report)
+                reduced = explore_reduced(seq, strategy, detection=detection,
+                                          max_states=max_states if first is None else 0,
                                           timeout=run.remaining(), progress=update, check=not trust_symmetry,
                                           explorer=explorer, memory_limit=memory_limit, workers=workers,
                                           distributed=distributed)
@@ -955,7 +958,8 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
             reduced = dataclasses.replace(reduced, exploration=stopped_at_cycle(reduced.exploration, *first))
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
-            interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness))
+            interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness,
+            engine=explorer))
         reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)

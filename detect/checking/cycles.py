@@ -6,9 +6,13 @@ reachable graph: it fails iff a strongly connected component with a cycle (more 
 state, or a self-loop) holds an accepting state -- what Spin's ``pan -a`` looks for with its
 nested search, without fairness.  The graph is that of the whole model, never claim and
 stutter moves included, so a system that stops with the claim cycling on its last state is
-an acceptance cycle as in Spin.  The graph holds every state, so it is bounded like
-``--verify``'s (``--max-states``, the state-slot budget of ``explore.state_bound``, the time
-left); a check cut short makes the verdict "unknown", with a note saying what to pass.
+an acceptance cycle as in Spin.  Where the native explorer runs (``_native_cycle``), the
+search is ``runtime.c``'s nested depth-first search over packed states (no slot budget; it
+stops at the first cycle, and ``first_acceptance_cycle`` runs it before any exploration, as
+pan -a stops at its first error).  Elsewhere the graph is built in Python and holds every
+state, so it is bounded like ``--verify``'s (``--max-states``, the state-slot budget of
+``explore.state_bound``, the time left); a check cut short makes the verdict "unknown", with
+a note saying what to pass.
 
 With a ``Quotient`` (``explore --reduce``), the search runs on the quotient graph instead:
 orbit representatives of a group G of automorphisms of the transition system (checked on
@@ -187,17 +191,18 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
 
 def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[int], timeout: Optional[float],
                       memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None,
-                      index: Optional[int] = None, explored: int = 0
+                      index: Optional[int] = None, explored: int = 0, engine: Optional[str] = None
                       ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
     """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not);
     with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``).
 
     ``index``: the assertion whose condition ``condition`` is; given, the native nested search
-    (``_native_cycle``) looks where the engine allows (``explored``: the states the exploration
+    (``_native_cycle``) looks where the ``engine`` allows (``explored``: the states the exploration
     before found, which makes ``auto`` choose it).  Else the graph is built in Python, bounded by
     ``max_states`` (default 1,000,000) and the slot budget."""
     if index is not None:
-        native = _native_cycle(model, index, max_states, timeout, memory_limit, interruptible, quotient, explored)
+        native = _native_cycle(model, index, max_states, timeout, memory_limit, interruptible, quotient, explored,
+                               engine)
         if native is not None:
             return native
     max_states = max_states or 1_000_000
@@ -230,7 +235,8 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[in
 
 
 def _native_cycle(model: SequentialModel, index: int, max_states: Optional[int], timeout: Optional[float],
-                  memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient], explored: int
+                  memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient], explored: int,
+                  engine: Optional[str] = None
                   ) -> Optional[tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]]:
     """``_acceptance_cycle``'s answer from the native nested depth-first search (the search
     stops at the first cycle, and holds each state once, packed: no slot budget), or None
@@ -240,7 +246,7 @@ def _native_cycle(model: SequentialModel, index: int, max_states: Optional[int],
     ``max_states`` (None: none), ``timeout`` and ``memory_limit`` (bytes held)."""
     from detect.statespace import native
 
-    choice = native.engine_choice()
+    choice = native.engine_choice(engine)
     if choice == "python" or (choice == "auto" and explored <= native.AUTO_THRESHOLD):
         return None
     if quotient is not None and quotient.native_canonical is None:
@@ -604,13 +610,14 @@ def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quo
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
                      interruptible: bool = False, quotient: Optional[Quotient] = None,
-                     weak_fairness: bool = False) -> Exploration:
+                     weak_fairness: bool = False, engine: Optional[str] = None) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
     at most ``max_states`` (default 1,000,000) states, ``timeout`` seconds and
     ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
     check, and an interrupted ``result`` is not checked at all (the user asked to stop).
     With ``quotient``, on the quotient graph where that is sound (module docstring); a
-    generator refuted there sends the check to the unreduced graph, with a note."""
+    generator refuted there sends the check to the unreduced graph, with a note.  ``engine``:
+    ``native.engine_choice``'s (None: the environment's), for the native search."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -639,13 +646,13 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         where, where_cond = (model, cond) if use is None else (use.model, compile_model(use.model).conditions[i])
         try:
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states)
+                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states, engine)
         except NotASymmetry as wrong:
             use, why_not = None, (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                                   "steps of a reachable state onto those of its image). This is a bug in symmetry "
                                   "detection; please report it")
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states)
+                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states, engine)
         if why_not:
             notes.append(f"assert {a.text}: {why_not}; acceptance cycles looked for without reduction")
         among = (f"among {states:,} unreduced states" if use is None else
@@ -662,8 +669,8 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
 
 
 def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], timeout: Optional[float] = None,
-                           memory_limit: Optional[int] = None, interruptible: bool = False
-                           ) -> Optional[tuple[int, AssertionResult, dict]]:
+                           memory_limit: Optional[int] = None, interruptible: bool = False,
+                           engine: Optional[str] = None) -> Optional[tuple[int, AssertionResult, dict]]:
     """An acceptance cycle of the unreduced ``model`` found by the native nested search before
     any breadth-first exploration, as ``pan -a`` finds its first error: ``(assertion index,
     its "fails" verdict with the lasso, the search's figures)``, or None (no acceptance
@@ -676,7 +683,7 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
     from detect.statespace import native
 
     indices = [i for i, a in enumerate(model.assertions) if a.kind == "acceptance" and a.condition is not None]
-    choice = native.engine_choice()
+    choice = native.engine_choice(engine)
     if not indices or choice == "python":
         return None
     if choice == "auto":

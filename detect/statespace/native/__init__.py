@@ -557,7 +557,10 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
     (stored), ``transitions`` (of the blue search), ``memory_bytes`` (held), ``path`` (the
     lasso's states, ``path[loop_from] == path[-1]``) and ``loop_from``.  Raises
     ``NativeUnavailable``/``NativeOverflow`` (the caller falls back to Python),
-    ``explore.NotASymmetry`` and ``explore.CanonicalUndecided`` as ``explore_native`` does."""
+    ``explore.NotASymmetry`` and ``explore.CanonicalUndecided`` as ``explore_native`` does.
+
+    Why one function: as ``explore_native``, it owns one C context (and its search) from
+    ``nx_new`` to the frees; the start-up, the slices and the return codes share them."""
     # verify's stop reasons, spelt out: the checking layer sits above this one
     MAX_STATES, MEMORY_LIMIT, TIMEOUT, INTERRUPTED = "max-states", "memory-limit", "timeout", "interrupted"
     from detect.statespace import explore as ex
