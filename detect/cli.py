@@ -929,7 +929,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     def explore_one(seq, stage: str, detect_on=None):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection (made
         on ``detect_on``, default ``seq``: see ``unsorted_reading``)."""
-        from detect.checking.cycles import check_acceptance, first_acceptance_cycle, stopped_at_cycle
+        from detect.checking.cycles import check_acceptance, first_acceptance_cycle, stopped_at_cycle, with_verdicts
         from detect.checking.reduce import acceptance_quotient
 
         detection = (run_detection(detect_on or seq, "auto", table_limit, domain_states, show_progress=not as_json,
@@ -939,11 +939,11 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
         run.enter(stage)
         run.arm(grace=EXPLORATION_GRACE)
-        first = None
+        first, holds = None, {}
         if not weak_fairness and distributed is None:
             # an acceptance cycle found on the fly ends the run, as pan -a's first error does
-            first = first_acceptance_cycle(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
-                                           interruptible=True, engine=explorer)
+            first, holds = first_acceptance_cycle(seq, max_states, timeout=run.remaining(),
+                                                  memory_limit=memory_limit, interruptible=True, engine=explorer)
         with progress_bar(not as_json and sys.stderr.isatty()) as update:
             try:
                 # (after a first cycle: no exploration, only the reducer for the report)
@@ -956,6 +956,8 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                 raise Failure(f"{model}: {e}") from None
         if first is not None:
             reduced = dataclasses.replace(reduced, exploration=stopped_at_cycle(reduced.exploration, *first))
+        elif holds:
+            reduced = dataclasses.replace(reduced, exploration=with_verdicts(reduced.exploration, holds))
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness,

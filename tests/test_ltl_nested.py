@@ -174,3 +174,12 @@ def test_the_first_cycle_found_ends_the_run_as_pan(tmp_path):
     # a small model under ``auto`` is explored whole, as before
     whole = json.loads(cli("explore", str(path), "--ltl", "p", "--no-trace", "--json", native="auto").stdout)
     assert whole["states"] == 1998 and whole["stopped"] is None
+
+
+def test_a_first_search_without_a_cycle_decides_before_the_exploration(tmp_path):
+    path = tmp_path / "grid.pml"
+    path.write_text(GRID.replace("FORMULA", "[] <> (a + b < 100)"))
+    done = cli("explore", str(path), "--ltl", "p", "--no-trace", native="1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(acceptance cycle): holds (no cycle through an accepting state among" in done.stdout
+    assert "before the exploration" in done.stdout  # not searched a second time after it

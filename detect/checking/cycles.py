@@ -670,26 +670,28 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
 
 def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], timeout: Optional[float] = None,
                            memory_limit: Optional[int] = None, interruptible: bool = False,
-                           engine: Optional[str] = None) -> Optional[tuple[int, AssertionResult, dict]]:
-    """An acceptance cycle of the unreduced ``model`` found by the native nested search before
-    any breadth-first exploration, as ``pan -a`` finds its first error: ``(assertion index,
-    its "fails" verdict with the lasso, the search's figures)``, or None (no acceptance
-    assertion, no cycle, the search stopped, or it does not run: engine ``python``, a model
-    ``auto`` finds small -- its reachable graph within ``native.AUTO_THRESHOLD`` states --, no
-    compiler).  Where no cycle is found the breadth-first exploration and ``check_acceptance``
-    run as before (the nested search is repeated there: a holding property costs two searches
-    on a large model, a violated one only the states up to the first cycle).  Unreduced: a
-    cycle of the model is a violation whatever group a reduced run would use."""
+                           engine: Optional[str] = None
+                           ) -> tuple[Optional[tuple[int, AssertionResult, dict]], dict[int, AssertionResult]]:
+    """The native nested search on the unreduced ``model`` before any breadth-first
+    exploration, as ``pan -a`` looks: ``(found, holds)``.  ``found``: the first acceptance
+    cycle, ``(assertion index, its "fails" verdict with the lasso, the search's figures)``, or
+    None; ``holds``: the acceptance assertions whose whole search found no cycle, their
+    "holds" verdicts (``check_acceptance`` then leaves them as they are).  Nothing is decided
+    where the search stops (bounds) or does not run: engine ``python``, a model ``auto`` finds
+    small -- its reachable graph within ``native.AUTO_THRESHOLD`` states --, no compiler.
+    Unreduced: a cycle of the model is a violation, and none is none, whatever group a
+    reduced run uses."""
     from detect.statespace import native
 
     indices = [i for i, a in enumerate(model.assertions) if a.kind == "acceptance" and a.condition is not None]
     choice = native.engine_choice(engine)
+    holds: dict[int, AssertionResult] = {}
     if not indices or choice == "python":
-        return None
+        return None, holds
     if choice == "auto":
         probe = reachable_graph(model, max_states=native.AUTO_THRESHOLD, timeout=timeout)
         if probe.complete:
-            return None
+            return None, holds
     start = time.perf_counter()
     for i in indices:
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
@@ -697,7 +699,7 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
             out = native.acceptance_cycle_native(model, i, max_states=max_states, timeout=remaining,
                                                  memory_limit=memory_limit, interruptible=interruptible)
         except native.NativeUnavailable:
-            return None
+            return None, holds
         if out["found"]:
             compiled = compile_model(model)
             trace = trace_between(compiled, out["path"][0], out["path"][1:])
@@ -706,8 +708,17 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
                                       f"a cycle through an accepting state, the first one the nested depth-first "
                                       f"search found, after {out['states']:,} unreduced states",
                                       loop_from=out["loop_from"])
-            return i, verdict, out
-    return None
+            return (i, verdict, out), holds
+        if out["found"] is False:
+            holds[i] = AssertionResult(model.assertions[i], "holds", (),
+                                       f"no cycle through an accepting state among {out['states']:,} unreduced "
+                                       f"states (nested depth-first search, before the exploration)")
+    return None, holds
+
+
+def with_verdicts(result: Exploration, verdicts: dict[int, AssertionResult]) -> Exploration:
+    """``result`` with the assertions ``verdicts`` names decided so (``first_acceptance_cycle``'s)."""
+    return dataclasses.replace(result, assertions=tuple(verdicts.get(k, a) for k, a in enumerate(result.assertions)))
 
 
 def stopped_at_cycle(result: Exploration, index: int, verdict: AssertionResult, figures: dict) -> Exploration:
