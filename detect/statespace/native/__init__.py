@@ -568,6 +568,8 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
 
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
     lib = load(compiled.model)
+    if not lib.nx_cond_native(condition):
+        raise NativeUnavailable("the accepting condition has no C translation")
     ffi = get_ffi()
     start = time.perf_counter()
     deadline = start + timeout if timeout is not None else None

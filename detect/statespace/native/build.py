@@ -58,6 +58,7 @@ void nx_set_limit(void *p, uint64_t limit);
 int nx_part_expand(void *p, uint64_t budget);
 uint64_t nx_part_box(void *p, int o, uint8_t **items);
 int nx_record_bytes(void);
+int nx_cond_native(int i);
 void *nx_ndfs_new(void *p, int acc);
 void nx_ndfs_free(void *p);
 int nx_ndfs_run(void *p, uint64_t budget);
