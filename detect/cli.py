@@ -13,7 +13,8 @@ Exit codes:
 
 What stopped a run is said in one wording everywhere ("stopped early: time-out of 5 s
 reached", ``checking.verify.stop_words``) and, in ``explore --json``, in one field
-(``"stopped"``: null, "timeout", "max-states", "slot-budget", "memory-limit", "interrupted").
+(``"stopped"``: null, "timeout", "max-states", "slot-budget", "memory-limit", "interrupted",
+"first-cycle": the nested search found an acceptance cycle before any exploration, as pan -a stops).
 """
 from __future__ import annotations
 
@@ -928,7 +929,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     def explore_one(seq, stage: str, detect_on=None):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection (made
         on ``detect_on``, default ``seq``: see ``unsorted_reading``)."""
-        from detect.checking.cycles import check_acceptance
+        from detect.checking.cycles import check_acceptance, first_acceptance_cycle, stopped_at_cycle, with_verdicts
         from detect.checking.reduce import acceptance_quotient
 
         detection = (run_detection(detect_on or seq, "auto", table_limit, domain_states, show_progress=not as_json,
@@ -938,17 +939,29 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
         run.enter(stage)
         run.arm(grace=EXPLORATION_GRACE)
+        first, holds = None, {}
+        if not weak_fairness and distributed is None:
+            # an acceptance cycle found on the fly ends the run, as pan -a's first error does
+            first, holds = first_acceptance_cycle(seq, max_states, timeout=run.remaining(),
+                                                  memory_limit=memory_limit, interruptible=True, engine=explorer)
         with progress_bar(not as_json and sys.stderr.isatty()) as update:
             try:
-                reduced = explore_reduced(seq, strategy, detection=detection, max_states=max_states,
+                # (after a first cycle: no exploration, only the reducer for the report)
+                reduced = explore_reduced(seq, strategy, detection=detection,
+                                          max_states=max_states if first is None else 0,
                                           timeout=run.remaining(), progress=update, check=not trust_symmetry,
                                           explorer=explorer, memory_limit=memory_limit, workers=workers,
                                           distributed=distributed)
             except (ReductionError, DistributedUnavailable) as e:
                 raise Failure(f"{model}: {e}") from None
+        if first is not None:
+            reduced = dataclasses.replace(reduced, exploration=stopped_at_cycle(reduced.exploration, *first))
+        elif holds:
+            reduced = dataclasses.replace(reduced, exploration=with_verdicts(reduced.exploration, holds))
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
-            interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness))
+            interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness,
+            engine=explorer))
         reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)

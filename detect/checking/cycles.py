@@ -6,9 +6,13 @@ reachable graph: it fails iff a strongly connected component with a cycle (more 
 state, or a self-loop) holds an accepting state -- what Spin's ``pan -a`` looks for with its
 nested search, without fairness.  The graph is that of the whole model, never claim and
 stutter moves included, so a system that stops with the claim cycling on its last state is
-an acceptance cycle as in Spin.  The graph holds every state, so it is bounded like
-``--verify``'s (``--max-states``, the state-slot budget of ``explore.state_bound``, the time
-left); a check cut short makes the verdict "unknown", with a note saying what to pass.
+an acceptance cycle as in Spin.  Where the native explorer runs (``_native_cycle``), the
+search is ``runtime.c``'s nested depth-first search over packed states (no slot budget; it
+stops at the first cycle, and ``first_acceptance_cycle`` runs it before any exploration, as
+pan -a stops at its first error).  Elsewhere the graph is built in Python and holds every
+state, so it is bounded like ``--verify``'s (``--max-states``, the state-slot budget of
+``explore.state_bound``, the time left); a check cut short makes the verdict "unknown", with
+a note saying what to pass.
 
 With a ``Quotient`` (``explore --reduce``), the search runs on the quotient graph instead:
 orbit representatives of a group G of automorphisms of the transition system (checked on
@@ -34,6 +38,7 @@ unreduced product (``_fair_acceptance_cycle``), with what the front end says of 
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
@@ -41,9 +46,9 @@ from detect import ir
 from detect.ir import SequentialModel, WeakFairness
 from detect.statespace.compile import compile_model
 from detect.statespace.compile import State
-from detect.statespace.explore import (AssertionResult, Exploration, NotASymmetry, TraceStep, reachable_graph,
-                                      state_bound, trace_between)
-from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
+from detect.statespace.explore import (AssertionResult, CanonicalUndecided, Exploration, NotASymmetry, TraceStep,
+                                      reachable_graph, state_bound, trace_between)
+from detect.checking.verify import INTERRUPTED, MAX_STATES, MEMORY_LIMIT, SLOT_BUDGET, TIMEOUT, stop_advice, stop_reason
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -142,6 +147,9 @@ class Quotient:
     #: per generator, the slot each state slot goes to (``weak_fairness``: which process
     #: becomes which); empty when unknown
     slot_maps: tuple[tuple[int, ...], ...] = ()
+    #: what C computes ``canonicalise`` as (``reduce.Reducer.native_canonical``), for the
+    #: native cycle search; None: only Python does
+    native_canonical: object = None
 
 
 def unpermuted_lasso(compiled, initial: Sequence[State], canonicalise: Callable[[State], State],
@@ -181,11 +189,23 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
     return found, states, why, trace, loop_from
 
 
-def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout: Optional[float],
-                      memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None
+def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[int], timeout: Optional[float],
+                      memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None,
+                      index: Optional[int] = None, explored: int = 0, engine: Optional[str] = None
                       ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
     """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not);
-    with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``)."""
+    with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``).
+
+    ``index``: the assertion whose condition ``condition`` is; given, the native nested search
+    (``_native_cycle``) looks where the ``engine`` allows (``explored``: the states the exploration
+    before found, which makes ``auto`` choose it).  Else the graph is built in Python, bounded by
+    ``max_states`` (default 1,000,000) and the slot budget."""
+    if index is not None:
+        native = _native_cycle(model, index, max_states, timeout, memory_limit, interruptible, quotient, explored,
+                               engine)
+        if native is not None:
+            return native
+    max_states = max_states or 1_000_000
     kind = "unreduced" if quotient is None else "reduced"
     bound = state_bound(model, max_states)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
@@ -212,6 +232,52 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: int, timeou
                                                     quotient.canonicalise, states, loop_from)
             return True, len(graph.states), "", "", trace, loop_from
     return False, len(graph.states), "", "", (), None
+
+
+def _native_cycle(model: SequentialModel, index: int, max_states: Optional[int], timeout: Optional[float],
+                  memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient], explored: int,
+                  engine: Optional[str] = None
+                  ) -> Optional[tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]]:
+    """``_acceptance_cycle``'s answer from the native nested depth-first search (the search
+    stops at the first cycle, and holds each state once, packed: no slot budget), or None
+    where it does not run: engine ``python``, ``auto`` after an exploration of at most
+    ``native.AUTO_THRESHOLD`` states (the Python graph is quicker than a compiler there), a
+    canonicaliser C does not compute, no compiler, an int64 overflow.  Bounded by
+    ``max_states`` (None: none), ``timeout`` and ``memory_limit`` (bytes held)."""
+    from detect.statespace import native
+
+    choice = native.engine_choice(engine)
+    if choice == "python" or (choice == "auto" and explored <= native.AUTO_THRESHOLD):
+        return None
+    if quotient is not None and quotient.native_canonical is None:
+        return None
+    try:
+        out = native.acceptance_cycle_native(
+            model, index, max_states=max_states, timeout=timeout, memory_limit=memory_limit,
+            interruptible=interruptible, canonicalise=quotient.canonicalise if quotient else None,
+            symmetries=quotient.generators if quotient else (),
+            native_canonical=quotient.native_canonical if quotient else None)
+    except (native.NativeUnavailable, CanonicalUndecided):
+        # (undecided: the C canonicaliser's search ran out of branches; Python's asks nauty/bliss)
+        return None
+    kind = "unreduced" if quotient is None else "reduced"
+    states, stopped = out["states"], out["stopped"]
+    if stopped:
+        what = {MAX_STATES: "raise --max-states", MEMORY_LIMIT: "raise --memory-limit",
+                TIMEOUT: "raise --timeout", INTERRUPTED: "interrupted"}[stopped]
+        lead = "more than" if stopped == MAX_STATES else "stopped after"
+        return (None, states, f"{lead} {states:,} {kind} states (nested depth-first search, "
+                f"{out['memory_bytes']:,} bytes held); {what}", stopped, (), None)
+    if not out["found"]:
+        return False, states, "", "", (), None
+    path, loop_from = out["path"], out["loop_from"]
+    compiled = compile_model(model)
+    if quotient is None:
+        trace = trace_between(compiled, path[0], path[1:])
+    else:
+        trace, loop_from = unpermuted_lasso(compiled, list(compiled.initial_states()), quotient.canonicalise,
+                                            path, loop_from)
+    return True, states, "", "", trace, loop_from
 
 
 def fairness_of(model: SequentialModel) -> Optional[WeakFairness]:
@@ -544,13 +610,14 @@ def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quo
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
                      interruptible: bool = False, quotient: Optional[Quotient] = None,
-                     weak_fairness: bool = False) -> Exploration:
+                     weak_fairness: bool = False, engine: Optional[str] = None) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
     at most ``max_states`` (default 1,000,000) states, ``timeout`` seconds and
     ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
     check, and an interrupted ``result`` is not checked at all (the user asked to stop).
     With ``quotient``, on the quotient graph where that is sound (module docstring); a
-    generator refuted there sends the check to the unreduced graph, with a note."""
+    generator refuted there sends the check to the unreduced graph, with a note.  ``engine``:
+    ``native.engine_choice``'s (None: the environment's), for the native search."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -579,13 +646,13 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         where, where_cond = (model, cond) if use is None else (use.model, compile_model(use.model).conditions[i])
         try:
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                where, where_cond, max_states or 1_000_000, timeout, memory_limit, interruptible, use)
+                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states, engine)
         except NotASymmetry as wrong:
             use, why_not = None, (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                                   "steps of a reachable state onto those of its image). This is a bug in symmetry "
                                   "detection; please report it")
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                model, cond, max_states or 1_000_000, timeout, memory_limit, interruptible)
+                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states, engine)
         if why_not:
             notes.append(f"assert {a.text}: {why_not}; acceptance cycles looked for without reduction")
         among = (f"among {states:,} unreduced states" if use is None else
@@ -599,3 +666,73 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
                                           + (" (the lasso un-permuted into a real one)" if cycle and use else ""),
                                           loop_from=loop_from)
     return dataclasses.replace(result, assertions=tuple(verdicts), notes=tuple(dict.fromkeys(notes)))
+
+
+def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], timeout: Optional[float] = None,
+                           memory_limit: Optional[int] = None, interruptible: bool = False,
+                           engine: Optional[str] = None
+                           ) -> tuple[Optional[tuple[int, AssertionResult, dict]], dict[int, AssertionResult]]:
+    """The native nested search on the unreduced ``model`` before any breadth-first
+    exploration, as ``pan -a`` looks: ``(found, holds)``.  ``found``: the first acceptance
+    cycle, ``(assertion index, its "fails" verdict with the lasso, the search's figures)``, or
+    None; ``holds``: the acceptance assertions whose whole search found no cycle, their
+    "holds" verdicts (``check_acceptance`` then leaves them as they are).  Nothing is decided
+    where the search stops (bounds) or does not run: engine ``python``, a model ``auto`` finds
+    small -- its reachable graph within ``native.AUTO_THRESHOLD`` states --, no compiler.
+    Unreduced: a cycle of the model is a violation, and none is none, whatever group a
+    reduced run uses."""
+    from detect.statespace import native
+
+    indices = [i for i, a in enumerate(model.assertions) if a.kind == "acceptance" and a.condition is not None]
+    choice = native.engine_choice(engine)
+    holds: dict[int, AssertionResult] = {}
+    if not indices or choice == "python":
+        return None, holds
+    if choice == "auto":
+        probe = reachable_graph(model, max_states=native.AUTO_THRESHOLD, timeout=timeout)
+        if probe.complete:
+            return None, holds
+    start = time.perf_counter()
+    for i in indices:
+        remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
+        try:
+            out = native.acceptance_cycle_native(model, i, max_states=max_states, timeout=remaining,
+                                                 memory_limit=memory_limit, interruptible=interruptible)
+        except native.NativeUnavailable:
+            return None, holds
+        if out["found"]:
+            compiled = compile_model(model)
+            trace = trace_between(compiled, out["path"][0], out["path"][1:])
+            out["seconds"] = time.perf_counter() - start
+            verdict = AssertionResult(model.assertions[i], "fails", trace,
+                                      f"a cycle through an accepting state, the first one the nested depth-first "
+                                      f"search found, after {out['states']:,} unreduced states",
+                                      loop_from=out["loop_from"])
+            return (i, verdict, out), holds
+        if out["found"] is False:
+            holds[i] = AssertionResult(model.assertions[i], "holds", (),
+                                       f"no cycle through an accepting state among {out['states']:,} unreduced "
+                                       f"states (nested depth-first search, before the exploration)")
+    return None, holds
+
+
+def with_verdicts(result: Exploration, verdicts: dict[int, AssertionResult]) -> Exploration:
+    """``result`` with the assertions ``verdicts`` names decided so (``first_acceptance_cycle``'s)."""
+    return dataclasses.replace(result, assertions=tuple(verdicts.get(k, a) for k, a in enumerate(result.assertions)))
+
+
+def stopped_at_cycle(result: Exploration, index: int, verdict: AssertionResult, figures: dict) -> Exploration:
+    """``result`` (an exploration of no states: the run made none) as the nested search that
+    found ``verdict`` (``first_acceptance_cycle``) leaves it: its states, transitions and
+    time, the verdict of assertion ``index``, the others unknown -- the run stopped there."""
+    assertions = tuple(verdict if k == index else
+                       a if a.verdict in ("fails", "not checked") else
+                       AssertionResult(a.assertion, "unknown", (), "not checked: the run stopped at the first "
+                                       "acceptance cycle, as pan -a stops at its first error")
+                       for k, a in enumerate(result.assertions))
+    return dataclasses.replace(result, states=figures["states"], transitions=figures["transitions"],
+                               seconds=figures["seconds"], memory_bytes=figures["memory_bytes"],
+                               memory_measure="held by the nested search: packed states, parent indices, the "
+                                              "visited table, colours and stacks",
+                               deadlocks=(), terminal_states=(), truncated=True, first_cycle=True,
+                               assertions=assertions)

@@ -977,4 +977,4 @@ def acceptance_quotient(detection, reduced: ReducedExploration):
         return condition_invariant(model, a.condition, compiled.conditions[i], actions, targets)
 
     return Quotient(model, reducer.canonicalise, actions, detection.group.order, invariant,
-                    tuple(tuple(t) for t in targets))
+                    tuple(tuple(t) for t in targets), reducer.native_canonical)

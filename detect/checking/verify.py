@@ -89,7 +89,8 @@ STOP_WORDS = {MAX_STATES: "state bound reached (--max-states)",
               TIMEOUT: "time-out reached",
               MEMORY_LIMIT: "memory limit reached (--memory-limit)",
               INTERRUPTED: "interrupted",
-              "graph-limit": "graph limit reached (--graph-limit)"}
+              "graph-limit": "graph limit reached (--graph-limit)",
+              "first-cycle": "the first acceptance cycle found (pan -a stops at its first error too)"}
 
 
 def stop_words(stopped_by: str, timeout: Optional[float] = None) -> str:

@@ -292,6 +292,9 @@ class Exploration:
     #: Depth reached: the most steps from an initial state to a stored state (the last BFS
     #: level; states are stored level by level, so it is the last stored state's distance).
     depth: int = 0
+    #: The run is the nested search that found an acceptance cycle first (``checking.cycles.
+    #: first_acceptance_cycle``): no breadth-first exploration was made (``truncated`` is set).
+    first_cycle: bool = False
 
     @property
     def stopped_by(self) -> str:
@@ -300,6 +303,8 @@ class Exploration:
         ``checking.verify.stop_reason``)."""
         if not self.truncated:
             return ""
+        if self.first_cycle:
+            return "first-cycle"
         if self.memory_limit_reached:
             return "memory-limit"
         if self.timed_out:

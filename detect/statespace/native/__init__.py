@@ -597,3 +597,99 @@ class NativeCanonicaliser:
             self.buf[k] = v
         self.lib.nx_canonicalise(self.ctx, self.buf)
         return tuple(self.buf[k] for k in range(self.nslots))
+
+
+_RC_FOUND = 9
+
+
+def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: int, *,
+                            max_states: int | None = None, timeout: float | None = None,
+                            memory_limit: int | None = None, interruptible: bool = False,
+                            canonicalise=None, symmetries=(), native_canonical=None) -> dict:
+    """Whether the reachable graph of ``model`` (with ``canonicalise``: its quotient, computed
+    in C as ``native_canonical`` says; each of ``symmetries`` checked on every expanded state)
+    has a cycle through a state satisfying assertion ``condition``'s condition: the nested
+    depth-first search of ``runtime.c`` (``nx_ndfs_*``), which stores each state once, packed,
+    and stops at the first cycle found.
+
+    Returns a dict: ``found`` (True, False, or None when stopped), ``stopped`` ("" or
+    ``verify``'s ``MAX_STATES``, ``MEMORY_LIMIT``, ``TIMEOUT``, ``INTERRUPTED``), ``states``
+    (stored), ``transitions`` (of the blue search), ``memory_bytes`` (held), ``path`` (the
+    lasso's states, ``path[loop_from] == path[-1]``) and ``loop_from``.  Raises
+    ``NativeUnavailable``/``NativeOverflow`` (the caller falls back to Python),
+    ``explore.NotASymmetry`` and ``explore.CanonicalUndecided`` as ``explore_native`` does.
+
+    Why one function: as ``explore_native``, it owns one C context (and its search) from
+    ``nx_new`` to the frees; the start-up, the slices and the return codes share them."""
+    # verify's stop reasons, spelt out: the checking layer sits above this one
+    MAX_STATES, MEMORY_LIMIT, TIMEOUT, INTERRUPTED = "max-states", "memory-limit", "timeout", "interrupted"
+    from detect.statespace import explore as ex
+    from detect.statespace.native.build import ffi as get_ffi
+
+    compiled = model if isinstance(model, CompiledModel) else compile_model(model)
+    lib = load(compiled.model)
+    if not lib.nx_cond_native(condition):
+        raise NativeUnavailable("the accepting condition has no C translation")
+    ffi = get_ffi()
+    start = time.perf_counter()
+    deadline = start + timeout if timeout is not None else None
+    limit = max_states if max_states is not None else _NO_LIMIT
+    ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit), 1)
+    if ctx == ffi.NULL:
+        raise NativeUnavailable("out of memory")
+    search = ffi.NULL
+    try:
+        keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, native_canonical)
+        stopped, rc, budget = "", 1, 1024
+        try:
+            while rc == 1:
+                rc = lib.nx_init(ctx, budget)
+                _refuse(rc, lib, ctx)
+            if rc == 0:
+                search = lib.nx_ndfs_new(ctx, condition)
+                if search == ffi.NULL:
+                    raise NativeUnavailable("out of memory")
+                rc = 1
+                while rc == 1:
+                    t0 = time.perf_counter()
+                    rc = lib.nx_ndfs_run(search, budget)
+                    seconds = time.perf_counter() - t0
+                    budget = min(budget * 4, 1 << 22) if seconds < _SLICE_SECONDS / 4 else \
+                        max(64, budget // 2) if seconds > _SLICE_SECONDS * 2 else budget
+                    if rc == 1 and deadline is not None and time.perf_counter() > deadline:
+                        stopped = TIMEOUT
+                        break
+        except KeyboardInterrupt:
+            if not interruptible:
+                raise
+            stopped = INTERRUPTED
+        if rc == _RC_OVERFLOW:
+            raise NativeOverflow("a value left the 64-bit range")
+        _refuse(rc, lib, ctx)
+        if rc == _RC_NOT_A_SYMMETRY:
+            buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
+            lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
+            s = tuple(buf[k] for k in range(lib.nx_nslots()))
+            g = lib.nx_bad_generator(ctx)
+            raise ex.NotASymmetry(g, s, symmetries[g](s))
+        if rc == _RC_TRUNCATED:
+            stopped = MAX_STATES
+        elif rc == _RC_MEMORY_LIMIT:
+            stopped = MEMORY_LIMIT
+        found = None if stopped else rc == _RC_FOUND
+        path, loop_from = [], None
+        if found:
+            nslots = lib.nx_nslots()
+            buf = ffi.new("int64_t[]", max(1, nslots))
+            for i in range(lib.nx_ndfs_lasso_len(search)):
+                lib.nx_state(ctx, lib.nx_ndfs_lasso(search, i), buf)
+                path.append(tuple(buf[k] for k in range(nslots)))
+            loop_from = lib.nx_ndfs_loop_from(search)
+        del keep
+        return {"found": found, "stopped": stopped, "states": lib.nx_count(ctx),
+                "transitions": lib.nx_transitions(ctx), "memory_bytes": lib.nx_memory(ctx),
+                "path": path, "loop_from": loop_from}
+    finally:
+        if search != ffi.NULL:
+            lib.nx_ndfs_free(search)
+        lib.nx_free(ctx)

@@ -264,11 +264,12 @@ def c_source(model: SequentialModel) -> str:
     domains = _Domains()
     layout, nwords, nbytes = _layout(slots)
     conditions = [(i, a) for i, a in enumerate(model.assertions)
-                  if a.condition is not None and a.kind in ("reaches", "invariant")]
+                  if a.condition is not None and a.kind in ("reaches", "invariant", "acceptance")]
     ncond = len(model.assertions)
     want = [-1] * ncond
     for i, a in conditions:
-        want[i] = 1 if a.kind == "reaches" else 0
+        # an acceptance condition is read by the cycle search only (nx_ndfs_*), never by the BFS
+        want[i] = 1 if a.kind == "reaches" else 0 if a.kind == "invariant" else -1
 
     pre = ["#include <stdint.h>", "#include <string.h>", "typedef int64_t i64;",
            "typedef uint64_t u64;",
@@ -397,8 +398,19 @@ def c_source(model: SequentialModel) -> str:
 
     conds: list[str] = []
     conds += condition("model_terminal_", model.terminal)
+    native = [1] * max(1, ncond)
     for i, a in conditions:
-        conds += condition(f"cond_{i}", a.condition)
+        try:
+            conds += condition(f"cond_{i}", a.condition)
+        except Unsupported:
+            if a.kind != "acceptance":
+                raise
+            # only the cycle search reads it: that search refuses to run (nx_cond_native), the
+            # exploration does not need it
+            native[i] = 0
+            conds += condition(f"cond_{i}", None)
+    conds.append(f"static const int COND_NATIVE[{max(1, ncond)}] = {{{', '.join(map(str, native))}}};")
+    conds.append("int nx_cond_native(int i) { return COND_NATIVE[i]; }")
     conds.append("static int model_terminal(const i64 *s, int *o) { return model_terminal_(s, o); }")
     conds.append("static int model_condition(int i, const i64 *s, int *o) {")
     conds.append("  switch (i) {")

@@ -1242,3 +1242,229 @@ u64 nx_part_pending(void *p) {
     Worker *w = &((Ctx *)p)->w[0];
     return (u64)(w->level_end - w->expanded);
 }
+
+/* ---------------------------------------------------------------- acceptance cycles
+ *
+ * Nested depth-first search for a reachable cycle through a state satisfying condition acc,
+ * on one worker's store (nworkers 1: a state's id is its index), as pan -a does it but with
+ * Schwoon and Esparza's colours ("A note on on-the-fly verification algorithms", TACAS 2005):
+ * white (not reached by the blue search), cyan (on the blue stack), blue (its blue search is
+ * over), red (reached by a red search).  The blue search reports a cycle as soon as a step
+ * from s reaches a cyan t with s or t accepting (t is then an ancestor of s: a cycle through an
+ * accepting state); when the blue search of an accepting s is over, a red search from s
+ * through blue states reports a cycle when it steps onto a cyan state (an ancestor of s, so
+ * back to s: a cycle through s).  Every cycle through an accepting state is found this way,
+ * and the first one found stops the search: a violation is reported as early as pan reports
+ * it.  The red search shares the store and the table with the blue one: a state costs its
+ * packed bytes, its parent id (unused here), its table slots and one colour byte.
+ *
+ * With a reduction (nx_set_symmetry ...), successors are representatives, and the search runs
+ * on the quotient graph (its soundness for a G-invariant acc: detect/checking/cycles.py).
+ * Successors are listed once per visit of a state (twice for a state the red search reaches);
+ * the stacks hold each frame's successor ids, so a return to a frame costs nothing. */
+
+enum { NDFS_WHITE = 0, NDFS_CYAN = 1, NDFS_BLUE = 2, NDFS_RED = 3, NDFS_ACC = 4 };
+enum { RC_FOUND = 9 };
+/* A frame: state id, its successors' offset in the successor stack, their number, the next. */
+#define FRAME 4
+
+typedef struct {
+    Ctx *c;
+    int acc;
+    u8 *colour;           /* per state id: NDFS_* colour | NDFS_ACC when accepting */
+    size_t colour_cap;
+    Vec32 blue, bsucc, red, rsucc;
+    u64 root;             /* the next initial state to start a blue search from */
+    u32 seed;             /* the accepting state whose red search runs (red.n > 0) */
+    Vec32 lasso;          /* the cycle found: ids, lasso.items[loop_from] == the last */
+    u64 loop_from;
+    u64 red_expansions;
+} Ndfs;
+
+void nx_ndfs_free(void *p) {
+    Ndfs *d = p;
+    if (!d) return;
+    free(d->colour); free(d->blue.items); free(d->bsucc.items); free(d->red.items); free(d->rsucc.items);
+    free(d->lasso.items);
+    free(d);
+}
+
+/* A search for cycles through states satisfying condition acc of the context p (one worker;
+ * its initial states already listed by nx_init).  NULL when out of memory. */
+void *nx_ndfs_new(void *p, int acc) {
+    Ctx *c = p;
+    if (c->nworkers != 1 || c->nparts) return NULL;
+    Ndfs *d = calloc(1, sizeof(Ndfs));
+    if (!d) return NULL;
+    d->c = c;
+    d->acc = acc;
+    return d;
+}
+
+static int ndfs_rc(int r) { return r == -3 ? RC_MEMORY_LIMIT : RC_MEMORY; }
+
+/* Colours for every stored state (new ones white); returns 0 or an RC. */
+static int ndfs_colours(Ndfs *d) {
+    size_t need = d->c->w[0].count;
+    if (need <= d->colour_cap) return 0;
+    size_t cap = d->colour_cap ? d->colour_cap : 1024;
+    while (cap < need) cap *= 2;
+    if (!reserve(d->c, (u64)(cap - d->colour_cap), 0)) { d->c->mem_limited = 1; return RC_MEMORY_LIMIT; }
+    u8 *q = realloc(d->colour, cap);
+    if (!q) { release(d->c, (u64)(cap - d->colour_cap)); return RC_MEMORY; }
+    memset(q + d->colour_cap, 0, cap - d->colour_cap);
+    d->colour = q;
+    d->colour_cap = cap;
+    return 0;
+}
+
+/* Push a frame for state id on stack (successors on succ): its distinct successors (their
+ * representatives when reducing), stored when new; *accepting says whether id satisfies acc.
+ * Returns 0 or an RC (RC_TRUNCATED: the state limit). */
+static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting) {
+    Ctx *c = d->c;
+    Worker *w = &c->w[0];
+    i64 s[NSLOTS > 0 ? NSLOTS : 1];
+    u64 words[NWORDS];
+    load_state(state_at(w, id), words);
+    unpack(words, s);
+    int ovf = 0;
+    *accepting = model_condition(d->acc, s, &ovf);
+    if (ovf) return RC_OVERFLOW;
+    w->nsucc = 0;
+    w->fault = 0;
+    w->ovf = 0;
+    if (model_successors(s, w)) return w->ovf ? RC_OVERFLOW : RC_MEMORY;
+    size_t distinct = dedup(w, 0, w->nsucc);
+    if (distinct == (size_t)-1) return RC_MEMORY;
+    if (c->ngens) {
+        int bad = check_generators(w, s, distinct);
+        if (bad < 0) return bad == -3 ? RC_OVERFLOW : RC_MEMORY;
+        if (bad > 0) { c->bad_gen = bad - 1; c->bad_state = id; return RC_NOT_A_SYMMETRY; }
+    }
+    if (reduces(c)) {
+        i64 t[NSLOTS > 0 ? NSLOTS : 1];
+        for (size_t j = 0; j < distinct; j++) {
+            u64 *x = w->succ + j * NWORDS;
+            unpack(x, t);
+            int canon = canonicalise(c, t);
+            if (canon == -4) { c->mem_limited = 1; return RC_MEMORY_LIMIT; }
+            if (canon == -2) return RC_MEMORY;
+            if (canon) return RC_UNDECIDED;
+            pack(t, x);
+            w->succ_hash[j] = hash_words(x);
+        }
+        distinct = dedup(w, 0, distinct);
+        if (distinct == (size_t)-1) return RC_MEMORY;
+    }
+    u32 off = (u32)succ->n;
+    int r;
+    for (size_t j = 0; j < distinct; j++) {
+        int64_t k = lookup_insert(w, w->succ + j * NWORDS, w->succ_hash[j], id);
+        if (k == -1) { c->truncated = 1; return RC_TRUNCATED; }
+        if (k == -3) { c->mem_limited = 1; return RC_MEMORY_LIMIT; }
+        if (k == -2) return RC_MEMORY;
+        if (k == -4) return RC_TOO_MANY;
+        if ((r = vec_push(c, succ, (u32)k))) { if (r == -3) c->mem_limited = 1; return ndfs_rc(r); }
+    }
+    if (stack == &d->blue) w->transitions += distinct;
+    u32 frame[FRAME] = {id, off, (u32)distinct, 0};
+    for (int k = 0; k < FRAME; k++)
+        if ((r = vec_push(c, stack, frame[k]))) { if (r == -3) c->mem_limited = 1; return ndfs_rc(r); }
+    return ndfs_colours(d);
+}
+
+/* The lasso: the blue stack's states, then the red stack's after the seed (when red), then
+ * t, which is on the blue stack (cyan): loop_from is its place there. */
+static int ndfs_found(Ndfs *d, u32 t, int red) {
+    Ctx *c = d->c;
+    d->lasso.n = 0;
+    int r = 0;
+    for (size_t f = 0; f < d->blue.n && !r; f += FRAME) {
+        if (d->blue.items[f] == t) d->loop_from = f / FRAME;
+        r = vec_push(c, &d->lasso, d->blue.items[f]);
+    }
+    for (size_t f = FRAME; red && f < d->red.n && !r; f += FRAME) r = vec_push(c, &d->lasso, d->red.items[f]);
+    if (!r) r = vec_push(c, &d->lasso, t);
+    return r ? ndfs_rc(r) : RC_FOUND;
+}
+
+/* Go on with the search for up to budget state visits.  Returns RC_FOUND (nx_ndfs_lasso),
+ * RC_DONE (no such cycle), RC_MORE, or what stopped it: RC_TRUNCATED (state limit),
+ * RC_MEMORY_LIMIT, RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY (nx_bad_generator, nx_bad_state),
+ * RC_UNDECIDED, RC_TOO_MANY.  A stop is final. */
+int nx_ndfs_run(void *p, u64 budget) {
+    Ndfs *d = p;
+    Ctx *c = d->c;
+    int r, acc;
+    if (c->truncated) return c->mem_limited ? RC_MEMORY_LIMIT : RC_TRUNCATED;
+    if ((r = ndfs_colours(d))) return r;
+    while (budget) {
+        if (d->red.n) {
+            u32 *f = d->red.items + d->red.n - FRAME;
+            if (f[3] < f[2]) {
+                u32 t = d->rsucc.items[f[1] + f[3]++];
+                int ct = d->colour[t] & 3;
+                if (ct == NDFS_CYAN) return ndfs_found(d, t, 1);
+                if (ct == NDFS_BLUE) {
+                    d->colour[t] = (u8)((d->colour[t] & ~3) | NDFS_RED);
+                    budget--;
+                    d->red_expansions++;
+                    if ((r = ndfs_push(d, &d->red, &d->rsucc, t, &acc))) return r;
+                }
+                continue;
+            }
+            d->rsucc.n = f[1];
+            d->red.n -= FRAME;
+            if (d->red.n) continue;
+            /* the seed's red search is over: it is red, and its blue frame goes */
+            d->colour[d->seed] = (u8)((d->colour[d->seed] & ~3) | NDFS_RED);
+            f = d->blue.items + d->blue.n - FRAME;
+            d->bsucc.n = f[1];
+            d->blue.n -= FRAME;
+            continue;
+        }
+        if (!d->blue.n) {
+            if (d->root >= c->initial) return RC_DONE;
+            u32 id = (u32)d->root++;
+            if ((d->colour[id] & 3) != NDFS_WHITE) continue;
+            budget--;
+            if ((r = ndfs_push(d, &d->blue, &d->bsucc, id, &acc))) return r;
+            d->colour[id] = (u8)(NDFS_CYAN | (acc ? NDFS_ACC : 0));
+            continue;
+        }
+        u32 *f = d->blue.items + d->blue.n - FRAME;
+        if (f[3] < f[2]) {
+            /* last successor first: pan tries the highest process number first, and the
+             * generated successors come in process order */
+            u32 s = f[0], t = d->bsucc.items[f[1] + f[2] - 1 - f[3]++];
+            int ct = d->colour[t] & 3;
+            if (ct == NDFS_CYAN && ((d->colour[s] | d->colour[t]) & NDFS_ACC)) return ndfs_found(d, t, 0);
+            if (ct == NDFS_WHITE) {
+                budget--;
+                if ((r = ndfs_push(d, &d->blue, &d->bsucc, t, &acc))) return r;
+                d->colour[t] = (u8)(NDFS_CYAN | (acc ? NDFS_ACC : 0));
+            }
+            continue;
+        }
+        u32 s = f[0];
+        if (d->colour[s] & NDFS_ACC) {  /* the red search from s, s staying cyan meanwhile */
+            d->seed = s;
+            budget--;
+            d->red_expansions++;
+            if ((r = ndfs_push(d, &d->red, &d->rsucc, s, &acc))) return r;
+            continue;
+        }
+        d->colour[s] = (u8)((d->colour[s] & ~3) | NDFS_BLUE);
+        d->bsucc.n = f[1];
+        d->blue.n -= FRAME;
+    }
+    return RC_MORE;
+}
+
+u64 nx_ndfs_lasso_len(void *p) { return ((Ndfs *)p)->lasso.n; }
+u32 nx_ndfs_lasso(void *p, u64 i) { return ((Ndfs *)p)->lasso.items[i]; }
+u64 nx_ndfs_loop_from(void *p) { return ((Ndfs *)p)->loop_from; }
+/* The blue stack's depth now (frames), and the red search's expansions so far. */
+u64 nx_ndfs_depth(void *p) { return ((Ndfs *)p)->blue.n / FRAME; }
+u64 nx_ndfs_red(void *p) { return ((Ndfs *)p)->red_expansions; }

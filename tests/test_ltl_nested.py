@@ -1,0 +1,185 @@
+"""Issue 30: the acceptance-cycle search scales like pan's -- a nested depth-first search in
+C (``runtime.c``'s ``nx_ndfs_*``) over packed states, both searches sharing one store, with no
+state-slot budget, stopping at the first cycle; on the quotient by the formula's stabiliser
+where the run reduces.  Verdicts pinned against ``pan -a`` (checked live where Spin is
+installed).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+import pytest
+
+from detect.checking.cycles import check_acceptance
+from detect.checking.reduce import acceptance_quotient, explore_reduced
+from detect.statespace import explore
+from detect.statespace.native import build
+from detect.symmetry.pipeline import detect
+from detect.transform.narrowing import narrow
+from frontends.promela import parse_text
+from tests.spin_oracle import spin_available, spin_ltl
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(build.compiler() is None, reason="no C compiler")
+
+#: x climbs from 1 to 200, then loops 150..200: a stem of 199 steps before the only cycles.
+#: pan -a: ``[] <> (x == 0)`` violated (acceptance cycle at depth 596), ``[] <> (x >= 150)`` holds.
+STEM = """byte x = 1;
+active proctype P() {
+  do
+  :: x < 200 -> x++
+  :: x == 200 -> x = 150
+  od
+}
+ltl p { FORMULA }
+"""
+STEM_PINNED = {"[] <> (x == 0)": True, "[] <> (x >= 150)": False}
+
+#: two counters mod 40 moved in any order: 1,600 system states, more product states than the
+#: slot budget scaled down to 10,000 slots holds.  pan -a: ``[] <> (a == 0)`` violated (b
+#: moves for ever), ``[] <> (a + b < 100)`` holds (its negation never accepts).
+GRID = """byte a, b;
+active proctype A() { do :: a = (a + 1) % 40 od }
+active proctype B() { do :: b = (b + 1) % 40 od }
+ltl p { FORMULA }
+"""
+GRID_PINNED = {"[] <> (a == 0)": True, "[] <> (a + b < 100)": False}
+
+#: three interchangeable processes entering and leaving (``cnt`` counts those in): S_3 on
+#: their blocks fixes a claim on ``cnt``, and C canonicalises (sorted blocks, or the least
+#: image over the 6 elements).  pan -a: ``[] <> (cnt == 0)`` violated (one stays in),
+#: ``[] <> (cnt < 3)`` holds (with all in, only leaving is possible).
+BLOCKS = """byte cnt;
+active [3] proctype P() {
+  bit in;
+  do
+  :: !in -> cnt++; in = 1
+  :: in -> cnt--; in = 0
+  od
+}
+ltl p { FORMULA }
+"""
+BLOCKS_PINNED = {"[] <> (cnt == 0)": True, "[] <> (cnt < 3)": False}
+
+
+def model_of(text: str):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return narrow(parse_text(text, "m.pml"))
+
+
+def acceptance(model, reduce: str = "none", max_states=None):
+    """The acceptance verdict of ``model`` (``check_acceptance`` after a Python BFS)."""
+    detection = detect(model) if reduce != "none" else None
+    reduced = explore_reduced(model, reduce, detection=detection, explorer="python")
+    result = check_acceptance(model, reduced.exploration, max_states,
+                              quotient=acceptance_quotient(detection, reduced))
+    verdict = next(a for a in result.assertions if a.assertion.kind == "acceptance")
+    return verdict, reduced
+
+
+def pinned(text: str, formula: str, expected: bool) -> None:
+    """``pan -a`` agrees with the pinned verdict, where Spin is installed."""
+    if spin_available():
+        with tempfile.TemporaryDirectory() as d:
+            assert spin_ltl(text.replace("FORMULA", formula), Path(d)) is expected
+
+
+def closes(verdict) -> None:
+    """The lasso is one: the cycle's first state is its last."""
+    assert verdict.loop_from is not None
+    assert verdict.trace[verdict.loop_from].state == verdict.trace[-1].state
+
+
+@pytest.mark.parametrize("formula", sorted(STEM_PINNED))
+def test_a_long_stem_before_the_cycle(formula, monkeypatch):
+    monkeypatch.setenv("SYMDETECT_NATIVE", "1")
+    text = STEM.replace("FORMULA", formula)
+    verdict, _ = acceptance(model_of(text))
+    assert verdict.verdict == ("fails" if STEM_PINNED[formula] else "holds")
+    if STEM_PINNED[formula]:
+        closes(verdict)
+        assert verdict.loop_from >= 2 * 149  # the stem climbs to x = 150 at least (claim steps between)
+    pinned(STEM, formula, STEM_PINNED[formula])
+
+
+@pytest.mark.parametrize("formula", sorted(GRID_PINNED))
+def test_more_states_than_the_slot_budget_holds(formula, monkeypatch):
+    monkeypatch.setattr(explore, "SLOT_BUDGET", 10_000)
+    text = GRID.replace("FORMULA", formula)
+    model = model_of(text)
+    monkeypatch.setenv("SYMDETECT_NATIVE", "0")
+    old, _ = acceptance(model)
+    assert old.verdict == "unknown" and "state slots" in old.note  # the Python graph: cut at the budget
+    monkeypatch.setenv("SYMDETECT_NATIVE", "1")
+    new, reduced = acceptance(model)
+    assert new.verdict == ("fails" if GRID_PINNED[formula] else "holds")
+    if not GRID_PINNED[formula]:
+        slots = sum(v.length for v in model.variables)
+        assert reduced.exploration.states * slots > 10_000
+        assert "among" in new.note
+    else:
+        closes(new)
+    pinned(GRID, formula, GRID_PINNED[formula])
+
+
+@pytest.mark.parametrize("strategy", ["exact", "enumerate"])
+@pytest.mark.parametrize("formula", sorted(BLOCKS_PINNED))
+def test_the_quotient_verdict_is_the_unreduced_one(formula, strategy, monkeypatch):
+    monkeypatch.setenv("SYMDETECT_NATIVE", "1")
+    text = BLOCKS.replace("FORMULA", formula)
+    model = model_of(text)
+    plain, _ = acceptance(model)
+    reduced, run = acceptance(model, strategy)
+    assert run.reducer.native_canonical is not None  # the quotient searched in C
+    assert plain.verdict == reduced.verdict == ("fails" if BLOCKS_PINNED[formula] else "holds")
+    assert run.reducer.group_order == 6
+    assert "quotient by the symmetry group (order 6)" in reduced.note
+    if BLOCKS_PINNED[formula]:
+        closes(plain)
+        closes(reduced)  # un-permuted into a real lasso of the model
+    else:  # the whole quotient searched: fewer states than the model's
+        assert int(reduced.note.split(" among ")[1].split()[0]) < int(plain.note.split(" among ")[1].split()[0])
+    pinned(BLOCKS, formula, BLOCKS_PINNED[formula])
+
+
+def test_a_state_bound_leaves_the_verdict_unknown(monkeypatch):
+    monkeypatch.setenv("SYMDETECT_NATIVE", "1")
+    verdict, _ = acceptance(model_of(GRID.replace("FORMULA", "[] <> (a + b < 100)")), max_states=500)
+    assert verdict.verdict == "unknown"
+    assert "more than" in verdict.note and "nested depth-first search" in verdict.note
+
+
+def cli(*args: str, native: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, SYMDETECT_MODEL_CACHE="off", SYMDETECT_NATIVE=native)
+    return subprocess.run([sys.executable, "-m", "detect.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, env=env)
+
+
+def test_the_first_cycle_found_ends_the_run_as_pan(tmp_path):
+    path = tmp_path / "stem.pml"
+    path.write_text(STEM.replace("FORMULA", "[] <> (x == 0)"))
+    first = cli("explore", str(path), "--ltl", "p", "--no-trace", "--json", native="1")
+    assert first.returncode == 1, first.stderr
+    import json
+
+    report = json.loads(first.stdout)
+    assert report["stopped"] == "first-cycle"
+    assert report["states"] < 1998  # the full product has 1,998 states: the search stopped early
+    # a small model under ``auto`` is explored whole, as before
+    whole = json.loads(cli("explore", str(path), "--ltl", "p", "--no-trace", "--json", native="auto").stdout)
+    assert whole["states"] == 1998 and whole["stopped"] is None
+
+
+def test_a_first_search_without_a_cycle_decides_before_the_exploration(tmp_path):
+    path = tmp_path / "grid.pml"
+    path.write_text(GRID.replace("FORMULA", "[] <> (a + b < 100)"))
+    done = cli("explore", str(path), "--ltl", "p", "--no-trace", native="1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(acceptance cycle): holds (no cycle through an accepting state among" in done.stdout
+    assert "before the exploration" in done.stdout  # not searched a second time after it
