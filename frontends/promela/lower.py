@@ -274,6 +274,17 @@ class Lowering:
         #: ``enabled(pid)`` is used (pan's ``HAS_ENABLED``)
         self.uses_enabled = find_node(program, lambda n: isinstance(n, S.ProcFn) and n.fn == "enabled") is not None
 
+    @functools.cached_property
+    def rendezvous_only(self) -> bool:
+        """Every channel the model's text declares is a rendezvous (at least one; Spin's
+        ``u_sync && !u_async``, counted over the declarations, also of proctypes never
+        run): pan's receive then tests ``boq != c`` before anything else, so a receive
+        on a chan variable naming no channel blocks without an error (Spin 6.5.2)."""
+        def chan_init(n) -> bool:
+            return isinstance(n, S.ChanInit)
+        return find_node(self.program, chan_init) is not None and find_node(
+            self.program, lambda n: chan_init(n) and self.static(n.capacity, {}) != 0) is None
+
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
         return InputError(message, path or self.path, line, pos.column if pos else 0)
@@ -1160,6 +1171,11 @@ class Translator:
         Spin 6.5.2 for buffered and rendezvous candidates, in an ``if`` beside ``else``, in
         atomic and d_step), through the ``rvpoll`` probes.  None for a declared channel."""
         if not self.is_variable_channel(st.chan, ctx):
+            return []
+        if isinstance(st, S.Recv) and not st.copy and self.low.rendezvous_only:
+            # pan's ``if (boq != c) continue;`` comes first: a rendezvous-only model's
+            # receive on a value naming no channel blocks, with no error (a poll ``c?<m>``
+            # there is pan's "polling rv chan" whatever ``c`` holds)
             return []
         none = _names_none(self.channel(st.chan, ctx, len(st.args)))
         return [] if none == FALSE else [(conj(none, self.placeholder(rvpoll.UNINIT_CHAN)), ())]
