@@ -136,6 +136,43 @@ active proctype P1() { chan x; mtype m; if :: x!m :: timeout fi }""", 3, True),
 active proctype P1() { chan x; mtype m; if :: x?m -> skip :: timeout fi; if :: len(x) > 0 :: else fi }""", 4, True),
 }
 
+#: A local channel of a process that ended and was removed (the highest pid): pan deletes
+#: it (``delq``: zeroed, its number free for the next channel created).  ``q_full`` (a send,
+#: ``full``) and ``q_zero`` (a receive or poll where both kinds of channel are declared)
+#: stop at "bad queue"; ``q_len`` reads 0 (``len``, a receive of a buffered-only model).
+_OWN = "active proctype P2() { chan own = [1] of { byte }; own!3; g2!own }"
+PINNED.update({
+    "send on a removed process's channel (issue 28)": ("""chan g2 = [1] of { chan };
+active proctype P1() { chan x; g2?x; if :: x!1 :: timeout fi }
+active proctype P2() { chan own = [1] of { byte }; g2!own }""", None, True),
+    "send on a removed rendezvous channel": ("""chan g2 = [1] of { chan };
+active proctype P1() { chan x; g2?x; if :: x!1 :: timeout fi }
+active proctype P2() { chan own = [0] of { byte }; g2!own }""", None, True),
+    "send on the channel of a process run by init, removed": ("""chan g2 = [1] of { chan };
+proctype P2() { chan own = [1] of { byte }; g2!own }
+init { chan x; run P2(); g2?x; if :: x!1 :: timeout fi }""", None, True),
+    "receive on a removed channel, both kinds declared": ("""chan g2 = [1] of { chan }; chan r = [0] of { byte };
+active proctype P1() { chan x; byte m; g2?x; if :: x?m :: timeout fi }
+""" + _OWN, None, True),
+    "full of a removed channel": ("""chan g2 = [1] of { chan };
+active proctype P1() { chan x; byte m; g2?x; if :: empty(x) -> m = 1 :: full(x) -> m = 3 :: timeout fi }
+""" + _OWN, None, True),
+    "receive on a removed channel, buffered only": ("""chan g2 = [1] of { chan };
+active proctype P1() { chan x; byte m; g2?x; if :: x?m :: timeout fi }
+""" + _OWN, 10, False),
+    "len and poll of a removed channel, buffered only": ("""chan g2 = [1] of { chan };
+active proctype P1() { chan x; byte m; g2?x; if :: len(x) == 0 -> m = 1 :: x?[m] -> m = 2 :: timeout fi }
+""" + _OWN, 13, False),
+    "a removed channel's number taken by a channel of a later run": ("""chan g2 = [1] of { chan }; chan r = [0] of { byte };
+proctype Q() { chan mine = [1] of { byte }; byte m; mine?m; assert(m == 7) }
+active proctype P1() { chan x; byte m; g2?x; (_nr_pr == 1); run Q(); if :: full(x) -> skip :: x?[m] -> skip :: x!7 fi }
+active proctype P2() { chan own = [1] of { byte }; g2!own }""", 12, False),
+    "a removed channel's number taken, run by init": ("""chan g2 = [1] of { chan };
+proctype Q() { chan mine = [1] of { byte }; byte m; mine?m; assert(m == 7) }
+init { chan x; run P2(); g2?x; (_nr_pr == 1); run Q(); x!7 }
+proctype P2() { chan own = [1] of { byte }; g2!own }""", 13, False),
+})
+
 
 @pytest.mark.parametrize("name", PINNED)
 def test_pinned_against_spin(name, tmp_path):
