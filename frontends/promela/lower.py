@@ -189,6 +189,10 @@ class Channel:
     #: that may hold a lower pid, whose ``count`` channels come before it while it runs;
     #: the number is ``ident`` plus the counts of those running (``value``)
     offset: tuple[tuple[str, int], ...] = ()
+    #: for a local channel of a process that exists from the start (``alive`` None) and
+    #: may end: that process's pc.  pan deletes the channel when it removes the process
+    #: (``delq``): where the pc is 0 its number names a deleted queue (``Translator.deleted``)
+    removed_with: Optional[str] = None
 
     def value(self) -> Expr:
         """The channel's number as a value (an expression over pcs when ``offset``)."""
@@ -273,6 +277,29 @@ class Lowering:
         self.trace: Optional[events.EventTrace] = None
         #: ``enabled(pid)`` is used (pan's ``HAS_ENABLED``)
         self.uses_enabled = find_node(program, lambda n: isinstance(n, S.ProcFn) and n.fn == "enabled") is not None
+
+    @functools.cached_property
+    def rendezvous_declared(self) -> bool:
+        """The model's text declares a rendezvous channel (Spin's ``u_sync``, counted over
+        the declarations, also of proctypes never run; a capacity not constant here counts
+        as both kinds)."""
+        return find_node(self.program, lambda n: isinstance(n, S.ChanInit)
+                         and self.static(n.capacity, {}) in (0, None)) is not None
+
+    @functools.cached_property
+    def buffered_declared(self) -> bool:
+        """The model's text declares a buffered channel (Spin's ``u_async``)."""
+        return find_node(self.program, lambda n: isinstance(n, S.ChanInit)
+                         and self.static(n.capacity, {}) != 0) is not None
+
+    @property
+    def rendezvous_only(self) -> bool:
+        """Every channel the model's text declares is a rendezvous (at least one; Spin's
+        ``u_sync && !u_async``): pan's receive then tests ``boq != c`` before anything
+        else, so a receive on a chan variable naming no channel blocks without an error
+        (Spin 6.5.2).  With both kinds declared it tests ``q_zero(c)`` first (an error on
+        a value naming no queue); with buffered ones only, ``q_len(c)``."""
+        return self.rendezvous_declared and not self.buffered_declared
 
     def error(self, message: str, pos: Span) -> InputError:
         path, line = self.pre.origin(pos.line) if pos and pos.line else (self.path, 0)
@@ -497,11 +524,11 @@ class Lowering:
 
     def declare_channel(self, d: S.VarDecl, known: dict, prefix: str = "", owner: Optional[str] = None,
                         ident: Optional[int] = None, alive: Optional[str] = None,
-                        offset: tuple = ()) -> list[Channel]:
+                        offset: tuple = (), removed_with: Optional[str] = None) -> list[Channel]:
         """The channel instances ``d`` creates (an array: one per element), numbered next
         (from identity ``ident`` plus ``offset`` when given: a process created at run time,
         ``alive`` its pc; see ``Channel``); their buffers are owned by ``owner`` (a
-        process's local channels move with it)."""
+        process's local channels move with it); ``removed_with``: see ``Channel``."""
         cap = self.const(d.init.capacity, known)
         count = self.const(d.size, known) if d.size is not None else None
         # a record is its fields, depth first (Spin's ``spin -I``: ``records``)
@@ -512,7 +539,7 @@ class Lowering:
         for k in range(count or 1):
             name = prefix + (d.name if count is None else f"{d.name}_{k}")
             ch = Channel(name, cap, tuple(fields), len(self.channels) + 1 if ident is None else ident + k, alive,
-                         offset)
+                         offset, removed_with)
             if cap > 0:
                 fifo = ch.buffer
                 self.variables.append(dataclasses.replace(fifo.length_variable(), owner=owner))
@@ -754,14 +781,17 @@ class Translator:
             # a ``chan`` variable may name no channel (0: never assigned): pan's q_len and
             # q_full report "ref to uninitialized chan name" where they evaluate it
             variable = self.is_variable_channel(e.chan, ctx)
-            for cond, ch in (self.channel_value(e.chan, ctx, None, none_ok=True) if variable
-                             else self.channel(e.chan, ctx)):
+            candidates = (self.channel_value(e.chan, ctx, None, none_ok=True) if variable
+                          else self.channel(e.chan, ctx))
+            for cond, ch in candidates:
                 ln = Name(ch.buffer.length) if ch.capacity > 0 else Const(0)
                 v = {"len": ln, "empty": Binary("==", ln, Const(0)), "nempty": Binary("!=", ln, Const(0)),
                      "full": Binary("==", ln, Const(ch.capacity)), "nfull": Binary("<", ln, Const(ch.capacity))}[e.fn]
                 if ch.capacity == 0 and e.fn in ("full", "nfull"):
                     # Spin: a rendezvous channel is never full (checked against Spin 6.5.2)
                     v = Const(int(e.fn == "nfull"))
+                if e.fn in ("full", "nfull") and variable:
+                    v = self.deleted(ch, v, candidates)  # pan's q_full on a deleted queue
                 out.append((cond, v))
             if not variable:
                 return _select(out)
@@ -800,6 +830,10 @@ class Translator:
                for c, ch in self.channel(e.chan, ctx, len(e.args))]
         if not self.is_variable_channel(e.chan, ctx):
             return _select(out)
+        if self.low.rendezvous_declared:
+            # pan's ``not_RV(c)``: ``q_zero`` on a deleted queue (``deleted``)
+            candidates = self.channel(e.chan, ctx, len(e.args))
+            out = [(c, self.deleted(ch, v, candidates)) for (c, v), (_, ch) in zip(out, candidates)]
         return disj(*(conj(c, v) for c, v in out), conj(_names_none(out), self.placeholder(rvpoll.UNINIT_CHAN)))
 
     def proc_fn(self, e: S.ProcFn, ctx: Ctx) -> Expr:
@@ -1153,6 +1187,44 @@ class Translator:
         return isinstance(st, (S.Send, S.Recv)) and (self.is_variable_channel(st.chan, ctx) or any(
             ch.capacity > 0 for _, ch in self.channel(st.chan, ctx, len(st.args))))
 
+    @staticmethod
+    def exists(ch: Channel) -> Expr:
+        """Where channel ``ch`` exists as far as its removal goes (``Channel.removed_with``)."""
+        return TRUE if ch.removed_with is None else Binary("!=", Name(ch.removed_with), Const(0))
+
+    @staticmethod
+    def gone(ch: Channel, candidates: list[tuple[Expr, Channel]]) -> Expr:
+        """Where candidate ``ch`` (``Channel.removed_with``) has been deleted and no other
+        candidate took its number since (a process created later numbers its channels
+        after those in use: its own, alive, is the one the value names)."""
+        others = [neg(c) for c, other in candidates
+                  if other is not ch and (other.offset or other.ident == ch.ident)]
+        return conj(Binary("==", Name(ch.removed_with), Const(0)), *others)
+
+    def deleted(self, ch: Channel, value: Expr, candidates: list[tuple[Expr, Channel]]) -> Expr:
+        """``value`` (an operation's guard or result on ``ch``) where pan's ``q_full`` or
+        ``q_zero`` would read ``ch``: where ``ch`` was deleted with its process, pan's
+        fatal "bad queue" (the placeholder ``DELETED_CHAN``; its zeroed queue reads as
+        empty, so ``len``, ``empty`` and a receive tested by ``q_len`` alone need none)."""
+        if ch.removed_with is None:
+            return value
+        return Ite(self.gone(ch, candidates), self.placeholder(rvpoll.DELETED_CHAN), value)
+
+    def deleted_faults(self, st, ctx: Ctx) -> list[tuple[Expr, tuple]]:
+        """The alternatives of a send or receive on a ``chan`` variable whose value names a
+        channel deleted with its process, where pan's code tests it with ``q_full`` (every
+        send) or ``q_zero`` (a receive where both kinds of channel are declared): never
+        executable, they fault where pan tries the operation ("bad queue", Spin 6.5.2).
+        A receive of a rendezvous-only model (``boq != c``) or a buffered-only one
+        (``q_len``: 0) blocks there instead, as the emptied channel does."""
+        if not self.is_variable_channel(st.chan, ctx):
+            return []
+        if isinstance(st, S.Recv) and not (self.low.rendezvous_declared and self.low.buffered_declared):
+            return []
+        candidates = self.channel(st.chan, ctx, len(st.args))
+        return [(conj(cond, self.gone(ch, candidates), self.placeholder(rvpoll.DELETED_CHAN)), ())
+                for cond, ch in candidates if ch.removed_with is not None]
+
     def uninitialised(self, st, ctx: Ctx) -> list[tuple[Expr, tuple]]:
         """The alternative of a send or receive on a ``chan`` variable that names none of
         its candidates (0: never assigned): never executable, it faults where pan tries the
@@ -1160,6 +1232,16 @@ class Translator:
         Spin 6.5.2 for buffered and rendezvous candidates, in an ``if`` beside ``else``, in
         atomic and d_step), through the ``rvpoll`` probes.  None for a declared channel."""
         if not self.is_variable_channel(st.chan, ctx):
+            return []
+        # a value naming a channel deleted with its process: ``deleted_faults``
+        return self.deleted_faults(st, ctx) + self.none_named(st, ctx)
+
+    def none_named(self, st, ctx: Ctx) -> list[tuple[Expr, tuple]]:
+        """``uninitialised`` without the deleted channels."""
+        if isinstance(st, S.Recv) and not st.copy and self.low.rendezvous_only:
+            # pan's ``if (boq != c) continue;`` comes first: a rendezvous-only model's
+            # receive on a value naming no channel blocks, with no error (a poll ``c?<m>``
+            # there is pan's "polling rv chan" whatever ``c`` holds)
             return []
         none = _names_none(self.channel(st.chan, ctx, len(st.args)))
         return [] if none == FALSE else [(conj(none, self.placeholder(rvpoll.UNINIT_CHAN)), ())]
@@ -1191,7 +1273,7 @@ class Translator:
             return [(TRUE, (Assert(self.expr(st.cond, ctx), f"line {self.low.pre.origin(st.pos.line)[1]}"),))]
         if isinstance(st, S.Send):
             send = self.sorted_send_program if st.sorted else self.send_program
-            return [(conj(cond, ch.buffer.not_full()), send(ch, st.args, ctx, st.pos))
+            return [(conj(cond, ch.buffer.not_full(), self.exists(ch)), send(ch, st.args, ctx, st.pos))
                     for cond, ch in self.buffered(st.chan, ctx, len(st.args))] + self.uninitialised(st, ctx)
         if isinstance(st, S.Recv) and st.copy and any(ch.capacity == 0 for _, ch in self.channel(
                 st.chan, ctx, len(st.args))):
@@ -2038,13 +2120,14 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
         low.variables.append(ir.Variable(name, domain_of(_TYPES["pid"]), ((inst.pid if inst.running else 0,),),
                                          None, owner))
     created = {id(d) for d in g.created}
+    removed = f"{inst.prefix}.pc" if g.end in g.reachable_from(g.entry) else None
     for d in g.locals:
         if d.name in locals_ or d.name in chans:
             raise low.error(f"{d.name} declared twice in {inst.proctype}", d.pos)
         if d.type == "chan" and isinstance(d.init, S.ChanInit):
             # created with the process, as Spin does (their numbers follow the pids)
-            if first_ident is None:
-                chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner)
+            if first_ident is None:  # deleted with the process if it may end (``Channel.removed_with``)
+                chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner, removed_with=removed)
             else:
                 chans[d.name] = low.declare_channel(d, known, inst.prefix + ".", owner, first_ident[0],
                                                     f"{inst.prefix}.pc", first_ident[1])

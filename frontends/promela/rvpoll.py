@@ -31,8 +31,12 @@ from detect.ir.build import conj, disj, fold, neg
 RV_POLL = "__rvpoll__"
 ERROR = "error to poll rendezvous channel"
 UNINIT_CHAN = "__uninit_chan__"
+#: a ``chan`` value naming a local channel of a removed process, which pan deleted with it
+#: (``delq``): pan's ``q_full`` and ``q_zero`` stop at "bad queue" there
+DELETED_CHAN = "__deleted_chan__"
 #: each placeholder's error, as pan prints it
-MESSAGES = {RV_POLL: ERROR, UNINIT_CHAN: "ref to uninitialized chan name"}
+MESSAGES = {RV_POLL: ERROR, UNINIT_CHAN: "ref to uninitialized chan name",
+            DELETED_CHAN: "bad queue (a channel deleted with its process)"}
 _FALSE = Const(0)
 
 
