@@ -424,3 +424,27 @@ def test_native_starts_from_listed_initial_states():
     assert model.initial is not None
     runs, p = all_agree(model)
     assert (p.states, p.initial) == (27, 9)
+
+
+def test_native_nested_search_refuses_a_wrong_generator_like_the_exploration():
+    """The acceptance-cycle search checks each generator on every state it expands, as the
+    exploration does (one shared C routine), and raises the same ``NotASymmetry``."""
+    from dataclasses import replace
+
+    from detect.checking.reduce import point_symmetry, sorting_canonicaliser
+    from detect.ir.model import Assertion
+    from detect.ir.points import LiteralPoints
+    from detect.statespace.explore import NotASymmetry, SortedBlocks
+
+    model = SequentialModel(
+        "asym", (Variable("x", (0, 1, 2), ((0,),)), Variable("y", (0, 1, 2), ((0,),))),
+        (Summand((), Binary("<", Name("x"), Const(2)), Event("inc"),
+                 (Assign(Name("x"), Binary("+", Name("x"), Const(1))),)),))
+    model = replace(model, assertions=(Assertion("invariant", "x >= 0", Binary(">=", Name("x"), Const(0))),))
+    pts = LiteralPoints.of(model)
+    swap = [pts.index[(1 - k, v)] for k, v in pts.pairs]
+    with pytest.raises(NotASymmetry) as info:
+        native.acceptance_cycle_native(
+            model, 0, canonicalise=sorting_canonicaliser(((0,), (1,))),
+            native_canonical=SortedBlocks(((0,), (1,))), symmetries=(point_symmetry(swap, pts),))
+    assert info.value.generator == 0 and info.value.state == (0, 0)

@@ -260,6 +260,17 @@ def _pid_tables(pids, pts) -> dict:
             "label": label, "value": value}
 
 
+def _not_a_symmetry(lib, ffi, ctx, symmetries) -> None:
+    """Raise the ``NotASymmetry`` the run stopped at: the generator the C code found not to
+    map a successor set onto the image's, with the state it was checked on."""
+    from detect.statespace import explore as ex  # the layer above: imported where raised
+    buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
+    lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
+    s = tuple(buf[k] for k in range(lib.nx_nslots()))
+    g = lib.nx_bad_generator(ctx)
+    raise ex.NotASymmetry(g, s, symmetries[g](s))
+
+
 def _refuse(rc: int, lib, ctx) -> None:
     """Raise ``NativeUnavailable`` when ``rc`` says the C search cannot go on, or
     ``CanonicalUndecided`` when the external canonicaliser could not decide a state."""
@@ -434,11 +445,7 @@ def _search(lib, ffi, ctx, start: float, deadline: float | None, progress, max_s
                 raise NativeOverflow("a value left the 64-bit range")
             _refuse(rc, lib, ctx)
             if rc == _RC_NOT_A_SYMMETRY:
-                buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
-                lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
-                s = tuple(buf[k] for k in range(lib.nx_nslots()))
-                g = lib.nx_bad_generator(ctx)
-                raise ex.NotASymmetry(g, s, symmetries[g](s))
+                _not_a_symmetry(lib, ffi, ctx, symmetries)
             if rc in (_RC_TRUNCATED, _RC_MEMORY_LIMIT):
                 truncated = True
                 memory_limited = rc == _RC_MEMORY_LIMIT
@@ -623,7 +630,6 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
     ``nx_new`` to the frees; the start-up, the slices and the return codes share them."""
     # verify's stop reasons, spelt out: the checking layer sits above this one
     MAX_STATES, MEMORY_LIMIT, TIMEOUT, INTERRUPTED = "max-states", "memory-limit", "timeout", "interrupted"
-    from detect.statespace import explore as ex
     from detect.statespace.native.build import ffi as get_ffi
 
     compiled = model if isinstance(model, CompiledModel) else compile_model(model)
@@ -667,11 +673,7 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
             raise NativeOverflow("a value left the 64-bit range")
         _refuse(rc, lib, ctx)
         if rc == _RC_NOT_A_SYMMETRY:
-            buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
-            lib.nx_state(ctx, lib.nx_bad_state(ctx), buf)
-            s = tuple(buf[k] for k in range(lib.nx_nslots()))
-            g = lib.nx_bad_generator(ctx)
-            raise ex.NotASymmetry(g, s, symmetries[g](s))
+            _not_a_symmetry(lib, ffi, ctx, symmetries)
         if rc == _RC_TRUNCATED:
             stopped = MAX_STATES
         elif rc == _RC_MEMORY_LIMIT:

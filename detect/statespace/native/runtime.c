@@ -816,6 +816,47 @@ int nx_set_elements(void *p, int nel, const int32_t *src, const int32_t *map, co
     return 0;
 }
 
+/* The distinct successors of s in w->succ (w->nsucc, fault and ovf reset first), each
+ * generator checked on them: 0 with *distinct set, or RC_OVERFLOW, RC_MEMORY, or
+ * RC_NOT_A_SYMMETRY with w->bad_gen set (the caller records the state).  Shared by the
+ * breadth-first expansion and the nested search, so both check the same things. */
+static int checked_successors(Worker *w, const i64 *s, size_t *distinct) {
+    w->nsucc = 0;
+    w->fault = 0;
+    w->ovf = 0;
+    if (model_successors(s, w)) return w->ovf ? RC_OVERFLOW : RC_MEMORY;
+    size_t n = dedup(w, 0, w->nsucc);
+    if (n == (size_t)-1) return RC_MEMORY;
+    if (w->ctx->ngens) {
+        int bad = check_generators(w, s, n);
+        if (bad < 0) return bad == -3 ? RC_OVERFLOW : RC_MEMORY;
+        if (bad > 0) { w->bad_gen = bad - 1; return RC_NOT_A_SYMMETRY; }
+    }
+    *distinct = n;
+    return 0;
+}
+
+/* The first *n successors in w->succ replaced by their canonical forms and deduplicated
+ * again (*n updated): 0, -4 where the canonicaliser's memory bound stops it (the caller
+ * decides what that stop means), RC_MEMORY or RC_UNDECIDED. */
+static int canonical_successors(Worker *w, size_t *n) {
+    i64 t[NSLOTS > 0 ? NSLOTS : 1];
+    for (size_t j = 0; j < *n; j++) {
+        u64 *x = w->succ + j * NWORDS;
+        unpack(x, t);
+        int canon = canonicalise(w->ctx, t);
+        if (canon == -4) return -4;
+        if (canon == -2) return RC_MEMORY;
+        if (canon) return RC_UNDECIDED;
+        pack(t, x);
+        w->succ_hash[j] = hash_words(x);
+    }
+    size_t m = dedup(w, 0, *n);
+    if (m == (size_t)-1) return RC_MEMORY;
+    *n = m;
+    return 0;
+}
+
 /* Expand w's local state idx: its successors go to their owners (inserted here when w owns
  * them, else routed).  Returns 0, or RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY (the state
  * then counts as not expanded), RC_TOO_MANY. */
@@ -827,36 +868,19 @@ static int expand(Worker *w, size_t idx) {
     load_state(state_at(w, idx), words);
     unpack(words, s);
     if (NCOND > 0 && check_conditions(w, id, s)) return RC_OVERFLOW;
-    w->nsucc = 0;
-    w->fault = 0;
-    w->ovf = 0;
-    if (model_successors(s, w)) return w->ovf ? RC_OVERFLOW : RC_MEMORY;
-    size_t distinct = dedup(w, 0, w->nsucc);
-    if (distinct == (size_t)-1) return RC_MEMORY;
-    if (c->ngens) {
-        int bad = check_generators(w, s, distinct);
-        if (bad < 0) return bad == -3 ? RC_OVERFLOW : RC_MEMORY;
-        if (bad > 0) { w->bad_gen = bad - 1; w->bad_state = id; return RC_NOT_A_SYMMETRY; }
-    }
-    int rc = w->fault ? note(w, &w->faults, id) : 0;
+    size_t distinct;
+    int rc = checked_successors(w, s, &distinct);
+    if (rc == RC_NOT_A_SYMMETRY) w->bad_state = id;
+    if (rc) return rc;
+    rc = w->fault ? note(w, &w->faults, id) : 0;
     if (rc) return rc;
     /* decided on the real successors, before canonicalising (CMurphi: no rule changes it) */
     int stuck = distinct == 0 ||
         (STUTTER_DEADLOCK && distinct == 1 && memcmp(w->succ, words, sizeof(u64) * NWORDS) == 0);
     if (reduces(c)) {
-        i64 t[NSLOTS > 0 ? NSLOTS : 1];
-        for (size_t j = 0; j < distinct; j++) {
-            u64 *x = w->succ + j * NWORDS;
-            unpack(x, t);
-            int canon = canonicalise(c, t);
-            if (canon == -4) { w->mem_limited = 1; return 0; }  /* a stop, as a full table */
-            if (canon == -2) return RC_MEMORY;
-            if (canon) return RC_UNDECIDED;
-            pack(t, x);
-            w->succ_hash[j] = hash_words(x);
-        }
-        distinct = dedup(w, 0, distinct);
-        if (distinct == (size_t)-1) return RC_MEMORY;
+        int canon = canonical_successors(w, &distinct);
+        if (canon == -4) { w->mem_limited = 1; return 0; }  /* a stop, as a full table */
+        if (canon) return canon;
     }
     w->transitions += distinct;
     if (stuck && !w->fault) {  /* a faulting step is an enabled one: no dead end */
@@ -1331,31 +1355,14 @@ static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting)
     int ovf = 0;
     *accepting = model_condition(d->acc, s, &ovf);
     if (ovf) return RC_OVERFLOW;
-    w->nsucc = 0;
-    w->fault = 0;
-    w->ovf = 0;
-    if (model_successors(s, w)) return w->ovf ? RC_OVERFLOW : RC_MEMORY;
-    size_t distinct = dedup(w, 0, w->nsucc);
-    if (distinct == (size_t)-1) return RC_MEMORY;
-    if (c->ngens) {
-        int bad = check_generators(w, s, distinct);
-        if (bad < 0) return bad == -3 ? RC_OVERFLOW : RC_MEMORY;
-        if (bad > 0) { c->bad_gen = bad - 1; c->bad_state = id; return RC_NOT_A_SYMMETRY; }
-    }
+    size_t distinct;
+    int rc = checked_successors(w, s, &distinct);
+    if (rc == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = id; }
+    if (rc) return rc;
     if (reduces(c)) {
-        i64 t[NSLOTS > 0 ? NSLOTS : 1];
-        for (size_t j = 0; j < distinct; j++) {
-            u64 *x = w->succ + j * NWORDS;
-            unpack(x, t);
-            int canon = canonicalise(c, t);
-            if (canon == -4) { c->mem_limited = 1; return RC_MEMORY_LIMIT; }
-            if (canon == -2) return RC_MEMORY;
-            if (canon) return RC_UNDECIDED;
-            pack(t, x);
-            w->succ_hash[j] = hash_words(x);
-        }
-        distinct = dedup(w, 0, distinct);
-        if (distinct == (size_t)-1) return RC_MEMORY;
+        int canon = canonical_successors(w, &distinct);
+        if (canon == -4) { c->mem_limited = 1; return RC_MEMORY_LIMIT; }
+        if (canon) return canon;
     }
     u32 off = (u32)succ->n;
     int r;
