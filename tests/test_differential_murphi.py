@@ -46,11 +46,13 @@ def _check(comparison: cmurphi.Comparison, text: str) -> None:
         f"CMurphi: {comparison.theirs}\n--- model ---\n{text}")
 
 
-def _random(seed: int, home: Path, tmp_path: Path) -> cmurphi.Comparison:
+def _random(seed: int, home: Path, tmp_path: Path, compare=cmurphi.compare) -> cmurphi.Comparison:
+    """Random model ``seed`` compared with CMurphi by ``compare`` (``cmurphi.compare``:
+    ``-nosym``; ``cmurphi.compare_sym1``: reduced)."""
     text = murphi_gen.generate(seed)
     path = tmp_path / f"random{seed}.m"
     path.write_text(text)
-    comparison = cmurphi.compare(home, path, tmp_path / "cmurphi")
+    comparison = compare(home, path, tmp_path / "cmurphi")
     _check(comparison, text)
     return comparison
 
@@ -60,27 +62,18 @@ def test_random_model_agrees_with_cmurphi(seed, cmurphi_home, tmp_path):
     _random(seed, cmurphi_home, tmp_path)
 
 
-def _random_sym1(seed: int, home: Path, tmp_path: Path) -> cmurphi.Comparison:
-    text = murphi_gen.generate(seed)
-    path = tmp_path / f"sym{seed}.m"
-    path.write_text(text)
-    comparison = cmurphi.compare_sym1(home, path, tmp_path / "cmurphi")
-    _check(comparison, text)
-    return comparison
-
-
 @pytest.mark.parametrize("seed", DEFAULT_SEEDS)
 def test_random_model_reduced_agrees_with_cmurphi_sym1(seed, cmurphi_home, tmp_path):
     """``explore --reduce exact`` against CMurphi ``-sym1`` (``cmurphi.compare_sym1``): the
     same verdict; with none, the same states, or fewer with ``analyze --verify`` passing (a
     larger group), or more only where the start states are not symmetric."""
-    _random_sym1(seed, cmurphi_home, tmp_path)
+    _random(seed, cmurphi_home, tmp_path, cmurphi.compare_sym1)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SLOW_SEEDS)
 def test_many_random_models_reduced_agree_with_cmurphi_sym1(seed, cmurphi_home, tmp_path):
-    _random_sym1(seed, cmurphi_home, tmp_path)
+    _random(seed, cmurphi_home, tmp_path, cmurphi.compare_sym1)
 
 
 @pytest.mark.slow
