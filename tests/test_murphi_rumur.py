@@ -35,6 +35,15 @@ def _rumur(tmp_path, text: str, deadlock: str = "stuttering"):
     return r.states, r.error is not None
 
 
+def _pinned_as_rumur(tmp_path, text: str, pinned: tuple[int, bool]) -> None:
+    """Our (states, error) on ``text`` equal ``pinned`` (Rumur's figures), and Rumur's own
+    when it is installed."""
+    ours = _ours(tmp_path, text)
+    assert ours == pinned
+    if rumur_oracle.unavailable() is None:
+        assert _rumur(tmp_path, text) == ours
+
+
 # No ";" after declarations, between rules, after a routine header or between parameters;
 # a trailing "," in an enum; "&&", "||", "==", "->"; hex numbers; Unicode operators.
 SEMICOLONS_AND_SPELLINGS = """
@@ -68,10 +77,7 @@ invariant "bounded" x ≤ N -> z.a <= N
 
 def test_optional_semicolons_and_rumur_spellings_count_as_rumur(tmp_path):
     """Rumur: 23 states, no error (pinned; compared with Rumur when it is installed)."""
-    ours = _ours(tmp_path, SEMICOLONS_AND_SPELLINGS)
-    assert ours == (23, False)
-    if rumur_oracle.unavailable() is None:
-        assert _rumur(tmp_path, SEMICOLONS_AND_SPELLINGS) == ours
+    _pinned_as_rumur(tmp_path, SEMICOLONS_AND_SPELLINGS, (23, False))
 
 
 # Bitwise "&", "|", "^" between numbers, "~", shifts (a negative amount shifts the other way,
@@ -92,10 +98,7 @@ invariant (x & 1) = x % 2 & (x | 1) >= x & ~~x = x
 
 def test_bitwise_operators_and_shifts_as_rumur(tmp_path):
     """Rumur: 1,183 states (pinned), no error."""
-    ours = _ours(tmp_path, BITWISE)
-    assert ours == (1183, False)
-    if rumur_oracle.unavailable() is None:
-        assert _rumur(tmp_path, BITWISE) == ours
+    _pinned_as_rumur(tmp_path, BITWISE, (1183, False))
 
 
 COVER = """
@@ -181,7 +184,4 @@ invariant x != 3 | !y
 def test_return_ends_a_rule_or_start_state_as_in_rumur(tmp_path):
     """``Return`` in a rule or start state ends it (Rumur; CMurphi 5.4's mu crashes on it):
     Rumur 4 states (pinned), no error.  Before: "'Return' outside a procedure or function"."""
-    ours = _ours(tmp_path, RETURN_IN_RULES)
-    assert ours == (4, False)
-    if rumur_oracle.unavailable() is None:
-        assert _rumur(tmp_path, RETURN_IN_RULES) == ours
+    _pinned_as_rumur(tmp_path, RETURN_IN_RULES, (4, False))
