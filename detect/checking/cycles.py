@@ -48,7 +48,7 @@ from detect.statespace.compile import compile_model
 from detect.statespace.compile import State
 from detect.statespace.explore import (AssertionResult, CanonicalUndecided, Exploration, NotASymmetry, TraceStep,
                                       reachable_graph, state_bound, trace_between)
-from detect.checking.verify import INTERRUPTED, MAX_STATES, MEMORY_LIMIT, SLOT_BUDGET, TIMEOUT, stop_advice, stop_reason
+from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
 def cyclic_components(successors: Sequence[frozenset[int]]) -> list[list[int]]:
@@ -263,8 +263,7 @@ def _native_cycle(model: SequentialModel, index: int, max_states: Optional[int],
     kind = "unreduced" if quotient is None else "reduced"
     states, stopped = out["states"], out["stopped"]
     if stopped:
-        what = {MAX_STATES: "raise --max-states", MEMORY_LIMIT: "raise --memory-limit",
-                TIMEOUT: "raise --timeout", INTERRUPTED: "interrupted"}[stopped]
+        what = stop_advice(stopped, None, "")  # no state bound here: "raise --max-states"
         lead = "more than" if stopped == MAX_STATES else "stopped after"
         return (None, states, f"{lead} {states:,} {kind} states (nested depth-first search, "
                 f"{out['memory_bytes']:,} bytes held); {what}", stopped, (), None)
