@@ -371,7 +371,7 @@ def test_switch_equals_if_elsif():
 
 def test_alias_equals_the_substituted_designator():
     head = "Type pid: Scalarset(3); Var a: Array [pid] Of 0..2; p: pid;\n" \
-           "Startstate Begin For i: pid Do a[i] := 0; End; p := 0; End;\n"
+           "Startstate Begin For i: pid Do a[i] := 0; p := i; End; End;\n"
     with_ = head + """Ruleset i: pid Do Rule "r" a[i] < 2 ==> Begin
       Alias e: a[p]; v: a[i] + 1 Do p := i; e := v; End; End; End;"""
     without = head + """Ruleset i: pid Do Rule "r" a[i] < 2 ==> Begin
@@ -461,7 +461,8 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
         ("Var x: boolean;\nStartstate Begin y := true; End;", 2, 18, "unknown identifier 'y'"),
         ("Var x: foo;\nStartstate Begin End;", 1, 8, "unknown type 'foo'"),
         ("Const N: 2;\nVar x: boolean;\nStartstate Begin N := 1; End;", 3, 18, "constant"),
-        ("Var a: Array [0..1] Of boolean;\nStartstate Begin a := true; End;", 2, 23, "same type"),
+        ("Var a: Array [0..1] Of boolean;\nStartstate Begin a := true; End;", 2, 18,
+         "Type of target of assignment doesn't match type of source."),
         ("Var a: Array [0..1] Of boolean;\nStartstate Begin a[2] := true; End;", 2, 1, "subscript out of range"),
         ("Var x: boolean;\nVar x: boolean;\nStartstate Begin End;", 2, 5, "declared twice"),
         ("Var x: 3..1;\nStartstate Begin End;", 1, 8, "empty subrange"),
@@ -518,7 +519,7 @@ End;
 Procedure P(Var x: lab; y: lab); Begin If y = A Then Return; End; x := y; End;
 Function F(v: pid): boolean; Begin Return s[v] = A; End;
 Startstate Begin For i: pid Do P(s[i], B); s[i] := A; End; Clear q; End;
-Rule "sw" Begin Alias z: t Do Switch s[0] Case A: If F(1) Then t := 0; End; Else t := z; End; End; End;
+Ruleset u: pid Do Rule "sw" Begin Alias z: t Do Switch s[u] Case A: If F(u) Then t := u; End; Else t := z; End; End; End; End;
 Invariant "inv" Exists i: pid Do s[i] = A End | !IsUndefined(t);
 """
 

@@ -17,6 +17,7 @@ from detect.ir import SequentialModel
 from frontends.kit import read_source
 from frontends.murphi.linearise import LOOP_MAX, linearise
 from frontends.murphi.syntax import parse_syntax
+from frontends.murphi.typecheck import check
 
 __all__ = ["LOOP_MAX", "load", "parse_text"]
 
@@ -28,6 +29,7 @@ def parse_text(text: str, path: str = "", defines: Optional[Mapping[str, int]] =
     ``multiset_sort=False`` is CMurphi's ``-nomultiset``."""
     try:
         program = parse_syntax(text, path)
+        check(program, path)
         return linearise(program, path, defines or {}, loop_max or LOOP_MAX, multiset_sort)
     except RecursionError:
         # Lark's tree transformer and our translators recurse on nesting depth.

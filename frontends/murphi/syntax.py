@@ -193,11 +193,13 @@ Quantifier = Union[QuantType, QuantRange]
 
 @dataclass(frozen=True)
 class IfStmt(Located):
-    """``If c1 Then s1 Elsif c2 Then s2 ... Else e End``."""
+    """``If c1 Then s1 Elsif c2 Then s2 ... Else e End``; a desugared ``Switch`` keeps its
+    ``(subject, labels)`` in ``switch`` for the type check."""
 
     branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]
     else_: tuple["Stmt", ...]
     pos: Span
+    switch: Optional[tuple[Expr, tuple[Expr, ...]]] = None
 
 
 @dataclass(frozen=True)
@@ -626,9 +628,11 @@ class _ToAst(SyntaxBuilder):
         kw, subject = children[0], children[1]
         branches = []
         else_: tuple = ()
+        all_labels: list = []
         for part in children[2:-1]:
             if part[0] == "case":
                 _, case_kw, labels, body = part
+                all_labels.extend(labels)
                 cond = None
                 for label in labels:
                     test = BinaryOp("=", subject, label, self.span(case_kw))
@@ -636,9 +640,10 @@ class _ToAst(SyntaxBuilder):
                 branches.append((cond, body))
             else:
                 else_ = part[1]
+        switch = (subject, tuple(all_labels))
         if not branches:  # only an Else: it always runs
-            return IfStmt(((Num(1, self.span(kw)), else_),), (), self.span(kw))
-        return IfStmt(tuple(branches), else_, self.span(kw))
+            return IfStmt(((Num(1, self.span(kw)), else_),), (), self.span(kw), switch)
+        return IfStmt(tuple(branches), else_, self.span(kw), switch)
 
     def empty_item(self, meta, children):
         return []
