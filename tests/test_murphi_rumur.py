@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from detect.cli import main
 from frontends.murphi import parse_text
 
-from tests import rumur_oracle
+from tests import cmurphi, rumur_oracle
 from tests.frontend_checks import assert_located_error
 
 
@@ -185,3 +185,28 @@ def test_return_ends_a_rule_or_start_state_as_in_rumur(tmp_path):
     """``Return`` in a rule or start state ends it (Rumur; CMurphi 5.4's mu crashes on it):
     Rumur 4 states (pinned), no error.  Before: "'Return' outside a procedure or function"."""
     _pinned_as_rumur(tmp_path, RETURN_IN_RULES, (4, False))
+
+
+#: ``010`` is ten to CMurphi (sscanf "%d") and eight to Rumur: a file in CMurphi's language
+#: (``mu`` reads it, so CMurphi is its oracle) reads it in decimal, a file with a token
+#: only Rumur reads (here ``==``) in octal.  ``09`` is not octal: CMurphi reads nine.
+LEADING_ZERO = """var x: 0 .. 20;
+startstate begin x := 010; end;
+rule begin x := x = 12 ? 010 : x + 1; end;
+invariant x >= 09 - 1;
+"""
+
+
+@pytest.mark.parametrize("rumur, states", [(False, 3), (True, 5)])
+def test_a_leading_zero_is_octal_only_in_a_file_of_rumurs(tmp_path, rumur, states):
+    """CMurphi 5.4 (``-ndl``): 3 states (10, 11, 12); Rumur 2022.08.20: 5 (8 .. 12);
+    pinned, and compared with the peer when it is installed."""
+    # (Rumur refuses ``09``: "invalid number")
+    text = LEADING_ZERO.replace("x = 12", "x == 12").replace("09 - 1", "010") if rumur else LEADING_ZERO
+    assert _ours(tmp_path, text) == (states, False)
+    if rumur:
+        if rumur_oracle.unavailable() is None:
+            assert _rumur(tmp_path, text) == (states, False)
+    elif cmurphi.unavailable() is None:
+        result = cmurphi.check(cmurphi.build(), text, tmp_path / "cmurphi")
+        assert (result.states, result.error) == (states, None)

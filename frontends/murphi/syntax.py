@@ -409,7 +409,10 @@ _SPELLING = {"==": "=", "≠": "!=", "≤": "<=", "≥": ">=", "−": "-", "×":
 
 
 class _ToAst(SyntaxBuilder):
-    """Bottom-up conversion of lark's parse tree into the dataclasses above."""
+    """Bottom-up conversion of lark's parse tree into the dataclasses above; ``octal``:
+    a number with a leading zero is octal (Rumur's reading; CMurphi's is decimal)."""
+
+    octal = False
 
     def _unsupported(self, tok: Token) -> InputError:
         return InputError(_UNSUPPORTED[str(tok).lower()], self.file, tok.line, tok.column)
@@ -422,7 +425,11 @@ class _ToAst(SyntaxBuilder):
     # -------------------------------------------------------------- expressions
     def number(self, meta, children):
         (tok,) = children
-        return Num(int(tok, 16) if tok[:2] in ("0x", "0X") else int(tok), self.span(tok))
+        if tok[:2] in ("0x", "0X"):
+            return Num(int(tok, 16), self.span(tok))
+        if self.octal and tok[0] == "0" and len(tok) > 1 and not set(tok) & {"8", "9"}:
+            return Num(int(tok, 8), self.span(tok))
+        return Num(int(tok), self.span(tok))
 
     def field(self, meta, children):
         (tok,) = children
@@ -807,6 +814,29 @@ def _first_unsupported(text: str) -> Optional[tuple[str, int, int]]:
     return None
 
 
+#: Tokens ``mu`` does not read (it stops at the first with a syntax error): a file that has
+#: one is Rumur's.
+_RUMUR_TEXTS = frozenset({"==", "^", "~", "<<", ">>", "&&", "||", "≠", "≤", "≥", "−", "×", "÷", "∕", "¬", "∧",
+                          "∨", "→", "⇒", "≔"})
+_RUMUR_TYPES = frozenset({"COVER", "ASSUME", "LIVENESS"})
+_LEADING_ZERO = re.compile(r"(?<![\w.])0[0-7]+(?![\w.])")
+
+
+def rumur_dialect(text: str) -> bool:
+    """Whether ``text`` has a token of Rumur's that CMurphi 5.4 does not read (so that
+    ``mu`` refuses the file and Rumur is its oracle): an operator of Rumur's spelling
+    (``==``, ``&&``, ``^``, ``<<``, the Unicode ones), a hexadecimal number, a curly-quoted
+    string, ``Cover``/``Assume``/``Liveness``."""
+    try:
+        for tok in GRAMMAR.parser.lex(text):
+            if (str(tok) in _RUMUR_TEXTS or tok.type in _RUMUR_TYPES or str(tok)[:2] in ("0x", "0X")
+                    or str(tok).startswith("“")):
+                return True
+    except lark.exceptions.LarkError:
+        pass
+    return False
+
+
 def parse_syntax(text: str, path: str = "") -> Program:
     """Parse Murphi ``text``; syntax errors become ``InputError`` at ``path:line:col``."""
     try:
@@ -818,4 +848,9 @@ def parse_syntax(text: str, path: str = "") -> Program:
             # say what is unsupported rather than what token was unexpected.
             raise InputError(*unsupported[:1], path, *unsupported[1:]) from None
         raise
-    return _ToAst(text, path).build(tree)
+    builder = _ToAst(text, path)
+    # ``010``: CMurphi reads ten (sscanf "%d"), Rumur eight.  The file's oracle decides:
+    # Rumur's for a file ``mu`` cannot read, CMurphi's otherwise.  (``09`` is not octal:
+    # Rumur refuses it, CMurphi reads nine.)
+    builder.octal = _LEADING_ZERO.search(text) is not None and rumur_dialect(text)
+    return builder.build(tree)
