@@ -135,6 +135,8 @@ def test_a_shift_past_the_range_is_an_error_as_in_rumur(tmp_path):
      4, 1, "a liveness property (Rumur's 'Liveness') is not supported"),
     ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; cover x; end\n",
      3, 21, "'Cover' as a statement (Rumur's) is not supported"),
+    ("var x: boolean\nstartstate begin x := true; assume x; end\nrule begin x := !x; end\n",
+     2, 29, "'Assume' as a statement is supported in rules and the procedures they call"),
     # CMurphi and Rumur 2022.08.20 both refuse a call where a constant is needed
     ("function f(): 0 .. 1; begin return 1; end;\nvar x: 0 .. f();\nstartstate begin x := 0; end;\n",
      2, 13, "expected a constant expression, not a call of 'f'"),
@@ -210,3 +212,59 @@ def test_a_leading_zero_is_octal_only_in_a_file_of_rumurs(tmp_path, rumur, state
     elif cmurphi.unavailable() is None:
         result = cmurphi.check(cmurphi.build(), text, tmp_path / "cmurphi")
         assert (result.states, result.error) == (states, None)
+
+
+#: Rumur's ``Assume`` as a statement: a failed one discards the step (doc/properties.rst:
+#: "the generated verifier discards any state that violates an assumption"), here in a
+#: procedure called with a ``Var`` parameter and after assignments in a rule.
+ASSUME = """const N: 3;
+type pid: scalarset(N);
+var c: array [pid] of 0 .. 3;
+    total: 0 .. 9;
+procedure bump(var v: 0 .. 3);
+begin
+  v := v + 1;
+  assume v != 3 "not three";
+end;
+startstate begin
+  for i: pid do c[i] := 0; end;
+  total := 0;
+end
+ruleset p: pid do
+  rule "inc" c[p] < 3 ==> begin
+    bump(c[p]);
+    total := total + 1;
+    assume total <= 5;
+    while total > 5 do total := total - 1; end;
+  end
+  rule "dec" c[p] > 0 ==> begin
+    c[p] := c[p] - 1;
+    total := total - 1;
+  end
+end
+invariant total <= 5
+"""
+
+
+def test_assume_discards_the_step_as_rumur_does(tmp_path):
+    """Rumur 2022.08.20: 26 states without symmetry reduction, 9 with it, no error
+    (pinned; compared with Rumur when installed).  Before: "'Assume' as a statement
+    (Rumur's) is not supported"."""
+    _pinned_as_rumur(tmp_path, ASSUME, (26, False))
+    assert _ours(tmp_path, ASSUME, "--reduce", "exact") == (9, False)
+
+
+def test_a_rule_whose_every_step_is_discarded_is_no_successor(tmp_path):
+    """Rumur reports the deadlock at ``x = 3`` (its only rule there assumes false): 4
+    states, an error -- the discarded step is no successor, as with the Murphi check."""
+    text = ('var x: 0 .. 3;\nstartstate begin x := 0; end;\nrule "r" x < 3 ==> begin x := x + 1; end;\n'
+            'rule "s" x = 3 ==> begin assume x = 0; x := 0; end;\n')
+    _pinned_as_rumur(tmp_path, text, (4, True))
+
+
+def test_statements_after_a_failed_assumption_do_not_run(tmp_path):
+    """The out-of-range write after the failed assumption is never made: Rumur 2 states,
+    no error."""
+    text = ("var x: 0 .. 1; y: 0 .. 1;\nstartstate begin x := 0; y := 0; end;\n"
+            "rule begin x := 1 - x; end;\nrule begin y := 1; assume x = 2; y := y + 5; end;\n")
+    _pinned_as_rumur(tmp_path, text, (2, False))

@@ -65,7 +65,7 @@ from frontends.murphi.syntax import (
     AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UnionType,
     ChooseRule, IsMember, MultisetAdd, MultisetCount, MultisetRemove, MultisetRemovePred, MultisetType,
-    UndefineStmt, VarDecl, WhileStmt, Conditional,
+    UndefineStmt, VarDecl, WhileStmt, Conditional, AssumeStmt,
 )
 
 #: Largest number of state slots one variable may flatten into, and of unrolled copies of
@@ -348,6 +348,10 @@ class _Translator:
     share_aggregates: bool = False
     #: the shared aggregates in scope where the translation is (see ``local_aggregate``)
     live_aggregates: set = field(default_factory=set)
+    #: translating a rule: the temporary a failed ``Assume`` sets (``None``: not in a rule),
+    #: and whether the rule has one (see ``_discarding``)
+    assume_flag: Optional[str] = None
+    assume_used: bool = False
 
     def local_aggregate(self, name: str, t: Type, taken: set[str]) -> VarSym:
         """A local array or record: translated as a variable whose leaves are named
@@ -975,6 +979,13 @@ class _Translator:
             c = self.expr(s.cond, scope)
             text = s.text or f"{self.path or '<input>'}:{s.line}"
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
+        if isinstance(s, AssumeStmt):
+            if self.assume_flag is None:
+                raise self.error("'Assume' as a statement is supported in rules and the procedures they "
+                                 "call (Rumur's: a failed one discards the step)", s)
+            c = self.expr(s.cond, scope)
+            self.assume_used = True
+            return self._check(c.defined, s) + [ir.If(neg(c.expr), (ir.Assign(ir.Name(self.assume_flag), ir.Const(1)),))]
         raise self.error("unsupported statement", s)
 
     # ------------------------------------------------------------------ multisets
@@ -2092,6 +2103,7 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
         return sym
 
     saved_undefinable = tr.undefinable
+    tr.assume_flag, tr.assume_used = fresh_name("rule.discarded", tr.temp_names), False
     tr.aggregates, tr.aggregate_inits = {}, []
     tr.multisets_touched = set()
     tr.share_aggregates, tr.live_aggregates = True, set()
@@ -2099,6 +2111,7 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
     try:
         return _rule_summands_in(tr, rule, params, taken, local_vars, variable)
     finally:
+        tr.assume_flag = None
         tr.share_aggregates = False
         # A local aggregate's leaves are no state: not undefinable globally, never written.
         tr.undefined_writes -= set(tr.aggregates)
@@ -2166,6 +2179,8 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
     elif not body_cases or len(guard.true) * (len(body_cases) + len(body_faults)) > MAX_CASES:
         # (A condition on a local aggregate must not move into the guard: not split then.)
         body_cases, body_faults = [(Case(), tuple(tr.stmts(rule.body, scope)))], []
+    if tr.assume_used:
+        body_cases = [(c, _discarding(tr, program, tr.assume_flag)) for c, program in body_cases]
     if entry:
         body_cases = [(c, entry + program) for c, program in body_cases]
     if tr.multisets_touched and tr.multiset_sort_on:
@@ -2194,6 +2209,71 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
         summands.append(ir.Summand(params_locals + c.locals, conj(*c.conjuncts), undefined_event,
                                    (ir.Assert(ir.FALSE, text),), origin))
     return summands
+
+
+def _sets(s: ir.Stmt, name: str) -> bool:
+    """Whether statement ``s`` may assign the temporary ``name``."""
+    if isinstance(s, ir.Assign):
+        return s.target == ir.Name(name)
+    if isinstance(s, ir.If):
+        return any(_sets(t, name) for t in s.then + s.else_)
+    if isinstance(s, ir.While):
+        return any(_sets(t, name) for t in s.body)
+    return False
+
+
+def _skip_after(stmts: tuple, flag: str) -> tuple:
+    """``stmts`` with everything after a statement that may set ``flag`` run only while it
+    is clear (a ``While`` that may set it stops when it does)."""
+    clear = ir.Binary("==", ir.Name(flag), ir.Const(0))
+    out: list = []
+    armed = False
+    for s in stmts:
+        if isinstance(s, ir.If):
+            s = ir.If(s.cond, _skip_after(s.then, flag), _skip_after(s.else_, flag))
+        elif isinstance(s, ir.While) and _sets(s, flag):
+            s = ir.While(ir.Binary("&&", clear, s.cond), _skip_after(s.body, flag))
+        out.append(ir.If(clear, (s,), ()) if armed else s)
+        armed = armed or _sets(s, flag)
+    return tuple(out)
+
+
+def _written(stmts, names: Mapping[str, Leaf]) -> dict[str, Leaf]:
+    """The state leaves among ``names`` that ``stmts`` may assign."""
+    out: dict[str, Leaf] = {}
+    for s in stmts:
+        if isinstance(s, ir.Assign):
+            target = s.target.name if isinstance(s.target, ir.Name) else s.target.array
+            if target in names:
+                out[target] = names[target]
+        elif isinstance(s, ir.If):
+            out.update(_written(s.then + s.else_, names))
+        elif isinstance(s, ir.While):
+            out.update(_written(s.body, names))
+    return out
+
+
+def _discarding(tr: _Translator, program: tuple, flag: str) -> tuple:
+    """A rule's ``program`` whose ``Assume``s set ``flag`` when they fail, made into Rumur's
+    discarded step: nothing after a failed one runs, and the state is put back as it was
+    before the step (a self-loop, which the Murphi deadlock check -- a state whose only
+    successor is itself -- counts as no successor, as Rumur does for a discarded step).
+    The state variables the program writes are saved in temporaries first."""
+    leaves = {leaf.ir_name: leaf for var in tr.variables for leaf in var.leaves.values()}
+    save, restore = [], []
+    for name, leaf in _written(program, leaves).items():
+        if leaf.size is None:
+            keep = fresh_name(f"{name}.before", tr.temp_names)
+            save.append(ir.Assign(ir.Name(keep), ir.Name(name)))
+            restore.append(ir.Assign(ir.Name(name), ir.Name(keep)))
+            continue
+        for k in range(leaf.size):
+            keep = fresh_name(f"{name}.before{k}", tr.temp_names)
+            save.append(ir.Assign(ir.Name(keep), ir.Index(name, ir.Const(k))))
+            restore.append(ir.Assign(ir.Index(name, ir.Const(k)), ir.Name(keep)))
+    failed = ir.Binary("!=", ir.Name(flag), ir.Const(0))
+    return ((ir.Assign(ir.Name(flag), ir.Const(0)),) + tuple(save) + _skip_after(program, flag)
+            + (ir.If(failed, tuple(restore), ()),))
 
 
 def _undefine_leaves(leaves) -> Iterator[ir.Stmt]:

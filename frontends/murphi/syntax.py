@@ -273,8 +273,18 @@ class MultisetRemovePred(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class AssumeStmt(Located):
+    """Rumur's ``Assume [text] cond [text]`` in a rule: where ``cond`` is false the step is
+    discarded (no successor; the invariants are not checked)."""
+
+    cond: Expr
+    text: str
+    pos: Span
+
+
 Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt,
-             Call, ReturnStmt, AliasStmt, MultisetAdd, MultisetRemove, MultisetRemovePred]
+             Call, ReturnStmt, AliasStmt, MultisetAdd, MultisetRemove, MultisetRemovePred, AssumeStmt]
 
 # ---------------------------------------------------------------------------- routines
 
@@ -722,6 +732,10 @@ class _ToAst(SyntaxBuilder):
 
     def property_stmt(self, meta, children):
         kw = children[0]
+        if kw.type == "ASSUME":
+            texts = [_string(c) for c in children[1:] if isinstance(c, Token) and c.type == "STRING"]
+            cond = next(c for c in children[1:] if not (isinstance(c, Token) and c.type == "STRING"))
+            return AssumeStmt(cond, texts[0] if texts else "", self.span(kw))
         raise InputError(f"'{str(kw).capitalize()}' as a statement (Rumur's) is not supported",
                          self.file, kw.line, kw.column)
 
