@@ -268,3 +268,29 @@ def test_statements_after_a_failed_assumption_do_not_run(tmp_path):
     text = ("var x: 0 .. 1; y: 0 .. 1;\nstartstate begin x := 0; y := 0; end;\n"
             "rule begin x := 1 - x; end;\nrule begin y := 1; assume x = 2; y := y + 5; end;\n")
     _pinned_as_rumur(tmp_path, text, (2, False))
+
+
+#: ``For`` with a step that is not a constant (Rumur's; ``mu``: "BY value must be constant"):
+#: up, down (a negative step; ``w`` makes Rumur's automatic value type signed) and once.
+VARIABLE_STEP = """var a: array [0 .. 4] of 0 .. 4; z: 1 .. 2; w: -1 .. 1; n: 0 .. 9;
+startstate begin w := 0; z := 1; n := 0; for i := 0 to 4 do a[i] := 0; end; end;
+rule "up" begin z := 3 - z; n := 0; for i := 0 to 4 by z do a[i] := (a[i] + 1) % 5; n := n + 1; end; end;
+rule "down" begin n := 0; for i := 4 to 1 by -z do a[i] := (a[i] + 2) % 5; n := n + 1; end; end;
+rule "once" begin for i := 2 to 2 by z do a[i] := (a[i] + 1) % 5; end; end;
+"""
+
+
+def test_for_with_a_computed_step_as_rumur_runs_it(tmp_path):
+    """Rumur 2022.08.20: 2,505 states, no error (pinned); before: "expected a constant
+    expression"."""
+    _pinned_as_rumur(tmp_path, VARIABLE_STEP, (2505, False))
+
+
+@pytest.mark.parametrize("step", ["w", "-z"])
+def test_a_computed_step_of_zero_or_against_the_bounds_is_an_error(tmp_path, step):
+    """Rumur: "infinite loop due to step being 0" / "... in the wrong direction" (an error
+    in the first step; where it stops, the counts are not compared)."""
+    text = VARIABLE_STEP.replace("by z do a[i] := (a[i] + 1) % 5; n", f"by {step} do a[i] := (a[i] + 1) % 5; n")
+    assert _ours(tmp_path, text)[1] is True
+    if rumur_oracle.unavailable() is None:
+        assert _rumur(tmp_path, text)[1] is True

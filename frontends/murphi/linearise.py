@@ -923,6 +923,8 @@ class _Translator:
                 c = Value(conj(_not_returned(flag), c.expr), 0, 1, disj(neg(_not_returned(flag)), c.defined))
             body = self.stmts(s.body, scope) + self._check(c.defined, s)
             return self._check(c.defined, s) + [ir.While(c.expr, tuple(body))]
+        if isinstance(s, ForStmt) and s.quantifiers and self.computed_step(s.quantifiers[0], scope):
+            return self.stepped_for(s, scope)
         if isinstance(s, ForStmt) and s.quantifiers and self.computed_range(s.quantifiers[0], scope):
             return self.computed_for(s, scope)
         if isinstance(s, ForStmt):
@@ -1123,6 +1125,58 @@ class _Translator:
         ``For i := 0 To QueuedCount-2``)."""
         return isinstance(q, QuantRange) and not all(
             isinstance(self.expr(e, scope).expr, ir.Const) for e in (q.lo, q.hi))
+
+    def computed_step(self, q, scope: Scope) -> bool:
+        """``q`` is ``i := lo To hi By step`` with a step that is not a constant (Rumur's;
+        ``mu`` says "BY value must be constant")."""
+        return (isinstance(q, QuantRange) and q.step is not None
+                and not isinstance(self.expr(q.step, scope).expr, ir.Const))
+
+    def stepped_for(self, s: ForStmt, scope: Scope) -> list[ir.Stmt]:
+        """A ``For`` whose step is computed, as Rumur 2022.08.20 runs it: ``lo``, ``hi`` and
+        ``step`` evaluated once on entry (a step of 0 or against the bounds' direction is an
+        error), the body run first with ``i = lo`` and then while
+        ``lo < hi & i <= hi`` or ``lo > hi & i >= hi`` (the direction is the bounds', not the
+        step's), ``i`` growing by ``step`` after each round: a ``While`` (``--loop-max``
+        bounds it, as any)."""
+        q = s.quantifiers[0]
+        out: list[ir.Stmt] = []
+        names, values = [], []
+        for e, what in ((q.lo, "lo"), (q.hi, "hi"), (q.step, "step")):
+            v = self.expr(e, scope)
+            if v.lo is None or v.hi is None:
+                raise self.error("expected a value of a bounded type", e)
+            out += self._check(v.defined, e)
+            tmp = self.fresh_temp("for", f"{q.name}${what}")
+            out.append(ir.Assign(ir.Name(tmp), v.expr))
+            names.append(ir.Name(tmp))
+            values.append(v)
+        lo, hi, step = names
+        # Rumur's checks before the loop (a step that would never reach the bound)
+        zero = ir.Const(0)
+        out.append(ir.Assert(ir.Binary("!=", step, zero), "infinite loop due to step being 0"))
+        against = disj(conj(ir.Binary(">", hi, lo), ir.Binary("<", step, zero)),
+                       conj(ir.Binary("<", hi, lo), ir.Binary(">", step, zero)))
+        out.append(ir.Assert(neg(against), "infinite loop due to step being in the wrong direction"))
+        reach = max(abs(values[2].lo), abs(values[2].hi))
+        # The values ``i`` may take in a round are the bounds' give or take a step (beyond
+        # that only with a step against the bounds' direction, which the loop bound stops).
+        t = Simple("subrange", min(values[0].lo, values[1].lo) - reach, max(values[0].hi, values[1].hi) + reach)
+        i = ir.Name(self.fresh_temp("for", q.name))
+        first = ir.Name(self.fresh_temp("for", f"{q.name}$first"))
+        out += [ir.Assign(i, lo), ir.Assign(first, ir.Const(1))]
+        more = disj(ir.Binary("!=", first, ir.Const(0)),
+                    disj(conj(ir.Binary("<", lo, hi), ir.Binary("<=", i, hi)),
+                         conj(ir.Binary(">", lo, hi), ir.Binary(">=", i, hi))))
+        flag = _return_flag(scope)
+        if flag and any(_contains_return(b) for b in s.body):
+            more = conj(_not_returned(flag), more)
+        inner = dict(scope)
+        inner[q.name] = LocalSym(i.name, t, temporary=True)
+        body = (self.stmt(ForStmt(s.quantifiers[1:], s.body, s.pos), inner) if len(s.quantifiers) > 1
+                else self.stmts(s.body, inner))
+        body += [ir.Assign(first, ir.Const(0)), ir.Assign(i, ir.Binary("+", i, step))]
+        return out + [ir.While(more, tuple(body))]
 
     def computed_for(self, s: ForStmt, scope: Scope) -> list[ir.Stmt]:
         """A ``For`` whose first range has a computed bound, as CMurphi runs it: both bounds
