@@ -1033,7 +1033,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     spin_stop = spin_advice = ""
     if spin_states:
         spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
-                                                   memory_limit, run, detection)
+                                                   memory_limit, run, detection, defines)
     if rules_fired:
         spin_stop, spin_advice = rules_fired_count(model, seq, reduced.exploration, extra, max_states, run,
                                                    spin_stop, spin_advice)
@@ -1175,10 +1175,11 @@ def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[
 
 
 def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional[int], timeout: Optional[float],
-                      memory_limit: Optional[int], run: Run, detection=None) -> tuple[str, str]:
+                      memory_limit: Optional[int], run: Run, detection=None, defines=()) -> tuple[str, str]:
     """``--spin-states``: Spin's "states, stored" put into ``extra`` (with a detection whose
-    group is not trivial, also the count up to the group: what ``symdetect spin``'s verifier
-    stores); returns what stopped the count ("" when complete) and what the stop line should add."""
+    group is not trivial, also the count up to the group ``symdetect spin``'s verifier reduces
+    by: the detected one less the generators pan's automata do not allow, named in ``extra``);
+    returns what stopped the count ("" when complete) and what the stop line should add."""
     from detect.checking.spin_counts import SpinStored, spin_stored_count
     from detect.checking.verify import stop_words
 
@@ -1189,9 +1190,9 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
         counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
     else:
         reducing = detection is not None and detection.group.order > 1
+        group = sympan_reducing_group(model, defines, detection, extra) if reducing else None
         counted = spin_stored_count(detection.model if reducing else seq, max_states, timeout=run.remaining(),
-                                    memory_limit=memory_limit, interruptible=True,
-                                    group=detection.group if reducing else None)
+                                    memory_limit=memory_limit, interruptible=True, group=group)
     if counted.stopped_by == "interrupted" and run.past_deadline():
         counted = dataclasses.replace(counted, stopped_by="timeout", advice="raise --timeout")
     extra["spin states stored"] = f"{counted.stored:,}" + (
@@ -1205,6 +1206,22 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
         spin_advice = "while counting Spin's stored states (--spin-states)" + (
             f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "")
     return counted.stopped_by, spin_advice
+
+
+def sympan_reducing_group(model: str, defines, detection, extra: dict):
+    """The group ``symdetect spin``'s sympan reduces by (``export.spin.sympan_group``), the
+    generators it drops and why put into ``extra`` ("spin symmetry dropped", a list)."""
+    from detect.export.spin import sympan_group
+
+    with open(model, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    found = sympan_group(model, defines, detection.model, detection.group, text)
+    if found.dropped:
+        extra["spin symmetry order"] = found.group.order
+        extra["spin symmetry dropped"] = "\n".join(found.dropped)
+    if found.note:
+        extra["spin symmetry"] = found.note
+    return found.group
 
 
 def rules_fired_count(model: str, seq, result, extra: dict, max_states: Optional[int], run: Run, stop: str,

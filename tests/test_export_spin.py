@@ -625,6 +625,29 @@ def test_a_generator_pan_cannot_follow_is_dropped_the_others_kept(tmp_path):
     assert reduced == ours.reduced < plain == ours.stored
 
 
+def test_spin_states_reduce_by_the_group_sympan_keeps(tmp_path):
+    """``explore --reduce exact --spin-states`` counts the orbits of the group sympan reduces
+    by -- the hub's generator dropped, as the export drops it -- not of the detected group of
+    order 4 (before: 16,800; sympan 33,138, pan 56,808), and names the generator dropped and why."""
+    import json
+
+    model = _write(tmp_path, "hubpair", HUB_AND_PAIR)
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "generator 1 dropped" in run.stdout
+    reduced, _ = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    cli = _cli("explore", str(model), "--reduce", "exact", "--spin-states", "--json")
+    assert cli.returncode in (0, 1), cli.stderr
+    data = json.loads(cli.stdout)
+    assert data["group_order"] == 4 and data["spin symmetry order"] == 2
+    assert int(data["spin states stored up to symmetry"].replace(",", "")) == reduced == 33138
+    dropped = data["spin symmetry dropped"]
+    assert "generator 1 dropped: hub_0.pc" in dropped and "more than one way" in dropped, dropped
+    text = _cli("explore", str(model), "--reduce", "exact", "--spin-states")
+    assert "spin symmetry dropped" in text.stdout and "generator 1 dropped" in text.stdout
+
+
 @pytest.mark.parametrize("seed,counts", [(2, None), (7, (1408, 2794)), (8, (728, 1434))])
 def test_random_hubs_with_symmetric_options(tmp_path, seed, counts):
     """``promela_gen.hubbed``: random hubs whose options (atomic sequences with a kept jump,

@@ -219,11 +219,94 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     Why one function: each generator is checked field by field (processes, queues, globals)
     in one pass that also collects the pids and channels moved, then the elements are
     enumerated on the fields those checks validated."""
-    from detect.ir.points import LiteralPoints
     from detect.symmetry.permgroup import permutation_group
 
     if strategy not in STRATEGIES:
         raise SpinExportError(f"unknown strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
+    acting = _acting(model, group, source_text, pan)
+    group, gens, moves, labels, dropped, kept_ids = (acting.group, acting.gens, acting.moves, acting.labels,
+                                                     acting.dropped, acting.kept)
+    slots, fields, hidden, pts, proctype_of = acting.slots, acting.fields, acting.hidden, acting.pts, acting.proctype_of
+    claim = _claim_slots(model)
+    moved_pids: set[int] = set()
+    moved_chans: set[int] = set()
+    twins: set[tuple[str, str]] = set()
+    for pid_map, chan_map, twins_g, pc_moves, _, _ in moves:
+        moved_pids |= {p for p, q in pid_map.items() if p != q}
+        moved_chans |= {c for c, d in chan_map.items() if c != d}
+        # proctypes whose automata were paired with pan's are checked there, not by ``_twins_alike``
+        twins |= {tuple(sorted((fields[k].proctype, fields[t].proctype))) for k, t, _ in pc_moves
+                  if fields[k].proctype != fields[t].proctype and not (k in labels and t in labels)}
+    sym = permutation_group(gens, len(pts.pairs))
+    order = sym.order()
+    blocks = _sorted_blocks(model, group, fields, moved_pids, moved_chans) if strategy in ("exact", "sort") else None
+    if strategy == "sort" and blocks is None:
+        raise SpinExportError("--strategy sort needs the symmetric group on whole processes of one proctype, "
+                              "renaming no value; use --strategy exact")
+    # A slot of one value is a constant: it stays where it is, as pan's other constants.
+    kept = [k for k in range(len(slots)) if k not in hidden and len(slots[k].domain) > 1]
+    position = {k: f for f, k in enumerate(kept)}
+    maps: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
+
+    def gathered(g) -> tuple[tuple[int, int], ...]:
+        """The point permutation g on the kept fields, in gather form (``SpinSymmetry``)."""
+        image = gathered_on(g, pts.pairs, kept, maps)
+        if image is None:
+            raise SpinExportError("not supported yet: a group element maps a variable pan stores onto one it "
+                                  "does not, or splits its values")
+        return image
+
+    generators = tuple(gathered(g) for g in gens)
+    pids_spec = None
+    if blocks is None and strategy == "exact":
+        pids_spec = _pids_spec(model, group, gens, pts, position, [fields[k] for k in kept])
+    elements = []
+    if blocks is None and pids_spec is None:
+        if order > element_limit:
+            raise SpinExportError(f"the group has {order:,} elements (more than {element_limit:,} to apply to "
+                                  "every state); not supported yet")
+        elements = [gathered(g) for g in sym.elements()]
+    by_id = sorted(maps.items(), key=lambda kv: kv[1])
+    from detect.ir.semantics import initial_states
+
+    starts = list(initial_states(model))
+    first = starts[0] if len(starts) == 1 else None
+    initial = tuple(None if first is None or fields[k].member == "_p" else first[k] for k in kept)
+    annotations = dict(model.annotations)
+    claim_name = (annotations.get("ltl") or ":never:") if claim else None
+    return SpinSymmetry(
+        group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
+        tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
+        blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators, tuple(dropped),
+        tuple(sorted(slots[k].variable.rsplit(".", 1)[0] for k in labels)), tuple(kept_ids))
+
+
+@dataclass(frozen=True)
+class _Acting:
+    """The acting generators sympan takes (``spin_symmetry``'s first pass): ``gens`` the kept
+    ones, ``moves`` what each does to processes and channels, ``group`` cut down to them,
+    ``kept`` their indices into the detected group's ``acting_points``, ``dropped`` why each
+    other was left out; ``labels``: per pc slot renamed in pan's numbering, our values -> pan's."""
+
+    group: object
+    gens: tuple
+    moves: tuple
+    labels: dict
+    dropped: tuple[str, ...]
+    kept: tuple[int, ...]
+    slots: tuple
+    fields: list
+    hidden: set
+    pts: object
+    proctype_of: dict
+
+
+def _acting(model: SequentialModel, group, source_text: str, pan: Optional[dict]) -> _Acting:
+    """Each acting generator checked field by field (processes, queues, globals), and where it
+    renames program counters against pan's automata (``_pan_renamings``); ``SpinExportError``
+    (``PcRenamingNeeded`` without ``pan``) where the model is outside what sympan supports."""
+    from detect.ir.points import LiteralPoints
+
     check_source(source_text)
     if group.order == 1:
         raise SpinExportError("no symmetry detected (group order 1): nothing to reduce")
@@ -293,57 +376,8 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
             gens = [gens[i] for i in keep]
             moves = [moves[i] for i in keep]
         pts = _relabelled(pts, labels)
-    moved_pids: set[int] = set()
-    moved_chans: set[int] = set()
-    twins: set[tuple[str, str]] = set()
-    for pid_map, chan_map, twins_g, pc_moves, _, _ in moves:
-        moved_pids |= {p for p, q in pid_map.items() if p != q}
-        moved_chans |= {c for c, d in chan_map.items() if c != d}
-        # proctypes whose automata were paired with pan's are checked there, not by ``_twins_alike``
-        twins |= {tuple(sorted((fields[k].proctype, fields[t].proctype))) for k, t, _ in pc_moves
-                  if fields[k].proctype != fields[t].proctype and not (k in labels and t in labels)}
-    sym = permutation_group(gens, len(pts.pairs))
-    order = sym.order()
-    blocks = _sorted_blocks(model, group, fields, moved_pids, moved_chans) if strategy in ("exact", "sort") else None
-    if strategy == "sort" and blocks is None:
-        raise SpinExportError("--strategy sort needs the symmetric group on whole processes of one proctype, "
-                              "renaming no value; use --strategy exact")
-    # A slot of one value is a constant: it stays where it is, as pan's other constants.
-    kept = [k for k in range(len(slots)) if k not in hidden and len(slots[k].domain) > 1]
-    position = {k: f for f, k in enumerate(kept)}
-    maps: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
-
-    def gathered(g) -> tuple[tuple[int, int], ...]:
-        """The point permutation g on the kept fields, in gather form (``SpinSymmetry``)."""
-        image = gathered_on(g, pts.pairs, kept, maps)
-        if image is None:
-            raise SpinExportError("not supported yet: a group element maps a variable pan stores onto one it "
-                                  "does not, or splits its values")
-        return image
-
-    generators = tuple(gathered(g) for g in gens)
-    pids_spec = None
-    if blocks is None and strategy == "exact":
-        pids_spec = _pids_spec(model, group, gens, pts, position, [fields[k] for k in kept])
-    elements = []
-    if blocks is None and pids_spec is None:
-        if order > element_limit:
-            raise SpinExportError(f"the group has {order:,} elements (more than {element_limit:,} to apply to "
-                                  "every state); not supported yet")
-        elements = [gathered(g) for g in sym.elements()]
-    by_id = sorted(maps.items(), key=lambda kv: kv[1])
-    from detect.ir.semantics import initial_states
-
-    starts = list(initial_states(model))
-    first = starts[0] if len(starts) == 1 else None
-    initial = tuple(None if first is None or fields[k].member == "_p" else first[k] for k in kept)
-    annotations = dict(model.annotations)
-    claim_name = (annotations.get("ltl") or ":never:") if claim else None
-    return SpinSymmetry(
-        group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
-        tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators, tuple(dropped),
-        tuple(sorted(slots[k].variable.rsplit(".", 1)[0] for k in labels)), tuple(kept_ids))
+    return _Acting(group, tuple(gens), tuple(moves), labels, tuple(dropped), tuple(kept_ids), slots, fields, hidden,
+                   pts, proctype_of)
 
 
 #: the name the first version exported
@@ -1063,30 +1097,71 @@ def _run_spin(model_path: str, defines: Sequence[str], out_dir: str, spin_option
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
 
 
+def _pan_automata(model_path: str, defines: Sequence[str], out_dir: str,
+                  spin_options: Sequence[str]) -> tuple[dict, tuple[str, ...]]:
+    """Spin run in ``out_dir`` and pan's automata read (``panmap.read_automata``, from
+    ``pan -d``), with statement merging off (``-o3``: pan would merge steps we keep apart, and
+    the automata would not pair): ``(automata, the options Spin was run with)``."""
+    from detect.export import panmap
+
+    spin_options = tuple(spin_options) + (() if "-o3" in spin_options else ("-o3",))
+    _run_spin(model_path, defines, out_dir, spin_options)
+    try:
+        with open(os.path.join(out_dir, "pan.t")) as f:
+            pan_t = f.read()
+        with open(os.path.join(out_dir, "pan.c")) as f:
+            pan_c = f.read()
+        return panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c), spin_options
+    except panmap.PcMapError as e:
+        raise SpinExportError(str(e)) from None
+
+
 def export_verifier(model_path: str, defines: Sequence[str], out_dir: str, model: SequentialModel, group,
                     source_text: str, strategy: str = "exact",
                     spin_options: Sequence[str] = ()) -> tuple[SpinSymmetry, str, tuple[str, ...]]:
     """``spin_symmetry`` and ``write_verifier`` in one: ``(symmetry, sympan.c's path, the
     options Spin was run with)``.  Where a generator renames a program counter, Spin is run
-    first and pan's automata read (``panmap``), with statement merging off (``-o3``: pan
-    would merge steps we keep apart, and the automata would not pair)."""
-    from detect.export import panmap
-
+    first and pan's automata read (``_pan_automata``)."""
     try:
         sym = spin_symmetry(model, group, source_text, strategy)
     except PcRenamingNeeded:
-        spin_options = tuple(spin_options) + (() if "-o3" in spin_options else ("-o3",))
-        _run_spin(model_path, defines, out_dir, spin_options)
-        try:
-            with open(os.path.join(out_dir, "pan.t")) as f:
-                pan_t = f.read()
-            with open(os.path.join(out_dir, "pan.c")) as f:
-                pan_c = f.read()
-            automata = panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c)
-        except panmap.PcMapError as e:
-            raise SpinExportError(str(e)) from None
+        automata, spin_options = _pan_automata(model_path, defines, out_dir, spin_options)
         sym = spin_symmetry(model, group, source_text, strategy, pan=automata)
     return sym, write_verifier(model_path, defines, out_dir, sym, spin_options), tuple(spin_options)
+
+
+@dataclass(frozen=True)
+class SympanGroup:
+    """The group ``symdetect spin``'s verifier reduces by: ``group``, the detected one cut down
+    to the generators kept (a generator renaming program counters is kept only if it is an
+    automorphism of pan's automata), ``dropped`` why each other was left out; ``note`` (one
+    line) where sympan's group could not be settled -- Spin or gcc absent, the model refused
+    -- and ``group`` is then the detected one."""
+
+    group: object
+    dropped: tuple[str, ...] = ()
+    note: str = ""
+
+
+def sympan_group(model_path: str, defines: Sequence[str], model: SequentialModel, group, source_text: str,
+                 spin_options: Sequence[str] = ()) -> SympanGroup:
+    """The group sympan reduces by (``explore --spin-states`` counts its orbits, so that its
+    count is sympan's "states, stored"): Spin is run, in a directory of its own, only where a
+    generator renames program counters."""
+    import tempfile
+
+    try:
+        try:
+            return SympanGroup(_acting(model, group, source_text, None).group)
+        except PcRenamingNeeded:
+            with tempfile.TemporaryDirectory(prefix="symdetect-panmap-") as work:
+                automata, _ = _pan_automata(model_path, defines, work, spin_options)
+                acting = _acting(model, group, source_text, automata)
+            return SympanGroup(acting.group, acting.dropped)
+    except SpinExportError as e:
+        return SympanGroup(group, (), f"the detected group (sympan's could not be settled: {e})")
+    except (OSError, subprocess.SubprocessError) as e:
+        return SympanGroup(group, (), f"the detected group (sympan's could not be settled: Spin failed: {e})")
 
 
 def kept_group(group, sym: SpinSymmetry):
