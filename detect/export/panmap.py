@@ -22,8 +22,8 @@ jump's target, and ``via`` keeps the states passed so that they are renamed too.
 the map) maps pan's transition table onto itself, transition for transition, with the same
 flags and the same statement text up to the generator's renaming of names (one consistent
 renaming of identifiers, which for the model's global variables and channels must be the
-generator's own) and of numbers (constants the text does not let us evaluate: inline
-arguments, renamed values).  The semantic guarantee is our model's: the generator is an
+generator's own) and of numbers, each evaluated: equal, or a pair the generator renames (a
+value of one of its variables, an array index it moves, a pid, a channel's number).  The semantic guarantee is our model's: the generator is an
 automorphism of it (verified at detection), and the map pairs each of pan's transitions with
 ours of the same line in the same place of the automaton.
 """
@@ -394,13 +394,18 @@ def _shape(text: str) -> tuple[list[str], list[int]]:
 
 
 def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names: dict[str, str],
-                 allowed, live_b: Optional[set[int]] = None) -> Optional[str]:
+                 allowed, live_b: Optional[set[int]] = None, numbers=None) -> Optional[str]:
     """None if ``sigma`` (pan states of ``a`` -> of ``b``, jump-only states included) maps
     ``a``'s transitions onto ``b``'s: the same flags, the same text up to a renaming of
     identifiers (collected in ``names``, consistent across calls for one generator; each
-    pair checked by ``allowed(x, y)``) and of numbers; else why not, in a few words.  Only the
+    pair checked by ``allowed(x, y)``) and of numbers (a number ``x`` opposite ``y``: equal, or
+    ``numbers(x, y)`` -- the generator renames ``x`` to ``y``: a value, an array index, a pid or
+    a channel's number; default: equal only); else why not, in a few words.  Only the
     transitions between states of ``sigma`` (of ``a``) and of ``live_b`` (of ``b``; default:
     all) count: the others join states no reachable state has."""
+    def number_ok(x: str, y: str) -> bool:
+        return int(x) == int(y) or (numbers is not None and numbers(int(x), int(y)))
+
     def live(e: PanEdge, states) -> bool:
         return e.src in states and (e.dst == 0 or e.dst in states)
 
@@ -416,6 +421,7 @@ def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names:
     for e in mine:
         key = (sigma[e.src], sigma.get(e.dst, 0))
         shape, idents = _shape(e.text)
+        tokens = _TOKEN.findall(e.text)
         found = None
         for f in by_key.get(key, []):
             if f in used or f.flags != e.flags or len(f.via) != len(e.via):
@@ -424,6 +430,7 @@ def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names:
             if any(sigma.get(x, y) != y for x, y in zip(e.via, f.via)):
                 continue
             fshape, _ = _shape(f.text)
+            ftokens = _TOKEN.findall(f.text)
             if len(fshape) != len(shape):
                 continue
             pairs = {}
@@ -436,6 +443,9 @@ def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names:
                         ok = False
                     else:
                         pairs[x] = y
+                elif x == "#":
+                    # a number: evaluated, it must be the same or one the generator renames onto the other
+                    ok = y == "#" and number_ok(tokens[i], ftokens[i])
                 elif x != y:
                     ok = False
                 if not ok:

@@ -366,7 +366,7 @@ def _acting(model: SequentialModel, group, source_text: str, pan: Optional[dict]
     dropped: list[str] = []
     kept_ids = list(range(len(gens)))
     if pan is not None and any(m[4] for m in moves):
-        keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan)
+        keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan, pts)
         kept_ids = keep
         if not keep:
             raise SpinExportError("not supported: no generator renames program counters as pan's automata allow: "
@@ -388,7 +388,7 @@ class PcRenamingNeeded(SpinExportError):
     """A generator renames a program counter: ``spin_symmetry`` needs pan's automata."""
 
 
-def _pan_renamings(model, gens, moves, fields, slots, pan):
+def _pan_renamings(model, gens, moves, fields, slots, pan, pts):
     """``(kept generator indices, labels, dropped)``: the generators whose program-counter
     moves ``panmap`` can carry into pan's numbering and which are automorphisms of pan's
     automata there; ``labels[slot]`` maps our pc values of that slot to pan's states (fresh
@@ -441,7 +441,8 @@ def _pan_renamings(model, gens, moves, fields, slots, pan):
     names_global, chan_names = _global_names(model)
     keep, dropped = [], []
     for i, (g, m) in enumerate(zip(gens, moves)):
-        why = _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names)
+        numbers = _number_renaming(g, m, pts, slots)
+        why = _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names, numbers)
         if why is None:
             keep.append(i)
         else:
@@ -458,7 +459,25 @@ def _global_names(model):
     return names, chan_names
 
 
-def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names) -> Optional[str]:
+def _number_renaming(g, m, pts, slots) -> set[tuple[int, int]]:
+    """The numbers generator ``g`` (its ``moves`` entry ``m``) renames, as pairs ``(x, y)``:
+    the values of each variable but a program counter (ours are not pan's numbers), the index
+    of an array element moved onto another of the same array, the pids moved and the channel
+    numbers (pan's, from 1) -- what may stand opposite each other in two statement texts of
+    pan that the generator maps onto each other."""
+    pid_map, chan_map, _, _, _, target = m
+    _, values = _slot_action(g, pts, len(slots))
+    pairs = {(v, w) for k, vals in enumerate(values) if not slots[k].variable.endswith(".pc")
+             for v, w in vals.items() if v != w}
+    pairs |= {(slots[k].index, slots[t].index) for k, t in enumerate(target)
+              if slots[k].index is not None and slots[t].index is not None and slots[k].index != slots[t].index}
+    pairs |= {(p, q) for p, q in pid_map.items() if p != q}
+    pairs |= {(c + 1, d + 1) for c, d in chan_map.items() if c != d}
+    return pairs
+
+
+def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names,
+                      numbers: set[tuple[int, int]] = frozenset()) -> Optional[str]:
     """None if generator ``i`` (its ``moves`` entry ``m``) acts on pan's automata as an
     automorphism through the pc labels, else why not."""
     from detect.export import panmap
@@ -506,7 +525,8 @@ def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan
             sigma[s] = back[image]
         if len(set(sigma.values())) != len(sigma):
             return f"{slots[k].label}: the renaming of pan's states is not one to one"
-        why = panmap.automorphism(pan[type_p], pan[type_q], sigma, names, allowed, set(back.values()))
+        why = panmap.automorphism(pan[type_p], pan[type_q], sigma, names, allowed, set(back.values()),
+                                  numbers=lambda x, y: (x, y) in numbers)
         if why is not None:
             return f"{slots[k].label}: {why}"
     return None

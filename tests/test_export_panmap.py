@@ -1,0 +1,42 @@
+"""``detect.export.panmap``: the check that a generator's renaming of pan's states is an
+automorphism of pan's automaton (issue 31).  Pure: automata built by hand, no Spin needed."""
+from __future__ import annotations
+
+from detect.export.panmap import PanAutomaton, PanEdge, automorphism
+
+#: state 1 sets x to 1 (-> 2) or to 2 (-> 3); both return to 1
+CHOICE = PanAutomaton("p", 1, (
+    PanEdge(1, 2, 3, 4, "x = 1", "---L"),
+    PanEdge(1, 3, 4, 4, "x = 2", "---L"),
+    PanEdge(2, 1, 5, 5, "y = 0", "---L"),
+    PanEdge(3, 1, 6, 5, "y = 0", "---L"),
+))
+SWAP = {1: 1, 2: 3, 3: 2}
+
+
+def same_names(x: str, y: str) -> bool:
+    return x == y
+
+
+def test_numbers_are_evaluated_not_wildcards():
+    """Swapping the two options maps ``x = 1`` onto ``x = 2``: an automorphism of the texts only
+    if the generator renames 1 to 2 (before, any number stood for any other and it passed)."""
+    why = automorphism(CHOICE, CHOICE, dict(SWAP), {}, same_names)
+    assert why is not None and "'x = 1'" in why
+    renamed = {(1, 2), (2, 1)}
+    assert automorphism(CHOICE, CHOICE, dict(SWAP), {}, same_names, numbers=lambda x, y: (x, y) in renamed) is None
+    # a renaming of other numbers does not do
+    assert automorphism(CHOICE, CHOICE, dict(SWAP), {}, same_names, numbers=lambda x, y: (x, y) == (1, 2)) is not None
+
+
+def test_numbers_compared_by_value():
+    """``01`` and ``1`` are one number (compared by value, not as text)."""
+    a = PanAutomaton("p", 1, (PanEdge(1, 2, 3, 4, "x = 01", "---L"), PanEdge(2, 1, 4, 5, "skip", "---L")))
+    b = PanAutomaton("p", 1, (PanEdge(1, 2, 3, 4, "x = 1", "---L"), PanEdge(2, 1, 4, 5, "skip", "---L")))
+    assert automorphism(a, b, {1: 1, 2: 2}, {}, same_names) is None
+    c = PanAutomaton("p", 1, (PanEdge(1, 2, 3, 4, "x = 10", "---L"), PanEdge(2, 1, 4, 5, "skip", "---L")))
+    assert automorphism(a, c, {1: 1, 2: 2}, {}, same_names) is not None
+
+
+def test_the_identity_with_equal_numbers_passes():
+    assert automorphism(CHOICE, CHOICE, {1: 1, 2: 2, 3: 3}, {}, same_names) is None
