@@ -40,3 +40,37 @@ def test_numbers_compared_by_value():
 
 def test_the_identity_with_equal_numbers_passes():
     assert automorphism(CHOICE, CHOICE, {1: 1, 2: 2, 3: 3}, {}, same_names) is None
+
+
+#: -o3's automaton of ``do :: k < 2 -> k++ :: k == 2 -> k = 0 od`` and pan's with statement
+#: merging, where ``k == 2`` and ``k = 0`` are one transition (state 5 passed over)
+PLAIN = PanAutomaton("p", 6, (
+    PanEdge(6, 2, 11, 9, "((k<2))", "----L", (), 0),
+    PanEdge(2, 6, 12, 9, "k = (k+1)", "----L", (), 1),
+    PanEdge(6, 5, 14, 10, "((k==2))", "----L", (), 3),
+    PanEdge(5, 6, 15, 10, "k = 0", "----L", (), 4),
+))
+MERGED = PanAutomaton("p", 6, (
+    PanEdge(6, 2, 13, 9, "((k<2))", "----L", (), 0),
+    PanEdge(2, 6, 14, 9, "k = (k+1)", "----L", (), 1),
+    PanEdge(6, 6, 16, 10, "((k==2))", "----L", (), 3),
+))
+
+
+def test_merged_transitions_are_chains_of_o3s():
+    """pan numbers states alike with and without merging: each merged transition is the chain
+    of -o3's from the same statement (transition numbers differ, statement ids do not)."""
+    from detect.export.panmap import same_numbering
+
+    assert same_numbering(MERGED, PLAIN) is None
+    assert MERGED.states() == PLAIN.states() - {5}
+
+
+def test_a_merged_automaton_numbered_otherwise_is_told():
+    from detect.export.panmap import same_numbering
+
+    wrong_target = PanAutomaton("p", 6, MERGED.edges[:2] + (PanEdge(6, 2, 16, 10, "((k==2))", "----L", (), 3),))
+    assert "no chain" in same_numbering(wrong_target, PLAIN)
+    other_statement = PanAutomaton("p", 6, MERGED.edges[:2] + (PanEdge(6, 6, 16, 10, "((k==2))", "----L", (), 7),))
+    assert "starts no transition" in same_numbering(other_statement, PLAIN)
+    assert "start state" in same_numbering(PanAutomaton("p", 2, MERGED.edges), PLAIN)

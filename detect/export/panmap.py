@@ -60,6 +60,9 @@ class PanEdge:
     text: str
     flags: str
     via: tuple[int, ...] = ()
+    #: pan's statement id (``[id N]``): the same with and without statement merging, where
+    #: the transition numbers differ
+    ident: int = -1
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ def read_automata(pan_d: str, pan_t: str, pan_c: str) -> dict[str, PanAutomaton]
             # jumps and -end- have no line of their own in our automaton's terms: any line
             wild = _is_jump(tr, text) or text == "-end-"
             line = None if wild else lines.get((numbers.get(current, -1), ident))
-            raw[current].append(PanEdge(src, dst, tr, line, text, m.group(5)))
+            raw[current].append(PanEdge(src, dst, tr, line, text, m.group(5), (), ident))
     out = {}
     for name, edges in raw.items():
         if name in starts:
@@ -164,7 +167,7 @@ def _pass_jumps(edges: list[PanEdge], start: int) -> tuple[PanEdge, ...]:
             # whether the step keeps atomic control is the last element's (pan's L_ATOM)
             flags = _flags_after(flags, jump.flags)
             dst = jump.dst
-        return PanEdge(e.src, dst, e.tr, e.line, e.text, flags, tuple(via))
+        return PanEdge(e.src, dst, e.tr, e.line, e.text, flags, tuple(via), e.ident)
 
     return tuple(dict.fromkeys(follow(e) for e in edges if e.src not in jumps))
 
@@ -178,6 +181,32 @@ def _is_jump(tr: int, text: str) -> bool:
 def _flags_after(first: str, jump: str) -> str:
     """The flags of a step followed by a jump: atomicity from the jump, the rest the step's."""
     return (jump[:1] or "-") + first[1:]
+
+
+def same_numbering(merged: PanAutomaton, plain: PanAutomaton) -> Optional[str]:
+    """None if each transition of ``merged`` (pan with statement merging, Spin's default) is a
+    chain of ``plain``'s (``-o3``): from the same state, the same statement (``ident``) first,
+    then through states of one transition each, to the same state -- pan numbers its states
+    alike with and without merging, merging only skips some, so a pairing of our program
+    counters with ``plain``'s states holds for ``merged``; else why not, in a few words."""
+    if merged.start != plain.start:
+        return f"pan's start state of {plain.proctype} is {plain.start} without statement merging, {merged.start} with"
+    out_of: dict[int, list[PanEdge]] = {}
+    for e in plain.edges:
+        out_of.setdefault(e.src, []).append(e)
+    for e in merged.edges:
+        first = [f for f in out_of.get(e.src, []) if f.ident == e.ident]
+        if len(first) != 1:
+            return f"pan's merged transition {e.src}->{e.dst} '{e.text}' of {plain.proctype} starts no transition of -o3's"
+        at, seen = first[0].dst, set()
+        while at != e.dst:
+            nxt = out_of.get(at, [])
+            if len(nxt) != 1 or at in seen:
+                return (f"pan's merged transition {e.src}->{e.dst} '{e.text}' of {plain.proctype} is no chain of "
+                        "-o3's transitions")
+            seen.add(at)
+            at = nxt[0].dst
+    return None
 
 
 def pan_dump(out_dir: str) -> str:

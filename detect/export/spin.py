@@ -105,6 +105,9 @@ class SpinSymmetry:
     pc_mapped: tuple[str, ...] = ()
     #: the detected group's acting generators kept (indices into ``group.acting_points``)
     kept: tuple[int, ...] = ()
+    #: with ``pc_mapped``: Spin's statement merging "on", "off (-o3 asked)", or why it was
+    #: turned off (``_pan_automata``)
+    merging: str = ""
 
     def canonical_form(self) -> str:
         """How states are made canonical (the native explorer's canonicaliser, ``canon.c``)."""
@@ -204,7 +207,8 @@ def _slot_action(g: Sequence[int], pts, nslots: int) -> tuple[list[int], list[di
 
 
 def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy: str = "exact",
-                  element_limit: int = ELEMENT_LIMIT, pan: Optional[dict] = None) -> SpinSymmetry:
+                  element_limit: int = ELEMENT_LIMIT, pan: Optional[dict] = None,
+                  pan_run: Optional[dict] = None) -> SpinSymmetry:
     """The detected group (its acting generators only) on pan's vector, or ``SpinExportError``
     saying why the model is outside what the export supports.
 
@@ -212,7 +216,9 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     automata (``pan``: ``panmap.read_automata``, from ``spin -a`` and ``pan -d``); without
     them ``PcRenamingNeeded`` says so (``export_verifier`` then runs Spin and calls again).
     With them, each such generator is kept only where ``panmap`` pairs our program counters
-    with pan's states and its renaming is an automorphism of pan's automaton; the others are
+    with pan's states and its renaming is an automorphism of pan's automaton (of ``pan``, and
+    of ``pan_run`` -- the automata pan runs with statement merging, numbered as ``pan``'s:
+    ``panmap.same_numbering`` -- where given); the others are
     dropped (``SpinSymmetry.dropped`` says which and why), the kept ones generating a
     subgroup of the detected group (so each of its elements is a verified automorphism).
 
@@ -223,7 +229,7 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
 
     if strategy not in STRATEGIES:
         raise SpinExportError(f"unknown strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
-    acting = _acting(model, group, source_text, pan)
+    acting = _acting(model, group, source_text, pan, pan_run)
     group, gens, moves, labels, dropped, kept_ids = (acting.group, acting.gens, acting.moves, acting.labels,
                                                      acting.dropped, acting.kept)
     slots, fields, hidden, pts, proctype_of = acting.slots, acting.fields, acting.hidden, acting.pts, acting.proctype_of
@@ -301,7 +307,8 @@ class _Acting:
     proctype_of: dict
 
 
-def _acting(model: SequentialModel, group, source_text: str, pan: Optional[dict]) -> _Acting:
+def _acting(model: SequentialModel, group, source_text: str, pan: Optional[dict],
+            pan_run: Optional[dict] = None) -> _Acting:
     """Each acting generator checked field by field (processes, queues, globals), and where it
     renames program counters against pan's automata (``_pan_renamings``); ``SpinExportError``
     (``PcRenamingNeeded`` without ``pan``) where the model is outside what sympan supports."""
@@ -366,7 +373,7 @@ def _acting(model: SequentialModel, group, source_text: str, pan: Optional[dict]
     dropped: list[str] = []
     kept_ids = list(range(len(gens)))
     if pan is not None and any(m[4] for m in moves):
-        keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan, pts)
+        keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan, pts, pan_run)
         kept_ids = keep
         if not keep:
             raise SpinExportError("not supported: no generator renames program counters as pan's automata allow: "
@@ -388,7 +395,7 @@ class PcRenamingNeeded(SpinExportError):
     """A generator renames a program counter: ``spin_symmetry`` needs pan's automata."""
 
 
-def _pan_renamings(model, gens, moves, fields, slots, pan, pts):
+def _pan_renamings(model, gens, moves, fields, slots, pan, pts, pan_run=None):
     """``(kept generator indices, labels, dropped)``: the generators whose program-counter
     moves ``panmap`` can carry into pan's numbering and which are automorphisms of pan's
     automata there; ``labels[slot]`` maps our pc values of that slot to pan's states (fresh
@@ -443,6 +450,11 @@ def _pan_renamings(model, gens, moves, fields, slots, pan, pts):
     for i, (g, m) in enumerate(zip(gens, moves)):
         numbers = _number_renaming(g, m, pts, slots)
         why = _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names, numbers)
+        if why is None and pan_run is not None:
+            # and of the automata pan runs (statement merging: a merged transition is the chain of
+            # -o3's from its first statement, so mapping both maps the chains)
+            why = _pan_automorphism(i, m, fields, slots, pan_run, phis, labels, names_global, chan_names, numbers)
+            why = None if why is None else f"with statement merging: {why}"
         if why is None:
             keep.append(i)
         else:
@@ -1117,21 +1129,59 @@ def _run_spin(model_path: str, defines: Sequence[str], out_dir: str, spin_option
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
 
 
-def _pan_automata(model_path: str, defines: Sequence[str], out_dir: str,
-                  spin_options: Sequence[str]) -> tuple[dict, tuple[str, ...]]:
-    """Spin run in ``out_dir`` and pan's automata read (``panmap.read_automata``, from
-    ``pan -d``), with statement merging off (``-o3``: pan would merge steps we keep apart, and
-    the automata would not pair): ``(automata, the options Spin was run with)``."""
+@dataclass(frozen=True)
+class PanAutomata:
+    """pan's automata for ``panmap``: ``paired`` (Spin run with ``-o3``, every statement a
+    transition: the ones our pcs are paired with), ``run`` (the ones pan runs with the options
+    asked; None: ``paired``), ``options`` (Spin's for sympan) and ``note`` (one line: why
+    statement merging was turned off, or "")."""
+
+    paired: dict
+    run: Optional[dict]
+    options: tuple[str, ...]
+    note: str = ""
+
+
+def _read_automata(out_dir: str) -> dict:
     from detect.export import panmap
 
-    spin_options = tuple(spin_options) + (() if "-o3" in spin_options else ("-o3",))
-    _run_spin(model_path, defines, out_dir, spin_options)
+    with open(os.path.join(out_dir, "pan.t")) as f:
+        pan_t = f.read()
+    with open(os.path.join(out_dir, "pan.c")) as f:
+        pan_c = f.read()
+    return panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c)
+
+
+def _pan_automata(model_path: str, defines: Sequence[str], out_dir: str,
+                  spin_options: Sequence[str]) -> PanAutomata:
+    """pan's automata: Spin run with ``-o3`` (in a directory of its own unless asked, so that
+    the pan.c in ``out_dir`` is the one asked for), and with the options asked (statement
+    merging on unless ``-o3``: Spin's default).  Merging keeps pan's state numbers and skips
+    some states (``panmap.same_numbering``), so our pcs are paired with ``-o3``'s automata and
+    the generators checked on both; where a merged automaton is not numbered as ``-o3``'s,
+    merging is turned off (``-o3``) and the note says why."""
+    import tempfile
+
+    from detect.export import panmap
+
+    options = tuple(spin_options)
     try:
-        with open(os.path.join(out_dir, "pan.t")) as f:
-            pan_t = f.read()
-        with open(os.path.join(out_dir, "pan.c")) as f:
-            pan_c = f.read()
-        return panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c), spin_options
+        if "-o3" in options:
+            _run_spin(model_path, defines, out_dir, options)
+            return PanAutomata(_read_automata(out_dir), None, options)
+        with tempfile.TemporaryDirectory(prefix="symdetect-o3-") as plain_dir:
+            _run_spin(model_path, defines, plain_dir, options + ("-o3",))
+            paired = _read_automata(plain_dir)
+        _run_spin(model_path, defines, out_dir, options)
+        run = _read_automata(out_dir)
+        why = next((f"{name}: {w}" for name, a in paired.items()
+                    for w in [panmap.same_numbering(run[name], a) if name in run else "not in pan's merged automata"]
+                    if w is not None), None)
+        if why is None:
+            return PanAutomata(paired, run, options)
+        _run_spin(model_path, defines, out_dir, options + ("-o3",))
+        return PanAutomata(paired, None, options + ("-o3",),
+                           f"statement merging turned off (-o3): {why}")
     except panmap.PcMapError as e:
         raise SpinExportError(str(e)) from None
 
@@ -1141,13 +1191,60 @@ def export_verifier(model_path: str, defines: Sequence[str], out_dir: str, model
                     spin_options: Sequence[str] = ()) -> tuple[SpinSymmetry, str, tuple[str, ...]]:
     """``spin_symmetry`` and ``write_verifier`` in one: ``(symmetry, sympan.c's path, the
     options Spin was run with)``.  Where a generator renames a program counter, Spin is run
-    first and pan's automata read (``_pan_automata``)."""
+    first and pan's automata read (``_pan_automata``; ``SpinSymmetry.merging`` says whether
+    statement merging stayed on, and if not why)."""
     try:
         sym = spin_symmetry(model, group, source_text, strategy)
     except PcRenamingNeeded:
-        automata, spin_options = _pan_automata(model_path, defines, out_dir, spin_options)
-        sym = spin_symmetry(model, group, source_text, strategy, pan=automata)
+        automata = _pan_automata(model_path, defines, out_dir, spin_options)
+        spin_options = automata.options
+        sym = spin_symmetry(model, group, source_text, strategy, pan=automata.paired, pan_run=automata.run)
+        sym = replace(sym, merging=automata.note or ("on" if "-o3" not in spin_options else "off (-o3 asked)"))
     return sym, write_verifier(model_path, defines, out_dir, sym, spin_options), tuple(spin_options)
+
+
+def merged_pcs(model_path: str, defines: Sequence[str], model: SequentialModel,
+               spin_options: Sequence[str] = ()) -> dict[str, frozenset[int]]:
+    """Per program counter of ``model`` (a process's ``.pc``), our values at which pan with
+    statement merging (Spin's default, ``spin_options`` less ``-o3``) never is: the states its
+    merged transitions pass over.  Spin is run with and without ``-o3`` in directories of
+    their own; every process's automaton is paired with ``-o3``'s (``panmap.match``) and each
+    merged automaton checked to be numbered as ``-o3``'s (``panmap.same_numbering``);
+    ``SpinExportError`` where either fails (the count cannot say which states merging skips)."""
+    import tempfile
+
+    from detect.export import panmap
+
+    options = tuple(o for o in spin_options if o != "-o3")
+    try:
+        with tempfile.TemporaryDirectory(prefix="symdetect-merging-") as work:
+            plain_dir, merged_dir = os.path.join(work, "o3"), os.path.join(work, "merged")
+            _run_spin(model_path, defines, plain_dir, options + ("-o3",))
+            _run_spin(model_path, defines, merged_dir, options)
+            plain, merged = _read_automata(plain_dir), _read_automata(merged_dir)
+        out: dict[str, frozenset[int]] = {}
+        for proc in model.processes:
+            if proc.pid is None:
+                continue  # a never claim: pan's process 0, not ours to pair
+            proctype = ":init:" if proc.family == "init" else proc.family
+            if proctype not in plain or proctype not in merged:
+                raise SpinExportError(f"pan has no automaton of proctype {proctype}")
+            why = panmap.same_numbering(merged[proctype], plain[proctype])
+            if why is not None:
+                raise SpinExportError(why)
+            skipped = plain[proctype].states() - merged[proctype].states() - {0}
+            if not skipped:
+                continue  # nothing merged away: no pairing needed
+            ours = panmap.our_automaton(model, proc)
+            phi = panmap.match(plain[proctype], ours)
+            values = frozenset(phi[x] for x in skipped if x in phi)
+            if values:
+                out[ours.pc] = values
+        return out
+    except panmap.PcMapError as e:
+        raise SpinExportError(str(e)) from None
+    except (OSError, subprocess.SubprocessError) as e:
+        raise SpinExportError(f"Spin failed: {e}") from None
 
 
 @dataclass(frozen=True)
@@ -1175,8 +1272,8 @@ def sympan_group(model_path: str, defines: Sequence[str], model: SequentialModel
             return SympanGroup(_acting(model, group, source_text, None).group)
         except PcRenamingNeeded:
             with tempfile.TemporaryDirectory(prefix="symdetect-panmap-") as work:
-                automata, _ = _pan_automata(model_path, defines, work, spin_options)
-                acting = _acting(model, group, source_text, automata)
+                automata = _pan_automata(model_path, defines, work, spin_options)
+                acting = _acting(model, group, source_text, automata.paired, automata.run)
             return SympanGroup(acting.group, acting.dropped)
     except SpinExportError as e:
         return SympanGroup(group, (), f"the detected group (sympan's could not be settled: {e})")
