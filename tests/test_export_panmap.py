@@ -74,3 +74,16 @@ def test_a_merged_automaton_numbered_otherwise_is_told():
     other_statement = PanAutomaton("p", 6, MERGED.edges[:2] + (PanEdge(6, 6, 16, 10, "((k==2))", "----L", (), 7),))
     assert "starts no transition" in same_numbering(other_statement, PLAIN)
     assert "start state" in same_numbering(PanAutomaton("p", 2, MERGED.edges), PLAIN)
+
+
+def test_the_states_merging_passes_over():
+    """The merged chain ``k == 2; k = 0`` passes over state 5; a state merging passes over that
+    another transition enters (hajek's station: an ``else`` into the chain's middle) stays a
+    state of the merged automaton, which ``export.spin.merged_pcs`` refuses to count."""
+    from detect.export.panmap import passed_over
+
+    assert passed_over(MERGED, PLAIN) == {5}
+    entered = PanAutomaton("p", 6, PLAIN.edges + (PanEdge(2, 5, 20, 11, "else", "----L", (), 9),))
+    merged = PanAutomaton("p", 6, MERGED.edges + (PanEdge(2, 5, 22, 11, "else", "----L", (), 9),
+                                                  PanEdge(5, 6, 23, 10, "k = 0", "----L", (), 4)))
+    assert passed_over(merged, entered) == {5} and 5 in merged.states()

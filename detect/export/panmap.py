@@ -209,6 +209,22 @@ def same_numbering(merged: PanAutomaton, plain: PanAutomaton) -> Optional[str]:
     return None
 
 
+def passed_over(merged: PanAutomaton, plain: PanAutomaton) -> set[int]:
+    """The states of ``plain`` inside ``merged``'s chains (``same_numbering`` holding): pan
+    with statement merging passes over them."""
+    out_of: dict[int, list[PanEdge]] = {}
+    for e in plain.edges:
+        out_of.setdefault(e.src, []).append(e)
+    inside: set[int] = set()
+    for e in merged.edges:
+        first = [f for f in out_of.get(e.src, []) if f.ident == e.ident]
+        at = first[0].dst if len(first) == 1 else e.dst
+        while at != e.dst and at not in inside and len(out_of.get(at, [])) == 1:
+            inside.add(at)
+            at = out_of[at][0].dst
+    return inside
+
+
 def pan_dump(out_dir: str) -> str:
     """The output of ``pan -d`` (the automata pan runs) for the pan.c in ``out_dir``."""
     gcc = shutil.which("gcc")

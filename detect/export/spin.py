@@ -1207,7 +1207,7 @@ def merged_pcs(model_path: str, defines: Sequence[str], model: SequentialModel,
                spin_options: Sequence[str] = ()) -> dict[str, frozenset[int]]:
     """Per program counter of ``model`` (a process's ``.pc``), our values at which pan with
     statement merging (Spin's default, ``spin_options`` less ``-o3``) never is: the states its
-    merged transitions pass over.  Spin is run with and without ``-o3`` in directories of
+    merged transitions pass over (``SpinExportError`` where pan also enters one otherwise).  Spin is run with and without ``-o3`` in directories of
     their own; every process's automaton is paired with ``-o3``'s (``panmap.match``) and each
     merged automaton checked to be numbered as ``-o3``'s (``panmap.same_numbering``);
     ``SpinExportError`` where either fails (the count cannot say which states merging skips)."""
@@ -1232,9 +1232,15 @@ def merged_pcs(model_path: str, defines: Sequence[str], model: SequentialModel,
             why = panmap.same_numbering(merged[proctype], plain[proctype])
             if why is not None:
                 raise SpinExportError(why)
-            skipped = plain[proctype].states() - merged[proctype].states() - {0}
+            skipped = panmap.passed_over(merged[proctype], plain[proctype])
             if not skipped:
                 continue  # nothing merged away: no pairing needed
+            entered = sorted(skipped & merged[proctype].states())
+            if entered:
+                # pan has such a state when it enters it otherwise: whether a state of ours with
+                # a process there is pan's depends on the step that led there, not on the state
+                raise SpinExportError(f"statement merging passes over pan's state {entered[0]} of {proctype}, which "
+                                      "another transition enters: the states merging skips are not a set of pcs")
             ours = panmap.our_automaton(model, proc)
             phi = panmap.match(plain[proctype], ours)
             values = frozenset(phi[x] for x in skipped if x in phi)
