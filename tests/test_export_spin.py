@@ -680,6 +680,27 @@ def test_statement_merging_kept_and_counted(tmp_path, name, text, counts):
     assert "passed over by pan's merged transitions" in data["spin merging"]
 
 
+def test_merged_automaton_not_numbered_as_o3s_falls_back_to_o3(tmp_path, monkeypatch):
+    """Where a merged automaton is not numbered as -o3's (forced here), the export runs Spin
+    with -o3 and says why in one line; sympan then stores the -o3 count (ours without
+    --spin-merging)."""
+    from detect.export import panmap
+    from detect.export.spin import export_verifier
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    model = _write(tmp_path, "hub", HUB)
+    detection = detect(load_model(model, domain_states=1_000_000), domain_states=1_000_000)
+    monkeypatch.setattr(panmap, "same_numbering", lambda merged, plain: "numbered otherwise (forced)")
+    out = tmp_path / "out"
+    sym, _, used = export_verifier(str(model), (), str(out), detection.model, detection.group, HUB,
+                                   spin_options=("-o1", "-o2"))
+    assert used == ("-o1", "-o2", "-o3")
+    assert sym.merging.startswith("statement merging turned off (-o3): ") and "\n" not in sym.merging
+    assert "numbered otherwise (forced)" in sym.merging
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0] == _ours(model)[0] == 800
+
+
 @pytest.mark.parametrize("seed,counts", [(2, None), (7, (1408, 2794)), (8, (728, 1434))])
 def test_random_hubs_with_symmetric_options(tmp_path, seed, counts):
     """``promela_gen.hubbed``: random hubs whose options (atomic sequences with a kept jump,
