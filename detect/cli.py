@@ -883,6 +883,10 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--spin-states", is_flag=True,
               help="Promela: also report Spin's 'states, stored' (states inside atomic sequences are "
                    "not stored unless the atomic process is blocked); costs a second exploration.")
+@click.option("--spin-merging", is_flag=True,
+              help="With --spin-states: count as Spin with statement merging (its default; without this flag "
+                   "the count is spin -o3's): states inside a merged chain of statements are not stored. Runs "
+                   "spin -a with and without -o3 and pan -d (spin and gcc needed).")
 @click.option("--rules-fired", is_flag=True,
               help="Murphi: also report CMurphi's 'rules fired' (one per enabled rule instance and state "
                    "expanded); costs a second, unreduced exploration of at most --max-states states.")
@@ -914,7 +918,8 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,
-                    timeout, progress, memory_limit, trace, trail, strategy, table_limit, spin_states, rules_fired,
+                    timeout, progress, memory_limit, trace, trail, strategy, table_limit, spin_states, spin_merging,
+                    rules_fired,
                     trust_symmetry, partial_ok, domain_states, explorer, workers, distributed, non_progress,
                     weak_fairness, graph_limit):
     """Explore MODEL's state space: states, transitions, deadlocks, assertion verdicts.
@@ -1033,7 +1038,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     spin_stop = spin_advice = ""
     if spin_states:
         spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
-                                                   memory_limit, run, detection)
+                                                   memory_limit, run, detection, defines, spin_merging)
     if rules_fired:
         spin_stop, spin_advice = rules_fired_count(model, seq, reduced.exploration, extra, max_states, run,
                                                    spin_stop, spin_advice)
@@ -1175,10 +1180,13 @@ def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[
 
 
 def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional[int], timeout: Optional[float],
-                      memory_limit: Optional[int], run: Run, detection=None) -> tuple[str, str]:
+                      memory_limit: Optional[int], run: Run, detection=None, defines=(),
+                      merging: bool = False) -> tuple[str, str]:
     """``--spin-states``: Spin's "states, stored" put into ``extra`` (with a detection whose
-    group is not trivial, also the count up to the group: what ``symdetect spin``'s verifier
-    stores); returns what stopped the count ("" when complete) and what the stop line should add."""
+    group is not trivial, also the count up to the group ``symdetect spin``'s verifier reduces
+    by: the detected one less the generators pan's automata do not allow, named in ``extra``);
+    with ``merging``, as Spin with statement merging stores (``spin_counts.with_merging``);
+    returns what stopped the count ("" when complete) and what the stop line should add."""
     from detect.checking.spin_counts import SpinStored, spin_stored_count
     from detect.checking.verify import stop_words
 
@@ -1189,9 +1197,12 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
         counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
     else:
         reducing = detection is not None and detection.group.order > 1
-        counted = spin_stored_count(detection.model if reducing else seq, max_states, timeout=run.remaining(),
-                                    memory_limit=memory_limit, interruptible=True,
-                                    group=detection.group if reducing else None)
+        counted_model = detection.model if reducing else seq
+        if merging:
+            counted_model = merged_counting(model, defines, counted_model, extra)
+        group = sympan_reducing_group(model, defines, detection, extra, merging) if reducing else None
+        counted = spin_stored_count(counted_model, max_states, timeout=run.remaining(),
+                                    memory_limit=memory_limit, interruptible=True, group=group)
     if counted.stopped_by == "interrupted" and run.past_deadline():
         counted = dataclasses.replace(counted, stopped_by="timeout", advice="raise --timeout")
     extra["spin states stored"] = f"{counted.stored:,}" + (
@@ -1205,6 +1216,39 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
         spin_advice = "while counting Spin's stored states (--spin-states)" + (
             f"; {counted.advice}" if counted.advice and counted.advice != "interrupted" else "")
     return counted.stopped_by, spin_advice
+
+
+def merged_counting(model: str, defines, seq, extra: dict):
+    """``seq`` to be counted as Spin with statement merging stores (``--spin-merging``): the
+    program counters' values pan's merged transitions pass over, from Spin's own automata
+    (``export.spin.merged_pcs``), put into ``extra`` ("spin merging")."""
+    from detect.checking.spin_counts import with_merging
+    from detect.export.spin import SpinExportError, merged_pcs
+
+    try:
+        skipped = merged_pcs(model, defines, seq)
+    except SpinExportError as e:
+        raise Failure(f"{model}: --spin-merging: {e}") from None
+    extra["spin merging"] = (f"{sum(map(len, skipped.values()))} program counter values of {len(skipped)} processes "
+                             "passed over by pan's merged transitions" if skipped else "nothing merged")
+    return with_merging(seq, skipped)
+
+
+def sympan_reducing_group(model: str, defines, detection, extra: dict, merging: bool = False):
+    """The group ``symdetect spin``'s sympan reduces by (``export.spin.sympan_group``; Spin
+    with statement merging when ``merging``, else with ``-o3``), the generators it drops and
+    why put into ``extra`` ("spin symmetry dropped", one per line)."""
+    from detect.export.spin import sympan_group
+
+    with open(model, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    found = sympan_group(model, defines, detection.model, detection.group, text, () if merging else ("-o3",))
+    if found.dropped:
+        extra["spin symmetry order"] = found.group.order
+        extra["spin symmetry dropped"] = "\n".join(found.dropped)
+    if found.note:
+        extra["spin symmetry"] = found.note
+    return found.group
 
 
 def rules_fired_count(model: str, seq, result, extra: dict, max_states: Optional[int], run: Run, stop: str,
@@ -1748,8 +1792,9 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
               markup=True)
     if sym.pc_mapped:
         out.print(f"program counters of {', '.join(sym.pc_mapped)} renamed in pan's numbering (their automata "
-                  f"paired with pan's, pan -d); Spin run as spin {' '.join(used)} -a (-o3: no statement merging, "
-                  "which would merge steps the pairing keeps apart)", markup=False)
+                  f"paired with pan's, pan -d); Spin run as spin {' '.join(used + ('-a',))}", markup=False)
+        if sym.merging not in ("on", "off (-o3 asked)"):
+            out.print(sym.merging, markup=False)
     for why in sym.dropped:
         out.print(f"{why} (the group is the one the others generate)", markup=False)
     if sym.claim is not None:

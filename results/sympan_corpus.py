@@ -4,7 +4,12 @@ the generated ``sympan`` (``-DSAFETY -DNOREDUCE``, Spin run with ``-o1 -o2 -o3``
 ours (``explore --reduce exact --spin-states``: "spin states stored up to symmetry"), and
 the verdict of ``sympan`` with partial-order reduction against plain ``pan``'s.
 
-    python results/sympan_corpus.py [DIR ...] [--output results/sympan_corpus.md]
+    python results/sympan_corpus.py [DIR ...] [--output results/sympan_corpus.md] [--merging]
+
+``--merging``: Spin run with ``-o1 -o2`` only (its statement merging on, as by default), ours
+``explore --reduce exact --spin-states --spin-merging`` (states inside pan's merged chains not
+stored); where pan's merged automata cannot be read against ours, the row falls back to
+``-o1 -o2 -o3`` and says why.
 """
 from __future__ import annotations
 
@@ -22,12 +27,14 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from detect.checking.spin_counts import spin_stored_count, spin_stored_orbits  # noqa: E402
-from detect.export.spin import SpinExportError, SpinSymmetry, export_verifier, kept_group  # noqa: E402
+from detect.checking.spin_counts import spin_stored_count, spin_stored_orbits, with_merging  # noqa: E402
+from detect.export.spin import SpinExportError, SpinSymmetry, export_verifier, kept_group, merged_pcs  # noqa: E402
 from detect.symmetry.pipeline import detect  # noqa: E402
 from detect.transform.load import load_model  # noqa: E402
 
 NO_OPT = ("-o1", "-o2", "-o3")
+#: statement merging on (Spin's default), data-flow and dead-variable optimisations off
+MERGING = ("-o1", "-o2")
 SUFFIXES = (".pml", ".p", ".prom")
 
 
@@ -104,11 +111,12 @@ def _budget(seconds: float) -> None:
     signal.setitimer(signal.ITIMER_PROF, seconds)
 
 
-def check_model(path: Path, workdir: Path, max_states: int = 1_000_000, seconds: int = 120) -> Row:
+def check_model(path: Path, workdir: Path, max_states: int = 1_000_000, seconds: int = 120,
+                merging: bool = False) -> Row:
     """The row of one model (see the module docstring), within ``seconds`` (else a note)."""
     _budget(seconds)
     try:
-        return _check_model(path, workdir, max_states)
+        return _check_model(path, workdir, max_states, merging)
     except _OverTime:
         return Row(str(path), note=f"over {seconds} s of CPU (detection, our count): not compared")
     finally:
@@ -179,7 +187,19 @@ def check_claims(path: Path, workdir: Path, max_states: int = 1_000_000, seconds
     return rows
 
 
-def _check_model(path: Path, workdir: Path, max_states: int) -> Row:
+def _counted_model(path: Path, model, merging: bool) -> tuple[object, tuple[str, ...], str]:
+    """(the model our count runs on, Spin's options, a note): with ``merging``, counted as
+    pan with statement merging stores (``--spin-merging``), else -- or where pan's merged
+    automata cannot be read against ours -- as ``-o1 -o2 -o3``."""
+    if not merging:
+        return model, NO_OPT, ""
+    try:
+        return with_merging(model, merged_pcs(str(path), (), model, MERGING)), MERGING, ""
+    except SpinExportError as e:
+        return model, NO_OPT, f"merging off (-o3): {e}"
+
+
+def _check_model(path: Path, workdir: Path, max_states: int, merging: bool = False) -> Row:
     name = str(path)
     if ltl_names(path.read_text(errors="replace")):
         return Row(name, note="claims")
@@ -194,16 +214,20 @@ def _check_model(path: Path, workdir: Path, max_states: int) -> Row:
     if order == 1:
         return Row(name, 1, "group 1")
     try:
-        sym, _, _ = export_verifier(str(path), (), str(workdir), detection.model, detection.group,
-                                    path.read_text(errors="replace"), spin_options=NO_OPT)
+        model, options, merged_note = _counted_model(path, detection.model, merging)
+        sym, _, used = export_verifier(str(path), (), str(workdir), detection.model, detection.group,
+                                       path.read_text(errors="replace"), spin_options=options)
+        if "-o3" in used and "-o3" not in options:
+            # the export turned merging off (a merged automaton not numbered as -o3's): count so too
+            model, merged_note = detection.model, sym.merging
         # sympan reduces by the generators it kept (all, unless some renamed pcs as pan's
         # automata do not allow): our count is of that group's orbits
         kept = kept_group(detection.group, sym)
-        counted = spin_stored_count(detection.model, max_states, group=kept)
+        counted = spin_stored_count(model, max_states, group=kept)
         ours, ours_plain = counted.reduced, counted.stored
         if counted.stopped_by:
             # too many states to hold unreduced: count the orbits on the quotient instead
-            ours, ours_plain = spin_stored_orbits(detection.model, kept, max_states), None
+            ours, ours_plain = spin_stored_orbits(model, kept, max_states), None
             if ours is None:
                 return Row(name, order, f"more than {max_states:,} states and orbits: not compared")
         sympan = run_pan(workdir, "sympan.c", ("-DSAFETY", "-DNOREDUCE"))
@@ -213,12 +237,12 @@ def _check_model(path: Path, workdir: Path, max_states: int) -> Row:
     except SpinExportError as e:
         return Row(name, order, f"refused: {e}")
     # the native explorer's canonicaliser (canon.c) sympan runs: sorted blocks, S_m on pids, or all elements
-    how = _how(sym)
+    how = _how(sym) + (f"; {merged_note}" if merged_note else "")
     row = Row(name, order, how, ours, ours_plain, sympan, pan, sympan_por, pan_por)
     if row.base_differs and pan.errors and "#include" not in path.read_text(errors="replace"):
         # like for like: the counts of the model with its assertions made true (the verdicts
         # stay the real model's)
-        neutral = _neutral_counts(path, workdir / "neutral", max_states)
+        neutral = _neutral_counts(path, workdir / "neutral", max_states, merging and not merged_note)
         if neutral is not None:
             row = replace(row, ours=neutral[0], ours_plain=neutral[1],
                           sympan=replace(sympan, stored=neutral[2]), pan=replace(pan, stored=neutral[3]),
@@ -237,7 +261,8 @@ def _how(sym: SpinSymmetry) -> str:
     return how
 
 
-def _neutral_counts(path: Path, workdir: Path, max_states: int) -> Optional[tuple[int, int, int, int]]:
+def _neutral_counts(path: Path, workdir: Path, max_states: int,
+                    merging: bool = False) -> Optional[tuple[int, int, int, int]]:
     """(ours reduced, ours unreduced, sympan stored, pan stored) of ``path`` with every
     assertion made true, or None where that model has no group."""
     from tests.spin_oracle import neutralise_asserts
@@ -248,9 +273,10 @@ def _neutral_counts(path: Path, workdir: Path, max_states: int) -> Optional[tupl
     detection = detect(load_model(copy, domain_states=max_states), domain_states=max_states)
     if detection.group.order == 1:
         return None
+    model, options, _ = _counted_model(copy, detection.model, merging)
     sym, _, _ = export_verifier(str(copy), (), str(workdir), detection.model, detection.group, copy.read_text(),
-                                spin_options=NO_OPT)
-    counted = spin_stored_count(detection.model, max_states, group=kept_group(detection.group, sym))
+                                spin_options=options)
+    counted = spin_stored_count(model, max_states, group=kept_group(detection.group, sym))
     return (counted.reduced, counted.stored, run_pan(workdir, "sympan.c", ("-DSAFETY", "-DNOREDUCE")).stored,
             run_pan(workdir, "pan.c", ("-DSAFETY", "-DNOREDUCE")).stored)
 
@@ -263,11 +289,13 @@ def models_in(directories) -> list[Path]:
     return found
 
 
-def table(rows: list) -> str:
+def table(rows: list, merging: bool = False) -> str:
     claims = [r for r in rows if isinstance(r, ClaimRow)]
     rows = [r for r in rows if not isinstance(r, ClaimRow)]
-    lines = ["Counts: `-DSAFETY -DNOREDUCE`, `./pan -c0` (every error counted, the search goes on), Spin run "
-             "with `-o1 -o2 -o3`.  *ours*: `explore --reduce exact --spin-states` (up to symmetry / unreduced). "
+    spin = ("with `-o1 -o2` (statement merging on, as by default)" if merging else "with `-o1 -o2 -o3`")
+    ours = "`explore --reduce exact --spin-states" + (" --spin-merging`" if merging else "`")
+    lines = [f"Counts: `-DSAFETY -DNOREDUCE`, `./pan -c0` (every error counted, the search goes on), Spin run "
+             f"{spin}.  *ours*: {ours} (up to symmetry / unreduced). "
              "Verdicts: an error found or not, without and with partial-order reduction (`-DSAFETY`).  "
              "*agree*: sympan's count is ours and the verdicts are pan's; `base` where our unreduced count is "
              "already not pan's (the front end's known differences), so the reduced ones cannot agree either.  "
@@ -310,12 +338,16 @@ def main() -> None:
     parser.add_argument("dirs", nargs="*", default=["models", "../shared/corpus"])
     parser.add_argument("--output", default=None)
     parser.add_argument("--seconds", type=int, default=120, help="CPU seconds per model (a claim: twice that)")
+    parser.add_argument("--merging", action="store_true",
+                        help="Spin with statement merging (-o1 -o2), ours with --spin-merging; claims left out")
     args = parser.parse_args()
     rows = []
     for path in models_in(args.dirs):
         with tempfile.TemporaryDirectory() as tmp:
-            row = check_model(path, Path(tmp), seconds=args.seconds)
+            row = check_model(path, Path(tmp), seconds=args.seconds, merging=args.merging)
         if row.note == "claims":
+            if args.merging:
+                continue
             with tempfile.TemporaryDirectory() as tmp:
                 for c in check_claims(path, Path(tmp), seconds=2 * args.seconds):
                     print(c, flush=True)
@@ -324,7 +356,7 @@ def main() -> None:
         print(row.model, row.order, row.note, row.ours, row.sympan and row.sympan.stored,
               row.pan and row.pan.stored, row.agrees if row.sympan else "", flush=True)
         rows.append(row)
-    text = table(rows)
+    text = table(rows, args.merging)
     print(text)
     if args.output:
         Path(args.output).write_text("# `symdetect spin` on the Promela corpus (`results/sympan_corpus.py`)\n\n"

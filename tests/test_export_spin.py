@@ -578,14 +578,14 @@ def test_symmetric_branches_inside_one_process(tmp_path):
 
 
 def test_pc_renaming_seeded_violation_and_trail(tmp_path):
-    """Spin's default options (statement merging would merge the hub's steps: the export runs
-    Spin with -o3, and says so): the seeded violation is found, with and without POR and
+    """Spin's default options, statement merging on (the pcs paired with -o3's automata, which
+    pan numbers alike): the seeded violation is found, with and without POR and
     breadth-first, and sympan's trail replays in Spin."""
     model = _write(tmp_path, "hub_broken", HUB_BROKEN)
     out = tmp_path / "out"
     run = _cli("spin", str(model), "-o", str(out))
     assert run.returncode == 0, run.stderr
-    assert "-o3" in run.stdout
+    assert "Spin run as spin -a" in run.stdout and "-o3" not in run.stdout, run.stdout
     for flags in (("-DSAFETY", "-DNOREDUCE"), ("-DSAFETY",), ("-DSAFETY", "-DNOREDUCE", "-DBFS")):
         assert _pan(out, "sympan.c", *flags)[1] > 0
     assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE", every_error=False)[1] == 1
@@ -623,6 +623,82 @@ def test_a_generator_pan_cannot_follow_is_dropped_the_others_kept(tmp_path):
     reduced, _ = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
     plain, _ = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
     assert reduced == ours.reduced < plain == ours.stored
+
+
+def test_spin_states_reduce_by_the_group_sympan_keeps(tmp_path):
+    """``explore --reduce exact --spin-states`` counts the orbits of the group sympan reduces
+    by -- the hub's generator dropped, as the export drops it -- not of the detected group of
+    order 4 (before: 16,800; sympan 33,138, pan 56,808), and names the generator dropped and why."""
+    import json
+
+    model = _write(tmp_path, "hubpair", HUB_AND_PAIR)
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), *NO_OPT)
+    assert run.returncode == 0, run.stderr
+    assert "generator 1 dropped" in run.stdout
+    reduced, _ = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    cli = _cli("explore", str(model), "--reduce", "exact", "--spin-states", "--json")
+    assert cli.returncode in (0, 1), cli.stderr
+    data = json.loads(cli.stdout)
+    assert data["group_order"] == 4 and data["spin symmetry order"] == 2
+    assert int(data["spin states stored up to symmetry"].replace(",", "")) == reduced == 33138
+    dropped = data["spin symmetry dropped"]
+    assert "generator 1 dropped: hub_0.pc" in dropped and "more than one way" in dropped, dropped
+    text = _cli("explore", str(model), "--reduce", "exact", "--spin-states")
+    assert "spin symmetry dropped" in text.stdout and "generator 1 dropped" in text.stdout
+
+
+@pytest.mark.parametrize("name,text,counts", [
+    ("hub", None, (639, 1258)),          # the senders' `k == 2 -> k = 0` merged
+    ("hubpair", None, (7548, 11322)),    # and the idle pair's options; the hub's generator dropped
+    ("h7", 7, (1122, 2224)),             # promela_gen.hubbed(7): the hub's atomic options merged too
+])
+def test_statement_merging_kept_and_counted(tmp_path, name, text, counts):
+    """``symdetect spin`` keeps Spin's statement merging (our pcs paired with -o3's automata,
+    the merged ones checked to be numbered alike): sympan stores what ``explore --spin-states
+    --spin-merging`` counts (states inside a merged chain are not stored), pinned; pan's own
+    count too.  (-o1 -o2: Spin's data-flow and dead-variable optimisations, which our count
+    does not model, off; merging on.)"""
+    import json
+
+    from tests import promela_gen
+
+    source = {"hub": HUB, "hubpair": HUB_AND_PAIR}.get(name) or promela_gen.hubbed(text)
+    model = _write(tmp_path, name, source)
+    out = tmp_path / "out"
+    run = _cli("spin", str(model), "-o", str(out), "--spin-option=-o1", "--spin-option=-o2")
+    assert run.returncode == 0, run.stderr
+    assert "Spin run as spin -o1 -o2 -a" in run.stdout, run.stdout
+    reduced, _ = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
+    plain, _ = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
+    cli = _cli("explore", str(model), "--reduce", "exact", "--spin-states", "--spin-merging", "--json")
+    assert cli.returncode in (0, 1), cli.stderr
+    data = json.loads(cli.stdout)
+    ours = (int(data["spin states stored up to symmetry"].replace(",", "")),
+            int(data["spin states stored"].replace(",", "")))
+    assert (reduced, plain) == ours == counts
+    assert "passed over by pan's merged transitions" in data["spin merging"]
+
+
+def test_merged_automaton_not_numbered_as_o3s_falls_back_to_o3(tmp_path, monkeypatch):
+    """Where a merged automaton is not numbered as -o3's (forced here), the export runs Spin
+    with -o3 and says why in one line; sympan then stores the -o3 count (ours without
+    --spin-merging)."""
+    from detect.export import panmap
+    from detect.export.spin import export_verifier
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    model = _write(tmp_path, "hub", HUB)
+    detection = detect(load_model(model, domain_states=1_000_000), domain_states=1_000_000)
+    monkeypatch.setattr(panmap, "same_numbering", lambda merged, plain: "numbered otherwise (forced)")
+    out = tmp_path / "out"
+    sym, _, used = export_verifier(str(model), (), str(out), detection.model, detection.group, HUB,
+                                   spin_options=("-o1", "-o2"))
+    assert used == ("-o1", "-o2", "-o3")
+    assert sym.merging.startswith("statement merging turned off (-o3): ") and "\n" not in sym.merging
+    assert "numbered otherwise (forced)" in sym.merging
+    assert _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")[0] == _ours(model)[0] == 800
 
 
 @pytest.mark.parametrize("seed,counts", [(2, None), (7, (1408, 2794)), (8, (728, 1434))])

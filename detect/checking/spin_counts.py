@@ -21,15 +21,36 @@ from detect.statespace.compile import compile_model
 from detect.statespace.explore import reachable_graph, state_bound
 
 
+def with_merging(model: ir.SequentialModel, skipped: dict[str, frozenset[int]]) -> ir.SequentialModel:
+    """``model`` counted as Spin with statement merging (its default) stores: ``skipped`` maps
+    a program counter to the values pan's merged transitions pass over (a merged chain is one
+    step of pan's, so no state with a process inside it is reached or stored); the stored
+    condition excludes them."""
+    cond = model.annotation("spin_stored") or ir.Const(1)
+    for pc, values in sorted(skipped.items()):
+        for v in sorted(values):
+            cond = ir.Binary("&&", cond, ir.Binary("!=", ir.Name(pc), ir.Const(v)))
+    notes = dict(model.annotations)
+    notes["spin_stored"], notes["spin_merging"] = cond, True
+    return dataclasses.replace(model, annotations=tuple(notes.items()))
+
+
+def _stored_probe(model: ir.SequentialModel):
+    """The stored condition compiled as the guard of a summand that changes nothing (None:
+    every state is stored)."""
+    if not model.annotation("spin_hidden", ()) and not model.annotation("spin_merging"):
+        return None
+    return compile_model(dataclasses.replace(
+        model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
+        assertions=(), terminal=None))
+
+
 def spin_state_count(model: ir.SequentialModel, states) -> int:
     """How many of ``states`` Spin stores ("states, stored" without partial-order reduction)."""
     hidden = set(model.annotation("spin_hidden", ()))
-    if not hidden:
+    probe = _stored_probe(model)
+    if probe is None:
         return len(states)
-    # The condition compiled as the guard of a summand that changes nothing.
-    probe = compile_model(dataclasses.replace(
-        model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
-        assertions=(), terminal=None))
     keep = [k for k, slot in enumerate(ir.state_slots(model)) if slot.variable not in hidden]
     kept = {tuple(state[k] for k in keep) for state in states if probe.successors(state)}
     return len(kept)
@@ -92,10 +113,8 @@ def spin_stored_slots(model: ir.SequentialModel, states, group) -> set[tuple]:
 
     hidden = set(model.annotation("spin_hidden", ()))
     slots = ir.state_slots(model)
-    if hidden:
-        probe = compile_model(dataclasses.replace(
-            model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
-            assertions=(), terminal=None))
+    probe = _stored_probe(model)
+    if probe is not None:
         states = [s for s in states if probe.successors(s)]
     keep = [k for k, slot in enumerate(slots) if slot.variable not in hidden]
     pts = LiteralPoints.of(model)
@@ -127,9 +146,7 @@ def spin_stored_orbits(model: ir.SequentialModel, group, max_states: int = 1_000
     slots = ir.state_slots(model)
     keep = [k for k, slot in enumerate(slots) if slot.variable not in hidden]
     compiled = compile_model(model)
-    probe = compile_model(dataclasses.replace(
-        model, summands=(ir.Summand((), model.annotation("spin_stored"), ir.Event("stored"), ()),),
-        assertions=(), terminal=None)) if hidden else None
+    probe = _stored_probe(model)
     pts = LiteralPoints.of(model)
     gens = [tuple(g) for g in group.acting_points]
     sym = permutation_group(gens, len(pts.pairs))

@@ -22,8 +22,8 @@ jump's target, and ``via`` keeps the states passed so that they are renamed too.
 the map) maps pan's transition table onto itself, transition for transition, with the same
 flags and the same statement text up to the generator's renaming of names (one consistent
 renaming of identifiers, which for the model's global variables and channels must be the
-generator's own) and of numbers (constants the text does not let us evaluate: inline
-arguments, renamed values).  The semantic guarantee is our model's: the generator is an
+generator's own) and of numbers, each evaluated: equal, or a pair the generator renames (a
+value of one of its variables, an array index it moves, a pid, a channel's number).  The semantic guarantee is our model's: the generator is an
 automorphism of it (verified at detection), and the map pairs each of pan's transitions with
 ours of the same line in the same place of the automaton.
 """
@@ -60,6 +60,9 @@ class PanEdge:
     text: str
     flags: str
     via: tuple[int, ...] = ()
+    #: pan's statement id (``[id N]``): the same with and without statement merging, where
+    #: the transition numbers differ
+    ident: int = -1
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ def read_automata(pan_d: str, pan_t: str, pan_c: str) -> dict[str, PanAutomaton]
             # jumps and -end- have no line of their own in our automaton's terms: any line
             wild = _is_jump(tr, text) or text == "-end-"
             line = None if wild else lines.get((numbers.get(current, -1), ident))
-            raw[current].append(PanEdge(src, dst, tr, line, text, m.group(5)))
+            raw[current].append(PanEdge(src, dst, tr, line, text, m.group(5), (), ident))
     out = {}
     for name, edges in raw.items():
         if name in starts:
@@ -164,7 +167,7 @@ def _pass_jumps(edges: list[PanEdge], start: int) -> tuple[PanEdge, ...]:
             # whether the step keeps atomic control is the last element's (pan's L_ATOM)
             flags = _flags_after(flags, jump.flags)
             dst = jump.dst
-        return PanEdge(e.src, dst, e.tr, e.line, e.text, flags, tuple(via))
+        return PanEdge(e.src, dst, e.tr, e.line, e.text, flags, tuple(via), e.ident)
 
     return tuple(dict.fromkeys(follow(e) for e in edges if e.src not in jumps))
 
@@ -178,6 +181,48 @@ def _is_jump(tr: int, text: str) -> bool:
 def _flags_after(first: str, jump: str) -> str:
     """The flags of a step followed by a jump: atomicity from the jump, the rest the step's."""
     return (jump[:1] or "-") + first[1:]
+
+
+def same_numbering(merged: PanAutomaton, plain: PanAutomaton) -> Optional[str]:
+    """None if each transition of ``merged`` (pan with statement merging, Spin's default) is a
+    chain of ``plain``'s (``-o3``): from the same state, the same statement (``ident``) first,
+    then through states of one transition each, to the same state -- pan numbers its states
+    alike with and without merging, merging only skips some, so a pairing of our program
+    counters with ``plain``'s states holds for ``merged``; else why not, in a few words."""
+    if merged.start != plain.start:
+        return f"pan's start state of {plain.proctype} is {plain.start} without statement merging, {merged.start} with"
+    out_of: dict[int, list[PanEdge]] = {}
+    for e in plain.edges:
+        out_of.setdefault(e.src, []).append(e)
+    for e in merged.edges:
+        first = [f for f in out_of.get(e.src, []) if f.ident == e.ident]
+        if len(first) != 1:
+            return f"pan's merged transition {e.src}->{e.dst} '{e.text}' of {plain.proctype} starts no transition of -o3's"
+        at, seen = first[0].dst, set()
+        while at != e.dst:
+            nxt = out_of.get(at, [])
+            if len(nxt) != 1 or at in seen:
+                return (f"pan's merged transition {e.src}->{e.dst} '{e.text}' of {plain.proctype} is no chain of "
+                        "-o3's transitions")
+            seen.add(at)
+            at = nxt[0].dst
+    return None
+
+
+def passed_over(merged: PanAutomaton, plain: PanAutomaton) -> set[int]:
+    """The states of ``plain`` inside ``merged``'s chains (``same_numbering`` holding): pan
+    with statement merging passes over them."""
+    out_of: dict[int, list[PanEdge]] = {}
+    for e in plain.edges:
+        out_of.setdefault(e.src, []).append(e)
+    inside: set[int] = set()
+    for e in merged.edges:
+        first = [f for f in out_of.get(e.src, []) if f.ident == e.ident]
+        at = first[0].dst if len(first) == 1 else e.dst
+        while at != e.dst and at not in inside and len(out_of.get(at, [])) == 1:
+            inside.add(at)
+            at = out_of[at][0].dst
+    return inside
 
 
 def pan_dump(out_dir: str) -> str:
@@ -394,13 +439,18 @@ def _shape(text: str) -> tuple[list[str], list[int]]:
 
 
 def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names: dict[str, str],
-                 allowed, live_b: Optional[set[int]] = None) -> Optional[str]:
+                 allowed, live_b: Optional[set[int]] = None, numbers=None) -> Optional[str]:
     """None if ``sigma`` (pan states of ``a`` -> of ``b``, jump-only states included) maps
     ``a``'s transitions onto ``b``'s: the same flags, the same text up to a renaming of
     identifiers (collected in ``names``, consistent across calls for one generator; each
-    pair checked by ``allowed(x, y)``) and of numbers; else why not, in a few words.  Only the
+    pair checked by ``allowed(x, y)``) and of numbers (a number ``x`` opposite ``y``: equal, or
+    ``numbers(x, y)`` -- the generator renames ``x`` to ``y``: a value, an array index, a pid or
+    a channel's number; default: equal only); else why not, in a few words.  Only the
     transitions between states of ``sigma`` (of ``a``) and of ``live_b`` (of ``b``; default:
     all) count: the others join states no reachable state has."""
+    def number_ok(x: str, y: str) -> bool:
+        return int(x) == int(y) or (numbers is not None and numbers(int(x), int(y)))
+
     def live(e: PanEdge, states) -> bool:
         return e.src in states and (e.dst == 0 or e.dst in states)
 
@@ -416,6 +466,7 @@ def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names:
     for e in mine:
         key = (sigma[e.src], sigma.get(e.dst, 0))
         shape, idents = _shape(e.text)
+        tokens = _TOKEN.findall(e.text)
         found = None
         for f in by_key.get(key, []):
             if f in used or f.flags != e.flags or len(f.via) != len(e.via):
@@ -424,6 +475,7 @@ def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names:
             if any(sigma.get(x, y) != y for x, y in zip(e.via, f.via)):
                 continue
             fshape, _ = _shape(f.text)
+            ftokens = _TOKEN.findall(f.text)
             if len(fshape) != len(shape):
                 continue
             pairs = {}
@@ -436,6 +488,9 @@ def automorphism(a: PanAutomaton, b: PanAutomaton, sigma: dict[int, int], names:
                         ok = False
                     else:
                         pairs[x] = y
+                elif x == "#":
+                    # a number: evaluated, it must be the same or one the generator renames onto the other
+                    ok = y == "#" and number_ok(tokens[i], ftokens[i])
                 elif x != y:
                     ok = False
                 if not ok:

@@ -105,6 +105,9 @@ class SpinSymmetry:
     pc_mapped: tuple[str, ...] = ()
     #: the detected group's acting generators kept (indices into ``group.acting_points``)
     kept: tuple[int, ...] = ()
+    #: with ``pc_mapped``: Spin's statement merging "on", "off (-o3 asked)", or why it was
+    #: turned off (``_pan_automata``)
+    merging: str = ""
 
     def canonical_form(self) -> str:
         """How states are made canonical (the native explorer's canonicaliser, ``canon.c``)."""
@@ -204,7 +207,8 @@ def _slot_action(g: Sequence[int], pts, nslots: int) -> tuple[list[int], list[di
 
 
 def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy: str = "exact",
-                  element_limit: int = ELEMENT_LIMIT, pan: Optional[dict] = None) -> SpinSymmetry:
+                  element_limit: int = ELEMENT_LIMIT, pan: Optional[dict] = None,
+                  pan_run: Optional[dict] = None) -> SpinSymmetry:
     """The detected group (its acting generators only) on pan's vector, or ``SpinExportError``
     saying why the model is outside what the export supports.
 
@@ -212,18 +216,104 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     automata (``pan``: ``panmap.read_automata``, from ``spin -a`` and ``pan -d``); without
     them ``PcRenamingNeeded`` says so (``export_verifier`` then runs Spin and calls again).
     With them, each such generator is kept only where ``panmap`` pairs our program counters
-    with pan's states and its renaming is an automorphism of pan's automaton; the others are
+    with pan's states and its renaming is an automorphism of pan's automaton (of ``pan``, and
+    of ``pan_run`` -- the automata pan runs with statement merging, numbered as ``pan``'s:
+    ``panmap.same_numbering`` -- where given); the others are
     dropped (``SpinSymmetry.dropped`` says which and why), the kept ones generating a
     subgroup of the detected group (so each of its elements is a verified automorphism).
 
     Why one function: each generator is checked field by field (processes, queues, globals)
     in one pass that also collects the pids and channels moved, then the elements are
     enumerated on the fields those checks validated."""
-    from detect.ir.points import LiteralPoints
     from detect.symmetry.permgroup import permutation_group
 
     if strategy not in STRATEGIES:
         raise SpinExportError(f"unknown strategy '{strategy}'; choose one of {', '.join(STRATEGIES)}")
+    acting = _acting(model, group, source_text, pan, pan_run)
+    group, gens, moves, labels, dropped, kept_ids = (acting.group, acting.gens, acting.moves, acting.labels,
+                                                     acting.dropped, acting.kept)
+    slots, fields, hidden, pts, proctype_of = acting.slots, acting.fields, acting.hidden, acting.pts, acting.proctype_of
+    claim = _claim_slots(model)
+    moved_pids: set[int] = set()
+    moved_chans: set[int] = set()
+    twins: set[tuple[str, str]] = set()
+    for pid_map, chan_map, twins_g, pc_moves, _, _ in moves:
+        moved_pids |= {p for p, q in pid_map.items() if p != q}
+        moved_chans |= {c for c, d in chan_map.items() if c != d}
+        # proctypes whose automata were paired with pan's are checked there, not by ``_twins_alike``
+        twins |= {tuple(sorted((fields[k].proctype, fields[t].proctype))) for k, t, _ in pc_moves
+                  if fields[k].proctype != fields[t].proctype and not (k in labels and t in labels)}
+    sym = permutation_group(gens, len(pts.pairs))
+    order = sym.order()
+    blocks = _sorted_blocks(model, group, fields, moved_pids, moved_chans) if strategy in ("exact", "sort") else None
+    if strategy == "sort" and blocks is None:
+        raise SpinExportError("--strategy sort needs the symmetric group on whole processes of one proctype, "
+                              "renaming no value; use --strategy exact")
+    # A slot of one value is a constant: it stays where it is, as pan's other constants.
+    kept = [k for k in range(len(slots)) if k not in hidden and len(slots[k].domain) > 1]
+    position = {k: f for f, k in enumerate(kept)}
+    maps: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
+
+    def gathered(g) -> tuple[tuple[int, int], ...]:
+        """The point permutation g on the kept fields, in gather form (``SpinSymmetry``)."""
+        image = gathered_on(g, pts.pairs, kept, maps)
+        if image is None:
+            raise SpinExportError("not supported yet: a group element maps a variable pan stores onto one it "
+                                  "does not, or splits its values")
+        return image
+
+    generators = tuple(gathered(g) for g in gens)
+    pids_spec = None
+    if blocks is None and strategy == "exact":
+        pids_spec = _pids_spec(model, group, gens, pts, position, [fields[k] for k in kept])
+    elements = []
+    if blocks is None and pids_spec is None:
+        if order > element_limit:
+            raise SpinExportError(f"the group has {order:,} elements (more than {element_limit:,} to apply to "
+                                  "every state); not supported yet")
+        elements = [gathered(g) for g in sym.elements()]
+    by_id = sorted(maps.items(), key=lambda kv: kv[1])
+    from detect.ir.semantics import initial_states
+
+    starts = list(initial_states(model))
+    first = starts[0] if len(starts) == 1 else None
+    initial = tuple(None if first is None or fields[k].member == "_p" else first[k] for k in kept)
+    annotations = dict(model.annotations)
+    claim_name = (annotations.get("ltl") or ":never:") if claim else None
+    return SpinSymmetry(
+        group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
+        tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
+        blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators, tuple(dropped),
+        tuple(sorted(slots[k].variable.rsplit(".", 1)[0] for k in labels)), tuple(kept_ids))
+
+
+@dataclass(frozen=True)
+class _Acting:
+    """The acting generators sympan takes (``spin_symmetry``'s first pass): ``gens`` the kept
+    ones, ``moves`` what each does to processes and channels, ``group`` cut down to them,
+    ``kept`` their indices into the detected group's ``acting_points``, ``dropped`` why each
+    other was left out; ``labels``: per pc slot renamed in pan's numbering, our values -> pan's."""
+
+    group: object
+    gens: tuple
+    moves: tuple
+    labels: dict
+    dropped: tuple[str, ...]
+    kept: tuple[int, ...]
+    slots: tuple
+    fields: list
+    hidden: set
+    pts: object
+    proctype_of: dict
+
+
+def _acting(model: SequentialModel, group, source_text: str, pan: Optional[dict],
+            pan_run: Optional[dict] = None) -> _Acting:
+    """Each acting generator checked field by field (processes, queues, globals), and where it
+    renames program counters against pan's automata (``_pan_renamings``); ``SpinExportError``
+    (``PcRenamingNeeded`` without ``pan``) where the model is outside what sympan supports."""
+    from detect.ir.points import LiteralPoints
+
     check_source(source_text)
     if group.order == 1:
         raise SpinExportError("no symmetry detected (group order 1): nothing to reduce")
@@ -283,7 +373,7 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
     dropped: list[str] = []
     kept_ids = list(range(len(gens)))
     if pan is not None and any(m[4] for m in moves):
-        keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan)
+        keep, labels, dropped = _pan_renamings(model, gens, moves, fields, slots, pan, pts, pan_run)
         kept_ids = keep
         if not keep:
             raise SpinExportError("not supported: no generator renames program counters as pan's automata allow: "
@@ -293,57 +383,8 @@ def spin_symmetry(model: SequentialModel, group, source_text: str = "", strategy
             gens = [gens[i] for i in keep]
             moves = [moves[i] for i in keep]
         pts = _relabelled(pts, labels)
-    moved_pids: set[int] = set()
-    moved_chans: set[int] = set()
-    twins: set[tuple[str, str]] = set()
-    for pid_map, chan_map, twins_g, pc_moves, _, _ in moves:
-        moved_pids |= {p for p, q in pid_map.items() if p != q}
-        moved_chans |= {c for c, d in chan_map.items() if c != d}
-        # proctypes whose automata were paired with pan's are checked there, not by ``_twins_alike``
-        twins |= {tuple(sorted((fields[k].proctype, fields[t].proctype))) for k, t, _ in pc_moves
-                  if fields[k].proctype != fields[t].proctype and not (k in labels and t in labels)}
-    sym = permutation_group(gens, len(pts.pairs))
-    order = sym.order()
-    blocks = _sorted_blocks(model, group, fields, moved_pids, moved_chans) if strategy in ("exact", "sort") else None
-    if strategy == "sort" and blocks is None:
-        raise SpinExportError("--strategy sort needs the symmetric group on whole processes of one proctype, "
-                              "renaming no value; use --strategy exact")
-    # A slot of one value is a constant: it stays where it is, as pan's other constants.
-    kept = [k for k in range(len(slots)) if k not in hidden and len(slots[k].domain) > 1]
-    position = {k: f for f, k in enumerate(kept)}
-    maps: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
-
-    def gathered(g) -> tuple[tuple[int, int], ...]:
-        """The point permutation g on the kept fields, in gather form (``SpinSymmetry``)."""
-        image = gathered_on(g, pts.pairs, kept, maps)
-        if image is None:
-            raise SpinExportError("not supported yet: a group element maps a variable pan stores onto one it "
-                                  "does not, or splits its values")
-        return image
-
-    generators = tuple(gathered(g) for g in gens)
-    pids_spec = None
-    if blocks is None and strategy == "exact":
-        pids_spec = _pids_spec(model, group, gens, pts, position, [fields[k] for k in kept])
-    elements = []
-    if blocks is None and pids_spec is None:
-        if order > element_limit:
-            raise SpinExportError(f"the group has {order:,} elements (more than {element_limit:,} to apply to "
-                                  "every state); not supported yet")
-        elements = [gathered(g) for g in sym.elements()]
-    by_id = sorted(maps.items(), key=lambda kv: kv[1])
-    from detect.ir.semantics import initial_states
-
-    starts = list(initial_states(model))
-    first = starts[0] if len(starts) == 1 else None
-    initial = tuple(None if first is None or fields[k].member == "_p" else first[k] for k in kept)
-    annotations = dict(model.annotations)
-    claim_name = (annotations.get("ltl") or ":never:") if claim else None
-    return SpinSymmetry(
-        group.order, tuple(fields[k] for k in kept), tuple(elements), tuple(m for m, _ in by_id),
-        tuple(sorted(moved_pids)), tuple(sorted({proctype_of[p] for p in moved_pids})), len(moved_chans),
-        blocks, initial, tuple(sorted(twins)), pids_spec, claim_name, generators, tuple(dropped),
-        tuple(sorted(slots[k].variable.rsplit(".", 1)[0] for k in labels)), tuple(kept_ids))
+    return _Acting(group, tuple(gens), tuple(moves), labels, tuple(dropped), tuple(kept_ids), slots, fields, hidden,
+                   pts, proctype_of)
 
 
 #: the name the first version exported
@@ -354,7 +395,7 @@ class PcRenamingNeeded(SpinExportError):
     """A generator renames a program counter: ``spin_symmetry`` needs pan's automata."""
 
 
-def _pan_renamings(model, gens, moves, fields, slots, pan):
+def _pan_renamings(model, gens, moves, fields, slots, pan, pts, pan_run=None):
     """``(kept generator indices, labels, dropped)``: the generators whose program-counter
     moves ``panmap`` can carry into pan's numbering and which are automorphisms of pan's
     automata there; ``labels[slot]`` maps our pc values of that slot to pan's states (fresh
@@ -407,7 +448,13 @@ def _pan_renamings(model, gens, moves, fields, slots, pan):
     names_global, chan_names = _global_names(model)
     keep, dropped = [], []
     for i, (g, m) in enumerate(zip(gens, moves)):
-        why = _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names)
+        numbers = _number_renaming(g, m, pts, slots)
+        why = _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names, numbers)
+        if why is None and pan_run is not None:
+            # and of the automata pan runs (statement merging: a merged transition is the chain of
+            # -o3's from its first statement, so mapping both maps the chains)
+            why = _pan_automorphism(i, m, fields, slots, pan_run, phis, labels, names_global, chan_names, numbers)
+            why = None if why is None else f"with statement merging: {why}"
         if why is None:
             keep.append(i)
         else:
@@ -424,7 +471,25 @@ def _global_names(model):
     return names, chan_names
 
 
-def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names) -> Optional[str]:
+def _number_renaming(g, m, pts, slots) -> set[tuple[int, int]]:
+    """The numbers generator ``g`` (its ``moves`` entry ``m``) renames, as pairs ``(x, y)``:
+    the values of each variable but a program counter (ours are not pan's numbers), the index
+    of an array element moved onto another of the same array, the pids moved and the channel
+    numbers (pan's, from 1) -- what may stand opposite each other in two statement texts of
+    pan that the generator maps onto each other."""
+    pid_map, chan_map, _, _, _, target = m
+    _, values = _slot_action(g, pts, len(slots))
+    pairs = {(v, w) for k, vals in enumerate(values) if not slots[k].variable.endswith(".pc")
+             for v, w in vals.items() if v != w}
+    pairs |= {(slots[k].index, slots[t].index) for k, t in enumerate(target)
+              if slots[k].index is not None and slots[t].index is not None and slots[k].index != slots[t].index}
+    pairs |= {(p, q) for p, q in pid_map.items() if p != q}
+    pairs |= {(c + 1, d + 1) for c, d in chan_map.items() if c != d}
+    return pairs
+
+
+def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan_names,
+                      numbers: set[tuple[int, int]] = frozenset()) -> Optional[str]:
     """None if generator ``i`` (its ``moves`` entry ``m``) acts on pan's automata as an
     automorphism through the pc labels, else why not."""
     from detect.export import panmap
@@ -472,7 +537,8 @@ def _pan_automorphism(i, m, fields, slots, pan, phis, labels, names_global, chan
             sigma[s] = back[image]
         if len(set(sigma.values())) != len(sigma):
             return f"{slots[k].label}: the renaming of pan's states is not one to one"
-        why = panmap.automorphism(pan[type_p], pan[type_q], sigma, names, allowed, set(back.values()))
+        why = panmap.automorphism(pan[type_p], pan[type_q], sigma, names, allowed, set(back.values()),
+                                  numbers=lambda x, y: (x, y) in numbers)
         if why is not None:
             return f"{slots[k].label}: {why}"
     return None
@@ -1063,30 +1129,162 @@ def _run_spin(model_path: str, defines: Sequence[str], out_dir: str, spin_option
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
 
 
+@dataclass(frozen=True)
+class PanAutomata:
+    """pan's automata for ``panmap``: ``paired`` (Spin run with ``-o3``, every statement a
+    transition: the ones our pcs are paired with), ``run`` (the ones pan runs with the options
+    asked; None: ``paired``), ``options`` (Spin's for sympan) and ``note`` (one line: why
+    statement merging was turned off, or "")."""
+
+    paired: dict
+    run: Optional[dict]
+    options: tuple[str, ...]
+    note: str = ""
+
+
+def _read_automata(out_dir: str) -> dict:
+    from detect.export import panmap
+
+    with open(os.path.join(out_dir, "pan.t")) as f:
+        pan_t = f.read()
+    with open(os.path.join(out_dir, "pan.c")) as f:
+        pan_c = f.read()
+    return panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c)
+
+
+def _pan_automata(model_path: str, defines: Sequence[str], out_dir: str,
+                  spin_options: Sequence[str]) -> PanAutomata:
+    """pan's automata: Spin run with ``-o3`` (in a directory of its own unless asked, so that
+    the pan.c in ``out_dir`` is the one asked for), and with the options asked (statement
+    merging on unless ``-o3``: Spin's default).  Merging keeps pan's state numbers and skips
+    some states (``panmap.same_numbering``), so our pcs are paired with ``-o3``'s automata and
+    the generators checked on both; where a merged automaton is not numbered as ``-o3``'s,
+    merging is turned off (``-o3``) and the note says why."""
+    import tempfile
+
+    from detect.export import panmap
+
+    options = tuple(spin_options)
+    try:
+        if "-o3" in options:
+            _run_spin(model_path, defines, out_dir, options)
+            return PanAutomata(_read_automata(out_dir), None, options)
+        with tempfile.TemporaryDirectory(prefix="symdetect-o3-") as plain_dir:
+            _run_spin(model_path, defines, plain_dir, options + ("-o3",))
+            paired = _read_automata(plain_dir)
+        _run_spin(model_path, defines, out_dir, options)
+        run = _read_automata(out_dir)
+        why = next((f"{name}: {w}" for name, a in paired.items()
+                    for w in [panmap.same_numbering(run[name], a) if name in run else "not in pan's merged automata"]
+                    if w is not None), None)
+        if why is None:
+            return PanAutomata(paired, run, options)
+        _run_spin(model_path, defines, out_dir, options + ("-o3",))
+        return PanAutomata(paired, None, options + ("-o3",),
+                           f"statement merging turned off (-o3): {why}")
+    except panmap.PcMapError as e:
+        raise SpinExportError(str(e)) from None
+
+
 def export_verifier(model_path: str, defines: Sequence[str], out_dir: str, model: SequentialModel, group,
                     source_text: str, strategy: str = "exact",
                     spin_options: Sequence[str] = ()) -> tuple[SpinSymmetry, str, tuple[str, ...]]:
     """``spin_symmetry`` and ``write_verifier`` in one: ``(symmetry, sympan.c's path, the
     options Spin was run with)``.  Where a generator renames a program counter, Spin is run
-    first and pan's automata read (``panmap``), with statement merging off (``-o3``: pan
-    would merge steps we keep apart, and the automata would not pair)."""
-    from detect.export import panmap
-
+    first and pan's automata read (``_pan_automata``; ``SpinSymmetry.merging`` says whether
+    statement merging stayed on, and if not why)."""
     try:
         sym = spin_symmetry(model, group, source_text, strategy)
     except PcRenamingNeeded:
-        spin_options = tuple(spin_options) + (() if "-o3" in spin_options else ("-o3",))
-        _run_spin(model_path, defines, out_dir, spin_options)
-        try:
-            with open(os.path.join(out_dir, "pan.t")) as f:
-                pan_t = f.read()
-            with open(os.path.join(out_dir, "pan.c")) as f:
-                pan_c = f.read()
-            automata = panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c)
-        except panmap.PcMapError as e:
-            raise SpinExportError(str(e)) from None
-        sym = spin_symmetry(model, group, source_text, strategy, pan=automata)
+        automata = _pan_automata(model_path, defines, out_dir, spin_options)
+        spin_options = automata.options
+        sym = spin_symmetry(model, group, source_text, strategy, pan=automata.paired, pan_run=automata.run)
+        sym = replace(sym, merging=automata.note or ("on" if "-o3" not in spin_options else "off (-o3 asked)"))
     return sym, write_verifier(model_path, defines, out_dir, sym, spin_options), tuple(spin_options)
+
+
+def merged_pcs(model_path: str, defines: Sequence[str], model: SequentialModel,
+               spin_options: Sequence[str] = ()) -> dict[str, frozenset[int]]:
+    """Per program counter of ``model`` (a process's ``.pc``), our values at which pan with
+    statement merging (Spin's default, ``spin_options`` less ``-o3``) never is: the states its
+    merged transitions pass over (``SpinExportError`` where pan also enters one otherwise).  Spin is run with and without ``-o3`` in directories of
+    their own; every process's automaton is paired with ``-o3``'s (``panmap.match``) and each
+    merged automaton checked to be numbered as ``-o3``'s (``panmap.same_numbering``);
+    ``SpinExportError`` where either fails (the count cannot say which states merging skips)."""
+    import tempfile
+
+    from detect.export import panmap
+
+    options = tuple(o for o in spin_options if o != "-o3")
+    try:
+        with tempfile.TemporaryDirectory(prefix="symdetect-merging-") as work:
+            plain_dir, merged_dir = os.path.join(work, "o3"), os.path.join(work, "merged")
+            _run_spin(model_path, defines, plain_dir, options + ("-o3",))
+            _run_spin(model_path, defines, merged_dir, options)
+            plain, merged = _read_automata(plain_dir), _read_automata(merged_dir)
+        out: dict[str, frozenset[int]] = {}
+        for proc in model.processes:
+            if proc.pid is None:
+                continue  # a never claim: pan's process 0, not ours to pair
+            proctype = ":init:" if proc.family == "init" else proc.family
+            if proctype not in plain or proctype not in merged:
+                raise SpinExportError(f"pan has no automaton of proctype {proctype}")
+            why = panmap.same_numbering(merged[proctype], plain[proctype])
+            if why is not None:
+                raise SpinExportError(why)
+            skipped = panmap.passed_over(merged[proctype], plain[proctype])
+            if not skipped:
+                continue  # nothing merged away: no pairing needed
+            entered = sorted(skipped & merged[proctype].states())
+            if entered:
+                # pan has such a state when it enters it otherwise: whether a state of ours with
+                # a process there is pan's depends on the step that led there, not on the state
+                raise SpinExportError(f"statement merging passes over pan's state {entered[0]} of {proctype}, which "
+                                      "another transition enters: the states merging skips are not a set of pcs")
+            ours = panmap.our_automaton(model, proc)
+            phi = panmap.match(plain[proctype], ours)
+            values = frozenset(phi[x] for x in skipped if x in phi)
+            if values:
+                out[ours.pc] = values
+        return out
+    except panmap.PcMapError as e:
+        raise SpinExportError(str(e)) from None
+    except (OSError, subprocess.SubprocessError) as e:
+        raise SpinExportError(f"Spin failed: {e}") from None
+
+
+@dataclass(frozen=True)
+class SympanGroup:
+    """The group ``symdetect spin``'s verifier reduces by: ``group``, the detected one cut down
+    to the generators kept (a generator renaming program counters is kept only if it is an
+    automorphism of pan's automata), ``dropped`` why each other was left out; ``note`` (one
+    line) where sympan's group could not be settled -- Spin or gcc absent, the model refused
+    -- and ``group`` is then the detected one."""
+
+    group: object
+    dropped: tuple[str, ...] = ()
+    note: str = ""
+
+
+def sympan_group(model_path: str, defines: Sequence[str], model: SequentialModel, group, source_text: str,
+                 spin_options: Sequence[str] = ()) -> SympanGroup:
+    """The group sympan reduces by (``explore --spin-states`` counts its orbits, so that its
+    count is sympan's "states, stored"): Spin is run, in a directory of its own, only where a
+    generator renames program counters."""
+    import tempfile
+
+    try:
+        try:
+            return SympanGroup(_acting(model, group, source_text, None).group)
+        except PcRenamingNeeded:
+            with tempfile.TemporaryDirectory(prefix="symdetect-panmap-") as work:
+                automata = _pan_automata(model_path, defines, work, spin_options)
+                acting = _acting(model, group, source_text, automata.paired, automata.run)
+            return SympanGroup(acting.group, acting.dropped)
+    except SpinExportError as e:
+        return SympanGroup(group, (), f"the detected group (sympan's could not be settled: {e})")
+    except (OSError, subprocess.SubprocessError) as e:
+        return SympanGroup(group, (), f"the detected group (sympan's could not be settled: Spin failed: {e})")
 
 
 def kept_group(group, sym: SpinSymmetry):
