@@ -797,12 +797,8 @@ class Translator:
             if not variable:
                 return _select(out)
             # a value, not a truth value: the candidates chained by ``?:``, the last
-            # alternative the fault (``rvpoll.UNINIT_CHAN``), or pan's reading of a queue
-            # deleted with its process (``run_deleted``)
-            value: Expr = self.placeholder(rvpoll.UNINIT_CHAN)
-            dead = self.run_deleted(e.chan, ctx)
-            if dead != FALSE:
-                value = Ite(dead, self.deleted_chan_fn(e.fn), value)
+            # alternative the fault (``rvpoll.UNINIT_CHAN``) or a deleted queue's reading
+            value: Expr = self.deleted_chan_fn(e, ctx, self.placeholder(rvpoll.UNINIT_CHAN))
             for cond, v in reversed(out):
                 value = v if cond == TRUE else Ite(cond, v, value)
             return value
@@ -1272,12 +1268,16 @@ class Translator:
             return FALSE
         return conj(Binary("!=", value, Const(0)), _names_none(every))
 
-    def deleted_chan_fn(self, fn: str) -> Expr:
-        """``len``, ``empty`` ... of a queue deleted with its process: pan's ``q_len`` reads its
-        zeroed length (0), ``q_full`` stops at its zeroed type ("bad queue", Spin 6.5.2)."""
-        if fn in ("full", "nfull"):
-            return self.placeholder(rvpoll.DELETED_CHAN)
-        return Const({"len": 0, "empty": 1, "nempty": 0}[fn])
+    def deleted_chan_fn(self, e: S.ChanFn, ctx: Ctx, otherwise: Expr) -> Expr:
+        """``len``, ``empty`` ... (``e``) where its ``chan`` variable names a queue deleted with
+        its process (``run_deleted``), else ``otherwise``: pan's ``q_len`` reads the zeroed
+        length (0), ``q_full`` stops at the zeroed type ("bad queue", Spin 6.5.2)."""
+        dead = self.run_deleted(e.chan, ctx)
+        if dead == FALSE:
+            return otherwise
+        value = self.placeholder(rvpoll.DELETED_CHAN) if e.fn in ("full", "nfull") else Const(
+            {"len": 0, "empty": 1, "nempty": 0}[e.fn])
+        return Ite(dead, value, otherwise)
 
     def uninitialised(self, st, ctx: Ctx) -> list[tuple[Expr, tuple]]:
         """The alternative of a send or receive on a ``chan`` variable that names none of
