@@ -1402,3 +1402,81 @@ def timed_claimed(seed: int, reverse: bool = False) -> str:
             part = part.replace("do ", f"do {option} ", 1) if reverse else part + " " + option
         out.append(part)
     return head + "never {" + " od".join(out)
+
+
+def deleted(seed: int) -> str:
+    """A random model over channels pan deletes with their process (issue 28; pan's
+    ``delq``): processes of one proctype ``Own``, created by ``run`` (also by each other,
+    and again after earlier ones were removed, so channel numbers are reused), fill a local
+    channel -- a plain one or a record's ``chan`` field -- send it through ``hub`` and end;
+    readers keep the ``chan`` value and apply every operation to it (``len``, ``empty``,
+    ``nempty``, ``full``, ``nfull``, polls ``?[ ]``/``??[ ]`` of a value or a variable,
+    receives ``?``/``??``/``?<>``, sends), sometimes after waiting for the owner's removal
+    (``_nr_pr``), mostly as ``if`` options beside ``timeout`` or ``else``.  Models declare
+    buffered channels only, both kinds, or rendezvous channels only (pan tests a deleted
+    queue differently in each: ``tests/test_promela_deleted.py``).  Every process above the
+    readers is an ``Own``: pan lays processes and queues out in creation order, so a deleted
+    queue's bytes then lie past the live ones and read as zero (a process of another size
+    created in its place would make pan read that process's bytes: README)."""
+    r = random.Random(seed * 7919 + 2828)
+    mode = r.choice(["buffered", "buffered", "both", "rendezvous"])
+    cap = (lambda: 0) if mode == "rendezvous" else (lambda: r.choice([1, 1, 2]))  # noqa: E731
+    record = r.random() < 0.35
+    lines = ["byte g0;"]
+    if record:
+        lines.append(f"typedef R {{ byte b; chan c = [{cap()}] of {{ byte }} }};")
+    lines.append(f"chan hub = [{0 if mode == 'rendezvous' else r.choice([1, 2])}] of {{ chan }};")
+    if mode == "both":
+        lines.append("chan rg = [0] of { byte };")
+    sent = "rr.c" if record and r.random() < 0.7 else "mine"
+    fills = []
+    if mode != "rendezvous":
+        for _ in range(r.randint(0, 2)):
+            fills.append(r.choice([f"{sent}!k", f"{sent}!g0", f"nfull({sent}) -> {sent}!1", "g0 = k",
+                                   f"if :: {sent}!2 :: skip fi"]))
+    spawn = r.random() < 0.4
+    own = [f"chan mine = [{cap()}] of {{ byte }}"] + (["R rr"] if record else []) + ["byte v"]
+    body = fills + [("end: " if mode == "rendezvous" and r.random() < 0.5 else "") + f"hub!{sent}"]
+    if spawn:
+        body.insert(r.randrange(len(body) + 1), "if :: k > 0 -> run Own(k - 1) :: else fi")
+    if mode != "rendezvous" and r.random() < 0.4:
+        body.append(r.choice(["mine?v", f"{sent}?[v] -> {sent}?v", "g0 = len(mine)"]))
+        body[-1] = f"if :: {body[-1]} :: timeout fi"
+    lines.append(f"proctype Own(byte k) {{ {'; '.join(own)}; {'; '.join(body)} }}")
+
+    def op(c: str) -> str:
+        fatal = [f"full({c})", f"nfull({c}) -> {c}!1", f"{c}!g0", f"{c}??[1]", f"{c}??[eval(g0)]"]
+        safe = [f"len({c}) == 0", f"len({c}) > 0 -> {c}?v", f"empty({c})", f"nempty({c}) -> {c}?_",
+                f"{c}?v", f"{c}??v", f"{c}?<v>", f"{c}??[v]", f"{c}?[v] -> g0 = v", f"{c}?[1]", f"{c}?2",
+                f"g0 = len({c})", f"assert(len({c}) < 3)", f"{c}??2"]
+        if mode != "buffered" and r.random() < 0.85:
+            # pan tests a deleted queue's type (``q_zero``) before a poll or receive once a
+            # rendezvous channel is declared: "bad queue", which stops its search
+            safe = [f"len({c}) == 0", f"empty({c})", f"nempty({c}) -> {c}?_", f"g0 = len({c})"] + (
+                [f"{c}?v", f"{c}??v"] if mode == "rendezvous" else [])
+        return r.choice(fatal) if r.random() < 0.06 else r.choice(safe)
+
+    def ops(c: str) -> list[str]:
+        out = []
+        for _ in range(r.randint(1, 3)):
+            options = [f":: {op(c)}" for _ in range(r.randint(1, 2))]
+            out.append("if " + " ".join(options) + f" {r.choice([':: timeout', ':: timeout', ':: else'])} fi")
+        return out
+
+    second = r.random() < 0.3
+    readers = 2 if second else 1
+    steps = [f"run Own({r.randint(0, 1)})"]
+    if r.random() < 0.4:
+        steps.append(f"run Own({r.randint(0, 1)})")
+    steps.append("hub?x")
+    if r.random() < 0.6:
+        steps.append(f"(_nr_pr == {readers})")  # its owner removed
+    steps += ops("x")
+    if r.random() < 0.5:  # another owner, after the first was removed: its channel may take x's number
+        steps += [f"(_nr_pr == {readers})", "run Own(0)", *ops("x"),
+                  r.choice(["hub?y", "if :: hub?y :: timeout fi"]), *ops("y")]
+    head = "init" if r.random() < 0.3 else "active proctype Rd()"
+    lines.append(f"{head} {{ chan x, y; byte v; {'; '.join(steps)} }}")
+    if second:
+        lines.append(f"active proctype Rd2() {{ chan z; byte v; end: do :: hub?z -> {'; '.join(ops('z'))} od }}")
+    return "\n".join(lines) + "\n"

@@ -503,13 +503,14 @@ class Lowering:
 
     def record_channels(self, d: S.VarDecl, known: dict, prefix: str, owner: Optional[str],
                         ident: Optional[int] = None, alive: Optional[str] = None,
-                        offset: tuple = ()) -> dict[str, list[Channel]]:
+                        offset: tuple = (), removed_with: Optional[str] = None) -> dict[str, list[Channel]]:
         """The channels record variable ``d`` creates (its initialised ``chan`` fields, at
         any depth, for every element), numbered next (from ``ident``, see
         ``declare_channel``) in pan's order: element by element, each element's fields
         depth first (``records.created_channels``; Spin 6.5.2's ``addproc`` and
         ``iniglobals``).  Keyed by the field's flat name (``d.name`` + ``.r.c``), each list
-        in the order of that field's flat array (``VarInfo.levels``)."""
+        in the order of that field's flat array (``VarInfo.levels``); ``removed_with``: a
+        process's local record, deleted with it (``Channel``)."""
         size = self.const(d.size, known) if d.size is not None else None
         made: dict[str, list[Channel]] = {}
         for e in range(size or 1):
@@ -518,7 +519,7 @@ class Lowering:
                     f".{n}" + ("" if k is None else f"[{k}]") for n, k in path)
                 chans = self.declare_channel(dataclasses.replace(f, name=label, size=None), known, prefix, owner,
                                              None if ident is None else ident + sum(map(len, made.values())),
-                                             alive, offset)
+                                             alive, offset, removed_with)
                 made.setdefault(".".join([d.name, *(n for n, _ in path)]), []).extend(chans)
         return made
 
@@ -796,8 +797,8 @@ class Translator:
             if not variable:
                 return _select(out)
             # a value, not a truth value: the candidates chained by ``?:``, the last
-            # alternative the fault (``rvpoll.UNINIT_CHAN``)
-            value: Expr = self.placeholder(rvpoll.UNINIT_CHAN)
+            # alternative the fault (``rvpoll.UNINIT_CHAN``) or a deleted queue's reading
+            value: Expr = self.deleted_chan_fn(e, ctx, self.placeholder(rvpoll.UNINIT_CHAN))
             for cond, v in reversed(out):
                 value = v if cond == TRUE else Ite(cond, v, value)
             return value
@@ -830,22 +831,40 @@ class Translator:
                for c, ch in self.channel(e.chan, ctx, len(e.args))]
         if not self.is_variable_channel(e.chan, ctx):
             return _select(out)
-        if self.low.rendezvous_declared:
-            # pan's ``not_RV(c)``: ``q_zero`` on a deleted queue (``deleted``)
+        # pan's ``not_RV(c)`` (``q_zero``) where a rendezvous channel is declared, and
+        # ``Q_has`` for a random poll that matches a value, stop at a deleted queue
+        tests_type = self.low.rendezvous_declared or self.poll_uses_q_has(e, ctx)
+        if tests_type:
             candidates = self.channel(e.chan, ctx, len(e.args))
             out = [(c, self.deleted(ch, v, candidates)) for (c, v), (_, ch) in zip(out, candidates)]
-        return disj(*(conj(c, v) for c, v in out), conj(_names_none(out), self.placeholder(rvpoll.UNINIT_CHAN)))
+        dead = self.run_deleted(e.chan, ctx)
+        none = _names_none(out)
+        return disj(*(conj(c, v) for c, v in out), conj(none, neg(dead), self.placeholder(rvpoll.UNINIT_CHAN)),
+                    conj(none, dead, self.placeholder(rvpoll.DELETED_CHAN)) if tests_type else FALSE)
+
+    def poll_uses_q_has(self, e: S.Poll, ctx: Ctx) -> bool:
+        """pan tests random poll ``e`` with ``Q_has`` (which stops at a queue number past
+        ``_nr_qs``, a deleted queue: "qrecv bad queue#"): some argument is a value to match
+        (a constant, an mtype name, ``eval``); with none it tests ``q_len(c) > 0`` alone
+        (Spin 6.5.2's generated code)."""
+        return e.random and any(self.recv_arg_value(a, ctx) is not None for a in e.args)
 
     def proc_fn(self, e: S.ProcFn, ctx: Ctx) -> Expr:
         """``enabled(p)``: a placeholder ``__enabled__<p>`` that ``scheduling`` replaces by
         "some step of process p is executable" once every step is known (pan's
         ``enabled``: its transitions tried in test mode, ignoring ``provided``, priorities
         and atomic sequences; 0 for a pid in use by nobody).  ``get_priority(p)``: that
-        process's ``_priority`` (0 for none).  ``pc_value`` is refused: its value is the
-        number of pan's internal state, which our locations do not reproduce."""
+        process's ``_priority`` (0 for none).  ``pc_value`` is refused: its value is Spin's
+        number of the process's state, and which states a process passes through depends on
+        Spin's options -- with statement merging (Spin's default) pan never stores the
+        states inside a merged sequence, which ``-o3`` (the semantics our counts follow)
+        keeps: ``do :: i < 2 -> i++; n++ ...`` beside ``assert(pc_value(0) != 2)`` holds
+        with ``spin -a`` and fails with ``spin -o3 -a`` (Spin 6.5.2), so no one value is
+        Spin's."""
         if e.fn == "pc_value":
-            raise self.low.error("unsupported construct 'pc_value' (its value is the number of pan's internal "
-                                 "state of the process, which this front end does not reproduce)", e.pos)
+            raise self.low.error("unsupported construct 'pc_value' (its value is Spin's state number of the "
+                                 "process, and the states a process passes through depend on Spin's statement "
+                                 "merging, on by default and off with -o3: no one value is Spin's)", e.pos)
         pid = self.expr(e.pid, ctx)
         pids = sorted({i.pid for i in self.instances})
         if e.fn == "enabled":
@@ -1219,11 +1238,46 @@ class Translator:
         (``q_len``: 0) blocks there instead, as the emptied channel does."""
         if not self.is_variable_channel(st.chan, ctx):
             return []
+        dead = self.run_deleted(st.chan, ctx)  # a channel created by ``run``, deleted since
+        if isinstance(st, S.Recv) and st.copy and self.low.rendezvous_only and dead != FALSE:
+            # pan's code for ``c?<m>`` there reports "polling rv chan" whatever ``c`` holds
+            return [(conj(dead, self.placeholder(rvpoll.RV_POLL)), ())]
         if isinstance(st, S.Recv) and not (self.low.rendezvous_declared and self.low.buffered_declared):
             return []
         candidates = self.channel(st.chan, ctx, len(st.args))
         return [(conj(cond, self.gone(ch, candidates), self.placeholder(rvpoll.DELETED_CHAN)), ())
-                for cond, ch in candidates if ch.removed_with is not None]
+                for cond, ch in candidates if ch.removed_with is not None] + (
+            [] if dead == FALSE else [(conj(dead, self.placeholder(rvpoll.DELETED_CHAN)), ())])
+
+    def run_deleted(self, r: S.VarRef, ctx: Ctx) -> Expr:
+        """Where ``chan`` variable ``r`` names a channel created at run time (``Channel.alive``)
+        that pan has deleted with its process (``delq``) and nobody has numbered since: a
+        value that is not 0 and names no channel that exists (pan numbers the queues in use
+        ``1 .. _nr_qs``; a larger number is a deleted queue's, whose zeroed bytes pan reads:
+        length 0, and type 0, "bad queue", where it tests the type).  FALSE where no
+        channel is created at run time (a local channel of a process that exists from the
+        start: ``Channel.removed_with``, ``gone``).  Pan reads whatever now lies at the deleted
+        queue's offset: zero unless a process created since reaches that far (see README)."""
+        if not self.is_variable_channel(r, ctx) or all(ch.alive is None for ch in self.low.channels):
+            return FALSE
+        value = self.expr(r, ctx)
+        if isinstance(value, Const):
+            return FALSE  # 0, or a channel created with the model: ``channel_value``
+        every = self.channel_value(r, ctx, None, none_ok=True)
+        if not any(ch.alive is not None for _, ch in every):
+            return FALSE
+        return conj(Binary("!=", value, Const(0)), _names_none(every))
+
+    def deleted_chan_fn(self, e: S.ChanFn, ctx: Ctx, otherwise: Expr) -> Expr:
+        """``len``, ``empty`` ... (``e``) where its ``chan`` variable names a queue deleted with
+        its process (``run_deleted``), else ``otherwise``: pan's ``q_len`` reads the zeroed
+        length (0), ``q_full`` stops at the zeroed type ("bad queue", Spin 6.5.2)."""
+        dead = self.run_deleted(e.chan, ctx)
+        if dead == FALSE:
+            return otherwise
+        value = self.placeholder(rvpoll.DELETED_CHAN) if e.fn in ("full", "nfull") else Const(
+            {"len": 0, "empty": 1, "nempty": 0}[e.fn])
+        return Ite(dead, value, otherwise)
 
     def uninitialised(self, st, ctx: Ctx) -> list[tuple[Expr, tuple]]:
         """The alternative of a send or receive on a ``chan`` variable that names none of
@@ -1243,7 +1297,7 @@ class Translator:
             # receive on a value naming no channel blocks, with no error (a poll ``c?<m>``
             # there is pan's "polling rv chan" whatever ``c`` holds)
             return []
-        none = _names_none(self.channel(st.chan, ctx, len(st.args)))
+        none = conj(_names_none(self.channel(st.chan, ctx, len(st.args))), neg(self.run_deleted(st.chan, ctx)))
         return [] if none == FALSE else [(conj(none, self.placeholder(rvpoll.UNINIT_CHAN)), ())]
 
     # ------------------------------------------------------------------ statements
@@ -2143,7 +2197,7 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
         if inst.running and id(d) in created and tr is not None:
             ctx = Ctx(inst, locals_, chans)
             evaluate = functools.partial(initial_value, low, tr, ctx=ctx)
-        made, first_ident = _local_record_channels(low, inst, d, known, first_ident)
+        made, first_ident = _local_record_channels(low, inst, d, known, first_ident, removed)
         chans.update(made or {})
         for src, info, init in low.declare(d, inst.prefix + ".", owner, values, evaluate, made=made):
             locals_[src] = info
@@ -2163,16 +2217,19 @@ def declare_instance(low: Lowering, inst: Instance, tr: Optional["Translator"] =
 
 
 def _local_record_channels(low: Lowering, inst: Instance, d: S.VarDecl, known: dict,
-                           first_ident: Optional[tuple]) -> tuple[Optional[dict], Optional[tuple]]:
+                           first_ident: Optional[tuple],
+                           removed: Optional[str] = None) -> tuple[Optional[dict], Optional[tuple]]:
     """The channels local record ``d`` of ``inst`` creates (None: none), and the number the
     process's next channel gets (``first_ident``, advanced).  Spin creates them with the
     process wherever the record is declared (pan's ``addproc``), in declaration order among
     its other channels; ``declare_instance`` keeps them in the ``Ctx``'s ``chans`` under the
-    fields' flat names (never a source name), for ``local_initialisers`` and ``reset_program``."""
+    fields' flat names (never a source name), for ``local_initialisers`` and ``reset_program``.
+    ``removed``: the pc of a process that exists from the start and may end, with which pan
+    deletes these channels as its others (``delq``, Spin 6.5.2; ``Channel.removed_with``)."""
     if d.type not in low.typedefs or not _creates_channels(low, d.type):
         return None, first_ident
     if first_ident is None:
-        return low.record_channels(d, known, inst.prefix + ".", inst.owner), None
+        return low.record_channels(d, known, inst.prefix + ".", inst.owner, removed_with=removed), None
     made = low.record_channels(d, known, inst.prefix + ".", inst.owner, first_ident[0], f"{inst.prefix}.pc",
                                first_ident[1])
     return made, (first_ident[0] + sum(map(len, made.values())), first_ident[1])
