@@ -55,7 +55,7 @@ from detect.ir import (
 )
 from detect.ir.pretty import show_expr
 from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, evaluate
-from detect.ir.walk import children, statements, substitute
+from detect.ir.walk import Renaming, children, program_shape, shape, statements, substitute
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
@@ -267,6 +267,8 @@ class _Builder:
         self.offsets = slot_offsets(model)
         self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
         self.faulting_memo: dict = {}  # ``may_fault``'s, over this model's shared guard parts
+        self.overlap_memo: dict = {}  # ``_overlap``'s
+        self.tabulated_memo: dict = {}  # ``tabulated``'s
         self.vars: list[CspVariable] = []
         self.constraints: list[Constraint] = []
         self.frames: list[tuple[int, int]] = []
@@ -497,8 +499,8 @@ class _Builder:
         self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate,
                            results)
         if total:
-            self._learn(t, operands, fn)
-            self.define(t, operands, fn, start)
+            self._learn(t, operands, fn, results)
+            self.define(t, operands, fn, start, results)
             self.s.direct[t] = (tuple(operands), fn)
         else:
             self.shadow(t, operands, fn)
@@ -569,22 +571,29 @@ class _Builder:
         own = {o: frozenset(v for v in self.dom(o) if bool(v) == nonzero)}
         return _meet(own, self.s.facts.get((o, nonzero), {}))
 
-    def _learn(self, t: int, operands, fn) -> None:
+    def _learn(self, t: int, operands, fn, results: "dict | None" = None) -> None:
         """Record what ``t = fn(*operands)`` (total) implies when ``t`` is nonzero or zero,
-        for a function of one variable (``x == 3``, ``!b``, ``bool(x)``)."""
+        for a function of one variable (``x == 3``, ``!b``, ``bool(x)``); ``results`` as
+        ``define`` takes them."""
         variables = {o for o in operands if not isinstance(o, K)}
         if len(variables) != 1:
             return
         x = variables.pop()
         by_truth = {True: set(), False: set()}
-        # (one argument list refilled per value: a generator per value was a tenth of the
-        # translation of Spin's leader.pml)
-        args = [None if o == x else o.value for o in operands]
         where = [k for k, o in enumerate(operands) if o == x]
-        for v in self.dom(x):
-            for k in where:
-                args[k] = v
-            by_truth[bool(fn(*args))].add(v)
+        if results is not None and len(where) == 1:
+            # x in one place, constants elsewhere: one entry of ``results`` per value of x
+            k = where[0]
+            for values, r in results.items():
+                by_truth[bool(r)].add(values[k])
+        else:
+            # (one argument list refilled per value: a generator per value was a tenth of the
+            # translation of Spin's leader.pml)
+            args = [None if o == x else o.value for o in operands]
+            for v in self.dom(x):
+                for k in where:
+                    args[k] = v
+                by_truth[bool(fn(*args))].add(v)
         for truth, values in by_truth.items():
             implied = {x: frozenset(values)}
             if values and all(v != 0 for v in values):
@@ -723,15 +732,16 @@ class _Builder:
                 getters.append(lambda bv, key=operator.itemgetter(*ids), table=table: table[key(bv)])
         return bases, getters
 
-    def define(self, t: int, operands, f, start: int) -> None:
+    def define(self, t: int, operands, f, start: int, results: "dict | None" = None) -> None:
         """Record that ``t = f(*operands)`` (total) is defined by the constraints from
         position ``start`` on (removable when nothing reads ``t``), and ``t``'s table over
-        its bases when they are few (``_composed``)."""
+        its bases when they are few (``_composed``); ``results``: ``f``'s values over the
+        product of the operands' domains, when the caller has them (``function``)."""
         if not self.s.faulting:  # (the fault relation's body is sliced by ``_slice``)
             for pos in range(start, len(self.s.constraints)):
                 if t in self.s.constraints[pos].scope:
                     self.s.defining[pos] = t
-        table = self._table(t, operands, f)
+        table = self._table(t, operands, f, results=results)
         if table is not None:
             self.s.defs[t] = table
         if any(o in self.s.shadow_only for o in operands if not isinstance(o, K)):
@@ -739,17 +749,31 @@ class _Builder:
         elif table is not None:
             self.s.shadow[t] = table
 
-    def _table(self, t: int, operands, f, defs: "dict | None" = None, default=None):
+    def _table(self, t: int, operands, f, defs: "dict | None" = None, default=None, results=None):
         """``(bases, table)`` of ``t = f(*operands)`` over the bases of ``operands``
         (``_composed`` over ``defs``), or None; where ``f`` faults, ``default`` (None: no
-        table at all)."""
+        table at all).  ``results``: ``f``'s values (no ``Fault``) on the product of the
+        operands' domains, read instead of calling ``f``."""
         composed = self._composed(operands, defs=defs)
         if composed is None:
             return None
         bases, getters = composed
-        if list(bases) == list(operands) and not any(o in (self.s.defs if defs is None else defs)
-                                                     for o in operands):
+        own = not any(o in (self.s.defs if defs is None else defs) for o in operands)
+        if list(bases) == list(operands) and own:
             getters = None  # each operand its own base: the row holds the arguments
+        if results is not None and own and len(bases) == sum(not isinstance(o, K) for o in operands):
+            # Distinct variables and constants, none with a definition: the bases' product is
+            # the operands' (a constant has one value), in the same order, so the table is
+            # ``results`` with the constants' columns left out.  (Computing it again was a
+            # fifth of the translation of Spin's leader.pml.)
+            columns = [j for j, o in enumerate(operands) if not isinstance(o, K)]
+            if len(columns) == len(operands):
+                table = dict(results)
+            else:
+                table = {tuple(values[j] for j in columns): r for values, r in results.items()}
+            if set(table.values()) <= set(self.vars[t].domain):
+                return tuple(bases), table
+            return None
         table = {}
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
@@ -1012,7 +1036,7 @@ class _Builder:
             return t
         if isinstance(e, (Unary, Binary, Ite)) and (
                 not (isinstance(e, Binary) and (e.op in ("&&", "||") or e.op in _COMMUTATIVE))
-                or _operands_overlap(_chain_operands(e))):
+                or self._overlap(e)):
             t = self.tabulated(e, ctx)
             if t is not None:
                 return t
@@ -1043,6 +1067,15 @@ class _Builder:
             b = self.term(e.else_, ctx + (self.negate(c),))
             return self.phi(c, a, b)
         raise ValueError(f"unknown expression {e!r}")
+
+    def _overlap(self, e: Binary) -> bool:
+        """``_operands_overlap`` of the chain ``e``, once per expression object: every guard
+        of a Promela model carries the same atomic-turn condition (a third of the chains
+        Spin's leader.pml translates, each walked in full)."""
+        hit = self.overlap_memo.get(id(e))
+        if hit is None:
+            hit = self.overlap_memo[id(e)] = (e, _operands_overlap(_chain_operands(e)))  # (e kept: its id stays its)
+        return hit[1]
 
     def tabulated(self, e: Expr, ctx):
         """``e`` as ONE function constraint over the values it reads, or None.
@@ -1087,19 +1120,16 @@ class _Builder:
             rows *= len(values)
         if rows > TABULATE_ROWS:
             return None
-        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(leaves)}
-        body = substitute(e, names)
-
-        def value(scope):
-            return evaluate(body, Env(self.model, {}, [], scope))
-
         order = list(leaves)
-        computed = {}  # the leaves' values -> e's value, evaluated once each
-        for values in itertools.product(*(leaves[leaf] for leaf in order)):
-            try:
-                computed[values] = value({names[leaf].name: v for leaf, v in zip(order, values)})
-            except Fault:
-                return None  # partial: translated by structure, each fault where it occurs
+        # e's values depend on e and its leaves' values only: computed once per expression
+        # object (the atomic-turn condition every guard carries, Spin's leader.pml)
+        key = (id(e), tuple(leaves[leaf] for leaf in order))
+        hit = self.tabulated_memo.get(key)
+        if hit is None or hit[0] is not e:
+            hit = self.tabulated_memo[key] = (e,) + self._tabulate(e, order, leaves)
+        _, names, value, computed = hit
+        if computed is None:
+            return None  # partial: translated by structure, each fault where it occurs
         operands = {leaf: self.term(leaf, ctx) for leaf in order}
         inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
         position = {o: n for n, o in enumerate(inputs)}
@@ -1112,6 +1142,24 @@ class _Builder:
             return value({names[leaf].name: v for leaf, v in zip(order, key)})
 
         return self.function(inputs, fn, show_expr(e), ctx)
+
+    def _tabulate(self, e: Expr, order: list, leaves: dict) -> tuple:
+        """``(leaf names, evaluation, values)`` for ``tabulated``: ``e`` with its leaves
+        renamed, evaluated over their names' values, and its value for every combination of
+        the leaves' values (None where it faults on one)."""
+        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(order)}
+        body = substitute(e, names)
+
+        def value(scope):
+            return evaluate(body, Env(self.model, {}, [], scope))
+
+        computed = {}  # the leaves' values -> e's value, evaluated once each
+        for values in itertools.product(*(leaves[leaf] for leaf in order)):
+            try:
+                computed[values] = value({names[leaf].name: v for leaf, v in zip(order, values)})
+            except Fault:
+                return names, value, None
+        return names, value, computed
 
     def _total_read_values(self, x: Index, ctx):
         """The values ``x`` may read when it can never fault and its subscript is a
@@ -1555,22 +1603,223 @@ class _Builder:
                 ))
 
 
+#: Translate a summand that is an earlier one with state variables renamed (the same step of
+#: another instance of a process) by renaming the earlier one's translation (``_Sharing``);
+#: tests turn it off to check that the CSP is the same without.
+SHARE_SUMMANDS = True
+
+#: A name as the constraints' texts show it: the texts are renamed token by token.
+_TOKEN = re.compile(r"[A-Za-z_][\w.]*(?:!\.[\w.]+)?")
+#: Names the translation gives its own variables (``s12.t345``, ``s12!.x``): no model name
+#: may look like one for texts to be renamed token by token.
+_OWN_NAME = re.compile(r"s\d+!?\.")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """What translating one half of a summand (its steps, or its fault relation) added to the
+    builder: its new variables from index ``mark`` on, its constraints, and its result (the
+    steps: why the summand is dead or None; the fault relation: its points' kinds)."""
+
+    mark: int
+    variables: tuple[CspVariable, ...]
+    constraints: tuple[Constraint, ...]
+    result: object
+    #: the steps: ``_Summand.partial``, and the slots not framed
+    partial: bool = False
+    changed: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class _Template:
+    """A summand translated the long way; ``faults`` None where its fault relation was skipped."""
+
+    index: int
+    summand: Summand
+    steps: _Part
+    faults: "_Part | None"
+
+
+class _Sharing:
+    """Summand translation with reuse (internal to ``translate``).
+
+    Invariant: the CSP is the one ``_Builder.summand`` and ``fault_relations`` give summand by
+    summand.  A summand B equal to an earlier template A up to a one-to-one renaming ρ of the
+    state variables it reads and writes (``Renaming``: same structure, constants, locals and
+    temporaries; each renamed variable of the same domain and length as its image) translates
+    to A's constraints with ρ applied to the pre- and post-state variables, A's private
+    variables replaced by fresh ones in the same order, and the names in texts renamed: the
+    translation reads a state variable only through its name, its domain and length, and the
+    order of variable numbers (sorted contexts, the newest scope variable), which ρ keeps
+    when it keeps the order of the variables' slots (checked), while fresh variables keep
+    their relative order and stay above every state variable.  Spin's leader.pml at N=3
+    translates 7 instances of one proctype, each of 72 summands: one is translated, six are
+    renamed (issue 28)."""
+
+    def __init__(self, b: "_Builder", enabled: bool):
+        self.b = b
+        self.enabled = enabled and not any(_OWN_NAME.match(v.name) for v in b.model.variables)
+        self.variables = {v.name: v for v in b.model.variables}
+        self.shapes: dict = {}  # ``shape``'s memo
+        self.names: dict = {}  # ``Renaming``'s memo
+        self.templates: dict = {}  # shape key -> templates
+
+    def translate(self, i: int, s: Summand) -> tuple:
+        """``(why dead or None, fault kinds)`` of summand ``i``, its constraints added."""
+        if not self.enabled:
+            return self._fresh(i, s, None)
+        key = (tuple(loc.domain for loc in s.locals), shape(s.guard, self.shapes),
+               tuple(shape(a, self.shapes) for a in s.event.args), program_shape(s.program, self.shapes))
+        for t in self.templates.get(key, ()):
+            renamed = self._renaming(t.summand, s)
+            if renamed is not None:
+                done = self._replay(t, i, s, *renamed)
+                if done is not None:
+                    return done
+        return self._fresh(i, s, key)
+
+    def _fresh(self, i: int, s: Summand, key) -> tuple:
+        b = self.b
+        mark, start, framed = len(b.vars), len(b.constraints), len(b.frames)
+        why = b.summand(i, s)
+        partial = b.s.partial
+        kept = {k for _, k in b.frames[framed:]}
+        steps = _Part(mark, tuple(b.vars[mark:]), tuple(b.constraints[start:]), why, partial,
+                      frozenset(k for k in range(len(b.slots)) if k not in kept))
+        faults = None
+        if self._needs_faults(why, partial, s):
+            mark, start = len(b.vars), len(b.constraints)
+            kinds = b.fault_relations(i, s)
+            faults = _Part(mark, tuple(b.vars[mark:]), tuple(b.constraints[start:]), kinds)
+        if key is not None:
+            self.templates.setdefault(key, []).append(_Template(i, s, steps, faults))
+        return why, faults.result if faults else ()
+
+    def _needs_faults(self, why, partial: bool, s: Summand) -> bool:
+        # (a summand whose fault relation would be empty skips the translation's second half)
+        return not (why is None and not partial and FAULTS_FROM_STEPS and self.b.never_faults(s))
+
+    def _renaming(self, a: Summand, s: Summand):
+        """``(slot map, name map)`` taking summand ``a`` to ``s`` (see the class), or None."""
+        if a.locals != s.locals or len(a.event.args) != len(s.event.args):
+            return None
+        r = Renaming(self.names)
+        if not (r.expr(a.guard, s.guard) and all(r.expr(x, y) for x, y in zip(a.event.args, s.event.args))
+                and r.program(a.program, s.program)):
+            return None
+        offsets = self.b.offsets
+        local = {loc.name for loc in a.locals}
+        touched, renamed = [], {}
+        for x, y in r.pairs.items():
+            if _OWN_NAME.match(x) or _OWN_NAME.match(y):
+                return None
+            if x != y:
+                if x not in offsets or y not in offsets or x in local or y in local \
+                        or not (_TOKEN.fullmatch(x) and _TOKEN.fullmatch(y)) or x.isalpha() or y.isalpha():
+                    return None  # (an alphabetic name could be a word of a text)
+                vx, vy = self.variables[x], self.variables[y]
+                if vx.domain != vy.domain or vx.size != vy.size:
+                    return None
+                renamed[x] = y
+            if x in offsets and x not in local:
+                touched.append((offsets[x], offsets[y], self.variables[x].length))
+        touched.sort()
+        if any(p[1] >= q[1] for p, q in zip(touched, touched[1:])):
+            return None  # ρ would reorder the variables' numbers
+        return {x + j: y + j for x, y, n in touched for j in range(n)}, renamed
+
+    def _replay(self, t: _Template, i: int, s: Summand, slots: dict, renamed: dict):
+        """Add ``t``'s translation renamed to summand ``i`` (see the class); None, nothing
+        added, where some part of it falls outside what a renaming covers."""
+        b = self.b
+        steps = self._renamed(t.steps, t.index, i, len(b.vars), slots, renamed)
+        if steps is None:
+            return None
+        variables, constraints = steps
+        why = t.steps.result
+        if why is not None:
+            why = self._text(why, renamed)
+        elif not t.steps.changed <= slots.keys():
+            return None
+        b.vars.extend(variables)
+        b.constraints.extend(constraints)
+        if why is None:
+            changed = {slots[k] for k in t.steps.changed}
+            b.frames.extend((i, k) for k in range(len(b.slots)) if k not in changed)
+        if not self._needs_faults(why, t.steps.partial, s):
+            return why, ()
+        faults = None if t.faults is None else self._renamed(t.faults, t.index, i, len(b.vars), slots, renamed)
+        if faults is None:
+            return why, b.fault_relations(i, s)
+        b.vars.extend(faults[0])
+        b.constraints.extend(faults[1])
+        return why, t.faults.result
+
+    def _renamed(self, part: _Part, a: int, i: int, base: int, slots: dict, renamed: dict):
+        """``part`` of summand ``a`` as summand ``i``'s: its variables (the first numbered
+        ``base``) and constraints; None where it reads a slot ``slots`` does not map or
+        names a variable unlike the translation's own names."""
+        n = len(self.b.slots)
+        names = dict(renamed)
+        variables = []
+        for k, var in enumerate(part.variables):
+            name = _renamed_variable(var, a, i, part.mark + k, base + k)
+            if name is None or var.summand != a or not _TOKEN.fullmatch(var.name):
+                return None
+            names[var.name] = name
+            variables.append(replace(var, name=name, summand=i))
+        top = part.mark + len(part.variables)
+
+        def number(v: int) -> int:
+            if part.mark <= v < top:
+                return base + v - part.mark
+            slot = v if v < n else v - n
+            if v >= 2 * n or slot not in slots:
+                raise KeyError(v)
+            return slots[slot] + (v - slot)
+
+        try:
+            constraints = [
+                Constraint(tuple(number(v) for v in c.scope), c.tuples, i, self._text(c.text, names),
+                           c.guard and (number(c.guard[0]),) + c.guard[1:], c.fault, c.gate, c.relation)
+                for c in part.constraints]
+        except KeyError:
+            return None
+        return variables, constraints
+
+    @staticmethod
+    def _text(text: str, names: dict) -> str:
+        return _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def _renamed_variable(var: CspVariable, a: int, i: int, old: int, new: int) -> "str | None":
+    """The name the translation of summand ``i`` gives the variable it makes in place of
+    ``var`` (numbered ``old``, made by summand ``a``'s), numbered ``new``."""
+    if var.role == AUX:
+        prefix, number = f"s{a}.", str(old)
+        if var.name.startswith(prefix) and var.name.endswith(number) and len(var.name) > len(prefix) + len(number):
+            return f"s{i}.{var.name[len(prefix):-len(number)]}{new}"
+    elif var.role == LOCAL:
+        head = f"s{a}"
+        if var.name.startswith((head + ".", head + "!.")):
+            return f"s{i}{var.name[len(head):]}"
+    return None
+
+
 def translate(model: SequentialModel, table_limit: int = 100_000, relations: bool = True) -> Csp:
     """The CSP of ``model`` (see the module docstring for the exactness invariant); without
     ``relations``, a comparison too wide for a table is ``TableTooLarge`` (as it once was)."""
     b = _Builder(model, table_limit, relations)
+    sharing = _Sharing(b, SHARE_SUMMANDS)
     dead = []
     present = []
     faulting = []
     for i, s in enumerate(model.summands):
-        why = b.summand(i, s)
+        why, kinds = sharing.translate(i, s)
         if why is None:
             present.append(i)
         else:
             dead.append((i, why))
-        if why is None and not b.s.partial and FAULTS_FROM_STEPS and b.never_faults(s):
-            continue  # (its fault relation would be empty: the translation's second half saved)
-        kinds = b.fault_relations(i, s)
         if kinds:
             faulting.append((i, kinds))
     b.s = None
