@@ -55,7 +55,8 @@ from detect.ir import (
 )
 from detect.ir.pretty import show_expr
 from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, evaluate
-from detect.ir.walk import Renaming, children, program_shape, shape, statements, substitute
+from detect.ir.walk import Renaming, children, fold, program_shape, shape, statements, substitute
+from detect.ir.walk import _names_in
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
@@ -268,6 +269,12 @@ class _Builder:
         self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
         self.faulting_memo: dict = {}  # ``may_fault``'s, over this model's shared guard parts
         self.overlap_memo: dict = {}  # ``_overlap``'s
+        self.sizes_memo: dict = {}  # ``fold``'s, of ``_size``
+        # guard conjuncts as translated: ``recorded``'s (None: translate each one)
+        self.conjuncts: "dict | None" = {} if SHARE_SUMMANDS and not any(
+            _OWN_NAME.match(v.name) for v in model.variables) else None
+        self.lengths = {v.name: v.length for v in model.variables}
+        self.names_memo: dict = {}  # ``fold``'s, of ``_names_in``
         self.tabulated_memo: dict = {}  # ``tabulated``'s
         self.vars: list[CspVariable] = []
         self.constraints: list[Constraint] = []
@@ -1326,6 +1333,13 @@ class _Builder:
             self.require(e.left, ctx)
             self.require(e.right, ctx)
             return
+        if not ctx and self.conjuncts is not None and fold(e, _size, self.sizes_memo) >= CONJUNCT_NODES:
+            self.recorded(e)
+            return
+        self._require(e, ctx)
+
+    def _require(self, e: Expr, ctx) -> None:
+        """``require`` of a conjunct (no ``&&`` at its top)."""
         negated = False
         inner = e
         if isinstance(e, Unary) and e.op == "!" and isinstance(e.operand, Binary):
@@ -1341,6 +1355,123 @@ class _Builder:
             return
         o = self.term(e, ctx)
         self.emit([o], lambda x: x != 0, show_expr(e), ctx)
+
+    # ------------------------------------------------------------------ shared conjuncts
+    def recorded(self, e: Expr) -> None:
+        """``_require(e, ())`` for a large guard conjunct, replayed where it was recorded.
+
+        Every guard of a Promela model carries the same atomic-turn condition (over every
+        process's location: Spin's leader.pml, 533 summands, two thirds of its constraints).
+        Translated where the summand's state is *pristine* for ``e`` (``_pristine``), it
+        depends on ``e``, the translation mode and the domains only: it reads the summand's
+        state through the state variables ``e`` names, each still its pre-state variable,
+        and through cache entries keyed by operands, none of which over state variables
+        alone exists but pure ones (a ``prune`` of them, a one-operand context), so every
+        other operand it meets is one it made.  Its additions (variables, constraints, cache
+        and fact entries, definitions, fault points) are then the recorded ones with the
+        recording's fresh variables renumbered to fresh ones in the same order, and their
+        names (in texts too) made this summand's, as ``_Sharing`` renames."""
+        s = self.s
+        key = (e, s.faulting)
+        record = self.conjuncts.get(key)
+        if not self._pristine(e):
+            self._require(e, ())
+            return
+        if record is not None:
+            self._replay_conjunct(record)
+            return
+        before = (len(self.vars), len(s.constraints), len(s.ctx_cache), len(s.reads), len(s.facts),
+                  len(s.defs), len(s.shadow), len(s.direct), len(s.defining), len(s.points), set(s.shadow_only))
+        partial, s.partial = s.partial, False
+        self._require(e, ())
+        mark, start, *sizes, shadow_only = before
+        tails = [tuple(itertools.islice(d.items(), n, None)) for d, n in
+                 zip((s.ctx_cache, s.reads, s.facts, s.defs, s.shadow, s.direct, s.defining), sizes)]
+        self.conjuncts[key] = _Conjunct(
+            s.index, mark, tuple(self.vars[mark:]), tuple(s.constraints[start:]), start, *tails,
+            tuple(s.points[sizes[-1]:]), tuple(t for t in s.shadow_only if t not in shadow_only), s.partial)
+        s.partial = partial or s.partial
+
+    def _pristine(self, e: Expr) -> bool:
+        """Whether ``e`` reads state variables only, each still its pre-state variable, and
+        no cache entry over state variables alone holds an operand made before (see
+        ``recorded``)."""
+        s = self.s
+        for name in fold(e, _names_in, self.names_memo):
+            if name in s.temps or name not in self.offsets:
+                return False
+            base = self.offsets[name]
+            if any(s.cur[k] != self.pre[k] for k in range(base, base + self.lengths[name])):
+                return False
+        state = 2 * len(self.slots)
+
+        def over_state(operands) -> bool:
+            return all(o is None or isinstance(o, K) or o < state for o in operands)
+
+        for key, value in s.ctx_cache.items():
+            if not key or not isinstance(key[0], str):
+                if len(key) > 1 and over_state(key):
+                    return False  # a context conjunction made before
+            elif key[0] == "function" and over_state(key[1]):
+                return False
+            elif key[0] == "checked" and over_state((key[1], key[3])):
+                return False
+        return not any(over_state((i,) + tuple(o for _, o in elements)) for _, i, elements in s.reads)
+
+    def _replay_conjunct(self, r: "_Conjunct") -> None:
+        s = self.s
+        base = len(self.vars)
+        shift = base - r.mark
+        top = r.mark + len(r.variables)
+        state = 2 * len(self.slots)
+
+        def v(x):
+            if r.mark <= x < top:
+                return x + shift
+            assert x < state, "a recorded conjunct reads only its own and state variables"
+            return x
+
+        def o(x):
+            return x if x is None or isinstance(x, K) else v(x)
+
+        def ops(xs):
+            return tuple(o(x) for x in xs)
+
+        names = {}
+        for k, var in enumerate(r.variables):
+            name = _renamed_variable(var, r.summand, s.index, r.mark + k, base + k)
+            names[var.name] = name
+            self.vars.append(CspVariable(name, var.domain, var.role, var.slot, s.index, var.fault))
+        start = len(s.constraints)
+        for c in r.constraints:
+            s.constraints.append(Constraint(
+                ops(c.scope), c.tuples, s.index, _Sharing._text(c.text, names),
+                c.guard and (v(c.guard[0]),) + c.guard[1:], c.fault, c.gate, c.relation))
+        for key, value in r.ctx_cache:
+            if not isinstance(key[0], str):
+                s.ctx_cache[ops(key)] = o(value)
+            elif key[0] == "function":
+                s.ctx_cache[(key[0], ops(key[1])) + key[2:]] = v(value)
+            elif key[0] == "prune":
+                s.ctx_cache[("prune",) + ops(key[1:])] = ops(value)
+            else:  # "checked"
+                s.ctx_cache[(key[0], o(key[1]), key[2], o(key[3]))] = v(value)
+        for (array, i, elements), t in r.reads:
+            s.reads[(array, o(i), tuple((k, o(x)) for k, x in elements))] = v(t)
+        for (t, truth), implied in r.facts:
+            s.facts[(v(t), truth)] = {v(x): values for x, values in implied.items()}
+        for t, (bases, table) in r.defs:
+            s.defs[v(t)] = (ops(bases), table)
+        for t, (bases, table) in r.shadow:
+            s.shadow[v(t)] = (ops(bases), table)
+        for t, (operands, fn) in r.direct:
+            s.direct[v(t)] = (ops(operands), fn)
+        for pos, t in r.defining:
+            s.defining[pos - r.start + start] = v(t)
+        for ctx, operands, test, kind in r.points:
+            s.points.append((ops(ctx), ops(operands), test, kind))
+        s.shadow_only.update(v(t) for t in r.shadow_only)
+        s.partial = s.partial or r.partial
 
     # ------------------------------------------------------------------ statements
     def run(self, stmts: Sequence[Stmt], ctx) -> None:
@@ -1613,6 +1744,39 @@ _TOKEN = re.compile(r"[A-Za-z_][\w.]*(?:!\.[\w.]+)?")
 #: Names the translation gives its own variables (``s12.t345``, ``s12!.x``): no model name
 #: may look like one for texts to be renamed token by token.
 _OWN_NAME = re.compile(r"s\d+!?\.")
+
+
+#: Guard conjuncts of at least this many nodes are translated once and replayed
+#: (``_Builder.recorded``).
+CONJUNCT_NODES = 24
+
+
+def _size(x: Expr, below: tuple) -> int:
+    return 1 + sum(below)
+
+
+@dataclass(frozen=True)
+class _Conjunct:
+    """What translating a guard conjunct added to summand ``summand``'s state: its variables
+    from ``mark`` on, its constraints (the first at position ``start``), the new entries of
+    its caches, facts, definitions and fault points, and whether it met a partial operation
+    (``_Builder.recorded``)."""
+
+    summand: int
+    mark: int
+    variables: tuple
+    constraints: tuple
+    start: int
+    ctx_cache: tuple
+    reads: tuple
+    facts: tuple
+    defs: tuple
+    shadow: tuple
+    direct: tuple
+    defining: tuple
+    points: tuple
+    shadow_only: tuple
+    partial: bool
 
 
 @dataclass(frozen=True)
