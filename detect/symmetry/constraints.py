@@ -782,6 +782,20 @@ class _Builder:
                 return tuple(bases), table
             return None
         table = {}
+        if results is not None and getters is not None:
+            # the operands' values from the bases', then ``results``, not ``f``, read (a total
+            # function's: no ``Fault`` among them)
+            lookup = results.get
+            try:
+                for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+                    args = tuple([get(bv) for get in getters])
+                    value = lookup(args, _ABSENT)
+                    table[bv] = f(*args) if value is _ABSENT else value
+            except (Fault, KeyError, IndexError):
+                return None
+            if set(table.values()) <= set(self.vars[t].domain):
+                return tuple(bases), table
+            return None
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
                 try:
@@ -1387,9 +1401,12 @@ class _Builder:
         mark, start, *sizes, shadow_only = before
         tails = [tuple(itertools.islice(d.items(), n, None)) for d, n in
                  zip((s.ctx_cache, s.reads, s.facts, s.defs, s.shadow, s.direct, s.defining), sizes)]
-        self.conjuncts[key] = _Conjunct(
+        record = _Conjunct(
             s.index, mark, tuple(self.vars[mark:]), tuple(s.constraints[start:]), start, *tails,
             tuple(s.points[sizes[-1]:]), tuple(t for t in s.shadow_only if t not in shadow_only), s.partial)
+        state, top = 2 * len(self.slots), len(self.vars)
+        if all(o is None or isinstance(o, K) or o < state or mark <= o < top for o in _recorded_operands(record)):
+            self.conjuncts[key] = record  # (else not as ``_pristine`` promised: not recorded)
         s.partial = partial or s.partial
 
     def _pristine(self, e: Expr) -> bool:
@@ -1422,20 +1439,17 @@ class _Builder:
         s = self.s
         base = len(self.vars)
         shift = base - r.mark
-        top = r.mark + len(r.variables)
-        state = 2 * len(self.slots)
+        mark = r.mark
+        # (a recorded conjunct reads only state variables, below ``mark``, and its own)
 
         def v(x):
-            if r.mark <= x < top:
-                return x + shift
-            assert x < state, "a recorded conjunct reads only its own and state variables"
-            return x
+            return x + shift if x >= mark else x
 
         def o(x):
-            return x if x is None or isinstance(x, K) else v(x)
+            return x if x is None or isinstance(x, K) or x < mark else x + shift
 
         def ops(xs):
-            return tuple(o(x) for x in xs)
+            return tuple([x if x is None or isinstance(x, K) or x < mark else x + shift for x in xs])
 
         names = {}
         for k, var in enumerate(r.variables):
@@ -1443,10 +1457,10 @@ class _Builder:
             names[var.name] = name
             self.vars.append(CspVariable(name, var.domain, var.role, var.slot, s.index, var.fault))
         start = len(s.constraints)
-        for c in r.constraints:
-            s.constraints.append(Constraint(
-                ops(c.scope), c.tuples, s.index, _Sharing._text(c.text, names),
-                c.guard and (v(c.guard[0]),) + c.guard[1:], c.fault, c.gate, c.relation))
+        index, text = s.index, _Sharing._text
+        s.constraints.extend([Constraint(
+            tuple([x + shift if x >= mark else x for x in c.scope]), c.tuples, index, text(c.text, names),
+            c.guard and (v(c.guard[0]),) + c.guard[1:], c.fault, c.gate, c.relation) for c in r.constraints])
         for key, value in r.ctx_cache:
             if not isinstance(key[0], str):
                 s.ctx_cache[ops(key)] = o(value)
@@ -1751,6 +1765,42 @@ _OWN_NAME = re.compile(r"s\d+!?\.")
 CONJUNCT_NODES = 24
 
 
+def _recorded_operands(r: "_Conjunct"):
+    """Every variable a ``_Conjunct`` names, wherever its additions hold one."""
+    for c in r.constraints:
+        yield from c.variables
+    for key, value in r.ctx_cache:
+        if not isinstance(key[0], str):
+            yield from key
+            yield value
+        elif key[0] == "function":
+            yield from key[1]
+            yield value
+        elif key[0] == "prune":
+            yield from key[1:]
+            yield from value
+        else:  # "checked"
+            yield from (key[1], key[3], value)
+    for (_, i, elements), t in r.reads:
+        yield from (i, t)
+        yield from (x for _, x in elements)
+    for (t, _), implied in r.facts:
+        yield t
+        yield from implied
+    for t, (bases, _) in r.defs + r.shadow:
+        yield t
+        yield from bases
+    for t, (operands, _) in r.direct:
+        yield t
+        yield from operands
+    for _, t in r.defining:
+        yield t
+    for ctx, operands, _, _ in r.points:
+        yield from ctx
+        yield from operands
+    yield from r.shadow_only
+
+
 def _size(x: Expr, below: tuple) -> int:
     return 1 + sum(below)
 
@@ -1931,7 +1981,7 @@ class _Sharing:
             if name is None or var.summand != a or not _TOKEN.fullmatch(var.name):
                 return None
             names[var.name] = name
-            variables.append(replace(var, name=name, summand=i))
+            variables.append(CspVariable(name, var.domain, var.role, var.slot, i, var.fault))
         top = part.mark + len(part.variables)
 
         def number(v: int) -> int:
@@ -2149,6 +2199,9 @@ def _checked_kind(what: str) -> str:
 def _same(a: int, b: int) -> bool:
     """The relation of a copy (``emit`` lists its tuples without enumerating the product)."""
     return a == b
+
+
+_ABSENT = object()  # (a key missing from a table)
 
 
 def _memo(fn, results: dict):
