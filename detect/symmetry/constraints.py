@@ -1720,9 +1720,9 @@ class _Builder:
             del self.vars[mark:]
             return ()
         kept = _slice(self.s.constraints[:body], roots, [c for _, point in points for c in point])
-        self.constraints.extend(replace(c, fault=0) for c in kept)
+        self.constraints.extend(_in_fault(c, 0) for c in kept)
         for r, (_, point) in enumerate(points, 1):
-            self.constraints.extend(replace(c, fault=r) for c in point)
+            self.constraints.extend(_in_fault(c, r) for c in point)
         return tuple(kind for kind, _ in points)
 
     def init(self) -> None:
@@ -2046,11 +2046,11 @@ def translate(model: SequentialModel, table_limit: int = 100_000, relations: boo
     keep = [v for v in range(len(b.vars)) if v in used]
     renumber = {v: i for i, v in enumerate(keep)}
     variables = tuple(b.vars[v] for v in keep)
-    constraints = tuple(
-        Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
+    constraints = tuple([
+        Constraint(tuple([renumber[v] for v in c.scope]), c.tuples, c.summand, c.text,
                    c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate, c.relation)
         for c in b.constraints
-    )
+    ])
     return Csp(
         variables=variables,
         constraints=constraints,
@@ -2094,6 +2094,11 @@ def _without_constant_auxiliaries(constraints: list, variables: Sequence[CspVari
             result.append(replace(c, scope=tuple(c.scope[j] for j in keep), tuples=tuples))
         # else: () allowed, the constraint always holds
     return result
+
+
+def _in_fault(c: Constraint, r: int) -> Constraint:
+    """``replace(c, fault=r)``, without ``replace``'s field-by-field introspection."""
+    return Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, r, c.gate, c.relation)
 
 
 def _live(constraints: list, defining: dict, read: set) -> list:
