@@ -1379,9 +1379,9 @@ class _Builder:
         Translated where the summand's state is *pristine* for ``e`` (``_pristine``), it
         depends on ``e``, the translation mode and the domains only: it reads the summand's
         state through the state variables ``e`` names, each still its pre-state variable,
-        and through cache entries keyed by operands, none of which over state variables
-        alone exists but pure ones (a ``prune`` of them, a one-operand context), so every
-        other operand it meets is one it made.  Its additions (variables, constraints, cache
+        and through cache entries keyed by operands, none of which over those pre-state
+        variables alone exists but pure ones (a ``prune`` of them, a one-operand context), so
+        every other operand it meets is one it made.  Its additions (variables, constraints, cache
         and fact entries, definitions, fault points) are then the recorded ones with the
         recording's fresh variables renumbered to fresh ones in the same order, and their
         names (in texts too) made this summand's, as ``_Sharing`` renames."""
@@ -1411,19 +1411,22 @@ class _Builder:
 
     def _pristine(self, e: Expr) -> bool:
         """Whether ``e`` reads state variables only, each still its pre-state variable, and
-        no cache entry over state variables alone holds an operand made before (see
-        ``recorded``)."""
+        no cache entry over those pre-state variables alone holds an operand made before
+        (see ``recorded``): ``e``'s translation meets no other operand but its own, so only
+        such an entry could be looked up."""
         s = self.s
+        read = set()
         for name in fold(e, _names_in, self.names_memo):
             if name in s.temps or name not in self.offsets:
                 return False
             base = self.offsets[name]
-            if any(s.cur[k] != self.pre[k] for k in range(base, base + self.lengths[name])):
-                return False
-        state = 2 * len(self.slots)
+            for k in range(base, base + self.lengths[name]):
+                if s.cur[k] != self.pre[k]:
+                    return False
+                read.add(self.pre[k])
 
         def over_state(operands) -> bool:
-            return all(o is None or isinstance(o, K) or o < state for o in operands)
+            return all(o is None or isinstance(o, K) or o in read for o in operands)
 
         for key, value in s.ctx_cache.items():
             if not key or not isinstance(key[0], str):
