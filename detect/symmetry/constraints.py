@@ -1756,6 +1756,12 @@ class _Builder:
 #: tests turn it off to check that the CSP is the same without.
 SHARE_SUMMANDS = True
 
+#: Most summands of one shape kept to rename (each later one of that shape is compared with
+#: each): many alike that are no renamings of each other would otherwise cost n^2 / 2.
+TEMPLATES = 2
+#: Comparisons after which renaming stops when fewer than a quarter found one.
+GIVE_UP_AFTER = 64
+
 #: A name as the constraints' texts show it: the texts are renamed token by token.
 _TOKEN = re.compile(r"[A-Za-z_][\w.]*(?:!\.[\w.]+)?")
 #: Names the translation gives its own variables (``s12.t345``, ``s12!.x``): no model name
@@ -1880,6 +1886,7 @@ class _Sharing:
         self.shapes: dict = {}  # ``shape``'s memo
         self.names: dict = {}  # ``Renaming``'s memo
         self.templates: dict = {}  # shape key -> templates
+        self.attempts = self.hits = 0  # comparisons with a template, and renamings found
 
     def translate(self, i: int, s: Summand) -> tuple:
         """``(why dead or None, fault kinds)`` of summand ``i``, its constraints added."""
@@ -1888,11 +1895,18 @@ class _Sharing:
         key = (tuple(loc.domain for loc in s.locals), shape(s.guard, self.shapes),
                tuple(shape(a, self.shapes) for a in s.event.args), program_shape(s.program, self.shapes))
         for t in self.templates.get(key, ()):
+            self.attempts += 1
             renamed = self._renaming(t.summand, s)
             if renamed is not None:
                 done = self._replay(t, i, s, *renamed)
                 if done is not None:
+                    self.hits += 1
                     return done
+        if self.attempts >= GIVE_UP_AFTER and self.hits * 4 < self.attempts:
+            # Summands alike in shape that are mostly no renamings of each other (each
+            # guard reads every other process's location: LTL/mobile2.pml, 8,489 summands,
+            # 16 renamings in 55,000 comparisons): comparing costs more than it saves.
+            self.enabled = False
         return self._fresh(i, s, key)
 
     def _fresh(self, i: int, s: Summand, key) -> tuple:
@@ -1908,8 +1922,8 @@ class _Sharing:
             mark, start = len(b.vars), len(b.constraints)
             kinds = b.fault_relations(i, s)
             faults = _Part(mark, tuple(b.vars[mark:]), tuple(b.constraints[start:]), kinds)
-        if key is not None:
-            self.templates.setdefault(key, []).append(_Template(i, s, steps, faults))
+        if key is not None and len(self.templates.setdefault(key, [])) < TEMPLATES:
+            self.templates[key].append(_Template(i, s, steps, faults))
         return why, faults.result if faults else ()
 
     def _needs_faults(self, why, partial: bool, s: Summand) -> bool:
