@@ -290,7 +290,8 @@ def program_shape(stmts: Iterable[Stmt], memo: dict) -> int:
     return hash(tuple(parts))
 
 
-def _names_in(x: Expr, below: tuple) -> frozenset:
+def names_below(x: Expr, below: tuple) -> frozenset:
+    """``fold``'s step for the names (variables and arrays) read in and below ``x``."""
     own = x.name if isinstance(x, Name) else x.array if isinstance(x, Index) else None
     out = frozenset().union(*below) if below else frozenset()
     return out | {own} if own is not None else out
@@ -321,7 +322,7 @@ class Renaming:
         while stack:
             x, y = stack.pop()
             if x is y:
-                if not all(self.pair(n, n) for n in fold(x, _names_in, self._memo)):
+                if not all(self.pair(n, n) for n in fold(x, names_below, self._memo)):
                     return False
                 continue
             key = (id(x), id(y))

@@ -55,8 +55,9 @@ from detect.ir import (
 )
 from detect.ir.pretty import show_expr
 from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, evaluate
-from detect.ir.walk import Renaming, children, fold, program_shape, shape, statements, substitute
-from detect.ir.walk import _names_in
+from detect.ir.walk import (
+    Renaming, children, fold, names_below, program_shape, shape, statements, substitute,
+)
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
@@ -274,7 +275,7 @@ class _Builder:
         self.conjuncts: "dict | None" = {} if SHARE_SUMMANDS and not any(
             _OWN_NAME.match(v.name) for v in model.variables) else None
         self.lengths = {v.name: v.length for v in model.variables}
-        self.names_memo: dict = {}  # ``fold``'s, of ``_names_in``
+        self.names_memo: dict = {}  # ``fold``'s, of ``names_below``
         self.tabulated_memo: dict = {}  # ``tabulated``'s
         self.vars: list[CspVariable] = []
         self.constraints: list[Constraint] = []
@@ -1416,7 +1417,7 @@ class _Builder:
         such an entry could be looked up."""
         s = self.s
         read = set()
-        for name in fold(e, _names_in, self.names_memo):
+        for name in fold(e, names_below, self.names_memo):
             if name in s.temps or name not in self.offsets:
                 return False
             base = self.offsets[name]
