@@ -89,6 +89,7 @@ def _spin_model(rel: str, defines: dict | None = None):
 def test_leader_trace_csp_is_the_same_without_the_shortcut(monkeypatch):
     """Spin's leader_trace.pml: 533 summands, some of them skipped; the same CSP."""
     model = _spin_model("leader_trace.pml")
+    monkeypatch.setattr(constraints, "SHARE_SUMMANDS", False)  # (each summand translated: calls counted)
     calls = []
     original = constraints._Builder.fault_relations
     monkeypatch.setattr(constraints._Builder, "fault_relations",
@@ -137,3 +138,59 @@ def test_edges_decode_as_before(n):
     rng = random.Random(n)
     codes = {(rng.randrange(1 << 20) << 32) | rng.randrange(1 << 32) for _ in range(n)}
     assert _decoded(codes) == tuple((c >> 32, c & 0xFFFFFFFF) for c in sorted(codes))
+
+
+# ---------------------------------------------------------------- shared translations
+# A summand that is an earlier one with state variables renamed, and a large guard conjunct
+# translated before (the atomic-turn condition every Promela guard carries), reuse the
+# earlier translation renamed (``constraints._Sharing``, ``_Builder.recorded``): the CSP must
+# be the one the summand-by-summand translation gives, texts and variable numbers included.
+
+
+def _shared_and_long(model, monkeypatch):
+    """The CSP with the shared translations and without, and how many were replayed."""
+    replays = []
+    for cls, name in ((constraints._Sharing, "_replay"), (constraints._Builder, "_replay_conjunct")):
+        original = getattr(cls, name)
+        monkeypatch.setattr(cls, name, lambda self, *a, _o=original, _n=name: replays.append(_n) or _o(self, *a))
+    monkeypatch.setattr(constraints, "SHARE_SUMMANDS", True)
+    fast = translate(model)
+    monkeypatch.setattr(constraints, "SHARE_SUMMANDS", False)
+    count = len(replays)
+    slow = translate(model)
+    assert len(replays) == count  # (the long way replays nothing)
+    return fast, slow, replays
+
+
+@pytest.mark.parametrize("make", ["dynamic", "spawning", "model"])
+def test_shared_translations_are_the_long_way_s(make, monkeypatch):
+    """Random Promela with several instances of a proctype (run at run time, given channels,
+    in atomic sequences): the same CSP either way, and some translations were replayed."""
+    from detect.errors import InputError
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+    from tests import promela_gen
+
+    kinds = set()
+    for seed in range(12):
+        try:
+            model = narrow(parse_text(getattr(promela_gen, make)(seed), "m.pml"))
+        except InputError:
+            continue
+        try:
+            fast, slow, replays = _shared_and_long(model, monkeypatch)
+        except constraints.TableTooLarge:
+            continue
+        assert fast == slow, seed
+        kinds.update(replays)
+    assert kinds, "nothing was replayed: the test would not see a wrong replay"
+
+
+@pytest.mark.parametrize("rel,kind", [("leader_trace.pml", "_replay"), ("Book_1991/p319.pml", "_replay_conjunct")])
+def test_spin_examples_shared_translations_are_the_long_way(rel, kind, monkeypatch):
+    """Spin's leader_trace.pml (7 instances of one proctype: summands replayed renamed) and
+    p319.pml (guards sharing a large conjunct: conjuncts replayed): the CSP is the
+    summand-by-summand one."""
+    fast, slow, replays = _shared_and_long(_spin_model(rel), monkeypatch)
+    assert fast == slow
+    assert kind in replays

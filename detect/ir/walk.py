@@ -255,3 +255,119 @@ def may_fault(e: Expr, sizes: Mapping[str, int], memo: Optional[dict] = None) ->
     if memo is not None:
         return fold(e, lambda x, below: faults(x) or any(below), memo)
     return any(faults(x) for x in subexpressions(e))
+
+
+# ---------------------------------------------------------------------------- renaming
+
+
+def shape(e: Expr, memo: dict[int, tuple[Expr, object]]) -> int:
+    """A hash of ``e`` with its names erased (variables and arrays alike): expressions that
+    differ only in the names they read have equal shapes.  ``memo`` as for ``fold``."""
+    return fold(e, lambda x, below: hash((type(x).__name__, _label(x), below)), memo)
+
+
+def _label(x: Expr) -> object:
+    """What of a node itself (not its children) besides names its shape keeps."""
+    if isinstance(x, Const):
+        return x.value
+    return getattr(x, "op", None)
+
+
+def program_shape(stmts: Iterable[Stmt], memo: dict) -> int:
+    """``shape`` of a program: its statements' kinds and their expressions' shapes."""
+    parts = []
+    for st in stmts:
+        if isinstance(st, Assign):
+            parts.append(("=", shape(st.target, memo), shape(st.value, memo)))
+        elif isinstance(st, If):
+            parts.append(("if", shape(st.cond, memo), program_shape(st.then, memo), program_shape(st.else_, memo)))
+        elif isinstance(st, While):
+            parts.append(("while", shape(st.cond, memo), program_shape(st.body, memo)))
+        elif isinstance(st, Assert):
+            parts.append(("assert", shape(st.cond, memo)))
+        else:
+            raise ModelError(f"unknown statement {st!r}")
+    return hash(tuple(parts))
+
+
+def names_below(x: Expr, below: tuple) -> frozenset:
+    """``fold``'s step for the names (variables and arrays) read in and below ``x``."""
+    own = x.name if isinstance(x, Name) else x.array if isinstance(x, Index) else None
+    out = frozenset().union(*below) if below else frozenset()
+    return out | {own} if own is not None else out
+
+
+class Renaming:
+    """Aligns expressions and programs that are equal up to a one-to-one renaming of the
+    names they read (variables and arrays alike), building the renaming as it goes.
+
+    ``pairs`` maps each name of the first side met so far to the second's.  Subtrees shared
+    by both sides (the same object, as front ends share guard parts) map their names to
+    themselves without being walked again; ``memo`` (node id -> names below, as ``fold``
+    keeps it) is meant to live as long as the expressions."""
+
+    def __init__(self, memo: dict[int, tuple[Expr, object]]):
+        self.pairs: dict[str, str] = {}
+        self._back: dict[str, str] = {}
+        self._memo = memo
+        self._seen: set[tuple[int, int]] = set()
+
+    def pair(self, a: str, b: str) -> bool:
+        """Record ``a -> b``; False when it contradicts a pair already recorded."""
+        return self.pairs.setdefault(a, b) == b and self._back.setdefault(b, a) == a
+
+    def expr(self, a: Expr, b: Expr) -> bool:
+        """Whether ``b`` is ``a`` renamed (extending ``pairs``)."""
+        stack = [(a, b)]
+        while stack:
+            x, y = stack.pop()
+            if x is y:
+                if not all(self.pair(n, n) for n in fold(x, names_below, self._memo)):
+                    return False
+                continue
+            key = (id(x), id(y))
+            if key in self._seen:
+                continue
+            self._seen.add(key)  # (both sides are kept alive by their models: ids stay unique)
+            t = type(x)
+            if t is not type(y):
+                return False
+            if t is Const:
+                if x.value != y.value:
+                    return False
+            elif t is Name:
+                if not self.pair(x.name, y.name):
+                    return False
+            elif t is Index:
+                if not self.pair(x.array, y.array):
+                    return False
+                stack.append((x.index, y.index))
+            else:
+                if getattr(x, "op", None) != getattr(y, "op", None):
+                    return False
+                stack.extend(zip(children(x), children(y)))
+        return True
+
+    def program(self, a: Sequence[Stmt], b: Sequence[Stmt]) -> bool:
+        """Whether program ``b`` is ``a`` renamed (assertion texts aside)."""
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if type(x) is not type(y):
+                return False
+            if isinstance(x, Assign):
+                if not (self.expr(x.target, y.target) and self.expr(x.value, y.value)):
+                    return False
+            elif isinstance(x, If):
+                if not (self.expr(x.cond, y.cond) and self.program(x.then, y.then)
+                        and self.program(x.else_, y.else_)):
+                    return False
+            elif isinstance(x, While):
+                if not (self.expr(x.cond, y.cond) and self.program(x.body, y.body)):
+                    return False
+            elif isinstance(x, Assert):
+                if not self.expr(x.cond, y.cond):
+                    return False
+            else:
+                raise ModelError(f"unknown statement {x!r}")
+        return True

@@ -55,7 +55,9 @@ from detect.ir import (
 )
 from detect.ir.pretty import show_expr
 from detect.ir.semantics import Env, Fault, apply_binary, apply_unary, evaluate
-from detect.ir.walk import children, statements, substitute
+from detect.ir.walk import (
+    Renaming, children, fold, names_below, program_shape, shape, statements, substitute,
+)
 
 PRE, POST, LOCAL, AUX = "pre", "post", "local", "aux"
 #: Most operands of one n-ary ``&&``/``||`` constraint (its table has 2^n rows).
@@ -267,6 +269,14 @@ class _Builder:
         self.offsets = slot_offsets(model)
         self.sizes = {v.name: v.length for v in model.variables if v.size is not None}
         self.faulting_memo: dict = {}  # ``may_fault``'s, over this model's shared guard parts
+        self.overlap_memo: dict = {}  # ``_overlap``'s
+        self.sizes_memo: dict = {}  # ``fold``'s, of ``_size``
+        # guard conjuncts as translated: ``recorded``'s (None: translate each one)
+        self.conjuncts: "dict | None" = {} if SHARE_SUMMANDS and not any(
+            _OWN_NAME.match(v.name) for v in model.variables) else None
+        self.lengths = {v.name: v.length for v in model.variables}
+        self.names_memo: dict = {}  # ``fold``'s, of ``names_below``
+        self.tabulated_memo: dict = {}  # ``tabulated``'s
         self.vars: list[CspVariable] = []
         self.constraints: list[Constraint] = []
         self.frames: list[tuple[int, int]] = []
@@ -497,8 +507,8 @@ class _Builder:
         self.emit_function(list(operands), fn, t, f"{self.vars[t].name} = {text}", () if total else ctx, gate,
                            results)
         if total:
-            self._learn(t, operands, fn)
-            self.define(t, operands, fn, start)
+            self._learn(t, operands, fn, results)
+            self.define(t, operands, fn, start, results)
             self.s.direct[t] = (tuple(operands), fn)
         else:
             self.shadow(t, operands, fn)
@@ -569,22 +579,29 @@ class _Builder:
         own = {o: frozenset(v for v in self.dom(o) if bool(v) == nonzero)}
         return _meet(own, self.s.facts.get((o, nonzero), {}))
 
-    def _learn(self, t: int, operands, fn) -> None:
+    def _learn(self, t: int, operands, fn, results: "dict | None" = None) -> None:
         """Record what ``t = fn(*operands)`` (total) implies when ``t`` is nonzero or zero,
-        for a function of one variable (``x == 3``, ``!b``, ``bool(x)``)."""
+        for a function of one variable (``x == 3``, ``!b``, ``bool(x)``); ``results`` as
+        ``define`` takes them."""
         variables = {o for o in operands if not isinstance(o, K)}
         if len(variables) != 1:
             return
         x = variables.pop()
         by_truth = {True: set(), False: set()}
-        # (one argument list refilled per value: a generator per value was a tenth of the
-        # translation of Spin's leader.pml)
-        args = [None if o == x else o.value for o in operands]
         where = [k for k, o in enumerate(operands) if o == x]
-        for v in self.dom(x):
-            for k in where:
-                args[k] = v
-            by_truth[bool(fn(*args))].add(v)
+        if results is not None and len(where) == 1:
+            # x in one place, constants elsewhere: one entry of ``results`` per value of x
+            k = where[0]
+            for values, r in results.items():
+                by_truth[bool(r)].add(values[k])
+        else:
+            # (one argument list refilled per value: a generator per value was a tenth of the
+            # translation of Spin's leader.pml)
+            args = [None if o == x else o.value for o in operands]
+            for v in self.dom(x):
+                for k in where:
+                    args[k] = v
+                by_truth[bool(fn(*args))].add(v)
         for truth, values in by_truth.items():
             implied = {x: frozenset(values)}
             if values and all(v != 0 for v in values):
@@ -723,15 +740,16 @@ class _Builder:
                 getters.append(lambda bv, key=operator.itemgetter(*ids), table=table: table[key(bv)])
         return bases, getters
 
-    def define(self, t: int, operands, f, start: int) -> None:
+    def define(self, t: int, operands, f, start: int, results: "dict | None" = None) -> None:
         """Record that ``t = f(*operands)`` (total) is defined by the constraints from
         position ``start`` on (removable when nothing reads ``t``), and ``t``'s table over
-        its bases when they are few (``_composed``)."""
+        its bases when they are few (``_composed``); ``results``: ``f``'s values over the
+        product of the operands' domains, when the caller has them (``function``)."""
         if not self.s.faulting:  # (the fault relation's body is sliced by ``_slice``)
             for pos in range(start, len(self.s.constraints)):
                 if t in self.s.constraints[pos].scope:
                     self.s.defining[pos] = t
-        table = self._table(t, operands, f)
+        table = self._table(t, operands, f, results=results)
         if table is not None:
             self.s.defs[t] = table
         if any(o in self.s.shadow_only for o in operands if not isinstance(o, K)):
@@ -739,18 +757,46 @@ class _Builder:
         elif table is not None:
             self.s.shadow[t] = table
 
-    def _table(self, t: int, operands, f, defs: "dict | None" = None, default=None):
+    def _table(self, t: int, operands, f, defs: "dict | None" = None, default=None, results=None):
         """``(bases, table)`` of ``t = f(*operands)`` over the bases of ``operands``
         (``_composed`` over ``defs``), or None; where ``f`` faults, ``default`` (None: no
-        table at all)."""
+        table at all).  ``results``: ``f``'s values (no ``Fault``) on the product of the
+        operands' domains, read instead of calling ``f``."""
         composed = self._composed(operands, defs=defs)
         if composed is None:
             return None
         bases, getters = composed
-        if list(bases) == list(operands) and not any(o in (self.s.defs if defs is None else defs)
-                                                     for o in operands):
+        own = not any(o in (self.s.defs if defs is None else defs) for o in operands)
+        if list(bases) == list(operands) and own:
             getters = None  # each operand its own base: the row holds the arguments
+        if results is not None and own and len(bases) == sum(not isinstance(o, K) for o in operands):
+            # Distinct variables and constants, none with a definition: the bases' product is
+            # the operands' (a constant has one value), in the same order, so the table is
+            # ``results`` with the constants' columns left out.  (Computing it again was a
+            # fifth of the translation of Spin's leader.pml.)
+            columns = [j for j, o in enumerate(operands) if not isinstance(o, K)]
+            if len(columns) == len(operands):
+                table = dict(results)
+            else:
+                table = {tuple(values[j] for j in columns): r for values, r in results.items()}
+            if set(table.values()) <= set(self.vars[t].domain):
+                return tuple(bases), table
+            return None
         table = {}
+        if results is not None and getters is not None:
+            # the operands' values from the bases', then ``results``, not ``f``, read (a total
+            # function's: no ``Fault`` among them)
+            lookup = results.get
+            try:
+                for bv in itertools.product(*(self.vars[b].domain for b in bases)):
+                    args = tuple([get(bv) for get in getters])
+                    value = lookup(args, _ABSENT)
+                    table[bv] = f(*args) if value is _ABSENT else value
+            except (Fault, KeyError, IndexError):
+                return None
+            if set(table.values()) <= set(self.vars[t].domain):
+                return tuple(bases), table
+            return None
         try:
             for bv in itertools.product(*(self.vars[b].domain for b in bases)):
                 try:
@@ -1012,7 +1058,7 @@ class _Builder:
             return t
         if isinstance(e, (Unary, Binary, Ite)) and (
                 not (isinstance(e, Binary) and (e.op in ("&&", "||") or e.op in _COMMUTATIVE))
-                or _operands_overlap(_chain_operands(e))):
+                or self._overlap(e)):
             t = self.tabulated(e, ctx)
             if t is not None:
                 return t
@@ -1043,6 +1089,15 @@ class _Builder:
             b = self.term(e.else_, ctx + (self.negate(c),))
             return self.phi(c, a, b)
         raise ValueError(f"unknown expression {e!r}")
+
+    def _overlap(self, e: Binary) -> bool:
+        """``_operands_overlap`` of the chain ``e``, once per expression object: every guard
+        of a Promela model carries the same atomic-turn condition (a third of the chains
+        Spin's leader.pml translates, each walked in full)."""
+        hit = self.overlap_memo.get(id(e))
+        if hit is None:
+            hit = self.overlap_memo[id(e)] = (e, _operands_overlap(_chain_operands(e)))  # (e kept: its id stays its)
+        return hit[1]
 
     def tabulated(self, e: Expr, ctx):
         """``e`` as ONE function constraint over the values it reads, or None.
@@ -1087,19 +1142,16 @@ class _Builder:
             rows *= len(values)
         if rows > TABULATE_ROWS:
             return None
-        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(leaves)}
-        body = substitute(e, names)
-
-        def value(scope):
-            return evaluate(body, Env(self.model, {}, [], scope))
-
         order = list(leaves)
-        computed = {}  # the leaves' values -> e's value, evaluated once each
-        for values in itertools.product(*(leaves[leaf] for leaf in order)):
-            try:
-                computed[values] = value({names[leaf].name: v for leaf, v in zip(order, values)})
-            except Fault:
-                return None  # partial: translated by structure, each fault where it occurs
+        # e's values depend on e and its leaves' values only: computed once per expression
+        # object (the atomic-turn condition every guard carries, Spin's leader.pml)
+        key = (id(e), tuple(leaves[leaf] for leaf in order))
+        hit = self.tabulated_memo.get(key)
+        if hit is None or hit[0] is not e:
+            hit = self.tabulated_memo[key] = (e,) + self._tabulate(e, order, leaves)
+        _, names, value, computed = hit
+        if computed is None:
+            return None  # partial: translated by structure, each fault where it occurs
         operands = {leaf: self.term(leaf, ctx) for leaf in order}
         inputs = list(dict.fromkeys(o for o in operands.values() if not isinstance(o, K)))
         position = {o: n for n, o in enumerate(inputs)}
@@ -1112,6 +1164,24 @@ class _Builder:
             return value({names[leaf].name: v for leaf, v in zip(order, key)})
 
         return self.function(inputs, fn, show_expr(e), ctx)
+
+    def _tabulate(self, e: Expr, order: list, leaves: dict) -> tuple:
+        """``(leaf names, evaluation, values)`` for ``tabulated``: ``e`` with its leaves
+        renamed, evaluated over their names' values, and its value for every combination of
+        the leaves' values (None where it faults on one)."""
+        names = {leaf: Name(f"\0{n}") for n, leaf in enumerate(order)}
+        body = substitute(e, names)
+
+        def value(scope):
+            return evaluate(body, Env(self.model, {}, [], scope))
+
+        computed = {}  # the leaves' values -> e's value, evaluated once each
+        for values in itertools.product(*(leaves[leaf] for leaf in order)):
+            try:
+                computed[values] = value({names[leaf].name: v for leaf, v in zip(order, values)})
+            except Fault:
+                return names, value, None
+        return names, value, computed
 
     def _total_read_values(self, x: Index, ctx):
         """The values ``x`` may read when it can never fault and its subscript is a
@@ -1278,6 +1348,13 @@ class _Builder:
             self.require(e.left, ctx)
             self.require(e.right, ctx)
             return
+        if not ctx and self.conjuncts is not None and fold(e, _size, self.sizes_memo) >= CONJUNCT_NODES:
+            self.recorded(e)
+            return
+        self._require(e, ctx)
+
+    def _require(self, e: Expr, ctx) -> None:
+        """``require`` of a conjunct (no ``&&`` at its top)."""
         negated = False
         inner = e
         if isinstance(e, Unary) and e.op == "!" and isinstance(e.operand, Binary):
@@ -1293,6 +1370,126 @@ class _Builder:
             return
         o = self.term(e, ctx)
         self.emit([o], lambda x: x != 0, show_expr(e), ctx)
+
+    # ------------------------------------------------------------------ shared conjuncts
+    def recorded(self, e: Expr) -> None:
+        """``_require(e, ())`` for a large guard conjunct, replayed where it was recorded.
+
+        Every guard of a Promela model carries the same atomic-turn condition (over every
+        process's location: Spin's leader.pml, 533 summands, two thirds of its constraints).
+        Translated where the summand's state is *pristine* for ``e`` (``_pristine``), it
+        depends on ``e``, the translation mode and the domains only: it reads the summand's
+        state through the state variables ``e`` names, each still its pre-state variable,
+        and through cache entries keyed by operands, none of which over those pre-state
+        variables alone exists but pure ones (a ``prune`` of them, a one-operand context), so
+        every other operand it meets is one it made.  Its additions (variables, constraints, cache
+        and fact entries, definitions, fault points) are then the recorded ones with the
+        recording's fresh variables renumbered to fresh ones in the same order, and their
+        names (in texts too) made this summand's, as ``_Sharing`` renames."""
+        s = self.s
+        key = (e, s.faulting)
+        record = self.conjuncts.get(key)
+        if not self._pristine(e):
+            self._require(e, ())
+            return
+        if record is not None:
+            self._replay_conjunct(record)
+            return
+        before = (len(self.vars), len(s.constraints), len(s.ctx_cache), len(s.reads), len(s.facts),
+                  len(s.defs), len(s.shadow), len(s.direct), len(s.defining), len(s.points), set(s.shadow_only))
+        partial, s.partial = s.partial, False
+        self._require(e, ())
+        mark, start, *sizes, shadow_only = before
+        tails = [tuple(itertools.islice(d.items(), n, None)) for d, n in
+                 zip((s.ctx_cache, s.reads, s.facts, s.defs, s.shadow, s.direct, s.defining), sizes)]
+        record = _Conjunct(
+            s.index, mark, tuple(self.vars[mark:]), tuple(s.constraints[start:]), start, *tails,
+            tuple(s.points[sizes[-1]:]), tuple(t for t in s.shadow_only if t not in shadow_only), s.partial)
+        state, top = 2 * len(self.slots), len(self.vars)
+        if all(o is None or isinstance(o, K) or o < state or mark <= o < top for o in _recorded_operands(record)):
+            self.conjuncts[key] = record  # (else not as ``_pristine`` promised: not recorded)
+        s.partial = partial or s.partial
+
+    def _pristine(self, e: Expr) -> bool:
+        """Whether ``e`` reads state variables only, each still its pre-state variable, and
+        no cache entry over those pre-state variables alone holds an operand made before
+        (see ``recorded``): ``e``'s translation meets no other operand but its own, so only
+        such an entry could be looked up."""
+        s = self.s
+        read = set()
+        for name in fold(e, names_below, self.names_memo):
+            if name in s.temps or name not in self.offsets:
+                return False
+            base = self.offsets[name]
+            for k in range(base, base + self.lengths[name]):
+                if s.cur[k] != self.pre[k]:
+                    return False
+                read.add(self.pre[k])
+
+        def over_state(operands) -> bool:
+            return all(o is None or isinstance(o, K) or o in read for o in operands)
+
+        for key, value in s.ctx_cache.items():
+            if not key or not isinstance(key[0], str):
+                if len(key) > 1 and over_state(key):
+                    return False  # a context conjunction made before
+            elif key[0] == "function" and over_state(key[1]):
+                return False
+            elif key[0] == "checked" and over_state((key[1], key[3])):
+                return False
+        return not any(over_state((i,) + tuple(o for _, o in elements)) for _, i, elements in s.reads)
+
+    def _replay_conjunct(self, r: "_Conjunct") -> None:
+        s = self.s
+        base = len(self.vars)
+        shift = base - r.mark
+        mark = r.mark
+        # (a recorded conjunct reads only state variables, below ``mark``, and its own)
+
+        def v(x):
+            return x + shift if x >= mark else x
+
+        def o(x):
+            return x if x is None or isinstance(x, K) or x < mark else x + shift
+
+        def ops(xs):
+            return tuple([x if x is None or isinstance(x, K) or x < mark else x + shift for x in xs])
+
+        names = {}
+        for k, var in enumerate(r.variables):
+            name = _renamed_variable(var, r.summand, s.index, r.mark + k, base + k)
+            names[var.name] = name
+            self.vars.append(CspVariable(name, var.domain, var.role, var.slot, s.index, var.fault))
+        start = len(s.constraints)
+        index, text = s.index, _Sharing._text
+        s.constraints.extend([Constraint(
+            tuple([x + shift if x >= mark else x for x in c.scope]), c.tuples, index, text(c.text, names),
+            c.guard and (v(c.guard[0]),) + c.guard[1:], c.fault, c.gate, c.relation) for c in r.constraints])
+        for key, value in r.ctx_cache:
+            if not isinstance(key[0], str):
+                s.ctx_cache[ops(key)] = o(value)
+            elif key[0] == "function":
+                s.ctx_cache[(key[0], ops(key[1])) + key[2:]] = v(value)
+            elif key[0] == "prune":
+                s.ctx_cache[("prune",) + ops(key[1:])] = ops(value)
+            else:  # "checked"
+                s.ctx_cache[(key[0], o(key[1]), key[2], o(key[3]))] = v(value)
+        for (array, i, elements), t in r.reads:
+            s.reads[(array, o(i), tuple((k, o(x)) for k, x in elements))] = v(t)
+        for (t, truth), implied in r.facts:
+            s.facts[(v(t), truth)] = {v(x): values for x, values in implied.items()}
+        for t, (bases, table) in r.defs:
+            s.defs[v(t)] = (ops(bases), table)
+        for t, (bases, table) in r.shadow:
+            s.shadow[v(t)] = (ops(bases), table)
+        for t, (operands, fn) in r.direct:
+            s.direct[v(t)] = (ops(operands), fn)
+        for pos, t in r.defining:
+            s.defining[pos - r.start + start] = v(t)
+        for ctx, operands, test, kind in r.points:
+            s.points.append((ops(ctx), ops(operands), test, kind))
+        s.shadow_only.update(v(t) for t in r.shadow_only)
+        s.partial = s.partial or r.partial
 
     # ------------------------------------------------------------------ statements
     def run(self, stmts: Sequence[Stmt], ctx) -> None:
@@ -1527,9 +1724,9 @@ class _Builder:
             del self.vars[mark:]
             return ()
         kept = _slice(self.s.constraints[:body], roots, [c for _, point in points for c in point])
-        self.constraints.extend(replace(c, fault=0) for c in kept)
+        self.constraints.extend(_in_fault(c, 0) for c in kept)
         for r, (_, point) in enumerate(points, 1):
-            self.constraints.extend(replace(c, fault=r) for c in point)
+            self.constraints.extend(_in_fault(c, r) for c in point)
         return tuple(kind for kind, _ in points)
 
     def init(self) -> None:
@@ -1555,22 +1752,306 @@ class _Builder:
                 ))
 
 
+#: Translate a summand that is an earlier one with state variables renamed (the same step of
+#: another instance of a process) by renaming the earlier one's translation (``_Sharing``);
+#: tests turn it off to check that the CSP is the same without.
+SHARE_SUMMANDS = True
+
+#: Most summands of one shape kept to rename (each later one of that shape is compared with
+#: each): many alike that are no renamings of each other would otherwise cost n^2 / 2.
+TEMPLATES = 2
+#: Comparisons after which renaming stops when fewer than a quarter found one.
+GIVE_UP_AFTER = 64
+
+#: A name as the constraints' texts show it: the texts are renamed token by token.
+_TOKEN = re.compile(r"[A-Za-z_][\w.]*(?:!\.[\w.]+)?")
+#: Names the translation gives its own variables (``s12.t345``, ``s12!.x``): no model name
+#: may look like one for texts to be renamed token by token.
+_OWN_NAME = re.compile(r"s\d+!?\.")
+
+
+#: Guard conjuncts of at least this many nodes are translated once and replayed
+#: (``_Builder.recorded``).
+CONJUNCT_NODES = 24
+
+
+def _recorded_operands(r: "_Conjunct"):
+    """Every variable a ``_Conjunct`` names, wherever its additions hold one."""
+    for c in r.constraints:
+        yield from c.variables
+    for key, value in r.ctx_cache:
+        if not isinstance(key[0], str):
+            yield from key
+            yield value
+        elif key[0] == "function":
+            yield from key[1]
+            yield value
+        elif key[0] == "prune":
+            yield from key[1:]
+            yield from value
+        else:  # "checked"
+            yield from (key[1], key[3], value)
+    for (_, i, elements), t in r.reads:
+        yield from (i, t)
+        yield from (x for _, x in elements)
+    for (t, _), implied in r.facts:
+        yield t
+        yield from implied
+    for t, (bases, _) in r.defs + r.shadow:
+        yield t
+        yield from bases
+    for t, (operands, _) in r.direct:
+        yield t
+        yield from operands
+    for _, t in r.defining:
+        yield t
+    for ctx, operands, _, _ in r.points:
+        yield from ctx
+        yield from operands
+    yield from r.shadow_only
+
+
+def _size(x: Expr, below: tuple) -> int:
+    return 1 + sum(below)
+
+
+@dataclass(frozen=True)
+class _Conjunct:
+    """What translating a guard conjunct added to summand ``summand``'s state: its variables
+    from ``mark`` on, its constraints (the first at position ``start``), the new entries of
+    its caches, facts, definitions and fault points, and whether it met a partial operation
+    (``_Builder.recorded``)."""
+
+    summand: int
+    mark: int
+    variables: tuple
+    constraints: tuple
+    start: int
+    ctx_cache: tuple
+    reads: tuple
+    facts: tuple
+    defs: tuple
+    shadow: tuple
+    direct: tuple
+    defining: tuple
+    points: tuple
+    shadow_only: tuple
+    partial: bool
+
+
+@dataclass(frozen=True)
+class _Part:
+    """What translating one half of a summand (its steps, or its fault relation) added to the
+    builder: its new variables from index ``mark`` on, its constraints, and its result (the
+    steps: why the summand is dead or None; the fault relation: its points' kinds)."""
+
+    mark: int
+    variables: tuple[CspVariable, ...]
+    constraints: tuple[Constraint, ...]
+    result: object
+    #: the steps: ``_Summand.partial``, and the slots not framed
+    partial: bool = False
+    changed: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class _Template:
+    """A summand translated the long way; ``faults`` None where its fault relation was skipped."""
+
+    index: int
+    summand: Summand
+    steps: _Part
+    faults: "_Part | None"
+
+
+class _Sharing:
+    """Summand translation with reuse (internal to ``translate``).
+
+    Invariant: the CSP is the one ``_Builder.summand`` and ``fault_relations`` give summand by
+    summand.  A summand B equal to an earlier template A up to a one-to-one renaming ρ of the
+    state variables it reads and writes (``Renaming``: same structure, constants, locals and
+    temporaries; each renamed variable of the same domain and length as its image) translates
+    to A's constraints with ρ applied to the pre- and post-state variables, A's private
+    variables replaced by fresh ones in the same order, and the names in texts renamed: the
+    translation reads a state variable only through its name, its domain and length, and the
+    order of variable numbers (sorted contexts, the newest scope variable), which ρ keeps
+    when it keeps the order of the variables' slots (checked), while fresh variables keep
+    their relative order and stay above every state variable.  Spin's leader.pml at N=3
+    translates 7 instances of one proctype, each of 72 summands: one is translated, six are
+    renamed (issue 28)."""
+
+    def __init__(self, b: "_Builder", enabled: bool):
+        self.b = b
+        self.enabled = enabled and not any(_OWN_NAME.match(v.name) for v in b.model.variables)
+        self.variables = {v.name: v for v in b.model.variables}
+        self.shapes: dict = {}  # ``shape``'s memo
+        self.names: dict = {}  # ``Renaming``'s memo
+        self.templates: dict = {}  # shape key -> templates
+        self.attempts = self.hits = 0  # comparisons with a template, and renamings found
+
+    def translate(self, i: int, s: Summand) -> tuple:
+        """``(why dead or None, fault kinds)`` of summand ``i``, its constraints added."""
+        if not self.enabled:
+            return self._fresh(i, s, None)
+        key = (tuple(loc.domain for loc in s.locals), shape(s.guard, self.shapes),
+               tuple(shape(a, self.shapes) for a in s.event.args), program_shape(s.program, self.shapes))
+        for t in self.templates.get(key, ()):
+            self.attempts += 1
+            renamed = self._renaming(t.summand, s)
+            if renamed is not None:
+                done = self._replay(t, i, s, *renamed)
+                if done is not None:
+                    self.hits += 1
+                    return done
+        if self.attempts >= GIVE_UP_AFTER and self.hits * 4 < self.attempts:
+            # Summands alike in shape that are mostly no renamings of each other (each
+            # guard reads every other process's location: LTL/mobile2.pml, 8,489 summands,
+            # 16 renamings in 55,000 comparisons): comparing costs more than it saves.
+            self.enabled = False
+        return self._fresh(i, s, key)
+
+    def _fresh(self, i: int, s: Summand, key) -> tuple:
+        b = self.b
+        mark, start, framed = len(b.vars), len(b.constraints), len(b.frames)
+        why = b.summand(i, s)
+        partial = b.s.partial
+        kept = {k for _, k in b.frames[framed:]}
+        steps = _Part(mark, tuple(b.vars[mark:]), tuple(b.constraints[start:]), why, partial,
+                      frozenset(k for k in range(len(b.slots)) if k not in kept))
+        faults = None
+        if self._needs_faults(why, partial, s):
+            mark, start = len(b.vars), len(b.constraints)
+            kinds = b.fault_relations(i, s)
+            faults = _Part(mark, tuple(b.vars[mark:]), tuple(b.constraints[start:]), kinds)
+        if key is not None and len(self.templates.setdefault(key, [])) < TEMPLATES:
+            self.templates[key].append(_Template(i, s, steps, faults))
+        return why, faults.result if faults else ()
+
+    def _needs_faults(self, why, partial: bool, s: Summand) -> bool:
+        # (a summand whose fault relation would be empty skips the translation's second half)
+        return not (why is None and not partial and FAULTS_FROM_STEPS and self.b.never_faults(s))
+
+    def _renaming(self, a: Summand, s: Summand):
+        """``(slot map, name map)`` taking summand ``a`` to ``s`` (see the class), or None."""
+        if a.locals != s.locals or len(a.event.args) != len(s.event.args):
+            return None
+        r = Renaming(self.names)
+        if not (r.expr(a.guard, s.guard) and all(r.expr(x, y) for x, y in zip(a.event.args, s.event.args))
+                and r.program(a.program, s.program)):
+            return None
+        offsets = self.b.offsets
+        local = {loc.name for loc in a.locals}
+        touched, renamed = [], {}
+        for x, y in r.pairs.items():
+            if _OWN_NAME.match(x) or _OWN_NAME.match(y):
+                return None
+            if x != y:
+                if x not in offsets or y not in offsets or x in local or y in local \
+                        or not (_TOKEN.fullmatch(x) and _TOKEN.fullmatch(y)) or x.isalpha() or y.isalpha():
+                    return None  # (an alphabetic name could be a word of a text)
+                vx, vy = self.variables[x], self.variables[y]
+                if vx.domain != vy.domain or vx.size != vy.size:
+                    return None
+                renamed[x] = y
+            if x in offsets and x not in local:
+                touched.append((offsets[x], offsets[y], self.variables[x].length))
+        touched.sort()
+        if any(p[1] >= q[1] for p, q in zip(touched, touched[1:])):
+            return None  # ρ would reorder the variables' numbers
+        return {x + j: y + j for x, y, n in touched for j in range(n)}, renamed
+
+    def _replay(self, t: _Template, i: int, s: Summand, slots: dict, renamed: dict):
+        """Add ``t``'s translation renamed to summand ``i`` (see the class); None, nothing
+        added, where some part of it falls outside what a renaming covers."""
+        b = self.b
+        steps = self._renamed(t.steps, t.index, i, len(b.vars), slots, renamed)
+        if steps is None:
+            return None
+        variables, constraints = steps
+        why = t.steps.result
+        if why is not None:
+            why = self._text(why, renamed)
+        elif not t.steps.changed <= slots.keys():
+            return None
+        b.vars.extend(variables)
+        b.constraints.extend(constraints)
+        if why is None:
+            changed = {slots[k] for k in t.steps.changed}
+            b.frames.extend((i, k) for k in range(len(b.slots)) if k not in changed)
+        if not self._needs_faults(why, t.steps.partial, s):
+            return why, ()
+        faults = None if t.faults is None else self._renamed(t.faults, t.index, i, len(b.vars), slots, renamed)
+        if faults is None:
+            return why, b.fault_relations(i, s)
+        b.vars.extend(faults[0])
+        b.constraints.extend(faults[1])
+        return why, t.faults.result
+
+    def _renamed(self, part: _Part, a: int, i: int, base: int, slots: dict, renamed: dict):
+        """``part`` of summand ``a`` as summand ``i``'s: its variables (the first numbered
+        ``base``) and constraints; None where it reads a slot ``slots`` does not map or
+        names a variable unlike the translation's own names."""
+        n = len(self.b.slots)
+        names = dict(renamed)
+        variables = []
+        for k, var in enumerate(part.variables):
+            name = _renamed_variable(var, a, i, part.mark + k, base + k)
+            if name is None or var.summand != a or not _TOKEN.fullmatch(var.name):
+                return None
+            names[var.name] = name
+            variables.append(CspVariable(name, var.domain, var.role, var.slot, i, var.fault))
+        top = part.mark + len(part.variables)
+
+        def number(v: int) -> int:
+            if part.mark <= v < top:
+                return base + v - part.mark
+            slot = v if v < n else v - n
+            if v >= 2 * n or slot not in slots:
+                raise KeyError(v)
+            return slots[slot] + (v - slot)
+
+        try:
+            constraints = [
+                Constraint(tuple(number(v) for v in c.scope), c.tuples, i, self._text(c.text, names),
+                           c.guard and (number(c.guard[0]),) + c.guard[1:], c.fault, c.gate, c.relation)
+                for c in part.constraints]
+        except KeyError:
+            return None
+        return variables, constraints
+
+    @staticmethod
+    def _text(text: str, names: dict) -> str:
+        return _TOKEN.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def _renamed_variable(var: CspVariable, a: int, i: int, old: int, new: int) -> "str | None":
+    """The name the translation of summand ``i`` gives the variable it makes in place of
+    ``var`` (numbered ``old``, made by summand ``a``'s), numbered ``new``."""
+    if var.role == AUX:
+        prefix, number = f"s{a}.", str(old)
+        if var.name.startswith(prefix) and var.name.endswith(number) and len(var.name) > len(prefix) + len(number):
+            return f"s{i}.{var.name[len(prefix):-len(number)]}{new}"
+    elif var.role == LOCAL:
+        head = f"s{a}"
+        if var.name.startswith((head + ".", head + "!.")):
+            return f"s{i}{var.name[len(head):]}"
+    return None
+
+
 def translate(model: SequentialModel, table_limit: int = 100_000, relations: bool = True) -> Csp:
     """The CSP of ``model`` (see the module docstring for the exactness invariant); without
     ``relations``, a comparison too wide for a table is ``TableTooLarge`` (as it once was)."""
     b = _Builder(model, table_limit, relations)
+    sharing = _Sharing(b, SHARE_SUMMANDS)
     dead = []
     present = []
     faulting = []
     for i, s in enumerate(model.summands):
-        why = b.summand(i, s)
+        why, kinds = sharing.translate(i, s)
         if why is None:
             present.append(i)
         else:
             dead.append((i, why))
-        if why is None and not b.s.partial and FAULTS_FROM_STEPS and b.never_faults(s):
-            continue  # (its fault relation would be empty: the translation's second half saved)
-        kinds = b.fault_relations(i, s)
         if kinds:
             faulting.append((i, kinds))
     b.s = None
@@ -1583,11 +2064,11 @@ def translate(model: SequentialModel, table_limit: int = 100_000, relations: boo
     keep = [v for v in range(len(b.vars)) if v in used]
     renumber = {v: i for i, v in enumerate(keep)}
     variables = tuple(b.vars[v] for v in keep)
-    constraints = tuple(
-        Constraint(tuple(renumber[v] for v in c.scope), c.tuples, c.summand, c.text,
+    constraints = tuple([
+        Constraint(tuple([renumber[v] for v in c.scope]), c.tuples, c.summand, c.text,
                    c.guard and (renumber[c.guard[0]],) + c.guard[1:], c.fault, c.gate, c.relation)
         for c in b.constraints
-    )
+    ])
     return Csp(
         variables=variables,
         constraints=constraints,
@@ -1631,6 +2112,11 @@ def _without_constant_auxiliaries(constraints: list, variables: Sequence[CspVari
             result.append(replace(c, scope=tuple(c.scope[j] for j in keep), tuples=tuples))
         # else: () allowed, the constraint always holds
     return result
+
+
+def _in_fault(c: Constraint, r: int) -> Constraint:
+    """``replace(c, fault=r)``, without ``replace``'s field-by-field introspection."""
+    return Constraint(c.scope, c.tuples, c.summand, c.text, c.guard, r, c.gate, c.relation)
 
 
 def _live(constraints: list, defining: dict, read: set) -> list:
@@ -1736,6 +2222,9 @@ def _checked_kind(what: str) -> str:
 def _same(a: int, b: int) -> bool:
     """The relation of a copy (``emit`` lists its tuples without enumerating the product)."""
     return a == b
+
+
+_ABSENT = object()  # (a key missing from a table)
 
 
 def _memo(fn, results: dict):
