@@ -76,6 +76,12 @@ REFUSED = [
      "syntax error: saw 'inline name'"),
     ("global named like a proctype", "active proctype P() { skip }\nbyte P;\n", 2, 6,
      "syntax error: saw 'process name'"),
+    ("parameter named like its proctype", "proctype P(byte P) { skip }\ninit { run P(1) }\n", 1, 17,
+     "syntax error: saw 'process name'"),
+    ("local in init named like a proctype", "proctype P() { skip }\ninit {\n byte P; run P() }\n", 3, 7,
+     "syntax error: saw 'process name'"),
+    ("global chan array, local byte", "chan c[2] = [1] of { byte };\nactive proctype P() {\n byte c; c = 1 }\n",
+     3, 7, "redeclaration of 'c'"),
 ]
 
 # models Spin accepts that declare one name more than once (or look as if they did)
@@ -84,6 +90,14 @@ ACCEPTED = [
     ("local, then a global of its name", "active proctype P() {\n byte r; r = 1 }\nbyte r;\ninit { r = 2 }\n"),
     ("a field named like a local", "typedef R { byte r };\nR x;\nactive proctype P() {\n byte r; r = 1; x.r = r }\n"),
     ("a local named like a later proctype", "active proctype P() { byte Q; Q = 1 }\nactive proctype Q() { skip }\n"),
+    ("a local named like a later mtype constant", "active proctype P() {\n byte a; a = 1 }\nmtype = { a };\n"),
+    ("a local named like a later typedef", "active proctype P() {\n byte R; R = 1 }\ntypedef R { byte x };\n"),
+    ("a local named like an mtype subtype", "mtype:fruit = { apple };\nactive proctype P() {\n byte fruit; "
+     "fruit = 1 }\n"),
+    ("a local named like another proctype's parameter", "proctype Q(byte r) { skip }\nactive proctype P() {\n"
+     " byte r; r = 1; run Q(r) }\n"),
+    ("an inline's parameter named like a global", "byte x;\ninline f(x) { x = 1 }\nactive proctype P() { byte y; "
+     "f(y) }\n"),
 ]
 
 # Spin accepts these; we still refuse them ("declared twice"): an inline's local declared again
