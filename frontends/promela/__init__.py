@@ -27,7 +27,7 @@ from detect.errors import InputError
 
 from frontends.kit import read_source
 
-from frontends.promela import claim, ltl
+from frontends.promela import claim, ltl, scopes
 from frontends.promela.lower import ATOMIC, PID_SUFFIX, lower_with_storage
 from frontends.promela.preprocess import preprocess
 from frontends.promela.syntax import parse_program
@@ -69,6 +69,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
             p, line = pre.origin(err.line)
             raise InputError(err.message, p or path, line, err.column) from None
         raise
+    scopes.check(program, lambda message, pos: InputError(message, *_origin(pre, path, pos)))
     name = Path(path).stem if path else "model"
     stored, model, wide = lower_with_storage(program, pre, path, name, max_procs, non_progress)
     facts = ir.DomainFacts(
@@ -95,6 +96,12 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
             if not (ltl_name and a.kind == "ltl")))
     ir.validate(model)
     return model
+
+
+def _origin(pre, path: str, pos) -> tuple:
+    """``(file, line, column)`` of ``pos`` (in the preprocessed text) in the user's file."""
+    p, line = pre.origin(pos.line)
+    return p or path, line, pos.column
 
 
 def load(path: str | Path, defines: Mapping[str, object] | None = None,
