@@ -44,6 +44,8 @@ EXAMPLES = {
     "others": ("abp", "arbiter", "cache3", "dp4", "dpnew", "newcache3"),
 }
 _MELVER = "github melver/cmurphi @ 5d4a4267884277f52c4a1503bb3e3b83d0ae3855"
+_EDDY = ("reconstructed from the generated C++ github patrickschultz/Eddy_Murphi_Original @ "
+         "4965a3bddf2f00ea079a87c0f9098ff3105af464, ex/others/{}.C")
 #: Where each model of ``--ex`` was read (the ``search`` tool's code index: a GitHub path, or
 #: an index file id where the index names no repository) and the first 16 hex digits of the
 #: SHA-256 of the copy the recorded table used.  The copies kept the code and the ``-- File:``
@@ -63,6 +65,18 @@ SOURCES = {
     # whole file, comments included (58,535 of the index's 58,560 characters: whitespace
     # inside comments may differ)
     "dash/eadash.m": (f"{_MELVER}, ex/dash/eadash.m", "bc4635ec0ab327ea"),
+    # code unchanged; comments shortened (88,819 characters in the index)
+    "sym/adash.m": ("code index file 1551313317", "2842cddedf380356"),
+    # Not found as text.  Derived, and checked against the C++ Eddy_Murphi 3.2.4 generated from
+    # the originals (github patrickschultz/Eddy_Murphi_Original @ 4965a3bd, ex/...C):
+    # adashbug is adash.m with ``bug1: true`` (adashbug.C declares ``mu_bug1 = 1`` and is
+    # adash.C's length but for the name); dp4, abp and arbiter were rewritten from their .C
+    # until CMurphi 5.4 generates the same declarations, rule and start state code from them.
+    "sym/adashbug.m": ("derived: sym/adash.m with bug1: true (Eddy_Murphi_Original ex/sym/adashbug.C)",
+                       "d1341cf5da81b0c5"),
+    "others/dp4.m": (_EDDY.format("dp4"), "9ec95f15845b0884"),
+    "others/abp.m": (_EDDY.format("abp"), "f23da35cc09e9da6"),
+    "others/arbiter.m": (_EDDY.format("arbiter"), "2e74738c2e5494b3"),
 }
 #: Constants lowered where CMurphi needs minutes at the file's own values.
 #: By ``folder/file`` (``sym/cache3.m`` and ``others/cache3.m`` are two models).
@@ -135,7 +149,8 @@ def _sources(ex: str, files: list[str], work: Path) -> list[Path]:
 
 
 #: Our options per model beyond the defaults (``folder/file``).
-OPTIONS = {"others/newcache3.m": ("--memory-limit", "6G"), "dash/eadash.m": ("--memory-limit", "6G")}
+OPTIONS = {"others/newcache3.m": ("--memory-limit", "6G"), "dash/eadash.m": ("--memory-limit", "6G"),
+           "sym/adash.m": ("--memory-limit", "6G"), "sym/adashbug.m": ("--memory-limit", "6G")}
 
 
 def _ours(path: Path, defines: dict, reduce: bool, timeout: float, cpu: int = 0):

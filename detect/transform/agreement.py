@@ -29,38 +29,59 @@ from detect.ir import (
 from detect.ir.walk import statements
 
 
+class _Terms:
+    """Hash-consed terms: a term is an int naming a node (a tuple whose sub-terms are ints),
+    equal terms the same int.  Comparing or hashing a term is then O(1), where nested tuples
+    were compared and hashed through the whole tree below them, shared sub-terms again at
+    every use: on CMurphi's adash.m (2 x 3 x 3 channels of 6 messages, variable-index writes)
+    the merges after each branch took minutes."""
+
+    def __init__(self):
+        self.ids: dict = {}
+        self.nodes: list = []
+
+    def __call__(self, *node) -> int:
+        i = self.ids.get(node)
+        if i is None:
+            i = self.ids[node] = len(self.nodes)
+            self.nodes.append(node)
+        return i
+
+
 class _Step:
     """One summand's program evaluated to terms (internal to ``agreeing_slots``)."""
 
-    def __init__(self, model: SequentialModel, offsets: dict, rep: Sequence[int], fresh):
-        self.model, self.offsets, self.fresh = model, offsets, fresh
-        self.cur = {k: ("pre", r) for k, r in enumerate(rep)}
+    def __init__(self, model: SequentialModel, offsets: dict, rep: Sequence[int], terms: _Terms, fresh):
+        self.model, self.offsets, self.t, self.fresh = model, offsets, terms, fresh
+        self.cur = {k: terms("pre", r) for k, r in enumerate(rep)}
         self.temps: dict = {}
 
     def term(self, e: Expr):
+        t = self.t
         if isinstance(e, Const):
-            return ("const", e.value)
+            return t("const", e.value)
         if isinstance(e, Name):
             if e.name in self.temps:
                 return self.temps[e.name]
             if e.name in self.offsets:
                 return self.cur[self.offsets[e.name]]
-            return ("local", e.name)
+            return t("local", e.name)
         if isinstance(e, Index):
             var = self.model.variable(e.array)
             base = self.offsets[e.array]
             index = self.term(e.index)
-            if index[0] == "const":
-                k = index[1]
-                return self.cur[base + k] if 0 <= k < var.length else next(self.fresh)
-            return ("read", index, tuple(self.cur[base + k] for k in range(var.length)))
+            node = t.nodes[index]
+            if node[0] == "const":
+                k = node[1]
+                return self.cur[base + k] if 0 <= k < var.length else self.fresh()
+            return t("read", index, tuple(self.cur[base + k] for k in range(var.length)))
         if isinstance(e, Unary):
-            return ("unary", e.op, self.term(e.operand))
+            return t("unary", e.op, self.term(e.operand))
         if isinstance(e, Binary):
-            return ("binary", e.op, self.term(e.left), self.term(e.right))
+            return t("binary", e.op, self.term(e.left), self.term(e.right))
         if isinstance(e, Ite):
-            return ("ite", self.term(e.cond), self.term(e.then), self.term(e.else_))
-        return next(self.fresh)
+            return t("ite", self.term(e.cond), self.term(e.then), self.term(e.else_))
+        return self.fresh()
 
     def run(self, stmts: Sequence[Stmt]) -> None:
         for st in stmts:
@@ -76,13 +97,15 @@ class _Step:
                 var = self.model.variable(target.array)
                 base = self.offsets[target.array]
                 index = self.term(target.index)
-                if index[0] == "const":
-                    if 0 <= index[1] < var.length:
-                        self.cur[base + index[1]] = value
+                node = self.t.nodes[index]
+                if node[0] == "const":
+                    if 0 <= node[1] < var.length:
+                        self.cur[base + node[1]] = value
                     continue
+                t = self.t
                 for k in range(var.length):
-                    self.cur[base + k] = ("ite", ("binary", "==", index, ("const", k)), value,
-                                          self.cur[base + k])
+                    self.cur[base + k] = t("ite", t("binary", "==", index, t("const", k)), value,
+                                           self.cur[base + k])
             elif isinstance(st, If):
                 c = self.term(st.cond)
                 cur0, temps0 = dict(self.cur), dict(self.temps)
@@ -90,8 +113,9 @@ class _Step:
                 cur1, temps1 = self.cur, self.temps
                 self.cur, self.temps = dict(cur0), dict(temps0)
                 self.run(st.else_)
-                self.cur = {k: a if a == self.cur[k] else ("ite", c, a, self.cur[k]) for k, a in cur1.items()}
-                self.temps = {n: a if a == self.temps[n] else ("ite", c, a, self.temps[n])
+                t = self.t
+                self.cur = {k: a if a == self.cur[k] else t("ite", c, a, self.cur[k]) for k, a in cur1.items()}
+                self.temps = {n: a if a == self.temps[n] else t("ite", c, a, self.temps[n])
                               for n, a in temps1.items() if n in self.temps}
             elif isinstance(st, While):
                 # Whatever the loop writes is unknown after it (each slot on its own).
@@ -101,9 +125,9 @@ class _Step:
                     if name in self.offsets:
                         var = self.model.variable(name)
                         for k in range(var.length):
-                            self.cur[self.offsets[name] + k] = next(self.fresh)
+                            self.cur[self.offsets[name] + k] = self.fresh()
                     else:
-                        self.temps[name] = next(self.fresh)
+                        self.temps[name] = self.fresh()
             elif isinstance(st, Assert):
                 continue
             else:
@@ -124,7 +148,11 @@ def agreeing_slots(model: SequentialModel, candidates: "Sequence[int] | None" = 
             start.setdefault((slots[k].domain, inits[k][0]), []).append(k)
     classes = [c for c in start.values() if len(c) > 1]
     counter = itertools.count()
-    fresh = (("unknown", n) for n in counter)
+    terms = _Terms()
+
+    def fresh() -> int:
+        return terms("unknown", next(counter))
+
     while classes:
         rep = list(range(len(slots)))
         for c in classes:
@@ -132,7 +160,7 @@ def agreeing_slots(model: SequentialModel, candidates: "Sequence[int] | None" = 
                 rep[k] = c[0]
         refined = classes
         for summand in model.summands:
-            step = _Step(model, offsets, rep, fresh)
+            step = _Step(model, offsets, rep, terms, fresh)
             step.run(summand.program)
             split = []
             for c in refined:
