@@ -130,12 +130,9 @@ def creations(started: list[Graph], graph_of: Callable[[str], Graph], bound: int
     run_pids: dict[S.Run, set[int]] = {}
     in_use: dict[tuple[str, int], set[int]] = {}
     try:
-        start = []
-        for pid, g in enumerate(started):
-            start.append((g.name, shape(g).cls.get(g.entry, INERT)))
-        first = (tuple(start), None)
-        seen = {first}
-        todo = [first]
+        initial = (tuple((g.name, shape(g).cls.get(g.entry, INERT)) for g in started), None)
+        seen = {initial}
+        todo = [initial]
         while todo:
             procs, holder = todo.pop()
             movers = range(len(procs)) if holder is None else (holder,)
@@ -172,8 +169,7 @@ def creations(started: list[Graph], graph_of: Callable[[str], Graph], bound: int
                         todo.append(nxt)
     except _GiveUp:
         return None
-    holders = frozenset(in_use)
-    return Creations({r: frozenset(v) for r, v in run_pids.items()}, holders,
+    return Creations({r: frozenset(v) for r, v in run_pids.items()}, frozenset(in_use),
                      {k: frozenset(v) for k, v in in_use.items()})
 
 
