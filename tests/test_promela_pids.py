@@ -198,3 +198,13 @@ def test_mobile1_counts_as_spin():
     """32,668 states as Spin (about 20 CPU s)."""
     path = _mobile1()
     assert our_counts(path.read_text(), str(path), max_procs=11) == Counts(32668, False)
+
+
+def test_past_the_limit_every_pid_is_possible(monkeypatch):
+    """Where the analysis gives up (``pids.LIMIT``), a run may give every pid, as before
+    it: more slots, and the counts are Spin's all the same."""
+    text, stored, error = VARYING[3]
+    slots = len(_model(text).processes)
+    monkeypatch.setattr(pids, "LIMIT", 1)
+    assert len(_model(text).processes) > slots
+    assert our_counts(text) == Counts(stored, error)

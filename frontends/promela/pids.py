@@ -36,7 +36,7 @@ from frontends.promela import syntax as S
 from frontends.promela.cfg import Graph, Transition
 
 #: abstract states explored before the analysis gives up (each is cheap: a tuple of pairs)
-LIMIT = 50_000
+LIMIT = 20_000
 #: collapsed locations (``Graph`` locations are non-negative)
 INERT = -1
 MAY_END = -2
