@@ -610,7 +610,7 @@ class Translator:
         full = self.occupied(slots.bound - 1)
         if overflow:
             out.append((full, (Assert(FALSE, slots.overflow()),)))
-        if slots.creations is not None:
+        if slots.creations is not None and not (overflow and given == list(range(slots.first, slots.bound))):
             # ``pids.creations`` over-approximates: this never holds in a reachable state,
             # but should the analysis miss a case, the model says so rather than block
             missed = neg(disj(*[g for g, _ in out]))
