@@ -33,6 +33,8 @@ channels and channels chosen at run time); ``iterating(seed)`` adds Spin 6's ``f
 proctypes and ``run``, ``set_priority``, ``get_priority``, ``_priority``).  ``unset(seed)``
 operates on ``chan`` variables that may name no channel and jumps with ``goto`` inside
 ``d_step``; ``timed_claimed(seed)`` puts ``timeout`` and ``d_step`` in ``spin_claimed``'s claims.
+``creating(seed)`` has processes create processes in orders that vary (the pid analysis,
+``frontends/promela/pids.py``).
 """
 from __future__ import annotations
 
