@@ -33,6 +33,8 @@ channels and channels chosen at run time); ``iterating(seed)`` adds Spin 6's ``f
 proctypes and ``run``, ``set_priority``, ``get_priority``, ``_priority``).  ``unset(seed)``
 operates on ``chan`` variables that may name no channel and jumps with ``goto`` inside
 ``d_step``; ``timed_claimed(seed)`` puts ``timeout`` and ``d_step`` in ``spin_claimed``'s claims.
+``creating(seed)`` has processes create processes in orders that vary (the pid analysis,
+``frontends/promela/pids.py``).
 """
 from __future__ import annotations
 
@@ -1480,3 +1482,98 @@ def deleted(seed: int) -> str:
     if second:
         lines.append(f"active proctype Rd2() {{ chan z; byte v; end: do :: hub?z -> {'; '.join(ops('z'))} od }}")
     return "\n".join(lines) + "\n"
+
+
+def creating(seed: int) -> str:
+    """A random model whose processes create processes in an order that varies (issue 28's
+    pid analysis, ``frontends/promela/pids.py``): proctypes ``X0 .. X3``, each run only by
+    the active roots and by lower-numbered ones (so recursion is bounded), inside or
+    outside ``atomic``, after steps that may block inside it (a guard, a rendezvous or
+    buffered send or receive, a ``provided`` clause), after an ``if`` with ``else``, in
+    both options of an ``if``, in a bounded loop, under ``unless``; processes end (pids
+    and channel numbers are reused), wait at an end label, or loop there for good.  Pids and channel
+    numbers are stored in globals (``p = run``, ``_pid``, ``held = mine``), so states
+    where they differ are told apart.  At most 8 processes run at once (``--max-procs``'
+    default): the worst case, every run taken, is counted before a model is returned."""
+    r = random.Random(seed * 59 + 2833)
+    while True:
+        text, size = _creating(r)
+        if size <= 8:
+            return text
+
+
+def _creating(r: random.Random) -> tuple[str, int]:
+    """One draw of ``creating``: the model and the most processes it may have at once."""
+    n = r.randint(2, 4)
+    lines = ["byte g0, g1, p0, p1, p2;", f"chan k = [{r.choice([0, 0, 1])}] of {{ byte }};", "chan held;"]
+    size: dict[int, int] = {}  # processes an Xi may amount to, itself included
+
+    def run(i: int, made: list) -> str:
+        j = r.randrange(i + 1, n) if i + 1 < n else None
+        if j is None:
+            return "g1++"
+        made.append(j)
+        return r.choice([f"run X{j}()", f"p{r.randrange(3)} = run X{j}()"])
+
+    def blocking(mine: bool) -> str:
+        options = ["g0 > 0", "k!_pid", "k?g0", "_nr_pr < 5", "g1 == 0"]
+        if mine:
+            options.append("mine?[1]")
+        return r.choice(options)
+
+    def step(i: int, made: list, mine: bool) -> str:
+        kind = r.randrange(10)
+        if kind < 4:
+            return run(i, made)
+        if kind < 6:
+            return f"{blocking(mine)} -> {r.choice(['g0 = _pid', 'g1++', 'skip'])}"
+        if kind == 6:
+            return f"if :: {run(i, made)} :: {r.choice(['g0 = 1', 'skip'])} fi"
+        if kind == 7:
+            return f"if :: g1 > 0 -> skip :: else -> {run(i, made)} fi"
+        if kind == 8 and mine:
+            return r.choice(["held = mine", "mine!1", "mine?_"])
+        return r.choice(["g0 = _pid", "g1 = (g1 + 1) % 3", "skip"])
+
+    def body(i: int, made: list, mine: bool) -> str:
+        out = [] if i >= 0 else [r.choice(["", "atomic { "]) + run(i, made) + "; " + run(i, made)]
+        if out and out[0].startswith("atomic"):
+            out[0] += " }"
+        for _ in range(r.randint(1, 3)):
+            seq = "; ".join(step(i, made, mine) for _ in range(r.randint(1, 3)))
+            shape = r.randrange(8)
+            if shape < 5:
+                seq = f"atomic {{ {seq} }}"
+            elif shape == 5:
+                before = len(made)
+                inner = step(i, made, mine)
+                made.extend(made[before:])  # the loop below runs it twice
+                seq = f"do :: v < 2 -> v++; {inner} :: else -> break od"
+            elif shape == 6:
+                seq = f"{{ {seq} }} unless {{ g0 == 3 -> {run(i, made)} }}"
+            out.append(seq)
+        ending = r.random()
+        if ending < 0.2:
+            out.append(f"end: {blocking(False)} -> skip")
+        elif ending < 0.7:  # never ends, whatever the data: its pid stays in use
+            out.append("end: do :: g0 == 9 od")
+        return "; ".join(out)
+
+    procs = []
+    for i in reversed(range(n)):
+        mine = r.random() < 0.5
+        made: list = []
+        text = body(i, made, mine)
+        size[i] = 1 + sum(size[j] for j in made)
+        provided = f" provided (g0 != {r.randrange(1, 4)})" if r.random() < 0.2 else ""
+        local = "chan mine = [1] of { byte }; " if mine else ""
+        procs.append(f"proctype X{i}(){provided} {{ {local}byte v; {text} }}")
+    lines += reversed(procs)
+    roots = r.randint(1, 2)
+    total = 0
+    for a in range(roots):
+        made = []
+        text = body(-1, made, False)
+        total += 1 + sum(size[j] for j in made)
+        lines.append(f"active proctype R{a}() {{ byte v; {text} }}")
+    return "\n".join(lines) + "\n", total

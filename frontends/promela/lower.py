@@ -50,7 +50,7 @@ from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
                                      claim_timeouts, cycle_assertions, np_claim, product)
 from frontends.promela.normal import alternatives, normal_guard
-from frontends.promela import pointsto, rvpoll
+from frontends.promela import pids, pointsto, rvpoll
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
 ATOMIC = "_atomic"
@@ -594,7 +594,8 @@ class Translator:
         if slots is None:
             raise self.low.error("run is supported only in init's start-up sequence", st.pos)
         out = []
-        for pid in range(slots.first, slots.bound):
+        given, overflow = slots.pids(st)
+        for pid in given:
             target = slots.holder(st.proctype, pid)
             # a channel parameter is the same channel in every run (a constant of the
             # instance), or a variable given the channel's identity here
@@ -607,7 +608,16 @@ class Translator:
             if st.target is not None:  # p = run P(): the new pid
                 start += (self.assign(st.target, Const(pid), ctx),)
             out.append((fresh, start))
-        out.append((self.occupied(slots.bound - 1), (Assert(FALSE, slots.overflow()),)))
+        full = self.occupied(slots.bound - 1)
+        if overflow:
+            out.append((full, (Assert(FALSE, slots.overflow()),)))
+        if slots.creations is not None and not (overflow and given == list(range(slots.first, slots.bound))):
+            # ``pids.creations`` over-approximates: this never holds in a reachable state,
+            # but should the analysis miss a case, the model says so rather than block
+            missed = neg(disj(*[g for g, _ in out]))
+            if fold(missed) != FALSE:
+                out.append((missed, (Assert(FALSE, f"internal error: run {st.proctype}() gives a pid the "
+                                                   f"pid analysis (frontends/promela/pids.py) did not foresee"),)))
         return out
 
     def nr_pr(self) -> Expr:
@@ -2594,9 +2604,19 @@ class ProcessSlots:
     first: int
     bound: int
     holders: tuple[tuple[tuple[str, int], Instance], ...]
+    #: ``pids.creations`` of the model (None: not known, every pid is possible)
+    creations: Optional[pids.Creations] = None
 
     def holder(self, proctype: str, pid: int) -> Instance:
         return dict(self.holders)[(proctype, pid)]
+
+    def pids(self, st: S.Run) -> tuple[list[int], bool]:
+        """The pids ``st`` may give below the bound, and whether it may find them all in
+        use (the overflow fault)."""
+        if self.creations is None:
+            return list(range(self.first, self.bound)), True
+        given = self.creations.run_pids.get(st, frozenset())
+        return sorted(p for p in given if self.first <= p < self.bound), any(p >= self.bound for p in given)
 
     def overflow(self) -> str:
         if self.bound == SPIN_MAX_PROCS:
@@ -2641,17 +2661,36 @@ def dynamic_slots(low: Lowering, instances: list, runs: list, graph, max_procs: 
             instances[first - 1].graph.entry):
         first -= 1
     proctypes = list(dict.fromkeys(st.proctype for _, st in runs))
+    found = creations(low, instances, graph, bound)
     holders: dict = {(i.proctype, i.pid): i for i in instances if i.pid >= first}
     for name in proctypes:
         pdecl = low.proctypes[name]
         args = tuple(_fixed_channel(low, name, k, [st for _, st in runs if st.proctype == name])
                      if p.type == "chan" else None for k, p in enumerate(pdecl.params))
         for pid in range(first, bound):
+            if found is not None and (name, pid) not in found.holders:
+                continue  # no run gives this proctype this pid
             if (name, pid) not in holders:
                 inst = Instance(name, pid, f"{name}_{pid}", f"{name}[{pid}]", graph(name, pdecl.body), args, False)
                 holders[(name, pid)] = inst
                 instances.append(inst)
-    return ProcessSlots(first, bound, tuple(holders.items()))
+    return ProcessSlots(first, bound, tuple(holders.items()), found)
+
+
+def creations(low: Lowering, instances: list, graph, bound: int) -> Optional[pids.Creations]:
+    """``pids.creations`` of the model whose processes ``instances`` run from the start."""
+    counts: dict = {}
+
+    def channels(g: Graph, pid: int) -> int:
+        if (g.name, pid) not in counts:
+            counts[(g.name, pid)] = _local_channels(g, low, {"_pid": pid})
+        return counts[(g.name, pid)]
+
+    prioritised = find_node(low.program, lambda n: isinstance(n, S.SetPriority) or isinstance(
+        n, (S.Run, S.Proctype)) and n.priority is not None) is not None
+    blockable = frozenset(name for name, p in low.proctypes.items() if p.provided is not None)
+    return pids.creations([i.graph for i in instances], lambda name: graph(name, low.proctypes[name].body),
+                          bound, channels, not prioritised, blockable)
 
 
 def _fixed_channel(low: Lowering, proctype: str, k: int, runs: list) -> Optional[Channel]:
@@ -2703,10 +2742,14 @@ def slot_channel_bases(low: Lowering, instances: list, slots: ProcessSlots) -> d
     out: dict[str, tuple] = {}
     base = len(low.channels) + 1  # the globals, declared by now
     offset: list = []
+    in_use = slots.creations.channels_in_use if slots.creations is not None else {}
     for pid in sorted(holders):
         for inst in holders[pid]:
             if not inst.running and counts[inst.owner]:
-                out[inst.owner] = (base, tuple(offset))
+                known = in_use.get((inst.proctype, pid), ())
+                # one number of channels in use whenever it is created (``pids``): a constant
+                out[inst.owner] = (len(low.channels) + 1 + min(known), ()) if len(known) == 1 \
+                    else (base, tuple(offset))
         sizes = {counts[i.owner] for i in holders[pid]}
         if len(sizes) == 1:
             base += sizes.pop()
