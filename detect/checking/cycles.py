@@ -497,6 +497,38 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
     return False, len(graph.states), "", "", (), None
 
 
+def _fair_moves(model: SequentialModel, condition, fairness: WeakFairness, compiled=None
+                ) -> Callable[[State, int], list[tuple[State, int, object]]]:
+    """``(state, j) -> [(target, counter after, step), ...]``: pan -f's Rules 1-3 on each
+    step of ``state`` with fairness counter ``j`` (-1: no round open, else the processes
+    served so far in the order ``fairness.processes`` is read backwards; faulting steps
+    left out).  Shared by the Python search and the native search's lasso (``runtime.c``'s
+    ``ndfs_fair_successors`` is the same rules in C)."""
+    served_of = served_by_steps(model, fairness, compiled)
+    n = len(fairness.processes)
+    order = list(reversed(range(n)))
+
+    def moves(state: State, j: int) -> list[tuple[State, int, object]]:
+        counted, turn, steps = served_of(state)
+        if counted:
+            if j == -1 and condition(state):
+                j = 0
+            elif j == n:
+                j = -1
+        out = []
+        for step, served in steps:
+            if step.target is None:
+                continue
+            jj = j
+            if jj >= 0 and turn:
+                while jj < n and order[jj] in served:
+                    jj += 1
+            out.append((step.target, jj, step))
+        return out
+
+    return moves
+
+
 def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
                                      timeout: Optional[float], memory_limit: Optional[int], interruptible: bool
                                      ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
@@ -510,7 +542,8 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
     (Rule 2).  A fair acceptance cycle is a cycle through a node with every process served
     where the claim is to move (pan's seed, ``checkcycles``): a cyclic strongly connected
     component of the unfolded graph holding one.  The lasso takes, from each state, a step
-    that serves what the cycle needs (another process's step to the same state may not)."""
+    that serves what the cycle needs (another process's step to the same state may not).
+    The native explorer's nested search (``_native_fair_cycle``) is the same construction."""
     bound = state_bound(model, max_states)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
                             interruptible=interruptible)
@@ -522,33 +555,17 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
             return None, states, f"more than {states:,} unreduced states; {advice}", stopped_by, (), None
         return None, states, f"stopped after {states:,} unreduced states; {advice}", stopped_by, (), None
     compiled = compile_model(model)
-    served_of = served_by_steps(model, fairness, compiled)
+    all_moves = _fair_moves(model, condition, fairness, compiled)
     n = len(fairness.processes)
-    order = list(reversed(range(n)))
     position = {s: k for k, s in enumerate(graph.states)}
-    facts = []
-    for s in graph.states:
-        counted, turn, steps = served_of(s)
-        facts.append((counted, turn, [(position[step.target], served, step) for step, served in steps
-                                      if step.target is not None]))
+    turns = _predicates(model, (fairness.system_turn,))[0]
     node = _Numbering()
     keys = node.keys
     successors: list[frozenset[int]] = []
 
     def moves(k: int, j: int):
-        """``(target, counter after, step)`` for each step from node ``(k, j)`` (Rules 1-3)."""
-        counted, turn, steps = facts[k]
-        if counted:
-            if j == -1 and condition(graph.states[k]):
-                j = 0
-            elif j == n:
-                j = -1
-        for t, served, step in steps:
-            jj = j
-            if jj >= 0 and turn:
-                while jj < n and order[jj] in served:
-                    jj += 1
-            yield t, jj, step
+        """``(target's index, counter after, step)`` for each step from node ``(k, j)``."""
+        return [(position[t], jj, step) for t, jj, step in all_moves(graph.states[k], j)]
 
     initial = frozenset(node((k, -1)) for k in sorted(graph.initial))
     while len(successors) < len(keys):
@@ -559,7 +576,8 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
         k, j = keys[len(successors)]
         successors.append(frozenset(node((t, jj)) for t, jj, _ in moves(k, j)))
     for component in cyclic_components(successors):
-        seed = next((v for v in sorted(component) if keys[v][1] == n and not facts[keys[v][0]][1]), None)
+        seed = next((v for v in sorted(component) if keys[v][1] == n and not turns(graph.states[keys[v][0]])),
+                    None)
         if seed is not None:
             path, loop_from = lasso(successors, initial, component, seed)
             trace = [TraceStep(None, graph.states[keys[path[0]][0]])]
@@ -570,22 +588,64 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
     return False, len(graph.states), "", "", (), None
 
 
+def _native_fair_cycle(model: SequentialModel, condition, fairness: WeakFairness, index: int,
+                       max_states: Optional[int], timeout: Optional[float], memory_limit: Optional[int],
+                       interruptible: bool, explored: int, engine: Optional[str]
+                       ) -> Optional[tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]]:
+    """``_fair_acceptance_cycle_unreduced``'s answer from the native nested search over the
+    states with pan's fairness counter (``runtime.c``, ``nx_ndfs_new_fair``: packed states, a
+    colour byte per (state, counter), no slot budget, stopping at the first fair cycle), or
+    None where it does not run (as ``_native_cycle``: engine ``python``, ``auto`` after a
+    small exploration, no compiler, facts C cannot read).  The lasso's steps are chosen,
+    as in Python, among those that take the counter where the search went."""
+    from detect.statespace import native
+
+    choice = native.engine_choice(engine)
+    if choice == "python" or (choice == "auto" and explored <= native.AUTO_THRESHOLD):
+        return None
+    try:
+        out = native.acceptance_cycle_native(model, index, max_states=max_states, timeout=timeout,
+                                             memory_limit=memory_limit, interruptible=interruptible, fair=True)
+    except native.NativeUnavailable:
+        return None
+    states, stopped = out["states"], out["stopped"]
+    if stopped:
+        what = stop_advice(stopped, None, "")
+        lead = "more than" if stopped == MAX_STATES else "stopped after"
+        return (None, states, f"{lead} {states:,} unreduced states (nested depth-first search with the fairness "
+                f"counter, {out['memory_bytes']:,} bytes held); {what}", stopped, (), None)
+    if not out["found"]:
+        return False, states, "", "", (), None
+    moves = _fair_moves(model, condition, fairness)
+    path, counters = out["path"], out["counters"]
+    trace = [TraceStep(None, path[0])]
+    for (s, j), (t, jj) in zip(zip(path, counters), zip(path[1:], counters[1:])):
+        step = next(step for u, k, step in moves(s, j) if (u, k) == (t, jj))
+        trace.append(TraceStep(step.event, step.target, step.summand, tuple(step.binding)))
+    return True, states, "", "", tuple(trace), out["loop_from"]
+
+
 def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quotient: Optional[Quotient],
-                  notes: list, max_states: int, timeout: Optional[float], memory_limit: Optional[int],
-                  interruptible: bool) -> AssertionResult:
+                  notes: list, max_states: Optional[int], timeout: Optional[float], memory_limit: Optional[int],
+                  interruptible: bool, explored: int = 0, engine: Optional[str] = None) -> AssertionResult:
     """The verdict of acceptance assertion ``i`` (condition ``cond``) under weak fairness, on
-    the annotated quotient where ``quotient`` allows, else unreduced (a note in ``notes``)."""
+    the annotated quotient where ``quotient`` allows, else unreduced (a note in ``notes``):
+    there by the native nested search where the engine allows (``_native_fair_cycle``:
+    ``max_states`` None is no bound), else in Python (``max_states`` default 1,000,000)."""
     a = model.assertions[i]
     use, why_not = quotient, ""
     if quotient is not None and not quotient.invariant(i):
         use, why_not = None, "the accepting states are not (known to be) invariant under the symmetry group"
     elif quotient is not None and (not quotient.slot_maps or fairness_of(quotient.model) is None):
         use, why_not = None, "the group's action on processes is not known"
+    bound = max_states or 1_000_000
     try:
         where = (model, cond, facts) if use is None else (
             use.model, compile_model(use.model).conditions[i], fairness_of(use.model))
-        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
-            *where, max_states, timeout, memory_limit, interruptible, use)
+        native = None if use is not None else _native_fair_cycle(
+            model, cond, facts, i, max_states, timeout, memory_limit, interruptible, explored, engine)
+        cycle, states, why, stopped_by, trace, loop_from = native or _fair_acceptance_cycle(
+            *where, bound, timeout, memory_limit, interruptible, use)
     except (NotASymmetry, NotProcessPermuting, ir.ModelError) as e:
         # (ModelError: the detection's model lost a variable the fairness facts read)
         use, why_not = None, ("the group does not permute whole processes"
@@ -593,8 +653,9 @@ def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quo
                               "a generator does not map who moves where onto itself"
                               if isinstance(e, NotASymmetry) else
                               "the reduced model lacks what fairness reads")
-        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
-            model, cond, facts, max_states, timeout, memory_limit, interruptible)
+        cycle, states, why, stopped_by, trace, loop_from = _native_fair_cycle(
+            model, cond, facts, i, max_states, timeout, memory_limit, interruptible, explored, engine
+        ) or _fair_acceptance_cycle(model, cond, facts, bound, timeout, memory_limit, interruptible)
     if why_not:
         notes.append(f"assert {a.text}: under weak fairness, {why_not}; fair cycles looked for without "
                      "reduction")
@@ -632,8 +693,8 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
             continue
         facts = fairness_of(model) if weak_fairness else None
         if facts is not None:
-            verdicts[i] = _fair_verdict(model, i, cond, facts, quotient, notes, max_states or 1_000_000, timeout,
-                                        memory_limit, interruptible)
+            verdicts[i] = _fair_verdict(model, i, cond, facts, quotient, notes, max_states, timeout,
+                                        memory_limit, interruptible, result.states, engine)
             continue
         use, why_not = quotient, ""
         if quotient is not None:
