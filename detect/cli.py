@@ -929,7 +929,9 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     def explore_one(seq, stage: str, detect_on=None):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection (made
         on ``detect_on``, default ``seq``: see ``unsorted_reading``)."""
-        from detect.checking.cycles import check_acceptance, first_acceptance_cycle, stopped_at_cycle, with_verdicts
+        from detect.checking.cycles import (FirstSearch, check_acceptance, first_acceptance_cycle, stopped_at_cycle,
+                                            with_verdicts)
+        from detect.statespace.native import AUTO_THRESHOLD
         from detect.checking.reduce import acceptance_quotient
 
         detection = (run_detection(detect_on or seq, "auto", table_limit, domain_states, show_progress=not as_json,
@@ -939,18 +941,23 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
         run.enter(stage)
         run.arm(grace=EXPLORATION_GRACE)
-        first, holds = None, {}
+        searched = FirstSearch()
         if not weak_fairness and distributed is None:
             # an acceptance cycle found on the fly ends the run, as pan -a's first error does
-            first, holds = first_acceptance_cycle(seq, max_states, timeout=run.remaining(),
-                                                  memory_limit=memory_limit, interruptible=True, engine=explorer)
+            searched = first_acceptance_cycle(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
+                                              interruptible=True, engine=explorer)
+        first, holds = searched.found, searched.holds
+        # auto's probe showed a large model: the unreduced exploration need not explore its
+        # first states in Python again before going native
+        engine = ("native" if searched.large and strategy == "none"
+                  and (max_states is None or max_states > AUTO_THRESHOLD) else explorer)
         with progress_bar(not as_json and sys.stderr.isatty()) as update:
             try:
                 # (after a first cycle: no exploration, only the reducer for the report)
                 reduced = explore_reduced(seq, strategy, detection=detection,
                                           max_states=max_states if first is None else 0,
                                           timeout=run.remaining(), progress=update, check=not trust_symmetry,
-                                          explorer=explorer, memory_limit=memory_limit, workers=workers,
+                                          explorer=engine, memory_limit=memory_limit, workers=workers,
                                           distributed=distributed)
             except (ReductionError, DistributedUnavailable) as e:
                 raise Failure(f"{model}: {e}") from None
@@ -961,7 +968,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness,
-            engine=explorer))
+            engine=explorer, graph=searched.graph))
         reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)

@@ -46,8 +46,8 @@ from detect import ir
 from detect.ir import SequentialModel, WeakFairness
 from detect.statespace.compile import compile_model
 from detect.statespace.compile import State
-from detect.statespace.explore import (AssertionResult, CanonicalUndecided, Exploration, NotASymmetry, TraceStep,
-                                      reachable_graph, state_bound, trace_between)
+from detect.statespace.explore import (AssertionResult, CanonicalUndecided, Exploration, NotASymmetry,
+                                      ReachableGraph, TraceStep, reachable_graph, state_bound, trace_between)
 from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
@@ -191,7 +191,8 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
 
 def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[int], timeout: Optional[float],
                       memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None,
-                      index: Optional[int] = None, explored: int = 0, engine: Optional[str] = None
+                      index: Optional[int] = None, explored: int = 0, engine: Optional[str] = None,
+                      graph: Optional[ReachableGraph] = None
                       ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
     """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not);
     with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``).
@@ -199,7 +200,9 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[in
     ``index``: the assertion whose condition ``condition`` is; given, the native nested search
     (``_native_cycle``) looks where the ``engine`` allows (``explored``: the states the exploration
     before found, which makes ``auto`` choose it).  Else the graph is built in Python, bounded by
-    ``max_states`` (default 1,000,000) and the slot budget."""
+    ``max_states`` (default 1,000,000) and the slot budget -- unless ``graph``, the model's
+    whole unreduced graph (``first_acceptance_cycle``'s probe), is given and within them:
+    it is not built again."""
     if index is not None:
         native = _native_cycle(model, index, max_states, timeout, memory_limit, interruptible, quotient, explored,
                                engine)
@@ -208,10 +211,11 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[in
     max_states = max_states or 1_000_000
     kind = "unreduced" if quotient is None else "reduced"
     bound = state_bound(model, max_states)
-    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
-                            interruptible=interruptible,
-                            canonicalise=quotient.canonicalise if quotient else None,
-                            symmetries=quotient.generators if quotient else ())
+    if graph is None or quotient is not None or not graph.complete or len(graph.states) > bound.states:
+        graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                                interruptible=interruptible,
+                                canonicalise=quotient.canonicalise if quotient else None,
+                                symmetries=quotient.generators if quotient else ())
     stopped_by = stop_reason(graph, bound)
     if stopped_by:
         advice = stop_advice(stopped_by, bound, "while looking for cycles")
@@ -656,6 +660,14 @@ def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quo
         cycle, states, why, stopped_by, trace, loop_from = _native_fair_cycle(
             model, cond, facts, i, max_states, timeout, memory_limit, interruptible, explored, engine
         ) or _fair_acceptance_cycle(model, cond, facts, bound, timeout, memory_limit, interruptible)
+    if use is not None and cycle is None and stopped_by in (MAX_STATES, SLOT_BUDGET) and max_states is None:
+        # the annotated quotient is built in Python, within the default budget: past it, the
+        # unreduced product by the nested search in C (packed states, no slot budget)
+        native = _native_fair_cycle(model, cond, facts, i, None, timeout, memory_limit, interruptible,
+                                    max(states, explored), engine)
+        if native is not None:
+            use, why_not = None, f"the annotated quotient passed {states:,} states"
+            cycle, states, why, stopped_by, trace, loop_from = native
     if why_not:
         notes.append(f"assert {a.text}: under weak fairness, {why_not}; fair cycles looked for without "
                      "reduction")
@@ -670,14 +682,17 @@ def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quo
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
                      interruptible: bool = False, quotient: Optional[Quotient] = None,
-                     weak_fairness: bool = False, engine: Optional[str] = None) -> Exploration:
+                     weak_fairness: bool = False, engine: Optional[str] = None,
+                     graph: Optional[ReachableGraph] = None) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
     at most ``max_states`` (default 1,000,000) states, ``timeout`` seconds and
     ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
     check, and an interrupted ``result`` is not checked at all (the user asked to stop).
     With ``quotient``, on the quotient graph where that is sound (module docstring); a
     generator refuted there sends the check to the unreduced graph, with a note.  ``engine``:
-    ``native.engine_choice``'s (None: the environment's), for the native search."""
+    ``native.engine_choice``'s (None: the environment's), for the native search.  ``graph``:
+    ``model``'s whole unreduced graph where one was built already (``first_acceptance_cycle``'s
+    probe), searched instead of building it again."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -706,13 +721,15 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         where, where_cond = (model, cond) if use is None else (use.model, compile_model(use.model).conditions[i])
         try:
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states, engine)
+                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states, engine,
+                graph)
         except NotASymmetry as wrong:
             use, why_not = None, (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                                   "steps of a reachable state onto those of its image). This is a bug in symmetry "
                                   "detection; please report it")
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states, engine)
+                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states, engine,
+                graph)
         if why_not:
             notes.append(f"assert {a.text}: {why_not}; acceptance cycles looked for without reduction")
         among = (f"among {states:,} unreduced states" if use is None else
@@ -728,30 +745,45 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
     return dataclasses.replace(result, assertions=tuple(verdicts), notes=tuple(dict.fromkeys(notes)))
 
 
+@dataclass(frozen=True)
+class FirstSearch:
+    """What ``first_acceptance_cycle`` leaves for the rest of the run: ``found`` (the first
+    acceptance cycle: ``(assertion index, its "fails" verdict with the lasso, the search's
+    figures)``, or None), ``holds`` (the acceptance assertions whose whole search found no
+    cycle, their "holds" verdicts), ``graph`` (``auto``'s probe where it holds the whole
+    unreduced graph: ``check_acceptance`` searches it instead of building it again) and
+    ``large`` (the probe showed a model past ``native.AUTO_THRESHOLD`` states: an unreduced
+    exploration may go to the native explorer at once instead of exploring that prefix in
+    Python a second time)."""
+
+    found: Optional[tuple[int, AssertionResult, dict]] = None
+    holds: dict = dataclasses.field(default_factory=dict)
+    graph: Optional[ReachableGraph] = None
+    large: bool = False
+
+
 def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], timeout: Optional[float] = None,
                            memory_limit: Optional[int] = None, interruptible: bool = False,
-                           engine: Optional[str] = None
-                           ) -> tuple[Optional[tuple[int, AssertionResult, dict]], dict[int, AssertionResult]]:
+                           engine: Optional[str] = None) -> FirstSearch:
     """The native nested search on the unreduced ``model`` before any breadth-first
-    exploration, as ``pan -a`` looks: ``(found, holds)``.  ``found``: the first acceptance
-    cycle, ``(assertion index, its "fails" verdict with the lasso, the search's figures)``, or
-    None; ``holds``: the acceptance assertions whose whole search found no cycle, their
-    "holds" verdicts (``check_acceptance`` then leaves them as they are).  Nothing is decided
-    where the search stops (bounds) or does not run: engine ``python``, a model ``auto`` finds
-    small -- its reachable graph within ``native.AUTO_THRESHOLD`` states --, no compiler.
-    Unreduced: a cycle of the model is a violation, and none is none, whatever group a
-    reduced run uses."""
+    exploration, as ``pan -a`` looks (``FirstSearch``).  Nothing is decided where the search
+    stops (bounds) or does not run: engine ``python``, a model ``auto`` finds small -- its
+    reachable graph within ``native.AUTO_THRESHOLD`` states, which is kept for
+    ``check_acceptance`` --, no compiler.  Unreduced: a cycle of the model is a violation,
+    and none is none, whatever group a reduced run uses."""
     from detect.statespace import native
 
     indices = [i for i, a in enumerate(model.assertions) if a.kind == "acceptance" and a.condition is not None]
     choice = native.engine_choice(engine)
     holds: dict[int, AssertionResult] = {}
     if not indices or choice == "python":
-        return None, holds
+        return FirstSearch()
+    large = False
     if choice == "auto":
         probe = reachable_graph(model, max_states=native.AUTO_THRESHOLD, timeout=timeout)
         if probe.complete:
-            return None, holds
+            return FirstSearch(graph=probe)
+        large = not (probe.timed_out or probe.memory_limited or probe.interrupted)
     start = time.perf_counter()
     for i in indices:
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
@@ -759,7 +791,7 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
             out = native.acceptance_cycle_native(model, i, max_states=max_states, timeout=remaining,
                                                  memory_limit=memory_limit, interruptible=interruptible)
         except native.NativeUnavailable:
-            return None, holds
+            return FirstSearch(holds=holds)
         if out["found"]:
             compiled = compile_model(model)
             trace = trace_between(compiled, out["path"][0], out["path"][1:])
@@ -768,12 +800,12 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
                                       f"a cycle through an accepting state, the first one the nested depth-first "
                                       f"search found, after {out['states']:,} unreduced states",
                                       loop_from=out["loop_from"])
-            return (i, verdict, out), holds
+            return FirstSearch((i, verdict, out), holds, large=large)
         if out["found"] is False:
             holds[i] = AssertionResult(model.assertions[i], "holds", (),
                                        f"no cycle through an accepting state among {out['states']:,} unreduced "
                                        f"states (nested depth-first search, before the exploration)")
-    return None, holds
+    return FirstSearch(holds=holds, large=large)
 
 
 def with_verdicts(result: Exploration, verdicts: dict[int, AssertionResult]) -> Exploration:
