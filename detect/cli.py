@@ -910,7 +910,8 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--weak-fairness", "weak_fairness", is_flag=True,
               help="Promela, with a never claim, an ltl formula or --non-progress: count only weakly fair "
                    "cycles, as pan -a -f (-l -f): every process continuously able to move along the cycle "
-                   "moves in it. Cycles are then looked for without reduction.")
+                   "moves in it. With --reduce, cycles are looked for on the quotient annotated with the processes "
+                   "served (else, or past its budget, without reduction).")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,

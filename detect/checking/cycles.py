@@ -31,8 +31,10 @@ fall back to the unreduced graph, with a note.
 
 Weak fairness (``weak_fairness``, Spin's ``pan -a -f``/``-l -f``) counts only the cycles
 along which every process able to move all along moves: pan's counter construction on the
-unreduced product (``_fair_acceptance_cycle``), with what the front end says of it
-(``ir.WeakFairness``).  The quotient is not used there: it forgets which process moved
+unreduced product, with what the front end says of it (``ir.WeakFairness``) -- in C by the
+nested search over (state, counter) where the native explorer runs (``_native_fair_cycle``),
+else in Python (``_fair_acceptance_cycle_unreduced``); or on Emerson and Sistla's annotated
+quotient (``_fair_acceptance_cycle``): the plain quotient forgets which process moved
 (README, "Symmetry under fairness").
 """
 from __future__ import annotations
