@@ -948,9 +948,10 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
             searched = first_acceptance_cycle(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
                                               interruptible=True, engine=explorer)
         first, holds = searched.found, searched.holds
-        # auto's probe showed a large model: the unreduced exploration need not explore its
-        # first states in Python again before going native
-        engine = ("native" if searched.large and strategy == "none"
+        # auto's probe showed a large model: the unreduced exploration (also a reduced run's,
+        # whose group is trivial) need not explore its first states in Python again
+        plain = strategy == "none" or (detection is not None and detection.group.order == 1)
+        engine = ("native" if searched.large and plain
                   and (max_states is None or max_states > AUTO_THRESHOLD) else explorer)
         with progress_bar(not as_json and sys.stderr.isatty()) as update:
             try:
