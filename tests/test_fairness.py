@@ -278,3 +278,61 @@ def test_cli_weak_fairness_by_the_native_search(tmp_path):
                             "--no-trace"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
         assert r.returncode == (1 if fair else 0), r.stdout + r.stderr
         assert f"{'a' if fair else 'no'} weakly fair cycle (as pan -f)" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path), "--weak-fairness", "--no-trace",
+                        "--max-states", "100"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 3, r.stdout + r.stderr  # stopped by the bound: not checked
+
+
+#: three interchangeable processes going in and out (S_3 keeps ``cnt``).  Under weak fairness
+#: (every process always able to move): ``[] <> (cnt == 0)`` violated (one can stay in while
+#: the others move), ``[] <> (cnt < 3)`` holds (pan -a -f, pinned; live where Spin is installed).
+INOUT = """byte cnt;
+active [3] proctype P() {
+  bit in;
+  do
+  :: !in -> cnt++; in = 1
+  :: in -> cnt--; in = 0
+  od
+}
+ltl p { FORMULA }
+"""
+INOUT_FAIR = {"[] <> (cnt == 0)": True, "[] <> (cnt < 3)": False}
+
+
+@needs_compiler
+@pytest.mark.parametrize("formula", sorted(INOUT_FAIR))
+def test_past_the_annotated_quotients_budget_the_native_search_decides(formula, monkeypatch, tmp_path):
+    import warnings
+
+    from detect.checking.cycles import check_acceptance
+    from detect.checking.reduce import acceptance_quotient, explore_reduced
+    from detect.statespace import explore
+    from detect.symmetry.pipeline import detect
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    text = INOUT.replace("FORMULA", formula)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, "m.pml"))
+    detection = detect(model)
+    reduced = explore_reduced(model, "exact", detection=detection, explorer="python")
+    quotient = acceptance_quotient(detection, reduced)
+    assert quotient is not None and quotient.order == 6
+
+    def verdict(max_states):
+        result = check_acceptance(model, reduced.exploration, max_states, quotient=quotient, weak_fairness=True,
+                                  engine="native")
+        return next(a for a in result.assertions if a.assertion.kind == "acceptance"), result.notes
+
+    on_quotient, _ = verdict(None)
+    assert on_quotient.verdict == ("fails" if INOUT_FAIR[formula] else "holds")
+    assert "quotient by the symmetry group (order 6)" in on_quotient.note
+    monkeypatch.setattr(explore, "SLOT_BUDGET", 20)  # the annotated quotient (Python) stops at once
+    bounded, _ = verdict(1_000)  # a bound the user gave: not decided
+    assert bounded.verdict == "unknown"
+    fallback, notes = verdict(None)  # no bound given: the native unreduced search decides
+    assert fallback.verdict == on_quotient.verdict and "unreduced states" in fallback.note
+    assert any("the annotated quotient passed" in n for n in notes)
+    if spin_available():
+        assert spin_ltl_fair(text, tmp_path)[1] is INOUT_FAIR[formula]
