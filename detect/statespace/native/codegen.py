@@ -423,8 +423,14 @@ def c_source(model: SequentialModel) -> str:
     conds.append("  }")
     conds.append("}")
 
-    pre += _fairness_tables(model)
-    conds += _fairness_predicates(model, condition)
+    try:
+        fair = _fairness(model)
+        fair_conds = _fairness_predicates(fair, condition)
+    except Unsupported:  # the weakly fair search does not run natively; the rest does
+        fair = None
+        fair_conds = _fairness_predicates(None, condition)
+    pre += _fairness_tables(model, fair)
+    conds += fair_conds
     parts = pre + [_HELPERS] + domains.lines + [RUNTIME] + pk + up + succ + conds
     return "\n".join(parts) + "\n"
 
@@ -446,12 +452,11 @@ def _fairness(model: SequentialModel) -> WeakFairness | None:
     return facts
 
 
-def _fairness_tables(model: SequentialModel) -> list[str]:
+def _fairness_tables(model: SequentialModel, facts: WeakFairness | None) -> list[str]:
     """``FAIR_N`` (0: no weakly fair search), ``FAIR_NP``, and per summand the processes
     taking part (``FAIR_OWNERS``, bits by place in ``WeakFairness.processes``) and the bit
     of the first of them (``FAIR_FIRST_BIT``: the one pan counts as able to move), as
     ``cycles.served_by_steps`` reads them."""
-    facts = _fairness(model)
     if facts is None:
         return ["#define FAIR_N 0", "#define FAIR_NP 0", "#define FAIR_FIRST_BIT(si) 0ULL",
                 "#define FAIR_OWNERS(si) 0ULL"]
@@ -468,10 +473,9 @@ def _fairness_tables(model: SequentialModel) -> list[str]:
             "#define FAIR_FIRST_BIT(si) FAIR_FIRST_[si]", "#define FAIR_OWNERS(si) FAIR_OWNERS_[si]"]
 
 
-def _fairness_predicates(model: SequentialModel, condition) -> list[str]:
-    """``fair_pred(k, s, ovf)``: ``_FAIR_PREDICATES[k]`` on state ``s`` (a fault: false, as
-    ``cycles._predicates``)."""
-    facts = _fairness(model)
+def _fairness_predicates(facts: WeakFairness | None, condition) -> list[str]:
+    """``fair_pred(k, s, ovf)``: ``_FAIR_PREDICATES[k]`` of ``facts`` on state ``s`` (a fault:
+    false, as ``cycles._predicates``; no facts: always false, never called)."""
     lines: list[str] = []
     for k, name in enumerate(_FAIR_PREDICATES):
         lines += condition(f"fair_pred_{k}", getattr(facts, name) if facts is not None else None)
