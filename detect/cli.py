@@ -914,7 +914,8 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
 @click.option("--weak-fairness", "weak_fairness", is_flag=True,
               help="Promela, with a never claim, an ltl formula or --non-progress: count only weakly fair "
                    "cycles, as pan -a -f (-l -f): every process continuously able to move along the cycle "
-                   "moves in it. Cycles are then looked for without reduction.")
+                   "moves in it. With --reduce, cycles are looked for on the quotient annotated with the processes "
+                   "served (else, or past its budget, without reduction).")
 @graph_limit_option
 @pipeline_command
 def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_max, nomultiset, ndl, max_states,
@@ -934,7 +935,9 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     def explore_one(seq, stage: str, detect_on=None):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection (made
         on ``detect_on``, default ``seq``: see ``unsorted_reading``)."""
-        from detect.checking.cycles import check_acceptance, first_acceptance_cycle, stopped_at_cycle, with_verdicts
+        from detect.checking.cycles import (FirstSearch, check_acceptance, first_acceptance_cycle, stopped_at_cycle,
+                                            with_verdicts)
+        from detect.statespace.native import AUTO_THRESHOLD
         from detect.checking.reduce import acceptance_quotient
 
         detection = (run_detection(detect_on or seq, "auto", table_limit, domain_states, show_progress=not as_json,
@@ -944,18 +947,24 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         # its counts; the alarm stays, a little later, for the set-up around it (the reducer).
         run.enter(stage)
         run.arm(grace=EXPLORATION_GRACE)
-        first, holds = None, {}
+        searched = FirstSearch()
         if not weak_fairness and distributed is None:
             # an acceptance cycle found on the fly ends the run, as pan -a's first error does
-            first, holds = first_acceptance_cycle(seq, max_states, timeout=run.remaining(),
-                                                  memory_limit=memory_limit, interruptible=True, engine=explorer)
+            searched = first_acceptance_cycle(seq, max_states, timeout=run.remaining(), memory_limit=memory_limit,
+                                              interruptible=True, engine=explorer)
+        first, holds = searched.found, searched.holds
+        # auto's probe showed a large model: the unreduced exploration (also a reduced run's,
+        # whose group is trivial) need not explore its first states in Python again
+        plain = strategy == "none" or (detection is not None and detection.group.order == 1)
+        engine = ("native" if searched.large and plain
+                  and (max_states is None or max_states > AUTO_THRESHOLD) else explorer)
         with progress_bar(not as_json and sys.stderr.isatty()) as update:
             try:
                 # (after a first cycle: no exploration, only the reducer for the report)
                 reduced = explore_reduced(seq, strategy, detection=detection,
                                           max_states=max_states if first is None else 0,
                                           timeout=run.remaining(), progress=update, check=not trust_symmetry,
-                                          explorer=explorer, memory_limit=memory_limit, workers=workers,
+                                          explorer=engine, memory_limit=memory_limit, workers=workers,
                                           distributed=distributed)
             except (ReductionError, DistributedUnavailable) as e:
                 raise Failure(f"{model}: {e}") from None
@@ -966,7 +975,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
             interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness,
-            engine=explorer))
+            engine=explorer, graph=searched.graph))
         reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)

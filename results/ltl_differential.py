@@ -17,7 +17,10 @@ the interesting ones); ``--endless``: the pairs ``promela_gen.fair_claimed(seed)
 records a run.  ``--remote``: the pairs ``promela_gen.remote_ltl(seed)`` (formulas, init and
 watchers reading the workers' variables by ``Wk[k]:l0`` and ``Wk:l0``, issue 28);
 ``results/ltl_remote.md`` records a run.  ``--cpu S``: each of our checks of a pair stopped
-past S CPU seconds (not compared; pan is bounded by its wall-clock time-out).
+past S CPU seconds (not compared; pan is bounded by its wall-clock time-out).  ``--native``
+(with ``--fair``): our unreduced verdict is the native nested search over the states with pan's
+fairness counter (``runtime.c``, ``nx_ndfs_new_fair``), and the Python search's is printed beside
+it (the two must agree; a pair where the native search did not run is counted apart).
 """
 import subprocess
 import sys
@@ -30,8 +33,21 @@ from tests.promela_gen import fair_claimed, ltl_claimed, remote_ltl  # noqa: E40
 from tests.spin_oracle import SpinRefused, cpu_bounded, our_ltl, spin_ltl, spin_ltl_fair  # noqa: E402
 
 
-def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl_claimed, cpu: float = 0) -> None:
+def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl_claimed, cpu: float = 0,
+         native: bool = False) -> None:
     agree = refused = bad = undecided = reduced_same = reduced_differs = changed = 0
+    ran_native = python_differs = 0
+    if native:
+        from detect.checking import cycles
+
+        plain = cycles._native_fair_cycle
+        ran = []
+
+        def counted(*args, **kwargs):
+            out = plain(*args, **kwargs)
+            ran.append(out is not None)
+            return out
+        cycles._native_fair_cycle = counted
     start = time.time()
     for seed in range(lo, hi):
         text = generate(seed)
@@ -48,7 +64,16 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
                 continue
         changed += fair and unfair != spin
         try:
-            ours = cpu_bounded(cpu, our_ltl, text, fair=fair)
+            if native:
+                ran.clear()
+                ours = cpu_bounded(cpu, our_ltl, text, fair=fair, engine="native")
+                if ran and not any(ran):  # (none: the claim has no accepting state)
+                    raise RuntimeError("the native fair search did not run")
+                ran_native += any(ran)
+                python = cpu_bounded(cpu, our_ltl, text, fair=fair, engine="python")
+                python_differs += python != ours
+            else:
+                ours = cpu_bounded(cpu, our_ltl, text, fair=fair)
         except Exception as e:  # noqa: BLE001 - not compared; counted apart
             undecided += 1
             print("NOT-COMPARED", seed, type(e).__name__, str(e)[:300], flush=True)
@@ -64,6 +89,7 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
             else:
                 reduced_differs += 1
         extra = f" (pan without -f: {unfair})" if fair else ""
+        extra += f" (python: {python})" if native else ""
         if ours != spin:
             bad += 1
             print("DISAGREE", seed, "spin", spin, "ours", ours, "reduced", reduced, extra, flush=True)
@@ -74,10 +100,11 @@ def main(lo: int, hi: int, reduce: bool = True, fair: bool = False, generate=ltl
     print(f"seeds {lo}..{hi}{' (pan -a -f, --weak-fairness)' if fair else ''}: agree {agree}, disagree {bad}, "
           f"not compared {undecided}, spin refused {refused}; reduced verdict = unreduced {reduced_same}, "
           f"differs {reduced_differs}" + (f"; fairness changed pan's verdict on {changed}" if fair else "")
-          + f"; {time.time() - start:.0f}s")
+          + (f"; the native search ran on {ran_native}, the Python search differs on {python_differs}" if native
+             else "") + f"; {time.time() - start:.0f}s")
 
 
 if __name__ == "__main__":
     main(int(sys.argv[1]), int(sys.argv[2]), "--no-reduce" not in sys.argv, "--fair" in sys.argv,
          fair_claimed if "--endless" in sys.argv else remote_ltl if "--remote" in sys.argv else ltl_claimed,
-         float(sys.argv[sys.argv.index('--cpu') + 1]) if '--cpu' in sys.argv else 0)
+         float(sys.argv[sys.argv.index('--cpu') + 1]) if '--cpu' in sys.argv else 0, "--native" in sys.argv)

@@ -10,7 +10,9 @@ apart.  ``results/np_differential.md`` records a run.  With ``--fair``: ``pan -l
 fairness) against ``explore --non-progress --weak-fairness``, pan's verdict without ``-f``
 printed beside; ``--endless``: the models ``promela_gen.fair_progressed(seed)`` (processes
 that loop for ever) instead; ``--cpu S``: each of our checks of a model stopped past S CPU
-seconds (not compared; pan is bounded by its wall-clock time-out).
+seconds (not compared; pan is bounded by its wall-clock time-out); ``--native`` (with
+``--fair``): our unreduced verdict from the native nested search with pan's fairness counter
+(``runtime.c``, ``nx_ndfs_new_fair``; a model where it did not run is not compared).
 """
 import subprocess
 import sys
@@ -23,8 +25,20 @@ from tests.promela_gen import fair_progressed, progressed  # noqa: E402
 from tests.spin_oracle import SpinRefused, cpu_bounded, our_non_progress, spin_non_progress, spin_non_progress_fair  # noqa: E402
 
 
-def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=progressed, cpu: float = 0) -> None:
+def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=progressed, cpu: float = 0,
+         native: bool = False) -> None:
     agree = bad = refused = undecided = changed = 0
+    ran = []
+    if native:
+        from detect.checking import cycles
+
+        plain = cycles._native_fair_cycle
+
+        def counted(*args, **kwargs):
+            out = plain(*args, **kwargs)
+            ran.append(out is not None)
+            return out
+        cycles._native_fair_cycle = counted
     start = time.time()
     for seed in range(lo, hi):
         text = generate(seed)
@@ -42,7 +56,10 @@ def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=pro
                 continue
         changed += fair and unfair != spin
         try:
-            ours = cpu_bounded(cpu, our_non_progress, text, fair=fair)
+            ran.clear()
+            ours = cpu_bounded(cpu, our_non_progress, text, fair=fair, engine="native" if native else None)
+            if native and ran and not any(ran):  # (none: nothing accepts)
+                raise RuntimeError("the native fair search did not run")
         except Exception as e:  # noqa: BLE001 - not compared; counted apart
             undecided += 1
             print("NOT-COMPARED", seed, type(e).__name__, str(e)[:200], flush=True)
@@ -66,4 +83,4 @@ def main(lo: int, hi: int, fair: bool = False, reduce: bool = True, generate=pro
 if __name__ == "__main__":
     main(int(sys.argv[1]), int(sys.argv[2]), "--fair" in sys.argv, "--no-reduce" not in sys.argv,
          fair_progressed if "--endless" in sys.argv else progressed,
-         float(sys.argv[sys.argv.index('--cpu') + 1]) if '--cpu' in sys.argv else 0)
+         float(sys.argv[sys.argv.index('--cpu') + 1]) if '--cpu' in sys.argv else 0, "--native" in sys.argv)

@@ -316,13 +316,15 @@ def spin_ltl(text: str, workdir: Path, name: Optional[str] = None, timeout: floa
 
 
 def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None, file: str = "m.pml",
-            fair: bool = False) -> bool:
+            fair: bool = False, engine: Optional[str] = None) -> bool:
     """Whether ``symdetect explore [--ltl name] [--reduce ...] [--weak-fairness]`` finds a
     violation in ``text``: a failed property (the formula's claim end or acceptance cycle,
     an assert) or a run-time fault.  With ``reduce``, the safety part comes from the reduced
     exploration (by the group detected on the model with the formula's claim: its
     stabiliser), and the acceptance cycles from the quotient by that group
-    (``cycles.Quotient``); with ``fair``, only weakly fair acceptance cycles count."""
+    (``cycles.Quotient``); with ``fair``, only weakly fair acceptance cycles count.
+    ``engine``: the cycle search's (``native``: the nested search in C, where it runs;
+    None: the environment's, which is Python on models this small)."""
     from detect.checking.cycles import check_acceptance
     from detect.checking.reduce import explore_reduced
     from detect.transform.narrowing import narrow
@@ -341,7 +343,8 @@ def our_ltl(text: str, name: Optional[str] = None, reduce: Optional[str] = None,
     from detect.checking.reduce import acceptance_quotient
 
     result = check_acceptance(model, reduced.exploration, 5_000_000,
-                              quotient=acceptance_quotient(detection, reduced), weak_fairness=fair)
+                              quotient=acceptance_quotient(detection, reduced), weak_fairness=fair,
+                              engine=engine)
     if result.faults > 0 or any(a.verdict == "fails" for a in result.assertions):
         return True
     if result.truncated or any(a.verdict in ("unknown", "not checked") for a in result.assertions
@@ -357,12 +360,13 @@ def spin_non_progress(text: str, workdir: Path, timeout: float = 120, fair: bool
     return _pan_finds_errors(text, workdir, ("-DNP",), ("-l", *(["-f"] if fair else [])), timeout)
 
 
-def our_non_progress(text: str, reduce: Optional[str] = None, file: str = "m.pml", fair: bool = False) -> bool:
+def our_non_progress(text: str, reduce: Optional[str] = None, file: str = "m.pml", fair: bool = False,
+                     engine: Optional[str] = None) -> bool:
     """Whether ``symdetect explore --non-progress [--reduce ...] [--weak-fairness]`` finds a
     violation in ``text`` (a non-progress cycle, an assert, a run-time fault)."""
     from frontends.promela.claim import NON_PROGRESS
 
-    return our_ltl(text, NON_PROGRESS, reduce, file, fair)
+    return our_ltl(text, NON_PROGRESS, reduce, file, fair, engine)
 
 
 def _cpu_bound(seconds: float) -> None:

@@ -192,3 +192,147 @@ def test_the_fair_lasso_names_the_steps_that_make_it_fair():
     assert cycle.trace[cycle.loop_from].state == cycle.trace[-1].state
     movers = {model.summands[step.summand].owners[0] for step in cycle.trace[cycle.loop_from + 1:]}
     assert {"a[0]", "b[1]"} <= movers
+
+
+# ---------------------------------------------------------------- the native search (issue 30)
+
+#: two counters mod 40 moved in any order: 1,600 system states.  pan -a -f (pinned, Spin
+#: 6.5.2): ``[] <> (a == 0)`` holds (A stays able to move, so it must: without -f, violated),
+#: ``[] <> (a == 0 && b == 0)`` violated (the interleaving can keep them apart for ever).
+GRID = """byte a, b;
+active proctype A() { do :: a = (a + 1) % 40 od }
+active proctype B() { do :: b = (b + 1) % 40 od }
+ltl p { FORMULA }
+"""
+GRID_FAIR = {"[] <> (a == 0)": (True, False), "[] <> (a == 0 && b == 0)": (True, True)}
+
+
+def native_fair(text: str, max_states=None):
+    """``_native_fair_cycle``'s answer on ``text``'s ltl (None: the native search did not run)."""
+    import warnings
+
+    from detect.checking import cycles
+    from detect.statespace.compile import compile_model
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, "m.pml"))
+    i = next(k for k, a in enumerate(model.assertions) if a.kind == "acceptance")
+    return model, cycles._native_fair_cycle(model, compile_model(model).conditions[i], cycles.fairness_of(model), i,
+                                            max_states, None, None, False, 0, "native")
+
+
+def needs_compiler(test):
+    from detect.statespace.native import build
+
+    return pytest.mark.skipif(build.compiler() is None, reason="no C compiler")(test)
+
+
+@needs_compiler
+@pytest.mark.parametrize("text,fair", [(STARVED, False), (BLOCKED, True), (TIMEOUT, True), (RING, False),
+                                       (TOKEN_RING, True), (TWINS, True)],
+                         ids=["starved", "blocked", "timeout", "ring", "token", "twins"])
+def test_the_native_search_with_the_fairness_counter(text, fair):
+    """The nested search in C over (state, pan's counter) runs, and its verdict is the hand-derived
+    one; its lasso closes and, in its cycle, every process moves (each needs to, here)."""
+    model, out = native_fair(text)
+    assert out is not None, "the native fair search did not run"
+    found, _, _, _, trace, loop_from = out
+    assert found is fair
+    assert our_ltl(text, fair=True, engine="native") is fair
+    if fair:
+        assert trace[loop_from].state == trace[-1].state
+    if text in (TOKEN_RING, TWINS):  # the fair cycle needs every looping process to move in it
+        movers = {o for step in trace[loop_from + 1:] for o in model.summands[step.summand].owners}
+        assert {p.name for p in model.processes if p.name not in ("never", "init")} <= movers
+
+
+@needs_compiler
+@pytest.mark.parametrize("formula", sorted(GRID_FAIR))
+def test_the_native_fair_search_past_the_python_budget(formula, monkeypatch, tmp_path):
+    """Past the Python graph's slot budget, the Python search leaves the verdict unknown; the
+    native one decides it, as pan -a -f (pinned; live where Spin is installed)."""
+    from detect.statespace import explore
+
+    text = GRID.replace("FORMULA", formula)
+    unfair, fair = GRID_FAIR[formula]
+    monkeypatch.setattr(explore, "SLOT_BUDGET", 10_000)
+    with pytest.raises(RuntimeError, match="not decided"):
+        our_ltl(text, fair=True, engine="python")
+    assert our_ltl(text, fair=True, engine="native") is fair
+    _, out = native_fair(text, max_states=100)  # a state bound: not decided, said so
+    assert out[0] is None and "fairness counter" in out[2]
+    if spin_available():
+        assert spin_ltl_fair(text, tmp_path) == (unfair, fair)
+
+
+@needs_compiler
+def test_cli_weak_fairness_by_the_native_search(tmp_path):
+    for formula, (_, fair) in GRID_FAIR.items():
+        path = tmp_path / "grid.pml"
+        path.write_text(GRID.replace("FORMULA", formula))
+        env = dict(os.environ, SYMDETECT_MODEL_CACHE="off", SYMDETECT_NATIVE="1")
+        r = subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path), "--weak-fairness",
+                            "--no-trace"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+        assert r.returncode == (1 if fair else 0), r.stdout + r.stderr
+        assert f"{'a' if fair else 'no'} weakly fair cycle (as pan -f)" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "detect.cli", "explore", str(path), "--weak-fairness", "--no-trace",
+                        "--max-states", "100"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 3, r.stdout + r.stderr  # stopped by the bound: not checked
+
+
+#: three interchangeable processes going in and out (S_3 keeps ``cnt``).  Under weak fairness
+#: (every process always able to move): ``[] <> (cnt == 0)`` violated (one can stay in while
+#: the others move), ``[] <> (cnt < 3)`` holds (pan -a -f, pinned; live where Spin is installed).
+INOUT = """byte cnt;
+active [3] proctype P() {
+  bit in;
+  do
+  :: !in -> cnt++; in = 1
+  :: in -> cnt--; in = 0
+  od
+}
+ltl p { FORMULA }
+"""
+INOUT_FAIR = {"[] <> (cnt == 0)": True, "[] <> (cnt < 3)": False}
+
+
+@needs_compiler
+@pytest.mark.parametrize("formula", sorted(INOUT_FAIR))
+def test_past_the_annotated_quotients_budget_the_native_search_decides(formula, monkeypatch, tmp_path):
+    import warnings
+
+    from detect.checking.cycles import check_acceptance
+    from detect.checking.reduce import acceptance_quotient, explore_reduced
+    from detect.statespace import explore
+    from detect.symmetry.pipeline import detect
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+
+    text = INOUT.replace("FORMULA", formula)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = narrow(parse_text(text, "m.pml"))
+    detection = detect(model)
+    reduced = explore_reduced(model, "exact", detection=detection, explorer="python")
+    quotient = acceptance_quotient(detection, reduced)
+    assert quotient is not None and quotient.order == 6
+
+    def verdict(max_states):
+        result = check_acceptance(model, reduced.exploration, max_states, quotient=quotient, weak_fairness=True,
+                                  engine="native")
+        return next(a for a in result.assertions if a.assertion.kind == "acceptance"), result.notes
+
+    on_quotient, _ = verdict(None)
+    assert on_quotient.verdict == ("fails" if INOUT_FAIR[formula] else "holds")
+    assert "quotient by the symmetry group (order 6)" in on_quotient.note
+    monkeypatch.setattr(explore, "SLOT_BUDGET", 20)  # the annotated quotient (Python) stops at once
+    bounded, _ = verdict(1_000)  # a bound the user gave: not decided
+    assert bounded.verdict == "unknown"
+    fallback, notes = verdict(None)  # no bound given: the native unreduced search decides
+    assert fallback.verdict == on_quotient.verdict and "unreduced states" in fallback.note
+    assert any("the annotated quotient passed" in n for n in notes)
+    if spin_available():
+        assert spin_ltl_fair(text, tmp_path)[1] is INOUT_FAIR[formula]

@@ -183,3 +183,35 @@ def test_a_first_search_without_a_cycle_decides_before_the_exploration(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "(acceptance cycle): holds (no cycle through an accepting state among" in done.stdout
     assert "before the exploration" in done.stdout  # not searched a second time after it
+
+
+def test_autos_probe_is_not_built_again(monkeypatch):
+    """``auto``'s probe (the unreduced graph up to ``AUTO_THRESHOLD`` states) is kept: on a
+    small model ``check_acceptance`` searches it instead of building the graph again; on a
+    large one the probe says so, and the nested search decides."""
+    from detect.checking import cycles
+    from detect.statespace import native
+
+    model = model_of(GRID.replace("FORMULA", "[] <> (a == 0)"))
+    searched = cycles.first_acceptance_cycle(model, None, engine="auto")
+    assert searched.found is None and not searched.holds and not searched.large
+    assert searched.graph is not None and searched.graph.complete
+    reduced = explore_reduced(model, "none", explorer="python")
+
+    def no_second_graph(*args, **kwargs):
+        raise AssertionError("the unreduced graph built again")
+
+    monkeypatch.setattr(cycles, "reachable_graph", no_second_graph)
+    result = check_acceptance(model, reduced.exploration, None, graph=searched.graph, engine="auto")
+    verdict = next(a for a in result.assertions if a.assertion.kind == "acceptance")
+    assert verdict.verdict == "fails"  # pan -a: B moves for ever
+    closes(verdict)
+    monkeypatch.undo()
+    # a graph past the user's bound is not used: the bound still leaves the verdict unknown
+    result = check_acceptance(model, reduced.exploration, 500, graph=searched.graph, engine="python")
+    assert next(a for a in result.assertions if a.assertion.kind == "acceptance").verdict == "unknown"
+    monkeypatch.setattr(native, "AUTO_THRESHOLD", 200)
+    big = cycles.first_acceptance_cycle(model_of(GRID.replace("FORMULA", "[] <> (a + b < 100)")), None,
+                                        engine="auto")
+    assert big.large and big.graph is None and big.found is None
+    assert [v.verdict for v in big.holds.values()] == ["holds"]

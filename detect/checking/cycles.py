@@ -31,8 +31,10 @@ fall back to the unreduced graph, with a note.
 
 Weak fairness (``weak_fairness``, Spin's ``pan -a -f``/``-l -f``) counts only the cycles
 along which every process able to move all along moves: pan's counter construction on the
-unreduced product (``_fair_acceptance_cycle``), with what the front end says of it
-(``ir.WeakFairness``).  The quotient is not used there: it forgets which process moved
+unreduced product, with what the front end says of it (``ir.WeakFairness``) -- in C by the
+nested search over (state, counter) where the native explorer runs (``_native_fair_cycle``),
+else in Python (``_fair_acceptance_cycle_unreduced``); or on Emerson and Sistla's annotated
+quotient (``_fair_acceptance_cycle``): the plain quotient forgets which process moved
 (README, "Symmetry under fairness").
 """
 from __future__ import annotations
@@ -46,8 +48,8 @@ from detect import ir
 from detect.ir import SequentialModel, WeakFairness
 from detect.statespace.compile import compile_model
 from detect.statespace.compile import State
-from detect.statespace.explore import (AssertionResult, CanonicalUndecided, Exploration, NotASymmetry, TraceStep,
-                                      reachable_graph, state_bound, trace_between)
+from detect.statespace.explore import (AssertionResult, CanonicalUndecided, Exploration, NotASymmetry,
+                                      ReachableGraph, TraceStep, reachable_graph, state_bound, trace_between)
 from detect.checking.verify import INTERRUPTED, MAX_STATES, SLOT_BUDGET, stop_advice, stop_reason
 
 
@@ -191,7 +193,8 @@ def acceptance_cycle(model: SequentialModel, condition, max_states: int, timeout
 
 def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[int], timeout: Optional[float],
                       memory_limit: Optional[int], interruptible: bool, quotient: Optional[Quotient] = None,
-                      index: Optional[int] = None, explored: int = 0, engine: Optional[str] = None
+                      index: Optional[int] = None, explored: int = 0, engine: Optional[str] = None,
+                      graph: Optional[ReachableGraph] = None
                       ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
     """``acceptance_cycle``'s answer with, fourth, the ``stop_reason`` of a graph cut short ("" if not);
     with ``quotient``, searched on its quotient graph (``model`` is then ``quotient.model``).
@@ -199,7 +202,9 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[in
     ``index``: the assertion whose condition ``condition`` is; given, the native nested search
     (``_native_cycle``) looks where the ``engine`` allows (``explored``: the states the exploration
     before found, which makes ``auto`` choose it).  Else the graph is built in Python, bounded by
-    ``max_states`` (default 1,000,000) and the slot budget."""
+    ``max_states`` (default 1,000,000) and the slot budget -- unless ``graph``, the model's
+    whole unreduced graph (``first_acceptance_cycle``'s probe), is given and within them:
+    it is not built again."""
     if index is not None:
         native = _native_cycle(model, index, max_states, timeout, memory_limit, interruptible, quotient, explored,
                                engine)
@@ -208,10 +213,11 @@ def _acceptance_cycle(model: SequentialModel, condition, max_states: Optional[in
     max_states = max_states or 1_000_000
     kind = "unreduced" if quotient is None else "reduced"
     bound = state_bound(model, max_states)
-    graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
-                            interruptible=interruptible,
-                            canonicalise=quotient.canonicalise if quotient else None,
-                            symmetries=quotient.generators if quotient else ())
+    if graph is None or quotient is not None or not graph.complete or len(graph.states) > bound.states:
+        graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
+                                interruptible=interruptible,
+                                canonicalise=quotient.canonicalise if quotient else None,
+                                symmetries=quotient.generators if quotient else ())
     stopped_by = stop_reason(graph, bound)
     if stopped_by:
         advice = stop_advice(stopped_by, bound, "while looking for cycles")
@@ -497,6 +503,38 @@ def _fair_acceptance_cycle(model: SequentialModel, condition, fairness: WeakFair
     return False, len(graph.states), "", "", (), None
 
 
+def _fair_moves(model: SequentialModel, condition, fairness: WeakFairness, compiled=None
+                ) -> Callable[[State, int], list[tuple[State, int, object]]]:
+    """``(state, j) -> [(target, counter after, step), ...]``: pan -f's Rules 1-3 on each
+    step of ``state`` with fairness counter ``j`` (-1: no round open, else the processes
+    served so far in the order ``fairness.processes`` is read backwards; faulting steps
+    left out).  Shared by the Python search and the native search's lasso (``runtime.c``'s
+    ``ndfs_fair_successors`` is the same rules in C)."""
+    served_of = served_by_steps(model, fairness, compiled)
+    n = len(fairness.processes)
+    order = list(reversed(range(n)))
+
+    def moves(state: State, j: int) -> list[tuple[State, int, object]]:
+        counted, turn, steps = served_of(state)
+        if counted:
+            if j == -1 and condition(state):
+                j = 0
+            elif j == n:
+                j = -1
+        out = []
+        for step, served in steps:
+            if step.target is None:
+                continue
+            jj = j
+            if jj >= 0 and turn:
+                while jj < n and order[jj] in served:
+                    jj += 1
+            out.append((step.target, jj, step))
+        return out
+
+    return moves
+
+
 def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness: WeakFairness, max_states: int,
                                      timeout: Optional[float], memory_limit: Optional[int], interruptible: bool
                                      ) -> tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]:
@@ -510,7 +548,8 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
     (Rule 2).  A fair acceptance cycle is a cycle through a node with every process served
     where the claim is to move (pan's seed, ``checkcycles``): a cyclic strongly connected
     component of the unfolded graph holding one.  The lasso takes, from each state, a step
-    that serves what the cycle needs (another process's step to the same state may not)."""
+    that serves what the cycle needs (another process's step to the same state may not).
+    The native explorer's nested search (``_native_fair_cycle``) is the same construction."""
     bound = state_bound(model, max_states)
     graph = reachable_graph(model, max_states=bound.states, timeout=timeout, memory_limit=memory_limit,
                             interruptible=interruptible)
@@ -522,33 +561,17 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
             return None, states, f"more than {states:,} unreduced states; {advice}", stopped_by, (), None
         return None, states, f"stopped after {states:,} unreduced states; {advice}", stopped_by, (), None
     compiled = compile_model(model)
-    served_of = served_by_steps(model, fairness, compiled)
+    all_moves = _fair_moves(model, condition, fairness, compiled)
     n = len(fairness.processes)
-    order = list(reversed(range(n)))
     position = {s: k for k, s in enumerate(graph.states)}
-    facts = []
-    for s in graph.states:
-        counted, turn, steps = served_of(s)
-        facts.append((counted, turn, [(position[step.target], served, step) for step, served in steps
-                                      if step.target is not None]))
+    turns = _predicates(model, (fairness.system_turn,))[0]
     node = _Numbering()
     keys = node.keys
     successors: list[frozenset[int]] = []
 
     def moves(k: int, j: int):
-        """``(target, counter after, step)`` for each step from node ``(k, j)`` (Rules 1-3)."""
-        counted, turn, steps = facts[k]
-        if counted:
-            if j == -1 and condition(graph.states[k]):
-                j = 0
-            elif j == n:
-                j = -1
-        for t, served, step in steps:
-            jj = j
-            if jj >= 0 and turn:
-                while jj < n and order[jj] in served:
-                    jj += 1
-            yield t, jj, step
+        """``(target's index, counter after, step)`` for each step from node ``(k, j)``."""
+        return [(position[t], jj, step) for t, jj, step in all_moves(graph.states[k], j)]
 
     initial = frozenset(node((k, -1)) for k in sorted(graph.initial))
     while len(successors) < len(keys):
@@ -559,7 +582,8 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
         k, j = keys[len(successors)]
         successors.append(frozenset(node((t, jj)) for t, jj, _ in moves(k, j)))
     for component in cyclic_components(successors):
-        seed = next((v for v in sorted(component) if keys[v][1] == n and not facts[keys[v][0]][1]), None)
+        seed = next((v for v in sorted(component) if keys[v][1] == n and not turns(graph.states[keys[v][0]])),
+                    None)
         if seed is not None:
             path, loop_from = lasso(successors, initial, component, seed)
             trace = [TraceStep(None, graph.states[keys[path[0]][0]])]
@@ -570,22 +594,64 @@ def _fair_acceptance_cycle_unreduced(model: SequentialModel, condition, fairness
     return False, len(graph.states), "", "", (), None
 
 
+def _native_fair_cycle(model: SequentialModel, condition, fairness: WeakFairness, index: int,
+                       max_states: Optional[int], timeout: Optional[float], memory_limit: Optional[int],
+                       interruptible: bool, explored: int, engine: Optional[str]
+                       ) -> Optional[tuple[Optional[bool], int, str, str, tuple[TraceStep, ...], Optional[int]]]:
+    """``_fair_acceptance_cycle_unreduced``'s answer from the native nested search over the
+    states with pan's fairness counter (``runtime.c``, ``nx_ndfs_new_fair``: packed states, a
+    colour byte per (state, counter), no slot budget, stopping at the first fair cycle), or
+    None where it does not run (as ``_native_cycle``: engine ``python``, ``auto`` after a
+    small exploration, no compiler, facts C cannot read).  The lasso's steps are chosen,
+    as in Python, among those that take the counter where the search went."""
+    from detect.statespace import native
+
+    choice = native.engine_choice(engine)
+    if choice == "python" or (choice == "auto" and explored <= native.AUTO_THRESHOLD):
+        return None
+    try:
+        out = native.acceptance_cycle_native(model, index, max_states=max_states, timeout=timeout,
+                                             memory_limit=memory_limit, interruptible=interruptible, fair=True)
+    except native.NativeUnavailable:
+        return None
+    states, stopped = out["states"], out["stopped"]
+    if stopped:
+        what = stop_advice(stopped, None, "")
+        lead = "more than" if stopped == MAX_STATES else "stopped after"
+        return (None, states, f"{lead} {states:,} unreduced states (nested depth-first search with the fairness "
+                f"counter, {out['memory_bytes']:,} bytes held); {what}", stopped, (), None)
+    if not out["found"]:
+        return False, states, "", "", (), None
+    moves = _fair_moves(model, condition, fairness)
+    path, counters = out["path"], out["counters"]
+    trace = [TraceStep(None, path[0])]
+    for (s, j), (t, jj) in zip(zip(path, counters), zip(path[1:], counters[1:])):
+        step = next(step for u, k, step in moves(s, j) if (u, k) == (t, jj))
+        trace.append(TraceStep(step.event, step.target, step.summand, tuple(step.binding)))
+    return True, states, "", "", tuple(trace), out["loop_from"]
+
+
 def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quotient: Optional[Quotient],
-                  notes: list, max_states: int, timeout: Optional[float], memory_limit: Optional[int],
-                  interruptible: bool) -> AssertionResult:
+                  notes: list, max_states: Optional[int], timeout: Optional[float], memory_limit: Optional[int],
+                  interruptible: bool, explored: int = 0, engine: Optional[str] = None) -> AssertionResult:
     """The verdict of acceptance assertion ``i`` (condition ``cond``) under weak fairness, on
-    the annotated quotient where ``quotient`` allows, else unreduced (a note in ``notes``)."""
+    the annotated quotient where ``quotient`` allows, else unreduced (a note in ``notes``):
+    there by the native nested search where the engine allows (``_native_fair_cycle``:
+    ``max_states`` None is no bound), else in Python (``max_states`` default 1,000,000)."""
     a = model.assertions[i]
     use, why_not = quotient, ""
     if quotient is not None and not quotient.invariant(i):
         use, why_not = None, "the accepting states are not (known to be) invariant under the symmetry group"
     elif quotient is not None and (not quotient.slot_maps or fairness_of(quotient.model) is None):
         use, why_not = None, "the group's action on processes is not known"
+    bound = max_states or 1_000_000
     try:
         where = (model, cond, facts) if use is None else (
             use.model, compile_model(use.model).conditions[i], fairness_of(use.model))
-        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
-            *where, max_states, timeout, memory_limit, interruptible, use)
+        native = None if use is not None else _native_fair_cycle(
+            model, cond, facts, i, max_states, timeout, memory_limit, interruptible, explored, engine)
+        cycle, states, why, stopped_by, trace, loop_from = native or _fair_acceptance_cycle(
+            *where, bound, timeout, memory_limit, interruptible, use)
     except (NotASymmetry, NotProcessPermuting, ir.ModelError) as e:
         # (ModelError: the detection's model lost a variable the fairness facts read)
         use, why_not = None, ("the group does not permute whole processes"
@@ -593,8 +659,17 @@ def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quo
                               "a generator does not map who moves where onto itself"
                               if isinstance(e, NotASymmetry) else
                               "the reduced model lacks what fairness reads")
-        cycle, states, why, stopped_by, trace, loop_from = _fair_acceptance_cycle(
-            model, cond, facts, max_states, timeout, memory_limit, interruptible)
+        cycle, states, why, stopped_by, trace, loop_from = _native_fair_cycle(
+            model, cond, facts, i, max_states, timeout, memory_limit, interruptible, explored, engine
+        ) or _fair_acceptance_cycle(model, cond, facts, bound, timeout, memory_limit, interruptible)
+    if use is not None and cycle is None and stopped_by in (MAX_STATES, SLOT_BUDGET) and max_states is None:
+        # the annotated quotient is built in Python, within the default budget: past it, the
+        # unreduced product by the nested search in C (packed states, no slot budget)
+        native = _native_fair_cycle(model, cond, facts, i, None, timeout, memory_limit, interruptible,
+                                    max(states, explored), engine)
+        if native is not None:
+            use, why_not = None, f"the annotated quotient passed {states:,} states"
+            cycle, states, why, stopped_by, trace, loop_from = native
     if why_not:
         notes.append(f"assert {a.text}: under weak fairness, {why_not}; fair cycles looked for without "
                      "reduction")
@@ -609,14 +684,17 @@ def _fair_verdict(model: SequentialModel, i: int, cond, facts: WeakFairness, quo
 def check_acceptance(model: SequentialModel, result: Exploration, max_states: int | None,
                      timeout: Optional[float] = None, memory_limit: Optional[int] = None,
                      interruptible: bool = False, quotient: Optional[Quotient] = None,
-                     weak_fairness: bool = False, engine: Optional[str] = None) -> Exploration:
+                     weak_fairness: bool = False, engine: Optional[str] = None,
+                     graph: Optional[ReachableGraph] = None) -> Exploration:
     """``result`` with its ``acceptance`` verdicts decided (see the module docstring), looking
     at most ``max_states`` (default 1,000,000) states, ``timeout`` seconds and
     ``memory_limit`` bytes of resident-set growth; with ``interruptible``, Ctrl-C stops the
     check, and an interrupted ``result`` is not checked at all (the user asked to stop).
     With ``quotient``, on the quotient graph where that is sound (module docstring); a
     generator refuted there sends the check to the unreduced graph, with a note.  ``engine``:
-    ``native.engine_choice``'s (None: the environment's), for the native search."""
+    ``native.engine_choice``'s (None: the environment's), for the native search.  ``graph``:
+    ``model``'s whole unreduced graph where one was built already (``first_acceptance_cycle``'s
+    probe), searched instead of building it again."""
     kinds = [a.kind for a in model.assertions]
     if "acceptance" not in kinds:
         return result
@@ -632,8 +710,8 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
             continue
         facts = fairness_of(model) if weak_fairness else None
         if facts is not None:
-            verdicts[i] = _fair_verdict(model, i, cond, facts, quotient, notes, max_states or 1_000_000, timeout,
-                                        memory_limit, interruptible)
+            verdicts[i] = _fair_verdict(model, i, cond, facts, quotient, notes, max_states, timeout,
+                                        memory_limit, interruptible, result.states, engine)
             continue
         use, why_not = quotient, ""
         if quotient is not None:
@@ -645,13 +723,15 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         where, where_cond = (model, cond) if use is None else (use.model, compile_model(use.model).conditions[i])
         try:
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states, engine)
+                where, where_cond, max_states, timeout, memory_limit, interruptible, use, i, result.states, engine,
+                graph)
         except NotASymmetry as wrong:
             use, why_not = None, (f"generator {wrong.generator} is not a symmetry of this model (it does not map the "
                                   "steps of a reachable state onto those of its image). This is a bug in symmetry "
                                   "detection; please report it")
             cycle, states, why, stopped_by, trace, loop_from = _acceptance_cycle(
-                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states, engine)
+                model, cond, max_states, timeout, memory_limit, interruptible, None, i, result.states, engine,
+                graph)
         if why_not:
             notes.append(f"assert {a.text}: {why_not}; acceptance cycles looked for without reduction")
         among = (f"among {states:,} unreduced states" if use is None else
@@ -667,30 +747,45 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
     return dataclasses.replace(result, assertions=tuple(verdicts), notes=tuple(dict.fromkeys(notes)))
 
 
+@dataclass(frozen=True)
+class FirstSearch:
+    """What ``first_acceptance_cycle`` leaves for the rest of the run: ``found`` (the first
+    acceptance cycle: ``(assertion index, its "fails" verdict with the lasso, the search's
+    figures)``, or None), ``holds`` (the acceptance assertions whose whole search found no
+    cycle, their "holds" verdicts), ``graph`` (``auto``'s probe where it holds the whole
+    unreduced graph: ``check_acceptance`` searches it instead of building it again) and
+    ``large`` (the probe showed a model past ``native.AUTO_THRESHOLD`` states: an unreduced
+    exploration may go to the native explorer at once instead of exploring that prefix in
+    Python a second time)."""
+
+    found: Optional[tuple[int, AssertionResult, dict]] = None
+    holds: dict = dataclasses.field(default_factory=dict)
+    graph: Optional[ReachableGraph] = None
+    large: bool = False
+
+
 def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], timeout: Optional[float] = None,
                            memory_limit: Optional[int] = None, interruptible: bool = False,
-                           engine: Optional[str] = None
-                           ) -> tuple[Optional[tuple[int, AssertionResult, dict]], dict[int, AssertionResult]]:
+                           engine: Optional[str] = None) -> FirstSearch:
     """The native nested search on the unreduced ``model`` before any breadth-first
-    exploration, as ``pan -a`` looks: ``(found, holds)``.  ``found``: the first acceptance
-    cycle, ``(assertion index, its "fails" verdict with the lasso, the search's figures)``, or
-    None; ``holds``: the acceptance assertions whose whole search found no cycle, their
-    "holds" verdicts (``check_acceptance`` then leaves them as they are).  Nothing is decided
-    where the search stops (bounds) or does not run: engine ``python``, a model ``auto`` finds
-    small -- its reachable graph within ``native.AUTO_THRESHOLD`` states --, no compiler.
-    Unreduced: a cycle of the model is a violation, and none is none, whatever group a
-    reduced run uses."""
+    exploration, as ``pan -a`` looks (``FirstSearch``).  Nothing is decided where the search
+    stops (bounds) or does not run: engine ``python``, a model ``auto`` finds small -- its
+    reachable graph within ``native.AUTO_THRESHOLD`` states, which is kept for
+    ``check_acceptance`` --, no compiler.  Unreduced: a cycle of the model is a violation,
+    and none is none, whatever group a reduced run uses."""
     from detect.statespace import native
 
     indices = [i for i, a in enumerate(model.assertions) if a.kind == "acceptance" and a.condition is not None]
     choice = native.engine_choice(engine)
     holds: dict[int, AssertionResult] = {}
     if not indices or choice == "python":
-        return None, holds
+        return FirstSearch()
+    large = False
     if choice == "auto":
         probe = reachable_graph(model, max_states=native.AUTO_THRESHOLD, timeout=timeout)
         if probe.complete:
-            return None, holds
+            return FirstSearch(graph=probe)
+        large = not (probe.timed_out or probe.memory_limited or probe.interrupted)
     start = time.perf_counter()
     for i in indices:
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
@@ -698,7 +793,7 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
             out = native.acceptance_cycle_native(model, i, max_states=max_states, timeout=remaining,
                                                  memory_limit=memory_limit, interruptible=interruptible)
         except native.NativeUnavailable:
-            return None, holds
+            return FirstSearch(holds=holds)
         if out["found"]:
             compiled = compile_model(model)
             trace = trace_between(compiled, out["path"][0], out["path"][1:])
@@ -707,12 +802,12 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
                                       f"a cycle through an accepting state, the first one the nested depth-first "
                                       f"search found, after {out['states']:,} unreduced states",
                                       loop_from=out["loop_from"])
-            return (i, verdict, out), holds
+            return FirstSearch((i, verdict, out), holds, large=large)
         if out["found"] is False:
             holds[i] = AssertionResult(model.assertions[i], "holds", (),
                                        f"no cycle through an accepting state among {out['states']:,} unreduced "
                                        f"states (nested depth-first search, before the exploration)")
-    return None, holds
+    return FirstSearch(holds=holds, large=large)
 
 
 def with_verdicts(result: Exploration, verdicts: dict[int, AssertionResult]) -> Exploration:

@@ -612,7 +612,7 @@ _RC_FOUND = 9
 def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: int, *,
                             max_states: int | None = None, timeout: float | None = None,
                             memory_limit: int | None = None, interruptible: bool = False,
-                            canonicalise=None, symmetries=(), native_canonical=None) -> dict:
+                            canonicalise=None, symmetries=(), native_canonical=None, fair: bool = False) -> dict:
     """Whether the reachable graph of ``model`` (with ``canonicalise``: its quotient, computed
     in C as ``native_canonical`` says; each of ``symmetries`` checked on every expanded state)
     has a cycle through a state satisfying assertion ``condition``'s condition: the nested
@@ -622,7 +622,10 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
     Returns a dict: ``found`` (True, False, or None when stopped), ``stopped`` ("" or
     ``verify``'s ``MAX_STATES``, ``MEMORY_LIMIT``, ``TIMEOUT``, ``INTERRUPTED``), ``states``
     (stored), ``transitions`` (of the blue search), ``memory_bytes`` (held), ``path`` (the
-    lasso's states, ``path[loop_from] == path[-1]``) and ``loop_from``.  Raises
+    lasso's states, ``path[loop_from] == path[-1]``) and ``loop_from``.  With ``fair``, the
+    search is over the states with pan's weak-fairness counter (``nx_ndfs_new_fair``:
+    unreduced only), a cycle counts only where it is weakly fair, and ``counters`` gives the
+    counter at each state of ``path`` (-1: no round open).  Raises
     ``NativeUnavailable``/``NativeOverflow`` (the caller falls back to Python),
     ``explore.NotASymmetry`` and ``explore.CanonicalUndecided`` as ``explore_native`` does.
 
@@ -652,9 +655,10 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
                 rc = lib.nx_init(ctx, budget)
                 _refuse(rc, lib, ctx)
             if rc == 0:
-                search = lib.nx_ndfs_new(ctx, condition)
+                search = lib.nx_ndfs_new_fair(ctx, condition) if fair else lib.nx_ndfs_new(ctx, condition)
                 if search == ffi.NULL:
-                    raise NativeUnavailable("out of memory")
+                    raise NativeUnavailable("no weak fairness facts C can read, or a reduction" if fair
+                                            else "out of memory")
                 rc = 1
                 while rc == 1:
                     t0 = time.perf_counter()
@@ -679,18 +683,21 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
         elif rc == _RC_MEMORY_LIMIT:
             stopped = MEMORY_LIMIT
         found = None if stopped else rc == _RC_FOUND
-        path, loop_from = [], None
+        path, counters, loop_from = [], [], None
         if found:
             nslots = lib.nx_nslots()
             buf = ffi.new("int64_t[]", max(1, nslots))
+            k = lib.nx_ndfs_fair_k(search) or 1  # a node is state * k + counter + 1 (fair)
             for i in range(lib.nx_ndfs_lasso_len(search)):
-                lib.nx_state(ctx, lib.nx_ndfs_lasso(search, i), buf)
-                path.append(tuple(buf[k] for k in range(nslots)))
+                node = lib.nx_ndfs_lasso(search, i)
+                lib.nx_state(ctx, node // k, buf)
+                path.append(tuple(buf[x] for x in range(nslots)))
+                counters.append(node % k - 1)
             loop_from = lib.nx_ndfs_loop_from(search)
         del keep
         return {"found": found, "stopped": stopped, "states": lib.nx_count(ctx),
                 "transitions": lib.nx_transitions(ctx), "memory_bytes": lib.nx_memory(ctx),
-                "path": path, "loop_from": loop_from}
+                "path": path, "counters": counters if fair else None, "loop_from": loop_from}
     finally:
         if search != ffi.NULL:
             lib.nx_ndfs_free(search)

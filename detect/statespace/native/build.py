@@ -65,6 +65,8 @@ uint64_t nx_part_box(void *p, int o, uint8_t **items);
 int nx_record_bytes(void);
 int nx_cond_native(int i);
 void *nx_ndfs_new(void *p, int acc);
+void *nx_ndfs_new_fair(void *p, int acc);
+uint32_t nx_ndfs_fair_k(void *p);
 void nx_ndfs_free(void *p);
 int nx_ndfs_run(void *p, uint64_t budget);
 uint64_t nx_ndfs_lasso_len(void *p);

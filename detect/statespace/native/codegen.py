@@ -22,8 +22,9 @@ from typing import Sequence
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
-    While, left_spine, slot_offsets, state_slots,
+    WeakFairness, While, left_spine, slot_offsets, state_slots,
 )
+from detect.ir.walk import names_read
 from detect.statespace.native.canon import CANON_C
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -346,6 +347,8 @@ def c_source(model: SequentialModel) -> str:
         prog: list[str] = []
         gen.program(summand.program, ind + "  ", prog)
         inner.append(f"{ind}{{")
+        # (the weakly fair search reads which summand made each successor, or faulted)
+        inner.append(f"{ind}  c->summand = {si};")
         for name in sorted(gen.temps):
             t = _ident(name)
             inner.append(f"{ind}  i64 T_{t} = 0; int D_{t} = 0; (void)T_{t}; (void)D_{t};")
@@ -358,7 +361,7 @@ def c_source(model: SequentialModel) -> str:
         inner += prog
         inner.append(f"{ind}  if (emit(c, t)) return -1;")
         inner.append(f"{ind}  goto N{si};")
-        inner.append(f"{ind}{fault}: c->fault = 1;")
+        inner.append(f"{ind}{fault}: c->fault = 1; c->fault_procs |= FAIR_FIRST_BIT({si});")
         inner.append(f"{ind}}}")
         inner.append(f"{ind}N{si}: ;")
         loops: list[str] = []
@@ -420,5 +423,67 @@ def c_source(model: SequentialModel) -> str:
     conds.append("  }")
     conds.append("}")
 
+    try:
+        fair = _fairness(model)
+        fair_conds = _fairness_predicates(fair, condition)
+    except Unsupported:  # the weakly fair search does not run natively; the rest does
+        fair = None
+        fair_conds = _fairness_predicates(None, condition)
+    pre += _fairness_tables(model, fair)
+    conds += fair_conds
     parts = pre + [_HELPERS] + domains.lines + [RUNTIME] + pk + up + succ + conds
     return "\n".join(parts) + "\n"
+
+
+#: the weakly fair search's predicates (``fair_pred(k, ...)``), in ``WeakFairness``'s order
+_FAIR_PREDICATES = ("system_turn", "counted", "atomic_free", "timeout")
+
+
+def _fairness(model: SequentialModel) -> WeakFairness | None:
+    """The model's weak-fairness facts where C can use them: at most 62 processes, each
+    summand's owners known, and the predicates reading only state variables (a model the
+    detection narrowed may have lost one; a name C does not know would read as a fault)."""
+    facts = dict(model.annotations).get("weak_fairness")
+    if not isinstance(facts, WeakFairness) or not 0 < len(facts.processes) <= 62:
+        return None
+    known = {v.name for v in model.variables}
+    if any(not names_read(getattr(facts, k)) <= known for k in _FAIR_PREDICATES):
+        return None
+    return facts
+
+
+def _fairness_tables(model: SequentialModel, facts: WeakFairness | None) -> list[str]:
+    """``FAIR_N`` (0: no weakly fair search), ``FAIR_NP``, and per summand the processes
+    taking part (``FAIR_OWNERS``, bits by place in ``WeakFairness.processes``) and the bit
+    of the first of them (``FAIR_FIRST_BIT``: the one pan counts as able to move), as
+    ``cycles.served_by_steps`` reads them."""
+    if facts is None:
+        return ["#define FAIR_N 0", "#define FAIR_NP 0", "#define FAIR_FIRST_BIT(si) 0ULL",
+                "#define FAIR_OWNERS(si) 0ULL"]
+    index = {name: k for k, name in enumerate(facts.processes)}
+    owners, first = [], []
+    for s in model.summands:
+        who = [index[o] for o in s.owners if o in index]
+        owners.append(sum(1 << k for k in set(who)))
+        first.append(1 << who[0] if who else 0)
+    n = max(1, len(model.summands))
+    return [f"#define FAIR_N {len(facts.processes)}", f"#define FAIR_NP {int(facts.non_progress)}",
+            f"static const u64 FAIR_OWNERS_[{n}] = {{{', '.join(f'{x}ULL' for x in owners) or '0'}}};",
+            f"static const u64 FAIR_FIRST_[{n}] = {{{', '.join(f'{x}ULL' for x in first) or '0'}}};",
+            "#define FAIR_FIRST_BIT(si) FAIR_FIRST_[si]", "#define FAIR_OWNERS(si) FAIR_OWNERS_[si]"]
+
+
+def _fairness_predicates(facts: WeakFairness | None, condition) -> list[str]:
+    """``fair_pred(k, s, ovf)``: ``_FAIR_PREDICATES[k]`` of ``facts`` on state ``s`` (a fault:
+    false, as ``cycles._predicates``; no facts: always false, never called)."""
+    lines: list[str] = []
+    for k, name in enumerate(_FAIR_PREDICATES):
+        lines += condition(f"fair_pred_{k}", getattr(facts, name) if facts is not None else None)
+    lines.append("static int fair_pred(int k, const i64 *s, int *o) {")
+    lines.append("  switch (k) {")
+    for k in range(len(_FAIR_PREDICATES)):
+        lines.append(f"  case {k}: return fair_pred_{k}(s, o);")
+    lines.append("  default: return 0;")
+    lines.append("  }")
+    lines.append("}")
+    return lines

@@ -98,7 +98,10 @@ typedef struct Worker {
     /* successors of the state being expanded */
     u64 *succ;
     u64 *succ_hash;
+    int32_t *succ_summand; /* the summand that made each successor (the weakly fair search) */
     size_t nsucc, succ_cap;
+    int summand;          /* the summand whose instance model_successors is running */
+    u64 fault_procs;      /* FAIR_FIRST_BIT of every summand instance that faulted */
     u32 *dedup;           /* local table of successor positions + 1 */
     size_t dedup_cap;
     int fault;
@@ -198,6 +201,7 @@ static int model_terminal(const i64 *s, int *ovf);
 static int model_condition(int i, const i64 *s, int *ovf);
 static void pack(const i64 *t, u64 *w);
 static void unpack(const u64 *w, i64 *t);
+static int fair_pred(int k, const i64 *s, int *ovf);
 
 static i64 canon_slot_index(int k, i64 v) { return slot_index(k, v); }
 
@@ -310,11 +314,15 @@ static int emit(Worker *c, const i64 *t) {
         u64 *q = realloc(c->succ_hash, cap * sizeof(u64));
         if (!q) return -1;
         c->succ_hash = q;
+        int32_t *r = realloc(c->succ_summand, cap * sizeof(int32_t));
+        if (!r) return -1;
+        c->succ_summand = r;
         c->succ_cap = cap;
     }
     u64 *w = c->succ + c->nsucc * NWORDS;
     pack(t, w);
     c->succ_hash[c->nsucc] = hash_words(w);
+    c->succ_summand[c->nsucc] = c->summand;
     c->nsucc++;
     return 0;
 }
@@ -503,7 +511,7 @@ static void worker_free(Worker *w) {
         if (w->chunk) free(w->chunk[i]);
         if (w->pchunk) free(w->pchunk[i]);
     }
-    free(w->chunk); free(w->pchunk); free(w->table); free(w->succ); free(w->succ_hash);
+    free(w->chunk); free(w->pchunk); free(w->table); free(w->succ); free(w->succ_hash); free(w->succ_summand);
     free(w->dedup); free(w->gimg);
     free(w->deadlocks.items); free(w->terminals.items); free(w->faults.items);
     for (int i = 0; i < MAXPARTS; i++) free(w->out[i].items);
@@ -1303,6 +1311,9 @@ typedef struct {
     Vec32 lasso;          /* the cycle found: ids, lasso.items[loop_from] == the last */
     u64 loop_from;
     u64 red_expansions;
+    /* weak fairness (nx_ndfs_new_fair; 0: none): a node is state id * fair_k + j + 1, j the
+     * fairness counter, -1 (no round open) to FAIR_N (every process served), fair_k FAIR_N + 2 */
+    u32 fair_k;
 } Ndfs;
 
 void nx_ndfs_free(void *p) {
@@ -1325,11 +1336,29 @@ void *nx_ndfs_new(void *p, int acc) {
     return d;
 }
 
+/* The same search under weak fairness, as pan -a -f (-l -f): over the product of the states
+ * with pan's fairness counter (Choueka's flags, pan.c's Rules 1-3; cycles.py,
+ * _fair_acceptance_cycle_unreduced, is the same construction in Python).  Why the counter and
+ * not an SCC check of fair components: the nested search then stays on the fly (it stops at
+ * the first fair cycle, as pan -f does) and holds a colour byte per node over the same state
+ * store; an SCC check would need every state and edge of the product first.  Unreduced only
+ * (the annotated quotient under fairness needs the process permutation to each
+ * representative, which the C canonicalisers do not give).  NULL: the model has no weak
+ * fairness facts C can read (FAIR_N 0), a reduction is set, or out of memory. */
+void *nx_ndfs_new_fair(void *p, int acc) {
+    Ctx *c = p;
+    if (FAIR_N == 0 || reduces(c) || c->ngens) return NULL;
+    Ndfs *d = nx_ndfs_new(p, acc);
+    if (d) d->fair_k = FAIR_N + 2;
+    return d;
+}
+u32 nx_ndfs_fair_k(void *p) { return ((Ndfs *)p)->fair_k; }
+
 static int ndfs_rc(int r) { return r == -3 ? RC_MEMORY_LIMIT : RC_MEMORY; }
 
-/* Colours for every stored state (new ones white); returns 0 or an RC. */
+/* Colours for every stored state (new ones white), per node under fairness; returns 0 or an RC. */
 static int ndfs_colours(Ndfs *d) {
-    size_t need = d->c->w[0].count;
+    size_t need = d->c->w[0].count * (d->fair_k ? d->fair_k : 1);
     if (need <= d->colour_cap) return 0;
     size_t cap = d->colour_cap ? d->colour_cap : 1024;
     while (cap < need) cap *= 2;
@@ -1345,9 +1374,26 @@ static int ndfs_colours(Ndfs *d) {
 /* Push a frame for state id on stack (successors on succ): its distinct successors (their
  * representatives when reducing), stored when new; *accepting says whether id satisfies acc.
  * Returns 0 or an RC (RC_TRUNCATED: the state limit). */
+static int ndfs_fair_successors(Ndfs *d, Vec32 *succ, u32 node, const i64 *s, int *accepting);
+
 static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting) {
     Ctx *c = d->c;
     Worker *w = &c->w[0];
+    u32 off = (u32)succ->n;
+    int r;
+    if (d->fair_k) {  /* id is a node: its state, and its successors as nodes */
+        i64 s[NSLOTS > 0 ? NSLOTS : 1];
+        u64 words[NWORDS];
+        load_state(state_at(w, id / d->fair_k), words);
+        unpack(words, s);
+        if ((r = ndfs_fair_successors(d, succ, id, s, accepting))) return r;
+        size_t distinct = succ->n - off;
+        if (stack == &d->blue) w->transitions += distinct;
+        u32 frame[FRAME] = {id, off, (u32)distinct, 0};
+        for (int k = 0; k < FRAME; k++)
+            if ((r = vec_push(c, stack, frame[k]))) { if (r == -3) c->mem_limited = 1; return ndfs_rc(r); }
+        return ndfs_colours(d);
+    }
     i64 s[NSLOTS > 0 ? NSLOTS : 1];
     u64 words[NWORDS];
     load_state(state_at(w, id), words);
@@ -1364,8 +1410,6 @@ static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting)
         if (canon == -4) { c->mem_limited = 1; return RC_MEMORY_LIMIT; }
         if (canon) return canon;
     }
-    u32 off = (u32)succ->n;
-    int r;
     for (size_t j = 0; j < distinct; j++) {
         int64_t k = lookup_insert(w, w->succ + j * NWORDS, w->succ_hash[j], id);
         if (k == -1) { c->truncated = 1; return RC_TRUNCATED; }
@@ -1379,6 +1423,63 @@ static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting)
     for (int k = 0; k < FRAME; k++)
         if ((r = vec_push(c, stack, frame[k]))) { if (r == -3) c->mem_limited = 1; return ndfs_rc(r); }
     return ndfs_colours(d);
+}
+
+/* The successors of node (state s, counter j) pushed on succ as nodes, and whether the node
+ * accepts (a closed round where the claim is to move: pan's seed).  Where pan counts (Rule 1
+ * and 3): a round opens at an accepting state (j = 0) and closes once every process is served
+ * (back to -1).  On the system's turn each step serves the processes that move in it and,
+ * where no process holds atomic control, every process with no step there (a faulting step
+ * is a step); where timeout holds, every process (pan's default move), except under -DNP; a
+ * step of no process (the claim's) serves nobody where atomic control is held or under -DNP.
+ * The counter then passes the served processes in pan's order (the highest number first).
+ * The steps are not deduplicated: two steps to one state may serve different processes. */
+static int ndfs_fair_successors(Ndfs *d, Vec32 *succ, u32 node, const i64 *s, int *accepting) {
+    Ctx *c = d->c;
+    Worker *w = &c->w[0];
+    const u32 k = d->fair_k;
+    int j = (int)(node % k) - 1, ovf = 0, r;
+    int acc = model_condition(d->acc, s, &ovf);
+    int turn = fair_pred(0, s, &ovf), counted = fair_pred(1, s, &ovf);
+    int held = !fair_pred(2, s, &ovf), tmo = fair_pred(3, s, &ovf);
+    if (ovf) return RC_OVERFLOW;
+    *accepting = j == FAIR_N && !turn;
+    w->nsucc = 0;
+    w->fault = 0;
+    w->ovf = 0;
+    w->fault_procs = 0;
+    if (model_successors(s, w)) return w->ovf ? RC_OVERFLOW : RC_MEMORY;
+    if (counted) {
+        if (j == -1 && acc) j = 0;
+        else if (j == FAIR_N) j = -1;
+    }
+    const u64 everyone = FAIR_N >= 64 ? ~0ULL : ((1ULL << FAIR_N) - 1);
+    u64 blocked = 0;
+    if (turn && !held) {
+        if (tmo && !FAIR_NP) blocked = everyone;
+        else {
+            u64 able = w->fault_procs;
+            for (size_t x = 0; x < w->nsucc; x++) able |= FAIR_FIRST_BIT(w->succ_summand[x]);
+            blocked = everyone & ~able;
+        }
+    }
+    for (size_t x = 0; x < w->nsucc; x++) {
+        int jj = j;
+        if (jj >= 0 && turn) {
+            int si = w->succ_summand[x];
+            u64 served = (FAIR_OWNERS(si) == 0 && (held || FAIR_NP)) ? 0 : (FAIR_OWNERS(si) | blocked);
+            while (jj < FAIR_N && ((served >> (FAIR_N - 1 - jj)) & 1)) jj++;
+        }
+        int64_t t = lookup_insert(w, w->succ + x * NWORDS, w->succ_hash[x], node / k);
+        if (t == -1) { c->truncated = 1; return RC_TRUNCATED; }
+        if (t == -3) { c->mem_limited = 1; return RC_MEMORY_LIMIT; }
+        if (t == -2) return RC_MEMORY;
+        if (t == -4) return RC_TOO_MANY;
+        u64 to = (u64)t * k + (u64)(jj + 1);
+        if (to >= NONE32) return RC_TOO_MANY;
+        if ((r = vec_push(c, succ, (u32)to))) { if (r == -3) c->mem_limited = 1; return ndfs_rc(r); }
+    }
+    return 0;
 }
 
 /* The lasso: the blue stack's states, then the red stack's after the seed (when red), then
@@ -1434,6 +1535,10 @@ int nx_ndfs_run(void *p, u64 budget) {
         if (!d->blue.n) {
             if (d->root >= c->initial) return RC_DONE;
             u32 id = (u32)d->root++;
+            if (d->fair_k) {  /* the initial node of the state: no round open (j = -1) */
+                if ((u64)id * d->fair_k >= NONE32) return RC_TOO_MANY;
+                id *= d->fair_k;
+            }
             if ((d->colour[id] & 3) != NDFS_WHITE) continue;
             budget--;
             if ((r = ndfs_push(d, &d->blue, &d->bsucc, id, &acc))) return r;
