@@ -1841,8 +1841,14 @@ def _lower_once(program: S.Program, pre, path: str, name: str, max_procs: Option
                 continue
             offers = tr.rendezvous(t, ctx) if t.kind == "stmt" else None
             if offers is not None:
-                (rv_sends if isinstance(t.stmt, S.Send) else rv_recvs).extend(
-                    (inst, t, cond, ch, ctx) for cond, ch in offers)
+                # pan tries the sender's escapes before its send, as before any step
+                # (``preempted``); the receiver's half runs while the offer is pending, when
+                # every escape it tries first is blocked (pan's IfNotBlocked), so none preempts it
+                escaped = preempted(low, tr, g, t, ctx)
+                if isinstance(t.stmt, S.Send):
+                    rv_sends.extend((inst, t, conj(cond, neg(escaped)), ch, ctx) for cond, ch in offers)
+                else:
+                    rv_recvs.extend((inst, t, cond, ch, ctx) for cond, ch in offers)
                 if not tr.has_buffered(t, ctx):
                     continue
             if has_rendezvous_send(tr, g, t, ctx):
@@ -2399,16 +2405,17 @@ def reset_program(low: Lowering, inst: Instance, ctx: Ctx) -> tuple:
 def preempted(low: Lowering, tr: Translator, g: Graph, t: Transition, ctx: Ctx) -> Expr:
     """When the escapes of the ``unless`` statements around ``t`` preempt it: one of them
     that pan tries before ``t`` is executable (``Graph.preempting``).  pan leaves a
-    location's step list at the first escape group that moved; a rendezvous there is
-    refused (pan's own handling of it depends on its search)."""
+    location's step list at the first escape group that moved; a rendezvous as an escape
+    is refused (pan's own handling of it depends on its search), one in the main part is
+    not (see ``lower``: escapes preempt its send, not its receive)."""
     groups = g.preempting(t)
     if not groups and not (t.escape and dict(g.escapes).get(t.src)):
         return FALSE
     parts = []
     for u in g.transitions:
         if u.src == t.src and (u.escape in groups or u is t):
-            if u.kind == "stmt" and tr.rendezvous(u, ctx) is not None:
-                raise low.error("unsupported construct: a rendezvous inside 'unless' or as its escape", u.stmt.pos)
+            if u.kind == "stmt" and (u is not t or t.escape) and tr.rendezvous(u, ctx) is not None:
+                raise low.error("unsupported construct: a rendezvous as the escape of 'unless'", u.stmt.pos)
             if u is not t:
                 parts.extend(guard for guard, _ in transition_alternatives(low, tr, g, u, ctx))
     # an escape's own step evaluates its polls (``split_polls``)
