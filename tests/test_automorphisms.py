@@ -193,3 +193,29 @@ def test_the_search_peaks_near_the_compact_generators_not_lists_of_ints():
     # lists of Python ints: ~10x the arrays (igraph's path grew by ~9x here); streamed, the
     # arrays plus a few buffers
     assert grown_kb < 2 * compact_kb + 30_000, (grown_kb, compact_kb)
+
+
+def test_an_exception_while_the_tool_searches_kills_it_at_once(tmp_path):
+    import signal
+    import time
+
+    pid_file = tmp_path / "pid"
+    script = tmp_path / "bliss"
+    script.write_text(f"#!/bin/sh\ncat > /dev/null\necho $$ > {pid_file}\nexec sleep 60\n")
+    script.chmod(0o755)
+
+    def alarm(*_):
+        raise TimeoutError("the --timeout alarm")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    start = time.monotonic()
+    try:
+        with pytest.raises(TimeoutError):
+            engines._bliss_streamed(ring(5), str(script))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.monotonic() - start < 10
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)

@@ -327,19 +327,29 @@ def _bliss_streamed(graph: ColouredGraph, tool: str):
     import tempfile
     from array import array
 
+    import resource
+
+    # Everything the tool's process calls between fork and exec is looked up here: a thread
+    # (the --memory-limit watcher) may hold a lock, such as the import lock, at the fork.
     limit = _free_memory_bound()
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if limit is not None and hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if limit is not None and soft != resource.RLIM_INFINITY and limit >= soft:
+        limit = None  # already bounded tighter
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        prctl = None
+    setrlimit, address_space = resource.setrlimit, resource.RLIMIT_AS
 
     def bounded() -> None:  # in the tool's process, between fork and exec
-        import resource
-
-        try:
-            import ctypes
-
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+        if prctl is not None:
+            prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL: the tool dies with this process
         if limit is not None:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+            setrlimit(address_space, (limit, hard))
 
     with tempfile.TemporaryFile() as errors:
         proc = subprocess.Popen([tool, "-sh=fl"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
