@@ -322,12 +322,11 @@ def _bliss_streamed(graph: ColouredGraph, tool: str):
     exact order (bliss built with GMP); a rounded one (``1.2e+30``) is counted by igraph.
     The tool is killed on any exception here (an interrupt, the --timeout alarm), dies with
     this process (PR_SET_PDEATHSIG), and its memory is bounded as ``_bound_memory``."""
+    import resource
     import signal
     import subprocess
     import tempfile
     from array import array
-
-    import resource
 
     # Everything the tool's process calls between fork and exec is looked up here: a thread
     # (the --memory-limit watcher) may hold a lock, such as the import lock, at the fork.
