@@ -1,7 +1,9 @@
 """Automorphism engines behind one interface: generators and order of Aut(coloured graph).
 
-``pynauty`` wraps dense nauty (n²/8 bytes; slow beyond ~10,000 nodes); ``bliss`` (through
-igraph) is sparse and handles 10^5–10^6 nodes.  ``auto`` picks by size; the threshold was
+``pynauty`` wraps dense nauty (n²/8 bytes; slow beyond ~10,000 nodes); ``bliss`` is sparse
+and handles 10^5–10^6 nodes: through igraph for small graphs, and for graphs of at least
+``IN_CHILD_FROM`` nodes through the ``bliss`` command-line tool where it is installed, its
+generators read one at a time (``_bliss_streamed``; igraph otherwise).  ``auto`` picks by size; the threshold was
 measured with ``results/bench_engines.py`` (see ``results/engines.md``).
 """
 from __future__ import annotations
@@ -50,8 +52,12 @@ def automorphisms(graph: ColouredGraph, engine: str = "auto") -> Automorphisms:
     if graph.n >= 2 ** 31:
         raise ValueError(f"a graph of {graph.n:,} nodes: node numbers past 32 bits")
     start = time.perf_counter()
-    search = _nauty_counted if engine == "nauty" else _bliss
-    gens, order = (search(graph) if graph.n < IN_CHILD_FROM else in_child(search, graph))
+    tool = bliss_tool() if engine == "bliss" and graph.n >= IN_CHILD_FROM else None
+    if tool is not None:
+        gens, order = _bliss_streamed(graph, tool)
+    else:
+        search = _nauty_counted if engine == "nauty" else _bliss
+        gens, order = (search(graph) if graph.n < IN_CHILD_FROM else in_child(search, graph))
     return Automorphisms(tuple(compact(gens)), order, engine, time.perf_counter() - start)
 
 
@@ -290,3 +296,138 @@ def _bliss(graph: ColouredGraph):
             raise e.__cause__ from None
         raise
     return gens, order
+
+
+#: The bliss command-line tool (Debian's ``bliss``), or a path to one; empty: never use it.
+BLISS_TOOL_VARIABLE = "SYMDETECT_BLISS"
+
+
+def bliss_tool() -> "str | None":
+    """The path of the bliss command-line tool, or None (absent, or disabled by setting
+    ``$SYMDETECT_BLISS`` to the empty string): ``automorphisms`` then uses igraph."""
+    import shutil
+
+    name = os.environ.get(BLISS_TOOL_VARIABLE, "bliss")
+    return shutil.which(name) if name else None
+
+
+def _bliss_streamed(graph: ColouredGraph, tool: str):
+    """(generators as ``array('i')``, exact order) from the bliss tool, run here as a child
+    process: the graph written to its input in DIMACS, each generator parsed from its output
+    line as it comes, so the peak is the graph plus the compact generators.
+
+    Why not igraph: ``automorphism_group`` returns every generator at once as lists of Python
+    ints (~40 bytes a node, besides igraph's own 8): 14.9 GB on CMurphi's adash.m (1.1
+    million nodes, 271 generators) where the arrays take 1.2 GB.  The tool also prints the
+    exact order (bliss built with GMP); a rounded one (``1.2e+30``) is counted by igraph.
+    The tool is killed on any exception here (an interrupt, the --timeout alarm), dies with
+    this process (PR_SET_PDEATHSIG), and its memory is bounded as ``_bound_memory``."""
+    import resource
+    import signal
+    import subprocess
+    import tempfile
+    from array import array
+
+    # Everything the tool's process calls between fork and exec is looked up here: a thread
+    # (the --memory-limit watcher) may hold a lock, such as the import lock, at the fork.
+    limit = _free_memory_bound()
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if limit is not None and hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if limit is not None and soft != resource.RLIM_INFINITY and limit >= soft:
+        limit = None  # already bounded tighter
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        prctl = None
+    setrlimit, address_space = resource.setrlimit, resource.RLIMIT_AS
+
+    def bounded() -> None:  # in the tool's process, between fork and exec
+        if prctl is not None:
+            prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL: the tool dies with this process
+        if limit is not None:
+            setrlimit(address_space, (limit, hard))
+
+    with tempfile.TemporaryFile() as errors:
+        proc = subprocess.Popen([tool, "-sh=fl"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=errors, preexec_fn=bounded)
+        try:
+            try:
+                _write_dimacs(graph, proc.stdin)
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass  # the tool stopped reading: its status and message say why, below
+            identity = array("i", range(graph.n))
+            gens: list = []
+            order_text = None
+            for line in proc.stdout:
+                if line.startswith(b"Generator:"):
+                    gens.append(_parsed_generator(line, identity, graph.colour))
+                elif line.startswith(b"|Aut|:"):
+                    order_text = line.split(b":", 1)[1].strip()
+            status = proc.wait()
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        if status != 0 or order_text is None:
+            errors.seek(0)
+            message = errors.read().decode(errors="replace").strip().splitlines()
+            how = (f"was killed by {signal.Signals(-status).name}" if status < 0
+                   else f"exited with status {status}")
+            raise SearchFailed(f"the automorphism search (bliss tool {tool}) {how} without a result"
+                               + (f": {message[-1]}" if message else ", most likely out of memory"))
+    if order_text.isdigit():
+        order = int(order_text)
+    else:
+        order = in_child(_counted, graph)
+    return gens, order
+
+
+def _counted(graph: ColouredGraph) -> int:
+    return _count(_igraph(graph), list(graph.colour))
+
+
+def _free_memory_bound() -> "int | None":
+    """90% of the memory this machine has free (None where /proc/meminfo is missing)."""
+    try:
+        with open("/proc/meminfo") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:")) * 9 // 10
+    except (OSError, ValueError, StopIteration):
+        return None
+
+
+def _write_dimacs(graph: ColouredGraph, out) -> None:
+    """``graph`` in bliss's DIMACS (1-based nodes), in blocks: never the whole text at once."""
+    out.write(f"p edge {graph.n} {len(graph.edges)}\n".encode())
+    block = 1 << 16
+    colour = graph.colour
+    for start in range(0, graph.n, block):
+        out.write("".join(f"n {v + 1} {colour[v]}\n"
+                          for v in range(start, min(start + block, graph.n))).encode())
+    edges = graph.edges
+    for start in range(0, len(edges), block):
+        out.write("".join(f"e {u + 1} {v + 1}\n" for u, v in edges[start:start + block]).encode())
+
+
+def _parsed_generator(line: bytes, identity, colour: Sequence[int]):
+    """One ``Generator: (a,b,c)(d,e)`` line (1-based cycles: a↦b↦c↦a) as node images.
+    A point outside the graph or a move between colours is the tool's error, raised, never
+    handed on as a symmetry."""
+    from array import array
+
+    image = array("i", identity)
+    body = line[len(b"Generator:"):].strip()
+    if not (body.startswith(b"(") and body.endswith(b")")):
+        raise SearchFailed(f"the bliss tool printed a generator this reader does not know: {body[:80]!r}")
+    n = len(image)
+    for cycle in body[1:-1].split(b")("):
+        points = [int(x) - 1 for x in cycle.split(b",")]
+        for a, b in zip(points, points[1:] + points[:1]):
+            if not (0 <= a < n and 0 <= b < n) or colour[a] != colour[b]:
+                raise SearchFailed(f"the bliss tool printed a generator mapping node {a + 1} to {b + 1}, "
+                                   "not an automorphism of the coloured graph")
+            image[a] = b
+    return image
