@@ -3018,7 +3018,10 @@ def assemble(low: Lowering, tr: Translator, instances, steps: list, plan: _Plan,
     carry, at_guard, timeout = _timeouts(steps, full, holding, atomic_pids, owner, claim is not None,
                                          unranked if unranked and len(unranked) == len(steps_before) else None,
                                          claim_timeout)
-    turn = functools.partial(_turn, owner, atomic_pids, at_guard, claim is not None)
+    # one object per pid: every summand of a process carries its turn condition, and walks
+    # memoised by node identity (``walk.fold``) then cost it once, not once per summand
+    turn = functools.lru_cache(maxsize=None)(functools.partial(_turn, owner, atomic_pids, at_guard,
+                                                               claim is not None))
     # one rewriter for every guard and program: they share their subexpressions
     with_timeout = walk.substituter({Name(_TIMEOUT): timeout})
     summands = _step_summands(low, tr, steps, full, with_timeout, turn, owner, atomic_pids)
