@@ -2839,18 +2839,26 @@ def plan_init(low: Lowering, inst: Instance) -> Optional[_Plan]:
         loc = t.dst
     if current:  # stopped inside an atomic block: keep its steps separate
         segments.extend((k,) for k in current)
-    later = g.reachable_from(loc) if loc != g.end else set()
-    if any(t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in later for t in g.transitions):
+    if loc != g.end and _runs_from(g, g.reachable_from(loc)):
         return None
     # The plan ends with the last run: what init does after it is its own code, so that a
     # loop after the runs is init's loop (Spin's states), not a chain of fresh locations
     # unrolled up to _MAX_PREFIX steps (``do :: i++ od``: 256 states, not 20,256).
     last = max((n for n, seg in enumerate(segments)
                 if any(isinstance(g.transitions[k].stmt, S.Run) for k in seg)), default=-1)
-    if last + 1 < len(segments):
+    cut = g.transitions[segments[last][-1]].dst if last >= 0 else g.entry
+    # ... unless the last run is inside a loop the plan unrolled (``do :: n < 2 -> run W(n);
+    # n++ :: else -> break od``): from there the run is init's code again, which only the
+    # whole plan (past the loop's exit, checked above) leaves behind.
+    if last + 1 < len(segments) and not _runs_from(g, g.reachable_from(cut)):
         segments = segments[:last + 1]
-        loc = g.transitions[segments[-1][-1]].dst if segments else g.entry
+        loc = cut
     return _Plan(tuple(runs), loc, tuple(segments))
+
+
+def _runs_from(g: Graph, locations: set) -> bool:
+    """A ``run`` statement leaves one of ``locations``."""
+    return any(t.kind == "stmt" and isinstance(t.stmt, S.Run) and t.src in locations for t in g.transitions)
 
 
 def _may_reuse_pids(low: Lowering, init_inst: Instance, plan: _Plan, instances: list, graph) -> bool:
