@@ -13,17 +13,9 @@ from frontends.promela import parse_text
 from tests.promela_gen import iterating, recorded, spawning
 from tests.spin_oracle import (Counts, SpinRefused, compare, neutralise_asserts, our_counts, spin_available,
                                spin_counts)
+from tests.spin_oracle import check_pinned as check
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def check(text: str, stored: int, error: bool, tmp_path, max_procs=None) -> None:
-    assert our_counts(text, max_procs=max_procs) == Counts(stored, error)
-    if spin_available():
-        try:
-            assert spin_counts(text, tmp_path) == Counts(stored, error)
-        except SpinRefused as e:  # pragma: no cover - a broken Spin installation
-            pytest.fail(f"Spin refused the pinned model: {e}")
 
 
 # ---------------------------------------------------------------------------- run P(c)

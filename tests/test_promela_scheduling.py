@@ -15,7 +15,7 @@ from frontends.promela import parse_text
 from tests.promela_gen import scheduled
 from detect.ir import Assert
 from tests.spin_oracle import SpinRefused, compare, our_counts, spin_available, spin_counts
-from tests.test_promela_constructs import check
+from tests.spin_oracle import check_pinned as check
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT.parent / "shared" / "corpus" / "spin" / "Examples"
