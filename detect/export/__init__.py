@@ -314,11 +314,7 @@ def dimacs_lines(graph: ColouredGraph, title: str) -> Iterator[str]:
     yield f"c symdetect: coloured graph of {title}\n"
     for c, key in enumerate(graph.colour_keys):
         yield f"c colour {c}: {key}\n"
-    yield f"p edge {graph.n} {len(graph.edges)}\n"
-    for v, c in enumerate(graph.colour):
-        yield f"n {v + 1} {c}\n"
-    for u, v in graph.edges:
-        yield f"e {u + 1} {v + 1}\n"
+    yield from graph.dimacs_lines()
 
 
 # ------------------------------------------------------------------------------ pictures

@@ -12,6 +12,7 @@ import collections
 import os
 import time
 from dataclasses import dataclass
+from itertools import islice
 from typing import Callable, Mapping, Sequence, TypeVar
 
 from detect.symmetry.graph import ColouredGraph
@@ -401,15 +402,9 @@ def _free_memory_bound() -> "int | None":
 
 def _write_dimacs(graph: ColouredGraph, out) -> None:
     """``graph`` in bliss's DIMACS (1-based nodes), in blocks: never the whole text at once."""
-    out.write(f"p edge {graph.n} {len(graph.edges)}\n".encode())
-    block = 1 << 16
-    colour = graph.colour
-    for start in range(0, graph.n, block):
-        out.write("".join(f"n {v + 1} {colour[v]}\n"
-                          for v in range(start, min(start + block, graph.n))).encode())
-    edges = graph.edges
-    for start in range(0, len(edges), block):
-        out.write("".join(f"e {u + 1} {v + 1}\n" for u, v in edges[start:start + block]).encode())
+    lines = graph.dimacs_lines()
+    while chunk := "".join(islice(lines, 1 << 16)):
+        out.write(chunk.encode())
 
 
 def _parsed_generator(line: bytes, identity, colour: Sequence[int]):

@@ -48,6 +48,16 @@ class ColouredGraph:
     #: ``pre_literal[k]`` maps each value of slot k to its pre-state literal node.
     pre_literal: tuple[dict, ...]
 
+    def dimacs_lines(self):
+        """The graph in bliss's DIMACS, a line at a time: ``p edge n m``, then ``n v c``
+        (1-based node, colour index) and ``e u v``; the one text the export and the bliss
+        tool are given."""
+        yield f"p edge {self.n} {len(self.edges)}\n"
+        for v, c in enumerate(self.colour):
+            yield f"n {v + 1} {c}\n"
+        for u, v in self.edges:
+            yield f"e {u + 1} {v + 1}\n"
+
     def colour_classes(self) -> list[list[int]]:
         classes: list[list[int]] = [[] for _ in self.colour_keys]
         for v, c in enumerate(self.colour):
