@@ -493,8 +493,9 @@ process_option = click.option(
          "the #assert on it (without it, each asserted process is explored for its own #assert).")
 max_procs_option = click.option(
     "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
-    help="Promela: at most N processes alive at once when run creates them at run time (default 8, or "
-         "what init's runs need; Spin allows 255); a run beyond it is a fault naming this option.  "
+    help="Promela: at most N processes alive at once when run creates them at run time (default: the most "
+         "the process-creation skeleton can have alive, or 8 where it creates without end; Spin allows "
+         "255); a run beyond it is a fault naming this option.  "
          "CSP#: at most N processes alive at once spawned by 'Q() ||| P()' inside a sequential process, "
          "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
 loop_max_option = click.option(

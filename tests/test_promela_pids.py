@@ -205,7 +205,7 @@ def test_mobile1_has_the_processes_spin_can_create():
     path = _mobile1()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = parse_text(path.read_text(), str(path), max_procs=11, ltl_name="")
+        model = parse_text(path.read_text(), str(path), ltl_name="")  # the bound found: 11
     names = sorted(p.name for p in model.processes)
     assert [n for n in names if n[0] in "PQ"] == ["P[3]", "Q[4]"]
     assert sorted(n for n in names if n.startswith("MSC")) == ["MSC[5]", "MSC[7]"]
@@ -215,9 +215,31 @@ def test_mobile1_has_the_processes_spin_can_create():
 
 @pytest.mark.slow
 def test_mobile1_counts_as_spin():
-    """32,668 states as Spin (about 20 CPU s)."""
+    """32,668 states as Spin (about 20 CPU s), without --max-procs: the bound is the
+    skeleton's 11 (a fixed 8 made 90 false "more than 8 processes" faults)."""
     path = _mobile1()
-    assert our_counts(path.read_text(), str(path), max_procs=11) == Counts(32668, False)
+    assert our_counts(path.read_text(), str(path)) == Counts(32668, False)
+
+
+def _largest_pid(model) -> int:
+    return max(int(p.name.split("[")[1].rstrip("]")) for p in model.processes if "[" in p.name)
+
+
+def test_the_default_bound_is_what_the_skeleton_can_have_alive(tmp_path):
+    """Without --max-procs, a model whose creation skeleton has at most 10 processes alive
+    gets 10 slots and no fault (Spin allows 255: a fixed default of 8 made a false fault),
+    and one that creates without end keeps the default 8 and its fault naming the option."""
+    chain = "byte g;\n" + "".join(f"proctype W{k}() {{ g = {k}; run W{k + 1}() }}\n" for k in range(9)) + \
+        "proctype W9() { g = 9 }\ninit { run W0() }\n"
+    model = _model(chain)
+    assert _largest_pid(model) == 10
+    check_pinned(chain, 32, False, tmp_path)
+    endless = """
+proctype W() { run W() }
+init { run W() }
+"""
+    model = _model(endless)
+    assert _largest_pid(model) == 7
 
 
 def test_past_the_limit_every_pid_is_possible(monkeypatch):

@@ -2657,9 +2657,23 @@ def spawned(low: Lowering, roots, graph) -> list[tuple[str, S.Run]]:
 
 def dynamic_slots(low: Lowering, instances: list, runs: list, graph, max_procs: Optional[int]) -> ProcessSlots:
     """Add to ``instances`` one instance per (proctype run by ``runs``, pid that run may
-    give it), up to ``max_procs`` processes alive at once (``DEFAULT_MAX_PROCS``)."""
-    bound = DEFAULT_MAX_PROCS if max_procs is None else max_procs
+    give it), up to ``max_procs`` processes alive at once.  Without ``max_procs`` the bound
+    is the most processes the creation skeleton (``pids.creations``) can have alive, so no
+    run a reachable state makes is cut short; only where that is unbounded (a run at every
+    pid up to Spin's 255) or not known is it ``DEFAULT_MAX_PROCS``, past which a run is a
+    fault naming the option."""
     pos = runs[0][1].pos
+    found = None
+    if max_procs is None:
+        found = creations(low, instances, graph, SPIN_MAX_PROCS)
+        given = [p for v in found.run_pids.values() for p in v] if found is not None else None
+        if given is not None and (not given or max(given) < SPIN_MAX_PROCS - 1):
+            # every run finds a free pid below the skeleton's largest: Spin's own answer
+            bound = max(len(instances) + 1, max(given, default=0) + 1)
+        else:
+            bound, found = DEFAULT_MAX_PROCS, None
+    else:
+        bound = max_procs
     if not len(instances) < bound <= SPIN_MAX_PROCS:
         raise low.error(f"--max-procs {bound}: {len(instances)} processes run from the start and run "
                         f"creates more; give a bound from {len(instances) + 1} to {SPIN_MAX_PROCS}", pos)
@@ -2668,7 +2682,8 @@ def dynamic_slots(low: Lowering, instances: list, runs: list, graph, max_procs: 
             instances[first - 1].graph.entry):
         first -= 1
     proctypes = list(dict.fromkeys(st.proctype for _, st in runs))
-    found = creations(low, instances, graph, bound)
+    if found is None:
+        found = creations(low, instances, graph, bound)
     holders: dict = {(i.proctype, i.pid): i for i in instances if i.pid >= first}
     for name in proctypes:
         pdecl = low.proctypes[name]
