@@ -46,6 +46,7 @@ EXAMPLES = {
 _MELVER = "github melver/cmurphi @ 5d4a4267884277f52c4a1503bb3e3b83d0ae3855"
 _EDDY = ("reconstructed from the generated C++ github patrickschultz/Eddy_Murphi_Original @ "
          "4965a3bddf2f00ea079a87c0f9098ff3105af464, ex/others/{}.C")
+_EDDY_MS = _EDDY.replace("ex/others/", "ex/multiset+sym/")
 #: Where each model of ``--ex`` was read (the ``search`` tool's code index: a GitHub path, or
 #: an index file id where the index names no repository) and the first 16 hex digits of the
 #: SHA-256 of the copy the recorded table used.  The copies kept the code and the ``-- File:``
@@ -77,12 +78,30 @@ SOURCES = {
     "others/dp4.m": (_EDDY.format("dp4"), "9ec95f15845b0884"),
     "others/abp.m": (_EDDY.format("abp"), "f23da35cc09e9da6"),
     "others/arbiter.m": (_EDDY.format("arbiter"), "2e74738c2e5494b3"),
+    # Reconstructed on branch cmurex, checked the same way against ex/multiset+sym/*.C:
+    # newcache3 is others/newcache3.m with ProcCount: 3 (the two .C files' procedures, rules,
+    # start state and invariants are the same length, 47 kB, and read alike but for the
+    # ProcCount-derived numbers; the 158-character difference is 150 in the declarations
+    # before them and 8 in the symmetry code after, the split CMurphi 5.4's own ProcCount 3/4
+    # outputs show); cache3multi is others/newcache3.m with ProcCount: 5, one
+    # ``Multiset [8] of Message`` network whose messages carry a Destination, a guard
+    # ``MultiSetCount(i:Net, true) <= 2`` on the five requesting rules, and the two receiving
+    # rules over ``Choose M_Index: Net`` guarded by ``IsMember(Net[M_Index].Destination, ..)``
+    # (CMurphi 5.4's code for it numbers every temporary, multisetcount, invariant and rule as
+    # the .C does, and its 40,000 characters from the Send procedures to the last rule are
+    # the .C's exactly once tabs, two indentations and the UnFair methods Eddy_Murphi adds
+    # are accounted for).
+    "multiset+sym/newcache3.m": (_EDDY_MS.format("newcache3"), "e544ba8a93976540"),
+    "multiset+sym/cache3multi.m": (_EDDY_MS.format("cache3multi"), "17ceee8059f1cbb3"),
 }
 #: Constants lowered where CMurphi needs minutes at the file's own values.
 #: By ``folder/file`` (``sym/cache3.m`` and ``others/cache3.m`` are two models).
 LOWER = {"sym/n_peterson.m": {"N": 4}, "sym/mcslock1.m": {"N": 3}, "sym/mcslock2.m": {"N": 3},
          "sym/cache3.m": {"ProcCount": 3}, "sym/ldash.m": {"RemoteCount": 3}, "others/newcache3.m": {"ProcCount": 3},
-         "dash/eadash.m": {"RemoteCount": 3}}
+         "dash/eadash.m": {"RemoteCount": 3},
+         # CMurphi at the file's ProcCount=5: 2,577,322 (-nosym) and 13,738 (-sym1) states in
+         # 71 s; ours would need about an hour for the 2.6 million states
+         "multiset+sym/cache3multi.m": {"ProcCount": 4}}
 
 
 def _declared_group(path: Path, defines: dict):
@@ -149,7 +168,8 @@ def _sources(ex: str, files: list[str], work: Path) -> list[Path]:
 
 
 #: Our options per model beyond the defaults (``folder/file``).
-OPTIONS = {"others/newcache3.m": ("--memory-limit", "6G"), "dash/eadash.m": ("--memory-limit", "6G"),
+OPTIONS = {"others/newcache3.m": ("--memory-limit", "6G"), "multiset+sym/newcache3.m": ("--memory-limit", "6G"),
+           "multiset+sym/cache3multi.m": ("--memory-limit", "6G"), "dash/eadash.m": ("--memory-limit", "6G"),
            "sym/adash.m": ("--memory-limit", "6G"), "sym/adashbug.m": ("--memory-limit", "6G")}
 
 
