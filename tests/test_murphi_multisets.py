@@ -14,7 +14,7 @@ from detect.checking.multisets import normaliser_failure, place_swaps, settler
 from detect.cli import main
 from detect.ir.points import LiteralPoints
 from frontends.murphi import parse_text
-from tests import murphi_gen
+from tests import cmurphi, murphi_gen
 
 #: A bag of at most two processes: CMurphi -nosym 6 states, -sym1 4; with -nomultiset 9 and 5.
 BAG = """
@@ -120,3 +120,74 @@ def test_analyze_verify_checks_what_the_reduction_uses(tmp_path):
                     .replace("c : 0..2;", "c : 0..2; x : 0..1;").replace("c := 0;", "c := 0; x := 0;"))
     result = CliRunner().invoke(main, ["analyze", str(leak), "--verify"])
     assert result.exit_code == 1 and "NOT a symmetry up to sorting" in " ".join(result.output.split())
+
+
+#: ``ex/multiset+sym/cache3multi.m``'s shape (issue 27): one network multiset of records whose
+#: ``dst`` is a ``Union{Home, Proc}``, a ``MultiSetCount`` guard on the senders, and receivers
+#: ``Choose i: net`` guarded by ``IsMember(net[i].dst, ..)`` that alias the message and its
+#: ``dst`` and index arrays of ``Home`` or ``Proc`` with that alias.  CMurphi 5.4: -nosym 168,
+#: -sym1 48; -nomultiset 456 and 99.  The group is S_3 on Proc (Home has one member).
+NETWORK = """Type Home: Scalarset(1); Proc: Scalarset(3); Node: Union{Home, Proc};
+  Kind: enum{Req, Ack};
+  Msg: Record k: Kind; src: Node; dst: Node; End;
+Var net: Multiset[3] of Msg;
+    st: Array[Proc] of enum{Idle, Wait, Done};
+    served: Array[Home] of 0..2;
+Procedure Send(k: Kind; d: Node; s: Node);
+Var m: Msg;
+Begin
+  Assert MultiSetCount(i:net, true) < 3 "full";
+  m.k := k; m.src := s; m.dst := d;
+  MultisetAdd(m, net);
+End;
+Startstate
+  For p: Proc Do st[p] := Idle; End;
+  For h: Home Do served[h] := 0; End;
+  Undefine net;
+End;
+Ruleset p: Proc Do Ruleset h: Home Do
+  Rule "request" st[p] = Idle & MultiSetCount(i:net, true) <= 1 ==>
+    st[p] := Wait; Send(Req, h, p);
+  End;
+End; End;
+Choose i: net Do
+  Rule "home" IsMember(net[i].dst, Home) ==>
+    Alias msg: net[i] Do Alias n: msg.dst Do
+      served[n] := (served[n] + 1) % 3;
+      Send(Ack, msg.src, n);
+      MultisetRemove(i, net);
+    End; End;
+  End;
+End;
+Choose i: net Do
+  Rule "proc" IsMember(net[i].dst, Proc) ==>
+    Alias msg: net[i] Do Alias n: msg.dst Do
+      Assert st[n] = Wait "not waiting";
+      st[n] := Done;
+      MultisetRemove(i, net);
+    End; End;
+  End;
+End;
+Ruleset p: Proc Do Rule "reset" st[p] = Done ==> st[p] := Idle; End; End;
+Invariant "bounded" MultiSetCount(i:net, true) <= 3;
+"""
+NETWORK_FIGURES = {(): (168, 1), ("--reduce", "exact"): (48, 6), ("--nomultiset",): (456, 1),
+                   ("--nomultiset", "--reduce", "exact"): (99, 6)}
+
+
+@pytest.mark.parametrize("options", sorted(NETWORK_FIGURES))
+def test_a_network_addressed_by_a_union_field_gets_cmurphis_counts(options, tmp_path):
+    states, order, code = _explore(tmp_path, NETWORK, *options)
+    assert (states, order, code) == (*NETWORK_FIGURES[options], 0)
+
+
+def test_the_network_figures_are_cmurphis(tmp_path):
+    reason = cmurphi.unavailable()
+    if reason:
+        pytest.skip(reason)
+    executable = cmurphi.compile_model(cmurphi.build(), NETWORK, tmp_path, "m")
+    for options, ours in (("-nosym", ()), ("-sym1", ("--reduce", "exact")),
+                          ("-nosym -nomultiset", ("--nomultiset",)),
+                          ("-sym1 -nomultiset", ("--nomultiset", "--reduce", "exact"))):
+        result = cmurphi.run_model(executable, options=tuple(options.split()), deadlock=True)
+        assert (result.states, result.error) == (NETWORK_FIGURES[ours][0], None), options
