@@ -98,10 +98,7 @@ SOURCES = {
 #: By ``folder/file`` (``sym/cache3.m`` and ``others/cache3.m`` are two models).
 LOWER = {"sym/n_peterson.m": {"N": 4}, "sym/mcslock1.m": {"N": 3}, "sym/mcslock2.m": {"N": 3},
          "sym/cache3.m": {"ProcCount": 3}, "sym/ldash.m": {"RemoteCount": 3}, "others/newcache3.m": {"ProcCount": 3},
-         "dash/eadash.m": {"RemoteCount": 3},
-         # CMurphi at the file's ProcCount=5: 2,577,322 (-nosym) and 13,738 (-sym1) states in
-         # 71 s; ours would need about an hour for the 2.6 million states
-         "multiset+sym/cache3multi.m": {"ProcCount": 4}}
+         "dash/eadash.m": {"RemoteCount": 3}}
 
 
 def _declared_group(path: Path, defines: dict):
