@@ -129,10 +129,6 @@ def test_a_shift_past_the_range_is_an_error_as_in_rumur(tmp_path):
 
 
 @pytest.mark.parametrize("text, line, column, fragment", [
-    ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; end\nassume x\n",
-     4, 1, "an assumption (Rumur's 'Assume') is not supported"),
-    ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; end\nliveness \"l\" x\n",
-     4, 1, "a liveness property (Rumur's 'Liveness') is not supported"),
     ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; cover x; end\n",
      3, 21, "'Cover' as a statement (Rumur's) is not supported"),
     ("var x: boolean\nstartstate begin x := true; assume x; end\nrule begin x := !x; end\n",

@@ -296,7 +296,9 @@ class Process:
 
 @dataclass(frozen=True)
 class Assertion:
-    """A property kept for the explorer: ``deadlockfree``, ``reaches`` or ``invariant``.
+    """A property kept for the explorer: ``deadlockfree``, ``reaches``, ``invariant`` or
+    ``liveness`` (Rumur's: from every reachable state some state satisfying ``condition`` is
+    reachable -- decided on the whole graph after the exploration, ``detect.checking.liveness``).
 
     A ``reaches`` with an ``objective`` (PAT's ``reaches cond with min(e)`` / ``max(e)``;
     ``sense`` is ``"min"`` or ``"max"``) also asks for the least / greatest value of the
@@ -315,6 +317,18 @@ class Assertion:
     about: str = ""
     #: for ``kind`` ``"ltl"``: the formula and its propositions (None when not checkable here)
     temporal: Optional["TemporalProperty"] = None
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """Rumur's global ``Assume``: a state where ``condition`` is false (or evaluating it
+    faults) is no state of the transition system.  An initial state there is dropped, and so
+    is a step's target there -- but the step still counts as one for the deadlock check
+    (Rumur's verifier decides a state is not deadlocked when a rule changed it, before it
+    checks the assumptions of the result)."""
+
+    condition: Expr
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -451,6 +465,8 @@ class SequentialModel:
     #: per-slot ``init`` sets, which are then the per-slot unions of these states); ``None``:
     #: every state of that product.  Analyses that read only ``init`` over-approximate.
     initial: tuple[tuple[int, ...], ...] | None = None
+    #: Rumur's global assumptions (``Assumption``): the states violating one are discarded.
+    assumptions: tuple["Assumption", ...] = ()
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""
@@ -591,6 +607,8 @@ def validate(model: SequentialModel) -> None:
             _check_domain(loc.name, loc.domain)
         for e in _summand_exprs(s):
             _check_expr(e, arrays, where, checked)
+    for a in model.assumptions:
+        _check_expr(a.condition, arrays, "an assumption", checked)
 
 
 def _check_initial(model: SequentialModel) -> None:
@@ -718,6 +736,7 @@ __all__ = [
     "Summand",
     "Process",
     "Assertion",
+    "Assumption",
     "Proposition",
     "TemporalProperty",
     "Unranged",

@@ -2493,7 +2493,9 @@ def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves:
         tr.unrolled = 0
         tr.aggregate_leaves = {}
         summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
-        assertions = [a for r, ps in walked if isinstance(r, InvariantDecl) for a in _invariant(tr, r, ps)]
+        properties = [(r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
+        assertions = [a for r, ps in properties if r.kind != "assume" for a in _invariant(tr, r, ps)]
+        assumptions = _assumptions(tr, [(r, ps) for r, ps in properties if r.kind == "assume"])
         if tr.undefined_writes <= undefinable:
             break
         undefinable |= tr.undefined_writes
@@ -2519,8 +2521,18 @@ def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves:
         stutter_deadlock=True,
         initial=initial,
         annotations=_multiset_annotations(tr, variables, multiset_sort),
+        assumptions=tuple(assumptions[:1]),
     )
+    model = replace(model, assertions=tuple(assumptions[1:]) + model.assertions)
     ir.validate(model)
+    if model.assumptions:
+        # Rumur discards a start state that violates a global assumption: the model is made
+        # again from the others (the domains and the undefinable variables follow them).
+        from detect.ir.semantics import assumed
+
+        kept = [s for s in states if assumed(model, s + tuple(a[0] for v in variables[len(leaves):] for a in v.init))]
+        if kept and len(kept) < len(states):
+            return _linearised(tr, path, defines, walked, leaves, full, kept, loop_max, multiset_sort)
     return model
 
 
@@ -2557,11 +2569,53 @@ def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
     return variables
 
 
+def _assumptions(tr: _Translator, decls) -> list:
+    """Rumur's global ``Assume``s (in declaration order, each over its ruleset instances):
+    ``[Assumption, invariant]``, or ``[]`` without any.  Rumur evaluates them in order: the
+    first that reads an undefined value is an error, the first that is false discards the
+    state.  So the assumption keeps a state unless the first of them that fails is false,
+    and the invariant (``undefined read``) fails where the first that fails reads an
+    undefined value; both are the chain of ``?:`` over the parts from the last one."""
+    parts = []
+    for inv, params in decls:
+        for binding in itertools.product(*(p.values for p in _reals(params))):
+            tr.unroll(1, inv)
+            v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+            parts.append((v.defined, v.expr))
+    if not parts:
+        return []
+    keep: ir.Expr = ir.TRUE
+    defined: ir.Expr = ir.TRUE
+    for d, e in reversed(parts):
+        keep = fold(ir.Ite(d, conj(e, keep), ir.TRUE)) if d != ir.TRUE else conj(e, keep)
+        defined = fold(ir.Ite(d, fold(ir.Ite(e, defined, ir.TRUE)), ir.FALSE)) if d != ir.TRUE or defined != ir.TRUE \
+            else ir.TRUE
+    texts = "; ".join(f'"{inv.name}" {inv.text}' if inv.name else inv.text for inv, _ in decls)
+    where = f"{tr.path or '<input>'}:{decls[0][0].line}"
+    out: list = [ir.Assumption(keep, texts)]
+    if defined != ir.TRUE:
+        out.append(ir.Assertion("invariant", f"{where}: assumption reads no undefined value", defined))
+    return out
+
+
 def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) -> list[ir.Assertion]:
     """One ``invariant`` assertion: the conjunction over the ruleset instances; reading an
     undefined value makes it false (Murphi stops with an error there too).  A ``Cover``:
     one ``reaches`` assertion per ruleset instance (Rumur checks each instance is hit), its
     condition false where it reads an undefined value."""
+    if inv.kind == "liveness":
+        # One per ruleset instance, as covers; an undefined read is an error (an invariant).
+        out, defined = [], ir.TRUE
+        for binding in itertools.product(*(p.values for p in _reals(params))):
+            tr.unroll(1, inv)
+            v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+            label = f'"{inv.name}" ' if inv.name else ""
+            out.append(ir.Assertion("liveness", f"liveness {label}{inv.text}", conj(v.defined, v.expr)))
+            defined = conj(defined, v.defined)
+        if defined != ir.TRUE:
+            out.append(ir.Assertion("invariant", f"{tr.path or '<input>'}:{inv.line}: liveness property reads "
+                                    "no undefined value", defined))
+        return out
     if inv.kind == "cover":
         out = []
         for binding in itertools.product(*(p.values for p in _reals(params))):

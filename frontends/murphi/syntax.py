@@ -337,7 +337,9 @@ class StartState(Located):
 @dataclass(frozen=True)
 class InvariantDecl(Located):
     """``Invariant`` (``kind`` "invariant": every reachable state satisfies ``cond``) or
-    Rumur's ``Cover`` (``kind`` "cover": some reachable state does)."""
+    Rumur's ``Cover`` (``kind`` "cover": some reachable state does), ``Assume`` ("assume":
+    the states that do not are discarded) or ``Liveness`` ("liveness": from every reachable
+    state one that satisfies it is reachable)."""
 
     name: str
     cond: Expr
@@ -741,11 +743,7 @@ class _ToAst(SyntaxBuilder):
 
     def property(self, meta, children):
         kw = children[0]
-        if kw.type != "COVER":
-            what = {"ASSUME": "an assumption (Rumur's 'Assume')",
-                    "LIVENESS": "a liveness property (Rumur's 'Liveness')"}[kw.type]
-            raise InputError(f"{what} is not supported", self.file, kw.line, kw.column)
-        return self.invariant(meta, children, "cover")
+        return self.invariant(meta, children, {"COVER": "cover", "ASSUME": "assume", "LIVENESS": "liveness"}[kw.type])
 
     # -------------------------------------------------------------- rules
     def rule_name(self, meta, children):

@@ -1,0 +1,139 @@
+"""Rumur's global ``Assume`` and ``Liveness`` (issue 27): each pinned to Rumur 2022.08.20's
+figures (states, error found), compared with Rumur itself when it is installed
+(``tests/rumur_oracle.py``), and the reduced run's verdict equal to the unreduced one."""
+from __future__ import annotations
+
+import pytest
+
+from detect.ir.semantics import assumed, discarded_move, reference_state_space
+from detect.statespace.compile import compile_model
+from detect.statespace.explore import explore_state_space
+from frontends.murphi import parse_text
+
+from tests.test_murphi_rumur import _ours, _pinned_as_rumur
+
+# A state whose only step leads to a discarded state is no deadlock (Rumur decides the
+# deadlock before it checks the assumption of the result).
+DISCARDED_MOVE = """
+var x: 0 .. 3;
+startstate begin x := 0; end;
+rule x < 2 ==> begin x := x + 1; end;
+assume x < 2;
+"""
+
+# Start states violating the assumption are dropped; liveness over the rest fails (3 is
+# never reached: 2 is discarded).
+START_DROPPED = """
+var x: 0 .. 3;
+ruleset i: 0 .. 3 do startstate begin x := i; end; end;
+rule x < 3 ==> begin x := x + 1; end;
+rule x > 0 ==> begin x := x - 1; end;
+assume x != 2;
+liveness x = 3;
+"""
+
+# Reading an undefined value in an assumption is an error.
+UNDEFINED_ASSUMPTION = """
+var x: 0 .. 3; y: boolean;
+startstate begin x := 0; end;
+rule x < 3 ==> begin x := x + 1; end;
+assume "u" y | x < 2;
+"""
+
+# Liveness holds from every state (the counter can always get back to 2), also where a
+# global assumption cuts the graph; and fails where the guard keeps it from 10.
+LIVE = """
+var x: 0 .. 5;
+startstate begin x := 0; end;
+rule x < 5 ==> begin x := x + 1; end;
+rule x > 0 ==> begin x := x - 1; end;
+assume "small" x < 4;
+liveness "two" x = 2;
+"""
+
+LIVENESS_MISS = """
+var x: 0 .. 10
+startstate begin x := 0; end
+rule x < 9 ==> begin x := x + 1; end
+rule x > 0 ==> begin x := x - 1; end
+liveness "x is 10" x = 10
+"""
+
+# One-way: from 3 nothing reaches 1 again.
+LIVENESS_ONE_WAY = """
+var x: 0 .. 3;
+startstate begin x := 0; end;
+rule x < 3 ==> begin x := x + 1; end;
+liveness x = 1;
+"""
+
+ASSUME_IN_RULESET = """
+var x: 0 .. 10
+startstate begin x := 0; end
+rule x > 0 ==> begin x := x - 1; end
+rule x < 4 ==> begin x := x + 1; end
+ruleset y: 3 .. 10 do assume x != y end
+"""
+
+
+@pytest.mark.parametrize("text, pinned", [
+    (DISCARDED_MOVE, (2, False)),
+    (START_DROPPED, (3, True)),
+    (LIVE, (4, False)),
+    (LIVENESS_MISS, (10, True)),
+    (ASSUME_IN_RULESET, (3, False)),
+])
+def test_global_assumptions_and_liveness_as_rumur(tmp_path, text, pinned):
+    _pinned_as_rumur(tmp_path, text, pinned)
+
+
+@pytest.mark.parametrize("text", [UNDEFINED_ASSUMPTION, LIVENESS_ONE_WAY])
+def test_errors_as_rumur(tmp_path, text):
+    from tests.test_murphi_rumur import _rumur
+    from tests import rumur_oracle
+
+    assert _ours(tmp_path, text)[1] is True
+    if rumur_oracle.unavailable() is None:
+        assert _rumur(tmp_path, text)[1] is True
+
+
+def test_the_ir_discards_steps_and_start_states():
+    model = parse_text(START_DROPPED, "p.m")
+    assert model.assumptions
+    compiled = compile_model(model)
+    init = list(compiled.initial_states())
+    assert all(assumed(model, s) for s in init) and len(init) == 3
+    states, transitions, faults = reference_state_space(model)
+    assert not any(2 in s for s in states)
+    for s in states:  # the compiled successors are the reference ones
+        assert set(compiled.successors(s)) == {t for source, t in transitions if source == s}
+        assert sorted(compiled.successors(s)) == sorted(st.target for st in compiled.steps(s))
+    one = parse_text(DISCARDED_MOVE, "p.m")
+    c1 = compile_model(one)
+    stuck = [s for s in reference_state_space(one)[0] if not [t for t in c1.successors(s) if t != s]]
+    assert stuck and all(discarded_move(one, s) and c1.discarded_move(s) for s in stuck)
+    assert not explore_state_space(one, engine="native").deadlocks  # runs in Python: same answer
+
+
+SYMMETRIC = """
+const N: 3;
+type p: scalarset(N);
+var st: array[p] of enum { idle, want, crit };
+startstate begin for i: p do st[i] := idle; end; end;
+ruleset i: p do
+  rule st[i] = idle ==> begin st[i] := want; end;
+  rule st[i] = want & forall j: p do st[j] != crit end ==> begin st[i] := crit; end;
+  rule st[i] = crit ==> begin st[i] := idle; end;
+end;
+assume "not all waiting" exists j: p do st[j] != want end;
+ruleset i: p do liveness "back to idle" st[i] = idle; end;
+"""
+
+
+@pytest.mark.parametrize("liveness_target, fails", [("idle", False), ("crit", False)])
+def test_reduced_run_gives_the_unreduced_verdicts(tmp_path, liveness_target, fails):
+    text = SYMMETRIC.replace("st[i] = idle; end;\n", f"st[i] = {liveness_target}; end;\n")
+    plain = _ours(tmp_path, text)
+    reduced = _ours(tmp_path, text, "--reduce", "exact")
+    assert plain[1] == reduced[1] == fails
+    assert reduced[0] < plain[0]
