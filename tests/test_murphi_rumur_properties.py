@@ -76,7 +76,25 @@ ruleset y: 3 .. 10 do assume x != y end
 """
 
 
+# ``Assume`` in a start state discards it (2 is reached by the rules all the same); where
+# every start state is discarded, Rumur explores no state.
+START_ASSUME = """
+var x: 0 .. 5;
+ruleset i: 0 .. 5 do startstate begin x := i; assume x != 2; x := x; end; end;
+rule x < 5 ==> begin x := x + 1; end;
+rule x > 0 ==> begin x := x - 1; end;
+"""
+
+NO_START_STATE = """
+var x: 0 .. 5;
+startstate begin x := 0; assume x = 1; end;
+rule begin x := 1; end;
+"""
+
+
 @pytest.mark.parametrize("text, pinned", [
+    (START_ASSUME, (6, False)),
+    (NO_START_STATE, (0, False)),
     (DISCARDED_MOVE, (2, False)),
     (START_DROPPED, (3, True)),
     (LIVE, (4, False)),

@@ -983,8 +983,8 @@ class _Translator:
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
         if isinstance(s, AssumeStmt):
             if self.assume_flag is None:
-                raise self.error("'Assume' as a statement is supported in rules and the procedures they "
-                                 "call (Rumur's: a failed one discards the step)", s)
+                raise self.error("'Assume' as a statement is supported in rules, start states and the "
+                                 "procedures they call (Rumur's: a failed one discards the step)", s)
             c = self.expr(s.cond, scope)
             self.assume_used = True
             return self._check(c.defined, s) + [ir.If(neg(c.expr), (ir.Assign(ir.Name(self.assume_flag), ir.Const(1)),))]
@@ -1837,6 +1837,12 @@ class _FunctionRun:
             self.fail(active, neg(conj(c.defined, c.expr)))
         elif isinstance(s, Call):
             raise self.side_effect(s, f"calls procedure {s.name!r}")
+        elif isinstance(s, AssumeStmt):
+            # Rumur: a failed one disables the rule in a guard, discards the step in a rule
+            # and the state in an invariant -- a function becomes one expression, which
+            # cannot say which.
+            raise tr.error(f"'Assume' in function {self.decl.name!r} is not supported (a function becomes "
+                           "one expression)", s)
         elif isinstance(s, AliasStmt):
             inner = dict(scope)
             for name, target, _ in s.aliases:
@@ -2404,9 +2410,18 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
         for start, params in reversed(starts):
             taken = set(global_names) | {p.ir_name for p in _reals(params)}
             tr.aggregates, tr.aggregate_inits = {}, []
-            scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
-            scope, entry_flag = _return_scope(tr, scope, start.body)
-            program = tuple(tr.take_aggregate_inits()) + tuple(entry_flag + tr.stmts(start.body, scope))
+            # Rumur discards a start state whose ``Assume`` fails (nothing after it runs).
+            flag = tr.assume_flag = fresh_name("start.discarded", tr.temp_names)
+            tr.assume_used = False
+            try:
+                scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
+                scope, entry_flag = _return_scope(tr, scope, start.body)
+                body = tuple(entry_flag + tr.stmts(start.body, scope))
+            finally:
+                tr.assume_flag = None
+            if tr.assume_used:
+                body = (ir.Assign(ir.Name(flag), ir.Const(0)),) + _skip_after(body, flag)
+            program = tuple(tr.take_aggregate_inits()) + body
             if tr.aggregates:
                 program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
             tr.aggregates = None
@@ -2426,7 +2441,8 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
                                             len(set(results)), str(fault))
                     error.made = tuple(dict.fromkeys(results))
                     raise error from None
-                results.append(tuple(env.state))
+                if not env.scope.get(flag):
+                    results.append(tuple(env.state))
     finally:
         tr.undefinable = saved
     return results
@@ -2466,6 +2482,13 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
             fault.model = _linearised(tr, path, defines, walked, leaves, full, sorted(fault.made), loop_max,
                                       multiset_sort)
         raise
+    if not states:
+        # Every start state's ``Assume`` failed: Rumur explores no state.  The model keeps the
+        # all-undefined state as its start state and an assumption that discards it.
+        states = [tuple(0 if "$valid" in v.name.split(".") else v.domain[0] for v in full for _ in range(v.length))]
+        model = _linearised(tr, path, defines, walked, leaves, full, states, loop_max, multiset_sort)
+        return replace(model, assumptions=(ir.Assumption(ir.FALSE, "every start state is discarded"),)
+                       + model.assumptions)
     return _linearised(tr, path, defines, walked, leaves, full, states, loop_max, multiset_sort)
 
 
