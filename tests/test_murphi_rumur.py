@@ -129,8 +129,6 @@ def test_a_shift_past_the_range_is_an_error_as_in_rumur(tmp_path):
 
 
 @pytest.mark.parametrize("text, line, column, fragment", [
-    ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; cover x; end\n",
-     3, 21, "'Cover' as a statement (Rumur's) is not supported"),
     ("var x: 0 .. 5;\nfunction ok(v: 0 .. 5): boolean; begin assume v != 3; return true; end;\n"
      "startstate begin x := 0; end;\nrule x < 5 & ok(x) ==> begin x := x + 1; end;\n",
      2, 40, "'Assume' in function 'ok' is not supported"),

@@ -92,7 +92,51 @@ rule begin x := 1; end;
 """
 
 
+# ``Cover`` statements: in a procedure (never hit: 3 is never reached), in a start state,
+# after a failed ``Assume`` (never runs), before one (hit: Rumur counts it first).
+COVER_STATEMENTS = """
+var x: 0 .. 3; y: boolean;
+procedure bump(var v: 0 .. 3); begin cover "three" v = 3; if v < 3 then v := v + 1; end; end;
+ruleset i: 0 .. 1 do startstate begin x := i; y := false; cover "start" x = 1; end; end;
+rule x < 2 ==> begin bump(x); end;
+rule x > 0 ==> begin x := x - 1; end;
+rule begin y := !y; assume !y; cover "after assume" y; end;
+rule x = 2 ==> begin cover "before assume" true; assume x = 0; end;
+"""
+
+COVER_HIT = """
+var x: boolean;
+startstate begin x := true; end;
+rule begin x := !x; cover "x was true" x; end;
+"""
+
+COVER_MISS = """
+var x: 0 .. 2;
+startstate begin x := 0; end;
+rule begin x := 1 - x; cover "x was 2" x = 2; end;
+"""
+
+
+def test_cover_statement_verdicts_one_by_one(tmp_path):
+    import json
+    from click.testing import CliRunner
+    from detect.cli import main
+
+    path = tmp_path / "m.m"
+    path.write_text(COVER_STATEMENTS)
+    run = CliRunner().invoke(main, ["explore", str(path), "--json"])
+    data = json.loads(run.output[run.output.index("{"):])
+    verdicts = {a["text"]: a["verdict"] for a in data["assertions"] if a["text"].startswith("cover")}
+    # Rumur: "three" not hit, "start" hit 1 times, "after assume" not hit, "before assume" hit 1 times
+    assert verdicts == {'cover "three"': "fails", 'cover "start"': "holds",
+                        'cover "after assume"': "fails", 'cover "before assume"': "holds"}
+    assert run.exit_code == 1
+
+
 @pytest.mark.parametrize("text, pinned", [
+    (COVER_STATEMENTS, (3, True)),
+    (COVER_HIT, (2, False)),
+    (COVER_MISS, (2, True)),
     (START_ASSUME, (6, False)),
     (NO_START_STATE, (0, False)),
     (DISCARDED_MOVE, (2, False)),
@@ -144,6 +188,8 @@ ruleset i: p do
   rule st[i] = crit ==> begin st[i] := idle; end;
 end;
 assume "not all waiting" exists j: p do st[j] != want end;
+ruleset i: p do rule "all back" st[i] = crit ==> begin st[i] := idle;
+  cover "none left" forall j: p do st[j] = idle end; end; end;
 ruleset i: p do liveness "back to idle" st[i] = idle; end;
 """
 

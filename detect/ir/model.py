@@ -296,9 +296,10 @@ class Process:
 
 @dataclass(frozen=True)
 class Assertion:
-    """A property kept for the explorer: ``deadlockfree``, ``reaches``, ``invariant`` or
+    """A property kept for the explorer: ``deadlockfree``, ``reaches``, ``invariant``,
     ``liveness`` (Rumur's: from every reachable state some state satisfying ``condition`` is
-    reachable -- decided on the whole graph after the exploration, ``detect.checking.liveness``).
+    reachable) or ``cover`` (Rumur's ``Cover`` statement, ``probe``); the last two are decided
+    on the whole graph after the exploration (``detect.checking.liveness``).
 
     A ``reaches`` with an ``objective`` (PAT's ``reaches cond with min(e)`` / ``max(e)``;
     ``sense`` is ``"min"`` or ``"max"``) also asks for the least / greatest value of the
@@ -315,8 +316,24 @@ class Assertion:
     objective: Expr | None = None
     sense: str | None = None
     about: str = ""
+    #: for ``kind`` ``"cover"`` (Rumur's ``Cover`` statement): where it is hit
+    probe: Optional["CoverProbe"] = None
     #: for ``kind`` ``"ltl"``: the formula and its propositions (None when not checkable here)
     temporal: Optional["TemporalProperty"] = None
+
+
+@dataclass(frozen=True)
+class CoverProbe:
+    """Where Rumur's ``Cover`` statement is hit (an ``Assertion`` of kind ``"cover"``: it holds
+    when it is hit; one never hit is Rumur's error "cover ... not hit").  ``summands`` are
+    copies of the model's summands that run the statement, in which it is ``Assert(!cond,
+    mark)``: the statement is hit when, from a reachable state, a step of one of them faults
+    with ``mark`` (the model's own summands run it as nothing, so the state space is the
+    same).  ``at_start``: a start state already ran it with its condition true."""
+
+    summands: tuple[Summand, ...]
+    mark: str
+    at_start: bool = False
 
 
 @dataclass(frozen=True)
@@ -737,6 +754,7 @@ __all__ = [
     "Process",
     "Assertion",
     "Assumption",
+    "CoverProbe",
     "Proposition",
     "TemporalProperty",
     "Unranged",

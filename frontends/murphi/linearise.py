@@ -65,7 +65,7 @@ from frontends.murphi.syntax import (
     AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UnionType,
     ChooseRule, IsMember, MultisetAdd, MultisetCount, MultisetRemove, MultisetRemovePred, MultisetType,
-    UndefineStmt, VarDecl, WhileStmt, Conditional, AssumeStmt,
+    UndefineStmt, VarDecl, WhileStmt, Conditional, AssumeStmt, CoverStmt,
 )
 
 #: Largest number of state slots one variable may flatten into, and of unrolled copies of
@@ -352,6 +352,13 @@ class _Translator:
     #: and whether the rule has one (see ``_discarding``)
     assume_flag: Optional[str] = None
     assume_used: bool = False
+    #: Rumur's ``Cover`` statements seen, by (line, column); the one translated as its probe
+    #: (``ir.CoverProbe``), if any; in a start state, the temporary each one sets when it
+    #: is hit; and those a start state hit
+    covers: dict = field(default_factory=dict)
+    cover_probe: Optional[tuple] = None
+    cover_flags: Optional[dict] = None
+    start_covered: set = field(default_factory=set)
 
     def local_aggregate(self, name: str, t: Type, taken: set[str]) -> VarSym:
         """A local array or record: translated as a variable whose leaves are named
@@ -981,6 +988,17 @@ class _Translator:
             c = self.expr(s.cond, scope)
             text = s.text or f"{self.path or '<input>'}:{s.line}"
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
+        if isinstance(s, CoverStmt):
+            c = self.expr(s.cond, scope)
+            key = (s.line, s.column)
+            self.covers.setdefault(key, s)
+            out = self._check(c.defined, s)
+            if self.cover_flags is not None:  # a start state: it sets a flag when hit
+                flag = self.cover_flags.setdefault(key, fresh_name(f"cover.{s.line}.{s.column}", self.temp_names))
+                return out + [ir.If(c.expr, (ir.Assign(ir.Name(flag), ir.Const(1)),), ())]
+            if self.cover_probe == key:
+                return out + [ir.Assert(neg(c.expr), _cover_mark(key))]
+            return out
         if isinstance(s, AssumeStmt):
             if self.assume_flag is None:
                 raise self.error("'Assume' as a statement is supported in rules, start states and the "
@@ -2412,13 +2430,14 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
             tr.aggregates, tr.aggregate_inits = {}, []
             # Rumur discards a start state whose ``Assume`` fails (nothing after it runs).
             flag = tr.assume_flag = fresh_name("start.discarded", tr.temp_names)
-            tr.assume_used = False
+            tr.assume_used, tr.cover_flags = False, {}
             try:
                 scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
                 scope, entry_flag = _return_scope(tr, scope, start.body)
                 body = tuple(entry_flag + tr.stmts(start.body, scope))
             finally:
                 tr.assume_flag = None
+                cover_flags, tr.cover_flags = tr.cover_flags, None
             if tr.assume_used:
                 body = (ir.Assign(ir.Name(flag), ir.Const(0)),) + _skip_after(body, flag)
             program = tuple(tr.take_aggregate_inits()) + body
@@ -2441,6 +2460,8 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
                                             len(set(results)), str(fault))
                     error.made = tuple(dict.fromkeys(results))
                     raise error from None
+                # (Rumur counts a cover hit before an Assume discards the state.)
+                tr.start_covered.update(key for key, hit in cover_flags.items() if env.scope.get(hit))
                 if not env.scope.get(flag):
                     results.append(tuple(env.state))
     finally:
@@ -2523,6 +2544,7 @@ def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves:
             break
         undefinable |= tr.undefined_writes
 
+    assertions = _cover_statements(tr, rules, global_names) + assertions
     variables = _variables(leaves, offsets, per_slot, undefinable) + _variables(
         tr.aggregate_leaves.values(), None, None, set(tr.aggregate_leaves))
     initial = None
@@ -2590,6 +2612,37 @@ def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
             init = tuple(tuple(per_slot[offsets[leaf.ir_name] + k]) for k in range(leaf.size or 1))
         variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size, value_names=leaf.type.shown_names))
     return variables
+
+
+def _cover_mark(key: tuple) -> str:
+    return f"cover statement at {key[0]}:{key[1]} hit"
+
+
+def _cover_statements(tr: _Translator, rules, global_names) -> list:
+    """One ``cover`` assertion per ``Cover`` statement, in source order: hit by a start state,
+    or with its probe (``ir.CoverProbe``): the rules translated again with the statement as
+    an ``Assert`` of its negation, those that run it."""
+    out = []
+    for key, stmt in sorted(tr.covers.items()):
+        label = f'"{stmt.text}"' if stmt.text else f"at line {key[0]}"
+        mark = _cover_mark(key)
+        if key in tr.start_covered:
+            probe = ir.CoverProbe((), mark, at_start=True)
+        else:
+            tr.cover_probe, tr.unrolled = key, 0
+            try:
+                summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
+            finally:
+                tr.cover_probe = None
+            probe = ir.CoverProbe(tuple(s for s in summands if _runs_mark(s.program, mark)), mark)
+        out.append(ir.Assertion("cover", f"cover {label}", probe=probe))
+    return out
+
+
+def _runs_mark(program, mark: str) -> bool:
+    from detect.ir.walk import statements
+
+    return any(isinstance(st, ir.Assert) and st.text == mark for st in statements(program))
 
 
 def _assumptions(tr: _Translator, decls) -> list:
