@@ -201,3 +201,65 @@ def test_reduced_run_gives_the_unreduced_verdicts(tmp_path, liveness_target, fai
     reduced = _ours(tmp_path, text, "--reduce", "exact")
     assert plain[1] == reduced[1] == fails
     assert reduced[0] < plain[0]
+
+
+# Subranges of more than 65,536 values: the values a variable can hold come from the value
+# analysis (or the reachable states), cut to the declared range, so a write outside it is
+# still the error Rumur reports.
+WIDE_COUNTER = """
+var x: 0 .. 1000000; y: boolean;
+startstate begin x := 0; y := false; end;
+rule x < 100 ==> begin x := x + 1; end;
+rule x > 0 ==> begin x := x - 1; y := !y; end;
+"""
+
+WIDE_TOGGLE = """
+type foo_t: 0 .. 1073741824;
+var x: foo_t;
+startstate begin x := 0; end;
+rule begin x := 1 - x; end;
+"""
+
+WIDE_ARRAY = """
+type t: 0 .. 1073741824;
+var a: array [0 .. 2] of t;
+startstate begin for i: 0 .. 2 do a[i] := 0; end; end;
+ruleset i: 0 .. 2 do rule a[i] < 3 ==> begin a[i] := a[i] + 1; end; end;
+ruleset i: 0 .. 2 do rule a[i] > 0 ==> begin a[i] := a[i] - 1; end; end;
+"""
+
+WIDE_OVERFLOW = """
+var x: 0 .. 100000;
+startstate begin x := 0; end;
+rule begin x := x + 50000; end;
+"""
+
+WIDE_UNDEFINED = """
+var x: -100000 .. 100000; y: 0 .. 100000;
+startstate begin x := -99999; end;
+rule isundefined(y) ==> begin y := 70000; end;
+rule !isundefined(y) & y > 69998 ==> begin y := y - 1; x := x - 1; end;
+rule !isundefined(y) ==> begin undefine y; end;
+"""
+
+
+@pytest.mark.parametrize("text, pinned", [
+    (WIDE_COUNTER, (202, False)),
+    (WIDE_TOGGLE, (2, False)),
+    (WIDE_ARRAY, (64, False)),
+])
+def test_wide_subranges_as_rumur(tmp_path, text, pinned):
+    _pinned_as_rumur(tmp_path, text, pinned)
+
+
+@pytest.mark.parametrize("text", [WIDE_OVERFLOW, WIDE_UNDEFINED])
+def test_wide_subrange_out_of_range_is_an_error(tmp_path, text):
+    test_errors_as_rumur(tmp_path, text)
+
+
+def test_a_quantifier_over_a_wide_subrange_is_refused_by_name():
+    from tests.frontend_checks import assert_located_error
+
+    text = ("var x: 0 .. 1;\nstartstate begin x := 0; end;\n"
+            "rule begin for y: 0 .. 1000000 do x := x; end; end;\n")
+    assert_located_error(parse_text, text, "p.m", 3, 19, "ranges over more than 65536 values")

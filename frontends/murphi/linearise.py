@@ -113,7 +113,16 @@ class Simple:
 
     @property
     def values(self) -> tuple[int, ...]:
+        if self.wide:
+            # (callers that enumerate a type check ``wide`` first: see ``enumerable``)
+            raise ValueError(f"the {self.size:,} values of {self.name} are not enumerated")
         return tuple(range(self.lo, self.hi + 1))
+
+    @property
+    def wide(self) -> bool:
+        """More than ``MAX_ELEMENTS`` values: a variable of this type gets the values it can
+        hold from the value analysis (``ir.Unranged``), and nothing ranges over it."""
+        return self.size > MAX_ELEMENTS
 
     @property
     def size(self) -> int:
@@ -356,6 +365,8 @@ class _Translator:
     #: (``ir.CoverProbe``), if any; in a start state, the temporary each one sets when it
     #: is hit; and those a start state hit
     covers: dict = field(default_factory=dict)
+    #: where each global variable is declared (line, column)
+    declared_at: dict = field(default_factory=dict)
     cover_probe: Optional[tuple] = None
     cover_flags: Optional[dict] = None
     start_covered: set = field(default_factory=set)
@@ -454,8 +465,8 @@ class _Translator:
             lo, hi = self.const(t.lo, scope), self.const(t.hi, scope)
             if lo > hi:
                 raise self.error(f"empty subrange {lo}..{hi}", t)
-            if hi - lo + 1 > MAX_ELEMENTS:
-                raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
+            # Wider than MAX_ELEMENTS values: fine for a variable (the values it can hold
+            # come from the value analysis); refused where the values are enumerated.
             return Simple("subrange", lo, hi, f"{lo}..{hi}")
         if isinstance(t, EnumType):
             first = self.union_values(len(t.names), shift)
@@ -557,9 +568,13 @@ class _Translator:
                 t = self.resolve_type(item.type, self.globals)
                 for n, pos in item.names:
                     leaves = {leaf.path: leaf for leaf in _leaves(n, t)}
+                    for leaf in leaves.values():
+                        if any(d.wide for d in leaf.dims):
+                            raise self.error(f"array {n!r} has an index type of more than {MAX_ELEMENTS} values", pos)
                     sym = VarSym(n, t, leaves)
                     if n in self.globals:
                         raise self.error(f"{n!r} declared twice", pos)
+                    self.declared_at[n] = (pos.line, pos.column)
                     self.globals[n] = sym
                     self.variables.append(sym)
 
@@ -886,6 +901,8 @@ class _Translator:
             t = self.resolve_type(q.type, dict(scope))
             if not isinstance(t, Simple):
                 raise self.error("expected a subrange, enum, boolean or scalarset to range over", q.type)
+            if t.wide:
+                raise self.error(f"a quantifier over {t.name} ranges over more than {MAX_ELEMENTS} values", q.type)
             return t.values, t
         lo, hi = self.const(q.lo, scope), self.const(q.hi, scope)
         step = 1 if q.step is None else self.const(q.step, scope)
@@ -2491,8 +2508,11 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         raise InputError("expected at least one Startstate", path, 1, 1)
 
     # Start states, with every variable able to hold its undefined value.
+    # (A wide type's values are a ``range``: the start states only test membership; this
+    # model is never validated.)
     full = tuple(
-        ir.Variable(leaf.ir_name, (leaf.type.undefined,) + leaf.type.values,
+        ir.Variable(leaf.ir_name, range(leaf.type.undefined, leaf.type.hi + 1) if leaf.type.wide else
+                    (leaf.type.undefined,) + leaf.type.values,
                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size)
         for leaf in leaves
     )
@@ -2567,6 +2587,7 @@ def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves:
         initial=initial,
         annotations=_multiset_annotations(tr, variables, multiset_sort),
         assumptions=tuple(assumptions[:1]),
+        domains=_wide_facts(tr, leaves, undefinable),
     )
     model = replace(model, assertions=tuple(assumptions[1:]) + model.assertions)
     ir.validate(model)
@@ -2603,15 +2624,39 @@ def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
     slots (at ``offsets``), or undefined without them (rules' local arrays and records)."""
     variables = []
     for leaf in leaves:
-        domain = leaf.type.values
-        if leaf.ir_name in undefinable:
-            domain = (leaf.type.undefined,) + domain
+        if leaf.type.wide:
+            # A placeholder: the start states' values (``_wide_facts``; narrowing settles it).
+            domain = tuple(sorted({x for k in range(leaf.size or 1) for x in per_slot[offsets[leaf.ir_name] + k]})) \
+                if per_slot is not None else (leaf.type.undefined,)
+            if leaf.ir_name in undefinable and leaf.type.undefined not in domain:
+                domain = (leaf.type.undefined,) + domain
+        else:
+            domain = leaf.type.values
+            if leaf.ir_name in undefinable:
+                domain = (leaf.type.undefined,) + domain
         if per_slot is None:
             init = tuple((leaf.type.undefined,) for _ in range(leaf.size or 1))
         else:
             init = tuple(tuple(per_slot[offsets[leaf.ir_name] + k]) for k in range(leaf.size or 1))
         variables.append(ir.Variable(leaf.ir_name, domain, init, leaf.size, value_names=leaf.type.shown_names))
     return variables
+
+
+def _wide_facts(tr: _Translator, leaves, undefinable) -> ir.DomainFacts:
+    """The variables of a subrange type of more than ``MAX_ELEMENTS`` values (Rumur's
+    ``0 .. 1073741824``) as ``ir.Unranged``: their domains are placeholders that narrowing
+    (``detect.transform.narrowing``, Murphi's policy) replaces by the values they can hold,
+    cut to the declared range (with the undefined value where they can be undefined: an
+    assignment out of the range is then an explicit check), so that an assignment outside
+    it is still an error.  No facts without such variables."""
+    wide = [leaf for leaf in leaves if leaf.type.wide]
+    if not wide:
+        return ir.DomainFacts()
+    where = {leaf.ir_name: tr.declared_at.get(leaf.ir_name.split(".")[0], (0, 0)) for leaf in wide}
+    return ir.DomainFacts("murphi", tuple(
+        ir.Unranged(leaf.ir_name, (leaf.type.undefined if leaf.ir_name in undefinable else leaf.type.lo, leaf.type.hi),
+                    True, f"variable '{leaf.ir_name}'", tr.path or "<input>", *where[leaf.ir_name])
+        for leaf in wide))
 
 
 def _cover_mark(key: tuple) -> str:
