@@ -1005,6 +1005,12 @@ class _Translator:
             c = self.expr(s.cond, scope)
             text = s.text or f"{self.path or '<input>'}:{s.line}"
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
+        if isinstance(s, (CoverStmt, AssumeStmt)):
+            return self.rumur_stmt(s, scope)
+        raise self.error("unsupported statement", s)
+
+    def rumur_stmt(self, s, scope: Scope) -> list[ir.Stmt]:
+        """Rumur's ``Cover`` and ``Assume`` statements (see ``covers`` and ``assume_flag``)."""
         if isinstance(s, CoverStmt):
             c = self.expr(s.cond, scope)
             key = (s.line, s.column)
@@ -1016,14 +1022,12 @@ class _Translator:
             if self.cover_probe == key:
                 return out + [ir.Assert(neg(c.expr), _cover_mark(key))]
             return out
-        if isinstance(s, AssumeStmt):
-            if self.assume_flag is None:
-                raise self.error("'Assume' as a statement is supported in rules, start states and the "
-                                 "procedures they call (Rumur's: a failed one discards the step)", s)
-            c = self.expr(s.cond, scope)
-            self.assume_used = True
-            return self._check(c.defined, s) + [ir.If(neg(c.expr), (ir.Assign(ir.Name(self.assume_flag), ir.Const(1)),))]
-        raise self.error("unsupported statement", s)
+        if self.assume_flag is None:
+            raise self.error("'Assume' as a statement is supported in rules, start states and the "
+                             "procedures they call (Rumur's: a failed one discards the step)", s)
+        c = self.expr(s.cond, scope)
+        self.assume_used = True
+        return self._check(c.defined, s) + [ir.If(neg(c.expr), (ir.Assign(ir.Name(self.assume_flag), ir.Const(1)),))]
 
     # ------------------------------------------------------------------ multisets
     def empty_multisets(self, a: Access, s) -> list:
@@ -1810,6 +1814,11 @@ class _FunctionRun:
             active = conj(pc, neg(self.returned)) if self.returned != ir.FALSE else pc
             if active == ir.FALSE:
                 return
+            if isinstance(s, AssumeStmt):
+                # Rumur: a failed one disables the rule in a guard, discards the step in a rule
+                # and the state in an invariant; one expression cannot say which.
+                raise self.tr.error(f"'Assume' in function {self.decl.name!r} is not supported (a function "
+                                    "becomes one expression)", s)
             self.stmt(s, active, scope, pc)
 
     def stmt(self, s, active: ir.Expr, scope: Scope, pc: ir.Expr) -> None:
@@ -1872,12 +1881,6 @@ class _FunctionRun:
             self.fail(active, neg(conj(c.defined, c.expr)))
         elif isinstance(s, Call):
             raise self.side_effect(s, f"calls procedure {s.name!r}")
-        elif isinstance(s, AssumeStmt):
-            # Rumur: a failed one disables the rule in a guard, discards the step in a rule
-            # and the state in an invariant -- a function becomes one expression, which
-            # cannot say which.
-            raise tr.error(f"'Assume' in function {self.decl.name!r} is not supported (a function becomes "
-                           "one expression)", s)
         elif isinstance(s, AliasStmt):
             inner = dict(scope)
             for name, target, _ in s.aliases:
