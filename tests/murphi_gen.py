@@ -517,6 +517,8 @@ class Gen:
         if not ctx.in_function:
             kinds += ["clear", "undefine", "call", "call"]
         kinds += ["error", "assert", "put"]
+        if self.rumur and not ctx.in_function:  # Rumur's statements (not in functions: refused)
+            kinds += ["cover", "assume"]
         if not ctx.in_function and any(x.ty.kind == "multiset" for x in ctx.syms):
             kinds += ["msadd", "msadd", "msremovepred"] + (["msremove"] if ctx.chosen else [])
         kind = r.choice(kinds)
@@ -634,6 +636,12 @@ class Gen:
             return f'Put "{self.fresh("text")}";' if self.chance(0.5) else f"Put {self.int_expr(ctx, 1)};"
         if kind == "assert":
             return f'Assert {self.bool_expr(ctx, 2)} "{self.fresh("as")}";'
+        if kind == "cover":
+            return f'Cover "{self.fresh("cv")}" {self.bool_expr(ctx, 2)};'
+        if kind == "assume":
+            if not self.chance(0.4):
+                raise NoValue(INT)
+            return f'Assume "{self.fresh("am")}" {self.bool_expr(ctx, 2)};'
         raise AssertionError(kind)
 
     # ------------------------------------------------------------------ routines
@@ -882,6 +890,13 @@ class Gen:
             lines.append(self.startstate(globals_))  # several Startstates: each is initial
         for _ in range(self.r.choice([0, 1, 1, 2])):
             lines.append(f'Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
+        if self.rumur:  # Rumur's global properties
+            if self.chance(0.4):
+                lines.append(f'Assume "{self.fresh("ga")}" {self.invariant(ctx)};')
+            if self.chance(0.3):
+                lines.append(f'Liveness "{self.fresh("lv")}" {self.invariant(ctx)};')
+            if self.chance(0.2):
+                lines.append(f'Liveness "{self.fresh("lv")}" {self.bool_expr(ctx, 1)};')
         del used
         return "\n".join(lines) + "\n"
 
