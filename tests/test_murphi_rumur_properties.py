@@ -263,3 +263,30 @@ def test_a_quantifier_over_a_wide_subrange_is_refused_by_name():
     text = ("var x: 0 .. 1;\nstartstate begin x := 0; end;\n"
             "rule begin for y: 0 .. 1000000 do x := x; end; end;\n")
     assert_located_error(parse_text, text, "p.m", 3, 19, "ranges over more than 65536 values")
+
+
+def test_the_group_respects_the_assumptions():
+    """Without the assumption the three toggles are symmetric (order 6); ``!a[0] | !a[1]``
+    keeps only the exchange of 0 and 1 (a discarded step must map onto a discarded one)."""
+    from detect.symmetry.pipeline import detect
+
+    text = """
+var a: array[0 .. 2] of boolean;
+startstate begin for i: 0 .. 2 do a[i] := false; end; end;
+ruleset i: 0 .. 2 do rule begin a[i] := !a[i]; end; end;
+"""
+    assert detect(parse_text(text, "p.m")).group.order == 6
+    assumed_model = parse_text(text + "assume !a[0] | !a[1];\n", "p.m")
+    assert detect(assumed_model).group.order == 2
+
+
+def test_reduced_counts_with_an_assumption(tmp_path):
+    text = """
+var a: array[0 .. 2] of boolean;
+startstate begin for i: 0 .. 2 do a[i] := false; end; end;
+ruleset i: 0 .. 2 do rule begin a[i] := !a[i]; end; end;
+assume !a[0] | !a[1];
+"""
+    assert _ours(tmp_path, text) == (6, False)  # Rumur: 6 states
+    # the orbits of those under the exchange of 0 and 1: {000}, {001}, {100, 010}, {101, 011}
+    assert _ours(tmp_path, text, "--reduce", "exact") == (4, False)
