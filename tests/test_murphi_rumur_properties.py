@@ -290,3 +290,20 @@ assume !a[0] | !a[1];
     assert _ours(tmp_path, text) == (6, False)  # Rumur: 6 states
     # the orbits of those under the exchange of 0 and 1: {000}, {001}, {100, 010}, {101, 011}
     assert _ours(tmp_path, text, "--reduce", "exact") == (4, False)
+
+
+# An ``Assume`` statement between two calls of a procedure that returns early: the steps
+# after it were guarded one by one, so the second call's return flag was assigned on one
+# path and read on another, and symmetry detection stopped ("read before it is assigned").
+ASSUME_BETWEEN_CALLS = """
+var x: 0 .. 2; b: boolean;
+procedure p(var v: 0 .. 2); begin if v = 2 then return; end; v := v + 1; end;
+startstate begin x := 0; b := false; end;
+rule begin p(x); assume !b; p(x); x := x % 2; end;
+rule begin b := !b; end;
+"""
+
+
+def test_assume_between_procedure_calls_reduces(tmp_path):
+    _pinned_as_rumur(tmp_path, ASSUME_BETWEEN_CALLS, (2, False))
+    assert _ours(tmp_path, ASSUME_BETWEEN_CALLS, "--reduce", "exact") == (2, False)

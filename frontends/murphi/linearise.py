@@ -2325,14 +2325,19 @@ def _skip_after(stmts: tuple, flag: str) -> tuple:
     is clear (a ``While`` that may set it stops when it does)."""
     clear = ir.Binary("==", ir.Name(flag), ir.Const(0))
     out: list = []
-    armed = False
-    for s in stmts:
+    for k, s in enumerate(stmts):
         if isinstance(s, ir.If):
             s = ir.If(s.cond, _skip_after(s.then, flag), _skip_after(s.else_, flag))
         elif isinstance(s, ir.While) and _sets(s, flag):
             s = ir.While(ir.Binary("&&", clear, s.cond), _skip_after(s.body, flag))
-        out.append(ir.If(clear, (s,), ()) if armed else s)
-        armed = armed or _sets(s, flag)
+        out.append(s)
+        if _sets(s, flag):
+            # The rest in one ``If``: a temporary it assigns and reads (an inlined
+            # procedure's return flag) is then assigned on every path that reads it.
+            rest = _skip_after(stmts[k + 1:], flag)
+            if rest:
+                out.append(ir.If(clear, rest, ()))
+            break
     return tuple(out)
 
 
