@@ -132,6 +132,9 @@ def test_a_shift_past_the_range_is_an_error_as_in_rumur(tmp_path):
     ("var x: 0 .. 5;\nfunction ok(v: 0 .. 5): boolean; begin assume v != 3; return true; end;\n"
      "startstate begin x := 0; end;\nrule x < 5 & ok(x) ==> begin x := x + 1; end;\n",
      2, 40, "'Assume' in function 'ok' is not supported"),
+    ("var x: 0 .. 5;\nfunction ok(v: 0 .. 5): boolean; begin cover v = 3; return true; end;\n"
+     "startstate begin x := 0; end;\nrule x < 5 & ok(x) ==> begin x := x + 1; end;\n",
+     2, 40, "'Cover' in function 'ok' is not supported"),
     # CMurphi and Rumur 2022.08.20 both refuse a call where a constant is needed
     ("function f(): 0 .. 1; begin return 1; end;\nvar x: 0 .. f();\nstartstate begin x := 0; end;\n",
      2, 13, "expected a constant expression, not a call of 'f'"),

@@ -1814,10 +1814,12 @@ class _FunctionRun:
             active = conj(pc, neg(self.returned)) if self.returned != ir.FALSE else pc
             if active == ir.FALSE:
                 return
-            if isinstance(s, AssumeStmt):
-                # Rumur: a failed one disables the rule in a guard, discards the step in a rule
-                # and the state in an invariant; one expression cannot say which.
-                raise self.tr.error(f"'Assume' in function {self.decl.name!r} is not supported (a function "
+            if isinstance(s, (AssumeStmt, CoverStmt)):
+                # Rumur: a failed Assume disables the rule in a guard, discards the step in a
+                # rule and the state in an invariant; a Cover is hit by a run of the call --
+                # one expression can say neither.
+                what = "Assume" if isinstance(s, AssumeStmt) else "Cover"
+                raise self.tr.error(f"'{what}' in function {self.decl.name!r} is not supported (a function "
                                     "becomes one expression)", s)
             self.stmt(s, active, scope, pc)
 
