@@ -978,6 +978,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
             interruptible=True, quotient=acceptance_quotient(detection, reduced), weak_fairness=weak_fairness,
             engine=explorer, graph=searched.graph))
         reduced = check_csp_ltl(seq, reduced, detection, strategy, table_limit, domain_states, graph_limit, max_states)
+        reduced = check_liveness(seq, reduced, max_states)
         for note in reduced.exploration.notes:
             err.print(f"symdetect: warning: {note}", markup=False)
         return reduced, detection
@@ -1153,6 +1154,19 @@ def check_csp_ltl(seq, reduced, detection, strategy: str, table_limit: int, doma
         detection_of=lambda m: run_detection(m, "auto", table_limit, domain_states, graph_limit=graph_limit),
         whole=detection.group if detection is not None else None, max_states=max_states, timeout=run.remaining())
     return dataclasses.replace(reduced, exploration=checked, ltl_symmetry=reduced.ltl_symmetry + tuple(said))
+
+
+def check_liveness(seq, reduced, max_states: Optional[int]):
+    """``reduced`` with Rumur's ``Liveness`` properties of ``seq`` decided on its unreduced
+    reachable graph (``detect.checking.liveness``)."""
+    from detect.checking.liveness import decide_liveness, has_liveness
+
+    if not has_liveness(seq) or reduced.exploration.interrupted:
+        return reduced
+    run = current_run()
+    run.enter("checking liveness properties")
+    return dataclasses.replace(reduced, exploration=decide_liveness(seq, reduced.exploration, max_states,
+                                                                    timeout=run.remaining()))
 
 
 def property_asked(model: str, ltl_name: Optional[str], non_progress: bool) -> Optional[str]:

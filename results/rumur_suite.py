@@ -1,6 +1,6 @@
 """Rumur's own test suite (GitHub ``Smattr/rumur``, ``tests/``) through Rumur, CMurphi and us.
 
-    python results/rumur_suite.py [--tests DIR] [--cpu S] [--timeout S] [--only SUBSTR] [--out FILE]
+    python results/rumur_suite.py [--tests DIR] [--cpu S] [--timeout S] [--only SUBSTR] [--out FILE] [FILE ...]
 
 An independent Murphi test suite: every ``.m`` file under ``--tests`` (default
 ``$RUMUR_TESTS``, else ``/tmp/rumur-tests``; the files are not in this repository, see
@@ -271,6 +271,7 @@ def main() -> int:
     ap.add_argument("--only", default="")
     ap.add_argument("--out", default="")
     ap.add_argument("--no-cmurphi", action="store_true")
+    ap.add_argument("files", nargs="*", help="only these files (paths relative to --tests)")
     a = ap.parse_args()
     tests = Path(a.tests)
     if not tests.is_dir():
@@ -282,7 +283,8 @@ def main() -> int:
     from tests import cmurphi as cm
 
     home = None if a.no_cmurphi or cm.unavailable() else cm.build()
-    files = sorted(p for p in tests.rglob("*.m") if "disabled" not in p.parts and a.only in str(p))
+    files = sorted(p for p in tests.rglob("*.m") if "disabled" not in p.parts and a.only in str(p)
+                   and (not a.files or str(p.relative_to(tests)) in a.files))
     rows: list[Row] = []
     started = time.time()
     for path in files:

@@ -517,6 +517,8 @@ class Gen:
         if not ctx.in_function:
             kinds += ["clear", "undefine", "call", "call"]
         kinds += ["error", "assert", "put"]
+        if self.rumur and not ctx.in_function:  # Rumur's statements (not in functions: refused)
+            kinds += ["cover", "assume"]
         if not ctx.in_function and any(x.ty.kind == "multiset" for x in ctx.syms):
             kinds += ["msadd", "msadd", "msremovepred"] + (["msremove"] if ctx.chosen else [])
         kind = r.choice(kinds)
@@ -634,6 +636,12 @@ class Gen:
             return f'Put "{self.fresh("text")}";' if self.chance(0.5) else f"Put {self.int_expr(ctx, 1)};"
         if kind == "assert":
             return f'Assert {self.bool_expr(ctx, 2)} "{self.fresh("as")}";'
+        if kind == "cover":
+            return f'Cover "{self.fresh("cv")}" {self.bool_expr(ctx, 2)};'
+        if kind == "assume":
+            if not self.chance(0.4):
+                raise NoValue(INT)
+            return f'Assume "{self.fresh("am")}" {self.bool_expr(ctx, 2)};'
         raise AssertionError(kind)
 
     # ------------------------------------------------------------------ routines
@@ -882,6 +890,13 @@ class Gen:
             lines.append(self.startstate(globals_))  # several Startstates: each is initial
         for _ in range(self.r.choice([0, 1, 1, 2])):
             lines.append(f'Invariant "{self.fresh("inv")}" {self.invariant(ctx)};')
+        if self.rumur:  # Rumur's global properties
+            if self.chance(0.4):
+                lines.append(f'Assume "{self.fresh("ga")}" {self.invariant(ctx)};')
+            if self.chance(0.3):
+                lines.append(f'Liveness "{self.fresh("lv")}" {self.invariant(ctx)};')
+            if self.chance(0.2):
+                lines.append(f'Liveness "{self.fresh("lv")}" {self.bool_expr(ctx, 1)};')
         del used
         return "\n".join(lines) + "\n"
 
@@ -948,3 +963,58 @@ def generate_multiset(seed: int) -> str:
         body.append(f'Invariant "bounded" MultisetCount(c : ms, true) <= {size};')
     r.shuffle(body)
     return "\n".join(lines + body) + "\n"
+
+
+def generate_rumur_properties(seed: int) -> str:
+    """A small random model in Rumur's language whose runs mostly end without an error, so
+    that Rumur's global ``Assume``, ``Liveness`` and ``Cover``/``Assume`` statements decide
+    the verdict and the count: counters ``x``, ``y`` (0..M) and a flag ``b``, or with
+    ``sym`` a scalarset array ``st`` (so ``--reduce exact`` has a group), rules that keep
+    the values in range, and drawn properties over them."""
+    r = random.Random(seed)
+    m = r.choice([2, 3, 4])
+    sym = r.random() < 0.4
+
+    def cmp() -> str:
+        if sym:
+            q = r.choice(["Exists", "Forall"])
+            return f"{q} j: P Do st[j] {r.choice(['=', '!=', '<=', '>='])} {r.randint(0, m)} End"
+        a, b = r.sample(["x", "y", str(r.randint(0, m)), "x + y"], 2)
+        e = f"{a} {r.choice(['=', '!=', '<', '<=', '>', '>='])} {b}"
+        return e if r.random() < 0.7 else f"({e}) {r.choice(['|', '&'])} {r.choice(['b', '!b'])}"
+
+    lines = [f"Const M: {m};"]
+    if sym:
+        lines += [f"Type P: Scalarset({r.choice([2, 3])});", "Var st: Array [P] Of 0 .. M; b: boolean;",
+                  "Startstate Begin For j: P Do st[j] := 0; End; b := false; End;"]
+        rules = [("st[p] < M", "st[p] := st[p] + 1;"), ("st[p] > 0", "st[p] := st[p] - 1;"),
+                 ("st[p] = M", "st[p] := 0;")]
+    else:
+        lines += ["Var x: 0 .. M; y: 0 .. M; b: boolean;",
+                  f"Startstate Begin x := {r.randint(0, m)}; y := 0; b := false; End;"]
+        rules = [("x < M", "x := x + 1;"), ("x > 0", "x := x - 1;"), ("y < M", "y := y + 1;"),
+                 ("y > 0 & x > 0", "y := y - 1;"), ("x = M", "x := 0;")]
+    rules = r.sample(rules, r.randint(2, len(rules)))
+    k = 0
+    for guard, body in rules:
+        extra = []
+        if r.random() < 0.35:
+            k += 1
+            extra.append(f'Cover "c{k}" {cmp()};')
+        if r.random() < 0.2:
+            k += 1
+            extra.append(f'Assume "a{k}" {cmp()};')
+        r.shuffle(extra)
+        stmts = " ".join([body] + extra) if r.random() < 0.5 else " ".join(extra + [body])
+        rule = f"Rule {guard} ==> Begin {stmts} End;"
+        lines.append(f"Ruleset p: P Do {rule} End;" if sym else rule)
+    lines.append("Rule Begin b := !b; End;" if r.random() < 0.7 else "Rule !b ==> Begin b := true; End;")
+    for _ in range(r.choice([0, 1, 1, 2])):
+        k += 1
+        lines.append(f'Assume "g{k}" {cmp()};')
+    for _ in range(r.choice([0, 1, 1, 2])):
+        k += 1
+        lines.append(f'Liveness "l{k}" {cmp()};')
+    if r.random() < 0.3:
+        lines.append(f'Cover "cp" {cmp()};')
+    return "\n".join(lines) + "\n"

@@ -52,3 +52,55 @@ def check(text: str, workdir: Path, deadlock: str = "stuttering", timeout: float
     m = re.search(r"The following is the error trace for the error:\s*\n\s*\n?\s*(.+)", out)
     m = m or re.search(r"^\s*(.*(?:not hit|failed|violated).*)$", out, re.M)
     return Result(states, m.group(1).strip() if m else "error")
+
+
+def _ours(path: Path, *options: str) -> tuple[int, bool]:
+    """``symdetect explore --json`` on ``path``: (states, error found)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from detect.cli import main
+
+    run = CliRunner().invoke(main, ["explore", str(path), "--json", *options])
+    if run.exit_code not in (0, 1):
+        raise RuntimeError(f"exit {run.exit_code}: {run.output[-300:]}")
+    data = json.loads(run.output[run.output.index("{"):])
+    return data["states"], run.exit_code == 1
+
+
+def compare_text(text: str, reduce: bool = False) -> tuple[str, str]:
+    """Model ``text`` through Rumur (``--value-type int32_t``) and ``explore`` (with
+    ``reduce`` also ``--reduce exact``, whose verdict must be the unreduced one):
+    ``(outcome, detail)``, outcome "agree" (the verdict, and without an error the count),
+    "disagree", "rumur refuses" or "we fail"."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="rumur-diff-") as tmp:
+        path = Path(tmp) / "g.m"
+        path.write_text(text)
+        try:
+            theirs = check(text, Path(tmp) / "rumur", value_type="int32_t")
+        except Rejected as e:
+            return "rumur refuses", str(e)[:120]
+        try:
+            states, error = _ours(path)
+            if reduce:
+                _, reduced_error = _ours(path, "--reduce", "exact")
+                if reduced_error != error:
+                    return "disagree", f"reduced verdict {reduced_error}, unreduced {error}"
+        except RuntimeError as e:
+            return "we fail", str(e)[:200]
+    if error != (theirs.error is not None):
+        return "disagree", f"Rumur {theirs}, ours error={error}"
+    if theirs.error is None and states != theirs.states:
+        return "disagree", f"Rumur {theirs.states} states, ours {states}"
+    return "agree", f"error ({_kind(theirs.error)})" if error else f"{states} states"
+
+
+def _kind(message: str) -> str:
+    """What Rumur's error is about, numbers and names blurred."""
+    for word in ("liveness", "cover", "deadlock", "undefined", "invariant", "assertion", "range"):
+        if word in message.lower():
+            return word
+    return "other"

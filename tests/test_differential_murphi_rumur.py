@@ -2,8 +2,9 @@
 ";" after declarations, "&&", "||", "==", "^", "~", shifts) through Rumur and us: the verdict
 must agree and, without an error, the state count (Rumur without symmetry reduction, its
 CMurphi-like deadlock check, ``--value-type int32_t`` so that no intermediate value of ours
-overflows Rumur's type).  Skipped when ``rumur`` is absent.  A few models by default, many
-with ``-m slow``."""
+overflows Rumur's type).  The models of ``generate_rumur_properties`` (global ``Assume``,
+``Liveness``, ``Cover``/``Assume`` statements, mostly without errors) likewise, and reduced.
+Skipped when ``rumur`` is absent.  A few models by default, many with ``-m slow``."""
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from detect.cli import main
 
 from tests import rumur_oracle
-from tests.murphi_gen import generate
+from tests.murphi_gen import generate, generate_rumur_properties
 
 
 def _compare(seed: int, tmp_path) -> None:
@@ -45,6 +46,27 @@ def test_random_rumur_model_agrees_with_rumur(seed, tmp_path):
 @pytest.mark.parametrize("seed", range(100, 160))
 def test_many_random_rumur_models_agree_with_rumur(seed, tmp_path):
     _compare(seed, tmp_path)
+
+
+def _compare_properties(seed: int) -> None:
+    """A model of ``generate_rumur_properties``: Rumur's verdict and, without an error, its
+    count; ``--reduce exact`` gives the unreduced verdict."""
+    why = rumur_oracle.unavailable()
+    if why:
+        pytest.skip(why)
+    outcome, detail = rumur_oracle.compare_text(generate_rumur_properties(seed), reduce=True)
+    assert outcome == "agree", f"seed {seed}: {detail}\n{generate_rumur_properties(seed)}"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_rumur_properties_agree_with_rumur(seed):
+    _compare_properties(seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100, 200))
+def test_many_random_rumur_properties_agree_with_rumur(seed):
+    _compare_properties(seed)
 
 
 def test_rumur_syntax_changes_no_count():

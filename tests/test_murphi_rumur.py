@@ -129,14 +129,12 @@ def test_a_shift_past_the_range_is_an_error_as_in_rumur(tmp_path):
 
 
 @pytest.mark.parametrize("text, line, column, fragment", [
-    ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; end\nassume x\n",
-     4, 1, "an assumption (Rumur's 'Assume') is not supported"),
-    ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; end\nliveness \"l\" x\n",
-     4, 1, "a liveness property (Rumur's 'Liveness') is not supported"),
-    ("var x: boolean\nstartstate begin x := true; end\nrule begin x := !x; cover x; end\n",
-     3, 21, "'Cover' as a statement (Rumur's) is not supported"),
-    ("var x: boolean\nstartstate begin x := true; assume x; end\nrule begin x := !x; end\n",
-     2, 29, "'Assume' as a statement is supported in rules and the procedures they call"),
+    ("var x: 0 .. 5;\nfunction ok(v: 0 .. 5): boolean; begin assume v != 3; return true; end;\n"
+     "startstate begin x := 0; end;\nrule x < 5 & ok(x) ==> begin x := x + 1; end;\n",
+     2, 40, "'Assume' in function 'ok' is not supported"),
+    ("var x: 0 .. 5;\nfunction ok(v: 0 .. 5): boolean; begin cover v = 3; return true; end;\n"
+     "startstate begin x := 0; end;\nrule x < 5 & ok(x) ==> begin x := x + 1; end;\n",
+     2, 40, "'Cover' in function 'ok' is not supported"),
     # CMurphi and Rumur 2022.08.20 both refuse a call where a constant is needed
     ("function f(): 0 .. 1; begin return 1; end;\nvar x: 0 .. f();\nstartstate begin x := 0; end;\n",
      2, 13, "expected a constant expression, not a call of 'f'"),

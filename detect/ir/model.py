@@ -296,7 +296,10 @@ class Process:
 
 @dataclass(frozen=True)
 class Assertion:
-    """A property kept for the explorer: ``deadlockfree``, ``reaches`` or ``invariant``.
+    """A property kept for the explorer: ``deadlockfree``, ``reaches``, ``invariant``,
+    ``liveness`` (Rumur's: from every reachable state some state satisfying ``condition`` is
+    reachable) or ``cover`` (Rumur's ``Cover`` statement, ``probe``); the last two are decided
+    on the whole graph after the exploration (``detect.checking.liveness``).
 
     A ``reaches`` with an ``objective`` (PAT's ``reaches cond with min(e)`` / ``max(e)``;
     ``sense`` is ``"min"`` or ``"max"``) also asks for the least / greatest value of the
@@ -313,8 +316,36 @@ class Assertion:
     objective: Expr | None = None
     sense: str | None = None
     about: str = ""
+    #: for ``kind`` ``"cover"`` (Rumur's ``Cover`` statement): where it is hit
+    probe: Optional["CoverProbe"] = None
     #: for ``kind`` ``"ltl"``: the formula and its propositions (None when not checkable here)
     temporal: Optional["TemporalProperty"] = None
+
+
+@dataclass(frozen=True)
+class CoverProbe:
+    """Where Rumur's ``Cover`` statement is hit (an ``Assertion`` of kind ``"cover"``: it holds
+    when it is hit; one never hit is Rumur's error "cover ... not hit").  ``summands`` are
+    copies of the model's summands that run the statement, in which it is ``Assert(!cond,
+    mark)``: the statement is hit when, from a reachable state, a step of one of them faults
+    with ``mark`` (the model's own summands run it as nothing, so the state space is the
+    same).  ``at_start``: a start state already ran it with its condition true."""
+
+    summands: tuple[Summand, ...]
+    mark: str
+    at_start: bool = False
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """Rumur's global ``Assume``: a state where ``condition`` is false (or evaluating it
+    faults) is no state of the transition system.  An initial state there is dropped, and so
+    is a step's target there -- but the step still counts as one for the deadlock check
+    (Rumur's verifier decides a state is not deadlocked when a rule changed it, before it
+    checks the assumptions of the result)."""
+
+    condition: Expr
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -451,6 +482,8 @@ class SequentialModel:
     #: per-slot ``init`` sets, which are then the per-slot unions of these states); ``None``:
     #: every state of that product.  Analyses that read only ``init`` over-approximate.
     initial: tuple[tuple[int, ...], ...] | None = None
+    #: Rumur's global assumptions (``Assumption``): the states violating one are discarded.
+    assumptions: tuple["Assumption", ...] = ()
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""
@@ -591,6 +624,8 @@ def validate(model: SequentialModel) -> None:
             _check_domain(loc.name, loc.domain)
         for e in _summand_exprs(s):
             _check_expr(e, arrays, where, checked)
+    for a in model.assumptions:
+        _check_expr(a.condition, arrays, "an assumption", checked)
 
 
 def _check_initial(model: SequentialModel) -> None:
@@ -718,6 +753,8 @@ __all__ = [
     "Summand",
     "Process",
     "Assertion",
+    "Assumption",
+    "CoverProbe",
     "Proposition",
     "TemporalProperty",
     "Unranged",

@@ -177,8 +177,22 @@ def _check_domain(env: Env, var_name: str, value: int, slot: int) -> None:
 
 def initial_states(model: SequentialModel) -> Iterator[tuple[int, ...]]:
     """Every initial state (``model.initial``, or the product of the per-slot sets in
-    lexicographic order)."""
-    return model_initial_states(model)
+    lexicographic order) that satisfies the model's assumptions."""
+    if not model.assumptions:
+        return model_initial_states(model)
+    return (s for s in model_initial_states(model) if assumed(model, s))
+
+
+def assumed(model: SequentialModel, state: tuple[int, ...]) -> bool:
+    """Whether ``state`` satisfies every one of ``model.assumptions`` (a fault while
+    evaluating one counts as false: the state is discarded)."""
+    if not model.assumptions:
+        return True
+    env = Env(model, slot_offsets(model), list(state), {})
+    try:
+        return all(evaluate(a.condition, env) for a in model.assumptions)
+    except Fault:
+        return False
 
 
 @dataclass(frozen=True)
@@ -198,8 +212,9 @@ def event_label(s: Summand, env: Env) -> str:
 
 
 def steps(model: SequentialModel, state: tuple[int, ...],
-          written: Optional[dict[str, set[int]]] = None) -> Iterator[Step]:
-    """All transitions of ``state``: summands in order, locals in lexicographic order.
+          written: Optional[dict[str, set[int]]] = None, discard: bool = True) -> Iterator[Step]:
+    """All transitions of ``state``: summands in order, locals in lexicographic order; a
+    step whose target violates an assumption is left out (kept with ``discard`` false).
     ``written``: see ``Env.written``."""
     offsets = slot_offsets(model)
     for i, s in enumerate(model.summands):
@@ -214,7 +229,18 @@ def steps(model: SequentialModel, state: tuple[int, ...],
             except Fault as fault:
                 yield Step(i, binding, s.event.name, None, str(fault))
                 continue
-            yield Step(i, binding, label, tuple(env.state))
+            target = tuple(env.state)
+            if discard and model.assumptions and not assumed(model, target):
+                continue
+            yield Step(i, binding, label, target)
+
+
+def discarded_move(model: SequentialModel, state: tuple[int, ...]) -> bool:
+    """Whether a step of ``state`` changes it into a state an assumption discards: Rumur's
+    deadlock check counts it as a move (the state is no deadlock)."""
+    return bool(model.assumptions) and any(
+        st.target is not None and st.target != state and not assumed(model, st.target)
+        for st in steps(model, state, discard=False))
 
 
 def is_terminal(model: SequentialModel, state: tuple[int, ...]) -> bool:

@@ -61,6 +61,10 @@ class PythonCode:
     constants: dict
     #: ``(summand_steps, their source)``, computed once on the first call
     stepping: Callable[[], tuple[tuple, str]] = field(repr=False, compare=False)
+    #: whether a state satisfies the model's assumptions, and ``successors`` before the
+    #: targets violating one are left out (both ``successors`` itself without assumptions)
+    assumed: Callable[[State], bool] = field(default=lambda s: True, repr=False, compare=False)
+    raw_successors: Optional[Callable[[State], list]] = field(default=None, repr=False, compare=False)
 
     @property
     def summand_steps(self) -> tuple[Callable[[State], Iterator[Step]], ...]:
@@ -132,8 +136,20 @@ class CompiledModel:
         return self.code.constants
 
     def initial_states(self) -> Iterator[State]:
-        """Every initial state: ``model.initial``, or the product of the per-slot ``init`` sets."""
-        return model_initial_states(self.model)
+        """Every initial state: ``model.initial``, or the product of the per-slot ``init`` sets,
+        less those an assumption discards."""
+        if not self.model.assumptions:
+            return model_initial_states(self.model)
+        assumed = self.code.assumed
+        return (s for s in model_initial_states(self.model) if assumed(s))
+
+    def discarded_move(self, state: State) -> bool:
+        """Whether a step of ``state`` changes it into a state an assumption discards (Rumur
+        counts it as a move: ``state`` is no deadlock).  Asked only of states found stuck."""
+        if not self.model.assumptions:
+            return False
+        assumed = self.code.assumed
+        return any(t is not None and t != state and not assumed(t) for t in self.code.raw_successors(state))
 
 
 # ------------------------------------------------------------------------ run-time helpers
@@ -611,14 +627,44 @@ def _python_code(model: SequentialModel) -> PythonCode:
         space = _executed(model, text, constants)
         return tuple(space[f"steps_{i}"] for i in range(len(model.summands))), text
 
+    successors = raw = namespace["successors"]
+    assumed = lambda s: True  # noqa: E731
+    if model.assumptions:
+        # Rumur's global assumptions: a target violating one is discarded (a fault while
+        # evaluating one discards it too).  Only models with assumptions pay for the filter.
+        conjunction = model.assumptions[0].condition
+        for a in model.assumptions[1:]:
+            conjunction = Binary("&&", conjunction, a.condition)
+        assumed = _executed(model, "\n".join(_condition_source("assumed", conjunction, model)) + "\n",
+                            {})["assumed"]
+
+        def successors(state: State) -> list:
+            return [t for t in raw(state) if t is None or assumed(t)]
+
+        steps_only = stepping
+
+        @functools.lru_cache(maxsize=None)
+        def stepping() -> tuple[tuple, str]:
+            one, text = steps_only()
+            return tuple(_filtered_steps(f, assumed) for f in one), text
+
     return PythonCode(
-        successors=namespace["successors"],
+        successors=successors,
         terminal=namespace["terminal"],
         conditions=_conditions(model, namespace),
         main_source=source,
         constants=constants,
         stepping=stepping,
+        assumed=assumed,
+        raw_successors=raw,
     )
+
+
+def _filtered_steps(summand_steps, assumed):
+    """``summand_steps`` less the steps whose target an assumption discards."""
+    def steps(state: State) -> Iterator[Step]:
+        return (st for st in summand_steps(state) if st.target is None or assumed(st.target))
+    return steps
 
 
 def _predicates(model: SequentialModel) -> tuple[Callable[[State], bool], tuple]:

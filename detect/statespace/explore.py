@@ -433,6 +433,11 @@ def explore_state_space(
 
     Why one function: this is the Python explorer's inner loop; per-state work stays inline (local variables, no calls) because it runs millions of times.
     """
+    bare = model.model if isinstance(model, CompiledModel) else model
+    if bare.assumptions:
+        # Rumur's global assumptions are checked by this explorer only (the native and
+        # distributed ones have no filter for discarded states).
+        engine, distributed = "python", None
     if distributed is not None:
         from detect.statespace.distributed import explore_distributed
         from detect.statespace.native import NativeUnavailable
@@ -467,6 +472,7 @@ def explore_state_space(
     successors_of = compiled.successors
     is_terminal = compiled.terminal
     stutter = compiled.model.stutter_deadlock
+    assumes = bool(compiled.model.assumptions)
     limit = max_states if max_states is not None else -1
     deadline = start + timeout if timeout is not None else None
 
@@ -541,7 +547,7 @@ def explore_state_space(
             if canon is not None:
                 targets = {canon(t) for t in targets}
             transitions += len(targets)
-            if stuck and not faulty:
+            if stuck and not faulty and not (assumes and compiled.discarded_move(s)):
                 (terminals if is_terminal(s) else deadlocks).append(s)
             # Set difference against the dict runs in C: ~20% faster than a Python loop.
             new = targets.difference(parent)

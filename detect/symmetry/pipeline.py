@@ -1,6 +1,7 @@
 """The detection pipeline, stage by stage: model → CSP → coloured graph → Aut → state group."""
 from __future__ import annotations
 
+import dataclasses
 import gc
 import time
 from contextlib import contextmanager
@@ -38,7 +39,7 @@ def csp_of(
     most ``domain_states`` of them; see ``detect.transform.reachable``), returned with that
     model; otherwise ``TableTooLarge`` propagates."""
     try:
-        return model, translate(model, table_limit), None
+        return model, translate(_assumptions_as_faults(model), table_limit), None
     except TableTooLarge as too_large:
         if domain_states <= 0:
             raise
@@ -47,9 +48,46 @@ def csp_of(
         except DomainsNotNarrowed as why:
             raise too_large.noted(f"domains from the reachable states: {why}") from None
         try:
-            return domains.model, translate(domains.model, table_limit), domains
+            return domains.model, translate(_assumptions_as_faults(domains.model), table_limit), domains
         except TableTooLarge as still:
             raise still.noted(f"the domains of the {domains.states:,} reachable states are as wide") from None
+
+
+#: Most initial states an assumption is checked on one by one (``_assumptions_as_faults``).
+ASSUMED_INITIAL_LIMIT = 100_000
+
+
+def _assumptions_as_faults(model: SequentialModel) -> SequentialModel:
+    """The model whose CSP is made when ``model`` has Rumur's assumptions: each summand's
+    program ends with an ``Assert`` of them, so that a symmetry maps a step into a discarded
+    state onto such a step (the CSP maps faults onto faults; the variant's faults are no
+    model's faults, only the graph sees them), and its initial states are listed without
+    those an assumption discards, so that the group maps the initial states that remain
+    onto each other.  Without assumptions, ``model`` itself."""
+    if not model.assumptions:
+        return model
+    from itertools import islice
+
+    from detect.ir import Assert, build
+    from detect.ir.model import initial_states as every_initial
+    from detect.ir.semantics import assumed
+
+    condition = build.conj(*(a.condition for a in model.assumptions))
+    check = Assert(condition, "assumption")
+    summands = tuple(dataclasses.replace(s, program=s.program + (check,)) for s in model.summands)
+    states = list(islice(every_initial(model), ASSUMED_INITIAL_LIMIT + 1))
+    if len(states) > ASSUMED_INITIAL_LIMIT:
+        raise ValueError(f"more than {ASSUMED_INITIAL_LIMIT:,} initial states to check the assumptions on")
+    kept = sorted({s for s in states if assumed(model, s)})
+    variant = dataclasses.replace(model, summands=summands, assumptions=())
+    if kept and len(kept) < len(states):
+        per_slot = [tuple(sorted({s[k] for s in kept})) for k in range(len(kept[0]))]
+        variables, k = [], 0
+        for v in model.variables:
+            variables.append(dataclasses.replace(v, init=tuple(per_slot[k:k + v.length])))
+            k += v.length
+        variant = dataclasses.replace(variant, variables=tuple(variables), initial=tuple(kept))
+    return variant
 
 
 @contextmanager

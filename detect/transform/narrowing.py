@@ -147,12 +147,18 @@ class NarrowingPolicy:
     reuse_analysis: bool = True
     span_limit: Optional[int] = 1 << 22
     wording: Wording = PROMELA_WORDING
+    #: whether a settled unranged domain is cut to the variable's declared bounds (Murphi: a
+    #: write outside them is an error; the value analysis also gives the values written)
+    cut_to_bounds: bool = False
 
 
-#: Each front end's policy, by the ``language`` its ``DomainFacts`` name.  Murphi records no
-#: facts: its domains (ranges, scalarsets, enums) are exact, and narrowing leaves them.
+#: Each front end's policy, by the ``language`` its ``DomainFacts`` name.  Murphi records facts
+#: only for its subranges of more than 65,536 values; its other domains are exact.
 POLICIES: Mapping[str, NarrowingPolicy] = {
     "promela": NarrowingPolicy(),
+    # Murphi's subranges of more than 65,536 values: a write outside the declared range is
+    # an error, so the values are cut to it (``cut_to_bounds``).
+    "murphi": NarrowingPolicy(cut_to_bounds=True),
     "csp": NarrowingPolicy(provisional_ranges=(INT16,), refuse_faults=True, reachable_scope="all",
                            reuse_analysis=False, span_limit=None, wording=CSP_WORDING),
     "dve": NarrowingPolicy(value_limit=512),
@@ -230,8 +236,16 @@ def _settle_unranged(model: SequentialModel, unranged: dict, policy: NarrowingPo
         if not dropped or policy.reachable_scope == "all":
             break
     settled = strict - provisional.keys()
+
+    def settled_domain(v) -> tuple[int, ...]:
+        values = analysis.values[v.name]
+        bounds = unranged[v.name].bounds
+        if policy.cut_to_bounds and bounds is not None:
+            values = {x for x in values if bounds[0] <= x <= bounds[1]} | set(v.domain)
+        return tuple(sorted(values))
+
     current = dataclasses.replace(current, variables=tuple(
-        dataclasses.replace(v, domain=tuple(sorted(analysis.values[v.name]))) if v.name in settled else v
+        dataclasses.replace(v, domain=settled_domain(v)) if v.name in settled else v
         for v in current.variables))
     if provisional:
         return current, None, provisional
@@ -271,7 +285,8 @@ def _from_reachable(model: SequentialModel, provisional: dict, unranged: dict,
         first = reachable_graph(trial, max_states=bound, progress=progress)
         if not first.complete:
             raise _refusal(wording.too_many_states, fact, **fields, lo=lo, hi=hi)
-        if not policy.refuse_faults and _leaves_range(trial, first, provisional):
+        if not policy.refuse_faults and _leaves_range(trial, first, provisional,
+                                                      unranged if policy.cut_to_bounds else None):
             continue
         smaller, narrowed, second = exact_restriction(trial, first, bound, scope, progress)
         before, after = counts(first), counts(second)
@@ -303,16 +318,21 @@ def _warn_reachable(model: SequentialModel, provisional: dict, unranged: dict, n
                                              states=states), stacklevel=4)
 
 
-_OUTSIDE = re.compile(r"written to ([^\s\[]+)(\[\d+\])? is outside its domain")
+_OUTSIDE = re.compile(r"value (-?\d+) written to ([^\s\[]+)(\[\d+\])? is outside its domain")
 
 
-def _leaves_range(model: SequentialModel, graph: ReachableGraph, provisional: dict) -> bool:
-    """Some reachable step writes a provisional variable outside its provisional range."""
+def _leaves_range(model: SequentialModel, graph: ReachableGraph, provisional: dict,
+                  declared: Optional[dict] = None) -> bool:
+    """Some reachable step writes a provisional variable outside its provisional range (with
+    ``declared``, the unranged facts: inside its declared bounds -- a write outside them is
+    the model's own error, Murphi's)."""
     for k in sorted(graph.faults):
         for step in steps(model, graph.states[k]):
             m = _OUTSIDE.search(step.fault or "")
-            if m and m.group(1) in provisional:
-                return True
+            if m and m.group(2) in provisional:
+                bounds = declared[m.group(2)].bounds if declared is not None else None
+                if bounds is None or bounds[0] <= int(m.group(1)) <= bounds[1]:
+                    return True
     return False
 
 

@@ -65,7 +65,7 @@ from frontends.murphi.syntax import (
     AliasRule, Program, QuantRange, QuantType, Quantified, RecordType, ReturnStmt, RoutineDecl, RuleSet,
     ScalarsetType, SimpleRule, StartState, Subrange, Subscript, TypeDecl, TypeName, UnaryOp, UnionType,
     ChooseRule, IsMember, MultisetAdd, MultisetCount, MultisetRemove, MultisetRemovePred, MultisetType,
-    UndefineStmt, VarDecl, WhileStmt, Conditional, AssumeStmt,
+    UndefineStmt, VarDecl, WhileStmt, Conditional, AssumeStmt, CoverStmt,
 )
 
 #: Largest number of state slots one variable may flatten into, and of unrolled copies of
@@ -113,7 +113,16 @@ class Simple:
 
     @property
     def values(self) -> tuple[int, ...]:
+        if self.wide:
+            # (callers that enumerate a type check ``wide`` first: see ``enumerable``)
+            raise ValueError(f"the {self.size:,} values of {self.name} are not enumerated")
         return tuple(range(self.lo, self.hi + 1))
+
+    @property
+    def wide(self) -> bool:
+        """More than ``MAX_ELEMENTS`` values: a variable of this type gets the values it can
+        hold from the value analysis (``ir.Unranged``), and nothing ranges over it."""
+        return self.size > MAX_ELEMENTS
 
     @property
     def size(self) -> int:
@@ -352,6 +361,15 @@ class _Translator:
     #: and whether the rule has one (see ``_discarding``)
     assume_flag: Optional[str] = None
     assume_used: bool = False
+    #: Rumur's ``Cover`` statements seen, by (line, column); the one translated as its probe
+    #: (``ir.CoverProbe``), if any; in a start state, the temporary each one sets when it
+    #: is hit; and those a start state hit
+    covers: dict = field(default_factory=dict)
+    #: where each global variable is declared (line, column)
+    declared_at: dict = field(default_factory=dict)
+    cover_probe: Optional[tuple] = None
+    cover_flags: Optional[dict] = None
+    start_covered: set = field(default_factory=set)
 
     def local_aggregate(self, name: str, t: Type, taken: set[str]) -> VarSym:
         """A local array or record: translated as a variable whose leaves are named
@@ -447,8 +465,8 @@ class _Translator:
             lo, hi = self.const(t.lo, scope), self.const(t.hi, scope)
             if lo > hi:
                 raise self.error(f"empty subrange {lo}..{hi}", t)
-            if hi - lo + 1 > MAX_ELEMENTS:
-                raise self.error(f"subrange {lo}..{hi} has more than {MAX_ELEMENTS} values", t)
+            # Wider than MAX_ELEMENTS values: fine for a variable (the values it can hold
+            # come from the value analysis); refused where the values are enumerated.
             return Simple("subrange", lo, hi, f"{lo}..{hi}")
         if isinstance(t, EnumType):
             first = self.union_values(len(t.names), shift)
@@ -550,9 +568,13 @@ class _Translator:
                 t = self.resolve_type(item.type, self.globals)
                 for n, pos in item.names:
                     leaves = {leaf.path: leaf for leaf in _leaves(n, t)}
+                    for leaf in leaves.values():
+                        if any(d.wide for d in leaf.dims):
+                            raise self.error(f"array {n!r} has an index type of more than {MAX_ELEMENTS} values", pos)
                     sym = VarSym(n, t, leaves)
                     if n in self.globals:
                         raise self.error(f"{n!r} declared twice", pos)
+                    self.declared_at[n] = (pos.line, pos.column)
                     self.globals[n] = sym
                     self.variables.append(sym)
 
@@ -879,6 +901,8 @@ class _Translator:
             t = self.resolve_type(q.type, dict(scope))
             if not isinstance(t, Simple):
                 raise self.error("expected a subrange, enum, boolean or scalarset to range over", q.type)
+            if t.wide:
+                raise self.error(f"a quantifier over {t.name} ranges over more than {MAX_ELEMENTS} values", q.type)
             return t.values, t
         lo, hi = self.const(q.lo, scope), self.const(q.hi, scope)
         step = 1 if q.step is None else self.const(q.step, scope)
@@ -981,14 +1005,29 @@ class _Translator:
             c = self.expr(s.cond, scope)
             text = s.text or f"{self.path or '<input>'}:{s.line}"
             return self._check(c.defined, s) + [ir.Assert(c.expr, f"Assert: {text}")]
-        if isinstance(s, AssumeStmt):
-            if self.assume_flag is None:
-                raise self.error("'Assume' as a statement is supported in rules and the procedures they "
-                                 "call (Rumur's: a failed one discards the step)", s)
-            c = self.expr(s.cond, scope)
-            self.assume_used = True
-            return self._check(c.defined, s) + [ir.If(neg(c.expr), (ir.Assign(ir.Name(self.assume_flag), ir.Const(1)),))]
+        if isinstance(s, (CoverStmt, AssumeStmt)):
+            return self.rumur_stmt(s, scope)
         raise self.error("unsupported statement", s)
+
+    def rumur_stmt(self, s, scope: Scope) -> list[ir.Stmt]:
+        """Rumur's ``Cover`` and ``Assume`` statements (see ``covers`` and ``assume_flag``)."""
+        if isinstance(s, CoverStmt):
+            c = self.expr(s.cond, scope)
+            key = (s.line, s.column)
+            self.covers.setdefault(key, s)
+            out = self._check(c.defined, s)
+            if self.cover_flags is not None:  # a start state: it sets a flag when hit
+                flag = self.cover_flags.setdefault(key, fresh_name(f"cover.{s.line}.{s.column}", self.temp_names))
+                return out + [ir.If(c.expr, (ir.Assign(ir.Name(flag), ir.Const(1)),), ())]
+            if self.cover_probe == key:
+                return out + [ir.Assert(neg(c.expr), _cover_mark(key))]
+            return out
+        if self.assume_flag is None:
+            raise self.error("'Assume' as a statement is supported in rules, start states and the "
+                             "procedures they call (Rumur's: a failed one discards the step)", s)
+        c = self.expr(s.cond, scope)
+        self.assume_used = True
+        return self._check(c.defined, s) + [ir.If(neg(c.expr), (ir.Assign(ir.Name(self.assume_flag), ir.Const(1)),))]
 
     # ------------------------------------------------------------------ multisets
     def empty_multisets(self, a: Access, s) -> list:
@@ -1775,6 +1814,13 @@ class _FunctionRun:
             active = conj(pc, neg(self.returned)) if self.returned != ir.FALSE else pc
             if active == ir.FALSE:
                 return
+            if isinstance(s, (AssumeStmt, CoverStmt)):
+                # Rumur: a failed Assume disables the rule in a guard, discards the step in a
+                # rule and the state in an invariant; a Cover is hit by a run of the call --
+                # one expression can say neither.
+                what = "Assume" if isinstance(s, AssumeStmt) else "Cover"
+                raise self.tr.error(f"'{what}' in function {self.decl.name!r} is not supported (a function "
+                                    "becomes one expression)", s)
             self.stmt(s, active, scope, pc)
 
     def stmt(self, s, active: ir.Expr, scope: Scope, pc: ir.Expr) -> None:
@@ -2281,14 +2327,19 @@ def _skip_after(stmts: tuple, flag: str) -> tuple:
     is clear (a ``While`` that may set it stops when it does)."""
     clear = ir.Binary("==", ir.Name(flag), ir.Const(0))
     out: list = []
-    armed = False
-    for s in stmts:
+    for k, s in enumerate(stmts):
         if isinstance(s, ir.If):
             s = ir.If(s.cond, _skip_after(s.then, flag), _skip_after(s.else_, flag))
         elif isinstance(s, ir.While) and _sets(s, flag):
             s = ir.While(ir.Binary("&&", clear, s.cond), _skip_after(s.body, flag))
-        out.append(ir.If(clear, (s,), ()) if armed else s)
-        armed = armed or _sets(s, flag)
+        out.append(s)
+        if _sets(s, flag):
+            # The rest in one ``If``: a temporary it assigns and reads (an inlined
+            # procedure's return flag) is then assigned on every path that reads it.
+            rest = _skip_after(stmts[k + 1:], flag)
+            if rest:
+                out.append(ir.If(clear, rest, ()))
+            break
     return tuple(out)
 
 
@@ -2404,9 +2455,19 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
         for start, params in reversed(starts):
             taken = set(global_names) | {p.ir_name for p in _reals(params)}
             tr.aggregates, tr.aggregate_inits = {}, []
-            scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
-            scope, entry_flag = _return_scope(tr, scope, start.body)
-            program = tuple(tr.take_aggregate_inits()) + tuple(entry_flag + tr.stmts(start.body, scope))
+            # Rumur discards a start state whose ``Assume`` fails (nothing after it runs).
+            flag = tr.assume_flag = fresh_name("start.discarded", tr.temp_names)
+            tr.assume_used, tr.cover_flags = False, {}
+            try:
+                scope = tr.local_scope(start.decls, _param_scope(tr, params), taken)
+                scope, entry_flag = _return_scope(tr, scope, start.body)
+                body = tuple(entry_flag + tr.stmts(start.body, scope))
+            finally:
+                tr.assume_flag = None
+                cover_flags, tr.cover_flags = tr.cover_flags, None
+            if tr.assume_used:
+                body = (ir.Assign(ir.Name(flag), ir.Const(0)),) + _skip_after(body, flag)
+            program = tuple(tr.take_aggregate_inits()) + body
             if tr.aggregates:
                 program = lower_aggregates(program, tr.aggregates, f"{tr.path or '<input>'}:{start.line}")
             tr.aggregates = None
@@ -2426,7 +2487,10 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
                                             len(set(results)), str(fault))
                     error.made = tuple(dict.fromkeys(results))
                     raise error from None
-                results.append(tuple(env.state))
+                # (Rumur counts a cover hit before an Assume discards the state.)
+                tr.start_covered.update(key for key, hit in cover_flags.items() if env.scope.get(hit))
+                if not env.scope.get(flag):
+                    results.append(tuple(env.state))
     finally:
         tr.undefinable = saved
     return results
@@ -2454,8 +2518,11 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
         raise InputError("expected at least one Startstate", path, 1, 1)
 
     # Start states, with every variable able to hold its undefined value.
+    # (A wide type's values are a ``range``: the start states only test membership; this
+    # model is never validated.)
     full = tuple(
-        ir.Variable(leaf.ir_name, (leaf.type.undefined,) + leaf.type.values,
+        ir.Variable(leaf.ir_name, range(leaf.type.undefined, leaf.type.hi + 1) if leaf.type.wide else
+                    (leaf.type.undefined,) + leaf.type.values,
                     tuple((leaf.type.undefined,) for _ in range(leaf.size or 1)), leaf.size)
         for leaf in leaves
     )
@@ -2466,6 +2533,13 @@ def linearise(program: Program, path: str = "", defines: Optional[Mapping[str, i
             fault.model = _linearised(tr, path, defines, walked, leaves, full, sorted(fault.made), loop_max,
                                       multiset_sort)
         raise
+    if not states:
+        # Every start state's ``Assume`` failed: Rumur explores no state.  The model keeps the
+        # all-undefined state as its start state and an assumption that discards it.
+        states = [tuple(0 if "$valid" in v.name.split(".") else v.domain[0] for v in full for _ in range(v.length))]
+        model = _linearised(tr, path, defines, walked, leaves, full, states, loop_max, multiset_sort)
+        return replace(model, assumptions=(ir.Assumption(ir.FALSE, "every start state is discarded"),)
+                       + model.assumptions)
     return _linearised(tr, path, defines, walked, leaves, full, states, loop_max, multiset_sort)
 
 
@@ -2493,11 +2567,14 @@ def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves:
         tr.unrolled = 0
         tr.aggregate_leaves = {}
         summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
-        assertions = [a for r, ps in walked if isinstance(r, InvariantDecl) for a in _invariant(tr, r, ps)]
+        properties = [(r, ps) for r, ps in walked if isinstance(r, InvariantDecl)]
+        assertions = [a for r, ps in properties if r.kind != "assume" for a in _invariant(tr, r, ps)]
+        assumptions = _assumptions(tr, [(r, ps) for r, ps in properties if r.kind == "assume"])
         if tr.undefined_writes <= undefinable:
             break
         undefinable |= tr.undefined_writes
 
+    assertions = _cover_statements(tr, rules, global_names) + assertions
     variables = _variables(leaves, offsets, per_slot, undefinable) + _variables(
         tr.aggregate_leaves.values(), None, None, set(tr.aggregate_leaves))
     initial = None
@@ -2519,8 +2596,19 @@ def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves:
         stutter_deadlock=True,
         initial=initial,
         annotations=_multiset_annotations(tr, variables, multiset_sort),
+        assumptions=tuple(assumptions[:1]),
+        domains=_wide_facts(tr, leaves, undefinable),
     )
+    model = replace(model, assertions=tuple(assumptions[1:]) + model.assertions)
     ir.validate(model)
+    if model.assumptions:
+        # Rumur discards a start state that violates a global assumption: the model is made
+        # again from the others (the domains and the undefinable variables follow them).
+        from detect.ir.semantics import assumed
+
+        kept = [s for s in states if assumed(model, s + tuple(a[0] for v in variables[len(leaves):] for a in v.init))]
+        if kept and len(kept) < len(states):
+            return _linearised(tr, path, defines, walked, leaves, full, kept, loop_max, multiset_sort)
     return model
 
 
@@ -2546,9 +2634,16 @@ def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
     slots (at ``offsets``), or undefined without them (rules' local arrays and records)."""
     variables = []
     for leaf in leaves:
-        domain = leaf.type.values
-        if leaf.ir_name in undefinable:
-            domain = (leaf.type.undefined,) + domain
+        if leaf.type.wide:
+            # A placeholder: the start states' values (``_wide_facts``; narrowing settles it).
+            domain = tuple(sorted({x for k in range(leaf.size or 1) for x in per_slot[offsets[leaf.ir_name] + k]})) \
+                if per_slot is not None else (leaf.type.undefined,)
+            if leaf.ir_name in undefinable and leaf.type.undefined not in domain:
+                domain = (leaf.type.undefined,) + domain
+        else:
+            domain = leaf.type.values
+            if leaf.ir_name in undefinable:
+                domain = (leaf.type.undefined,) + domain
         if per_slot is None:
             init = tuple((leaf.type.undefined,) for _ in range(leaf.size or 1))
         else:
@@ -2557,11 +2652,101 @@ def _variables(leaves, offsets, per_slot, undefinable) -> list[ir.Variable]:
     return variables
 
 
+def _wide_facts(tr: _Translator, leaves, undefinable) -> ir.DomainFacts:
+    """The variables of a subrange type of more than ``MAX_ELEMENTS`` values (Rumur's
+    ``0 .. 1073741824``) as ``ir.Unranged``: their domains are placeholders that narrowing
+    (``detect.transform.narrowing``, Murphi's policy) replaces by the values they can hold,
+    cut to the declared range (with the undefined value where they can be undefined: an
+    assignment out of the range is then an explicit check), so that an assignment outside
+    it is still an error.  No facts without such variables."""
+    wide = [leaf for leaf in leaves if leaf.type.wide]
+    if not wide:
+        return ir.DomainFacts()
+    where = {leaf.ir_name: tr.declared_at.get(leaf.ir_name.split(".")[0], (0, 0)) for leaf in wide}
+    return ir.DomainFacts("murphi", tuple(
+        ir.Unranged(leaf.ir_name, (leaf.type.undefined if leaf.ir_name in undefinable else leaf.type.lo, leaf.type.hi),
+                    True, f"variable '{leaf.ir_name}'", tr.path or "<input>", *where[leaf.ir_name])
+        for leaf in wide))
+
+
+def _cover_mark(key: tuple) -> str:
+    return f"cover statement at {key[0]}:{key[1]} hit"
+
+
+def _cover_statements(tr: _Translator, rules, global_names) -> list:
+    """One ``cover`` assertion per ``Cover`` statement, in source order: hit by a start state,
+    or with its probe (``ir.CoverProbe``): the rules translated again with the statement as
+    an ``Assert`` of its negation, those that run it."""
+    out = []
+    for key, stmt in sorted(tr.covers.items()):
+        label = f'"{stmt.text}"' if stmt.text else f"at line {key[0]}"
+        mark = _cover_mark(key)
+        if key in tr.start_covered:
+            probe = ir.CoverProbe((), mark, at_start=True)
+        else:
+            tr.cover_probe, tr.unrolled = key, 0
+            try:
+                summands = [s for r, ps in rules for s in _rule_summands(tr, r, ps, global_names)]
+            finally:
+                tr.cover_probe = None
+            probe = ir.CoverProbe(tuple(s for s in summands if _runs_mark(s.program, mark)), mark)
+        out.append(ir.Assertion("cover", f"cover {label}", probe=probe))
+    return out
+
+
+def _runs_mark(program, mark: str) -> bool:
+    from detect.ir.walk import statements
+
+    return any(isinstance(st, ir.Assert) and st.text == mark for st in statements(program))
+
+
+def _assumptions(tr: _Translator, decls) -> list:
+    """Rumur's global ``Assume``s (in declaration order, each over its ruleset instances):
+    ``[Assumption, invariant]``, or ``[]`` without any.  Rumur evaluates them in order: the
+    first that reads an undefined value is an error, the first that is false discards the
+    state.  So the assumption keeps a state unless the first of them that fails is false,
+    and the invariant (``undefined read``) fails where the first that fails reads an
+    undefined value; both are the chain of ``?:`` over the parts from the last one."""
+    parts = []
+    for inv, params in decls:
+        for binding in itertools.product(*(p.values for p in _reals(params))):
+            tr.unroll(1, inv)
+            v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+            parts.append((v.defined, v.expr))
+    if not parts:
+        return []
+    keep: ir.Expr = ir.TRUE
+    defined: ir.Expr = ir.TRUE
+    for d, e in reversed(parts):
+        keep = fold(ir.Ite(d, conj(e, keep), ir.TRUE)) if d != ir.TRUE else conj(e, keep)
+        defined = fold(ir.Ite(d, fold(ir.Ite(e, defined, ir.TRUE)), ir.FALSE)) if d != ir.TRUE or defined != ir.TRUE \
+            else ir.TRUE
+    texts = "; ".join(f'"{inv.name}" {inv.text}' if inv.name else inv.text for inv, _ in decls)
+    where = f"{tr.path or '<input>'}:{decls[0][0].line}"
+    out: list = [ir.Assumption(keep, texts)]
+    if defined != ir.TRUE:
+        out.append(ir.Assertion("invariant", f"{where}: assumption reads no undefined value", defined))
+    return out
+
+
 def _invariant(tr: _Translator, inv: InvariantDecl, params: tuple[_Param, ...]) -> list[ir.Assertion]:
     """One ``invariant`` assertion: the conjunction over the ruleset instances; reading an
     undefined value makes it false (Murphi stops with an error there too).  A ``Cover``:
     one ``reaches`` assertion per ruleset instance (Rumur checks each instance is hit), its
     condition false where it reads an undefined value."""
+    if inv.kind == "liveness":
+        # One per ruleset instance, as covers; an undefined read is an error (an invariant).
+        out, defined = [], ir.TRUE
+        for binding in itertools.product(*(p.values for p in _reals(params))):
+            tr.unroll(1, inv)
+            v = tr.expr(inv.cond, _param_scope(tr, params, binding))
+            label = f'"{inv.name}" ' if inv.name else ""
+            out.append(ir.Assertion("liveness", f"liveness {label}{inv.text}", conj(v.defined, v.expr)))
+            defined = conj(defined, v.defined)
+        if defined != ir.TRUE:
+            out.append(ir.Assertion("invariant", f"{tr.path or '<input>'}:{inv.line}: liveness property reads "
+                                    "no undefined value", defined))
+        return out
     if inv.kind == "cover":
         out = []
         for binding in itertools.product(*(p.values for p in _reals(params))):

@@ -283,8 +283,19 @@ class AssumeStmt(Located):
     pos: Span
 
 
+@dataclass(frozen=True)
+class CoverStmt(Located):
+    """Rumur's ``Cover [text] cond [text]`` in a rule or start state: hit when it runs with
+    ``cond`` true; one never hit is an error at the end of the exploration."""
+
+    cond: Expr
+    text: str
+    pos: Span
+
+
 Stmt = Union[AssignStmt, IfStmt, WhileStmt, ForStmt, ClearStmt, UndefineStmt, ErrorStmt, AssertStmt,
-             Call, ReturnStmt, AliasStmt, MultisetAdd, MultisetRemove, MultisetRemovePred, AssumeStmt]
+             Call, ReturnStmt, AliasStmt, MultisetAdd, MultisetRemove, MultisetRemovePred, AssumeStmt,
+             CoverStmt]
 
 # ---------------------------------------------------------------------------- routines
 
@@ -337,7 +348,9 @@ class StartState(Located):
 @dataclass(frozen=True)
 class InvariantDecl(Located):
     """``Invariant`` (``kind`` "invariant": every reachable state satisfies ``cond``) or
-    Rumur's ``Cover`` (``kind`` "cover": some reachable state does)."""
+    Rumur's ``Cover`` (``kind`` "cover": some reachable state does), ``Assume`` ("assume":
+    the states that do not are discarded) or ``Liveness`` ("liveness": from every reachable
+    state one that satisfies it is reachable)."""
 
     name: str
     cond: Expr
@@ -736,16 +749,16 @@ class _ToAst(SyntaxBuilder):
             texts = [_string(c) for c in children[1:] if isinstance(c, Token) and c.type == "STRING"]
             cond = next(c for c in children[1:] if not (isinstance(c, Token) and c.type == "STRING"))
             return AssumeStmt(cond, texts[0] if texts else "", self.span(kw))
+        if kw.type == "COVER":
+            texts = [_string(c) for c in children[1:] if isinstance(c, Token) and c.type == "STRING"]
+            cond = next(c for c in children[1:] if not (isinstance(c, Token) and c.type == "STRING"))
+            return CoverStmt(cond, texts[0] if texts else "", self.span(kw))
         raise InputError(f"'{str(kw).capitalize()}' as a statement (Rumur's) is not supported",
                          self.file, kw.line, kw.column)
 
     def property(self, meta, children):
         kw = children[0]
-        if kw.type != "COVER":
-            what = {"ASSUME": "an assumption (Rumur's 'Assume')",
-                    "LIVENESS": "a liveness property (Rumur's 'Liveness')"}[kw.type]
-            raise InputError(f"{what} is not supported", self.file, kw.line, kw.column)
-        return self.invariant(meta, children, "cover")
+        return self.invariant(meta, children, {"COVER": "cover", "ASSUME": "assume", "LIVENESS": "liveness"}[kw.type])
 
     # -------------------------------------------------------------- rules
     def rule_name(self, meta, children):
