@@ -928,6 +928,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     \f
     Why one function: a command's options in, one report out (each step is a helper)."""
     from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
+    cpu_start = time.process_time()  # (an automatic raise of a bound budgets this command's CPU time)
     ltl_name = property_asked(model, ltl_name, non_progress)
 
     run, memory_limit = current_run(), parse_size(memory_limit) if memory_limit is not None else None
@@ -1028,8 +1029,10 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     # A bound of ours (not the model's) reached at its default: raise it and explore again.
     raised: list[str] = []
     given = {"--max-procs": max_procs is not None, "--loop-max": loop_max is not None}
-    spent = last = time.process_time()  # (the first run: all the CPU time so far)
-    while (again := automatic_raise(reduced.exploration, given, run, spent + AUTO_RAISE_GROWTH * last)) is not None:
+    spent = time.process_time()
+    last = spent - cpu_start  # (the first run: all the command's CPU time so far)
+    while (again := automatic_raise(reduced.exploration, given, run,
+                                    spent - cpu_start + AUTO_RAISE_GROWTH * last)) is not None:
         bound, value = again
         err.print(f"symdetect: {bound} reached (our default, not the model's bound); exploring again with "
                   f"{bound.option} {value}", markup=False)
@@ -1560,7 +1563,7 @@ def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopp
     for f in result.first_faults:
         out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
         out.print(f"    in state {show_state(f.state)}", markup=False)
-    if result.bounds:
+    if result.bounds and not violated:  # (a violation decides the run whatever lies past the bound)
         out.print(f"[yellow]{escape(bound_advice(result))}[/yellow]")
     if trace and result.fault_trace:
         out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
