@@ -7,7 +7,9 @@ Exit codes:
 - 1: a property was violated (an assertion, a fault, an invalid end state, an unsound generator);
 - 2: bad input (always a one-line ``file:line:col: message``, never a traceback);
 - 3: no violation found, but the run is incomplete -- it stopped early (a state bound, the
-  memory limit, ``--timeout``, Ctrl-C or SIGTERM; ``--partial-ok`` makes that 0) or some
+  memory limit, ``--timeout``, Ctrl-C or SIGTERM; ``--partial-ok`` makes that 0), a step was
+  cut at a bound of ours (``--max-procs``, ``--loop-max`` below the modelled tool's own:
+  "not decided", with the option and a larger value), or some
   property was not checked (CSP# LTL and refinement assertions, Promela ``ltl`` blocks,
   non-progress cycles: 3 even with ``--partial-ok``).
 
@@ -494,14 +496,18 @@ process_option = click.option(
 max_procs_option = click.option(
     "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
     help="Promela: at most N processes alive at once when run creates them at run time (default: the most "
-         "the process-creation skeleton can have alive, or 8 where it creates without end; Spin allows "
-         "255); a run beyond it is a fault naming this option.  "
+         "the process-creation skeleton can have alive, or 8 where it creates without end).  At N = 255, "
+         "Spin's own bound, a run beyond it is pan's error 'too many processes' (exit 1); below, the bound "
+         "is ours: the run is 'not decided' (exit 3), and explore without this option doubles the default "
+         "and explores again (up to 255, within a CPU budget).  "
          "CSP#: at most N processes alive at once spawned by 'Q() ||| P()' inside a sequential process, "
-         "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
+         "per spawner and spawned process (default 4; PAT has no such bound): a spawn beyond it leaves the "
+         "run 'not decided', and explore without this option doubles it (up to 64).")
 loop_max_option = click.option(
     "--loop-max", default=None, type=click.IntRange(1, 1_000_000), metavar="N",
-    help="Run a While loop at most N rounds; one more is a fault (Murphi: default 1000, CMurphi's -loop; "
-         "CSP#: default 256).")
+    help="Run a While loop at most N rounds.  Murphi: default 1000, CMurphi's -loop: one more is the model's "
+         "error.  CSP#, Promela (d_step loops): default 256, a bound of ours (PAT and Spin have none): one more "
+         "leaves the run 'not decided' (exit 3), and explore without this option doubles it (up to 4096).")
 domain_states_option = click.option(
     "--domain-states", default=1_000_000, show_default=True, metavar="N",
     help="Take domains from the reachable states only if there are at most N of them: on loading, "

@@ -174,16 +174,30 @@ def test_csp_loop_max_is_ours_and_murphi_stays_cmurphi(tmp_path):
     assert "pass --loop-max 512 (or more)" in given.output
 
 
+def swapped_asserts(bound) -> SequentialModel:
+    """x := 1 then assert y == 0, and y := 1 then assert x == 0 (the second at ``bound``)."""
+    x, y = Name("x"), Name("y")
+    return SequentialModel("m", (Variable("x", (0, 1), ((0,),)), Variable("y", (0, 1), ((0,),))), (
+        Summand((), Const(1), Event("a"), (Assign(x, Const(1)), Assert(Binary("==", y, Const(0)), "a"))),
+        Summand((), Const(1), Event("a"), (Assign(y, Const(1)), Assert(Binary("==", x, Const(0)), "b", bound))),
+    ))
+
+
 def test_detection_keeps_bounds_apart_from_faults():
     """A symmetry must not map a step cut at a bound of ours onto a fault of the model (one
     makes the run undecided, the other violated): swapping x and y is one only when both
     asserts are of one kind."""
-    def model(bound) -> SequentialModel:
-        x, y = Name("x"), Name("y")
-        return SequentialModel("m", (Variable("x", (0, 1), ((0,),)), Variable("y", (0, 1), ((0,),))), (
-            Summand((), Const(1), Event("a"), (Assign(x, Const(1)), Assert(Binary("==", y, Const(0)), "a"))),
-            Summand((), Const(1), Event("a"), (Assign(y, Const(1)), Assert(Binary("==", x, Const(0)), "b", bound))),
-        ))
+    assert detect(swapped_asserts(None)).group.order == 2
+    assert detect(swapped_asserts(ToolBound("--max-procs", 4, 8))).group.order == 1
 
-    assert detect(model(None)).group.order == 2
-    assert detect(model(ToolBound("--max-procs", 4, 8))).group.order == 1
+
+def test_verify_refutes_a_swap_of_bound_and_fault():
+    """``--verify`` checks the kind too: the swap maps the state whose step is cut at the
+    bound onto the one with the model's fault."""
+    from detect.checking.verify import verify
+    from detect.symmetry.perm import StatePermutation
+
+    swap = StatePermutation((1, 0), ({0: 0, 1: 1}, {0: 0, 1: 1}))
+    assert verify(swapped_asserts(None), [swap]).verdicts[0].ok
+    refuted = verify(swapped_asserts(ToolBound("--max-procs", 4, 8)), [swap]).verdicts[0]
+    assert not refuted.ok and refuted.kind == "fault" and "bound of ours" in refuted.message
