@@ -201,3 +201,27 @@ def test_verify_refutes_a_swap_of_bound_and_fault():
     assert verify(swapped_asserts(None), [swap]).verdicts[0].ok
     refuted = verify(swapped_asserts(ToolBound("--max-procs", 4, 8)), [swap]).verdicts[0]
     assert not refuted.ok and refuted.kind == "fault" and "bound of ours" in refuted.message
+
+
+LTL = """byte n;
+proctype W(byte k) { byte x; x = k; if :: k < 9 -> run W(k + 1) :: else -> n = 1 fi }
+init { run W(0) }
+ltl p { <> (n == 1) }
+"""
+
+
+def test_an_ltl_verdict_past_a_bound_is_unknown(tmp_path):
+    """The acceptance search does not go past a step cut at a bound of ours: with the bound
+    given too small the formula is unknown (exit 3); raised by itself it holds, as pan -a says."""
+    path = tmp_path / "ltl.pml"
+    path.write_text(LTL)
+    cut = explore(path, "--max-procs", "8", "--no-trace")
+    assert cut.exit_code == 3, cut.output
+    assert "(acceptance cycle): unknown (no cycle through an accepting state among" in cut.output
+    assert "but a bound of ours was reached (--max-procs 8)" in cut.output
+    raised = explore(path, "--no-trace")
+    assert raised.exit_code == 0 and "(acceptance cycle): holds" in raised.output
+    if spin_available():
+        from tests.spin_oracle import spin_ltl
+
+        assert not spin_ltl(LTL, tmp_path)
