@@ -7,7 +7,9 @@ Exit codes:
 - 1: a property was violated (an assertion, a fault, an invalid end state, an unsound generator);
 - 2: bad input (always a one-line ``file:line:col: message``, never a traceback);
 - 3: no violation found, but the run is incomplete -- it stopped early (a state bound, the
-  memory limit, ``--timeout``, Ctrl-C or SIGTERM; ``--partial-ok`` makes that 0) or some
+  memory limit, ``--timeout``, Ctrl-C or SIGTERM; ``--partial-ok`` makes that 0), a step was
+  cut at a bound of ours (``--max-procs``, ``--loop-max`` below the modelled tool's own:
+  "not decided", with the option and a larger value), or some
   property was not checked (CSP# LTL and refinement assertions, Promela ``ltl`` blocks,
   non-progress cycles: 3 even with ``--partial-ok``).
 
@@ -494,14 +496,18 @@ process_option = click.option(
 max_procs_option = click.option(
     "--max-procs", default=None, type=click.IntRange(1, 255), metavar="N",
     help="Promela: at most N processes alive at once when run creates them at run time (default: the most "
-         "the process-creation skeleton can have alive, or 8 where it creates without end; Spin allows "
-         "255); a run beyond it is a fault naming this option.  "
+         "the process-creation skeleton can have alive, or 8 where it creates without end).  At N = 255, "
+         "Spin's own bound, a run beyond it is pan's error 'too many processes' (exit 1); below, the bound "
+         "is ours: the run is 'not decided' (exit 3), and explore without this option doubles the default "
+         "and explores again (up to 255, within a CPU budget).  "
          "CSP#: at most N processes alive at once spawned by 'Q() ||| P()' inside a sequential process, "
-         "per spawner and spawned process (default 4); a spawn beyond it is a fault naming this option.")
+         "per spawner and spawned process (default 4; PAT has no such bound): a spawn beyond it leaves the "
+         "run 'not decided', and explore without this option doubles it (up to 64).")
 loop_max_option = click.option(
     "--loop-max", default=None, type=click.IntRange(1, 1_000_000), metavar="N",
-    help="Run a While loop at most N rounds; one more is a fault (Murphi: default 1000, CMurphi's -loop; "
-         "CSP#: default 256).")
+    help="Run a While loop at most N rounds.  Murphi: default 1000, CMurphi's -loop: one more is the model's "
+         "error.  CSP#, Promela (d_step loops): default 256, a bound of ours (PAT and Spin have none): one more "
+         "leaves the run 'not decided' (exit 3), and explore without this option doubles it (up to 4096).")
 domain_states_option = click.option(
     "--domain-states", default=1_000_000, show_default=True, metavar="N",
     help="Take domains from the reachable states only if there are at most N of them: on loading, "
@@ -928,6 +934,7 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     \f
     Why one function: a command's options in, one report out (each step is a helper)."""
     from detect.checking.reduce import DistributedUnavailable, ReductionError, explore_reduced
+    cpu_start = time.process_time()  # (an automatic raise of a bound budgets this command's CPU time)
     ltl_name = property_asked(model, ltl_name, non_progress)
 
     run, memory_limit = current_run(), parse_size(memory_limit) if memory_limit is not None else None
@@ -1026,6 +1033,26 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                       "or --non-progress (pan's -f needs -a or -l)")
     unsorted = unsorted_reading(seq, lambda: load_asked(process, multiset_sort=False)) if strategy != "none" else None
     reduced, detection = explore_one(seq, "exploring", unsorted)
+    # A bound of ours (not the model's) reached at its default: raise it and explore again.
+    raised: list[str] = []
+    given = {"--max-procs": max_procs is not None, "--loop-max": loop_max is not None}
+    spent = time.process_time()
+    last = spent - cpu_start  # (the first run: all the command's CPU time so far)
+    while (again := automatic_raise(reduced.exploration, given, run,
+                                    spent - cpu_start + AUTO_RAISE_GROWTH * last)) is not None:
+        bound, value = again
+        err.print(f"symdetect: {bound} reached (our default, not the model's bound); exploring again with "
+                  f"{bound.option} {value}", markup=False)
+        raised.append(f"{bound.option} {value}")
+        if bound.option == "--max-procs":
+            max_procs = value
+        else:
+            loop_max = value
+        seq = load_asked(process)
+        unsorted = (unsorted_reading(seq, lambda: load_asked(process, multiset_sort=False))
+                    if strategy != "none" else None)
+        reduced, detection = explore_one(seq, "exploring", unsorted)
+        spent, last = time.process_time(), time.process_time() - spent
     # CSP#: each #assert is about its own process.  Without --process, each other asserted
     # process is explored too, for its own assertions (with --process they stay "not checked").
     others: dict = {}
@@ -1034,6 +1061,8 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
             seq, load_asked,
             lambda other_seq, about: explore_one(other_seq, f"exploring {about} for its #assert")[0].exploration)
     extra = exploration_extra(strategy, reduced, detection, memory_limit, distributed)
+    if raised:
+        extra["raised"] = ", then ".join(raised)
     if detection is not None and dict(seq.annotations).get("ltl") is not None:
         # The claim is part of the model: the group detected is the formula's stabiliser;
         # the group without the formula says what the formula costs.
@@ -1311,6 +1340,50 @@ def murphi_rules_fired(seq, max_states: Optional[int], interrupted: bool, run: R
     return f"{counted.rules_fired:,}", ""
 
 
+#: ``explore`` raises a bound of ours by itself only after a run of fewer states than this:
+#: doubling the processes of a larger one may take far longer (the user can still ask).
+AUTO_RAISE_STATES = 1_000_000
+#: ... and only while the CPU seconds spent, with the next run's guessed at this many times
+#: the last one's (a doubled process bound cost 4.5 times as much on a recursive ``run``),
+#: stay within ``AUTO_RAISE_CPU``: past that the user gives the option, or ``--timeout``.
+AUTO_RAISE_GROWTH, AUTO_RAISE_CPU = 5.0, 30.0
+#: The largest value each option of a ``ToolBound`` accepts (its click range).
+OPTION_MOST = {"--max-procs": 255, "--loop-max": 1_000_000}
+
+
+def automatic_raise(result, given: dict, run: Run, cpu: float):
+    """``(bound, value)`` when ``result`` reached a bound of ours (``ToolBound``) that the user
+    did not give and nothing else decides or stops the run: no violation, complete otherwise,
+    time left, fewer than ``AUTO_RAISE_STATES`` states, ``cpu`` (the CPU seconds by the end of
+    the next run, guessed) within ``AUTO_RAISE_CPU``, and the bound below its ``most``; then
+    ``explore`` runs again with the option at ``value``.  None otherwise."""
+    if not result.bounds or result.faults or result.truncated or result.states >= AUTO_RAISE_STATES:
+        return None
+    if cpu > AUTO_RAISE_CPU:
+        return None
+    if any(a.verdict == "fails" for a in result.assertions) or run.past_deadline():
+        return None
+    for bound in result.bounds_reached:
+        value = bound.raised()
+        if not given.get(bound.option, True) and value is not None:
+            return bound, value
+    return None
+
+
+def bound_advice(result) -> str:
+    """The line saying that a bound of ours left ``result`` undecided, with the option to pass
+    and a value that may get past it ("" when no bound was reached)."""
+    if not result.bounds:
+        return ""
+    first = result.first_bounds[0]
+    bound = first.bound
+    most = OPTION_MOST.get(bound.option, 2 * bound.value)
+    to = (f"pass {bound.option} {min(2 * bound.value, most)} (or more) to go past it" if bound.value < most
+          else f"{bound.option} takes at most {most}")
+    return (f"not decided: {bound} reached in {result.bounds:,} state{'s' * (result.bounds != 1)} "
+            f"(a bound of ours, not the model's), first at {first.origin}: {first.message}; {to}")
+
+
 def what_stopped(result, run: Run, later: str = "") -> str:
     """What stopped the run early, "" if nothing did: the exploration's ``stopped_by``, else
     a property check's, else ``later`` (a count beside it); "interrupted" once ``--timeout``
@@ -1384,6 +1457,7 @@ def with_other_verdicts(seq, result, others: dict) -> tuple:
         counts = (f"explored {call}: {other.states:,} state{'s' * (other.states != 1)}, "
                   f"{other.transitions:,} transition{'s' * (other.transitions != 1)}"
                   + (f", {other.faults:,} states with faults" if other.faults else "")
+                  + (f", {other.bounds:,} states cut at a bound of ours" if other.bounds else "")
                   + (", incomplete" if other.truncated else ""))
         verdict = other.assertions[i]
         if verdict.verdict != "not checked":
@@ -1444,9 +1518,11 @@ def report_exploration(seq, result, as_json: bool, trace: bool, extra: dict, par
         stopped = result.stopped_by
     violated = (result.faults > 0 or any(other.faults > 0 for other in explored)
                 or any(a.verdict == "fails" for a in result.assertions))
-    # A property left "unknown" (an acceptance check cut short) makes the run incomplete too.
+    # A property left "unknown" (an acceptance check cut short) makes the run incomplete too,
+    # and so does a step cut at a bound of ours (``ToolBound``): past it nothing is decided.
     incomplete = (bool(stopped) or result.truncated or any(other.truncated for other in explored)
-                  or any(a.verdict == "unknown" for a in result.assertions))
+                  or any(a.verdict == "unknown" for a in result.assertions)
+                  or result.bounds > 0 or any(other.bounds > 0 for other in explored))
     # ... and one not checked at all (CSP# LTL or refinement, a Promela ltl block, non-progress
     # cycles): the exit code never says every property holds when one was not looked at.
     # An assertion about another process than the one --process names is left out on request.
@@ -1489,7 +1565,8 @@ def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopp
         ("states", f"{result.states:,}"), ("states matched", f"{figures['states_matched']:,}"),
         ("transitions", f"{result.transitions:,}"),
         ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
-        ("states with faults", f"{result.faults:,}"), ("seconds", f"{result.seconds:.3f} ({result.cpu_seconds:.3f} CPU)"),
+        ("states with faults", f"{result.faults:,}"),
+        *((("states cut at a bound", f"{result.bounds:,}"),) if result.bounds else ()), ("seconds", f"{result.seconds:.3f} ({result.cpu_seconds:.3f} CPU)"),
         ("states/s", f"{rate:,.0f}"),
         ("memory", f"{show_size(result.memory_bytes)} ({result.bytes_per_state:,.0f} bytes/state; "
                    f"{result.memory_measure})"),
@@ -1506,6 +1583,8 @@ def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopp
     for f in result.first_faults:
         out.print(f"[red]fault[/red] at {escape(f.origin)}: {escape(f.message)}", markup=True)
         out.print(f"    in state {show_state(f.state)}", markup=False)
+    if result.bounds and not violated:  # (a violation decides the run whatever lies past the bound)
+        out.print(f"[yellow]{escape(bound_advice(result))}[/yellow]")
     if trace and result.fault_trace:
         out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
         for line in show_moves(seq, result.fault_trace):
@@ -1554,7 +1633,7 @@ def exploration_json(seq, result, extra: dict, show_state: Callable, stopped: Op
             return {}
         call, _, other = others[i]
         return {"explored": {"process": call, "states": other.states, "transitions": other.transitions,
-                             "faults": other.faults, "truncated": other.truncated}}
+                             "faults": other.faults, "bounds": other.bounds, "truncated": other.truncated}}
 
     if stopped is None:
         stopped = result.stopped_by
@@ -1570,6 +1649,10 @@ def exploration_json(seq, result, extra: dict, show_state: Callable, stopped: Op
         "deadlocks": len(result.deadlocks),
         "terminal_states": len(result.terminal_states),
         "faults": result.faults,
+        # steps cut at a bound of ours: states, the bounds, and what to pass (exit 3)
+        "bounds": result.bounds,
+        "bounds_reached": [{"option": b.option, "value": b.value} for b in result.bounds_reached],
+        "bound_advice": bound_advice(result) or None,
         "stopped": stopped or None,
         "truncated": result.truncated,
         "interrupted": result.interrupted,

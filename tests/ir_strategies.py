@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from detect.ir import (
-    Assert, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel, Summand,
+    Assert, Assign, Binary, Const, Event, If, Index, Ite, Local, Name, SequentialModel, Summand, ToolBound,
     Unary, Variable, While,
 )
 
@@ -57,7 +57,8 @@ def statements(draw, locals_: tuple[str, ...], depth: int = 2):
     if shape == 2:
         return If(draw(exprs), draw(block), draw(block))
     if shape == 3:
-        return Assert(draw(exprs))
+        # some asserts stand for a bound of ours (``ToolBound``): cut, not a fault of the model
+        return Assert(draw(exprs), "", draw(st.sampled_from([None, None, ToolBound("--max-procs", 2, 4)])))
     # A counting loop the translation must unroll exactly.
     body = draw(block) + (Assign(Name("x"), Binary("+", Name("x"), Const(1))),)
     return While(Binary("<", Name("x"), Const(2)), body)
@@ -83,4 +84,6 @@ def models(draw):
         # An event argument is evaluated before the program: it may fault too.
         args = tuple(draw(st.lists(expressions(locals_, 1), max_size=1)))
         summands.append(Summand(tuple(Local(n, (0, 1)) for n in locals_), guard, Event("e", args), program))
-    return SequentialModel("random", variables, tuple(summands), loop_bound=3)
+    # a loop past its bound: the model's error (Murphi's -loop) or a bound of ours
+    return SequentialModel("random", variables, tuple(summands), loop_bound=3,
+                           loop_option=draw(st.sampled_from(["", "--loop-max"])))

@@ -18,6 +18,7 @@ from detect.checking.orbits import orbit_count
 from detect.checking.reduce import explore_reduced
 from detect.checking.verify import verify
 from detect.errors import InputError
+from detect.ir import ToolBound
 from detect.ir.semantics import initial_states, steps
 from detect.statespace.explore import explore_state_space
 from detect.symmetry.pipeline import detect
@@ -105,12 +106,15 @@ def test_spawning_is_bisimilar_to_counted_copies(spawning, written, bound):
     assert bisimilar(labelled_lts(model(spawning, bound)), labelled_lts(hand))
 
 
-def test_the_bound_is_a_fault_naming_the_option():
+def test_the_bound_is_ours_and_names_the_option():
+    """PAT has no bound on spawned processes: a spawn past the pool is cut at a ``ToolBound``
+    (the run undecided), not a fault of the model."""
     result = explore_state_space(model("Q() = b -> Q();\nP() = a -> (Q() ||| P());\nSystem = P();", 2))
-    assert result.faults > 0
-    message = result.first_faults[0].message
-    assert "more than 2 processes 'Q'" in message and "--max-procs" in message
-    assert "m.csp:2" in str(result.first_faults[0].origin)
+    assert result.faults == 0 and result.bounds > 0
+    first = result.first_bounds[0]
+    assert "more than 2 processes 'Q'" in first.message and first.bound == ToolBound("--max-procs", 2, 64)
+    assert "m.csp:2" in str(first.origin)
+    assert result.bounds_reached == (ToolBound("--max-procs", 2, 64),)
 
 
 def test_verdicts_deadlock_and_valid_end():
@@ -164,14 +168,15 @@ def test_bundled_model_detects_slot_and_request_symmetry():
 
 
 def test_max_procs_on_the_command_line():
-    """``--max-procs`` reaches CSP#: below the server's MAX the bound is a violation (exit 1)."""
+    """``--max-procs`` reaches CSP#: below the server's MAX the run is undecided (exit 3)."""
     from click.testing import CliRunner
 
     from detect.cli import main
 
     path = str(ROOT / "models" / "spawn_server.csp")
     result = CliRunner().invoke(main, ["explore", path, "--max-procs", "2"])
-    assert result.exit_code == 1 and "more than 2 processes 'Handler'" in result.output
+    assert result.exit_code == 3 and "more than 2 processes 'Handler'" in result.output
+    assert "not decided: --max-procs 2 reached" in result.output and "pass --max-procs 4" in result.output
     result = CliRunner().invoke(main, ["explore", path, "--max-procs", "3", "--reduce", "exact"])
     assert result.exit_code == 0, result.output
 

@@ -11,6 +11,7 @@ import pytest
 from detect.checking.pids import anonymous_pids, pid_canonicaliser
 from detect.checking.reduce import explore_reduced
 from detect.errors import InputError
+from detect.ir import ToolBound
 from detect.statespace.compile import compile_model
 from detect.symmetry.pipeline import detect
 from detect.ir.semantics import steps
@@ -62,12 +63,13 @@ def test_run_anywhere_counts_as_spin(text, stored, error, tmp_path):
 
 
 def test_more_processes_than_the_bound_is_a_fault_naming_the_option():
-    """Spin reports "too many processes" at 255; below that, the bound is ours and says so."""
+    """Spin reports "too many processes" at 255; below that, the bound is ours and says so:
+    the step is cut at a ``ToolBound`` naming the option, no fault of the model."""
     text = "byte x;\nproctype B() { x++; x-- }\nactive proctype A() { do :: x < 2 -> run B() :: timeout -> break od }"
     model = narrowed(promela.parse_text)(text, "many.pml", max_procs=4)
     graph = reachable_graph(model)
-    messages = {st.fault for k in graph.faults for st in steps(model, graph.states[k]) if st.fault}
-    assert messages and all("more than 4 processes (raise --max-procs" in m for m in messages)
+    cut = {(st.fault, st.bound) for k in graph.faults for st in steps(model, graph.states[k]) if st.fault}
+    assert cut == {("run: more than 4 processes alive (at most 255 as in Spin)", ToolBound("--max-procs", 4, 255))}
     assert our_counts(text).error
 
 
@@ -260,8 +262,8 @@ def test_workers_whose_narrowed_domains_differ_are_not_exchanged():
 
 
 def test_max_procs_option(tmp_path):
-    """``--max-procs`` reaches the Promela front end; a run beyond it is a violation (exit 1)
-    that names the option; languages other than Promela and CSP# refuse the option (exit 2)."""
+    """``--max-procs`` reaches the Promela front end; a run beyond it leaves the run undecided
+    (exit 3) with a line naming the option and a larger value; languages other than Promela and CSP# refuse the option (exit 2)."""
     from click.testing import CliRunner
 
     from detect.cli import main
@@ -270,7 +272,8 @@ def test_max_procs_option(tmp_path):
     path.write_text("byte x;\nproctype B() { x++; x-- }\n"
                     "active proctype A() { do :: x < 2 -> run B() :: timeout -> break od }\n")
     result = CliRunner().invoke(main, ["explore", str(path), "--max-procs", "3"])
-    assert result.exit_code == 1 and "more than 3 processes (raise --max-procs" in result.output
+    assert result.exit_code == 3 and "not decided: --max-procs 3 reached" in result.output
+    assert "pass --max-procs 6 (or more) to go past it" in result.output
     murphi = ROOT / "models" / "peterson_scalarset.m"
     result = CliRunner().invoke(main, ["analyze", str(murphi), "--max-procs", "3"])
     assert result.exit_code == 2 and "--max-procs applies to Promela and CSP# models only" in result.output

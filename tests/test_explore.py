@@ -14,7 +14,7 @@ from detect.statespace.explore import explore_state_space, reachable_graph, trac
 from detect.transform.narrowing import narrow
 from detect.ir import (
     TRUE, Assert, Assertion, Assign, Binary, BINARY_OPS, Const, Event, If, Index, Ite, Local,
-    ModelError, Name, Origin, SequentialModel, Summand, Unary, Variable, While,
+    ModelError, Name, Origin, SequentialModel, Summand, ToolBound, Unary, Variable, While,
 )
 
 # ------------------------------------------------------------------------ hand-built models
@@ -293,7 +293,9 @@ def statements(draw, scalars, arrays, names, depth=1):
     if kind == "while":
         body = st.lists(statements(scalars, arrays, names, depth - 1), min_size=1, max_size=2)
         return While(draw(expr), tuple(draw(body)))
-    return Assert(draw(expr), draw(st.sampled_from(["", "ok"])))
+    # some asserts stand for a bound of ours (``ToolBound``): cut, not a fault of the model
+    return Assert(draw(expr), draw(st.sampled_from(["", "ok"])),
+                  draw(st.sampled_from([None, None, ToolBound("--max-procs", 2, 4)])))
 
 
 @st.composite
@@ -317,7 +319,7 @@ def random_models(draw):
         summands.append(Summand(locals_, guard, Event(f"e{k}", args), program, f"s{k}"))
     terminal = draw(st.one_of(st.none(), expressions(scalars, arrays, [], 1)))
     return SequentialModel("random", variables, tuple(summands), loop_bound=3,
-                           terminal=terminal)
+                           terminal=terminal, loop_option=draw(st.sampled_from(["", "--loop-max"])))
 
 
 def state_space(model):
@@ -362,7 +364,12 @@ def test_explorer_agrees_with_oracle(model):
     result = explore_state_space(model)
     assert result.states == len(states)
     assert result.transitions == len(transitions)
-    assert result.faults == len(faults)
+    # a fault state is one with a fault of the model, or a bound state (cut at a bound of ours)
+    assert result.faults + result.bounds == len(faults)
+    real = {s for s in faults if any(t.target is None and t.bound is None for t in semantics.steps(model, s))}
+    assert result.faults == len(real)
+    assert {r.state for r in result.first_bounds} <= faults - real
+    assert all(r.bound is not None for r in result.first_bounds) and all(r.bound is None for r in result.first_faults)
     # a state with a faulting step has an enabled step: it is no dead end
     dead_ends = states - {s for s, _ in transitions} - faults
     assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}
@@ -389,7 +396,7 @@ BEEM_SMALL = {"phils.1": 80, "phils.2": 581, "fischer.1": 634, "bakery.1": 1_506
 def assert_agrees_with_interpreter(model):
     states, transitions, faults = semantics.reference_state_space(model)
     result = explore_state_space(model)
-    assert (result.states, result.transitions, result.faults) == (
+    assert (result.states, result.transitions, result.faults + result.bounds) == (
         len(states), len(transitions), len(faults))
     dead_ends = states - {s for s, _ in transitions} - faults
     assert set(result.deadlocks) == {s for s in dead_ends if not semantics.is_terminal(model, s)}

@@ -32,8 +32,8 @@ _SKIP = {"social_golfers.csp"}
 
 def assert_same(model, native_result, python_result):
     n, p = native_result, python_result
-    assert (n.states, n.transitions, n.initial, n.faults, n.truncated, n.interrupted) == (
-        p.states, p.transitions, p.initial, p.faults, p.truncated, p.interrupted)
+    assert (n.states, n.transitions, n.initial, n.faults, n.bounds, n.truncated, n.interrupted) == (
+        p.states, p.transitions, p.initial, p.faults, p.bounds, p.truncated, p.interrupted)
     if not p.truncated:
         assert set(n.deadlocks) == set(p.deadlocks)
         assert set(n.terminal_states) == set(p.terminal_states)
@@ -41,6 +41,8 @@ def assert_same(model, native_result, python_result):
         assert len(n.fault_trace) == len(p.fault_trace)
     if len(p.first_faults) < 10:  # then every fault of every fault state is listed
         assert set(n.first_faults) == set(p.first_faults)
+    if len(p.first_bounds) < 10:
+        assert set(n.first_bounds) == set(p.first_bounds)
     assert [(a.verdict, a.note) for a in n.assertions] == [(a.verdict, a.note) for a in p.assertions]
     for a, b in zip(n.assertions, p.assertions):
         assert len(a.trace) == len(b.trace)

@@ -739,6 +739,10 @@ def check_acceptance(model: SequentialModel, result: Exploration, max_states: in
         if cycle is None:
             verdicts[i] = AssertionResult(a, "unknown", (), f"acceptance cycles not checked: {why}",
                                           stopped_by=stopped_by)
+        elif not cycle and result.bounds:
+            # the search did not go past the steps cut at a bound of ours: a cycle may lie there
+            verdicts[i] = AssertionResult(a, "unknown", (), f"no cycle through an accepting state {among}, but "
+                                          f"a bound of ours was reached ({result.bounds_reached[0]})")
         else:
             verdicts[i] = AssertionResult(a, "fails" if cycle else "holds", trace,
                                           f"{'a' if cycle else 'no'} cycle through an accepting state {among}"

@@ -6,7 +6,8 @@ A state permutation σ is a symmetry of the reachable LTS when (seed 002; pitfal
 2. every reachable transition s → s' has an image σ(s) → σ(s') that is a transition of the
    model (and, so that σ⁻¹ is one too, σ(s) has no more successors than s);
 3. σ maps fault states (a summand instance faults there) to fault states and non-fault
-   states to non-fault states;
+   states to non-fault states, and a state with a fault of the model to one with a fault of
+   the model (not to one whose steps are only cut at a bound of ours, ``ToolBound``);
 4. σ maps dead-end states satisfying ``model.terminal`` to such states and deadlocks to
    deadlocks (else deadlock verdicts would change under reduction);
 5. σ maps every literal a reachable state holds to one with the same marks
@@ -304,14 +305,21 @@ class _Checker:
         self.marks = literal_marks(self.model)
 
     # -- successor information for any state, explored or not
-    def successors(self, state: State) -> tuple[frozenset[State], bool]:
-        """(successor states, has a faulting instance)."""
+    def successors(self, state: State) -> tuple[frozenset[State], int]:
+        """(successor states, its fault kind: ``fault_kind``)."""
         k = self.index.get(state)
         if k is not None and k < self.graph.expanded:
             states = self.graph.states
-            return frozenset(states[j] for j in self.graph.successors[k]), k in self.graph.faults
+            return (frozenset(states[j] for j in self.graph.successors[k]),
+                    self.fault_kind(state) if k in self.graph.faults else 0)
         raw = self.compiled.successors(state)
-        return frozenset(t for t in raw if t is not None), None in raw
+        return frozenset(t for t in raw if t is not None), self.fault_kind(state) if None in raw else 0
+
+    def fault_kind(self, state: State) -> int:
+        """Of a state with a faulting instance: 1 when one is a fault of the model, 2 when
+        all are cut at a bound of ours (the verdicts differ: violated, not decided).  Only
+        fault states are replayed for it."""
+        return 1 if any(step.target is None and step.bound is None for step in self.compiled.steps(state)) else 2
 
     def show(self, state: State) -> str:
         return "(" + ", ".join(literal_label(slot, v) for slot, v in zip(self.slots, state)) + ")"
@@ -435,12 +443,16 @@ class _Checker:
                     f"the image {show(image)} of {show(s)} has a transition "
                     f"--{self.label(image, extra)}--> {show(extra)} that no transition of "
                     f"{show(s)} maps to", s, image, (image, extra)), k
-            if image_faults != (k in graph.faults):
-                has = image if image_faults else s
-                return GeneratorVerdict(
-                    g, False, "fault",
-                    f"{show(s)} is mapped to {show(image)}, but only {show(has)} has a "
-                    f"faulting step", s, image), k
+            own = self.fault_kind(s) if k in graph.faults else 0
+            if image_faults != own:
+                if image_faults and own:
+                    has = image if image_faults == 1 else s
+                    why = f"only {show(has)} has a fault of the model (the other's steps are cut at a bound of ours)"
+                else:
+                    has = image if image_faults else s
+                    why = f"only {show(has)} has a faulting step"
+                return GeneratorVerdict(g, False, "fault", f"{show(s)} is mapped to {show(image)}, but {why}",
+                                        s, image), k
             if not graph.successors[k] and terminal(s) != terminal(image):
                 return GeneratorVerdict(
                     g, False, "terminal",

@@ -17,7 +17,9 @@ Values are ints; booleans are 0/1.  ``/`` truncates toward zero and ``%`` takes 
 the dividend (C, C#, Promela and DVE agree).  A run-time fault -- an array index out of
 bounds, division by zero, a value written outside a variable's domain, a failed
 ``Assert`` or a ``While`` exceeding ``loop_bound`` iterations -- is an *error*: the explorer
-reports it and the CSP treats that summand instance as having no successor.
+reports it and the CSP treats that summand instance as having no successor.  An error that is
+a bound of ours (``Assert.bound``, ``SequentialModel.loop_option``: a ``ToolBound``) cuts the
+step the same way, but says the run is undecided, not that the model is wrong.
 
 Invariants (checked by ``validate``): names are unique across globals, and locals do not
 shadow globals; array indices are expressions, arrays are one-dimensional (front ends
@@ -157,12 +159,40 @@ class While:
     body: tuple["Stmt", ...]
 
 
+#: The most rounds ``explore`` lets a ``While`` run by itself (``ToolBound.most``): the
+#: detection unrolls every loop that far, so larger bounds are the user's to ask for.
+LOOP_MOST = 4096
+
+
+@dataclass(frozen=True)
+class ToolBound:
+    """A bound of ours, not the model's nor the modelled tool's: the option ``option`` set
+    to ``value`` (``--max-procs 8``).  Reaching it is no violation but an undecided run: the
+    explorer cuts the step there, and a larger value may decide."""
+
+    option: str
+    value: int
+    #: The largest value ``explore`` raises the option to by itself when the user gave none
+    #: (doubling, a rerun each time); past it the user must give it.
+    most: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.option} {self.value}"
+
+    def raised(self) -> Optional[int]:
+        """The value an automatic rerun tries next (None: ``most`` reached)."""
+        return min(2 * self.value, self.most) if self.value < self.most else None
+
+
 @dataclass(frozen=True)
 class Assert:
-    """An error when ``cond`` is false (Promela ``assert``, DVE ``assert``)."""
+    """An error when ``cond`` is false (Promela ``assert``, DVE ``assert``).  With ``bound``
+    the error is that a bound of ours was reached (``ToolBound``), not the model's fault: the
+    step still has no successor, but the run is undecided rather than violated."""
 
     cond: Expr
     text: str = ""
+    bound: Optional[ToolBound] = None
 
 
 Stmt = Union[Assign, If, While, Assert]
@@ -454,6 +484,10 @@ class SequentialModel:
     parameters: tuple[tuple[str, int], ...] = ()
     source: str = ""
     loop_bound: int = 256
+    #: The option that sets ``loop_bound`` when it is a bound of ours (a ``While`` past it is
+    #: then a ``ToolBound``, no violation: Spin and PAT run loops unbounded); "" when the
+    #: modelled tool has the same bound (CMurphi's ``-loop``): past it is the model's error.
+    loop_option: str = "--loop-max"
     #: States satisfying ``terminal`` are valid end states (PAT's terminated processes,
     #: Spin's valid end states), not deadlocks, when they have no successor.
     terminal: Expr | None = None
@@ -484,6 +518,11 @@ class SequentialModel:
     initial: tuple[tuple[int, ...], ...] | None = None
     #: Rumur's global assumptions (``Assumption``): the states violating one are discarded.
     assumptions: tuple["Assumption", ...] = ()
+
+    @property
+    def loop_tool_bound(self) -> Optional[ToolBound]:
+        """The ``ToolBound`` a ``While`` past ``loop_bound`` reaches (None: the model's error)."""
+        return ToolBound(self.loop_option, self.loop_bound, LOOP_MOST) if self.loop_option else None
 
     def annotation(self, key: str, default: object = None) -> object:
         """The value annotated under ``key`` (``default`` when there is none)."""
@@ -744,6 +783,7 @@ __all__ = [
     "If",
     "While",
     "Assert",
+    "ToolBound",
     "Stmt",
     "Variable",
     "Local",

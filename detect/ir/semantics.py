@@ -12,12 +12,25 @@ from typing import Iterator, Mapping, Optional
 from detect.ir.model import initial_states as model_initial_states
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt,
-    Summand, Unary, While, slot_offsets,
+    Summand, ToolBound, Unary, While, slot_offsets,
 )
 
 
 class Fault(Exception):
-    """A run-time error of the model (see ``detect.ir``): reported, never a crash."""
+    """A run-time error of the model (see ``detect.ir``): reported, never a crash.  ``bound``:
+    the ``ToolBound`` reached when the error is a bound of ours, not the model's."""
+
+    def __init__(self, message: str, bound: Optional[ToolBound] = None):
+        super().__init__(message)
+        self.bound = bound
+
+
+def assert_message(text: str, bound: Optional[ToolBound] = None) -> str:
+    """What a failed ``Assert`` with ``text`` says (the one wording of every explorer): at a
+    bound of ours (``bound``) the text alone, for no assertion of the model failed."""
+    if bound is not None:
+        return text or f"{bound} reached"
+    return f"assertion violated: {text}" if text else "assertion violated"
 
 
 def c_div(a: int, b: int) -> int:
@@ -157,11 +170,11 @@ def execute(stmts: tuple[Stmt, ...], env: Env) -> None:
             while evaluate(st.cond, env):
                 rounds += 1
                 if rounds > env.model.loop_bound:
-                    raise Fault(f"loop ran more than {env.model.loop_bound} rounds")
+                    raise Fault(f"loop ran more than {env.model.loop_bound} rounds", env.model.loop_tool_bound)
                 execute(st.body, env)
         elif isinstance(st, Assert):
             if not evaluate(st.cond, env):
-                raise Fault(f"assertion violated: {st.text}" if st.text else "assertion violated")
+                raise Fault(assert_message(st.text, st.bound), st.bound)
         else:
             raise ValueError(f"unknown statement {st!r}")
 
@@ -197,13 +210,15 @@ def assumed(model: SequentialModel, state: tuple[int, ...]) -> bool:
 
 @dataclass(frozen=True)
 class Step:
-    """One transition out of a state: ``target`` is ``None`` when it faults (``fault`` says why)."""
+    """One transition out of a state: ``target`` is ``None`` when it faults (``fault`` says why;
+    ``bound``: the ``ToolBound`` reached when that is a bound of ours, not the model's error)."""
 
     summand: int
     binding: tuple[int, ...]
     event: str
     target: tuple[int, ...] | None
     fault: str | None = None
+    bound: ToolBound | None = None
 
 
 def event_label(s: Summand, env: Env) -> str:
@@ -227,7 +242,7 @@ def steps(model: SequentialModel, state: tuple[int, ...],
                 label = event_label(s, env)
                 execute(s.program, env)
             except Fault as fault:
-                yield Step(i, binding, s.event.name, None, str(fault))
+                yield Step(i, binding, s.event.name, None, str(fault), fault.bound)
                 continue
             target = tuple(env.state)
             if discard and model.assumptions and not assumed(model, target):

@@ -12,6 +12,7 @@ when no child changed).
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 from detect.ir.model import (
@@ -227,7 +228,7 @@ def map_program(stmts: Iterable[Stmt], f: ExprMap,
         elif isinstance(st, While):
             out.append(While(map_expr(st.cond, f, finish), map_program(st.body, f, finish)))
         elif isinstance(st, Assert):
-            out.append(Assert(map_expr(st.cond, f, finish), st.text))
+            out.append(dataclasses.replace(st, cond=map_expr(st.cond, f, finish)))
         else:
             raise ModelError(f"unknown statement {st!r}")
     return tuple(out)

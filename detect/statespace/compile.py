@@ -31,10 +31,10 @@ from typing import Callable, Iterator, Optional, Sequence
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, ModelError, Name, SequentialModel,
-    Stmt, Summand, Unary, While, left_spine, slot_offsets, validate,
+    Stmt, Summand, ToolBound, Unary, While, left_spine, slot_offsets, validate,
 )
 from detect.ir.model import initial_states as model_initial_states
-from detect.ir.semantics import Env, Fault, Step, apply_binary, c_div, c_mod, evaluate
+from detect.ir.semantics import Env, Fault, Step, apply_binary, assert_message, c_div, c_mod, evaluate
 from detect.ir.walk import assigned_names, may_fault, names_read, program_names_read, subexpressions
 
 State = tuple[int, ...]
@@ -167,12 +167,12 @@ def _outside(value: int, element: str) -> None:
     raise Fault(f"value {value} written to {element} is outside its domain")
 
 
-def _loop_fault(bound: int) -> None:
-    raise Fault(f"loop ran more than {bound} rounds")
+def _loop_fault(bound: int, option: Optional[ToolBound] = None) -> None:
+    raise Fault(f"loop ran more than {bound} rounds", option)
 
 
-def _assert_fault(text: str) -> None:
-    raise Fault(f"assertion violated: {text}" if text else "assertion violated")
+def _assert_fault(text: str, bound: Optional[ToolBound] = None) -> None:
+    raise Fault(assert_message(text, bound), bound)
 
 
 def _shl(a: int, b: int) -> int:
@@ -194,7 +194,7 @@ _RUNTIME = {
     "_Fault": Fault, "_Step": Step, "_cdiv": c_div, "_cmod": c_mod, "_shl": _shl, "_shr": _shr,
     "_unassigned": _unassigned, "_oob": _out_of_bounds, "_outside": _outside,
     "_loop_fault": _loop_fault, "_assert_fault": _assert_fault, "_UNSET": _Unset(),
-    "_ONCE": (None,),
+    "_ONCE": (None,), "ToolBound": ToolBound,
 }
 
 # ------------------------------------------------------------------------ code generation
@@ -433,13 +433,13 @@ def _program(stmts: Sequence[Stmt], sc: _Scope, defined: frozenset[str], indent:
             out.append(f"{indent}while {_expr(stmt.cond, sc, 't', defined, cond=True)}:")
             out.append(f"{indent}    {rounds} += 1")
             out.append(f"{indent}    if {rounds} > {sc.model.loop_bound}: "
-                       f"_loop_fault({sc.model.loop_bound})")
+                       f"_loop_fault({sc.model.loop_bound}, {sc.model.loop_tool_bound!r})")
             # The body may run zero times, so what it assigns is not certainly defined after;
             # each round starts from at least the entry set, which is what we compile with.
             _program(stmt.body, sc, defined, indent + "    ", out)
         elif isinstance(stmt, Assert):
             test = _expr(stmt.cond, sc, "t", defined, cond=True)
-            out.append(f"{indent}if not {test}: _assert_fault({stmt.text!r})")
+            out.append(f"{indent}if not {test}: _assert_fault({stmt.text!r}, {stmt.bound!r})")
         else:
             raise ValueError(f"unknown statement {stmt!r}")
     return defined
@@ -514,7 +514,7 @@ def _summand_body(index: int, s: Summand, model: SequentialModel, labels: bool,
     binding = "(" + "".join(f"B_{_ident(n)}, " for n in local_names) + ")"
     lines.append(f"{ind}except _Fault as _f:")
     if labels:
-        lines.append(f"{body}yield _Step({index}, {binding}, {s.event.name!r}, None, str(_f))")
+        lines.append(f"{body}yield _Step({index}, {binding}, {s.event.name!r}, None, str(_f), _f.bound)")
     else:
         lines.append(f"{body}out.append(None)")
     lines.append(f"{body}continue")

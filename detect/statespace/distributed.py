@@ -255,11 +255,12 @@ class PartitionWorker:
         ovf = lib.nx_finish(ctx) == _RC_OVERFLOW
         nd, dl = lib.nx_ndeadlocks(ctx), lib.nx_deadlocks(ctx)
         nt, tl = lib.nx_nterminals(ctx), lib.nx_terminals(ctx)
-        nf = lib.nx_nfaults(ctx)
+        nf, nb = lib.nx_nfaults(ctx), lib.nx_nbounds(ctx)
         return {"overflow": ovf, "states": lib.nx_count(ctx), "transitions": lib.nx_transitions(ctx),
                 "initial": lib.nx_initial(ctx), "memory": lib.nx_memory(ctx),
                 "deadlocks": [dl[j] for j in range(nd)], "terminals": [tl[j] for j in range(nt)],
                 "faults": nf, "first_faults": [lib.nx_first_fault(ctx, j) for j in range(min(16, nf))],
+                "bounds": nb, "first_bounds": [lib.nx_first_bound(ctx, j) for j in range(min(16, nb))],
                 "decided": [lib.nx_decided(ctx, i) for i in range(self.nconds)],
                 "cpu": lib.nx_cpu_total(ctx), "routed": self.routed}
 
@@ -531,6 +532,7 @@ def _result(compiled, ray, actors, n, done, first_level, last_level, canonicalis
     terminals = fetch([g for d in done for g in d["terminals"]])
     ff_ids = [g for i in by_depth("fault") for g in done[i]["first_faults"]][:16]
     fault_states = known(ff_ids)
+    bound_states = known([g for d in done for g in d["first_bounds"]][:16])
 
     class Pending:
         decided: dict[int, tuple] = {}
@@ -555,4 +557,4 @@ def _result(compiled, ray, actors, n, done, first_level, last_level, canonicalis
                        transitions=sum(d["transitions"] for d in done), initial=sum(d["initial"] for d in done),
                        deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                        faults=sum(d["faults"] for d in done), truncated=truncated, interrupted=interrupted,
-                       seconds=seconds)
+                       seconds=seconds, bound_states=bound_states, bounds=sum(d["bounds"] for d in done))

@@ -6,6 +6,9 @@ deadlocks with ``semantics.reference_state_space`` on random models).  Definitio
 * a *transition* is a distinct ``(source, target)`` pair of states (labels are not counted,
   as in ``semantics.reference_state_space``);
 * a *fault state* has at least one summand instance that faults; ``faults`` counts them;
+  an instance that faults at a bound of ours (``detect.ir.ToolBound``) is no fault of the
+  model: a state whose faulting instances all do is a *bound state* instead (``bounds``
+  counts them), which makes the run undecided, not violated;
 * a *deadlock* has no successor and no faulting step, and does not satisfy ``model.terminal``;
   a *terminal state* has no successor and no faulting step and does satisfy it.  A state
   whose only enabled steps fault is a fault state only: a step is enabled there (Spin's
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 from detect.statespace.compile import CompiledModel, State, compile_model
-from detect.ir import Assertion, SequentialModel
+from detect.ir import Assertion, SequentialModel, ToolBound
 from detect.ir.pretty import show_expr
 
 Canonicalise = Callable[[State], State]
@@ -211,11 +214,13 @@ _MAX_FAULT_REPORTS = 10
 
 @dataclass(frozen=True)
 class FaultReport:
-    """One faulting summand instance: in ``state``, summand ``origin`` failed with ``message``."""
+    """One faulting summand instance: in ``state``, summand ``origin`` failed with ``message``
+    (``bound``: the bound of ours it reached, when that is what cut it)."""
 
     state: State
     origin: str
     message: str
+    bound: Optional[ToolBound] = None
 
 
 @dataclass(frozen=True)
@@ -295,6 +300,15 @@ class Exploration:
     #: The run is the nested search that found an acceptance cycle first (``checking.cycles.
     #: first_acceptance_cycle``): no breadth-first exploration was made (``truncated`` is set).
     first_cycle: bool = False
+    #: Bound states (module docstring): a step there was cut at a bound of ours, so the run
+    #: is undecided past it; ``first_bounds`` reports the first of those steps.
+    bounds: int = 0
+    first_bounds: tuple[FaultReport, ...] = ()
+
+    @property
+    def bounds_reached(self) -> tuple[ToolBound, ...]:
+        """The bounds of ours the reported bound steps reached, each once, in order."""
+        return tuple(dict.fromkeys(f.bound for f in self.first_bounds if f.bound is not None))
 
     @property
     def stopped_by(self) -> str:
@@ -580,10 +594,12 @@ def explore_state_space(
         while at is not None:
             depth += 1
             at = parent[at]
+    fault_states, bound_states = split_faults(compiled, fault_states)
     return finished(compiled, _Tracer(compiled, parent, initial_real, canon), pending,
                     states=len(parent), transitions=transitions, initial=len(initial_real),
                     deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                     faults=len(fault_states), truncated=truncated, interrupted=interrupted,
+                    bound_states=bound_states, bounds=len(bound_states),
                     seconds=seconds, memory_bytes=memory.used(), memory_measure=memory.MEASURE,
                     memory_limit_reached=memory_limited, cpu_seconds=cpu_seconds, timed_out=timed_out,
                     depth=depth)
@@ -593,10 +609,11 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
              deadlocks, terminals, fault_states, faults: int, truncated: bool, interrupted: bool,
              seconds: float, memory_bytes: int = 0, memory_measure: str = "",
              memory_limit_reached: bool = False, cpu_seconds: float = 0.0,
-             timed_out: bool = False, depth: int = 0) -> Exploration:
+             timed_out: bool = False, depth: int = 0, bound_states=(), bounds: int = 0) -> Exploration:
     """The ``Exploration`` of a finished run, with its traces and verdicts (``tracer``
     rebuilds traces, ``pending`` holds the decided conditions); shared by the Python and
-    native explorers."""
+    native explorers.  ``fault_states`` are (the first) states with a fault of the model,
+    ``bound_states`` (the first) bound states; ``faults`` and ``bounds`` count them all."""
     return Exploration(
         states=states,
         transitions=transitions,
@@ -604,11 +621,12 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         deadlocks=tuple(deadlocks),
         terminal_states=tuple(terminals),
         faults=faults,
-        first_faults=_fault_reports(compiled, fault_states),
+        first_faults=_fault_reports(compiled, fault_states, False),
         truncated=truncated,
         interrupted=interrupted,
         seconds=seconds,
-        assertions=_verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated),
+        assertions=_verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated,
+                             _fault_reports(compiled, bound_states[:1], True)),
         deadlock_trace=tracer.trace(deadlocks[0]) if deadlocks else (),
         fault_trace=tracer.fault_trace(fault_states[0]) if fault_states else (),
         memory_bytes=memory_bytes,
@@ -617,7 +635,23 @@ def finished(compiled: CompiledModel, tracer, pending, *, states: int, transitio
         cpu_seconds=cpu_seconds,
         timed_out=timed_out,
         depth=depth,
+        bounds=bounds,
+        first_bounds=_fault_reports(compiled, bound_states, True),
     )
+
+
+def split_faults(compiled: CompiledModel, fault_states: Sequence[State]) -> tuple[list[State], list[State]]:
+    """``fault_states`` split, in order, into those with a fault of the model and the bound
+    states (every faulting instance cut at a bound of ours).  The explorers' successor lists
+    say only "faults" (``None``): each state is replayed once, so only fault states pay."""
+    real: list[State] = []
+    cut: list[State] = []
+    for s in fault_states:
+        if any(step.target is None and step.bound is None for step in compiled.steps(s)):
+            real.append(s)
+        else:
+            cut.append(s)
+    return real, cut
 
 
 class _PendingConditions:
@@ -678,21 +712,29 @@ def _objective(model, e) -> Callable[[State], Optional[int]]:
     return value
 
 
-def _fault_reports(compiled: CompiledModel, fault_states: list[State]) -> tuple[FaultReport, ...]:
+def _fault_reports(compiled: CompiledModel, fault_states: Sequence[State], bound: bool) -> tuple[FaultReport, ...]:
+    """The faulting instances of ``fault_states``: the model's faults, or (``bound``) the
+    steps cut at a bound of ours; at most ``_MAX_FAULT_REPORTS``."""
     reports: list[FaultReport] = []
     summands = compiled.model.summands
     for s in fault_states:
         for step in compiled.steps(s):
-            if step.target is None:
+            if step.target is None and (step.bound is not None) == bound:
                 origin = summands[step.summand].where(step.summand)
-                reports.append(FaultReport(s, origin, step.fault or ""))
+                reports.append(FaultReport(s, origin, step.fault or "", step.bound))
                 if len(reports) == _MAX_FAULT_REPORTS:
                     return tuple(reports)
     return tuple(reports)
 
 
-def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
+def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated, cut=()):
+    """Each assertion's verdict; ``cut``: a report of a step cut at a bound of ours (none:
+    no such step), which leaves undecided what only a complete run decides."""
     results = []
+    if cut and not truncated:
+        truncated, why = True, f"a bound of ours was reached ({cut[0].bound})"
+    else:
+        why = "exploration truncated"
     for i, a in enumerate(compiled.model.assertions):
         if a.about:
             # another process's property: this state space says nothing about it
@@ -707,7 +749,7 @@ def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
                 results.append(AssertionResult(a, "fails", tracer.fault_trace(fault_states[0]),
                                                "run-time error reachable"))
             elif truncated:
-                results.append(AssertionResult(a, "unknown", (), "exploration truncated"))
+                results.append(AssertionResult(a, "unknown", (), why))
             else:
                 results.append(AssertionResult(a, "holds"))
         elif a.kind in ("reaches", "invariant") and a.condition is not None:
@@ -728,7 +770,7 @@ def _verdicts(compiled, pending, tracer, deadlocks, fault_states, truncated):
                         f"where the condition holds" if a.objective is not None and a.kind == "reaches" else "")
                 results.append(AssertionResult(a, verdict, tracer.trace(found), note))
             elif truncated:
-                results.append(AssertionResult(a, "unknown", (), "exploration truncated"))
+                results.append(AssertionResult(a, "unknown", (), why))
             else:
                 results.append(AssertionResult(a, "fails" if a.kind == "reaches" else "holds"))
         else:
@@ -769,10 +811,12 @@ class _Tracer:
 def with_fault_step(compiled: CompiledModel, trace: tuple[TraceStep, ...]) -> tuple[TraceStep, ...]:
     """``trace`` followed by the first step of its last state that faults (its message in the
     event and in ``fault``); ``trace`` itself when none does."""
-    for step in compiled.steps(trace[-1].state):
-        if step.target is None:
-            return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state, step.summand,
-                                      tuple(step.binding), step.fault or "fault"),)
+    # the model's own fault first: a step cut at a bound of ours is no violation
+    faulting = sorted((step for step in compiled.steps(trace[-1].state) if step.target is None),
+                      key=lambda step: step.bound is not None)
+    for step in faulting[:1]:
+        return trace + (TraceStep(f"{step.event}: {step.fault}", trace[-1].state, step.summand,
+                                  tuple(step.binding), step.fault or "fault"),)
     return trace
 
 

@@ -30,7 +30,7 @@ from typing import Mapping, Optional, Union
 from detect.errors import InputError
 from detect.ir import (
     Assert, Assertion, Assign, Binary, Const, DomainFacts, Event, Expr, If, Index, Ite, Local, Name, Origin,
-    Placeholder, Process, SequentialModel, Stmt, Summand, Unary, Unranged, Variable, While,
+    Placeholder, Process, SequentialModel, Stmt, Summand, ToolBound, Unary, Unranged, Variable, While,
 )
 from detect.ir.build import simplify
 from detect.ir.walk import map_expr, map_program
@@ -933,6 +933,9 @@ class _Storage:
 #: Slots per pool of spawned processes (``Q() ||| P()`` in a sequential process) when
 #: ``--max-procs`` is not given.
 DEFAULT_MAX_SPAWNED = 4
+#: The largest pool ``explore`` grows to by itself (``ToolBound.most``) when a spawn finds
+#: every slot taken and the user gave no ``--max-procs``: each slot is a copy of the process.
+MOST_SPAWNED = 64
 
 
 class Linearisation:
@@ -1061,8 +1064,9 @@ class Linearisation:
                 if st in entry_reads:
                     starts.append(Assign(st, arg))
         full = conj(*(simplify(Unary("!", counter(Const(j)).at(0))) for j in range(self.max_spawned)))
+        # PAT has no such bound: the pool's size is ours, and a spawn past it no error of the model
         fault = Assert(Const(0), f"more than {self.max_spawned} processes '{sp.process}' spawned by '|||' "
-                                 f"alive at once (raise --max-procs, now {self.max_spawned})")
+                                 f"alive at once", ToolBound("--max-procs", self.max_spawned, MOST_SPAWNED))
         return [((pool.local,) if many else (), counter(slot).at(0), tuple(starts)), ((), full, (fault,))]
 
     def terminated(self, comp: Component, locs, pcs, sizes) -> Expr:

@@ -2441,7 +2441,7 @@ def _start_states(tr: _Translator, starts, variables: tuple[ir.Variable, ...], g
     # Every variable may be undefined while a start state runs.
     saved = tr.undefinable
     tr.undefinable = frozenset(v.name for v in variables)
-    model = ir.SequentialModel("start", variables, (), loop_bound=loop_max)
+    model = ir.SequentialModel("start", variables, (), loop_bound=loop_max, loop_option="")
     offsets = ir.slot_offsets(model)
     # A multiset starts empty: its places are free, not undefined.
     undefined_state = [0 if "$valid" in v.name.split(".") else v.domain[0] for v in variables for _ in range(v.length)]
@@ -2592,7 +2592,7 @@ def _linearised(tr: _Translator, path: str, defines: dict, walked: list, leaves:
         assertions=tuple(assertions) + (ir.Assertion("deadlockfree", DEADLOCK_TEXT),),
         parameters=tuple(sorted(defines.items())),
         source=path,
-        loop_bound=loop_max,
+        loop_bound=loop_max, loop_option="",  # CMurphi's -loop: past it is its error
         stutter_deadlock=True,
         initial=initial,
         annotations=_multiset_annotations(tr, variables, multiset_sort),

@@ -38,7 +38,7 @@ from typing import Callable, Optional
 
 from detect import ir
 from detect.errors import InputError
-from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
+from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, ToolBound, Unary, While
 from detect.ir import build, walk
 from detect.ir.build import disj, fold, neg
 
@@ -610,7 +610,7 @@ class Translator:
             out.append((fresh, start))
         full = self.occupied(slots.bound - 1)
         if overflow:
-            out.append((full, (Assert(FALSE, slots.overflow()),)))
+            out.append((full, (slots.overflow(),)))
         if slots.creations is not None and not (overflow and given == list(range(slots.first, slots.bound))):
             # ``pids.creations`` over-approximates: this never holds in a reachable state,
             # but should the analysis miss a case, the model says so rather than block
@@ -2625,10 +2625,13 @@ class ProcessSlots:
         given = self.creations.run_pids.get(st, frozenset())
         return sorted(p for p in given if self.first <= p < self.bound), any(p >= self.bound for p in given)
 
-    def overflow(self) -> str:
+    def overflow(self) -> Assert:
+        """The fault of a run with every pid below the bound in use: at Spin's own bound
+        pan's error, below it a bound of ours (``--max-procs``), no error of the model."""
         if self.bound == SPIN_MAX_PROCS:
-            return "too many processes"
-        return f"run: more than {self.bound} processes (raise --max-procs, at most {SPIN_MAX_PROCS} as in Spin)"
+            return Assert(FALSE, "too many processes")
+        return Assert(FALSE, f"run: more than {self.bound} processes alive (at most {SPIN_MAX_PROCS} as in Spin)",
+                      ToolBound("--max-procs", self.bound, SPIN_MAX_PROCS))
 
 
 def spawned(low: Lowering, roots, graph) -> list[tuple[str, S.Run]]:

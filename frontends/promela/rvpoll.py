@@ -24,6 +24,7 @@ name", pan's ``q_len``/``q_full``).  Each placeholder has its own probe and mess
 (``probes``); inside a step's program ``UNINIT_CHAN`` faults where it is evaluated."""
 from __future__ import annotations
 
+import dataclasses
 from detect.ir import Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, Unary, While
 from detect.ir import walk
 from detect.ir.build import conj, disj, fold, neg
@@ -131,7 +132,7 @@ def unpolled_program(stmts: tuple, errors: tuple = ((UNINIT_CHAN, MESSAGES[UNINI
             out.append(While(clean(st.cond), unpolled_program(st.body, errors) + check(st.cond)))
         elif isinstance(st, Assert):
             out += check(st.cond)
-            out.append(Assert(clean(st.cond), st.text))
+            out.append(dataclasses.replace(st, cond=clean(st.cond)))
         else:
             out.append(st)
     return tuple(out)

@@ -395,7 +395,8 @@ def native_survey(model: SequentialModel, max_states: int, progress=None, timeou
             block = np.frombuffer(ffi.buffer(buf, 8 * n * nslots), dtype=np.int64).reshape(n, nslots)
             for k in range(nslots):
                 values[k].update(np.unique(block[:, k]).tolist())
-        return Survey(states, transitions, lib.nx_nfaults(ctx), not truncated and states < max_states,
+        # (the survey's faults, as ``reachable_graph``'s: any faulting step, a bound's too)
+        return Survey(states, transitions, lib.nx_nfaults(ctx) + lib.nx_nbounds(ctx), not truncated and states < max_states,
                       tuple(frozenset(v) for v in values))
     finally:
         lib.nx_free(ctx)
@@ -486,6 +487,8 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
     terminals = [state(tl[j]) for j in range(nt)]
     nfaults = lib.nx_nfaults(ctx)
     fault_states = [known(lib.nx_first_fault(ctx, j)) for j in range(min(16, nfaults))]
+    nbounds = lib.nx_nbounds(ctx)
+    bound_states = [known(lib.nx_first_bound(ctx, j)) for j in range(min(16, nbounds))]
 
     class Pending:
         decided: dict[int, State] = {}
@@ -515,7 +518,7 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
                        transitions=lib.nx_transitions(ctx), initial=lib.nx_initial(ctx),
                        deadlocks=deadlocks, terminals=terminals, fault_states=fault_states,
                        faults=nfaults, truncated=truncated, interrupted=interrupted, seconds=seconds,
-                       depth=depth)
+                       depth=depth, bound_states=bound_states, bounds=nbounds)
 
 
 _NO_PARENT = 0xFFFFFFFF

@@ -32,6 +32,8 @@ uint64_t nx_transitions(void *p);
 uint64_t nx_initial(void *p);
 uint64_t nx_nfaults(void *p);
 uint32_t nx_first_fault(void *p, int i);
+uint64_t nx_nbounds(void *p);
+uint32_t nx_first_bound(void *p, int i);
 uint64_t nx_ndeadlocks(void *p);
 uint32_t *nx_deadlocks(void *p);
 uint64_t nx_nterminals(void *p);

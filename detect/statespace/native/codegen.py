@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Sequence
+from typing import Optional, Sequence
 
 from detect.ir import (
     Assert, Assign, Binary, Const, Expr, If, Index, Ite, Name, SequentialModel, Stmt, Unary,
@@ -92,13 +92,15 @@ class _Gen:
     """Expression and statement translation for one summand (or one condition)."""
 
     def __init__(self, model: SequentialModel, domains: _Domains, locals_: Sequence[str],
-                 fault: str):
+                 fault: str, bound: Optional[str] = None):
         self.model = model
         self.offsets = slot_offsets(model)
         self.variables = {v.name: v for v in model.variables}
         self.locals = set(locals_)
         self.domains = domains
         self.fault = fault
+        #: the label a step cut at a bound of ours (``ToolBound``) jumps to (default: ``fault``)
+        self.bound = fault if bound is None else bound
         self.counter = 0
         self.temps: set[str] = set()
 
@@ -213,12 +215,14 @@ class _Gen:
                 r = self.fresh("_r")
                 out.append(f"{indent}{{ i64 {r} = 0;")
                 out.append(f"{indent}  while ({self.expr(stmt.cond, 't')}) {{")
-                out.append(f"{indent}    if (++{r} > {self.model.loop_bound}LL) goto {F};")
+                past = self.bound if self.model.loop_tool_bound is not None else F
+                out.append(f"{indent}    if (++{r} > {self.model.loop_bound}LL) goto {past};")
                 self.program(stmt.body, indent + "    ", out)
                 out.append(f"{indent}  }}")
                 out.append(f"{indent}}}")
             elif isinstance(stmt, Assert):
-                out.append(f"{indent}if (!({self.expr(stmt.cond, 't')})) goto {F};")
+                to = F if stmt.bound is None else self.bound
+                out.append(f"{indent}if (!({self.expr(stmt.cond, 't')})) goto {to};")
             else:
                 raise Unsupported(f"statement {stmt!r}")
 
@@ -339,7 +343,7 @@ def c_source(model: SequentialModel) -> str:
             "  int ovf = 0;", f"  i64 t[{max(1, nslots)}];", "  (void)t;"]
     for si, summand in enumerate(model.summands):
         fault = f"F{si}"
-        gen = _Gen(model, domains, [loc.name for loc in summand.locals], fault)
+        gen = _Gen(model, domains, [loc.name for loc in summand.locals], fault, f"K{si}")
         inner: list[str] = []
         ind = "  " + "  " * len(summand.locals)
         guard = gen.expr(summand.guard, "s")
@@ -361,7 +365,10 @@ def c_source(model: SequentialModel) -> str:
         inner += prog
         inner.append(f"{ind}  if (emit(c, t)) return -1;")
         inner.append(f"{ind}  goto N{si};")
-        inner.append(f"{ind}{fault}: c->fault = 1; c->fault_procs |= FAIR_FIRST_BIT({si});")
+        # c->fault's bits: 1 a fault of the model, 2 a step cut at a bound of ours (a bound
+        # state has only 2); either is an enabled step, for deadlocks and fairness alike
+        inner.append(f"{ind}{fault}: c->fault |= 1; c->fault_procs |= FAIR_FIRST_BIT({si}); goto N{si};")
+        inner.append(f"{ind}K{si}: c->fault |= 2; c->fault_procs |= FAIR_FIRST_BIT({si});")
         inner.append(f"{ind}}}")
         inner.append(f"{ind}N{si}: ;")
         loops: list[str] = []

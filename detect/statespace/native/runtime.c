@@ -104,12 +104,12 @@ typedef struct Worker {
     u64 fault_procs;      /* FAIR_FIRST_BIT of every summand instance that faulted */
     u32 *dedup;           /* local table of successor positions + 1 */
     size_t dedup_cap;
-    int fault;
+    int fault;            /* bits: 1 an instance faulted, 2 one was cut at a bound of ours */
     int ovf;
     u64 *gimg;            /* scratch: images of the successors */
     size_t gimg_cap;
     /* found in this round (global ids, in expansion order); merged by the round's end */
-    Vec32 deadlocks, terminals, faults;
+    Vec32 deadlocks, terminals, faults, bounds;  /* bounds: cut at a bound of ours, no fault */
     i64 decided[NCOND > 0 ? NCOND : 1];
     int truncated, mem_limited, error;   /* error: RC_OVERFLOW, RC_MEMORY, RC_NOT_A_SYMMETRY, RC_TOO_MANY
                                           * or RC_UNDECIDED */
@@ -135,8 +135,8 @@ typedef struct Ctx {
     int truncated, mem_limited;
     u64 initial;
     Vec32 deadlocks, terminals;
-    u64 nfaults;
-    u32 first_faults[16];
+    u64 nfaults, nbounds;
+    u32 first_faults[16], first_bounds[16];
     i64 decided[NCOND > 0 ? NCOND : 1];
     /* initial-state odometer */
     int init_started, init_done;
@@ -513,7 +513,7 @@ static void worker_free(Worker *w) {
     }
     free(w->chunk); free(w->pchunk); free(w->table); free(w->succ); free(w->succ_hash); free(w->succ_summand);
     free(w->dedup); free(w->gimg);
-    free(w->deadlocks.items); free(w->terminals.items); free(w->faults.items);
+    free(w->deadlocks.items); free(w->terminals.items); free(w->faults.items); free(w->bounds.items);
     for (int i = 0; i < MAXPARTS; i++) free(w->out[i].items);
 }
 
@@ -880,7 +880,7 @@ static int expand(Worker *w, size_t idx) {
     int rc = checked_successors(w, s, &distinct);
     if (rc == RC_NOT_A_SYMMETRY) w->bad_state = id;
     if (rc) return rc;
-    rc = w->fault ? note(w, &w->faults, id) : 0;
+    rc = (w->fault & 1) ? note(w, &w->faults, id) : w->fault ? note(w, &w->bounds, id) : 0;
     if (rc) return rc;
     /* decided on the real successors, before canonicalising (CMurphi: no rule changes it) */
     int stuck = distinct == 0 ||
@@ -984,6 +984,9 @@ static int merge_worker(Ctx *c, Worker *w) {
     for (size_t j = 0; j < w->faults.n; j++, c->nfaults++)
         if (c->nfaults < 16) c->first_faults[c->nfaults] = w->faults.items[j];
     w->faults.n = 0;
+    for (size_t j = 0; j < w->bounds.n; j++, c->nbounds++)
+        if (c->nbounds < 16) c->first_bounds[c->nbounds] = w->bounds.items[j];
+    w->bounds.n = 0;
     for (int k = 0; k < NCOND; k++) {
         if (w->decided[k] >= 0 && c->decided[k] < 0) c->decided[k] = w->decided[k];
         w->decided[k] = -1;
@@ -1137,6 +1140,8 @@ u64 nx_transitions(void *p) {
 u64 nx_initial(void *p) { return ((Ctx *)p)->initial; }
 u64 nx_nfaults(void *p) { return ((Ctx *)p)->nfaults; }
 u32 nx_first_fault(void *p, int i) { return ((Ctx *)p)->first_faults[i]; }
+u64 nx_nbounds(void *p) { return ((Ctx *)p)->nbounds; }
+u32 nx_first_bound(void *p, int i) { return ((Ctx *)p)->first_bounds[i]; }
 u64 nx_ndeadlocks(void *p) { return ((Ctx *)p)->deadlocks.n; }
 u32 *nx_deadlocks(void *p) { return ((Ctx *)p)->deadlocks.items; }
 u64 nx_nterminals(void *p) { return ((Ctx *)p)->terminals.n; }
