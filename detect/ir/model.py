@@ -346,10 +346,11 @@ class Assertion:
     objective: Expr | None = None
     sense: str | None = None
     about: str = ""
-    #: for ``kind`` ``"cover"`` (Rumur's ``Cover`` statement): where it is hit
-    probe: Optional["CoverProbe"] = None
     #: for ``kind`` ``"ltl"``: the formula and its propositions (None when not checkable here)
     temporal: Optional["TemporalProperty"] = None
+    #: for ``kind`` ``"cover"`` (Rumur's ``Cover`` statement): where it is hit (after
+    #: ``temporal``: front ends give that one by position)
+    probe: Optional["CoverProbe"] = None
 
 
 @dataclass(frozen=True)
