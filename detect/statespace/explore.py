@@ -295,6 +295,12 @@ class Exploration:
     #: The run is the nested search that found an acceptance cycle first (``checking.cycles.
     #: first_acceptance_cycle``): no breadth-first exploration was made (``truncated`` is set).
     first_cycle: bool = False
+    #: The figures and verdicts are those of the nested depth-first search that looked for
+    #: acceptance cycles first and found none (``checking.cycles.first_acceptance_cycle``):
+    #: it expanded every reachable state once, as the breadth-first exploration would, so
+    #: none was made.  ``depth`` is then its deepest stack (pan's "depth reached"), not the
+    #: last breadth-first level, and traces are depth-first paths, not shortest ones.
+    depth_first: bool = False
 
     @property
     def stopped_by(self) -> str:
