@@ -13,7 +13,8 @@ were made (``search``).  ``--engine native`` makes the nested search of the unre
 run before any exploration, however small the model.  With ``--pan``, pan's ``-a`` verdict
 too (``spin_oracle.spin_ltl``).  ``python results/ltl_once.py --compare OLD NEW`` prints the
 runs whose exit code, counts, stop or verdicts differ (depth, search, times and notes may),
-and a summary; ``results/ltl_once.md`` records a comparison.
+and a summary; ``--inprocess LO HI [--no-reduce]``: the same pairs compared inside one
+process (``inprocess``); ``results/ltl_once.md`` records both.
 """
 import json
 import os
@@ -69,6 +70,72 @@ def run(lo: int, hi: int, out: str, pan: bool) -> None:
                     sink.flush()
 
 
+def inprocess(lo: int, hi: int, reduce: bool) -> None:
+    """The same comparison inside one process of this checkout, without the command line's
+    start-up and second detection: per pair, the nested search's gathered report
+    (``cycles.first_acceptance_cycle``) against the native breadth-first exploration of the
+    same model (what the run made before), and, with ``reduce``, against ``explore_reduced``'s
+    exploration with the detected group where that group is trivial (the runs that now take
+    the gathered report; a nontrivial group explores its quotient as before).  Compared:
+    states, transitions, initial states, deadlocks and valid end states (as sets), fault
+    states, stops and verdicts."""
+    import warnings
+
+    from detect.checking import cycles
+    from detect.checking.reduce import explore_reduced
+    from detect.statespace.native import build, explore_native
+    from detect.transform.narrowing import narrow
+    from frontends.promela import parse_text
+    from tests.promela_gen import ltl_claimed
+
+    build.FLAGS = build.QUICK_FLAGS
+
+    def figures(e):
+        return (e.states, e.transitions, e.initial, frozenset(e.deadlocks), frozenset(e.terminal_states), e.faults,
+                e.truncated, tuple(a.verdict for a in e.assertions if a.assertion.kind != "acceptance"))
+
+    pairs = differ = gathered = cycle = trivial = nontrivial = refused = 0
+    for seed in range(lo, hi):
+        claimed = ltl_claimed(seed)
+        raw = claimed.replace("assert(1 || ", "assert(")
+        for variant, text in (("claimed", claimed), ("raw", raw))[:2 if seed % 3 == 0 and raw != claimed else 1]:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    model = narrow(parse_text(text, "m.pml"))
+                searched = cycles.first_acceptance_cycle(model, 300_000, engine="native")
+            except Exception as e:  # noqa: BLE001 - the front end or the C build refuses: counted apart
+                refused += 1
+                print("refused", seed, variant, type(e).__name__, str(e)[:120], flush=True)
+                continue
+            pairs += 1
+            if searched.exploration is None:
+                cycle += searched.found is not None
+                print(seed, variant, "no gathered report:", "a cycle" if searched.found else "stopped", flush=True)
+                continue
+            gathered += 1
+            made = figures(searched.exploration)
+            before = figures(explore_native(model))
+            line = [seed, variant, made[0], "same" if made == before else f"DIFFERS {made} {before}"]
+            differ += made != before
+            if reduce:
+                from detect.symmetry.pipeline import detect
+
+                detection = detect(model, domain_states=100_000)
+                if detection.group.order == 1:
+                    trivial += 1
+                    old = figures(explore_reduced(model, "exact", detection=detection, explorer="native").exploration)
+                    line.append("reduced same" if old == made else f"reduced DIFFERS {old}")
+                    differ += old != made
+                else:
+                    nontrivial += 1
+                    line.append(f"group {detection.group.order}: quotient explored as before")
+            print(*line, flush=True)
+    print(f"{pairs} pairs ({refused} refused): {gathered} gathered reports compared with the breadth-first "
+          f"exploration, {cycle} stopped at a cycle; reduced: {trivial} trivial groups compared, {nontrivial} "
+          f"nontrivial; {differ} differ")
+
+
 def compare(old: str, new: str) -> None:
     def rows(path):
         return {(r["seed"], r["variant"], r["reduce"]): r for r in map(json.loads, open(path))}
@@ -94,7 +161,9 @@ def compare(old: str, new: str) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--compare":
+    if sys.argv[1] == "--inprocess":
+        inprocess(int(sys.argv[2]), int(sys.argv[3]), "--no-reduce" not in sys.argv)
+    elif sys.argv[1] == "--compare":
         compare(sys.argv[2], sys.argv[3])
     else:
         run(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], "--pan" in sys.argv)
