@@ -9,7 +9,9 @@ stutter moves included, so a system that stops with the claim cycling on its las
 an acceptance cycle as in Spin.  Where the native explorer runs (``_native_cycle``), the
 search is ``runtime.c``'s nested depth-first search over packed states (no slot budget; it
 stops at the first cycle, and ``first_acceptance_cycle`` runs it before any exploration, as
-pan -a stops at its first error).  Elsewhere the graph is built in Python and holds every
+pan -a stops at its first error; one that finds none has expanded every state once and
+gathered what the breadth-first exploration reports, which a run that does not reduce takes
+instead of exploring again: ``FirstSearch.exploration``).  Elsewhere the graph is built in Python and holds every
 state, so it is bounded like ``--verify``'s (``--max-states``, the state-slot budget of
 ``explore.state_bound``, the time left); a check cut short makes the verdict "unknown", with
 a note saying what to pass.

@@ -290,7 +290,8 @@ class Exploration:
     #: The run stopped at its own time-out (``truncated`` is then set too).
     timed_out: bool = False
     #: Depth reached: the most steps from an initial state to a stored state (the last BFS
-    #: level; states are stored level by level, so it is the last stored state's distance).
+    #: level; states are stored level by level, so it is the last stored state's distance),
+    #: or, with ``depth_first``, the nested search's deepest stack.
     depth: int = 0
     #: The run is the nested search that found an acceptance cycle first (``checking.cycles.
     #: first_acceptance_cycle``): no breadth-first exploration was made (``truncated`` is set).
