@@ -943,8 +943,9 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
     def explore_one(seq, stage: str, detect_on=None):
         """``seq`` explored as asked (reduced, acceptance cycles checked), its detection (made
         on ``detect_on``, default ``seq``: see ``unsorted_reading``)."""
-        from detect.checking.cycles import (FirstSearch, check_acceptance, first_acceptance_cycle, stopped_at_cycle,
-                                            with_verdicts)
+        from detect.checking.cycles import (FirstSearch, check_acceptance, first_acceptance_cycle,
+                                            searched_exploration, stopped_at_cycle, with_verdicts)
+        from detect.ir import state_slots
         from detect.statespace.native import AUTO_THRESHOLD
         from detect.checking.reduce import acceptance_quotient
 
@@ -966,6 +967,14 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         plain = strategy == "none" or (detection is not None and detection.group.order == 1)
         engine = ("native" if searched.large and plain
                   and (max_states is None or max_states > AUTO_THRESHOLD) else explorer)
+        # a nested search that found no cycle expanded every state once, gathering what the
+        # exploration reports: a run that does not reduce takes that, and explores no more
+        # (where its states are laid out as the detection's model's, which the run explores)
+        made = None
+        if searched.exploration is not None and plain and (
+                detection is None or [(x.variable, x.index) for x in state_slots(detection.model)]
+                == [(x.variable, x.index) for x in state_slots(seq)]):
+            made = searched_exploration(searched)
         with progress_bar(not as_json and sys.stderr.isatty()) as update:
             try:
                 # (after a first cycle: no exploration, only the reducer for the report)
@@ -973,12 +982,12 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
                                           max_states=max_states if first is None else 0,
                                           timeout=run.remaining(), progress=update, check=not trust_symmetry,
                                           explorer=engine, memory_limit=memory_limit, workers=workers,
-                                          distributed=distributed)
+                                          distributed=distributed, unreduced=made)
             except (ReductionError, DistributedUnavailable) as e:
                 raise Failure(f"{model}: {e}") from None
         if first is not None:
             reduced = dataclasses.replace(reduced, exploration=stopped_at_cycle(reduced.exploration, *first))
-        elif holds:
+        elif holds and reduced.exploration is not made:
             reduced = dataclasses.replace(reduced, exploration=with_verdicts(reduced.exploration, holds))
         reduced = dataclasses.replace(reduced, exploration=check_acceptance(
             seq, reduced.exploration, max_states, timeout=run.remaining(), memory_limit=memory_limit,
@@ -1561,7 +1570,7 @@ def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopp
     figures = summary_figures(seq, result)
     for key, value in (
         ("state vector", f"{figures['state_vector_bytes']:,} bytes ({len(slots):,} slots, packed)"),
-        ("depth reached", f"{result.depth:,}"),
+        ("depth reached", f"{result.depth:,}" + (" (the deepest depth-first stack)" if result.depth_first else "")),
         ("states", f"{result.states:,}"), ("states matched", f"{figures['states_matched']:,}"),
         ("transitions", f"{result.transitions:,}"),
         ("deadlocks", f"{len(result.deadlocks):,}"), ("valid end states", f"{len(result.terminal_states):,}"),
@@ -1586,7 +1595,8 @@ def print_exploration(seq, result, models: list, extra: dict, trace: bool, stopp
     if result.bounds and not violated:  # (a violation decides the run whatever lies past the bound)
         out.print(f"[yellow]{escape(bound_advice(result))}[/yellow]")
     if trace and result.fault_trace:
-        out.print(f"counterexample: a shortest path to the first fault ({len(result.fault_trace) - 1} steps)")
+        out.print(f"counterexample: {'a depth-first' if result.depth_first else 'a shortest'} path to the first "
+                  f"fault ({len(result.fault_trace) - 1} steps)")
         for line in show_moves(seq, result.fault_trace):
             out.print(line, markup=False)
     for a, model in zip(result.assertions, models):
@@ -1646,6 +1656,9 @@ def exploration_json(seq, result, extra: dict, show_state: Callable, stopped: Op
         "initial": result.initial,
         **summary_figures(seq, result),
         "depth": result.depth,
+        # how the figures were made: the nested search's depth is its deepest stack, its
+        # traces depth-first paths; a breadth-first exploration's the last level, shortest
+        "search": "nested depth-first" if result.depth_first else "breadth-first",
         "deadlocks": len(result.deadlocks),
         "terminal_states": len(result.terminal_states),
         "faults": result.faults,

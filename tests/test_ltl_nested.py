@@ -18,6 +18,7 @@ import pytest
 from detect.checking.cycles import check_acceptance
 from detect.checking.reduce import acceptance_quotient, explore_reduced
 from detect.statespace import explore
+from detect.statespace.compile import compile_model
 from detect.statespace.native import build
 from detect.symmetry.pipeline import detect
 from detect.transform.narrowing import narrow
@@ -176,13 +177,104 @@ def test_the_first_cycle_found_ends_the_run_as_pan(tmp_path):
     assert whole["states"] == 1998 and whole["stopped"] is None
 
 
-def test_a_first_search_without_a_cycle_decides_before_the_exploration(tmp_path):
+def test_a_first_search_without_a_cycle_decides_and_explores(tmp_path):
     path = tmp_path / "grid.pml"
     path.write_text(GRID.replace("FORMULA", "[] <> (a + b < 100)"))
     done = cli("explore", str(path), "--ltl", "p", "--no-trace", native="1")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "(acceptance cycle): holds (no cycle through an accepting state among" in done.stdout
-    assert "before the exploration" in done.stdout  # not searched a second time after it
+    # not searched a second time after it, and no breadth-first exploration either
+    assert "nested depth-first search, which also gave the figures and the other verdicts" in done.stdout
+    assert "(the deepest depth-first stack)" in done.stdout
+
+
+#: every finding of an exploration under a claim: an assert that fails (x == 5), an index
+#: out of bounds (x == 6), a process that ends (Q), one blocked for ever (P after y = 1).
+#: Under pan a claim disables invalid end states; ours are counted as without one.
+GATHER = """byte x, y;
+byte a[3];
+active proctype P() {
+  do
+  :: x < 6 -> x++
+  :: x >= 3 -> assert(x != 5)
+  :: x == 6 -> a[x - 2] = 1
+  :: y == 0 -> y = 1; (x > 10)
+  od
+}
+active proctype Q() {
+  do
+  :: y < 2 -> y++
+  :: y == 2 -> break
+  od
+}
+ltl p { FORMULA }
+"""
+
+
+@pytest.mark.parametrize("formula, ends", [("[] <> (x < 100)", False), ("[] (x < 4)", True),
+                                           ("[] (y < 2 -> <> x == 6)", True)])
+def test_the_nested_search_gathers_what_the_exploration_reports(formula, ends):
+    """A nested search that finds no cycle has expanded every reachable state once: what it
+    gathered on the way is the breadth-first exploration's report -- the same states,
+    transitions, dead ends, fault states and verdicts; its depth is its deepest stack and its
+    traces depth-first paths to the same kind of state."""
+    from detect.checking import cycles
+    from detect.statespace.native import explore_native
+
+    model = model_of(GATHER.replace("FORMULA", formula))
+    searched = cycles.first_acceptance_cycle(model, None, engine="native")
+    assert searched.found is None and list(searched.holds) == [1]
+    made, bfs = searched.exploration, explore_native(model)
+    assert made.depth_first and not bfs.depth_first and not made.truncated
+    for field in ("states", "transitions", "initial", "faults"):
+        assert getattr(made, field) == getattr(bfs, field), field
+    assert made.faults > 0 and bool(made.terminal_states) is ends  # (a claim that never ends stutters)
+    assert set(made.deadlocks) == set(bfs.deadlocks) and set(made.terminal_states) == set(bfs.terminal_states)
+    assert len(made.first_faults) == len(bfs.first_faults)
+    assert [a.verdict for a in made.assertions] == [a.verdict for a in bfs.assertions]
+    assert made.depth >= bfs.depth > 0
+    claim_end = made.assertions[0]
+    if claim_end.verdict == "fails":  # a real path to a state where the claim ends
+        assert claim_end.trace[0].state in set(compile_model(model).initial_states())
+        assert compile_model(model).conditions[0](claim_end.trace[-1].state) is False
+    assert made.fault_trace and made.fault_trace[-1].fault
+    with_holds = cycles.searched_exploration(searched)
+    assert with_holds.assertions[1].verdict == "holds" and "also gave the figures" in with_holds.assertions[1].note
+
+
+def test_a_run_that_does_not_reduce_explores_no_more(tmp_path, monkeypatch):
+    """``explore --ltl`` on a model past ``auto``'s probe: the nested search's report is the
+    run's (no breadth-first exploration), unreduced and with a trivial group; the figures
+    are those the exploration gives."""
+    from click.testing import CliRunner
+
+    import json
+
+    from detect.checking import reduce
+    from detect.cli import main
+    from detect.statespace import native
+
+    path = tmp_path / "gather.pml"
+    path.write_text(GATHER.replace("FORMULA", "[] (y < 2 -> <> x == 6)"))
+    monkeypatch.setenv("SYMDETECT_MODEL_CACHE", "off")
+    monkeypatch.setattr(native, "AUTO_THRESHOLD", 200)
+    bfs = CliRunner().invoke(main, ["explore", str(path), "--json", "--engine", "python", "--no-trace"])
+    assert bfs.exit_code == 1, bfs.output
+    expected = json.loads(bfs.stdout[bfs.stdout.index("{"):])
+
+    def no_exploration(*args, **kwargs):
+        raise AssertionError("explored again")
+
+    monkeypatch.setattr(reduce, "explore_state_space", no_exploration)
+    for strategy in ("none", "exact"):
+        run = CliRunner().invoke(main, ["explore", str(path), "--json", "--reduce", strategy, "--no-trace"])
+        assert run.exit_code == 1, run.output
+        report = json.loads(run.stdout[run.stdout.index("{"):])
+        assert report["search"] == "nested depth-first" and expected["search"] == "breadth-first"
+        assert report["group_order"] == 1
+        for field in ("states", "transitions", "initial", "deadlocks", "terminal_states", "faults", "stopped"):
+            assert report[field] == expected[field], field
+        assert [a["verdict"] for a in report["assertions"]] == [a["verdict"] for a in expected["assertions"]]
 
 
 def test_autos_probe_is_not_built_again(monkeypatch):

@@ -9,7 +9,9 @@ stutter moves included, so a system that stops with the claim cycling on its las
 an acceptance cycle as in Spin.  Where the native explorer runs (``_native_cycle``), the
 search is ``runtime.c``'s nested depth-first search over packed states (no slot budget; it
 stops at the first cycle, and ``first_acceptance_cycle`` runs it before any exploration, as
-pan -a stops at its first error).  Elsewhere the graph is built in Python and holds every
+pan -a stops at its first error; one that finds none has expanded every state once and
+gathered what the breadth-first exploration reports, which a run that does not reduce takes
+instead of exploring again: ``FirstSearch.exploration``).  Elsewhere the graph is built in Python and holds every
 state, so it is bounded like ``--verify``'s (``--max-states``, the state-slot budget of
 ``explore.state_bound``, the time left); a check cut short makes the verdict "unknown", with
 a note saying what to pass.
@@ -760,12 +762,15 @@ class FirstSearch:
     unreduced graph: ``check_acceptance`` searches it instead of building it again) and
     ``large`` (the probe showed a model past ``native.AUTO_THRESHOLD`` states: an unreduced
     exploration may go to the native explorer at once instead of exploring that prefix in
-    Python a second time)."""
+    Python a second time).  ``exploration``: the unreduced model's ``Exploration`` as the
+    nested search that found no cycle gathered it (``Exploration.depth_first``): an unreduced
+    run need not explore again."""
 
     found: Optional[tuple[int, AssertionResult, dict]] = None
     holds: dict = dataclasses.field(default_factory=dict)
     graph: Optional[ReachableGraph] = None
     large: bool = False
+    exploration: Optional[Exploration] = None
 
 
 def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], timeout: Optional[float] = None,
@@ -776,7 +781,9 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
     stops (bounds) or does not run: engine ``python``, a model ``auto`` finds small -- its
     reachable graph within ``native.AUTO_THRESHOLD`` states, which is kept for
     ``check_acceptance`` --, no compiler.  Unreduced: a cycle of the model is a violation,
-    and none is none, whatever group a reduced run uses."""
+    and none is none, whatever group a reduced run uses.  Each search also gathers what the
+    breadth-first exploration reports (``acceptance_cycle_native``'s ``gather``): the first
+    that ends without a cycle gives ``FirstSearch.exploration``."""
     from detect.statespace import native
 
     indices = [i for i, a in enumerate(model.assertions) if a.kind == "acceptance" and a.condition is not None]
@@ -791,13 +798,16 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
             return FirstSearch(graph=probe)
         large = not (probe.timed_out or probe.memory_limited or probe.interrupted)
     start = time.perf_counter()
+    exploration = None
     for i in indices:
         remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - start))
         try:
             out = native.acceptance_cycle_native(model, i, max_states=max_states, timeout=remaining,
-                                                 memory_limit=memory_limit, interruptible=interruptible)
+                                                 memory_limit=memory_limit, interruptible=interruptible,
+                                                 gather=exploration is None)
         except native.NativeUnavailable:
-            return FirstSearch(holds=holds)
+            return FirstSearch(holds=holds, exploration=exploration)
+        exploration = exploration or out["exploration"]
         if out["found"]:
             compiled = compile_model(model)
             trace = trace_between(compiled, out["path"][0], out["path"][1:])
@@ -811,11 +821,26 @@ def first_acceptance_cycle(model: SequentialModel, max_states: Optional[int], ti
             holds[i] = AssertionResult(model.assertions[i], "holds", (),
                                        f"no cycle through an accepting state among {out['states']:,} unreduced "
                                        f"states (nested depth-first search, before the exploration)")
-    return FirstSearch(holds=holds, large=large)
+    return FirstSearch(holds=holds, large=large, exploration=exploration)
+
+
+def searched_exploration(searched: FirstSearch) -> Exploration:
+    """``searched.exploration`` (there must be one) with ``searched.holds``'s verdicts, whose
+    notes say that the nested search also made the exploration."""
+    made = "nested depth-first search, which also gave the figures and the other verdicts"
+    holds = {k: dataclasses.replace(v, note=v.note.replace("nested depth-first search, before the exploration", made))
+             for k, v in searched.holds.items()}
+    return with_verdicts(searched.exploration, holds)
 
 
 def with_verdicts(result: Exploration, verdicts: dict[int, AssertionResult]) -> Exploration:
-    """``result`` with the assertions ``verdicts`` names decided so (``first_acceptance_cycle``'s)."""
+    """``result`` with the assertions ``verdicts`` names decided so (``first_acceptance_cycle``'s);
+    a "holds" is "unknown" where ``result`` reached a bound of ours (a cycle may lie past the
+    steps cut there, as ``check_acceptance`` says)."""
+    if result.bounds:
+        verdicts = {k: v if v.verdict != "holds" else dataclasses.replace(
+            v, verdict="unknown", note=f"{v.note}, but a bound of ours was reached ({result.bounds_reached[0]})")
+            for k, v in verdicts.items()}
     return dataclasses.replace(result, assertions=tuple(verdicts.get(k, a) for k, a in enumerate(result.assertions)))
 
 
@@ -823,6 +848,8 @@ def stopped_at_cycle(result: Exploration, index: int, verdict: AssertionResult, 
     """``result`` (an exploration of no states: the run made none) as the nested search that
     found ``verdict`` (``first_acceptance_cycle``) leaves it: its states, transitions and
     time, the verdict of assertion ``index``, the others unknown -- the run stopped there."""
+    from detect.statespace import native
+
     assertions = tuple(verdict if k == index else
                        a if a.verdict in ("fails", "not checked") else
                        AssertionResult(a.assertion, "unknown", (), "not checked: the run stopped at the first "
@@ -830,7 +857,6 @@ def stopped_at_cycle(result: Exploration, index: int, verdict: AssertionResult, 
                        for k, a in enumerate(result.assertions))
     return dataclasses.replace(result, states=figures["states"], transitions=figures["transitions"],
                                seconds=figures["seconds"], memory_bytes=figures["memory_bytes"],
-                               memory_measure="held by the nested search: packed states, parent indices, the "
-                                              "visited table, colours and stacks",
+                               memory_measure=native.NDFS_MEMORY_MEASURE,
                                deadlocks=(), terminal_states=(), truncated=True, first_cycle=True,
                                assertions=assertions)

@@ -791,7 +791,7 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
                     engine: str = "auto", table_limit: int = 100_000,
                     check: bool = True, explorer: str | None = None,
                     memory_limit: int | None = None, workers: int | None = None,
-                    distributed=None) -> ReducedExploration:
+                    distributed=None, unreduced: Exploration | None = None) -> ReducedExploration:
     """Explore with ``strategy``; verdicts that reduction cannot justify come from a plain run.
 
     With ``check`` every generator is checked on every expanded state (see ``explore``'s
@@ -799,7 +799,10 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     ``explorer`` picks the explorer (``auto``, ``native``, ``python``: ``detect.statespace.native``);
     ``memory_limit`` (bytes) bounds each exploration and ``workers`` shares a native one, as
     ``explore``'s do; ``distributed`` (a ``detect.statespace.distributed.Spec``) runs every
-    exploration on Ray partitions.
+    exploration on Ray partitions.  ``unreduced``: the model's unreduced exploration, made
+    already (by the nested search, ``cycles.FirstSearch.exploration``; its states laid out as
+    the detection's model's): a run that does not reduce (``none``, or a trivial group)
+    takes it instead of exploring again.
 
     Deadlock freedom needs ``terminal`` to be G-invariant, ``reaches``/``invariant`` their
     condition; a failed or undecided check sends that assertion to an unreduced exploration
@@ -815,6 +818,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
     compiled = compile_model(model)
     if strategy == "none":
         reducer = Reducer("none", 1, None, tuple(range(len(state_slots(model)))), "no reduction")
+        if unreduced is not None:
+            return ReducedExploration(unreduced, reducer, ())
         return ReducedExploration(explore_state_space(compiled, max_states=max_states, timeout=timeout, engine=explorer,
                                           memory_limit=memory_limit, workers=workers, distributed=distributed,
                                           progress=progress), reducer, ())
@@ -845,6 +850,8 @@ def explore_reduced(model: SequentialModel, strategy: str = "exact", *, detectio
         reducer = make_reducer(model, group, strategy, detection.graph, enumerate_limit, memory_limit=memory_limit)
     actions = [point_symmetry(g, pts) for g in group.acting_points] + list(reducer.place_symmetries)
     checks = tuple(actions) + reducer.local_symmetries
+    if unreduced is not None and reducer.canonicalise is None and not instances:
+        return ReducedExploration(unreduced, reducer, ())
 
     try:
         try:

@@ -295,7 +295,8 @@ class Exploration:
     #: The run stopped at its own time-out (``truncated`` is then set too).
     timed_out: bool = False
     #: Depth reached: the most steps from an initial state to a stored state (the last BFS
-    #: level; states are stored level by level, so it is the last stored state's distance).
+    #: level; states are stored level by level, so it is the last stored state's distance),
+    #: or, with ``depth_first``, the nested search's deepest stack.
     depth: int = 0
     #: The run is the nested search that found an acceptance cycle first (``checking.cycles.
     #: first_acceptance_cycle``): no breadth-first exploration was made (``truncated`` is set).
@@ -309,6 +310,12 @@ class Exploration:
     def bounds_reached(self) -> tuple[ToolBound, ...]:
         """The bounds of ours the reported bound steps reached, each once, in order."""
         return tuple(dict.fromkeys(f.bound for f in self.first_bounds if f.bound is not None))
+    #: The figures and verdicts are those of the nested depth-first search that looked for
+    #: acceptance cycles first and found none (``checking.cycles.first_acceptance_cycle``):
+    #: it expanded every reachable state once, as the breadth-first exploration would, so
+    #: none was made.  ``depth`` is then its deepest stack (pan's "depth reached"), not the
+    #: last breadth-first level, and traces are depth-first paths, not shortest ones.
+    depth_first: bool = False
 
     @property
     def stopped_by(self) -> str:

@@ -153,6 +153,9 @@ _RC_UNDECIDED = 8
 _NO_LIMIT = (1 << 64) - 1
 #: How the native explorer's ``memory_bytes`` are counted.
 MEMORY_MEASURE = "held: packed states, parent indices, visited tables and routing boxes"
+#: The same for the nested search (``acceptance_cycle_native``).
+NDFS_MEMORY_MEASURE = ("held by the nested search: packed states, parent indices, the visited table, colours "
+                       "and stacks")
 
 
 def _set_symmetry(model, lib, ffi, ctx, canonicalise, symmetries, native_canonical):
@@ -464,7 +467,9 @@ def _search(lib, ffi, ctx, start: float, deadline: float | None, progress, max_s
     return truncated, interrupted, memory_limited, timed_out
 
 
-def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise=None):
+def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicalise=None, depth=None):
+    """The ``Exploration`` the context ``ctx`` holds; ``depth`` None: the breadth-first
+    search's (the last level's), else the one given (the nested search's deepest stack)."""
     from detect.statespace import explore as ex
 
     buf = ffi.new("int64_t[]", max(1, lib.nx_nslots()))
@@ -506,8 +511,9 @@ def _result(compiled, lib, ffi, ctx, seconds, truncated, interrupted, canonicali
                           canonicalise)
     # Each worker stores its states level by level: the deepest of the workers' last states
     # (id = local index * workers + worker) is at the depth reached.
-    depth, workers = 0, lib.nx_nworkers(ctx)
-    for w in range(workers):
+    workers = lib.nx_nworkers(ctx)
+    bfs, depth = depth is None, depth or 0
+    for w in range(workers if bfs else 0):
         count, steps = lib.nx_worker_count(ctx, w), 0
         at = (count - 1) * workers + w if count else _NO_PARENT
         while at != _NO_PARENT and lib.nx_parent(ctx, at) != _NO_PARENT:
@@ -615,7 +621,8 @@ _RC_FOUND = 9
 def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: int, *,
                             max_states: int | None = None, timeout: float | None = None,
                             memory_limit: int | None = None, interruptible: bool = False,
-                            canonicalise=None, symmetries=(), native_canonical=None, fair: bool = False) -> dict:
+                            canonicalise=None, symmetries=(), native_canonical=None, fair: bool = False,
+                            gather: bool = False) -> dict:
     """Whether the reachable graph of ``model`` (with ``canonicalise``: its quotient, computed
     in C as ``native_canonical`` says; each of ``symmetries`` checked on every expanded state)
     has a cycle through a state satisfying assertion ``condition``'s condition: the nested
@@ -628,7 +635,13 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
     lasso's states, ``path[loop_from] == path[-1]``) and ``loop_from``.  With ``fair``, the
     search is over the states with pan's weak-fairness counter (``nx_ndfs_new_fair``:
     unreduced only), a cycle counts only where it is weakly fair, and ``counters`` gives the
-    counter at each state of ``path`` (-1: no round open).  Raises
+    counter at each state of ``path`` (-1: no round open).  With ``gather`` (unfair, unreduced
+    searches), the blue search also records what the breadth-first exploration does
+    (``nx_ndfs_gather``), and a search that ends without a cycle -- every reachable state
+    expanded once -- returns it as ``exploration``: an ``Exploration`` with the same states,
+    transitions, initial states, deadlocks, valid end states, fault states and verdicts,
+    whose ``depth`` is the deepest depth-first stack and whose traces are depth-first paths
+    (``depth_first``); else ``exploration`` is None.  Raises
     ``NativeUnavailable``/``NativeOverflow`` (the caller falls back to Python),
     ``explore.NotASymmetry`` and ``explore.CanonicalUndecided`` as ``explore_native`` does.
 
@@ -643,13 +656,14 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
     if not lib.nx_cond_native(condition):
         raise NativeUnavailable("the accepting condition has no C translation")
     ffi = get_ffi()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     deadline = start + timeout if timeout is not None else None
     limit = max_states if max_states is not None else _NO_LIMIT
     ctx = lib.nx_new(max(0, limit), _NO_LIMIT if memory_limit is None else max(0, memory_limit), 1)
     if ctx == ffi.NULL:
         raise NativeUnavailable("out of memory")
     search = ffi.NULL
+    gather = gather and not fair and canonicalise is None
     try:
         keep = _set_symmetry(compiled.model, lib, ffi, ctx, canonicalise, symmetries, native_canonical)
         stopped, rc, budget = "", 1, 1024
@@ -662,6 +676,8 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
                 if search == ffi.NULL:
                     raise NativeUnavailable("no weak fairness facts C can read, or a reduction" if fair
                                             else "out of memory")
+                if gather:
+                    lib.nx_ndfs_gather(search)
                 rc = 1
                 while rc == 1:
                     t0 = time.perf_counter()
@@ -697,10 +713,18 @@ def acceptance_cycle_native(model: SequentialModel | CompiledModel, condition: i
                 path.append(tuple(buf[x] for x in range(nslots)))
                 counters.append(node % k - 1)
             loop_from = lib.nx_ndfs_loop_from(search)
+        exploration = None
+        if gather and found is False:
+            seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
+            exploration = replace(_result(compiled, lib, ffi, ctx, seconds, False, False,
+                                          depth=lib.nx_ndfs_max_depth(search)),
+                                  memory_bytes=lib.nx_memory(ctx), memory_measure=NDFS_MEMORY_MEASURE,
+                                  cpu_seconds=cpu_seconds, depth_first=True)
         del keep
         return {"found": found, "stopped": stopped, "states": lib.nx_count(ctx),
                 "transitions": lib.nx_transitions(ctx), "memory_bytes": lib.nx_memory(ctx),
-                "path": path, "counters": counters if fair else None, "loop_from": loop_from}
+                "path": path, "counters": counters if fair else None, "loop_from": loop_from,
+                "exploration": exploration}
     finally:
         if search != ffi.NULL:
             lib.nx_ndfs_free(search)

@@ -69,6 +69,8 @@ int nx_cond_native(int i);
 void *nx_ndfs_new(void *p, int acc);
 void *nx_ndfs_new_fair(void *p, int acc);
 uint32_t nx_ndfs_fair_k(void *p);
+int nx_ndfs_gather(void *p);
+uint64_t nx_ndfs_max_depth(void *p);
 void nx_ndfs_free(void *p);
 int nx_ndfs_run(void *p, uint64_t budget);
 uint64_t nx_ndfs_lasso_len(void *p);

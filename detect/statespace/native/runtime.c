@@ -1319,6 +1319,13 @@ typedef struct {
     /* weak fairness (nx_ndfs_new_fair; 0: none): a node is state id * fair_k + j + 1, j the
      * fairness counter, -1 (no round open) to FAIR_N (every process served), fair_k FAIR_N + 2 */
     u32 fair_k;
+    /* nx_ndfs_gather: the blue search also records what a breadth-first expansion does
+     * (expand: decided conditions, fault states, deadlocks and valid end states, in the
+     * context's own lists), so a search that ends without a cycle, having expanded every
+     * reachable state once, stands for the exploration; max_depth is its deepest blue stack
+     * (steps from an initial state, as pan's "depth reached") */
+    int gather;
+    u64 max_depth;
 } Ndfs;
 
 void nx_ndfs_free(void *p) {
@@ -1359,6 +1366,16 @@ void *nx_ndfs_new_fair(void *p, int acc) {
 }
 u32 nx_ndfs_fair_k(void *p) { return ((Ndfs *)p)->fair_k; }
 
+/* Gather the exploration's findings during the blue search (unfair searches only: returns
+ * nonzero under fairness, whose nodes are not states). */
+int nx_ndfs_gather(void *p) {
+    Ndfs *d = p;
+    if (d->fair_k) return 1;
+    d->gather = 1;
+    return 0;
+}
+u64 nx_ndfs_max_depth(void *p) { return ((Ndfs *)p)->max_depth; }
+
 static int ndfs_rc(int r) { return r == -3 ? RC_MEMORY_LIMIT : RC_MEMORY; }
 
 /* Colours for every stored state (new ones white), per node under fairness; returns 0 or an RC. */
@@ -1380,6 +1397,45 @@ static int ndfs_colours(Ndfs *d) {
  * representatives when reducing), stored when new; *accepting says whether id satisfies acc.
  * Returns 0 or an RC (RC_TRUNCATED: the state limit). */
 static int ndfs_fair_successors(Ndfs *d, Vec32 *succ, u32 node, const i64 *s, int *accepting);
+
+/* What expand records of state id (s, packed as words) with its distinct real successors in
+ * w->succ (before canonicalising), for a gathering blue search: its fault, and where it is
+ * stuck (no successor, or only itself where STUTTER_DEADLOCK) without a fault a valid end
+ * state or a deadlock -- in the context's counts and lists at once (one worker, no rounds).
+ * Returns 0 or an RC. */
+static int ndfs_record(Ndfs *d, u32 id, const i64 *s, const u64 *words, size_t distinct) {
+    Ctx *c = d->c;
+    Worker *w = &c->w[0];
+    if (w->fault & 1) {
+        if (c->nfaults < 16) c->first_faults[c->nfaults] = id;
+        c->nfaults++;
+        return 0;
+    }
+    if (w->fault) {  /* cut at a bound of ours (bit 2), no fault: a bound state, as expand's */
+        if (c->nbounds < 16) c->first_bounds[c->nbounds] = id;
+        c->nbounds++;
+        return 0;
+    }
+    int stuck = distinct == 0 ||
+        (STUTTER_DEADLOCK && distinct == 1 && memcmp(w->succ, words, sizeof(u64) * NWORDS) == 0);
+    if (!stuck) return 0;
+    int ovf = 0;
+    int term = model_terminal(s, &ovf);
+    if (ovf) return RC_OVERFLOW;
+    int r = vec_push(c, term ? &c->terminals : &c->deadlocks, id);
+    if (r == -3) c->mem_limited = 1;
+    return r ? ndfs_rc(r) : 0;
+}
+
+/* The gathered conditions' witnesses into the context, as nx_finish leaves them. */
+static void ndfs_merge(Ndfs *d) {
+    Ctx *c = d->c;
+    Worker *w = &c->w[0];
+    for (int k = 0; k < NCOND; k++) {
+        if (w->decided[k] >= 0 && c->decided[k] < 0) c->decided[k] = w->decided[k];
+        w->decided[k] = -1;
+    }
+}
 
 static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting) {
     Ctx *c = d->c;
@@ -1406,10 +1462,13 @@ static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting)
     int ovf = 0;
     *accepting = model_condition(d->acc, s, &ovf);
     if (ovf) return RC_OVERFLOW;
+    int gathering = d->gather && stack == &d->blue;
+    if (gathering && NCOND > 0 && check_conditions(w, id, s)) return RC_OVERFLOW;
     size_t distinct;
     int rc = checked_successors(w, s, &distinct);
     if (rc == RC_NOT_A_SYMMETRY) { c->bad_gen = w->bad_gen; c->bad_state = id; }
     if (rc) return rc;
+    if (gathering && (rc = ndfs_record(d, id, s, words, distinct))) return rc;
     if (reduces(c)) {
         int canon = canonical_successors(w, &distinct);
         if (canon == -4) { c->mem_limited = 1; return RC_MEMORY_LIMIT; }
@@ -1427,6 +1486,7 @@ static int ndfs_push(Ndfs *d, Vec32 *stack, Vec32 *succ, u32 id, int *accepting)
     u32 frame[FRAME] = {id, off, (u32)distinct, 0};
     for (int k = 0; k < FRAME; k++)
         if ((r = vec_push(c, stack, frame[k]))) { if (r == -3) c->mem_limited = 1; return ndfs_rc(r); }
+    if (stack == &d->blue && d->blue.n / FRAME - 1 > d->max_depth) d->max_depth = d->blue.n / FRAME - 1;
     return ndfs_colours(d);
 }
 
@@ -1538,7 +1598,10 @@ int nx_ndfs_run(void *p, u64 budget) {
             continue;
         }
         if (!d->blue.n) {
-            if (d->root >= c->initial) return RC_DONE;
+            if (d->root >= c->initial) {
+                if (d->gather) ndfs_merge(d);
+                return RC_DONE;
+            }
             u32 id = (u32)d->root++;
             if (d->fair_k) {  /* the initial node of the state: no round open (j = -1) */
                 if ((u64)id * d->fair_k >= NONE32) return RC_TOO_MANY;
