@@ -885,9 +885,10 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
               help="Promela: also report Spin's 'states, stored' (states inside atomic sequences are "
                    "not stored unless the atomic process is blocked); costs a second exploration.")
 @click.option("--spin-merging", is_flag=True,
-              help="With --spin-states: count as Spin with statement merging (its default; without this flag "
-                   "the count is spin -o3's): states inside a merged chain of statements are not stored. Runs "
-                   "spin -a with and without -o3 and pan -d (spin and gcc needed).")
+              help="With --spin-states: count as plain spin -a (Spin's defaults; without this flag the count is "
+                   "spin -o1 -o2 -o3's): states inside a merged chain of statements are not stored, dead local "
+                   "variables are reset as pan resets them, write-only globals are not stored. Runs spin -a with "
+                   "and without -o3 (once each) and pan -d (spin and gcc needed).")
 @click.option("--rules-fired", is_flag=True,
               help="Murphi: also report CMurphi's 'rules fired' (one per enabled rule instance and state "
                    "expanded); costs a second, unreduced exploration of at most --max-states states.")
@@ -1047,8 +1048,10 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         extra["ltl symmetry"] = ltl_symmetry(dict(seq.annotations), whole.group, detection.group)
     spin_stop = spin_advice = ""
     if spin_states:
-        spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
-                                                   memory_limit, run, detection, defines, spin_merging)
+        spin_stop, spin_advice = spin_states_count(
+            model, seq, reduced.exploration, extra, max_states, timeout, memory_limit, run, detection, defines,
+            spin_merging, lambda m: run_detection(m, "auto", table_limit, domain_states, graph_limit=graph_limit,
+                                                  memory_limit=memory_limit))
     if rules_fired:
         spin_stop, spin_advice = rules_fired_count(model, seq, reduced.exploration, extra, max_states, run,
                                                    spin_stop, spin_advice)
@@ -1191,12 +1194,15 @@ def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[
 
 def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional[int], timeout: Optional[float],
                       memory_limit: Optional[int], run: Run, detection=None, defines=(),
-                      merging: bool = False) -> tuple[str, str]:
+                      merging: bool = False, redetect=None) -> tuple[str, str]:
     """``--spin-states``: Spin's "states, stored" put into ``extra`` (with a detection whose
     group is not trivial, also the count up to the group ``symdetect spin``'s verifier reduces
     by: the detected one less the generators pan's automata do not allow, named in ``extra``);
-    with ``merging``, as Spin with statement merging stores (``spin_counts.with_merging``);
-    returns what stopped the count ("" when complete) and what the stop line should add."""
+    with ``merging``, as plain ``spin -a`` (Spin's defaults) stores: statement merging
+    (``spin_counts.with_merging``) and the data-flow optimisation's dead-variable resets
+    (``export.spin.pan_dataflow``; the model with them detected again by ``redetect``, so
+    that the group counted by is one of pan's system); returns what stopped the count (""
+    when complete) and what the stop line should add."""
     from detect.checking.spin_counts import SpinStored, spin_stored_count
     from detect.checking.verify import stop_words
 
@@ -1207,6 +1213,9 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
         counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
     else:
         reducing = detection is not None and detection.group.order > 1
+        if merging:
+            seq, detection = spin_dataflow(model, defines, seq, detection, extra, redetect)
+            reducing = detection is not None and detection.group.order > 1
         counted_model = detection.model if reducing else seq
         if merging:
             counted_model = merged_counting(model, defines, counted_model, extra)
@@ -1228,6 +1237,27 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
     return counted.stopped_by, spin_advice
 
 
+def spin_dataflow(model: str, defines, seq, detection, extra: dict, redetect):
+    """``(seq, detection)`` as plain ``spin -a``'s pan runs the model: with its dead-variable
+    resets and write-only globals hidden (``export.spin.pan_dataflow``), detected again where
+    that changed the model; what was done (or why the optimisation is counted as off) put into
+    ``extra`` ("spin dataflow")."""
+    from detect.export.spin import SpinExportError, pan_dataflow
+
+    try:
+        flow = pan_dataflow(model, defines, seq)
+    except SpinExportError as e:
+        raise Failure(f"{model}: --spin-merging: {e}") from None
+    if flow.note:
+        extra["spin dataflow"] = flow.note
+    if flow.model is seq:
+        return seq, detection
+    if detection is not None and redetect is not None:
+        detection = redetect(flow.model)
+        extra["spin dataflow symmetry order"] = detection.group.order
+    return flow.model, detection
+
+
 def merged_counting(model: str, defines, seq, extra: dict):
     """``seq`` to be counted as Spin with statement merging stores (``--spin-merging``): the
     program counters' values pan's merged transitions pass over, from Spin's own automata
@@ -1236,12 +1266,20 @@ def merged_counting(model: str, defines, seq, extra: dict):
     from detect.export.spin import SpinExportError, merged_pcs
 
     try:
-        skipped = merged_pcs(model, defines, seq)
+        skipped = merged_pcs(model, defines, seq, spin_options(extra))
     except SpinExportError as e:
         raise Failure(f"{model}: --spin-merging: {e}") from None
     extra["spin merging"] = (f"{sum(map(len, skipped.values()))} program counter values of {len(skipped)} processes "
                              "passed over by pan's merged transitions" if skipped else "nothing merged")
     return with_merging(seq, skipped)
+
+
+def spin_options(extra: dict) -> tuple[str, ...]:
+    """Spin's options the counts stand for: ``-o1 -o2`` where the data-flow optimisation could
+    not be modelled (``spin_dataflow`` said so in ``extra``), else Spin's defaults."""
+    from detect.export.spin import NO_DATAFLOW
+
+    return NO_DATAFLOW if "turned off" in str(extra.get("spin dataflow", "")) else ()
 
 
 def sympan_reducing_group(model: str, defines, detection, extra: dict, merging: bool = False):
@@ -1252,7 +1290,8 @@ def sympan_reducing_group(model: str, defines, detection, extra: dict, merging: 
 
     with open(model, encoding="utf-8", errors="replace") as f:
         text = f.read()
-    found = sympan_group(model, defines, detection.model, detection.group, text, () if merging else ("-o3",))
+    found = sympan_group(model, defines, detection.model, detection.group, text,
+                         spin_options(extra) if merging else ("-o3",))
     if found.dropped:
         extra["spin symmetry order"] = found.group.order
         extra["spin symmetry dropped"] = "\n".join(found.dropped)
@@ -1776,7 +1815,8 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
 def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_states, engine):
     """Write a Spin verifier (sympan.c) that stores MODEL's states up to its detected symmetry."""
-    from detect.export.spin import GCC, GCC_CLAIM, GCC_POR, RUN, SpinExportError, check_source, export_verifier
+    from detect.export.spin import (GCC, GCC_CLAIM, GCC_POR, RUN, SpinExportError, check_source, export_verifier,
+                                    pan_dataflow)
 
     if not model.endswith((".pml", ".p", ".prom")):
         raise Failure(f"{model}: symdetect spin applies to Promela models only")
@@ -1787,8 +1827,14 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
         with open(model, encoding="utf-8", errors="replace") as f:
             text = f.read()
         check_source(text)
+        # pan resets dead locals (Spin's data-flow optimisation, on by default): detected on
+        # the model with those resets, the group is one of pan's system
+        flow = pan_dataflow(model, defines, seq, spin_options)
     except SpinExportError as e:
         raise Failure(f"{model}: {e}") from None
+    seq, spin_options = flow.model, flow.options
+    if flow.note:
+        out.print(flow.note, markup=False)
     detection = run_detection(seq, engine, 100_000, domain_states)
     try:
         sym, path, used = export_verifier(model, defines, out_dir, detection.model, detection.group, text, strategy,
@@ -1805,6 +1851,8 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
                   f"paired with pan's, pan -d); Spin run as spin {' '.join(used + ('-a',))}", markup=False)
         if sym.merging not in ("on", "off (-o3 asked)"):
             out.print(sym.merging, markup=False)
+    else:
+        out.print(f"Spin run as spin {' '.join(used + ('-a',))}", markup=False)
     for why in sym.dropped:
         out.print(f"{why} (the group is the one the others generate)", markup=False)
     if sym.claim is not None:
