@@ -261,7 +261,8 @@ def _check_model(path: Path, workdir: Path, max_states: int, merging: bool = Fal
     if row.base_differs and pan.errors and "#include" not in path.read_text(errors="replace"):
         # like for like: the counts of the model with its assertions made true (the verdicts
         # stay the real model's)
-        neutral = _neutral_counts(path, workdir / "neutral", max_states, merging and not merged_note, options)
+        # (merging falls back to -o3 there as here: ``_counted_model``; the data-flow options stay)
+        neutral = _neutral_counts(path, workdir / "neutral", max_states, merging, options)
         if neutral is not None:
             row = replace(row, ours=neutral[0], ours_plain=neutral[1],
                           sympan=replace(sympan, stored=neutral[2]), pan=replace(pan, stored=neutral[3]),
