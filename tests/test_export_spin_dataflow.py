@@ -110,7 +110,7 @@ def test_the_group_maps_reset_variables_alike(tmp_path):
     model.write_text(SEEN)
     seq = load_model(model, domain_states=1_000_000)
     flow = pan_dataflow(str(model), (), seq)
-    assert flow.options == () and "1 dead-variable resets" in flow.note
+    assert flow.options == () and "1 dead-variable reset of pan's" in flow.note
     assert detect(seq, domain_states=1_000_000).group.order == 6
     group = detect(flow.model, domain_states=1_000_000).group
     assert group.order == 2

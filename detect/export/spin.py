@@ -1178,6 +1178,39 @@ def spin_reading(model_path: str, defines: Sequence[str], spin_options: Sequence
 NO_DATAFLOW = ("-o1", "-o2")
 
 
+def _reset_table(model: SequentialModel, proc, pan, resets: dict) -> tuple[str, dict]:
+    """``(pc, table)``: per step of ``proc`` (``(src, dst, line)``, as ``panmap.our_automaton``
+    reads it) the assignments of the resets pan makes after the statement paired with it
+    (``panmap.match``); ``PcMapError`` where that is not one set per step."""
+    from detect.export import panmap
+    from detect.ir import Assign, Const, Name
+
+    ours = panmap.our_automaton(model, proc)
+    phi = panmap.match(pan, ours)
+    table: dict[tuple[int, int, int], tuple] = {}
+    for e in pan.edges:
+        assigned = []
+        for name, value in resets.get(e.tr, ()):
+            var = [v.name for v in model.variables
+                   if v.owner == proc.name and v.name.split(".", 1)[-1] == name and v.size is None]
+            if len(var) != 1:
+                raise panmap.PcMapError(f"pan resets the dead variable {name} of {pan.proctype}, which our model has "
+                                        "no variable for (a constant)")
+            assigned.append(Assign(Name(var[0]), Const(value)))
+        if assigned and e.flags[:1] == "D":
+            raise panmap.PcMapError(f"pan resets a dead variable inside a d_step of {pan.proctype}")
+        paired = [step for step in ours.edges
+                  if (step[0], step[1]) == (phi.get(e.src), phi.get(e.dst)) and e.line in (None, step[2])]
+        if assigned and not paired:
+            raise panmap.PcMapError(f"pan's transition {e.src}->{e.dst} of {pan.proctype} resets a dead variable "
+                                    "and pairs with no step of ours")
+        for step in paired:
+            if table.setdefault(step, tuple(assigned)) != tuple(assigned):
+                raise panmap.PcMapError(f"pan's transitions {e.src}->{e.dst} of {pan.proctype} pair with one "
+                                        "step of ours and reset different variables")
+    return ours.pc, table
+
+
 @dataclass(frozen=True)
 class PanDataflow:
     """``model`` as pan built with ``options`` runs it (``pan_dataflow``), the options the
@@ -1203,7 +1236,6 @@ def pan_dataflow(model_path: str, defines: Sequence[str], model: SequentialModel
     folded to a constant), the options get ``-o1 -o2`` (no resets, nothing hidden) and the
     note says why.  Unchanged with ``-o1`` or ``-o2`` asked."""
     from detect.export import panmap
-    from detect.ir import Assign, Const, Name
 
     options = tuple(spin_options)
     if any(o in options for o in NO_DATAFLOW):
@@ -1216,34 +1248,17 @@ def pan_dataflow(model_path: str, defines: Sequence[str], model: SequentialModel
         if not resets and not hidden:
             return PanDataflow(model, options)
         automata = plain.automata() if resets else {}
+        lost = sorted(set(resets) - {e.tr for a in automata.values() for e in a.edges})
+        if lost:
+            raise panmap.PcMapError(f"pan's transition {lost[0]} resets a dead variable and is in no automaton of "
+                                    "pan -d's read")
         tables: dict[str, tuple[str, dict]] = {}  # process name -> (pc, our (src, dst, line) -> assignments)
         for proc in model.processes:
             if proc.pid is None:
                 continue
-            proctype = ":init:" if proc.family == "init" else proc.family
-            pan = automata.get(proctype)
-            if pan is None or not any(e.tr in resets for e in pan.edges):
-                continue
-            ours = panmap.our_automaton(model, proc)
-            phi = panmap.match(pan, ours)
-            table: dict[tuple[int, int, int], tuple] = {}
-            for e in pan.edges:
-                assigned = []
-                for name, value in resets.get(e.tr, ()):
-                    var = [v.name for v in model.variables if v.owner == proc.name and v.name.split(".", 1)[-1] == name
-                           and v.size is None]
-                    if len(var) != 1:
-                        raise panmap.PcMapError(f"pan resets the dead variable {name} of {proctype}, which our "
-                                                "model has no variable for (a constant)")
-                    assigned.append(Assign(Name(var[0]), Const(value)))
-                if assigned and e.flags[:1] == "D":
-                    raise panmap.PcMapError(f"pan resets a dead variable inside a d_step of {proctype}")
-                for edge in ours.edges:
-                    if edge[0] == phi.get(e.src) and edge[1] == phi.get(e.dst) and (e.line is None or e.line == edge[2]):
-                        if table.setdefault(edge, tuple(assigned)) != tuple(assigned):
-                            raise panmap.PcMapError(f"pan's transitions {e.src}->{e.dst} of {proctype} pair with one "
-                                                    "step of ours and reset different variables")
-            tables[proc.name] = (ours.pc, table)
+            pan = automata.get(":init:" if proc.family == "init" else proc.family)
+            if pan is not None and any(e.tr in resets for e in pan.edges):
+                tables[proc.name] = _reset_table(model, proc, pan, resets)
         by_name = {p.name: p for p in model.processes}
         summands = []
         count = 0
@@ -1262,7 +1277,8 @@ def pan_dataflow(model_path: str, defines: Sequence[str], model: SequentialModel
             notes["spin_hidden"] = tuple(notes.get("spin_hidden", ())) + tuple(hidden)
         said = []
         if count:
-            said.append(f"{sum(len(r) for r in resets.values())} dead-variable resets of pan's on {count} of our steps")
+            n = sum(len(r) for r in resets.values())
+            said.append(f"{n} dead-variable reset{'s' if n != 1 else ''} of pan's on {count} of our steps")
         if hidden:
             said.append(f"write-only globals kept out of pan's vector: {', '.join(hidden)}")
         return PanDataflow(replace(model, summands=tuple(summands), annotations=tuple(notes.items())), options,
@@ -1270,6 +1286,9 @@ def pan_dataflow(model_path: str, defines: Sequence[str], model: SequentialModel
     except panmap.PcMapError as e:
         return PanDataflow(model, options + NO_DATAFLOW,
                            f"Spin's data-flow optimisation turned off (-o1 -o2): {e}")
+    except (OSError, subprocess.SubprocessError) as e:
+        return PanDataflow(model, options + NO_DATAFLOW,
+                           f"Spin's data-flow optimisation turned off (-o1 -o2): pan -d failed: {e}")
 
 
 @dataclass(frozen=True)
@@ -1342,8 +1361,8 @@ def merged_pcs(model_path: str, defines: Sequence[str], model: SequentialModel,
                spin_options: Sequence[str] = ()) -> dict[str, frozenset[int]]:
     """Per program counter of ``model`` (a process's ``.pc``), our values at which pan with
     statement merging (Spin's default, ``spin_options`` less ``-o3``) never is: the states its
-    merged transitions pass over (``SpinExportError`` where pan also enters one otherwise).  Spin is run with and without ``-o3``
-    (``spin_reading``: once per run); every process's automaton is paired with ``-o3``'s (``panmap.match``) and each
+    merged transitions pass over (``SpinExportError`` where pan also enters one otherwise).  Spin
+    is run with and without ``-o3`` (``spin_reading``: once per run); every process's automaton is paired with ``-o3``'s (``panmap.match``) and each
     merged automaton checked to be numbered as ``-o3``'s (``panmap.same_numbering``);
     ``SpinExportError`` where either fails (the count cannot say which states merging skips)."""
     from detect.export import panmap
