@@ -194,3 +194,21 @@ def test_spin_merging_runs_spin_twice(tmp_path, monkeypatch):
     assert "passed over" in data["spin merging"]
     assert sorted(calls) == [(), ("-o3",)]
     assert len(dumps) == len(set(dumps)) <= 2
+
+
+def test_a_group_detected_without_the_resets_builds_without_them(tmp_path):
+    """``export_verifier`` given the group detected on the model without pan's resets (S_3 on
+    ``SEEN``, not an automorphism of plain pan's system) runs Spin with ``-o1 -o2``, where the
+    group is one: sympan stores 512, the orbits of ``-o1 -o2``'s pan (before: plain ``spin -a``,
+    321)."""
+    from detect.export.spin import export_verifier
+    from detect.symmetry.pipeline import detect
+    from detect.transform.load import load_model
+
+    model = tmp_path / "seen.pml"
+    model.write_text(SEEN)
+    detection = detect(load_model(model, domain_states=1_000_000), domain_states=1_000_000)
+    out = tmp_path / "out"
+    sym, _, used = export_verifier(str(model), (), str(out), detection.model, detection.group, SEEN)
+    assert sym.order == 6 and used == ("-o1", "-o2")
+    assert _stored(out, "sympan.c") == 512

@@ -1273,6 +1273,7 @@ def pan_dataflow(model_path: str, defines: Sequence[str], model: SequentialModel
             count += bool(extra)
             summands.append(replace(su, program=su.program + tuple(extra)) if extra else su)
         notes = dict(model.annotations)
+        notes["spin_dataflow"] = options  # the options whose resets the model has (``export_verifier``)
         if hidden:
             notes["spin_hidden"] = tuple(notes.get("spin_hidden", ())) + tuple(hidden)
         said = []
@@ -1346,7 +1347,15 @@ def export_verifier(model_path: str, defines: Sequence[str], out_dir: str, model
     """``spin_symmetry`` and ``write_verifier`` in one: ``(symmetry, sympan.c's path, the
     options Spin was run with)``.  Where a generator renames a program counter, Spin is run
     first and pan's automata read (``_pan_automata``; ``SpinSymmetry.merging`` says whether
-    statement merging stayed on, and if not why)."""
+    statement merging stayed on, and if not why).
+
+    ``model`` and ``group`` must be pan's: where Spin's data-flow optimisation is on (no
+    ``-o1``/``-o2``) and changes pan's states but ``model`` has not its resets
+    (``pan_dataflow`` was not applied before detection), the group need not map reset
+    variables alike, so Spin is run with ``-o1 -o2`` (the options returned say so)."""
+    if not any(o in spin_options for o in NO_DATAFLOW) and model.annotation("spin_dataflow") is None:
+        if pan_dataflow(model_path, defines, model, spin_options).model is not model:
+            spin_options = tuple(spin_options) + NO_DATAFLOW
     try:
         sym = spin_symmetry(model, group, source_text, strategy)
     except PcRenamingNeeded:
