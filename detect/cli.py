@@ -1213,13 +1213,14 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
         counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
     else:
         reducing = detection is not None and detection.group.order > 1
+        options: tuple[str, ...] = ("-o3",)
         if merging:
-            seq, detection = spin_dataflow(model, defines, seq, detection, extra, redetect)
+            seq, detection, options = spin_dataflow(model, defines, seq, detection, extra, redetect)
             reducing = detection is not None and detection.group.order > 1
         counted_model = detection.model if reducing else seq
         if merging:
-            counted_model = merged_counting(model, defines, counted_model, extra)
-        group = sympan_reducing_group(model, defines, detection, extra, merging) if reducing else None
+            counted_model = merged_counting(model, defines, counted_model, extra, options)
+        group = sympan_reducing_group(model, defines, detection, extra, options) if reducing else None
         counted = spin_stored_count(counted_model, max_states, timeout=run.remaining(),
                                     memory_limit=memory_limit, interruptible=True, group=group)
     if counted.stopped_by == "interrupted" and run.past_deadline():
@@ -1238,9 +1239,10 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
 
 
 def spin_dataflow(model: str, defines, seq, detection, extra: dict, redetect):
-    """``(seq, detection)`` as plain ``spin -a``'s pan runs the model: with its dead-variable
-    resets and write-only globals hidden (``export.spin.pan_dataflow``), detected again where
-    that changed the model; what was done (or why the optimisation is counted as off) put into
+    """``(seq, detection, Spin's options)`` as plain ``spin -a``'s pan runs the model: with its
+    dead-variable resets and write-only globals hidden (``export.spin.pan_dataflow``),
+    detected again where that changed the model; the options are ``-o1 -o2`` where the resets
+    could not be modelled; what was done (or why the optimisation is counted as off) put into
     ``extra`` ("spin dataflow")."""
     from detect.export.spin import SpinExportError, pan_dataflow
 
@@ -1251,22 +1253,22 @@ def spin_dataflow(model: str, defines, seq, detection, extra: dict, redetect):
     if flow.note:
         extra["spin dataflow"] = flow.note
     if flow.model is seq:
-        return seq, detection
+        return seq, detection, flow.options
     if detection is not None and redetect is not None:
         detection = redetect(flow.model)
         extra["spin dataflow symmetry order"] = detection.group.order
-    return flow.model, detection
+    return flow.model, detection, flow.options
 
 
-def merged_counting(model: str, defines, seq, extra: dict):
+def merged_counting(model: str, defines, seq, extra: dict, options: tuple[str, ...] = ()):
     """``seq`` to be counted as Spin with statement merging stores (``--spin-merging``): the
     program counters' values pan's merged transitions pass over, from Spin's own automata
-    (``export.spin.merged_pcs``), put into ``extra`` ("spin merging")."""
+    (``export.spin.merged_pcs``, Spin run with ``options``), put into ``extra`` ("spin merging")."""
     from detect.checking.spin_counts import with_merging
     from detect.export.spin import SpinExportError, merged_pcs
 
     try:
-        skipped = merged_pcs(model, defines, seq, spin_options(extra))
+        skipped = merged_pcs(model, defines, seq, options)
     except SpinExportError as e:
         raise Failure(f"{model}: --spin-merging: {e}") from None
     extra["spin merging"] = (f"{sum(map(len, skipped.values()))} program counter values of {len(skipped)} processes "
@@ -1274,24 +1276,15 @@ def merged_counting(model: str, defines, seq, extra: dict):
     return with_merging(seq, skipped)
 
 
-def spin_options(extra: dict) -> tuple[str, ...]:
-    """Spin's options the counts stand for: ``-o1 -o2`` where the data-flow optimisation could
-    not be modelled (``spin_dataflow`` said so in ``extra``), else Spin's defaults."""
-    from detect.export.spin import NO_DATAFLOW
-
-    return NO_DATAFLOW if "turned off" in str(extra.get("spin dataflow", "")) else ()
-
-
-def sympan_reducing_group(model: str, defines, detection, extra: dict, merging: bool = False):
+def sympan_reducing_group(model: str, defines, detection, extra: dict, options: tuple[str, ...] = ("-o3",)):
     """The group ``symdetect spin``'s sympan reduces by (``export.spin.sympan_group``; Spin
-    with statement merging when ``merging``, else with ``-o3``), the generators it drops and
+    run with ``options``: with statement merging unless ``-o3``), the generators it drops and
     why put into ``extra`` ("spin symmetry dropped", one per line)."""
     from detect.export.spin import sympan_group
 
     with open(model, encoding="utf-8", errors="replace") as f:
         text = f.read()
-    found = sympan_group(model, defines, detection.model, detection.group, text,
-                         spin_options(extra) if merging else ("-o3",))
+    found = sympan_group(model, defines, detection.model, detection.group, text, options)
     if found.dropped:
         extra["spin symmetry order"] = found.group.order
         extra["spin symmetry dropped"] = "\n".join(found.dropped)
