@@ -1143,7 +1143,10 @@ class SpinReading:
     def text(self, name: str) -> str:
         if name not in self._texts:
             path = os.path.join(self.directory, name)
-            self._texts[name] = open(path).read() if os.path.exists(path) else ""
+            self._texts[name] = ""
+            if os.path.exists(path):
+                with open(path) as f:
+                    self._texts[name] = f.read()
         return self._texts[name]
 
     def automata(self) -> dict:
