@@ -891,9 +891,10 @@ def progress_bar(enabled: bool) -> Iterator[Optional[Callable[[int, int, float],
               help="Promela: also report Spin's 'states, stored' (states inside atomic sequences are "
                    "not stored unless the atomic process is blocked); costs a second exploration.")
 @click.option("--spin-merging", is_flag=True,
-              help="With --spin-states: count as Spin with statement merging (its default; without this flag "
-                   "the count is spin -o3's): states inside a merged chain of statements are not stored. Runs "
-                   "spin -a with and without -o3 and pan -d (spin and gcc needed).")
+              help="With --spin-states: count as plain spin -a (Spin's defaults; without this flag the count is "
+                   "spin -o1 -o2 -o3's): states inside a merged chain of statements are not stored, dead local "
+                   "variables are reset as pan resets them, write-only globals are not stored. Runs spin -a with "
+                   "and without -o3 (once each) and pan -d (spin and gcc needed).")
 @click.option("--rules-fired", is_flag=True,
               help="Murphi: also report CMurphi's 'rules fired' (one per enabled rule instance and state "
                    "expanded); costs a second, unreduced exploration of at most --max-states states.")
@@ -1086,8 +1087,10 @@ def explore_command(model, defines, as_json, process, ltl_name, max_procs, loop_
         extra["ltl symmetry"] = ltl_symmetry(dict(seq.annotations), whole.group, detection.group)
     spin_stop = spin_advice = ""
     if spin_states:
-        spin_stop, spin_advice = spin_states_count(model, seq, reduced.exploration, extra, max_states, timeout,
-                                                   memory_limit, run, detection, defines, spin_merging)
+        spin_stop, spin_advice = spin_states_count(
+            model, seq, reduced.exploration, extra, max_states, timeout, memory_limit, run, detection, defines,
+            spin_merging, lambda m: run_detection(m, "auto", table_limit, domain_states, graph_limit=graph_limit,
+                                                  memory_limit=memory_limit))
     if rules_fired:
         spin_stop, spin_advice = rules_fired_count(model, seq, reduced.exploration, extra, max_states, run,
                                                    spin_stop, spin_advice)
@@ -1243,12 +1246,15 @@ def exploration_extra(strategy: str, reduced, detection, memory_limit: Optional[
 
 def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional[int], timeout: Optional[float],
                       memory_limit: Optional[int], run: Run, detection=None, defines=(),
-                      merging: bool = False) -> tuple[str, str]:
+                      merging: bool = False, redetect=None) -> tuple[str, str]:
     """``--spin-states``: Spin's "states, stored" put into ``extra`` (with a detection whose
     group is not trivial, also the count up to the group ``symdetect spin``'s verifier reduces
     by: the detected one less the generators pan's automata do not allow, named in ``extra``);
-    with ``merging``, as Spin with statement merging stores (``spin_counts.with_merging``);
-    returns what stopped the count ("" when complete) and what the stop line should add."""
+    with ``merging``, as plain ``spin -a`` (Spin's defaults) stores: statement merging
+    (``spin_counts.with_merging``) and the data-flow optimisation's dead-variable resets
+    (``export.spin.pan_dataflow``; the model with them detected again by ``redetect``, so
+    that the group counted by is one of pan's system); returns what stopped the count (""
+    when complete) and what the stop line should add."""
     from detect.checking.spin_counts import SpinStored, spin_stored_count
     from detect.checking.verify import stop_words
 
@@ -1259,10 +1265,14 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
         counted = SpinStored(0, 0, "timeout" if run.past_deadline() else "interrupted", "")
     else:
         reducing = detection is not None and detection.group.order > 1
+        options: tuple[str, ...] = ("-o3",)
+        if merging:
+            seq, detection, options = spin_dataflow(model, defines, seq, detection, extra, redetect)
+            reducing = detection is not None and detection.group.order > 1
         counted_model = detection.model if reducing else seq
         if merging:
-            counted_model = merged_counting(model, defines, counted_model, extra)
-        group = sympan_reducing_group(model, defines, detection, extra, merging) if reducing else None
+            counted_model = merged_counting(model, defines, counted_model, extra, options)
+        group = sympan_reducing_group(model, defines, detection, extra, options) if reducing else None
         counted = spin_stored_count(counted_model, max_states, timeout=run.remaining(),
                                     memory_limit=memory_limit, interruptible=True, group=group)
     if counted.stopped_by == "interrupted" and run.past_deadline():
@@ -1280,15 +1290,37 @@ def spin_states_count(model: str, seq, result, extra: dict, max_states: Optional
     return counted.stopped_by, spin_advice
 
 
-def merged_counting(model: str, defines, seq, extra: dict):
+def spin_dataflow(model: str, defines, seq, detection, extra: dict, redetect):
+    """``(seq, detection, Spin's options)`` as plain ``spin -a``'s pan runs the model: with its
+    dead-variable resets and write-only globals hidden (``export.spin.pan_dataflow``),
+    detected again where that changed the model; the options are ``-o1 -o2`` where the resets
+    could not be modelled; what was done (or why the optimisation is counted as off) put into
+    ``extra`` ("spin dataflow")."""
+    from detect.export.spin import SpinExportError, pan_dataflow
+
+    try:
+        flow = pan_dataflow(model, defines, seq)
+    except SpinExportError as e:
+        raise Failure(f"{model}: --spin-merging: {e}") from None
+    if flow.note:
+        extra["spin dataflow"] = flow.note
+    if flow.model is seq:
+        return seq, detection, flow.options
+    if detection is not None and redetect is not None:
+        detection = redetect(flow.model)
+        extra["spin dataflow symmetry order"] = detection.group.order
+    return flow.model, detection, flow.options
+
+
+def merged_counting(model: str, defines, seq, extra: dict, options: tuple[str, ...] = ()):
     """``seq`` to be counted as Spin with statement merging stores (``--spin-merging``): the
     program counters' values pan's merged transitions pass over, from Spin's own automata
-    (``export.spin.merged_pcs``), put into ``extra`` ("spin merging")."""
+    (``export.spin.merged_pcs``, Spin run with ``options``), put into ``extra`` ("spin merging")."""
     from detect.checking.spin_counts import with_merging
     from detect.export.spin import SpinExportError, merged_pcs
 
     try:
-        skipped = merged_pcs(model, defines, seq)
+        skipped = merged_pcs(model, defines, seq, options)
     except SpinExportError as e:
         raise Failure(f"{model}: --spin-merging: {e}") from None
     extra["spin merging"] = (f"{sum(map(len, skipped.values()))} program counter values of {len(skipped)} processes "
@@ -1296,15 +1328,15 @@ def merged_counting(model: str, defines, seq, extra: dict):
     return with_merging(seq, skipped)
 
 
-def sympan_reducing_group(model: str, defines, detection, extra: dict, merging: bool = False):
+def sympan_reducing_group(model: str, defines, detection, extra: dict, options: tuple[str, ...] = ("-o3",)):
     """The group ``symdetect spin``'s sympan reduces by (``export.spin.sympan_group``; Spin
-    with statement merging when ``merging``, else with ``-o3``), the generators it drops and
+    run with ``options``: with statement merging unless ``-o3``), the generators it drops and
     why put into ``extra`` ("spin symmetry dropped", one per line)."""
     from detect.export.spin import sympan_group
 
     with open(model, encoding="utf-8", errors="replace") as f:
         text = f.read()
-    found = sympan_group(model, defines, detection.model, detection.group, text, () if merging else ("-o3",))
+    found = sympan_group(model, defines, detection.model, detection.group, text, options)
     if found.dropped:
         extra["spin symmetry order"] = found.group.order
         extra["spin symmetry dropped"] = "\n".join(found.dropped)
@@ -1886,7 +1918,8 @@ def export(model, defines, process, max_procs, loop_max, fmt, output, engine, ta
 @click.option("--engine", type=click.Choice(["auto", "nauty", "bliss"]), default="auto", show_default=True)
 def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_states, engine):
     """Write a Spin verifier (sympan.c) that stores MODEL's states up to its detected symmetry."""
-    from detect.export.spin import GCC, GCC_CLAIM, GCC_POR, RUN, SpinExportError, check_source, export_verifier
+    from detect.export.spin import (GCC, GCC_CLAIM, GCC_POR, RUN, SpinExportError, check_source, export_verifier,
+                                    pan_dataflow)
 
     if not model.endswith((".pml", ".p", ".prom")):
         raise Failure(f"{model}: symdetect spin applies to Promela models only")
@@ -1897,8 +1930,14 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
         with open(model, encoding="utf-8", errors="replace") as f:
             text = f.read()
         check_source(text)
+        # pan resets dead locals (Spin's data-flow optimisation, on by default): detected on
+        # the model with those resets, the group is one of pan's system
+        flow = pan_dataflow(model, defines, seq, spin_options)
     except SpinExportError as e:
         raise Failure(f"{model}: {e}") from None
+    seq, spin_options = flow.model, flow.options
+    if flow.note:
+        out.print(flow.note, markup=False)
     detection = run_detection(seq, engine, 100_000, domain_states)
     try:
         sym, path, used = export_verifier(model, defines, out_dir, detection.model, detection.group, text, strategy,
@@ -1915,6 +1954,8 @@ def spin_cmd(model, defines, out_dir, spin_options, strategy, ltl_name, domain_s
                   f"paired with pan's, pan -d); Spin run as spin {' '.join(used + ('-a',))}", markup=False)
         if sym.merging not in ("on", "off (-o3 asked)"):
             out.print(sym.merging, markup=False)
+    else:
+        out.print(f"Spin run as spin {' '.join(used + ('-a',))}", markup=False)
     for why in sym.dropped:
         out.print(f"{why} (the group is the one the others generate)", markup=False)
     if sym.claim is not None:

@@ -6,10 +6,13 @@ the verdict of ``sympan`` with partial-order reduction against plain ``pan``'s.
 
     python results/sympan_corpus.py [DIR ...] [--output results/sympan_corpus.md] [--merging]
 
-``--merging``: Spin run with ``-o1 -o2`` only (its statement merging on, as by default), ours
-``explore --reduce exact --spin-states --spin-merging`` (states inside pan's merged chains not
-stored); where pan's merged automata cannot be read against ours, the row falls back to
-``-o1 -o2 -o3`` and says why.
+``--merging``: Spin run as a user runs it, plain ``spin -a`` (statement merging and the
+data-flow optimisation on), ours ``explore --reduce exact --spin-states --spin-merging``
+(states inside pan's merged chains not stored, pan's dead-variable resets modelled:
+``export.spin.pan_dataflow``, the group detected on the model with them); where pan's merged
+automata cannot be read against ours, the row falls back to ``-o3`` and says why, where its
+resets cannot be paired with our steps to ``-o1 -o2`` (and says why).
+``--merging --old-flags``: Spin run with ``-o1 -o2`` (merging on, data flow off), as before.
 """
 from __future__ import annotations
 
@@ -28,13 +31,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from detect.checking.spin_counts import spin_stored_count, spin_stored_orbits, with_merging  # noqa: E402
-from detect.export.spin import SpinExportError, SpinSymmetry, export_verifier, kept_group, merged_pcs  # noqa: E402
+from detect.export.spin import (SpinExportError, SpinSymmetry, export_verifier, kept_group, merged_pcs,  # noqa: E402
+                                pan_dataflow)
 from detect.symmetry.pipeline import detect  # noqa: E402
 from detect.transform.load import load_model  # noqa: E402
 
 NO_OPT = ("-o1", "-o2", "-o3")
-#: statement merging on (Spin's default), data-flow and dead-variable optimisations off
-MERGING = ("-o1", "-o2")
+#: Spin's defaults: statement merging, data-flow and dead-variable optimisations on
+MERGING = ()
+#: statement merging on, data-flow and dead-variable optimisations off (``--old-flags``)
+OLD_MERGING = ("-o1", "-o2")
 SUFFIXES = (".pml", ".p", ".prom")
 
 
@@ -112,11 +118,11 @@ def _budget(seconds: float) -> None:
 
 
 def check_model(path: Path, workdir: Path, max_states: int = 1_000_000, seconds: int = 120,
-                merging: bool = False) -> Row:
+                merging: bool = False, options: tuple[str, ...] = MERGING) -> Row:
     """The row of one model (see the module docstring), within ``seconds`` (else a note)."""
     _budget(seconds)
     try:
-        return _check_model(path, workdir, max_states, merging)
+        return _check_model(path, workdir, max_states, merging, options)
     except _OverTime:
         return Row(str(path), note=f"over {seconds} s of CPU (detection, our count): not compared")
     finally:
@@ -187,24 +193,37 @@ def check_claims(path: Path, workdir: Path, max_states: int = 1_000_000, seconds
     return rows
 
 
-def _counted_model(path: Path, model, merging: bool) -> tuple[object, tuple[str, ...], str]:
+def _counted_model(path: Path, model, merging: bool, options: tuple[str, ...] = MERGING
+                   ) -> tuple[object, tuple[str, ...], str]:
     """(the model our count runs on, Spin's options, a note): with ``merging``, counted as
-    pan with statement merging stores (``--spin-merging``), else -- or where pan's merged
-    automata cannot be read against ours -- as ``-o1 -o2 -o3``."""
+    pan with statement merging stores (``--spin-merging``; Spin run with ``options``), else --
+    or where pan's merged automata cannot be read against ours -- as ``-o3`` (with the
+    data-flow options of ``options``)."""
     if not merging:
         return model, NO_OPT, ""
     try:
-        return with_merging(model, merged_pcs(str(path), (), model, MERGING)), MERGING, ""
+        return with_merging(model, merged_pcs(str(path), (), model, options)), options, ""
     except SpinExportError as e:
-        return model, NO_OPT, f"merging off (-o3): {e}"
+        return model, options + ("-o3",), f"merging off (-o3): {e}"
 
 
-def _check_model(path: Path, workdir: Path, max_states: int, merging: bool = False) -> Row:
+def _loaded(path: Path, max_states: int, merging: bool, options: tuple[str, ...]):
+    """(the model as pan runs it, Spin's options, a note), loaded: with ``merging`` and Spin's
+    data-flow optimisation on, with pan's dead-variable resets (``pan_dataflow``)."""
+    seq = load_model(path, domain_states=max_states)
+    if not merging:
+        return seq, NO_OPT, ""
+    flow = pan_dataflow(str(path), (), seq, options)
+    return flow.model, flow.options, flow.note
+
+
+def _check_model(path: Path, workdir: Path, max_states: int, merging: bool = False,
+                 options: tuple[str, ...] = MERGING) -> Row:
     name = str(path)
     if ltl_names(path.read_text(errors="replace")):
         return Row(name, note="claims")
     try:
-        seq = load_model(path, domain_states=max_states)
+        seq, options, flow_note = _loaded(path, max_states, merging, options)
         detection = detect(seq, domain_states=max_states)
     except _OverTime:
         raise
@@ -214,7 +233,7 @@ def _check_model(path: Path, workdir: Path, max_states: int, merging: bool = Fal
     if order == 1:
         return Row(name, 1, "group 1")
     try:
-        model, options, merged_note = _counted_model(path, detection.model, merging)
+        model, options, merged_note = _counted_model(path, detection.model, merging, options)
         sym, _, used = export_verifier(str(path), (), str(workdir), detection.model, detection.group,
                                        path.read_text(errors="replace"), spin_options=options)
         if "-o3" in used and "-o3" not in options:
@@ -237,12 +256,13 @@ def _check_model(path: Path, workdir: Path, max_states: int, merging: bool = Fal
     except SpinExportError as e:
         return Row(name, order, f"refused: {e}")
     # the native explorer's canonicaliser (canon.c) sympan runs: sorted blocks, S_m on pids, or all elements
-    how = _how(sym) + (f"; {merged_note}" if merged_note else "")
+    how = _how(sym) + (f"; {merged_note}" if merged_note else "") + (f"; {flow_note}" if flow_note else "")
     row = Row(name, order, how, ours, ours_plain, sympan, pan, sympan_por, pan_por)
     if row.base_differs and pan.errors and "#include" not in path.read_text(errors="replace"):
         # like for like: the counts of the model with its assertions made true (the verdicts
         # stay the real model's)
-        neutral = _neutral_counts(path, workdir / "neutral", max_states, merging and not merged_note)
+        # (merging falls back to -o3 there as here: ``_counted_model``; the data-flow options stay)
+        neutral = _neutral_counts(path, workdir / "neutral", max_states, merging, options)
         if neutral is not None:
             row = replace(row, ours=neutral[0], ours_plain=neutral[1],
                           sympan=replace(sympan, stored=neutral[2]), pan=replace(pan, stored=neutral[3]),
@@ -261,8 +281,8 @@ def _how(sym: SpinSymmetry) -> str:
     return how
 
 
-def _neutral_counts(path: Path, workdir: Path, max_states: int,
-                    merging: bool = False) -> Optional[tuple[int, int, int, int]]:
+def _neutral_counts(path: Path, workdir: Path, max_states: int, merging: bool = False,
+                    options: tuple[str, ...] = MERGING) -> Optional[tuple[int, int, int, int]]:
     """(ours reduced, ours unreduced, sympan stored, pan stored) of ``path`` with every
     assertion made true, or None where that model has no group."""
     from tests.spin_oracle import neutralise_asserts
@@ -270,10 +290,11 @@ def _neutral_counts(path: Path, workdir: Path, max_states: int,
     workdir.mkdir()
     copy = workdir / path.name
     copy.write_text(neutralise_asserts(path.read_text(errors="replace")))
-    detection = detect(load_model(copy, domain_states=max_states), domain_states=max_states)
+    seq, options, _ = _loaded(copy, max_states, merging, tuple(o for o in options if o != "-o3"))
+    detection = detect(seq, domain_states=max_states)
     if detection.group.order == 1:
         return None
-    model, options, _ = _counted_model(copy, detection.model, merging)
+    model, options, _ = _counted_model(copy, detection.model, merging, options)
     sym, _, _ = export_verifier(str(copy), (), str(workdir), detection.model, detection.group, copy.read_text(),
                                 spin_options=options)
     counted = spin_stored_count(model, max_states, group=kept_group(detection.group, sym))
@@ -289,10 +310,11 @@ def models_in(directories) -> list[Path]:
     return found
 
 
-def table(rows: list, merging: bool = False) -> str:
+def table(rows: list, merging: bool = False, options: tuple[str, ...] = MERGING) -> str:
     claims = [r for r in rows if isinstance(r, ClaimRow)]
     rows = [r for r in rows if not isinstance(r, ClaimRow)]
-    spin = ("with `-o1 -o2` (statement merging on, as by default)" if merging else "with `-o1 -o2 -o3`")
+    spin = (("as plain `spin -a` (Spin's defaults)" if not options else f"with `{' '.join(options)}` (statement "
+             "merging on, as by default)") if merging else "with `-o1 -o2 -o3`")
     ours = "`explore --reduce exact --spin-states" + (" --spin-merging`" if merging else "`")
     lines = [f"Counts: `-DSAFETY -DNOREDUCE`, `./pan -c0` (every error counted, the search goes on), Spin run "
              f"{spin}.  *ours*: {ours} (up to symmetry / unreduced). "
@@ -339,12 +361,15 @@ def main() -> None:
     parser.add_argument("--output", default=None)
     parser.add_argument("--seconds", type=int, default=120, help="CPU seconds per model (a claim: twice that)")
     parser.add_argument("--merging", action="store_true",
-                        help="Spin with statement merging (-o1 -o2), ours with --spin-merging; claims left out")
+                        help="Spin's defaults (plain spin -a), ours with --spin-merging; claims left out")
+    parser.add_argument("--old-flags", action="store_true",
+                        help="with --merging: Spin run with -o1 -o2 (data-flow optimisation off), as before")
     args = parser.parse_args()
     rows = []
     for path in models_in(args.dirs):
         with tempfile.TemporaryDirectory() as tmp:
-            row = check_model(path, Path(tmp), seconds=args.seconds, merging=args.merging)
+            row = check_model(path, Path(tmp), seconds=args.seconds, merging=args.merging,
+                              options=OLD_MERGING if args.old_flags else MERGING)
         if row.note == "claims":
             if args.merging:
                 continue
@@ -356,7 +381,7 @@ def main() -> None:
         print(row.model, row.order, row.note, row.ours, row.sympan and row.sympan.stored,
               row.pan and row.pan.stored, row.agrees if row.sympan else "", flush=True)
         rows.append(row)
-    text = table(rows, args.merging)
+    text = table(rows, args.merging, OLD_MERGING if args.old_flags else MERGING)
     print(text)
     if args.output:
         Path(args.output).write_text("# `symdetect spin` on the Promela corpus (`results/sympan_corpus.py`)\n\n"

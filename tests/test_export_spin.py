@@ -649,16 +649,18 @@ def test_spin_states_reduce_by_the_group_sympan_keeps(tmp_path):
 
 
 @pytest.mark.parametrize("name,text,counts", [
-    ("hub", None, (639, 1258)),          # the senders' `k == 2 -> k = 0` merged
-    ("hubpair", None, (7548, 11322)),    # and the idle pair's options; the hub's generator dropped
-    ("h7", 7, (1122, 2224)),             # promela_gen.hubbed(7): the hub's atomic options merged too
+    # with -o1 -o2 (data flow off): 639/1,258, 7,548/11,322, 1,122/2,224
+    ("hub", None, (366, 712)),           # the senders' `k == 2 -> k = 0` merged
+    ("hubpair", None, (4272, 6408)),     # and the idle pair's options; the hub's generator dropped
+    ("h7", 7, (694, 1373)),              # promela_gen.hubbed(7): the hub's atomic options merged too
 ])
 def test_statement_merging_kept_and_counted(tmp_path, name, text, counts):
     """``symdetect spin`` keeps Spin's statement merging (our pcs paired with -o3's automata,
     the merged ones checked to be numbered alike): sympan stores what ``explore --spin-states
     --spin-merging`` counts (states inside a merged chain are not stored), pinned; pan's own
-    count too.  (-o1 -o2: Spin's data-flow and dead-variable optimisations, which our count
-    does not model, off; merging on.)"""
+    count too.  Spin's defaults (plain spin -a): its data-flow optimisation on too, modelled
+    (``export.spin.pan_dataflow``: the write-only ``got0``/``got1`` hidden, the dead ``k``
+    reset)."""
     import json
 
     from tests import promela_gen
@@ -666,9 +668,9 @@ def test_statement_merging_kept_and_counted(tmp_path, name, text, counts):
     source = {"hub": HUB, "hubpair": HUB_AND_PAIR}.get(name) or promela_gen.hubbed(text)
     model = _write(tmp_path, name, source)
     out = tmp_path / "out"
-    run = _cli("spin", str(model), "-o", str(out), "--spin-option=-o1", "--spin-option=-o2")
+    run = _cli("spin", str(model), "-o", str(out))
     assert run.returncode == 0, run.stderr
-    assert "Spin run as spin -o1 -o2 -a" in run.stdout, run.stdout
+    assert "Spin run as spin -a" in run.stdout, run.stdout
     reduced, _ = _pan(out, "sympan.c", "-DSAFETY", "-DNOREDUCE")
     plain, _ = _pan(out, "pan.c", "-DSAFETY", "-DNOREDUCE")
     cli = _cli("explore", str(model), "--reduce", "exact", "--spin-states", "--spin-merging", "--json")
@@ -678,6 +680,7 @@ def test_statement_merging_kept_and_counted(tmp_path, name, text, counts):
             int(data["spin states stored"].replace(",", "")))
     assert (reduced, plain) == ours == counts
     assert "passed over by pan's merged transitions" in data["spin merging"]
+    assert data["spin dataflow"].startswith("Spin's data-flow optimisation modelled")
 
 
 def test_merged_automaton_not_numbered_as_o3s_falls_back_to_o3(tmp_path, monkeypatch):

@@ -225,6 +225,57 @@ def passed_over(merged: PanAutomaton, plain: PanAutomaton) -> set[int]:
     return inside
 
 
+_CASE = re.compile(r"^\tcase (\d+): // STATE", re.M)
+_ANY_CASE = re.compile(r"^\tcase ", re.M)
+_DEAD = re.compile(r"/\* dead \d+: (\w+) \*/")
+
+
+def dead_resets(pan_m: str) -> dict[int, tuple[tuple[str, int], ...]]:
+    """pan's transition number (``pan -d``'s ``tr``, pan.m's ``case``) -> the local variables
+    its code resets, with their values, in order: Spin's data-flow optimisation (on unless
+    ``-o1`` or ``-o2``) writes ``/* dead N: x */`` and ``((Pk *)_this)->x = 0;`` where ``x``
+    is dead after the statement (not read before it is written again), so that states
+    differing only in a dead value are one.  ``PcMapError`` where a reset is not of that form."""
+    out: dict[int, tuple[tuple[str, int], ...]] = {}
+    starts = [m.start() for m in _ANY_CASE.finditer(pan_m)] + [len(pan_m)]
+    for m in _CASE.finditer(pan_m):
+        end = next(x for x in starts if x > m.start())
+        body = pan_m[m.start():end]
+        resets = []
+        for d in _DEAD.finditer(body):
+            name = d.group(1)
+            a = re.compile(r"\(\(P\d+ \*\)_this\)->" + name + r" = (-?\d+);").search(body, d.end())
+            if a is None:
+                raise PcMapError(f"pan's reset of the dead variable {name} (transition {m.group(1)}) is not "
+                                 "an assignment of a constant")
+            resets.append((name, int(a.group(1))))
+        if resets:
+            out[int(m.group(1))] = tuple(resets)
+    return out
+
+
+def hidden_globals(pan_h: str) -> tuple[str, ...]:
+    """The globals Spin's dead-variable elimination (on unless ``-o2``) keeps out of the state
+    vector (written, never read): pan.h's ``/* hidden variable: */`` declarations."""
+    return tuple(re.findall(r"/\* hidden variable: \*/\s*[\w ]+?\b(\w+)\s*(?:\[[^\]]*\])?\s*;", pan_h))
+
+
+def step_of(summand, process: ir.Process, pc: str) -> Optional[tuple[int, int, int]]:
+    """``(src, dst, line)`` of ``process``'s transition that ``summand`` takes (as
+    ``our_automaton`` reads it), or None where the summand is no such transition of it."""
+    tests = [v for v in (_pc_test(c, pc) for c in _conjuncts(summand.guard)) if v is not None]
+    value, other = _assigned(summand.program, pc)
+    if other or len(set(tests)) != 1 or value is None or tests[0] == 0:
+        return None
+    if process.name in summand.owners:
+        locs = summand.origin.locations
+        i = summand.owners.index(process.name)
+        line = locs[i].line if i < len(locs) else (locs[0].line if locs else 0)
+    else:
+        line = summand.origin.first().line
+    return tests[0], value, line
+
+
 def pan_dump(out_dir: str) -> str:
     """The output of ``pan -d`` (the automata pan runs) for the pan.c in ``out_dir``."""
     gcc = shutil.which("gcc")

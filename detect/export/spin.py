@@ -1129,6 +1129,172 @@ def _run_spin(model_path: str, defines: Sequence[str], out_dir: str, spin_option
         raise SpinExportError(f"spin -a failed: {lines[-1] if lines else 'exit %d' % run.returncode}")
 
 
+class SpinReading:
+    """Spin's output for one model, defines and options, read once per run
+    (``spin_reading``): ``text(name)`` a file Spin wrote (pan.c, pan.h, pan.m, pan.t),
+    ``automata()`` what ``pan -d`` prints, read by ``panmap.read_automata`` (pan.c compiled
+    once).  A cache entry, not a value: its directory lives until the process exits."""
+
+    def __init__(self, directory: str):
+        self.directory = directory
+        self._texts: dict[str, str] = {}
+        self._automata: Optional[dict] = None
+
+    def text(self, name: str) -> str:
+        if name not in self._texts:
+            path = os.path.join(self.directory, name)
+            self._texts[name] = ""
+            if os.path.exists(path):
+                with open(path) as f:
+                    self._texts[name] = f.read()
+        return self._texts[name]
+
+    def automata(self) -> dict:
+        if self._automata is None:
+            self._automata = _read_automata(self.directory)
+        return self._automata
+
+
+_READINGS: dict[tuple, SpinReading] = {}
+
+
+def spin_reading(model_path: str, defines: Sequence[str], spin_options: Sequence[str]) -> SpinReading:
+    """``spin [spin_options] -a`` on the model, in a directory of its own, run once per
+    process for the same file (path, size, modification time), defines and options: the
+    counts (``--spin-states --spin-merging``), sympan's group and the export each ask for
+    the same automata (``SpinExportError`` where Spin fails)."""
+    import atexit
+    import tempfile
+
+    st = os.stat(model_path)
+    key = (os.path.abspath(model_path), st.st_size, st.st_mtime_ns, tuple(defines), tuple(spin_options))
+    if key not in _READINGS:
+        directory = tempfile.mkdtemp(prefix="symdetect-spin-")
+        atexit.register(shutil.rmtree, directory, True)
+        _run_spin(model_path, defines, directory, spin_options)
+        _READINGS[key] = SpinReading(directory)
+    return _READINGS[key]
+
+
+#: Spin's options that turn its data-flow optimisation off (dead locals are then not reset);
+#: ``-o2`` also keeps write-only globals in the state vector
+NO_DATAFLOW = ("-o1", "-o2")
+
+
+def _reset_table(model: SequentialModel, proc, pan, resets: dict) -> tuple[str, dict]:
+    """``(pc, table)``: per step of ``proc`` (``(src, dst, line)``, as ``panmap.our_automaton``
+    reads it) the assignments of the resets pan makes after the statement paired with it
+    (``panmap.match``); ``PcMapError`` where that is not one set per step."""
+    from detect.export import panmap
+    from detect.ir import Assign, Const, Name
+
+    ours = panmap.our_automaton(model, proc)
+    phi = panmap.match(pan, ours)
+    table: dict[tuple[int, int, int], tuple] = {}
+    for e in pan.edges:
+        assigned = []
+        for name, value in resets.get(e.tr, ()):
+            var = [v.name for v in model.variables
+                   if v.owner == proc.name and v.name.split(".", 1)[-1] == name and v.size is None]
+            if len(var) != 1:
+                raise panmap.PcMapError(f"pan resets the dead variable {name} of {pan.proctype}, which our model has "
+                                        "no variable for (a constant)")
+            assigned.append(Assign(Name(var[0]), Const(value)))
+        if assigned and e.flags[:1] == "D":
+            raise panmap.PcMapError(f"pan resets a dead variable inside a d_step of {pan.proctype}")
+        paired = [step for step in ours.edges
+                  if (step[0], step[1]) == (phi.get(e.src), phi.get(e.dst)) and e.line in (None, step[2])]
+        if assigned and not paired:
+            raise panmap.PcMapError(f"pan's transition {e.src}->{e.dst} of {pan.proctype} resets a dead variable "
+                                    "and pairs with no step of ours")
+        for step in paired:
+            if table.setdefault(step, tuple(assigned)) != tuple(assigned):
+                raise panmap.PcMapError(f"pan's transitions {e.src}->{e.dst} of {pan.proctype} pair with one "
+                                        "step of ours and reset different variables")
+    return ours.pc, table
+
+
+@dataclass(frozen=True)
+class PanDataflow:
+    """``model`` as pan built with ``options`` runs it (``pan_dataflow``), the options the
+    export and counts use, and ``note``: one line saying what was modelled, or why Spin's
+    data-flow optimisation was turned off (``-o1 -o2`` added)."""
+
+    model: SequentialModel
+    options: tuple[str, ...]
+    note: str = ""
+
+
+def pan_dataflow(model_path: str, defines: Sequence[str], model: SequentialModel,
+                 spin_options: Sequence[str] = ()) -> PanDataflow:
+    """``model`` with what Spin's data-flow optimisations (on by default) do to pan's states:
+    each dead local pan resets after a statement (``panmap.dead_resets``) is reset to the
+    same value by our step paired with that statement (``panmap.match`` on ``-o3``'s
+    automata: pan resets alike with and without statement merging), and the write-only
+    globals pan keeps out of its vector (``panmap.hidden_globals``) are added to the
+    ``spin_hidden`` slots.  Counting this model's states is counting pan's; detecting on it
+    gives a group that maps reset variables alike (the resets are steps of the model), so
+    sympan's canonical form stays sound.  Where pan's resets cannot be paired with our steps
+    (an automaton that does not pair, a reset inside a d_step, a variable our front end
+    folded to a constant), the options get ``-o1 -o2`` (no resets, nothing hidden) and the
+    note says why.  Unchanged with ``-o1`` or ``-o2`` asked."""
+    from detect.export import panmap
+
+    options = tuple(spin_options)
+    if any(o in options for o in NO_DATAFLOW):
+        return PanDataflow(model, options)
+    try:
+        plain = spin_reading(model_path, defines, tuple(o for o in options if o != "-o3") + ("-o3",))
+        resets = panmap.dead_resets(plain.text("pan.m"))
+        hidden = [h for h in panmap.hidden_globals(plain.text("pan.h"))
+                  if any(v.name == h and v.owner is None for v in model.variables)]
+        if not resets and not hidden:
+            return PanDataflow(model, options)
+        automata = plain.automata() if resets else {}
+        lost = sorted(set(resets) - {e.tr for a in automata.values() for e in a.edges})
+        if lost:
+            raise panmap.PcMapError(f"pan's transition {lost[0]} resets a dead variable and is in no automaton of "
+                                    "pan -d's read")
+        tables: dict[str, tuple[str, dict]] = {}  # process name -> (pc, our (src, dst, line) -> assignments)
+        for proc in model.processes:
+            if proc.pid is None:
+                continue
+            pan = automata.get(":init:" if proc.family == "init" else proc.family)
+            if pan is not None and any(e.tr in resets for e in pan.edges):
+                tables[proc.name] = _reset_table(model, proc, pan, resets)
+        by_name = {p.name: p for p in model.processes}
+        summands = []
+        count = 0
+        for su in model.summands:
+            extra: list = []
+            for owner in su.owners:
+                if owner not in tables:
+                    continue
+                pc, table = tables[owner]
+                step = panmap.step_of(su, by_name[owner], pc)
+                extra += list(table.get(step, ())) if step is not None else []
+            count += bool(extra)
+            summands.append(replace(su, program=su.program + tuple(extra)) if extra else su)
+        notes = dict(model.annotations)
+        notes["spin_dataflow"] = options  # the options whose resets the model has (``export_verifier``)
+        if hidden:
+            notes["spin_hidden"] = tuple(notes.get("spin_hidden", ())) + tuple(hidden)
+        said = []
+        if count:
+            n = sum(len(r) for r in resets.values())
+            said.append(f"{n} dead-variable reset{'s' if n != 1 else ''} of pan's on {count} of our steps")
+        if hidden:
+            said.append(f"write-only globals kept out of pan's vector: {', '.join(hidden)}")
+        return PanDataflow(replace(model, summands=tuple(summands), annotations=tuple(notes.items())), options,
+                           "Spin's data-flow optimisation modelled: " + "; ".join(said))
+    except panmap.PcMapError as e:
+        return PanDataflow(model, options + NO_DATAFLOW,
+                           f"Spin's data-flow optimisation turned off (-o1 -o2): {e}")
+    except (OSError, subprocess.SubprocessError) as e:
+        return PanDataflow(model, options + NO_DATAFLOW,
+                           f"Spin's data-flow optimisation turned off (-o1 -o2): pan -d failed: {e}")
+
+
 @dataclass(frozen=True)
 class PanAutomata:
     """pan's automata for ``panmap``: ``paired`` (Spin run with ``-o3``, every statement a
@@ -1152,34 +1318,26 @@ def _read_automata(out_dir: str) -> dict:
     return panmap.read_automata(panmap.pan_dump(out_dir), pan_t, pan_c)
 
 
-def _pan_automata(model_path: str, defines: Sequence[str], out_dir: str,
-                  spin_options: Sequence[str]) -> PanAutomata:
-    """pan's automata: Spin run with ``-o3`` (in a directory of its own unless asked, so that
-    the pan.c in ``out_dir`` is the one asked for), and with the options asked (statement
-    merging on unless ``-o3``: Spin's default).  Merging keeps pan's state numbers and skips
-    some states (``panmap.same_numbering``), so our pcs are paired with ``-o3``'s automata and
-    the generators checked on both; where a merged automaton is not numbered as ``-o3``'s,
-    merging is turned off (``-o3``) and the note says why."""
-    import tempfile
-
+def _pan_automata(model_path: str, defines: Sequence[str], spin_options: Sequence[str]) -> PanAutomata:
+    """pan's automata: Spin run with ``-o3``, and with the options asked (statement merging
+    on unless ``-o3``: Spin's default), each once per run (``spin_reading``).  Merging keeps
+    pan's state numbers and skips some states (``panmap.same_numbering``), so our pcs are
+    paired with ``-o3``'s automata and the generators checked on both; where a merged
+    automaton is not numbered as ``-o3``'s, merging is turned off (``-o3``) and the note says
+    why."""
     from detect.export import panmap
 
     options = tuple(spin_options)
     try:
         if "-o3" in options:
-            _run_spin(model_path, defines, out_dir, options)
-            return PanAutomata(_read_automata(out_dir), None, options)
-        with tempfile.TemporaryDirectory(prefix="symdetect-o3-") as plain_dir:
-            _run_spin(model_path, defines, plain_dir, options + ("-o3",))
-            paired = _read_automata(plain_dir)
-        _run_spin(model_path, defines, out_dir, options)
-        run = _read_automata(out_dir)
+            return PanAutomata(spin_reading(model_path, defines, options).automata(), None, options)
+        paired = spin_reading(model_path, defines, options + ("-o3",)).automata()
+        run = spin_reading(model_path, defines, options).automata()
         why = next((f"{name}: {w}" for name, a in paired.items()
                     for w in [panmap.same_numbering(run[name], a) if name in run else "not in pan's merged automata"]
                     if w is not None), None)
         if why is None:
             return PanAutomata(paired, run, options)
-        _run_spin(model_path, defines, out_dir, options + ("-o3",))
         return PanAutomata(paired, None, options + ("-o3",),
                            f"statement merging turned off (-o3): {why}")
     except panmap.PcMapError as e:
@@ -1192,11 +1350,19 @@ def export_verifier(model_path: str, defines: Sequence[str], out_dir: str, model
     """``spin_symmetry`` and ``write_verifier`` in one: ``(symmetry, sympan.c's path, the
     options Spin was run with)``.  Where a generator renames a program counter, Spin is run
     first and pan's automata read (``_pan_automata``; ``SpinSymmetry.merging`` says whether
-    statement merging stayed on, and if not why)."""
+    statement merging stayed on, and if not why).
+
+    ``model`` and ``group`` must be pan's: where Spin's data-flow optimisation is on (no
+    ``-o1``/``-o2``) and changes pan's states but ``model`` has not its resets
+    (``pan_dataflow`` was not applied before detection), the group need not map reset
+    variables alike, so Spin is run with ``-o1 -o2`` (the options returned say so)."""
+    if not any(o in spin_options for o in NO_DATAFLOW) and model.annotation("spin_dataflow") is None:
+        if pan_dataflow(model_path, defines, model, spin_options).model is not model:
+            spin_options = tuple(spin_options) + NO_DATAFLOW
     try:
         sym = spin_symmetry(model, group, source_text, strategy)
     except PcRenamingNeeded:
-        automata = _pan_automata(model_path, defines, out_dir, spin_options)
+        automata = _pan_automata(model_path, defines, spin_options)
         spin_options = automata.options
         sym = spin_symmetry(model, group, source_text, strategy, pan=automata.paired, pan_run=automata.run)
         sym = replace(sym, merging=automata.note or ("on" if "-o3" not in spin_options else "off (-o3 asked)"))
@@ -1207,21 +1373,16 @@ def merged_pcs(model_path: str, defines: Sequence[str], model: SequentialModel,
                spin_options: Sequence[str] = ()) -> dict[str, frozenset[int]]:
     """Per program counter of ``model`` (a process's ``.pc``), our values at which pan with
     statement merging (Spin's default, ``spin_options`` less ``-o3``) never is: the states its
-    merged transitions pass over (``SpinExportError`` where pan also enters one otherwise).  Spin is run with and without ``-o3`` in directories of
-    their own; every process's automaton is paired with ``-o3``'s (``panmap.match``) and each
+    merged transitions pass over (``SpinExportError`` where pan also enters one otherwise).  Spin
+    is run with and without ``-o3`` (``spin_reading``: once per run); every process's automaton is paired with ``-o3``'s (``panmap.match``) and each
     merged automaton checked to be numbered as ``-o3``'s (``panmap.same_numbering``);
     ``SpinExportError`` where either fails (the count cannot say which states merging skips)."""
-    import tempfile
-
     from detect.export import panmap
 
     options = tuple(o for o in spin_options if o != "-o3")
     try:
-        with tempfile.TemporaryDirectory(prefix="symdetect-merging-") as work:
-            plain_dir, merged_dir = os.path.join(work, "o3"), os.path.join(work, "merged")
-            _run_spin(model_path, defines, plain_dir, options + ("-o3",))
-            _run_spin(model_path, defines, merged_dir, options)
-            plain, merged = _read_automata(plain_dir), _read_automata(merged_dir)
+        plain = spin_reading(model_path, defines, options + ("-o3",)).automata()
+        merged = spin_reading(model_path, defines, options).automata()
         out: dict[str, frozenset[int]] = {}
         for proc in model.processes:
             if proc.pid is None:
@@ -1271,15 +1432,12 @@ def sympan_group(model_path: str, defines: Sequence[str], model: SequentialModel
     """The group sympan reduces by (``explore --spin-states`` counts its orbits, so that its
     count is sympan's "states, stored"): Spin is run, in a directory of its own, only where a
     generator renames program counters."""
-    import tempfile
-
     try:
         try:
             return SympanGroup(_acting(model, group, source_text, None).group)
         except PcRenamingNeeded:
-            with tempfile.TemporaryDirectory(prefix="symdetect-panmap-") as work:
-                automata = _pan_automata(model_path, defines, work, spin_options)
-                acting = _acting(model, group, source_text, automata.paired, automata.run)
+            automata = _pan_automata(model_path, defines, spin_options)
+            acting = _acting(model, group, source_text, automata.paired, automata.run)
             return SympanGroup(acting.group, acting.dropped)
     except SpinExportError as e:
         return SympanGroup(group, (), f"the detected group (sympan's could not be settled: {e})")
