@@ -112,7 +112,8 @@ def test_block_lines_keep_their_numbers():
 
 
 @needs_spin
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] if s >= 30 else []) for s in range(50)])
+# 15 seeds by default (30 until the CI time budget, results/test_time.md), all 50 with -m slow
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] if s >= 15 else []) for s in range(50)])
 def test_random_pairs_agree_with_pan(seed):
     """Random (model, formula) pairs: our verdict is pan -a's (see results/ltl_differential.md
     for the large run)."""
