@@ -173,7 +173,7 @@ def test_shared_translations_are_the_long_way_s(make, monkeypatch):
 @pytest.mark.slow
 @pytest.mark.parametrize("make", ["dynamic", "spawning", "model"])
 def test_more_shared_translations_are_the_long_way(make, monkeypatch):
-    _shared_is_long_way(make, range(6, 30), monkeypatch)
+    _shared_is_long_way(make, range(6, 12), monkeypatch)
 
 
 def _shared_is_long_way(make, seeds, monkeypatch):
