@@ -167,13 +167,23 @@ def _shared_and_long(model, monkeypatch):
 def test_shared_translations_are_the_long_way_s(make, monkeypatch):
     """Random Promela with several instances of a proctype (run at run time, given channels,
     in atomic sequences): the same CSP either way, and some translations were replayed."""
+    _shared_is_long_way(make, range(6), monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("make", ["dynamic", "spawning", "model"])
+def test_more_shared_translations_are_the_long_way(make, monkeypatch):
+    _shared_is_long_way(make, range(6, 12), monkeypatch)
+
+
+def _shared_is_long_way(make, seeds, monkeypatch):
     from detect.errors import InputError
     from detect.transform.narrowing import narrow
     from frontends.promela import parse_text
     from tests import promela_gen
 
     kinds = set()
-    for seed in range(12):
+    for seed in seeds:
         try:
             model = narrow(parse_text(getattr(promela_gen, make)(seed), "m.pml"))
         except InputError:

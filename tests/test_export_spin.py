@@ -9,10 +9,14 @@ processes), several proctypes with channel identities, a group that is not a sym
 (a ring's rotations), structures, and the sorting fast path."""
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -121,7 +125,91 @@ init {
 BOARD = ROOT / "models" / "board_rows.pml"
 
 
+# ---------------------------------------------------------------------------- a per-run store
+# Several tests export the same model with the same options (peterson_pid five times, BROKEN
+# six) and build the same sources with the same flags: each export and each build is made
+# once per test run and copied after, keyed by the content of every input (the model's text
+# and options; pan's sources and gcc's flags).  The store lives under the run's own pytest
+# temporary directory (shared by its xdist workers), so nothing outlives the run.
+
+_STORE: list[Path] = []
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _store(tmp_path_factory):
+    base = tmp_path_factory.getbasetemp()
+    # under xdist each worker's basetemp is popen-gwN inside the run's own directory
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    _STORE.append(root / "export-spin-store")
+    _STORE[-1].mkdir(exist_ok=True)
+    yield
+    _STORE.pop()
+
+
+def _key(*parts) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else str(part).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _publish(entry: Path, fill) -> None:
+    """Make ``entry`` by ``fill(tmp)`` into a fresh directory renamed into place (another
+    worker may have made it meanwhile: then its copy stays)."""
+    tmp = Path(tempfile.mkdtemp(dir=entry.parent, prefix=".new-"))
+    fill(tmp)
+    try:
+        os.rename(tmp, entry)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _export(args: tuple[str, ...], cwd: Path) -> subprocess.CompletedProcess | None:
+    """``symdetect spin MODEL -o OUT ...`` from the store, or ``None`` (then run it): OUT gets
+    the stored export's files and the output names OUT where the stored one named its own."""
+    if not _STORE or len(args) < 4 or args[0] != "spin" or "-o" not in args:
+        return None
+    model, out = Path(cwd, args[1]), Path(cwd, args[args.index("-o") + 1])
+    if not model.is_file() or out.exists():
+        return None
+    rest = tuple("OUT" if i == args.index("-o") + 1 else a for i, a in enumerate(args) if i > 1)
+    entry = _STORE[-1] / ("spin-" + _key(model.name, model.read_bytes(), *rest))
+    if not entry.exists():
+        run = subprocess.run([sys.executable, "-m", "detect.cli", *args], cwd=cwd, capture_output=True,
+                             text=True, timeout=300)
+        if run.returncode == 0 and out.is_dir():
+            def fill(tmp: Path) -> None:
+                shutil.copytree(out, tmp / "files")
+                (tmp / "run.json").write_text(json.dumps([str(out), run.stdout, run.stderr]))
+            _publish(entry, fill)
+        return run
+    made, stdout, stderr = json.loads((entry / "run.json").read_text())
+    shutil.copytree(entry / "files", out)
+    return subprocess.CompletedProcess(args, 0, stdout.replace(made, str(out)), stderr.replace(made, str(out)))
+
+
+def _gcc(out_dir: Path, flags: tuple[str, ...], exe: Path, source: str) -> None:
+    """``gcc flags -o exe source`` in ``out_dir`` (check=True), or a copy of the same build:
+    the key is the flags and every pan source in ``out_dir`` (pan.[bchmpt], sympan.c)."""
+    cmd = ["gcc", *flags, "-o", str(exe), source]
+    sources = sorted(f for f in out_dir.iterdir() if f.is_file() and (f.name == "sympan.c" or (
+        f.name.startswith("pan.") and f.suffix in (".b", ".c", ".h", ".m", ".p", ".t"))))
+    if not _STORE or not sources:
+        subprocess.run(cmd, cwd=out_dir, check=True, capture_output=True, timeout=300)
+        return
+    entry = _STORE[-1] / ("gcc-" + _key(source, *flags, *(p for f in sources for p in (f.name, f.read_bytes()))))
+    if not entry.exists():
+        subprocess.run(cmd, cwd=out_dir, check=True, capture_output=True, timeout=300)
+        _publish(entry, lambda tmp: shutil.copy2(exe, tmp / "exe"))
+        return
+    shutil.copy2(entry / "exe", exe)
+
+
 def _cli(*args, cwd=ROOT):
+    stored = _export(args, Path(cwd))
+    if stored is not None:
+        return stored
     return subprocess.run([sys.executable, "-m", "detect.cli", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=300)
 
@@ -131,8 +219,7 @@ def _pan(out_dir: Path, source: str, *flags: str, every_error: bool = True) -> t
     ``every_error`` pan goes on past errors (-c0), else it stops at the first and writes
     its trail."""
     exe = out_dir / (Path(source).stem + "_" + "_".join(f.strip("-") for f in flags))
-    subprocess.run(["gcc", "-O0", *flags, "-o", str(exe), source], cwd=out_dir, check=True,
-                   capture_output=True, timeout=300)
+    _gcc(out_dir, ("-O0", *flags), exe, source)
     # -c0: every error counted and the search goes on, so that the counts are complete
     run = subprocess.run([str(exe), "-m100000", *(("-c0",) if every_error else ())], cwd=out_dir,
                          capture_output=True, text=True, timeout=300)
@@ -147,8 +234,7 @@ def _pan(out_dir: Path, source: str, *flags: str, every_error: bool = True) -> t
 def _run_built(out_dir: Path, source: str, *flags: str) -> str:
     """pan's output of ``source`` built with ``flags`` (run with -c0)."""
     exe = out_dir / ("raw_" + Path(source).stem + "_" + "_".join(f.strip("-") for f in flags))
-    subprocess.run(["gcc", "-O0", *flags, "-o", str(exe), source], cwd=out_dir, check=True,
-                   capture_output=True, timeout=300)
+    _gcc(out_dir, ("-O0", *flags), exe, source)
     return subprocess.run([str(exe), "-m100000", "-c0"], cwd=out_dir, capture_output=True, text=True,
                           timeout=300).stdout
 
@@ -327,8 +413,7 @@ def _pan_a(out_dir: Path, source: str, *flags: str, claim: str = "", trail: bool
     """(states stored, errors) of ``source`` built with ``flags`` and run with ``-a`` (claim
     ``-N claim``): acceptance cycles, no fairness."""
     exe = out_dir / (Path(source).stem + "_a_" + "_".join(f.strip("-") for f in flags))
-    subprocess.run(["gcc", "-O0", "-w", *flags, "-o", str(exe), source], cwd=out_dir, check=True,
-                   capture_output=True, timeout=300)
+    _gcc(out_dir, ("-O0", "-w", *flags), exe, source)
     run = subprocess.run([str(exe), "-m100000", "-a", *([f"-N{claim}"] if claim else []), *(() if trail else ("-c0",))],
                          cwd=out_dir, capture_output=True, text=True, timeout=300)
     stored = int(re.search(r"(\d+) states, stored", run.stdout).group(1))

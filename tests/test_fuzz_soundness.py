@@ -228,9 +228,10 @@ def is_sound(outcome: str) -> bool:
     return outcome.startswith("sound")
 
 
-DEFAULT_SEEDS = {"promela": range(4), "promela-dynamic": range(4), "murphi": range(3), "csp": range(8),
+# promela seed 3 (11 CPU s, two thirds of the language's default time) runs with -m slow
+DEFAULT_SEEDS = {"promela": range(3), "promela-dynamic": range(4), "murphi": range(3), "csp": range(8),
                  "dve": range(8)}
-SLOW_SEEDS = {"promela": range(100, 160), "promela-dynamic": range(100, 130), "murphi": range(100, 140),
+SLOW_SEEDS = {"promela": [3, *range(100, 160)], "promela-dynamic": range(100, 130), "murphi": range(100, 140),
               "csp": range(100, 300), "dve": range(100, 300)}
 
 

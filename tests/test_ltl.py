@@ -112,7 +112,10 @@ def test_block_lines_keep_their_numbers():
 
 
 @needs_spin
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] if s >= 30 else []) for s in range(50)])
+# seeds 0..14 but 4 (7 CPU s, a third of the others' time) by default (0..29 until the CI time
+# budget, results/test_time.md), all 50 with -m slow
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=[pytest.mark.slow] if s >= 15 or s == 4 else [])
+                                  for s in range(50)])
 def test_random_pairs_agree_with_pan(seed):
     """Random (model, formula) pairs: our verdict is pan -a's (see results/ltl_differential.md
     for the large run)."""
