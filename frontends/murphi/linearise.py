@@ -248,6 +248,7 @@ class ContextSym:
 
 CALLS = "$calls"
 RETURN = "$return"
+RESULT = "$result"  # the Access a record-returning function's ``Return e`` copies into
 
 Symbol = Union[ConstSym, TypeSym, VarSym, LocalSym, RoutineSym, AliasSym, ValueSym, FnLocal, ContextSym]
 Scope = Mapping[str, Symbol]
@@ -941,10 +942,14 @@ class _Translator:
         if isinstance(s, ReturnStmt):
             if RETURN not in scope:
                 raise self.error("'Return' outside a procedure or function", s)
-            if s.value is not None:
-                raise self.error("'Return' takes no value here (only in a function)", s.value)
             flag = _return_flag(scope)
-            return [ir.Assign(ir.Name(flag), ir.Const(1))] if flag else []
+            out = []
+            if s.value is not None:
+                target = scope.get(RESULT)
+                if not isinstance(target, ContextSym) or target.value is None:
+                    raise self.error("'Return' takes no value here (only in a function)", s.value)
+                out = self._copy_into(target.value, s.value, s, scope)
+            return out + ([ir.Assign(ir.Name(flag), ir.Const(1))] if flag else [])
         if isinstance(s, AliasStmt):
             out = []
             inner = dict(scope)
@@ -1319,17 +1324,35 @@ class _Translator:
             return AliasSym(self.freeze(a, scope, arg, out, routine))
         return AliasSym(a)
 
-    def call_procedure(self, s: Call, scope: Scope) -> list[ir.Stmt]:
-        """Inline procedure call ``s``: arguments bound in order, locals undefined, body."""
-        decl = self.routine(s, scope, "procedure")
+    def call_procedure(self, s: Call, scope: Scope, result: Optional[Access] = None) -> list[ir.Stmt]:
+        """Inline procedure call ``s``: arguments bound in order, locals undefined, body.
+        With ``result``, ``s`` calls a function returning an array or record (CMurphi's
+        ``msg := Request(...)``): inlined as a procedure whose ``Return e`` copies ``e`` into
+        ``result``.  A value parameter of array or record type is a local copy of its
+        argument (CMurphi passes it by value), made before the body runs."""
+        decl = self.routine(s, scope, "procedure" if result is None else "function")
+        if result is not None:
+            rtype = self.resolve_type(decl.result, dict(self.globals))
+            if rtype != result.type:
+                raise self.error(f"function {decl.name!r} returns another type than {result.text}'s", s)
+        live = set(self.live_aggregates)
         inner: dict[str, Symbol] = dict(self.globals)
         inner[CALLS] = ContextSym(_calls(scope) + (decl.name,))
+        inner[RESULT] = ContextSym(result)
         out: list[ir.Stmt] = []
         assigned = _assigned_names(decl.body)
         stable = _stable_names(scope)
         for f, arg in zip(decl.formals, s.args):
             if f.by_reference:
                 inner[f.name] = self.reference(f, arg, scope, out, decl.name)
+                continue
+            ftype = self.formal_type(f)
+            if not isinstance(ftype, Simple) and self.aggregates is not None:
+                copy = self.local_aggregate(f.name, ftype, self.temp_names)
+                inner[f.name] = copy
+                out += self.take_aggregate_inits()
+                if not _is_undefined_keyword(arg, scope):
+                    out += self._copy_into(Access(copy, ftype, (), (), f.name), arg, arg, scope)
                 continue
             if _is_undefined_keyword(arg, scope):
                 ftype = self.formal_type(f)
@@ -1375,7 +1398,6 @@ class _Translator:
             local_vars.append(sym)
             return sym
 
-        live = set(self.live_aggregates)
         body_scope = self.local_scope(decl.decls, inner, self.temp_names, variable)
         out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
         out += self.take_aggregate_inits()
@@ -1511,11 +1533,17 @@ class _Translator:
         return ref, ir.Binary("==", ref, ir.Const(leaf.type.undefined)), leaf.type, defined
 
     def _copy(self, target: Access, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
+        return self._copy_into(target, s.value, s, scope)
+
+    def _copy_into(self, target: Access, value, s, scope: Scope) -> list[ir.Stmt]:
         """``a := b`` for arrays and records of the same type: element by element, undefined
-        elements included (a copy reads no value)."""
-        source = self.access(s.value, scope) if isinstance(s.value, Designator) else None
+        elements included (a copy reads no value); ``a := F(...)`` for a function ``F``
+        returning that type runs ``F`` inlined with its ``Return e`` copying ``e`` into ``a``."""
+        if isinstance(value, Call) and isinstance(_lookup(scope, value.name), RoutineSym):
+            return self.call_procedure(value, scope, result=target)
+        source = self.access(value, scope) if isinstance(value, Designator) else None
         if not isinstance(source, Access) or source.type != target.type:
-            raise self.error(f"{target.text} is an array or record; expected a variable of the same type", s.value)
+            raise self.error(f"{target.text} is an array or record; expected a variable of the same type", value)
         out: list[ir.Stmt] = []
         copies = list(zip(self.leaf_targets(target), self.leaf_targets(source)))
         for (tleaf, tref, tdef), (sleaf, sref, sdef) in copies:
