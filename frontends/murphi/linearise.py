@@ -905,6 +905,20 @@ class _Translator:
                 break
         return out
 
+    def _return(self, s: ReturnStmt, scope: Scope) -> list[ir.Stmt]:
+        """``Return`` in an inlined procedure: sets its flag; ``Return e`` in a function
+        returning a record (``RESULT``) first copies ``e`` into the call's target."""
+        if RETURN not in scope:
+            raise self.error("'Return' outside a procedure or function", s)
+        flag = _return_flag(scope)
+        out = []
+        if s.value is not None:
+            target = scope.get(RESULT)
+            if not isinstance(target, ContextSym) or target.value is None:
+                raise self.error("'Return' takes no value here (only in a function)", s.value)
+            out = self._copy_into(target.value, s.value, s, scope)
+        return out + ([ir.Assign(ir.Name(flag), ir.Const(1))] if flag else [])
+
     def _check(self, defined: ir.Expr, node) -> list[ir.Stmt]:
         if defined == ir.TRUE:
             return []
@@ -940,16 +954,7 @@ class _Translator:
         if isinstance(s, Call):
             return self.call_procedure(s, scope)
         if isinstance(s, ReturnStmt):
-            if RETURN not in scope:
-                raise self.error("'Return' outside a procedure or function", s)
-            flag = _return_flag(scope)
-            out = []
-            if s.value is not None:
-                target = scope.get(RESULT)
-                if not isinstance(target, ContextSym) or target.value is None:
-                    raise self.error("'Return' takes no value here (only in a function)", s.value)
-                out = self._copy_into(target.value, s.value, s, scope)
-            return out + ([ir.Assign(ir.Name(flag), ir.Const(1))] if flag else [])
+            return self._return(s, scope)
         if isinstance(s, AliasStmt):
             out = []
             inner = dict(scope)
