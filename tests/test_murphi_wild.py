@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from detect.errors import InputError
 from tests import cmurphi
 from tests.test_murphi_regressions import _counts
 
@@ -46,8 +47,35 @@ rule "bump" true ==> begin Bump(r); r.a := s.a; end;
 invariant "b stays undefined" IsUndefined(r.b) & IsUndefined(s.b);
 """
 
+#: gcd_2.m's ``Function compare(ar_1, ar_2: cmp_type): Boolean`` -- records passed by value
+#: to a function, read in a ``For i := 0 To ar_1.length - 1`` with a computed bound:
+#: CMurphi 5.4 -nosym 3,008 states, no error.
+FUNCTION_RECORDS = """
+type R : record len : 0..3; a : array [0..3] of 0..1; end;
+var x : R; y : R; k : 0..3;
+function Same(p, q : R) : boolean;
+begin
+  if p.len != q.len then return false; end;
+  for i := 0 to p.len - 1 do
+    if p.a[i] != q.a[i] then return false; end;
+  end;
+  return true;
+end;
+startstate
+  x.len := 0; y.len := 0; k := 0;
+  for i : 0..3 do x.a[i] := 0; y.a[i] := 0; end;
+end;
+ruleset v : 0..1 do
+rule "grow x" x.len < 3 ==> begin x.a[x.len] := v; x.len := x.len + 1; end;
+rule "grow y" y.len < 3 & Same(x, y) = false ==> begin y.a[y.len] := v; y.len := y.len + 1; end;
+end;
+rule "count" Same(x, y) & k < 3 ==> begin k := k + 1; end;
+rule "reset" x.len = 3 ==> begin x.len := 0; y.len := 0; end;
+invariant "k" k <= 3;
+"""
 
-@pytest.mark.parametrize("text, states", [(RECORD_FUNCTION, 13), (BY_VALUE, 5)])
+
+@pytest.mark.parametrize("text, states", [(RECORD_FUNCTION, 13), (BY_VALUE, 5), (FUNCTION_RECORDS, 3008)])
 def test_record_functions_and_record_value_parameters_have_cmurphis_counts(text, states):
     got, _, violated = _counts(text)
     assert (got, violated) == (states, False)
@@ -61,9 +89,15 @@ def cmurphi_home() -> Path:
     return cmurphi.build()
 
 
-@pytest.mark.parametrize("text", [RECORD_FUNCTION, BY_VALUE])
+@pytest.mark.parametrize("text", [RECORD_FUNCTION, BY_VALUE, FUNCTION_RECORDS])
 def test_record_functions_and_record_value_parameters_against_cmurphi(text, cmurphi_home, tmp_path):
     path = tmp_path / "m.m"
     path.write_text(text)
     c = cmurphi.compare(cmurphi_home, path, tmp_path / "cm")
     assert c.compared and c.disagreement is None, c.disagreement
+
+
+def test_a_function_assigning_its_record_value_parameter_is_refused_as_mu_does():
+    text = FUNCTION_RECORDS.replace("begin\n  if p.len", "begin\n  p.len := 0;\n  if p.len")
+    with pytest.raises(InputError, match="value parameter 'p' is assigned"):
+        _counts(text)

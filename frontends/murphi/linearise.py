@@ -1430,9 +1430,18 @@ class _Translator:
         base: dict[str, Symbol] = dict(self.globals)
         base[CALLS] = ContextSym(_calls(scope) + (decl.name,))
         entry_ok: ir.Expr = ir.TRUE
+        assigned = _assigned_names(decl.body)
         for f, arg in zip(decl.formals, e.args):
             if f.by_reference:
                 # The function writes no state, so the reference can stay symbolic.
+                base[f.name] = self.reference(f, arg, scope, [], decl.name)
+                continue
+            if not isinstance(self.formal_type(f), Simple) and isinstance(arg, Designator):
+                # A record or array passed by value (gcd_2.m's ``compare(ar_1, ar_2:
+                # cmp_type)``): the function writes no state and ``mu`` refuses writes to a
+                # value parameter, so the argument itself, read in place, is the copy.
+                if f.name in assigned:
+                    raise self.error(f"value parameter {f.name!r} is assigned (CMurphi refuses that too)", f)
                 base[f.name] = self.reference(f, arg, scope, [], decl.name)
                 continue
             ftype, v = self.value_argument(f, arg, scope)
@@ -1803,6 +1812,33 @@ class _FunctionRun:
         self.fail(active, neg(sdefined))
         return Value(sref, stype.lo, stype.hi, neg(undefined))
 
+    def computed_for(self, s: ForStmt, active: ir.Expr, scope: Scope, pc: ir.Expr) -> None:
+        """``For i := lo To hi`` with a computed bound (gcd_2.m's ``For i := 0 To
+        ar_1.length - 1``), as ``_Translator.computed_for``: the bounds read once on entry,
+        the body unrolled over every value their types allow, each copy under ``lo <= i <= hi``."""
+        tr, q = self.tr, s.quantifiers[0]
+        view = self.view(scope)
+        lo, hi = (tr.expr(e, view) for e in (q.lo, q.hi))
+        for v, e in ((lo, q.lo), (hi, q.hi)):
+            if v.lo is None or v.hi is None:
+                raise tr.error("expected a constant expression or a value of a bounded type", e)
+            self.fail(active, neg(v.defined))
+        step = 1 if q.step is None else tr.const(q.step, scope)
+        if step not in (1, -1):
+            raise tr.error("a For loop with a computed bound in a function needs step 1 or -1", q)
+        values = range(lo.lo, hi.hi + 1) if step > 0 else range(lo.hi, hi.lo - 1, -1)
+        if len(values) > MAX_ELEMENTS:
+            raise tr.error(f"more than {MAX_ELEMENTS} iterations", q)
+        tr.unroll(len(values), q)
+        op = "<=" if step > 0 else ">="
+        body = s.body if len(s.quantifiers) == 1 else (ForStmt(s.quantifiers[1:], s.body, s.pos),)
+        for k in values:
+            guard = fold(conj(ir.Binary(op, lo.expr, ir.Const(k)), ir.Binary(op, ir.Const(k), hi.expr)))
+            inner = dict(scope)
+            inner[q.name] = ConstSym(k, None)
+            if guard != ir.FALSE:
+                self.block(body, conj(pc, guard), inner)
+
     def block(self, stmts, pc: ir.Expr, scope: Scope) -> None:
         for s in stmts:
             active = conj(pc, neg(self.returned)) if self.returned != ir.FALSE else pc
@@ -1847,6 +1883,8 @@ class _FunctionRun:
                     self.block(body, taken, scope)
             if chain != ir.FALSE:
                 self.block(s.else_, conj(pc, chain), scope)
+        elif isinstance(s, ForStmt) and s.quantifiers and tr.computed_range(s.quantifiers[0], self.view(scope)):
+            self.computed_for(s, active, scope, pc)
         elif isinstance(s, ForStmt):
             for inner in tr.quantified_scopes(s.quantifiers, scope):
                 self.block(s.body, pc, inner)
