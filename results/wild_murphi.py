@@ -51,6 +51,17 @@ SOURCES = {
         "daaf82495d09022f"),
     "idx37274935797__msi_protogen_like.m": (
         "index id 37274935797", "(a ProtoGen-generated MSI directory protocol)", "", "d6bea466c0d79e2b"),
+    "BelleChou_Cmurphi__gcd_2.m": (
+        "BelleChou/Cmurphi", "cmurphi5.4.9/src/gcd_2.m", "d0a441ada0575ea5dda6d15943f67397d10e78c8",
+        "f9a53465e1d5b30a"),
+    "BelleChou_Cmurphi__mutualEx.m": (
+        "BelleChou/Cmurphi", "mutualEx.m", "7de067a1a1999fc39b1b9a23061b207eaa833d6a", "620065e6e7135858"),
+    "murphi2chisel__src_benchmark_german-sym.m": (
+        "murphi2chisel/murphi2chisel", "src/benchmark/german-sym.m", "2c6f30c2b500b6435f0175b8ad5966eccf22ae0a",
+        "dfaada2de90018b6"),
+    "yikun-19_Murphi_LS__test_btor2murphi_case_memory11_t.m": (
+        "yikun-19/Murphi_LS", "test/btor2murphi_case/memory11_t.m", "3e162f1f95bb5a22f5b4dcdd4815bdfd101c3fc0",
+        "d9831b019fec5c81"),
     "idx47331811600__loop_assert.m": (
         "index id 47331811600", "(a loop-to-rules verification exercise)", "", "eda5b04876a929a4"),
 }

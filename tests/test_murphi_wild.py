@@ -74,8 +74,94 @@ rule "reset" x.len = 3 ==> begin x.len := 0; y.len := 0; end;
 invariant "k" k <= 3;
 """
 
+#: EECS570's and ProtoGen's receive rule, ``Choose midx : Net Do Alias msg : Net[midx] Do
+#: Rule "recv" <reads msg>``: CMurphi binds the alias only at places holding a message, so an
+#: empty network is no error (CMurphi 5.4 -nosym 28 states, no error; we reported an
+#: undefined read in every state with an empty place).
+CHOOSE_ALIAS = """
+type M : record k : 0..2; end;
+var ms : multiset [2] of M; c : 0..3;
+startstate undefine ms; c := 0; end;
+rule "send" c < 3 & MultiSetCount(i:ms, true) < 2 ==> var m : M; begin m.k := c % 3; MultiSetAdd(m, ms); c := c + 1; end;
+choose midx : ms do
+    alias msg : ms[midx] do
+      rule "recv" !isundefined(msg.k) ==> begin MultiSetRemove(midx, ms); end;
+    endalias;
+endchoose;
+rule "reset" c = 3 ==> begin c := 0; end;
+"""
 
-@pytest.mark.parametrize("text, states", [(RECORD_FUNCTION, 13), (BY_VALUE, 5), (FUNCTION_RECORDS, 3008)])
+#: The same rule with a condition that does not read the chosen place: CMurphi binds the alias
+#: before it tests the place ("Internal Error: 0 not in index range of ms" at the start state).
+CHOOSE_ALIAS_UNREAD = """
+type M : record k : 0..2; end;
+var ms : multiset [2] of M; c : 0..3;
+startstate undefine ms; c := 0; end;
+rule "send" c < 3 & MultiSetCount(i:ms, true) < 2 ==> var m : M; begin m.k := c % 3; MultiSetAdd(m, ms); c := c + 1; end;
+choose midx : ms do
+    alias msg : ms[midx] do
+      rule "recv" c != c ==> begin MultiSetRemove(midx, ms); end;
+    endalias;
+endchoose;
+rule "reset" c = 3 ==> begin c := 0; end;
+"""
+
+#: ProtoGen's ``if Func_cache(msg, n) then Pop(n)``: a Boolean function that changes state
+#: (through an alias, a procedure call and a global), called where the statement always
+#: evaluates it: CMurphi 5.4 -nosym 55 states, no error.
+IMPURE_FUNCTION = """
+type M : record k : 0..2; end;
+var q : array [0..1] of M; cnt : 0..3; got : 0..2;
+procedure Bump();
+begin
+  if cnt < 3 then cnt := cnt + 1; end;
+end;
+function Take(m : M; i : 0..1) : boolean;
+begin
+  alias e : q[i] do
+  switch m.k
+    case 0: return false;
+    case 1: e.k := 2; Bump();
+    else got := m.k; e.k := 0;
+  endswitch;
+  endalias;
+  return true;
+end;
+startstate q[0].k := 1; q[1].k := 0; cnt := 0; got := 0; end;
+ruleset i : 0..1 do
+  rule "take" q[i].k != 0 ==> begin
+    if Take(q[i], i) then q[1 - i].k := (q[1 - i].k + 1) % 3; endif;
+  end;
+  rule "plain" q[i].k = 0 ==> begin q[i].k := 1; end;
+end;
+rule "reset" cnt = 3 ==> begin cnt := 0; end;
+invariant "got" got != 1;
+"""
+
+#: btor2murphi's shapes: a function with a ``While`` (``binary2int_1``) called where the
+#: statement always evaluates it, and ``a := c ? b : d`` of arrays: CMurphi 5.4 -nosym 16 states.
+WHILE_FUNCTION = """
+type B : array [0..1] of boolean; C : 0..2;
+var a : B; b : B; n : C;
+function Count(x : B) : C;
+var k : C; i : C;
+begin
+  k := 0; i := 0;
+  while i < 2 do if x[i] then k := k + 1; end; i := i + 1; end;
+  return k;
+end;
+startstate for i : 0..1 do a[i] := false; b[i] := true; end; n := 0; end;
+ruleset j : 0..1 do
+  rule "flip" true ==> begin a[j] := !a[j]; end;
+end;
+rule "pick" true ==> begin b := (Count(a) = 1) ? a : b; n := Count(b); end;
+invariant "n" n <= 2;
+"""
+
+
+@pytest.mark.parametrize("text, states", [(RECORD_FUNCTION, 13), (BY_VALUE, 5), (FUNCTION_RECORDS, 3008),
+                                          (CHOOSE_ALIAS, 28), (IMPURE_FUNCTION, 55),
+                                          (WHILE_FUNCTION, 16)])
 def test_record_functions_and_record_value_parameters_have_cmurphis_counts(text, states):
     got, _, violated = _counts(text)
     assert (got, violated) == (states, False)
@@ -89,7 +175,8 @@ def cmurphi_home() -> Path:
     return cmurphi.build()
 
 
-@pytest.mark.parametrize("text", [RECORD_FUNCTION, BY_VALUE, FUNCTION_RECORDS])
+@pytest.mark.parametrize("text", [RECORD_FUNCTION, BY_VALUE, FUNCTION_RECORDS, CHOOSE_ALIAS, CHOOSE_ALIAS_UNREAD,
+                                  IMPURE_FUNCTION, WHILE_FUNCTION])
 def test_record_functions_and_record_value_parameters_against_cmurphi(text, cmurphi_home, tmp_path):
     path = tmp_path / "m.m"
     path.write_text(text)
@@ -100,4 +187,14 @@ def test_record_functions_and_record_value_parameters_against_cmurphi(text, cmur
 def test_a_function_assigning_its_record_value_parameter_is_refused_as_mu_does():
     text = FUNCTION_RECORDS.replace("begin\n  if p.len", "begin\n  p.len := 0;\n  if p.len")
     with pytest.raises(InputError, match="value parameter 'p' is assigned"):
+        _counts(text)
+
+
+def test_an_alias_of_a_chosen_place_the_condition_does_not_read_is_bound_first():
+    assert _counts(CHOOSE_ALIAS_UNREAD)[2]
+
+
+def test_a_function_that_changes_state_under_a_short_circuit_stays_refused():
+    text = IMPURE_FUNCTION.replace("if Take(q[i], i) then", "if cnt < 2 & Take(q[i], i) then")
+    with pytest.raises(InputError, match="functions with side effects are not supported"):
         _counts(text)

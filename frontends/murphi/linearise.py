@@ -349,6 +349,8 @@ class _Translator:
     share_aggregates: bool = False
     #: the shared aggregates in scope where the translation is (see ``local_aggregate``)
     live_aggregates: set = field(default_factory=set)
+    #: function name -> whether it may change state (``impure``)
+    impure_functions: dict = field(default_factory=dict)
     #: translating a rule: the temporary a failed ``Assume`` sets (``None``: not in a rule),
     #: and whether the rule has one (see ``_discarding``)
     assume_flag: Optional[str] = None
@@ -916,8 +918,90 @@ class _Translator:
             target = scope.get(RESULT)
             if not isinstance(target, ContextSym) or target.value is None:
                 raise self.error("'Return' takes no value here (only in a function)", s.value)
-            out = self._copy_into(target.value, s.value, s, scope)
+            if isinstance(target.value, LocalSym):  # a hoisted call's scalar result
+                t = target.value.type
+                v = self.expr(s.value, scope)
+                out = self._check(v.defined, s.value)
+                if not v.within(t):
+                    out.append(ir.Assert(_in_range(v.expr, t.lo, t.hi),
+                                         f"{self.path or '<input>'}:{s.line}: returned value out of range"))
+                out.append(ir.Assign(ir.Name(target.value.ir_name), v.expr))
+            else:
+                out = self._copy_into(target.value, s.value, s, scope)
         return out + ([ir.Assign(ir.Name(flag), ir.Const(1))] if flag else [])
+
+    def impure(self, name: str) -> bool:
+        """Whether function ``name`` may change state (assigns, clears or undefines a name that
+        is not its own local or value parameter, through an alias too; calls a procedure or
+        another such function; adds to or removes from a multiset) or loops (``While``: it
+        cannot become one expression either): syntactic, so an over-
+        approximation, which only costs a hoist where a call is evaluated unconditionally."""
+        known = self.impure_functions
+        if name in known:
+            return known[name]
+        sym = self.globals.get(name)
+        if not isinstance(sym, RoutineSym) or sym.decl.kind != "function":
+            return False
+        decl = sym.decl
+        known[name] = False  # recursion is refused elsewhere
+        own = {f.name for f in decl.formals if not f.by_reference}
+        own |= {n for d in decl.decls if isinstance(d, VarDecl) for n, _ in d.names}
+        result = False
+        for node in _syntax_nodes(decl.body):
+            if isinstance(node, (AssignStmt, ClearStmt, UndefineStmt)) and (
+                    not isinstance(node.target, Designator) or node.target.name not in own):
+                result = True
+            elif isinstance(node, (MultisetAdd, MultisetRemove, MultisetRemovePred, WhileStmt)):
+                result = True  # (a While cannot become one expression: inlined as a statement)
+            elif isinstance(node, Call):
+                called = self.globals.get(node.name)
+                if isinstance(called, RoutineSym) and (called.decl.kind == "procedure" or self.impure(node.name)):
+                    result = True
+            if result:
+                break
+        known[name] = result
+        return result
+
+    def hoist_impure_calls(self, s, scope: Scope) -> Optional[list[ir.Stmt]]:
+        """``s`` with each call of a function that changes state (ProtoGen's ``if
+        Func_cache(msg, n) then``, which CMurphi runs) made first, where ``s`` evaluates it
+        unconditionally: the function inlined as a procedure whose ``Return e`` sets a
+        temporary, read by ``s`` in the call's place.  ``None`` where there is none (a call
+        under ``&``, ``|``, ``->``, ``?:``, a quantifier or a later ``Elsif`` stays a call,
+        refused if it changes state, as CMurphi would skip it)."""
+        if self.aggregates is None:
+            return None  # inside a function: no state to change
+        if isinstance(s, AssignStmt) and not (isinstance(s.value, Call) and self._aggregate_target(s, scope)):
+            roots = [s.value]
+        elif isinstance(s, IfStmt) and s.switch is None and s.branches:
+            roots = [s.branches[0][0]]
+        elif isinstance(s, AssertStmt):
+            roots = [s.cond]
+        elif isinstance(s, Call):
+            roots = [a for a in s.args if not isinstance(a, Designator)]
+        else:
+            return None
+        calls = [c for r in roots for c in _unconditional_calls(r) if self.impure(c.name)]
+        if not calls:
+            return None
+        out: list[ir.Stmt] = []
+        inner = dict(scope)
+        names: dict[int, str] = {}
+        for k, c in enumerate(calls):
+            decl = self.routine(c, scope, "function")
+            rtype = self.resolve_type(decl.result, dict(self.globals))
+            if not isinstance(rtype, Simple):
+                return None
+            tmp = LocalSym(self.fresh_temp(decl.name, "result"), rtype, temporary=True, sentinel=True)
+            out.append(ir.Assign(ir.Name(tmp.ir_name), ir.Const(rtype.undefined)))
+            out += self.call_procedure(c, scope, result=tmp)
+            names[id(c)] = f"$hoisted{k}"
+            inner[names[id(c)]] = tmp
+        return out + self.stmt(_replace_calls(s, names), inner)
+
+    def _aggregate_target(self, s: AssignStmt, scope: Scope) -> bool:
+        target = self.access(s.target, scope)
+        return isinstance(target, Access) and not isinstance(target.type, Simple)
 
     def _check(self, defined: ir.Expr, node) -> list[ir.Stmt]:
         if defined == ir.TRUE:
@@ -926,6 +1010,9 @@ class _Translator:
                                    "or subscript out of range")]
 
     def stmt(self, s, scope: Scope) -> list[ir.Stmt]:
+        hoisted = self.hoist_impure_calls(s, scope)
+        if hoisted is not None:
+            return hoisted
         if isinstance(s, AssignStmt):
             return self._assign(s, scope)
         if isinstance(s, IfStmt):
@@ -1329,14 +1416,14 @@ class _Translator:
             return AliasSym(self.freeze(a, scope, arg, out, routine))
         return AliasSym(a)
 
-    def call_procedure(self, s: Call, scope: Scope, result: Optional[Access] = None) -> list[ir.Stmt]:
+    def call_procedure(self, s: Call, scope: Scope, result: Union[Access, LocalSym, None] = None) -> list[ir.Stmt]:
         """Inline procedure call ``s``: arguments bound in order, locals undefined, body.
         With ``result``, ``s`` calls a function returning an array or record (CMurphi's
         ``msg := Request(...)``): inlined as a procedure whose ``Return e`` copies ``e`` into
         ``result``.  A value parameter of array or record type is a local copy of its
         argument (CMurphi passes it by value), made before the body runs."""
         decl = self.routine(s, scope, "procedure" if result is None else "function")
-        if result is not None:
+        if isinstance(result, Access):
             rtype = self.resolve_type(decl.result, dict(self.globals))
             if rtype != result.type:
                 raise self.error(f"function {decl.name!r} returns another type than {result.text}'s", s)
@@ -1555,6 +1642,14 @@ class _Translator:
         returning that type runs ``F`` inlined with its ``Return e`` copying ``e`` into ``a``."""
         if isinstance(value, Call) and isinstance(_lookup(scope, value.name), RoutineSym):
             return self.call_procedure(value, scope, result=target)
+        if isinstance(value, Conditional):
+            # ``a := c ? b : d`` of arrays (btor2murphi's ``node52 := in_rd[0]?node51:out_data``).
+            c = self.expr(value.cond, scope)
+            then = self._copy_into(target, value.then, s, scope)
+            other = self._copy_into(target, value.else_, s, scope)
+            if isinstance(c.expr, ir.Const):
+                return self._check(c.defined, value.cond) + (then if c.expr.value else other)
+            return self._check(c.defined, value.cond) + [ir.If(c.expr, tuple(then), tuple(other))]
         source = self.access(value, scope) if isinstance(value, Designator) else None
         if not isinstance(source, Access) or source.type != target.type:
             raise self.error(f"{target.text} is an array or record; expected a variable of the same type", value)
@@ -1677,6 +1772,51 @@ def _stable_names(scope: Scope) -> set[str]:
 def _stable(e: ir.Expr, names: set[str]) -> bool:
     """``e`` reads only constants and ``names`` (no state, no temporary)."""
     return not any(isinstance(x, ir.Index) for x in subexpressions(e)) and names_read(e) <= names
+
+
+def _syntax_nodes(node) -> Iterator:
+    """Every syntax node in ``node`` (a node or a tuple of them), ``node`` included."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from _syntax_nodes(x)
+    elif is_dataclass(node):
+        yield node
+        for f in fields(node):
+            if f.name != "pos":
+                yield from _syntax_nodes(getattr(node, f.name))
+
+
+def _unconditional_calls(e) -> Iterator[Call]:
+    """The calls evaluating ``e`` always makes (not under the right of ``&``, ``|``, ``->``,
+    a ``?:`` branch or a quantifier: CMurphi's C++ short-circuits them)."""
+    if isinstance(e, Call):
+        yield e
+    elif isinstance(e, BinaryOp) and e.op in ("&", "|", "->"):
+        yield from _unconditional_calls(e.left)
+    elif isinstance(e, Conditional):
+        yield from _unconditional_calls(e.cond)
+    elif isinstance(e, Quantified):
+        return
+    elif isinstance(e, tuple):
+        for x in e:
+            yield from _unconditional_calls(x)
+    elif is_dataclass(e):
+        for f in fields(e):
+            if f.name != "pos":
+                yield from _unconditional_calls(getattr(e, f.name))
+
+
+def _replace_calls(node, names: dict[int, str]):
+    """``node`` with each call whose id ``names`` maps replaced by a designator of that name."""
+    if isinstance(node, Call) and id(node) in names:
+        return Designator(names[id(node)], (), node.pos)
+    if isinstance(node, tuple):
+        return tuple(_replace_calls(x, names) for x in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        changes = {f.name: _replace_calls(getattr(node, f.name), names) for f in fields(node) if f.name != "pos"}
+        if any(changes[k] is not getattr(node, k) for k in changes):
+            return replace(node, **changes)
+    return node
 
 
 def _sub_statements(s) -> Iterator:
@@ -2193,7 +2333,9 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
     """``(cases, faults)``: ``cases`` pairs a ``Case`` with the IR program run in it.  A body
     that starts with an ``If`` is split on its condition (which then reads the pre-state
     only), recursively; anything else is translated as it stands."""
-    if stmts and isinstance(stmts[0], IfStmt):
+    if stmts and isinstance(stmts[0], IfStmt) and not any(
+            tr.impure(c.name) for c in _unconditional_calls(stmts[0].branches[0][0])):
+        # (A condition calling a function that changes state is a statement: ``stmt``.)
         first, rest = stmts[0], tuple(stmts[1:])
         cond, then = first.branches[0]
         split = _split(tr, cond, scope, taken)
@@ -2244,19 +2386,47 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
         tr.aggregates = None
 
 
-def _aliases_bound(params, scope: Scope) -> ir.Expr:
+def _aliases_bound(tr: _Translator, params, scope: Scope, guard) -> ir.Expr:
     """The condition that binding the ``Alias`` names among ``params`` (bound in ``scope``)
-    reads no undefined value: an expression's value, a designator's subscripts."""
-    ok: ir.Expr = ir.TRUE
+    reads no undefined value: an expression's value, a designator's subscripts.
+
+    Inside a ``Choose`` (``guard``: the rule's condition after the ``Choose`` conditions,
+    ``_with_choose_guards``), CMurphi's generated ``NextRule`` tests that the place holds an
+    element before it binds the aliases where the rule's own condition reads the ``Choose``
+    index, directly or through an alias of it (the EECS570 and ProtoGen ``Choose midx :
+    Net[n] Do Alias msg : Net[n][midx] Do Rule "receive" msg.vtype = ...``): no error at an
+    empty place.  Where the condition does not read it, the alias is bound first, and an
+    empty place is CMurphi's "Internal Error: 0 not in index range of ms"."""
+    own = guard
     for p in params:
+        if p.guard is not None:
+            own = None if own is p.guard else (
+                own.right if isinstance(own, BinaryOp) and own.op == "&" and own.left is p.guard else own)
+    used = {n.name for n in _syntax_nodes(own) if isinstance(n, Designator)} if own is not None else set()
+    ok: ir.Expr = ir.TRUE
+    chosen: ir.Expr = ir.TRUE
+    depends: dict[str, set[str]] = {}  # Choose index -> the names standing for its place
+    for p in params:
+        if p.guard is not None:
+            depends[p.name] = {p.name}
+        elif p.alias is not None:
+            names = {n.name for n in _syntax_nodes(p.alias) if isinstance(n, Designator)}
+            for d in depends.values():
+                if names & d:
+                    d.add(p.name)
+    for p in params:
+        if p.guard is not None and depends[p.name] & used:
+            chosen = conj(chosen, tr.expr(p.guard, scope).expr)
         if p.alias is None:
             continue
         sym = scope.get(p.name)
+        defined: ir.Expr = ir.TRUE
         if isinstance(sym, ValueSym):
-            ok = conj(ok, sym.value.defined)
+            defined = sym.value.defined
         elif isinstance(sym, AliasSym) and isinstance(sym.target, Access):
             for index in sym.target.indices:
-                ok = conj(ok, index.defined)
+                defined = conj(defined, index.defined)
+        ok = conj(ok, defined if chosen == ir.TRUE or defined == ir.TRUE else disj(neg(chosen), defined))
     return ok
 
 
@@ -2287,7 +2457,7 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
             g = tr.expr(rule.guard, scope)
             faults = [] if g.defined == ir.TRUE else [Case((neg(g.defined),))]
             guard = _Cases([Case((conj(g.defined, g.expr),))], [], faults)
-    bound = _aliases_bound(params, scope)
+    bound = _aliases_bound(tr, params, scope, rule.guard)
     if bound != ir.TRUE:
         # CMurphi binds the aliases around a rule before it evaluates the rule's condition
         # (a Choose place's too): one that reads an undefined value is an error there.
