@@ -751,7 +751,15 @@ class Gen:
                 k = self.fresh("ch")
                 ctx.syms.append(Sym(f"ms[{k}]", self.mst.elem, True))
                 ctx.chosen.append(k)
+                alias = self.fresh("am") if self.chance(0.5) else None
+                if alias:
+                    # EECS570's ``Choose midx : Net[n] Do Alias msg : Net[n][midx] Do Rule``:
+                    # bound only at places holding an element (CMurphi's Choose visits no other).
+                    ctx.syms.append(Sym(alias, self.mst.elem, True))
                 inner = self.rules(ctx, depth + 1, indent + "  ")
+                if alias:
+                    ctx.syms.pop()
+                    inner = [f"{indent}  Alias {alias}: ms[{k}] Do"] + inner + [f"{indent}  End;"]
                 ctx.chosen.pop()
                 ctx.syms.pop()
                 out.append(f"{indent}Choose {k}: ms Do\n" + "\n".join(inner) + f"\n{indent}End;")

@@ -476,7 +476,7 @@ def test_bundled_cache_model_has_the_scalarset_symmetry():
          "'Interleaved' scalarsets are not supported"),
         ("Type A: Scalarset(1);\nVar u: Union {A, boolean};\nStartstate Begin End;", 2, 18,
          "a Union's members must be enums or scalarsets"),
-        ("Var x: boolean;\nFunction f(): boolean; Begin x := true; Return x; End;\nStartstate Begin x := f(); End;",
+        ("Var x: boolean;\nFunction f(): boolean; Begin x := true; Return x; End;\nStartstate Begin x := true & f(); End;",
          2, 30, "side effects are not supported"),
         ("Var x: boolean;\nProcedure p(Var a: boolean); Begin a := true; End;\nStartstate Begin p(true); End;",
          3, 20, "needs a variable"),

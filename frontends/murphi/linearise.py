@@ -257,6 +257,7 @@ class ContextSym:
 
 CALLS = "$calls"
 RETURN = "$return"
+RESULT = "$result"  # the Access a record-returning function's ``Return e`` copies into
 
 Symbol = Union[ConstSym, TypeSym, VarSym, LocalSym, RoutineSym, AliasSym, ValueSym, FnLocal, ContextSym]
 Scope = Mapping[str, Symbol]
@@ -357,6 +358,8 @@ class _Translator:
     share_aggregates: bool = False
     #: the shared aggregates in scope where the translation is (see ``local_aggregate``)
     live_aggregates: set = field(default_factory=set)
+    #: function name -> whether it may change state (``impure``)
+    impure_functions: dict = field(default_factory=dict)
     #: translating a rule: the temporary a failed ``Assume`` sets (``None``: not in a rule),
     #: and whether the rule has one (see ``_discarding``)
     assume_flag: Optional[str] = None
@@ -928,6 +931,102 @@ class _Translator:
                 break
         return out
 
+    def _return(self, s: ReturnStmt, scope: Scope) -> list[ir.Stmt]:
+        """``Return`` in an inlined procedure: sets its flag; ``Return e`` in a function
+        returning a record (``RESULT``) first copies ``e`` into the call's target."""
+        if RETURN not in scope:
+            raise self.error("'Return' outside a procedure or function", s)
+        flag = _return_flag(scope)
+        out = []
+        if s.value is not None:
+            target = scope.get(RESULT)
+            if not isinstance(target, ContextSym) or target.value is None:
+                raise self.error("'Return' takes no value here (only in a function)", s.value)
+            if isinstance(target.value, LocalSym):  # a hoisted call's scalar result
+                t = target.value.type
+                v = self.expr(s.value, scope)
+                out = self._check(v.defined, s.value)
+                if not v.within(t):
+                    out.append(ir.Assert(_in_range(v.expr, t.lo, t.hi),
+                                         f"{self.path or '<input>'}:{s.line}: returned value out of range"))
+                out.append(ir.Assign(ir.Name(target.value.ir_name), v.expr))
+            else:
+                out = self._copy_into(target.value, s.value, s, scope)
+        return out + ([ir.Assign(ir.Name(flag), ir.Const(1))] if flag else [])
+
+    def impure(self, name: str) -> bool:
+        """Whether function ``name`` may change state (assigns, clears or undefines a name that
+        is not its own local or value parameter, through an alias too; calls a procedure or
+        another such function; adds to or removes from a multiset) or loops (``While``: it
+        cannot become one expression either): syntactic, so an over-
+        approximation, which only costs a hoist where a call is evaluated unconditionally."""
+        known = self.impure_functions
+        if name in known:
+            return known[name]
+        sym = self.globals.get(name)
+        if not isinstance(sym, RoutineSym) or sym.decl.kind != "function":
+            return False
+        decl = sym.decl
+        known[name] = False  # recursion is refused elsewhere
+        own = {f.name for f in decl.formals if not f.by_reference}
+        own |= {n for d in decl.decls if isinstance(d, VarDecl) for n, _ in d.names}
+        result = False
+        for node in _syntax_nodes(decl.body):
+            if isinstance(node, (AssignStmt, ClearStmt, UndefineStmt)) and (
+                    not isinstance(node.target, Designator) or node.target.name not in own):
+                result = True
+            elif isinstance(node, (MultisetAdd, MultisetRemove, MultisetRemovePred, WhileStmt)):
+                result = True  # (a While cannot become one expression: inlined as a statement)
+            elif isinstance(node, Call):
+                called = self.globals.get(node.name)
+                if isinstance(called, RoutineSym) and (called.decl.kind == "procedure" or self.impure(node.name)):
+                    result = True
+            if result:
+                break
+        known[name] = result
+        return result
+
+    def hoist_impure_calls(self, s, scope: Scope) -> Optional[list[ir.Stmt]]:
+        """``s`` with each call of a function that changes state (ProtoGen's ``if
+        Func_cache(msg, n) then``, which CMurphi runs) made first, where ``s`` evaluates it
+        unconditionally: the function inlined as a procedure whose ``Return e`` sets a
+        temporary, read by ``s`` in the call's place.  ``None`` where there is none (a call
+        under ``&``, ``|``, ``->``, ``?:``, a quantifier or a later ``Elsif`` stays a call,
+        refused if it changes state, as CMurphi would skip it)."""
+        if self.aggregates is None:
+            return None  # inside a function: no state to change
+        if isinstance(s, AssignStmt) and not (isinstance(s.value, Call) and self._aggregate_target(s, scope)):
+            roots = [s.value]
+        elif isinstance(s, IfStmt) and s.switch is None and s.branches:
+            roots = [s.branches[0][0]]
+        elif isinstance(s, AssertStmt):
+            roots = [s.cond]
+        elif isinstance(s, Call):
+            roots = [a for a in s.args if not isinstance(a, Designator)]
+        else:
+            return None
+        calls = [c for r in roots for c in _unconditional_calls(r) if self.impure(c.name)]
+        if not calls:
+            return None
+        out: list[ir.Stmt] = []
+        inner = dict(scope)
+        names: dict[int, str] = {}
+        for k, c in enumerate(calls):
+            decl = self.routine(c, scope, "function")
+            rtype = self.resolve_type(decl.result, dict(self.globals))
+            if not isinstance(rtype, Simple):
+                return None
+            tmp = LocalSym(self.fresh_temp(decl.name, "result"), rtype, temporary=True, sentinel=True)
+            out.append(ir.Assign(ir.Name(tmp.ir_name), ir.Const(rtype.undefined)))
+            out += self.call_procedure(c, scope, result=tmp)
+            names[id(c)] = f"$hoisted{k}"
+            inner[names[id(c)]] = tmp
+        return out + self.stmt(_replace_calls(s, names), inner)
+
+    def _aggregate_target(self, s: AssignStmt, scope: Scope) -> bool:
+        target = self.access(s.target, scope)
+        return isinstance(target, Access) and not isinstance(target.type, Simple)
+
     def _check(self, defined: ir.Expr, node) -> list[ir.Stmt]:
         if defined == ir.TRUE:
             return []
@@ -935,6 +1034,9 @@ class _Translator:
                                    "or subscript out of range")]
 
     def stmt(self, s, scope: Scope) -> list[ir.Stmt]:
+        hoisted = self.hoist_impure_calls(s, scope)
+        if hoisted is not None:
+            return hoisted
         if isinstance(s, AssignStmt):
             return self._assign(s, scope)
         if isinstance(s, IfStmt):
@@ -963,12 +1065,7 @@ class _Translator:
         if isinstance(s, Call):
             return self.call_procedure(s, scope)
         if isinstance(s, ReturnStmt):
-            if RETURN not in scope:
-                raise self.error("'Return' outside a procedure or function", s)
-            if s.value is not None:
-                raise self.error("'Return' takes no value here (only in a function)", s.value)
-            flag = _return_flag(scope)
-            return [ir.Assign(ir.Name(flag), ir.Const(1))] if flag else []
+            return self._return(s, scope)
         if isinstance(s, AliasStmt):
             out = []
             inner = dict(scope)
@@ -1358,17 +1455,35 @@ class _Translator:
             return AliasSym(self.freeze(a, scope, arg, out, routine))
         return AliasSym(a)
 
-    def call_procedure(self, s: Call, scope: Scope) -> list[ir.Stmt]:
-        """Inline procedure call ``s``: arguments bound in order, locals undefined, body."""
-        decl = self.routine(s, scope, "procedure")
+    def call_procedure(self, s: Call, scope: Scope, result: Union[Access, LocalSym, None] = None) -> list[ir.Stmt]:
+        """Inline procedure call ``s``: arguments bound in order, locals undefined, body.
+        With ``result``, ``s`` calls a function returning an array or record (CMurphi's
+        ``msg := Request(...)``): inlined as a procedure whose ``Return e`` copies ``e`` into
+        ``result``.  A value parameter of array or record type is a local copy of its
+        argument (CMurphi passes it by value), made before the body runs."""
+        decl = self.routine(s, scope, "procedure" if result is None else "function")
+        if isinstance(result, Access):
+            rtype = self.resolve_type(decl.result, dict(self.globals))
+            if rtype != result.type:
+                raise self.error(f"function {decl.name!r} returns another type than {result.text}'s", s)
+        live = set(self.live_aggregates)
         inner: dict[str, Symbol] = dict(self.globals)
         inner[CALLS] = ContextSym(_calls(scope) + (decl.name,))
+        inner[RESULT] = ContextSym(result)
         out: list[ir.Stmt] = []
         assigned = _assigned_names(decl.body)
         stable = _stable_names(scope)
         for f, arg in zip(decl.formals, s.args):
             if f.by_reference:
                 inner[f.name] = self.reference(f, arg, scope, out, decl.name)
+                continue
+            ftype = self.formal_type(f)
+            if not isinstance(ftype, Simple) and self.aggregates is not None:
+                copy = self.local_aggregate(f.name, ftype, self.temp_names)
+                inner[f.name] = copy
+                out += self.take_aggregate_inits()
+                if not _is_undefined_keyword(arg, scope):
+                    out += self._copy_into(Access(copy, ftype, (), (), f.name), arg, arg, scope)
                 continue
             if _is_undefined_keyword(arg, scope):
                 ftype = self.formal_type(f)
@@ -1414,7 +1529,6 @@ class _Translator:
             local_vars.append(sym)
             return sym
 
-        live = set(self.live_aggregates)
         body_scope = self.local_scope(decl.decls, inner, self.temp_names, variable)
         out += [ir.Assign(ir.Name(v.ir_name), ir.Const(v.type.undefined)) for v in local_vars]
         out += self.take_aggregate_inits()
@@ -1442,9 +1556,18 @@ class _Translator:
         base: dict[str, Symbol] = dict(self.globals)
         base[CALLS] = ContextSym(_calls(scope) + (decl.name,))
         entry_ok: ir.Expr = ir.TRUE
+        assigned = _assigned_names(decl.body)
         for f, arg in zip(decl.formals, e.args):
             if f.by_reference:
                 # The function writes no state, so the reference can stay symbolic.
+                base[f.name] = self.reference(f, arg, scope, [], decl.name)
+                continue
+            if not isinstance(self.formal_type(f), Simple) and isinstance(arg, Designator):
+                # A record or array passed by value (gcd_2.m's ``compare(ar_1, ar_2:
+                # cmp_type)``): the function writes no state and ``mu`` refuses writes to a
+                # value parameter, so the argument itself, read in place, is the copy.
+                if f.name in assigned:
+                    raise self.error(f"value parameter {f.name!r} is assigned (CMurphi refuses that too)", f)
                 base[f.name] = self.reference(f, arg, scope, [], decl.name)
                 continue
             ftype, v = self.value_argument(f, arg, scope)
@@ -1550,11 +1673,25 @@ class _Translator:
         return ref, ir.Binary("==", ref, ir.Const(leaf.type.undefined)), leaf.type, defined
 
     def _copy(self, target: Access, s: AssignStmt, scope: Scope) -> list[ir.Stmt]:
+        return self._copy_into(target, s.value, s, scope)
+
+    def _copy_into(self, target: Access, value, s, scope: Scope) -> list[ir.Stmt]:
         """``a := b`` for arrays and records of the same type: element by element, undefined
-        elements included (a copy reads no value)."""
-        source = self.access(s.value, scope) if isinstance(s.value, Designator) else None
+        elements included (a copy reads no value); ``a := F(...)`` for a function ``F``
+        returning that type runs ``F`` inlined with its ``Return e`` copying ``e`` into ``a``."""
+        if isinstance(value, Call) and isinstance(_lookup(scope, value.name), RoutineSym):
+            return self.call_procedure(value, scope, result=target)
+        if isinstance(value, Conditional):
+            # ``a := c ? b : d`` of arrays (btor2murphi's ``node52 := in_rd[0]?node51:out_data``).
+            c = self.expr(value.cond, scope)
+            then = self._copy_into(target, value.then, s, scope)
+            other = self._copy_into(target, value.else_, s, scope)
+            if isinstance(c.expr, ir.Const):
+                return self._check(c.defined, value.cond) + (then if c.expr.value else other)
+            return self._check(c.defined, value.cond) + [ir.If(c.expr, tuple(then), tuple(other))]
+        source = self.access(value, scope) if isinstance(value, Designator) else None
         if not isinstance(source, Access) or source.type != target.type:
-            raise self.error(f"{target.text} is an array or record; expected a variable of the same type", s.value)
+            raise self.error(f"{target.text} is an array or record; expected a variable of the same type", value)
         out: list[ir.Stmt] = []
         copies = list(zip(self.leaf_targets(target), self.leaf_targets(source)))
         for (tleaf, tref, tdef), (sleaf, sref, sdef) in copies:
@@ -1674,6 +1811,51 @@ def _stable_names(scope: Scope) -> set[str]:
 def _stable(e: ir.Expr, names: set[str]) -> bool:
     """``e`` reads only constants and ``names`` (no state, no temporary)."""
     return not any(isinstance(x, ir.Index) for x in subexpressions(e)) and names_read(e) <= names
+
+
+def _syntax_nodes(node) -> Iterator:
+    """Every syntax node in ``node`` (a node or a tuple of them), ``node`` included."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from _syntax_nodes(x)
+    elif is_dataclass(node):
+        yield node
+        for f in fields(node):
+            if f.name != "pos":
+                yield from _syntax_nodes(getattr(node, f.name))
+
+
+def _unconditional_calls(e) -> Iterator[Call]:
+    """The calls evaluating ``e`` always makes (not under the right of ``&``, ``|``, ``->``,
+    a ``?:`` branch or a quantifier: CMurphi's C++ short-circuits them)."""
+    if isinstance(e, Call):
+        yield e
+    elif isinstance(e, BinaryOp) and e.op in ("&", "|", "->"):
+        yield from _unconditional_calls(e.left)
+    elif isinstance(e, Conditional):
+        yield from _unconditional_calls(e.cond)
+    elif isinstance(e, Quantified):
+        return
+    elif isinstance(e, tuple):
+        for x in e:
+            yield from _unconditional_calls(x)
+    elif is_dataclass(e):
+        for f in fields(e):
+            if f.name != "pos":
+                yield from _unconditional_calls(getattr(e, f.name))
+
+
+def _replace_calls(node, names: dict[int, str]):
+    """``node`` with each call whose id ``names`` maps replaced by a designator of that name."""
+    if isinstance(node, Call) and id(node) in names:
+        return Designator(names[id(node)], (), node.pos)
+    if isinstance(node, tuple):
+        return tuple(_replace_calls(x, names) for x in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        changes = {f.name: _replace_calls(getattr(node, f.name), names) for f in fields(node) if f.name != "pos"}
+        if any(changes[k] is not getattr(node, k) for k in changes):
+            return replace(node, **changes)
+    return node
 
 
 def _sub_statements(s) -> Iterator:
@@ -1809,6 +1991,33 @@ class _FunctionRun:
         self.fail(active, neg(sdefined))
         return Value(sref, stype.lo, stype.hi, neg(undefined))
 
+    def computed_for(self, s: ForStmt, active: ir.Expr, scope: Scope, pc: ir.Expr) -> None:
+        """``For i := lo To hi`` with a computed bound (gcd_2.m's ``For i := 0 To
+        ar_1.length - 1``), as ``_Translator.computed_for``: the bounds read once on entry,
+        the body unrolled over every value their types allow, each copy under ``lo <= i <= hi``."""
+        tr, q = self.tr, s.quantifiers[0]
+        view = self.view(scope)
+        lo, hi = (tr.expr(e, view) for e in (q.lo, q.hi))
+        for v, e in ((lo, q.lo), (hi, q.hi)):
+            if v.lo is None or v.hi is None:
+                raise tr.error("expected a constant expression or a value of a bounded type", e)
+            self.fail(active, neg(v.defined))
+        step = 1 if q.step is None else tr.const(q.step, scope)
+        if step not in (1, -1):
+            raise tr.error("a For loop with a computed bound in a function needs step 1 or -1", q)
+        values = range(lo.lo, hi.hi + 1) if step > 0 else range(lo.hi, hi.lo - 1, -1)
+        if len(values) > MAX_ELEMENTS:
+            raise tr.error(f"more than {MAX_ELEMENTS} iterations", q)
+        tr.unroll(len(values), q)
+        op = "<=" if step > 0 else ">="
+        body = s.body if len(s.quantifiers) == 1 else (ForStmt(s.quantifiers[1:], s.body, s.pos),)
+        for k in values:
+            guard = fold(conj(ir.Binary(op, lo.expr, ir.Const(k)), ir.Binary(op, ir.Const(k), hi.expr)))
+            inner = dict(scope)
+            inner[q.name] = ConstSym(k, None)
+            if guard != ir.FALSE:
+                self.block(body, conj(pc, guard), inner)
+
     def block(self, stmts, pc: ir.Expr, scope: Scope) -> None:
         for s in stmts:
             active = conj(pc, neg(self.returned)) if self.returned != ir.FALSE else pc
@@ -1860,6 +2069,8 @@ class _FunctionRun:
                     self.block(body, taken, scope)
             if chain != ir.FALSE:
                 self.block(s.else_, conj(pc, chain), scope)
+        elif isinstance(s, ForStmt) and s.quantifiers and tr.computed_range(s.quantifiers[0], self.view(scope)):
+            self.computed_for(s, active, scope, pc)
         elif isinstance(s, ForStmt):
             for inner in tr.quantified_scopes(s.quantifiers, scope):
                 self.block(s.body, pc, inner)
@@ -2168,7 +2379,9 @@ def _split_body(tr: _Translator, stmts, scope: Scope, taken: set[str]):
     """``(cases, faults)``: ``cases`` pairs a ``Case`` with the IR program run in it.  A body
     that starts with an ``If`` is split on its condition (which then reads the pre-state
     only), recursively; anything else is translated as it stands."""
-    if stmts and isinstance(stmts[0], IfStmt):
+    if stmts and isinstance(stmts[0], IfStmt) and not any(
+            tr.impure(c.name) for c in _unconditional_calls(stmts[0].branches[0][0])):
+        # (A condition calling a function that changes state is a statement: ``stmt``.)
         first, rest = stmts[0], tuple(stmts[1:])
         cond, then = first.branches[0]
         split = _split(tr, cond, scope, taken)
@@ -2219,19 +2432,47 @@ def _rule_summands(tr: _Translator, rule: SimpleRule, params: tuple[_Param, ...]
         tr.aggregates = None
 
 
-def _aliases_bound(params, scope: Scope) -> ir.Expr:
+def _aliases_bound(tr: _Translator, params, scope: Scope, guard) -> ir.Expr:
     """The condition that binding the ``Alias`` names among ``params`` (bound in ``scope``)
-    reads no undefined value: an expression's value, a designator's subscripts."""
-    ok: ir.Expr = ir.TRUE
+    reads no undefined value: an expression's value, a designator's subscripts.
+
+    Inside a ``Choose`` (``guard``: the rule's condition after the ``Choose`` conditions,
+    ``_with_choose_guards``), CMurphi's generated ``NextRule`` tests that the place holds an
+    element before it binds the aliases where the rule's own condition reads the ``Choose``
+    index, directly or through an alias of it (the EECS570 and ProtoGen ``Choose midx :
+    Net[n] Do Alias msg : Net[n][midx] Do Rule "receive" msg.vtype = ...``): no error at an
+    empty place.  Where the condition does not read it, the alias is bound first, and an
+    empty place is CMurphi's "Internal Error: 0 not in index range of ms"."""
+    own = guard
     for p in params:
+        if p.guard is not None:
+            own = None if own is p.guard else (
+                own.right if isinstance(own, BinaryOp) and own.op == "&" and own.left is p.guard else own)
+    used = {n.name for n in _syntax_nodes(own) if isinstance(n, Designator)} if own is not None else set()
+    ok: ir.Expr = ir.TRUE
+    chosen: ir.Expr = ir.TRUE
+    depends: dict[str, set[str]] = {}  # Choose index -> the names standing for its place
+    for p in params:
+        if p.guard is not None:
+            depends[p.name] = {p.name}
+        elif p.alias is not None:
+            names = {n.name for n in _syntax_nodes(p.alias) if isinstance(n, Designator)}
+            for d in depends.values():
+                if names & d:
+                    d.add(p.name)
+    for p in params:
+        if p.guard is not None and depends[p.name] & used:
+            chosen = conj(chosen, tr.expr(p.guard, scope).expr)
         if p.alias is None:
             continue
         sym = scope.get(p.name)
+        defined: ir.Expr = ir.TRUE
         if isinstance(sym, ValueSym):
-            ok = conj(ok, sym.value.defined)
+            defined = sym.value.defined
         elif isinstance(sym, AliasSym) and isinstance(sym.target, Access):
             for index in sym.target.indices:
-                ok = conj(ok, index.defined)
+                defined = conj(defined, index.defined)
+        ok = conj(ok, defined if chosen == ir.TRUE or defined == ir.TRUE else disj(neg(chosen), defined))
     return ok
 
 
@@ -2262,7 +2503,7 @@ def _rule_summands_in(tr: _Translator, rule: SimpleRule, params, taken, local_va
             g = tr.expr(rule.guard, scope)
             faults = [] if g.defined == ir.TRUE else [Case((neg(g.defined),))]
             guard = _Cases([Case((conj(g.defined, g.expr),))], [], faults)
-    bound = _aliases_bound(params, scope)
+    bound = _aliases_bound(tr, params, scope, rule.guard)
     if bound != ir.TRUE:
         # CMurphi binds the aliases around a rule before it evaluates the rule's condition
         # (a Choose place's too): one that reads an undefined value is an error there.
