@@ -2113,10 +2113,60 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
     return out
 
 
-def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequence:
-    """``body`` with every inline call replaced by the inline's body (parameters substituted)."""
+def _declared_names(node, inlines: Optional[dict] = None) -> set[str]:
+    """The names ``node`` declares (``VarDecl``), not looking into inline calls."""
+    out: set[str] = set()
+
+    def walk(n):
+        if isinstance(n, S.VarDecl):
+            out.add(n.name)
+        elif isinstance(n, tuple):
+            for x in n:
+                walk(x)
+        elif dataclasses.is_dataclass(n) and not isinstance(n, (Span, type)):
+            for f in dataclasses.fields(n):
+                walk(getattr(n, f.name))
+    walk(node)
+    return out
+
+
+def _rename_locals(node, renames: dict):
+    """``node`` with the variables named in ``renames`` (declarations and references, not
+    record field names) renamed."""
+    if isinstance(node, S.VarRef):
+        return dataclasses.replace(node, name=renames.get(node.name, node.name),
+                                   index=_rename_locals(node.index, renames),
+                                   field=_rename_field(node.field, renames))
+    if isinstance(node, S.VarDecl):
+        return dataclasses.replace(node, name=renames.get(node.name, node.name),
+                                   size=_rename_locals(node.size, renames), init=_rename_locals(node.init, renames))
+    if isinstance(node, tuple):
+        return tuple(_rename_locals(x, renames) for x in node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, (Span, type)):
+        return dataclasses.replace(node, **{f.name: _rename_locals(getattr(node, f.name), renames)
+                                            for f in dataclasses.fields(node)})
+    return node
+
+
+def _rename_field(field, renames: dict):
+    if field is None:
+        return None
+    return dataclasses.replace(field, index=_rename_locals(field.index, renames),
+                               field=_rename_field(field.field, renames))
+
+
+def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0, seen: Optional[dict] = None) -> S.Sequence:
+    """``body`` with every inline call replaced by the inline's body (parameters substituted).
+
+    Spin 6.5.2 gives each expansion's locals a scope of their own (pan's ``_1_1_t``,
+    ``_1_2_t`` for an inline declaring ``t`` called twice): an expansion declaring a name
+    that an earlier expansion, or the proctype itself, declares gets a variable of its own,
+    renamed ``_<k>_<name>``, so that one inline may be called twice (``scopes.check`` refuses
+    the redeclarations Spin refuses).  The first expansion keeps the name."""
     if depth > 32:
         raise low.error("inline expansion too deep (recursive inline?)", body.pos)
+    if seen is None:  # the names declared so far (the proctype's own locals first): their count
+        seen = dict.fromkeys(_declared_names(body), 1)
 
     def subst(node, mapping):
         if isinstance(node, S.VarRef) and node.name in mapping and node.index is None:
@@ -2140,7 +2190,14 @@ def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequenc
             if len(node.args) != len(inl.params):
                 raise low.error(f"inline {node.name} expects {len(inl.params)} arguments", node.pos)
             inner = subst(inl.body, dict(zip(inl.params, node.args)))
-            return S.Block("block", expand_inlines(low, inner, depth + 1), node.pos)
+            renames = {}
+            for name in sorted(_declared_names(inl.body) - set(inl.params)):
+                if name in seen:
+                    renames[name] = f"_{seen[name]}_{name}"
+                seen[name] = seen.get(name, 0) + 1
+            if renames:
+                inner = _rename_locals(inner, renames)
+            return S.Block("block", expand_inlines(low, inner, depth + 1, seen), node.pos)
         if dataclasses.is_dataclass(node) and not isinstance(node, Span) and not isinstance(node, type):
             return dataclasses.replace(node, **{f.name: walk(getattr(node, f.name)) for f in dataclasses.fields(node)})
         if isinstance(node, tuple):

@@ -1,0 +1,37 @@
+"""Constructs from Promela models written by other people (results/wild_promela.md), each
+pinned to Spin 6.5.2's "states, stored" and error verdict (``spin_oracle.check_pinned``:
+rerun against pan where Spin is installed)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.spin_oracle import check_pinned
+
+# (name, model, Spin's states stored, error)
+PINNED = [
+    # divby7.pml: an inline declaring locals, called twice (pan: _1_1_t and _1_2_t, one
+    # variable per expansion; each expansion's initialiser a step of its own)
+    ("inline with a local called twice",
+     "inline f(x) { byte t = x; t = t + 1; assert(t == x + 1) }\n"
+     "active proctype P() { byte u; f(1); f(5); u = 3 }\n", 9, False),
+    ("inline's local, then the proctype's",
+     "inline f(x) { byte t; t = x }\n"
+     "active proctype P() { f(1); byte t; t = 2; assert(t == 2) }\n", 7, False),
+    ("inline's local in a loop, called twice",
+     "inline f(n, r) {\n do\n :: n > 7 -> byte d = n % 10; n = n / 10 - d * 2\n :: else -> break\n od;\n"
+     " r = n }\nactive proctype P() { int n = 15; int a; f(n, a); n = 16; int b; f(n, b); assert(a != b) }\n",
+     15, False),
+    # divby7.pml: select's variable named with an underscore is Spin's loop (i = lo; do :: i < hi
+    # -> i++ :: break od), not the if of one option per value that an alphanumeric name gets
+    ("select into a name with an underscore",
+     "active proctype P() {\n byte one_six;\n select(one_six: 1 .. 3)\n}\n", 10, False),
+    ("select into an alphanumeric name",
+     "active proctype P() {\n byte onesix;\n select(onesix: 1 .. 3)\n}\n", 5, False),
+    ("select into a name with a leading underscore, after a declaration step",
+     "active proctype P() {\n int n = 7;\n byte _v;\n select(_v: 1 .. 3);\n n = 7 + _v\n}\n", 13, False),
+]
+
+
+@pytest.mark.parametrize("name,text,stored,error", PINNED, ids=[c[0] for c in PINNED])
+def test_pinned_to_spin(name, text, stored, error, tmp_path):
+    check_pinned(text, stored, error, tmp_path)
