@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.spin_oracle import check_pinned
+from tests.spin_oracle import check_pinned, compare, our_counts, spin_available
 
 # (name, model, Spin's states stored, error)
 PINNED = [
@@ -29,9 +29,34 @@ PINNED = [
      "active proctype P() {\n byte onesix;\n select(onesix: 1 .. 3)\n}\n", 5, False),
     ("select into a name with a leading underscore, after a declaration step",
      "active proctype P() {\n int n = 7;\n byte _v;\n select(_v: 1 .. 3);\n n = 7 + _v\n}\n", 13, False),
+    # oneClient-server.pml: array initialiser lists; elements past the list take its last
+    # value, values past the array are dropped (pan.c: a[2] = 5; a[3] = 5)
+    ("initialiser lists, global, local, in a process run later",
+     "int a[4] = {3,5};\nbyte b[3] = {1,2,3};\nproctype Q() { byte d[2] = {4, 6}; d[0] = d[1] + 1; "
+     "assert(d[0] == 7) }\nactive proctype P() { int c[3] = {7,8,9}; b[0] = c[2]; assert(a[2] == 5 && a[3] == 5); "
+     "run Q(); assert(b[2]==3); c[1] = 0 }\n", 16, False),
+    ("initialiser list longer than the array",
+     "byte a[2] = {1,2,3};\nactive proctype P() { a[0] = a[1] + a[0]; assert(a[0] == 3) }\n", 4, False),
 ]
 
 
 @pytest.mark.parametrize("name,text,stored,error", PINNED, ids=[c[0] for c in PINNED])
 def test_pinned_to_spin(name, text, stored, error, tmp_path):
     check_pinned(text, stored, error, tmp_path)
+
+
+def test_initialiser_list_after_a_statement_refused_as_spin():
+    from detect.errors import InputError
+    from frontends.promela import parse_text
+
+    with pytest.raises(InputError) as e:
+        parse_text("active proctype P() {\n skip;\n byte a[2] = {1,2}; a[0] = 1 }\n", "m.pml")
+    assert e.value.line == 3 and e.value.message.startswith("cannot use an array list initializer here")
+
+
+@pytest.mark.skipif(not spin_available(), reason="spin is not installed")
+def test_initialiser_list_tail_is_the_last_value(tmp_path):
+    # an assertion that the tail is 0 fails in Spin and in ours
+    text = "int a[4] = {3,5};\nactive proctype P() { assert(a[3] == 0) }\n"
+    assert our_counts(text).error
+    assert compare(text, tmp_path) is None
