@@ -60,3 +60,16 @@ def test_initialiser_list_tail_is_the_last_value(tmp_path):
     text = "int a[4] = {3,5};\nactive proctype P() { assert(a[3] == 0) }\n"
     assert our_counts(text).error
     assert compare(text, tmp_path) is None
+
+
+def test_record_passed_to_run_is_a_located_refusal():
+    # sketchbook-promela cheatsheet/typedef.pml: Spin copies the record field by field
+    # (5 states); we refuse it at the run, not with "undeclared variable foo"
+    from detect.errors import InputError
+    from frontends.promela import parse_text
+
+    text = ("typedef Field { short f = 3; byte g };\nproctype me(Field z) { z.g = 12 }\n"
+            "init {\n Field foo;\n run me(foo)\n}\n")
+    with pytest.raises(InputError) as e:
+        parse_text(text, "m.pml")
+    assert (e.value.line, e.value.column) == (5, 2) and "typedef parameter" in e.value.message
