@@ -154,7 +154,7 @@ def ours(path: str, budget: float) -> dict:
             pass
         print(json.dumps(out), flush=True)
     ltl = {}
-    for n in ltl_names(text):
+    for n in ([] if os.environ.get("WILD_QUICK") else ltl_names(text)):
         try:
             ltl[n] = our_ltl(text, n, file=path)
         except InputError as e:
@@ -187,7 +187,7 @@ def spin(path: Path, cpu: float) -> dict:
         except (SpinRefused, subprocess.TimeoutExpired):
             pass
     ltl = {}
-    for n in ltl_names(text):
+    for n in ([] if os.environ.get("WILD_QUICK") else ltl_names(text)):
         with tempfile.TemporaryDirectory(prefix="spin") as d:
             try:
                 ltl[n] = spin_ltl(text, Path(d), n, timeout=max(600, WALL_FACTOR * cpu), cpu=cpu)
@@ -222,6 +222,9 @@ def child(path: Path, budget: float) -> dict:
         out = reports[-1]
         if rc == -1:
             out["note"] = "ltl checks past the budget"
+    if os.environ.get("WILD_QUICK"):  # counts and verdicts only: no ltl, no CLI runs
+        out["quick"] = True
+        return out
     cli = [sys.executable, "-m", "detect.cli"]
     rc, _, err = _bounded([*cli, "explore", str(path), "--json"], budget)
     out["explore_rc"] = rc
@@ -287,6 +290,8 @@ def row(name: str, s: dict, o: dict) -> str:
         return " ".join(f"{k}:{'E' if v is True else '-' if v is False else '?'}" for k, v in d.get("ltl", {}).items())
 
     note = o.get("crash_msg") or o.get("refused") or s.get("refused") or o.get("note") or ""
+    if o.get("quick"):
+        note = ("counts only (--quick: no ltl, no CLI run); " + note).rstrip("; ")
     note = note.replace("|", "\\|").replace(str(DEFAULT_DIR) + "/", "")
     group = f"{o['order']:,}" if "order" in o else ""
     return (f"| {name} | {count(s)} | {count(o) if 'timeout' not in o else 'time-out'} | {ltl(s)} | {ltl(o)} | "
@@ -299,12 +304,16 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=60, help="CPU seconds for each of our runs")
     ap.add_argument("--pan-cpu", type=float, default=60, help="CPU seconds for each pan run")
     ap.add_argument("-o", "--output")
+    ap.add_argument("--reverse", action="store_true", help="the files in reverse order")
+    ap.add_argument("--quick", action="store_true", help="counts and error verdicts only (no ltl, no CLI runs)")
     ap.add_argument("--cached-only", action="store_true", help="report the files --cache holds, run no other")
     ap.add_argument("--shard", help="K/N: only every N-th file from the K-th (parallel runs sharing --cache)")
     ap.add_argument("--cache", type=Path, help="a folder keeping each file's results (by its SHA-256 prefix)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
+    if args.quick:
+        os.environ["WILD_QUICK"] = "1"
     if args.one:
         print(json.dumps(ours(args.one, args.budget)))
         return
@@ -313,6 +322,8 @@ def main() -> None:
     if args.shard:
         k, n = map(int, args.shard.split("/"))
         paths = paths[k::n]
+    if args.reverse:
+        paths = paths[::-1]
     if args.files:
         paths = [p for p in paths if p.name in args.files or any(f in p.name for f in args.files)]
     lines = ["| file | Spin stored | ours stored | Spin ltl (E: error) | our ltl | outcome | group | verified | note |",
