@@ -35,6 +35,11 @@ PINNED = [
      "int a[4] = {3,5};\nbyte b[3] = {1,2,3};\nproctype Q() { byte d[2] = {4, 6}; d[0] = d[1] + 1; "
      "assert(d[0] == 7) }\nactive proctype P() { int c[3] = {7,8,9}; b[0] = c[2]; assert(a[2] == 5 && a[3] == 5); "
      "run Q(); assert(b[2]==3); c[1] = 0 }\n", 16, False),
+    # election.pml: ``#define election false`` in a receive, ``msgs[i] ? election, other``
+    ("true and false as receive constants",
+     "chan c = [2] of { bool, byte };\nactive proctype P() { c!true,1; c!false,2 }\n"
+     "active proctype Q() { byte x; do :: c?false,x -> assert(x == 2) :: c?true,x -> assert(x == 1) "
+     ":: c?[true,_] -> c?1,x od }\n", 11, True),
     ("initialiser list longer than the array",
      "byte a[2] = {1,2,3};\nactive proctype P() { a[0] = a[1] + a[0]; assert(a[0] == 3) }\n", 4, False),
 ]

@@ -459,7 +459,12 @@ class _ToAst(SyntaxBuilder):
 
     # ---- receive arguments
     def recv_arg(self, meta, c):
-        return RecvArg("var", c[0], None, self.span(meta))
+        ref = c[0]
+        if isinstance(ref, VarRef) and ref.name in ("true", "false") and ref.index is None and ref.field is None:
+            # Spin's lexer reads them as the constants 1 and 0 here too (``c?false,x``:
+            # election.pml's ``#define election false``)
+            return RecvArg("const", None, Num(int(ref.name == "true"), self.span(meta)), self.span(meta))
+        return RecvArg("var", ref, None, self.span(meta))
 
     def recv_eval(self, meta, c):
         return RecvArg("eval", None, c[0], self.span(meta))
