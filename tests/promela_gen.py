@@ -575,14 +575,28 @@ def spawning(seed: int) -> str:
 def iterating(seed: int) -> str:
     """The random model number ``seed`` with a process using Spin 6's ``for (i : lo .. hi)``,
     ``for (i in a)`` and ``select (i : lo .. hi)`` (literal bounds, small and wide, and
-    bounds read from variables), with ``break`` inside a ``for`` body."""
+    bounds read from variables), with ``break`` inside a ``for`` body; a ``select`` into a
+    variable named with an underscore (Spin's loop, not its ``if``: wild models); an inline
+    declaring a local, called once or twice (a variable of its own per expansion); a local
+    array with an initialiser list, shorter, as long as or longer than the array."""
     gen = _Gen(seed)
     text = gen.model()
     r = random.Random(seed + 104729)
     locals_ = ["l0"]
     parts = []
+    bumps = 0
     for _ in range(r.randint(2, 3)):
-        k = r.randrange(5)
+        k = r.randrange(8)
+        if k == 7:
+            parts.append(f"w[{r.randint(0, 2)}] = l0; l0 = w[j % 3]")
+            continue
+        if k == 5:
+            parts.append(f"select (l_1 : {r.randint(0, 2)} .. {r.randint(2, 4)}); l0 = l_1")
+            continue
+        if k == 6:
+            bumps += 1
+            parts.append(f"bump({r.choice(['l0', 'j'])})")
+            continue
         if k == 0:
             parts.append(f"select (j : {r.randint(0, 2)} .. {r.randint(2, 4)})")
         elif k == 1:
@@ -597,7 +611,10 @@ def iterating(seed: int) -> str:
         else:
             parts.append(f"l0 = j; {gen.basic(locals_)}")
     counters = "".join(f", c{k}" for k in range(1, gen.counters + 1))
-    return text + f"active proctype It() {{ byte j, l0{counters}; {'; '.join(parts)} }}\n"
+    inline = "inline bump(x) { byte t = x + 1; t = t % 3; x = t }\n" if bumps else ""
+    listed = ", ".join(str(r.randint(0, 3)) for _ in range(r.randint(1, 4)))  # short, exact or long
+    return text + inline + (f"active proctype It() {{ byte j, l0, l_1{counters}; byte w[3] = {{ {listed} }}; "
+                            f"{'; '.join(parts)} }}\n")
 
 
 def scheduled(seed: int) -> str:

@@ -70,6 +70,7 @@ def parse_text(text: str, path: str = "<input>", defines: Mapping[str, object] |
             raise InputError(err.message, p or path, line, err.column) from None
         raise
     scopes.check(program, lambda message, pos: InputError(message, *_origin(pre, path, pos)))
+    scopes.check_record_arguments(program, lambda message, pos: InputError(message, *_origin(pre, path, pos)))
     name = Path(path).stem if path else "model"
     stored, model, wide = lower_with_storage(program, pre, path, name, max_procs, non_progress)
     facts = ir.DomainFacts(

@@ -433,6 +433,9 @@ def declarations_as_steps(body: S.Sequence, error) -> tuple[S.Sequence, tuple[S.
                         d.pos)
         if d.type not in _BASIC_TYPES:
             return [S.Printf(d.pos)]
+        if isinstance(d.init, tuple):
+            raise error("cannot use an array list initializer here (as Spin says: after the body's first "
+                        "statement)", d.pos)
         target = S.VarRef(d.name, S.Num(0, d.pos) if d.size is not None else None, None, d.pos)
         value = d.init if d.init is not None and not isinstance(d.init, tuple) else S.Num(0, d.pos)
         return [S.Assign(target, value, d.pos)]

@@ -433,8 +433,10 @@ class Lowering:
                     for src, info, init in inner]
         bounds = self.type_bounds(d.type, d.bits, d.pos)
         value = 0
+        if isinstance(d.init, tuple):
+            return self._declare_listed(d, prefix, owner, known, size, bounds)
         if d.init is not None:
-            if isinstance(d.init, tuple) or isinstance(d.init, S.ChanInit):
+            if isinstance(d.init, S.ChanInit):
                 raise self.error("expected an expression as initialiser", d.pos)
             value = self.static(d.init, known)
             if value is None and evaluate is not None:
@@ -462,6 +464,47 @@ class Lowering:
             value_names=names,
         ))
         return [(d.name, info, d.init)]
+
+    def _declare_listed(self, d: S.VarDecl, prefix: str, owner: Optional[str], known: dict, size: Optional[int],
+                        bounds: tuple) -> list:
+        """An array declared with an initialiser list (``int a[4] = {3, 5}``): element k
+        starts at the list's k-th value, the elements past the list at its last value, values
+        past the array's end are dropped (pan.c 6.5.2: ``a[2] = 5; a[3] = 5``).  The values
+        must be constants (``listed_values``)."""
+        if size is None or d.type == "chan":
+            raise self.error("an initialiser list needs an array of a basic type", d.pos)
+        values = self.listed_values(d, known, size)
+        if d.hidden:
+            self.warn(f"hidden variable {d.name} is kept in the state vector (Spin drops it), "
+                      f"so state counts can exceed Spin's")
+        name = prefix + d.name
+        info = VarInfo(name, bounds, size, d.hidden, chan=False)
+        self.var_bounds[name] = bounds
+        if owner is not None and not known.get("__running__"):
+            values = [0] * size  # a process not yet running: set when it is created
+        values = [_wrap_value(v, bounds) for v in values]
+        names = ()
+        if d.type == "mtype" or d.type.startswith("mtype:"):
+            sub = d.type[len("mtype:"):] or None
+            names = tuple(sorted((self.mtypes[n], n) for n in self.mtype_names.get(sub, ())))
+        self.check_state_size(size, d.name, d.pos)
+        self.variables.append(ir.Variable(
+            name, self.domain(name, bounds, tuple(sorted(set(values))), d.pos), tuple((v,) for v in values), size,
+            owner, d.hidden, value_names=names))
+        return [(d.name, info, d.init)]
+
+    def listed_values(self, d: S.VarDecl, known: dict, size: int) -> list[int]:
+        """The start value of each of the ``size`` elements of ``d``, declared with an
+        initialiser list of constants (``_declare_listed``)."""
+        values = []
+        for e in d.init:
+            v = self.static(e, known)
+            if v is None:
+                raise self.error("an initialiser list of constants is supported here", d.pos)
+            values.append(v)
+        if not values:
+            raise self.error("empty initialiser list", d.pos)
+        return (values + [values[-1]] * size)[:size]
 
     def may_hold(self, name: str) -> "pointsto.Values":
         """The values ``chan``-valued variable ``name`` may hold (``points_to``)."""
@@ -2113,10 +2156,60 @@ def handshakes(low: Lowering, tr: "Translator", sends: list, recvs: list, offere
     return out
 
 
-def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequence:
-    """``body`` with every inline call replaced by the inline's body (parameters substituted)."""
+def _declared_names(node, inlines: Optional[dict] = None) -> set[str]:
+    """The names ``node`` declares (``VarDecl``), not looking into inline calls."""
+    out: set[str] = set()
+
+    def walk(n):
+        if isinstance(n, S.VarDecl):
+            out.add(n.name)
+        elif isinstance(n, tuple):
+            for x in n:
+                walk(x)
+        elif dataclasses.is_dataclass(n) and not isinstance(n, (Span, type)):
+            for f in dataclasses.fields(n):
+                walk(getattr(n, f.name))
+    walk(node)
+    return out
+
+
+def _rename_locals(node, renames: dict):
+    """``node`` with the variables named in ``renames`` (declarations and references, not
+    record field names) renamed."""
+    if isinstance(node, S.VarRef):
+        return dataclasses.replace(node, name=renames.get(node.name, node.name),
+                                   index=_rename_locals(node.index, renames),
+                                   field=_rename_field(node.field, renames))
+    if isinstance(node, S.VarDecl):
+        return dataclasses.replace(node, name=renames.get(node.name, node.name),
+                                   size=_rename_locals(node.size, renames), init=_rename_locals(node.init, renames))
+    if isinstance(node, tuple):
+        return tuple(_rename_locals(x, renames) for x in node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, (Span, type)):
+        return dataclasses.replace(node, **{f.name: _rename_locals(getattr(node, f.name), renames)
+                                            for f in dataclasses.fields(node)})
+    return node
+
+
+def _rename_field(field, renames: dict):
+    if field is None:
+        return None
+    return dataclasses.replace(field, index=_rename_locals(field.index, renames),
+                               field=_rename_field(field.field, renames))
+
+
+def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0, seen: Optional[dict] = None) -> S.Sequence:
+    """``body`` with every inline call replaced by the inline's body (parameters substituted).
+
+    Spin 6.5.2 gives each expansion's locals a scope of their own (pan's ``_1_1_t``,
+    ``_1_2_t`` for an inline declaring ``t`` called twice): an expansion declaring a name
+    that an earlier expansion, or the proctype itself, declares gets a variable of its own,
+    renamed ``_<k>_<name>``, so that one inline may be called twice (``scopes.check`` refuses
+    the redeclarations Spin refuses).  The first expansion keeps the name."""
     if depth > 32:
         raise low.error("inline expansion too deep (recursive inline?)", body.pos)
+    if seen is None:  # the names declared so far (the proctype's own locals first): their count
+        seen = dict.fromkeys(_declared_names(body), 1)
 
     def subst(node, mapping):
         if isinstance(node, S.VarRef) and node.name in mapping and node.index is None:
@@ -2140,7 +2233,14 @@ def expand_inlines(low: Lowering, body: S.Sequence, depth: int = 0) -> S.Sequenc
             if len(node.args) != len(inl.params):
                 raise low.error(f"inline {node.name} expects {len(inl.params)} arguments", node.pos)
             inner = subst(inl.body, dict(zip(inl.params, node.args)))
-            return S.Block("block", expand_inlines(low, inner, depth + 1), node.pos)
+            renames = {}
+            for name in sorted(_declared_names(inl.body) - set(inl.params)):
+                if name in seen:
+                    renames[name] = f"_{seen[name]}_{name}"
+                seen[name] = seen.get(name, 0) + 1
+            if renames:
+                inner = _rename_locals(inner, renames)
+            return S.Block("block", expand_inlines(low, inner, depth + 1, seen), node.pos)
         if dataclasses.is_dataclass(node) and not isinstance(node, Span) and not isinstance(node, type):
             return dataclasses.replace(node, **{f.name: walk(getattr(node, f.name)) for f in dataclasses.fields(node)})
         if isinstance(node, tuple):
@@ -2377,6 +2477,12 @@ def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,
             inits.append((ctx.locals[d.name], d.init))  # the others are steps (``cfg.declarations_as_steps``)
     for info, init in inits:
         if info is None:  # a field of a nested record
+            continue
+        if isinstance(init, tuple):  # an initialiser list (``Lowering._declare_listed``)
+            listed = low.listed_values(S.VarDecl("int", info.name, None, None, init, False, Span(0, 0)), {},
+                                       info.size or 1)
+            prog.extend(Assign(Index(info.name, Const(k)), Const(_wrap_value(v, info.bounds)))
+                        for k, v in enumerate(listed))
             continue
         value = tr.expr(init, ctx)
         for k in range(info.size or 1):

@@ -97,3 +97,30 @@ def _body(node, globals_: set, local: set, expanded: set, inlines: dict, refuse,
             if isinstance(v, (tuple, S.Sequence, S.Decl, S.VarDecl)) or (
                     dataclasses.is_dataclass(v) and not isinstance(v, Span)):
                 _body(v, globals_, local, expanded, inlines, refuse, depth)
+
+
+def check_record_arguments(program: S.Program, error: Callable[[str, Span], InputError]) -> None:
+    """Raise ``error`` at a ``run`` passing an argument to a proctype's ``typedef`` parameter:
+    pan copies the record into the parameter field by field (``z.f = par0; z.g = par1``),
+    which we do not model (a located refusal, not a wrong count)."""
+    typedefs = {u.name for u in program.units if isinstance(u, S.Typedef)}
+    record_params = {u.name: [k for k, p in enumerate(u.params) if p.type in typedefs]
+                     for u in program.units if isinstance(u, S.Proctype)}
+    record_params = {n: ks for n, ks in record_params.items() if ks}
+    if not record_params:
+        return
+
+    def walk(node) -> None:
+        if isinstance(node, S.Run) and node.proctype in record_params:
+            if any(k < len(node.args) for k in record_params[node.proctype]):
+                raise error(f"run {node.proctype}(...) passes a record to a typedef parameter, "
+                            f"which is not supported (pan copies it field by field)", node.pos)
+        if isinstance(node, tuple):
+            for x in node:
+                walk(x)
+        elif dataclasses.is_dataclass(node) and not isinstance(node, (Span, type)):
+            for f in dataclasses.fields(node):
+                walk(getattr(node, f.name))
+    for u in program.units:
+        if isinstance(u, (S.Proctype, S.Init, S.Inline)):
+            walk(u.body)

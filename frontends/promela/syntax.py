@@ -459,7 +459,12 @@ class _ToAst(SyntaxBuilder):
 
     # ---- receive arguments
     def recv_arg(self, meta, c):
-        return RecvArg("var", c[0], None, self.span(meta))
+        ref = c[0]
+        if isinstance(ref, VarRef) and ref.name in ("true", "false") and ref.index is None and ref.field is None:
+            # Spin's lexer reads them as the constants 1 and 0 here too (``c?false,x``:
+            # election.pml's ``#define election false``)
+            return RecvArg("const", None, Num(int(ref.name == "true"), self.span(meta)), self.span(meta))
+        return RecvArg("var", ref, None, self.span(meta))
 
     def recv_eval(self, meta, c):
         return RecvArg("eval", None, c[0], self.span(meta))
@@ -607,8 +612,10 @@ class _ToAst(SyntaxBuilder):
     # counts, and by ``spin -I``): for (i : lo .. hi) { body } is i = lo; do :: i <= hi -> body;
     # i++ :: else -> break od; for (i in a) runs i over a's indices, for (x in c) over c's
     # messages (``ForIn``, ``for_array``, ``for_channel``); select (i : lo .. hi) is an if
-    # with one option i = v per value when both bounds are numbers at most 32 apart, else
-    # i = lo; do :: i < hi -> i++ :: break od.
+    # with one option i = v per value when both bounds are numbers at most 32 apart and the
+    # variable's name has no underscore (Spin's lexer rewrites only ``name: lo .. hi`` with
+    # an alphanumeric name: ``select(one_six: 1 .. 6)`` is the loop, 10 states stored against
+    # ``onesix``'s 5 for 1 .. 3), else i = lo; do :: i < hi -> i++ :: break od.
     def for_stmt(self, meta, c):
         var, lo, hi, body = (x for x in c if not isinstance(x, Token))
         pos = self.span(meta)
@@ -621,7 +628,7 @@ class _ToAst(SyntaxBuilder):
     def select_stmt(self, meta, c):
         var, lo, hi = (x for x in c if not isinstance(x, Token))
         pos = self.span(meta)
-        if isinstance(lo, Num) and isinstance(hi, Num):
+        if isinstance(lo, Num) and isinstance(hi, Num) and "_" not in var.name:
             if hi.value < lo.value:
                 raise InputError("bad range in select statement", "", meta.line, meta.column)
             if hi.value - lo.value <= 32:
