@@ -23,64 +23,11 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable, Optional, Sequence
 
-Formula = tuple
-
-
-@dataclass(frozen=True)
-class Buchi:
-    """States ``0..states-1``; ``initial`` is one state (module docstring for the rest)."""
-
-    states: int
-    initial: int
-    accepting: frozenset[int]
-    transitions: tuple[tuple[tuple[frozenset[int], frozenset[int], int], ...], ...]
-
-    def moves(self, q: int, letter: frozenset[int]) -> list[int]:
-        """The states ``q`` goes to reading ``letter`` (the true propositions)."""
-        return [q2 for pos, neg, q2 in self.transitions[q] if pos <= letter and not (neg & letter)]
-
+from detect.ir.tableau import Buchi, Formula, negate, nnf, translate  # noqa: F401 (re-exported)
 
 # ------------------------------------------------------------------------ formulas
-
-def negate(f: Formula) -> Formula:
-    return ("!", f)
-
-
-def nnf(f: Formula, positive: bool = True) -> Formula:
-    """Negation normal form over ``ap``/``!ap``, ``true``, ``false``, ``&&``, ``||``, ``X``,
-    ``U``, ``R`` (``[] f`` = ``false R f``, ``<> f`` = ``true U f``)."""
-    op = f[0]
-    if op == "ap":
-        return f if positive else ("!", f)
-    if op == "true":
-        return f if positive else ("false",)
-    if op == "false":
-        return f if positive else ("true",)
-    if op == "!":
-        return nnf(f[1], not positive)
-    if op in ("&&", "||"):
-        dual = op if positive else ("||" if op == "&&" else "&&")
-        return (dual, nnf(f[1], positive), nnf(f[2], positive))
-    if op == "->":
-        return nnf(("||", ("!", f[1]), f[2]), positive)
-    if op == "<->":
-        return nnf(("||", ("&&", f[1], f[2]), ("&&", ("!", f[1]), ("!", f[2]))), positive)
-    if op == "X":
-        return ("X", nnf(f[1], positive))
-    if op == "U":
-        return ("U" if positive else "R", nnf(f[1], positive), nnf(f[2], positive))
-    if op == "R":
-        return ("R" if positive else "U", nnf(f[1], positive), nnf(f[2], positive))
-    if op == "[]":
-        return nnf(("R", ("false",), f[1]), positive)
-    if op == "<>":
-        return nnf(("U", ("true",), f[1]), positive)
-    raise ValueError(f"not an LTL operator: {op!r}")
-
 
 def propositions(f: Formula) -> set[int]:
     if f[0] == "ap":
@@ -199,110 +146,6 @@ def accepts_lasso(aut: Buchi, word: Sequence[frozenset[int]], loop: int) -> bool
             out.add(k)
         successors.append(frozenset(out))
     return any(nodes[k][1] in aut.accepting for component in cyclic_components(successors) for k in component)
-
-
-# ------------------------------------------------------------------------ the tableau
-
-@lru_cache(maxsize=256)
-def translate(f: Formula) -> Buchi:
-    """A Büchi automaton accepting exactly the words satisfying ``f`` (GPVW tableau)."""
-    g = nnf(f)
-    nodes: list[dict] = []  # each: incoming (set of ids, -1 = init), old, next
-    known: dict = {}  # (old, next) -> its node
-    counter = [0]
-
-    def is_literal(h):
-        return h[0] in ("ap", "true", "false") or (h[0] == "!" and h[1][0] == "ap")
-
-    def contradicts(h, old):
-        if h[0] == "false":
-            return True
-        if h[0] == "ap":
-            return ("!", h) in old
-        if h[0] == "!":
-            return h[1] in old
-        return False
-
-    def expand(incoming: set, new: set, old: frozenset, nxt: frozenset, ident: int) -> None:
-        work = [(incoming, set(new), set(old), set(nxt))]
-        while work:
-            inc, new, old, nxt = work.pop()
-            if not new:
-                key = (frozenset(old), frozenset(nxt))
-                nd = known.get(key)
-                if nd is not None:
-                    nd["incoming"] |= inc
-                else:
-                    counter[0] += 1
-                    me = counter[0]
-                    known[key] = {"id": me, "incoming": set(inc), "old": key[0], "next": key[1]}
-                    nodes.append(known[key])
-                    work.append(({me}, set(nxt), set(), set()))
-                continue
-            h = new.pop()
-            if h in old:
-                work.append((inc, new, old, nxt))
-                continue
-            if is_literal(h):
-                if contradicts(h, old):
-                    continue
-                work.append((inc, new, old | {h}, nxt))
-                continue
-            op = h[0]
-            if op == "&&":
-                work.append((inc, new | ({h[1], h[2]} - old), old | {h}, nxt))
-            elif op == "X":
-                work.append((inc, new, old | {h}, nxt | {h[1]}))
-            else:
-                if op == "||":
-                    one, one_next, two = {h[1]}, set(), {h[2]}
-                elif op == "U":
-                    one, one_next, two = {h[1]}, {h}, {h[2]}
-                else:  # R
-                    one, one_next, two = {h[2]}, {h}, {h[1], h[2]}
-                work.append((set(inc), new | (one - old), old | {h}, nxt | one_next))
-                work.append((set(inc), new | (two - old), old | {h}, set(nxt)))
-
-    expand({-1}, {g}, frozenset(), frozenset(), 0)
-    return _automaton(nodes)
-
-
-def _automaton(nodes: list[dict]) -> Buchi:
-    """The tableau's nodes as a degeneralised Büchi automaton with an initial state 0."""
-    untils = sorted({h for nd in nodes for h in nd["old"] if h[0] == "U"}, key=repr)
-    ids = {nd["id"]: i + 1 for i, nd in enumerate(nodes)}  # state 0: the initial state
-    fair = [frozenset(ids[nd["id"]] for nd in nodes if u not in nd["old"] or u[2] in nd["old"]) for u in untils]
-
-    def label(nd) -> tuple[frozenset[int], frozenset[int]]:
-        pos = frozenset(h[1] for h in nd["old"] if h[0] == "ap")
-        neg = frozenset(h[1][1] for h in nd["old"] if h[0] == "!" and h[1][0] == "ap")
-        return pos, neg
-
-    edges: dict[int, list] = {0: []}
-    for nd in nodes:
-        me = ids[nd["id"]]
-        edges.setdefault(me, [])
-        pos, neg = label(nd)
-        for src in nd["incoming"]:
-            edges.setdefault(0 if src == -1 else ids[src], []).append((pos, neg, me))
-    n = len(nodes) + 1
-    # the initial state visits no acceptance set: it is never on a cycle
-    k = len(fair)
-    if k == 0:
-        trans = tuple(tuple(edges.get(q, ())) for q in range(n))
-        return Buchi(n, 0, frozenset(range(1, n)), trans)
-    # degeneralise: (q, i) waits for set i; leaving a state of set i moves to i + 1
-    def num(q, i):
-        return q * k + i
-
-    trans_list: list[list] = [[] for _ in range(n * k)]
-    for q in range(n):
-        for i in range(k):
-            j = (i + 1) % k if q in fair[i] else i
-            for pos, neg, q2 in edges.get(q, ()):
-                trans_list[num(q, i)].append((pos, neg, num(q2, j)))
-    accepting = frozenset(num(q, 0) for q in fair[0])
-    return Buchi(n * k, num(0, 0), accepting, tuple(tuple(t) for t in trans_list))
 
 
 # ------------------------------------------------------------------------ Spin's, for tests
