@@ -113,26 +113,10 @@ def spin(path: Path, defines: dict, cpu: float) -> dict:
     """Spin's counts for one file, pan bounded by ``cpu`` seconds of CPU time (and a wall-clock
     safety net of ``WALL_FACTOR`` times that); ``timeout`` when pan ran past it."""
     sys.path.insert(0, str(HERE))
-    from tests.spin_oracle import SpinRefused, neutralise_asserts, spin_counts
+    from tests.spin_oracle import spin_figures
 
-    text = with_defines(path.read_text(), defines)
-    depth = PAN_DEPTH.get(path.name, 1_000_000)
-
-    def run(t: str):
-        return spin_counts(t, timeout=max(600, WALL_FACTOR * cpu), cpu=cpu, max_depth=depth)
-    try:
-        c = run(text)
-    except subprocess.TimeoutExpired as e:
-        return {"timeout": True, "refused": f"pan: past the {e.timeout:.0f} s wall-clock safety net"}
-    except SpinRefused as e:
-        return {"refused": str(e)[:160], **({"timeout": True} if "CPU s" in str(e) else {})}
-    out = {"stored": c.stored, "error": c.error, "complete": c.complete}
-    if c.error and c.complete:
-        try:
-            out["neutral"] = run(neutralise_asserts(text)).stored
-        except (SpinRefused, subprocess.TimeoutExpired):
-            pass
-    return out
+    return spin_figures(with_defines(path.read_text(), defines), cpu, max(600, WALL_FACTOR * cpu),
+                        PAN_DEPTH.get(path.name, 1_000_000))
 
 
 def verdict(s: dict, o: dict) -> str:

@@ -168,24 +168,10 @@ def ours(path: str, budget: float) -> dict:
 
 def spin(path: Path, cpu: float) -> dict:
     """Spin's counts and ltl verdicts for one file, pan bounded by ``cpu`` CPU seconds."""
-    from tests.spin_oracle import SpinRefused, neutralise_asserts, spin_counts, spin_ltl
+    from tests.spin_oracle import SpinRefused, spin_figures, spin_ltl
 
     text = path.read_text()
-
-    def run(t: str):
-        return spin_counts(t, timeout=max(600, WALL_FACTOR * cpu), cpu=cpu)
-    try:
-        c = run(text)
-    except subprocess.TimeoutExpired as e:
-        return {"timeout": True, "refused": f"pan: past the {e.timeout:.0f} s wall-clock safety net"}
-    except SpinRefused as e:
-        return {"refused": str(e)[:160], **({"timeout": True} if "CPU s" in str(e) else {})}
-    out = {"stored": c.stored, "error": c.error, "complete": c.complete}
-    if c.error and c.complete:
-        try:
-            out["neutral"] = run(neutralise_asserts(text)).stored
-        except (SpinRefused, subprocess.TimeoutExpired):
-            pass
+    out = spin_figures(text, cpu, max(600, WALL_FACTOR * cpu))
     ltl = {}
     for n in ([] if os.environ.get("WILD_QUICK") else ltl_names(text)):
         with tempfile.TemporaryDirectory(prefix="spin") as d:

@@ -96,6 +96,29 @@ def spin_counts(text: str, workdir: Optional[Path] = None, max_depth: int = 1_00
     return Counts(int(m.group(1)), int(e.group(1)) > 0, "Search not completed" not in out)
 
 
+def spin_figures(text: str, cpu: float, wall: float, max_depth: int = 1_000_000) -> dict:
+    """Spin's figures of a whole file for the corpus scripts (``results/spin_examples.py``,
+    ``results/wild_promela.py``): ``stored``, ``error``, ``complete``, and ``neutral`` (the
+    count with every assertion made true, where pan completes with an error); or
+    ``refused`` (and ``timeout`` where pan ran past ``cpu`` CPU s or ``wall`` s of wall
+    time).  Each pan run is bounded by both."""
+    def run(t: str) -> Counts:
+        return spin_counts(t, timeout=wall, cpu=cpu, max_depth=max_depth)
+    try:
+        c = run(text)
+    except subprocess.TimeoutExpired as e:
+        return {"timeout": True, "refused": f"pan: past the {e.timeout:.0f} s wall-clock safety net"}
+    except SpinRefused as e:
+        return {"refused": str(e)[:160], **({"timeout": True} if "CPU s" in str(e) else {})}
+    out = {"stored": c.stored, "error": c.error, "complete": c.complete}
+    if c.error and c.complete:
+        try:
+            out["neutral"] = run(neutralise_asserts(text)).stored
+        except (SpinRefused, subprocess.TimeoutExpired):
+            pass
+    return out
+
+
 def spin_acceptance(text: str, workdir: Path, timeout: float = 120) -> bool:
     """Whether ``pan -a`` (pan compiled without ``-DSAFETY``, no partial-order reduction, no
     fairness) finds an acceptance cycle in Promela ``text``."""

@@ -30,13 +30,6 @@ DEFAULT_SEEDS = range(6)
 SLOW_SEEDS = range(1000, 1200)
 
 
-@pytest.fixture(scope="session")
-def cmurphi_home() -> Path:
-    reason = cmurphi.unavailable()
-    if reason:
-        pytest.skip(reason)
-    return cmurphi.build()
-
 
 def _check(comparison: cmurphi.Comparison, text: str) -> None:
     if not comparison.compared:

@@ -87,13 +87,6 @@ def test_reduced_start_fault_counts_orbits_as_cmurphi_sym1(name, tmp_path):
     assert _explore(path, "--reduce", "enumerate")["states"] == sym1
 
 
-@pytest.fixture(scope="module")
-def cmurphi_home() -> Path:
-    reason = cmurphi.unavailable()
-    if reason:
-        pytest.skip(reason)
-    return cmurphi.build()
-
 
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_pinned_figures_are_cmurphis(name, cmurphi_home, tmp_path):

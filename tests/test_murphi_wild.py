@@ -2,7 +2,6 @@
 to CMurphi 5.4's counts, and rerun against CMurphi where it builds."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -166,13 +165,6 @@ def test_record_functions_and_record_value_parameters_have_cmurphis_counts(text,
     got, _, violated = _counts(text)
     assert (got, violated) == (states, False)
 
-
-@pytest.fixture(scope="session")
-def cmurphi_home() -> Path:
-    reason = cmurphi.unavailable()
-    if reason:
-        pytest.skip(reason)
-    return cmurphi.build()
 
 
 @pytest.mark.parametrize("text", [RECORD_FUNCTION, BY_VALUE, FUNCTION_RECORDS, CHOOSE_ALIAS, CHOOSE_ALIAS_UNREAD,
