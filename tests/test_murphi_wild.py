@@ -2,7 +2,6 @@
 to CMurphi 5.4's counts, and rerun against CMurphi where it builds."""
 from __future__ import annotations
 
-
 import pytest
 
 from detect.errors import InputError
