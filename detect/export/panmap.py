@@ -267,13 +267,16 @@ def step_of(summand, process: ir.Process, pc: str) -> Optional[tuple[int, int, i
     value, other = _assigned(summand.program, pc)
     if other or len(set(tests)) != 1 or value is None or tests[0] == 0:
         return None
-    if process.name in summand.owners:
-        locs = summand.origin.locations
-        i = summand.owners.index(process.name)
-        line = locs[i].line if i < len(locs) else (locs[0].line if locs else 0)
-    else:
-        line = summand.origin.first().line
-    return tests[0], value, line
+    return tests[0], value, _line(summand, process)
+
+
+def _line(summand, process: ir.Process) -> int:
+    """The source line of ``process``'s part of ``summand`` (a rendezvous has one per owner)."""
+    if process.name not in summand.owners:
+        return summand.origin.first().line
+    locs = summand.origin.locations
+    i = summand.owners.index(process.name)
+    return locs[i].line if i < len(locs) else (locs[0].line if locs else 0)
 
 
 def pan_dump(out_dir: str) -> str:
@@ -385,14 +388,7 @@ def our_automaton(model: ir.SequentialModel, process: ir.Process) -> OurAutomato
         src = tests[0]
         if value is None or src == 0:
             continue  # a step that leaves the pc (a fault's, a stutter's): no transition of pan's
-        dst = value
-        if process.name in s.owners:
-            locs = s.origin.locations
-            i = s.owners.index(process.name)
-            line = locs[i].line if i < len(locs) else (locs[0].line if locs else 0)
-        else:
-            line = s.origin.first().line
-        edges.add((src, dst, line))
+        edges.add((src, value, _line(s, process)))
     if len(starts) != 1:
         raise PcMapError(f"the start of {process.name} is not one program counter ({sorted(starts)})")
     return OurAutomaton(process.name, pc, starts.pop(), tuple(sorted(edges)))
