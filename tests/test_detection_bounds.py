@@ -225,7 +225,15 @@ def test_loop_is_unrolled_only_as_far_as_it_can_run():
 def loop_models(draw):
     """One summand running a loop whose condition is symbolic in every round: a guarded
     increment of x (which may fault past 3, or never happen, so that the loop runs past its
-    bound), over x, y in 0..3."""
+    bound), over x, y in 0..3.
+
+    The loop bound stops at 6: the test's oracle (``solutions_of_summand``, a memoised search
+    per pre-state) is exponential in the rounds no pre-state is cut from, since the auxiliaries
+    of a round not taken are free and stay live until the φ merges after the loop: with bound
+    8, 8 of 57 drawn models needed more than 100,000 search nodes and one 18 CPU s at 2,000,000
+    (with 300 examples, hypothesis then shrank through such models for 20 minutes).  Bound 6
+    still covers loops that run fewer rounds than the bound, exactly as many, and more (a loop
+    over 0..3 that ends runs at most 6 rounds; one that does not is cut at any bound)."""
     domain = tuple(range(4))
     x, y = Name("x"), Name("y")
     bound = draw(st.integers(0, 4))
@@ -237,7 +245,7 @@ def loop_models(draw):
     if draw(st.booleans()):
         body = (Assert(Binary("!=", x, Const(draw(st.integers(0, 3))))),) + body
     return SequentialModel("loop", (Variable("x", domain, (domain,)), Variable("y", domain, (domain,))), (
-        Summand((), TRUE, Event("run"), (While(cond, body),)),), loop_bound=draw(st.integers(2, 8)))
+        Summand((), TRUE, Event("run"), (While(cond, body),)),), loop_bound=draw(st.integers(2, 6)))
 
 
 def _loop_cut_short_is_exact(model):
