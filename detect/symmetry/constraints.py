@@ -647,13 +647,21 @@ class _Builder:
         cache = self.s.ctx_cache
         if key in cache:
             return cache[key]
+        # Only an operand whose facts when nonzero share a variable with o's facts when zero
+        # can imply o (``implies``): indexed by those variables, a context of k conditions on
+        # k different variables (an unrolled loop's rounds) asks O(k) pairs, not O(k^2).
+        by_variable: dict = {}
+        for m, other in enumerate(ops):
+            if not isinstance(other, K):
+                for x in self.facts(other, True):
+                    by_variable.setdefault(x, []).append(m)
         dropped: set[int] = set()
         for j, o in enumerate(ops):
             if isinstance(o, K):
                 continue
-            for m, other in enumerate(ops):
-                if m != j and m not in dropped and not isinstance(other, K) and other != o \
-                        and self.implies(other, o):
+            for m in {m for x in self.facts(o, False) for m in by_variable.get(x, ())}:
+                other = ops[m]
+                if m != j and m not in dropped and other != o and self.implies(other, o):
                     dropped.add(j)
                     break
         result = tuple(o for j, o in enumerate(ops) if j not in dropped)
