@@ -228,12 +228,14 @@ def loop_models(draw):
     bound), over x, y in 0..3.
 
     The loop bound stops at 6: the test's oracle (``solutions_of_summand``, a memoised search
-    per pre-state) is exponential in the rounds no pre-state is cut from, since the auxiliaries
+    per pre-state) is exponential in the rounds that are not cut, since the auxiliaries
     of a round not taken are free and stay live until the φ merges after the loop: with bound
-    8, 8 of 57 drawn models needed more than 100,000 search nodes and one 18 CPU s at 2,000,000
-    (with 300 examples, hypothesis then shrank through such models for 20 minutes).  Bound 6
+    7 or 8, 15 of 122 drawn models needed more than 100,000 search nodes (at 6: 1 of 47; up to
+    5: none) and one 18 CPU s of the 2,000,000 allowed; past them SearchTooLarge failed the
+    test and hypothesis shrank through such models (300 examples: 20 minutes unfinished).
+    Now 300 examples take 13-21 CPU s (seeds 1-3; the slowest model 7 CPU s).  Bound 6
     still covers loops that run fewer rounds than the bound, exactly as many, and more (a loop
-    over 0..3 that ends runs at most 6 rounds; one that does not is cut at any bound)."""
+    over 0..3 that ends runs at most 6 rounds; one that does not end meets any bound)."""
     domain = tuple(range(4))
     x, y = Name("x"), Name("y")
     bound = draw(st.integers(0, 4))
