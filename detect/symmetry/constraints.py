@@ -239,6 +239,12 @@ class _Summand:
     #: implies of other variables, read off the total functions that define it (every
     #: solution satisfies those); see ``_Builder.facts``.
     facts: dict = field(default_factory=dict)
+    #: ``(a, b)`` -> ``_Builder.implies(a, b)``.  An operand's facts are fixed when it is
+    #: defined, before any context holds it, so the answer never changes.  ``prune`` asks
+    #: every pair of a context, and a loop's round k has a context of k conditions extending
+    #: round k-1's: without the cache a Promela d_step loop the value analysis cannot bound
+    #: asked O(k^3) pairs (256 rounds: more than 5 minutes of translation).
+    implied: dict = field(default_factory=dict)
     #: aux -> ``(bases, table)``: the aux as a total function of *base* variables (pre-state,
     #: locals, auxiliaries without a definition), ``table[base values] = value``; see
     #: ``_Builder.define``.  Steps only (not the fault relation).
@@ -621,8 +627,11 @@ class _Builder:
 
     def implies(self, a, b) -> bool:
         """Every solution with ``a`` nonzero has ``b`` nonzero (as far as the facts tell)."""
-        fa, fb = self.facts(a, True), self.facts(b, False)
-        return any(not (fa[x] & fb[x]) for x in fa.keys() & fb.keys())
+        known = self.s.implied.get((a, b))
+        if known is None:
+            fa, fb = self.facts(a, True), self.facts(b, False)
+            known = self.s.implied[(a, b)] = any(not (fa[x] & fb[x]) for x in fa.keys() & fb.keys())
+        return known
 
     def prune(self, ctx) -> tuple:
         """``ctx`` without the operands another one of it implies: the same conjunction.
@@ -638,13 +647,21 @@ class _Builder:
         cache = self.s.ctx_cache
         if key in cache:
             return cache[key]
+        # Only an operand whose facts when nonzero share a variable with o's facts when zero
+        # can imply o (``implies``): indexed by those variables, a context of k conditions on
+        # k different variables (an unrolled loop's rounds) asks O(k) pairs, not O(k^2).
+        by_variable: dict = {}
+        for m, other in enumerate(ops):
+            if not isinstance(other, K):
+                for x in self.facts(other, True):
+                    by_variable.setdefault(x, []).append(m)
         dropped: set[int] = set()
         for j, o in enumerate(ops):
             if isinstance(o, K):
                 continue
-            for m, other in enumerate(ops):
-                if m != j and m not in dropped and not isinstance(other, K) and other != o \
-                        and self.implies(other, o):
+            for m in {m for x in self.facts(o, False) for m in by_variable.get(x, ())}:
+                other = ops[m]
+                if m != j and m not in dropped and other != o and self.implies(other, o):
                     dropped.add(j)
                     break
         result = tuple(o for j, o in enumerate(ops) if j not in dropped)
