@@ -67,7 +67,7 @@ def test_each_deadlockfree_is_checked_on_its_own_process(tmp_path):
     assert verdicts(result) == ["holds", "fails"]
     assert data["states"] == 2  # Q(): b, then Skip
     second = data["assertions"][1]
-    assert second["explored"] == {"process": "P()", "states": 2, "transitions": 1, "faults": 0,
+    assert second["explored"] == {"process": "P()", "states": 2, "transitions": 1, "faults": 0, "bounds": 0,
                                   "truncated": False}
     assert [step["event"] for step in second["trace"]] == [None, "a"]
     assert "explored" not in data["assertions"][0]
