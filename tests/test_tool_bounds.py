@@ -119,16 +119,30 @@ def test_raising_stops_at_the_cpu_budget(tmp_path, monkeypatch):
         assert spin.error and not spin.complete
 
 
-def test_at_spin_bound_the_overflow_is_spin_error():
-    """At 255 the overflow is pan's own "too many processes": a fault of the model."""
-    model = promela.parse_text(ENDLESS, "e.pml", max_procs=255)
+def _overflow_is_spin_error(spin_max: int) -> None:
     from detect.ir.walk import statements
 
+    model = promela.parse_text(ENDLESS, "e.pml", max_procs=spin_max)
     cut = [st for s in model.summands for st in statements(s.program) if isinstance(st, Assert) and not st.text.startswith("line")]
     assert any(st.text == "too many processes" and st.bound is None for st in cut)
     below = promela.parse_text(ENDLESS, "e.pml", max_procs=9)
-    assert any(isinstance(st, Assert) and st.bound == ToolBound("--max-procs", 9, 255)
+    assert any(isinstance(st, Assert) and st.bound == ToolBound("--max-procs", 9, spin_max)
                for s in below.summands for st in statements(s.program))
+
+
+@pytest.mark.slow
+def test_at_spin_bound_the_overflow_is_spin_error():
+    """At 255 the overflow is pan's own "too many processes": a fault of the model (about
+    20 CPU s: 255 slots; the default run checks the same with Spin's bound made 12)."""
+    _overflow_is_spin_error(255)
+
+
+def test_at_spin_bound_the_overflow_is_spin_error_small(monkeypatch):
+    """As above, with the front end's Spin bound made 12 (the same code path, fast)."""
+    from frontends.promela import lower
+
+    monkeypatch.setattr(lower, "SPIN_MAX_PROCS", 12)
+    _overflow_is_spin_error(12)
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])
