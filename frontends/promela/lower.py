@@ -50,6 +50,7 @@ from frontends.promela.cfg import Graph, Transition, build_graph
 from frontends.promela.claim import (CARRY as CLAIM_CARRY, CLAIM_PC, NP_ASSERTION, ClaimStep, check_claim,
                                      claim_timeouts, cycle_assertions, np_claim, product)
 from frontends.promela.normal import alternatives, normal_guard
+from frontends.promela.syntax import find_node
 from frontends.promela import pids, pointsto, rvpoll
 
 TRUE, FALSE = ir.TRUE, ir.FALSE
@@ -2433,18 +2434,6 @@ def receives_into_pid(g: Graph) -> Optional[Span]:
     found = find_node(tuple(t.stmt for t in g.transitions),
                       lambda n: isinstance(n, S.RecvArg) and n.kind == "var" and n.ref.name == "_pid")
     return None if found is None else found.pos
-
-
-def find_node(node, match) -> Optional[object]:
-    """The first AST node inside ``node`` (depth first) for which ``match`` holds, or None."""
-    if match(node):
-        return node
-    if isinstance(node, (tuple, list)):
-        return next((f for x in node if (f := find_node(x, match)) is not None), None)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return next((f for fl in dataclasses.fields(node) if (f := find_node(getattr(node, fl.name), match)) is not None),
-                    None)
-    return None
 
 
 def local_initialisers(low: Lowering, tr: Translator, inst: Instance, ctx: Ctx,

@@ -121,7 +121,8 @@ def creations(started: list[Graph], graph_of: Callable[[str], Graph], bound: int
 
     def shape(g: Graph) -> _Shape:
         if g.name not in shapes:
-            if any(t.kind == "dstep" and _contains_run(t.stmt) for t in g.transitions):
+            if any(t.kind == "dstep" and S.find_node(t.stmt, lambda n: isinstance(n, S.Run)) is not None
+                   for t in g.transitions):
                 raise _GiveUp
             shapes[g.name] = _shape(g, exclusive and g.name not in blockable)
             graphs[g.name] = g
@@ -175,13 +176,3 @@ def creations(started: list[Graph], graph_of: Callable[[str], Graph], bound: int
 
 class _GiveUp(Exception):
     """A ``run`` the exploration does not follow."""
-
-
-def _contains_run(node) -> bool:
-    if isinstance(node, S.Run):
-        return True
-    if isinstance(node, (tuple, list)):
-        return any(_contains_run(x) for x in node)
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, type):
-        return any(_contains_run(getattr(node, f)) for f in node.__dataclass_fields__)
-    return False

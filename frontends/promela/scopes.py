@@ -110,17 +110,11 @@ def check_record_arguments(program: S.Program, error: Callable[[str, Span], Inpu
     if not record_params:
         return
 
-    def walk(node) -> None:
-        if isinstance(node, S.Run) and node.proctype in record_params:
-            if any(k < len(node.args) for k in record_params[node.proctype]):
-                raise error(f"run {node.proctype}(...) passes a record to a typedef parameter, "
-                            f"which is not supported (pan copies it field by field)", node.pos)
-        if isinstance(node, tuple):
-            for x in node:
-                walk(x)
-        elif dataclasses.is_dataclass(node) and not isinstance(node, (Span, type)):
-            for f in dataclasses.fields(node):
-                walk(getattr(node, f.name))
+    def passes_record(node) -> bool:
+        return isinstance(node, S.Run) and any(k < len(node.args) for k in record_params.get(node.proctype, ()))
     for u in program.units:
         if isinstance(u, (S.Proctype, S.Init, S.Inline)):
-            walk(u.body)
+            run = S.find_node(u.body, passes_record)
+            if run is not None:
+                raise error(f"run {run.proctype}(...) passes a record to a typedef parameter, "
+                            f"which is not supported (pan copies it field by field)", run.pos)

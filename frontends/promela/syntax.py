@@ -6,6 +6,7 @@ in ``grammar.lark`` through ``frontends.kit``; any lark error becomes an ``Input
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Optional, Union
@@ -861,3 +862,15 @@ def mark_remote_variables(text: str) -> str:
 
 def _blank_strings(text: str) -> str:
     return re.sub(r'"(\\.|[^"\\])*"', lambda m: " " * len(m.group(0)), text)
+
+
+def find_node(node, match) -> Optional[object]:
+    """The first AST node inside ``node`` (depth first) for which ``match`` holds, or None."""
+    if match(node):
+        return node
+    if isinstance(node, (tuple, list)):
+        return next((f for x in node if (f := find_node(x, match)) is not None), None)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return next((f for fl in dataclasses.fields(node) if (f := find_node(getattr(node, fl.name), match)) is not None),
+                    None)
+    return None
